@@ -1,0 +1,29 @@
+"""Matching what a player typed or said to a question's closed set of answers (pure)."""
+
+from __future__ import annotations
+
+from gm.ports import Question
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def match_answer(text: str, question: Question, extra: dict[str, str] | None = None) -> str | None:
+    """The answer `text` names: exact answer or label (any case), else a unique prefix; else None.
+
+    `extra` maps further spellings (aliases, seat numbers) to answers.
+    """
+    said = _norm(text)
+    if not said:
+        return None
+    spellings: dict[str, str] = {}
+    for answer in question.answers:
+        spellings.setdefault(_norm(answer), answer)
+        spellings.setdefault(_norm(question.label(answer)), answer)
+    for spelling, answer in (extra or {}).items():
+        spellings.setdefault(_norm(spelling), answer)
+    if said in spellings:
+        return spellings[said]
+    hits = {answer for spelling, answer in spellings.items() if spelling.startswith(said)}
+    return hits.pop() if len(hits) == 1 else None

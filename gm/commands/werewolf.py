@@ -1,0 +1,7 @@
+"""`gm werewolf`: Narrate a Half Werewolf (ハーフ人狼) night: deck, vote tally, verdict, the whole night."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(help="Narrate a Half Werewolf (ハーフ人狼) night: deck, vote tally, verdict, the whole night.", no_args_is_help=True)

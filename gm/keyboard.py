@@ -1,0 +1,91 @@
+"""Keyboard answers: typed at a prompt, or piped on stdin one answer per line."""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+from typing import Callable, TextIO
+
+from gm.answers import match_answer
+from gm.ports import Clock, Question
+
+
+class AnswersExhausted(EOFError):
+    """Standard input ended while a question still needed an answer."""
+
+
+class KeyboardAsker:
+    """Reads answers from `stream`. A question with a timeout returns its default when no line
+    arrives in time (or at end of input); an empty line picks the default where there is one."""
+
+    def __init__(self, clock: Clock, stream: TextIO | None = None,
+                 echo: Callable[[str], None] | None = None) -> None:
+        self.clock = clock
+        self.stream = stream or sys.stdin
+        self.echo = echo or (lambda text: print(text, flush=True))
+        self.interactive = _isatty(self.stream)
+        self._fd = _fileno(self.stream) if sys.platform != "win32" else None
+        self._pending = b""
+
+    def _readline(self, timeout: float | None) -> str | None:
+        """A line, or None on timeout; raises AnswersExhausted at end of input."""
+        if self._fd is None:
+            line = self.stream.readline()
+            if line == "":
+                raise AnswersExhausted("standard input ended before the night did")
+            return line.rstrip("\r\n")
+        deadline = None if timeout is None else self.clock.now() + timeout
+        while b"\n" not in self._pending:
+            wait = None if deadline is None else max(0.0, (deadline - self.clock.now()) * self.clock.scale)
+            ready, _, _ = select.select([self._fd], [], [], wait)
+            if not ready:
+                return None
+            chunk = os.read(self._fd, 4096)
+            if not chunk:
+                if self._pending:
+                    break
+                raise AnswersExhausted("standard input ended before the night did")
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line.decode("utf-8", "replace").rstrip("\r")
+
+    def ask(self, question: Question) -> str:
+        choices = " / ".join(question.label(a) for a in question.answers)
+        while True:
+            if self.interactive:
+                print(f"  [{choices}] > ", end="", flush=True)
+            start = self.clock.now()
+            try:
+                typed = self._readline(question.timeout)
+            except AnswersExhausted:
+                if question.timeout is None or question.default is None:
+                    raise
+                self.clock.sleep(question.timeout - (self.clock.now() - start))
+                return question.default
+            if typed is None:
+                if self.interactive:
+                    print()
+                return question.default  # type: ignore[return-value]
+            if not self.interactive:
+                self.echo(f"  > {typed}")
+            if not typed.strip() and question.default is not None:
+                return question.default
+            answer = match_answer(typed, question)
+            if answer is not None:
+                return answer
+            self.echo(f"  ? {typed!r} is not one of: {choices}")
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _fileno(stream: TextIO) -> int | None:
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None

@@ -1,0 +1,139 @@
+"""Render voice-pack lines: the printed text and the form handed to the speech engine.
+
+A pack entry is either a string or a table `{text = "...", kana = "..."}`; `kana` is the
+spoken form for Japanese (espeak-ng reads only kana). Fields use `{name}` with an optional
+spec after a colon:
+
+- `{n:vote|votes}` (en) — a count with singular|plural word: "2 votes";
+- `{n:票}` (ja) — a count with a Japanese counter: text "2票", spoken "にひょう";
+- `{secs:duration}` — a duration: "3 minutes" / "3分" (さんぷん);
+- `{names:list}` — a sequence joined as "A, B and C" / "A、B、C".
+
+In the spoken form, numbers become kana words and other strings go through the word
+readings (`[words]` in the pack, card names, and player readings such as 健=けん).
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any, Callable, Mapping, Sequence
+
+from gm import japanese
+from gm.ports import Line
+from voices import load_pack
+
+
+class UnknownLine(KeyError):
+    """A key with no line in the voice pack."""
+
+
+def _english_duration(seconds: int) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    parts = []
+    if minutes:
+        parts.append(f"{minutes} minute" + ("" if minutes == 1 else "s"))
+    if secs or not minutes:
+        parts.append(f"{secs} second" + ("" if secs == 1 else "s"))
+    return " ".join(parts)
+
+
+class _Renderer(string.Formatter):
+    def __init__(self, field_text: Callable[[Any, str], str]) -> None:
+        self._field_text = field_text
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return self._field_text(value, format_spec)
+
+
+class Voice:
+    """The lines of one language, with the players' name readings."""
+
+    def __init__(self, lang: str = "en", readings: Mapping[str, str] | None = None) -> None:
+        self.lang = lang
+        self.pack = load_pack(lang)
+        self.readings: dict[str, str] = dict(self.pack.get("words", {}))
+        self.readings.update(readings or {})
+
+    # -- lookup -----------------------------------------------------------------------------
+    def entry(self, key: str) -> Any:
+        node: Any = self.pack
+        for part in key.split("."):
+            if not isinstance(node, dict) or part not in node:
+                raise UnknownLine(f"no line {key!r} in the {self.lang} voice pack")
+            node = node[part]
+        return node
+
+    def has(self, key: str) -> bool:
+        try:
+            self.entry(key)
+        except UnknownLine:
+            return False
+        return True
+
+    # -- rendering --------------------------------------------------------------------------
+    def line(self, key: str, *, urgent: bool = False, **fields: Any) -> Line:
+        """The line `key` with `fields` filled in, printed and spoken forms."""
+        entry = self.entry(key)
+        if isinstance(entry, dict):
+            text_template = entry["text"]
+            spoken_template = entry.get("kana", text_template)
+        else:
+            text_template = spoken_template = entry
+        text = _Renderer(self._text_field).format(text_template, **fields)
+        spoken = _Renderer(self._spoken_field).format(spoken_template, **fields)
+        return Line(key=key, text=text, spoken=spoken, urgent=urgent, fields=fields)
+
+    def text(self, key: str, **fields: Any) -> str:
+        return self.line(key, **fields).text
+
+    def spoken_word(self, word: str) -> str:
+        """How a name or word is said: its reading where one is known."""
+        if word in self.readings:
+            return self.readings[word]
+        if self.lang == "ja":
+            return name_kana(word)
+        return word
+
+    def _join(self, items: Sequence[str]) -> str:
+        items = list(items)
+        if self.lang == "ja":
+            return "、".join(items)
+        if len(items) <= 1:
+            return "".join(items)
+        return ", ".join(items[:-1]) + " and " + items[-1]
+
+    def _text_field(self, value: Any, spec: str) -> str:
+        if spec == "list":
+            return self._join([str(v) for v in value])
+        if spec == "duration":
+            return japanese.duration(value)[0] if self.lang == "ja" else _english_duration(value)
+        if spec and isinstance(value, int):
+            if "|" in spec:
+                one, many = spec.split("|", 1)
+                return f"{value} {one if value == 1 else many}"
+            return f"{value}{spec}"
+        return format(value, spec)
+
+    def _spoken_field(self, value: Any, spec: str) -> str:
+        if self.lang != "ja":
+            if spec == "list":
+                return self._join([self.spoken_word(str(v)) for v in value])
+            if isinstance(value, str) and not spec:
+                return self.spoken_word(value)
+            return self._text_field(value, spec)
+        if spec == "list":
+            return self._join([self.spoken_word(str(v)) for v in value])
+        if spec == "duration":
+            return japanese.duration(value)[1]
+        if isinstance(value, bool):
+            return str(value)
+        if isinstance(value, int):
+            return japanese.counter(value, spec) if spec else japanese.number(value)
+        if isinstance(value, str):
+            return self.spoken_word(value)
+        return format(value, spec)
+
+
+def name_kana(name: str) -> str:
+    """A reading for a player name with none given (Latin names are transliterated)."""
+    return name

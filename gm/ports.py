@@ -1,0 +1,73 @@
+"""The ports a game runner talks through: something that speaks, something that asks, a clock.
+
+Implementations live at the edges (printing, speech, keyboard, microphone); tests pass fakes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Protocol
+
+
+@dataclass(frozen=True)
+class Line:
+    """One thing the game master says: printed as `text`, spoken as `spoken`."""
+
+    key: str
+    text: str
+    spoken: str
+    urgent: bool = False
+    fields: Mapping[str, object] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question with a closed set of answers.
+
+    `answers` are canonical values (player names, "graveyard", "0".."6", "yes"/"no", card ids);
+    `labels` maps an answer to how it is printed and said in the current language.
+    With a `timeout` (clock seconds) the asker returns `default` when nobody answers in time.
+    """
+
+    key: str
+    prompt: Line
+    answers: tuple[str, ...]
+    labels: Mapping[str, str] = field(default_factory=dict)
+    default: str | None = None
+    timeout: float | None = None
+
+    def label(self, answer: str) -> str:
+        return self.labels.get(answer, answer)
+
+
+class Speaker(Protocol):
+    """Prints and (where it can) speaks lines; never blocks the caller for long."""
+
+    def say(self, line: Line) -> None: ...
+
+    def flush(self) -> None:
+        """Wait until every queued line has been delivered."""
+
+    def close(self) -> None: ...
+
+
+class Asker(Protocol):
+    def ask(self, question: Question) -> str:
+        """Return one of `question.answers` (or `question.default` on timeout)."""
+
+
+class Clock(Protocol):
+    """Monotonic game time in seconds; `scale` is real seconds per game second."""
+
+    scale: float
+
+    def now(self) -> float: ...
+
+    def sleep(self, seconds: float) -> None: ...
+
+
+class Controls(Protocol):
+    """Commands during a timed phase: "pause", "resume", "add", "end", "repeat"."""
+
+    def poll(self, timeout: float) -> str | None:
+        """Wait up to `timeout` clock seconds for a command; None when none came."""

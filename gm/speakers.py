@@ -1,0 +1,44 @@
+"""Speakers: print every line, and speak it where the machine can (see gm.speech)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from gm.options import SpeechSettings
+from gm.ports import Line
+
+
+class PrintSpeaker:
+    """Prints each line's text; the speaker used when speech is off or unavailable."""
+
+    def __init__(self, echo: Callable[[str], None] | None = None) -> None:
+        self._echo = echo or _stdout
+
+    def say(self, line: Line) -> None:
+        self._echo(line.text)
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _stdout(text: str) -> None:
+    print(text, flush=True)
+
+
+class BadSpeech(ValueError):
+    """A --speech value that is not on, off or wav:DIR."""
+
+
+def open_speaker(settings: SpeechSettings, echo: Callable[[str], None] | None = None):
+    """The speaker for `settings`; falls back to printing (with one note) when speech is unavailable."""
+    spec = settings.speech
+    if spec == "off":
+        return PrintSpeaker(echo)
+    if spec == "on" or spec.startswith("wav:"):
+        from gm.speech.output import open_speech_speaker
+
+        return open_speech_speaker(settings, PrintSpeaker(echo))
+    raise BadSpeech(f"--speech must be on, off or wav:DIR, not {spec!r}")

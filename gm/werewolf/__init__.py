@@ -1,0 +1,1 @@
+"""Half Werewolf rules (pure): cards, decks, sides, vote tally, verdict, the night's script."""

@@ -1,0 +1,8 @@
+import pytest
+
+from gm.clock import FakeClock
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()

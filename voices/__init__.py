@@ -1,0 +1,26 @@
+"""Voice packs: every line gm says, by key, one TOML file per language."""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+LANGUAGES = ("en", "ja")
+
+
+class UnknownLanguage(ValueError):
+    """A language with no voice pack."""
+
+
+def load_pack(lang: str) -> dict[str, Any]:
+    """The parsed pack for `lang` ("en" or "ja")."""
+    if lang not in LANGUAGES:
+        raise UnknownLanguage(f"no voice pack for language {lang!r} (have: {', '.join(LANGUAGES)})")
+    text = resources.files(__name__).joinpath(f"{lang}.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
