@@ -12,13 +12,14 @@ from scorer.humalien.fold import State
 from scorer.humalien.sheet import Match, resolve_player
 
 SCORING_VERBS = ("flow", "skull", "666", "god-island", "angel-cut", "finish", "foul")
-VERBS = SCORING_VERBS + ("undo", "redo", "show", "say", "help", "quit")
+VERBS = ("new",) + SCORING_VERBS + ("undo", "redo", "show", "say", "help", "quit")
 ALIASES = {
     "f": "flow", "s": "skull", "6": "666", "g": "god-island", "god": "god-island",
     "a": "angel-cut", "angel": "angel-cut", "ac": "angel-cut", "fi": "finish", "fo": "foul",
     "u": "undo", "r": "redo", "q": "quit", "exit": "quit", "?": "help",
 }
 USAGE = {
+    "new": "new ALICE BOB [--remote] [--abandon]  start a match (NAME=reading gives a spoken reading)",
     "flow": "flow PLAYER [PILES]   (f)  the flow went to PLAYER; PILES of their own piles are empty "
             "(default: as last recorded this game)",
     "skull": "skull PLAYER [CARDS]  (s)  PLAYER played skulls: CARDS = 6s + Humaliens in the play (default 1)",
@@ -88,6 +89,11 @@ def build(verb: str, args: Sequence[str], state: State) -> Event:
         return Undo()
     if verb == "redo":
         return Redo()
+    if verb == "new":
+        flags = {a for a in args if a.startswith("--")}
+        if flags - {"--remote", "--abandon"}:
+            raise BadEntry(f"usage: {USAGE['new'].split('  ')[0]}")
+        return new_match([a for a in args if not a.startswith("--")], "--remote" in flags, "--abandon" in flags)
     if verb not in SCORING_VERBS:
         raise BadEntry(f"{verb!r} is not a scoring command")
     match = match_of(state)
