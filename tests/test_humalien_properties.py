@@ -103,7 +103,7 @@ def valid_events(draw, max_size=40):
     return events
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(valid_events())
 def test_totals_equal_a_straightforward_count(events):
     state = fold(events)
@@ -119,7 +119,7 @@ def test_totals_equal_a_straightforward_count(events):
     assert sum(g.points[0] + g.points[1] for g in match.games) == sum(model["totals"].values())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(valid_events())
 def test_undo_then_redo_is_the_identity(events):
     state = fold(events)
@@ -128,7 +128,7 @@ def test_undo_then_redo_is_the_identity(events):
     assert fold([Undo(), Redo()], state) == state
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(valid_events(), st.integers(0, 5))
 def test_an_event_then_undo_restores_the_sheet(events, piles):
     state = fold(events)
@@ -138,7 +138,7 @@ def test_an_event_then_undo_restores_the_sheet(events, piles):
     assert after.match == state.match and after.done == state.done
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(valid_events(max_size=20))
 def test_the_fold_of_the_journal_equals_the_state_in_memory(events):
     with tempfile.TemporaryDirectory() as tmp:

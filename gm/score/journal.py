@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from scorer.humalien import Change, Event, ScoreError, State, apply, from_record, to_record
+from scorer.humalien.fold import advance
 
 FILE_NAME = "score.jsonl"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
@@ -48,22 +49,31 @@ class Contents:
 def parse(data: bytes, path: Path | str) -> Contents:
     """Fold the complete lines of `data`; the bytes after the last newline are a torn tail."""
     end = data.rfind(b"\n") + 1
+    lines = data[:end].split(b"\n")[:-1]
     state = State()
-    number = 0
-    start = 0
-    while start < end:
-        stop = data.index(b"\n", start)
-        number += 1
-        raw = data[start:stop]
-        start = stop + 1
+    for number, record in enumerate(_records(lines, path), start=1):
         try:
-            event = from_record(json.loads(raw))
-            state, _ = apply(state, event)
+            state = advance(state, from_record(record))
         except ScoreError as error:
             raise JournalError(f"{path} line {number}: {error}") from None
+    return Contents(state, end, len(lines), data[end:])
+
+
+def _records(lines: list[bytes], path: Path | str) -> list:
+    """The JSON value of every line: all in one parse when the file is sound, else line by line."""
+    try:
+        records = json.loads(b"[" + b",".join(lines) + b"]")
+        if len(records) == len(lines):
+            return records
+    except ValueError:
+        pass
+    records = []
+    for number, raw in enumerate(lines, start=1):
+        try:
+            records.append(json.loads(raw))
         except ValueError as error:  # JSON or UTF-8 damage
             raise JournalError(f"{path} line {number}: not a JSON event record ({error})") from None
-    return Contents(state, end, number, data[end:])
+    return records
 
 
 def encode(event: Event, at: datetime | None = None) -> bytes:
@@ -101,12 +111,15 @@ class Journal:
         Nothing is written when the journal is damaged or the event is refused (the error
         propagates); when this returns, the event is on disk.
         """
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        created = not self.path.exists()
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | _BINARY, 0o644)
+        flags = os.O_RDWR | os.O_APPEND | _BINARY
         try:
-            if created:
-                _fsync_dir(self.path.parent)
+            fd = os.open(self.path, flags)
+        except FileNotFoundError:
+            apply(State(), make(State()))  # a refused first event creates no file
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, flags | os.O_CREAT, 0o644)
+            _fsync_dir(self.path.parent)
+        try:
             with _locked(fd, self.path, exclusive=True):
                 contents = parse(_read_all(fd), self.path)
                 event = make(contents.state)

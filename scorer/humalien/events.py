@@ -10,7 +10,7 @@ from scorer.humalien.errors import BadRecord
 RECORD_VERSION = 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NewMatch:
     """Two players start a match of three games; `remote` = each plays from their own box."""
 
@@ -20,7 +20,7 @@ class NewMatch:
     readings: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Flow:
     """場が流れる: `player` made the last play; `piles` of their own stock piles are empty (HU-R2)."""
 
@@ -28,7 +28,7 @@ class Flow:
     piles: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Skull:
     """ドクロ: `player` played 6s; `cards` = sixes plus Humaliens in that one play (HU-R3)."""
 
@@ -36,28 +36,28 @@ class Skull:
     cards: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SixSixSix:
     """ロクロクロク: three 6s and the Eye; 3 skull cards now, this game's end points ×3."""
 
     player: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GodIsland:
     """ゴッドアイランド: four Owls as a revolution; 30 points."""
 
     player: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AngelCut:
     """エンジェルカット: three 7s and the Eye; the stock piles go and the forced flow scores 5."""
 
     player: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finish:
     """上がり: `player` ran out of cards while the opponent held `opponent_left` (hand + stock)."""
 
@@ -65,7 +65,7 @@ class Finish:
     opponent_left: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Foul:
     """反則上がり: `player` finished on a forbidden card; the opponent, holding `winner_left`, scores."""
 
@@ -73,12 +73,12 @@ class Foul:
     winner_left: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Undo:
     """Take back the last scoring event (or new match)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Redo:
     """Put back the last event undone, if no scoring event came since."""
 
@@ -130,8 +130,26 @@ def _typed(record: dict, name: str, kind: type, where: str) -> Any:
     return value
 
 
+_FAST: dict[str, tuple[type, tuple[str, ...], tuple[type, ...]]] = {
+    kind: (cls, tuple(item.name for item in fields(cls)),
+           tuple(int if item.type == "int" else str for item in fields(cls)))
+    for kind, cls in KINDS.items() if cls is not NewMatch
+}
+
+
 def from_record(record: Any) -> Event:
     """The event a stored record describes; BadRecord naming what is wrong otherwise."""
+    if type(record) is dict and record.get("v") == RECORD_VERSION:
+        spec = _FAST.get(record.get("kind"))  # type: ignore[arg-type]
+        if spec is not None:
+            cls, names, types = spec
+            values = tuple(map(record.get, names))
+            if tuple(map(type, values)) == types:
+                return cls(*values)
+    return _checked_from_record(record)
+
+
+def _checked_from_record(record: Any) -> Event:
     if not isinstance(record, dict):
         raise BadRecord(f"an event record must be a JSON object, not {record!r}")
     version = record.get("v")

@@ -15,7 +15,7 @@ GOD_ISLAND_POINTS = 30
 ANGEL_CUT_POINTS = 5  # the forced flow with all five piles gone
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ending:
     """Who ended a game and how: "finish" (they went out) or "foul" (they fouled; the opponent scored)."""
 
@@ -23,7 +23,7 @@ class Ending:
     how: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Game:
     number: int
     points: tuple[int, int] = (0, 0)
@@ -37,7 +37,7 @@ class Game:
         return 3 ** self.sixes
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Match:
     players: tuple[str, str]
     remote: bool = False
