@@ -214,3 +214,13 @@ def test_export_csv(gm, tmp_path):
     assert gm("export", "--csv", "--output", str(out)).exit_code == 0
     assert out.read_text() == expected
     assert gm("export").exit_code == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["flow", "alice"], "gm: gm score flow: Missing argument 'piles'.\n"),
+    (["finish", "a", "3", "--bogus"], "gm: gm score finish: No such option: --bogus\n"),
+])
+def test_usage_errors_are_one_line_too(gm, args, message):
+    gm("new", "Alice", "Bob")
+    result = gm(*args)
+    assert result.exit_code == 2 and result.stderr == message

@@ -7,11 +7,26 @@ from pathlib import Path
 from typing import Callable, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from gm.cliutil import fail, input_errors, print_json
 from gm.options import LangOption, RateOption, SpeechOption, SpeechSettings, VoiceOption, VolumeOption
 
+class _OneLineUsageErrors(TyperGroup):
+    """A missing or malformed argument is one stderr line with exit code 2, like any bad input."""
+
+    def invoke(self, ctx: typer.Context):
+        try:
+            return super().invoke(ctx)
+        except _UsageError as error:
+            where = error.ctx.command_path if error.ctx is not None else ctx.command_path
+            fail(f"{where}: {error.format_message()}")
+
+
+_UsageError = typer.BadParameter.__mro__[1]  # click's UsageError, as vendored by Typer
+
 app = typer.Typer(
+    cls=_OneLineUsageErrors,
     help="Keep a Humalien (ザ・ヒューメイリアン) match: 3 games, two players, a crash-safe score sheet. "
          "Every entry is saved (fsync'ed) to a journal before it is reported.",
     no_args_is_help=True,
