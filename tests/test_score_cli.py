@@ -217,8 +217,8 @@ def test_export_csv(gm, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["flow", "alice"], "gm: gm score flow: Missing argument 'piles'.\n"),
-    (["finish", "a", "3", "--bogus"], "gm: gm score finish: No such option: --bogus\n"),
+    (["flow", "alice"], "gm: score flow: Missing argument 'piles'.\n"),
+    (["finish", "a", "3", "--bogus"], "gm: score finish: No such option: --bogus\n"),
 ])
 def test_usage_errors_are_one_line_too(gm, args, message):
     gm("new", "Alice", "Bob")

@@ -19,8 +19,8 @@ class _OneLineUsageErrors(TyperGroup):
         try:
             return super().invoke(ctx)
         except _UsageError as error:
-            where = error.ctx.command_path if error.ctx is not None else ctx.command_path
-            fail(f"{where}: {error.format_message()}")
+            path = (error.ctx or ctx).command_path.split()[1:]  # "score flow", whatever the program name
+            fail(f"{' '.join(path)}: {error.format_message()}")
 
 
 _UsageError = typer.BadParameter.__mro__[1]  # click's UsageError, as vendored by Typer
