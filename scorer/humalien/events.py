@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any, Union
 
 from scorer.humalien.errors import BadRecord
@@ -92,7 +92,6 @@ KINDS: dict[str, type] = {
     "angel_cut": AngelCut, "finish": Finish, "foul": Foul, "undo": Undo, "redo": Redo,
 }
 _KIND_OF = {cls: kind for kind, cls in KINDS.items()}
-SCORING_KINDS = tuple(kind for kind in KINDS if kind not in ("new", "undo", "redo"))
 
 
 def kind_of(event: Event) -> str:

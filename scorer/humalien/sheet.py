@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from scorer.humalien.errors import UnknownPlayer
@@ -100,9 +100,6 @@ class Match:
     @property
     def draw(self) -> bool:
         return self.over and self.leader is None
-
-    def with_current(self, game: Game) -> "Match":
-        return replace(self, games=self.games[:-1] + (game,))
 
     def to_dict(self) -> dict[str, Any]:
         """The sheet as JSON-ready data (the `gm score show --json` contract)."""
