@@ -127,7 +127,7 @@ class Journal:
                 if contents.torn:
                     self._set_aside(fd, contents)
                 _write_all(fd, encode(event))
-                os.fsync(fd)
+                _sync(fd)
         finally:
             os.close(fd)
         return state, change
@@ -145,7 +145,7 @@ class Journal:
             os.fsync(out.fileno())
         _fsync_dir(self.path.parent)
         os.ftruncate(fd, contents.good_length)
-        os.fsync(fd)
+        _sync(fd)
         self.warn(f"{self.path} line {contents.lines + 1} was a torn write (never acknowledged); "
                   f"kept in {aside.name} and cut off")
 
@@ -174,6 +174,19 @@ def _write_all(fd: int, data: bytes) -> None:
     while view:
         written = os.write(fd, view)
         view = view[written:]
+
+
+def _sync(fd: int) -> None:
+    """Flush to the disk itself: fsync, or F_FULLFSYNC on macOS where fsync stops at the drive cache."""
+    try:
+        import fcntl
+
+        if hasattr(fcntl, "F_FULLFSYNC"):
+            fcntl.fcntl(fd, fcntl.F_FULLFSYNC)
+            return
+    except (ImportError, OSError):
+        pass
+    os.fsync(fd)
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -56,6 +56,7 @@ def _readline_lines(journal: Journal) -> Iterator[str]:
         readline.set_completer_delims(" ")
         readline.parse_and_bind("tab: complete")
         try:
+            history.touch(exist_ok=True)
             readline.read_history_file(history)
         except OSError:
             pass
