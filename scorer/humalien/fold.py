@@ -58,11 +58,24 @@ class Step(NamedTuple):
         scorer = before.opponent(event.player) if isinstance(event, Foul) else event.player
         i = before.index(scorer)
         g = before.game
-        count = {Flow: "piles", Skull: "cards", Finish: "opponent_left", Foul: "winner_left"}.get(type(event))
         total = after.totals[i]
         return (Award(player=scorer, how=kind_of(event), points=total - before.totals[i], total=total,
-                      game=g, count=3 if isinstance(event, SixSixSix) else getattr(event, count or "", None),
-                      multiplier=after.games[g - 1].multiplier),)
+                      game=g, count=_counted(event), multiplier=after.games[g - 1].multiplier),)
+
+
+def _counted(event: Doing) -> int | None:
+    """What a scoring event counted: empty piles, cards in the play, or cards left."""
+    if isinstance(event, Flow):
+        return event.piles
+    if isinstance(event, Skull):
+        return event.cards
+    if isinstance(event, SixSixSix):
+        return 3
+    if isinstance(event, Finish):
+        return event.opponent_left
+    if isinstance(event, Foul):
+        return event.winner_left
+    return None
 
 
 Stack = Optional[Tuple[Step, "Stack"]]
