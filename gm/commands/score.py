@@ -12,6 +12,9 @@ from typer.core import TyperGroup
 from gm.cliutil import fail, input_errors, print_json
 from gm.options import LangOption, RateOption, SpeechOption, SpeechSettings, VoiceOption, VolumeOption
 
+_UsageError = typer.BadParameter.__mro__[1]  # click's UsageError, as vendored by Typer
+
+
 class _OneLineUsageErrors(TyperGroup):
     """A missing or malformed argument is one stderr line with exit code 2, like any bad input."""
 
@@ -21,9 +24,6 @@ class _OneLineUsageErrors(TyperGroup):
         except _UsageError as error:
             path = (error.ctx or ctx).command_path.split()[1:]  # "score flow", whatever the program name
             fail(f"{' '.join(path)}: {error.format_message()}")
-
-
-_UsageError = typer.BadParameter.__mro__[1]  # click's UsageError, as vendored by Typer
 
 app = typer.Typer(
     cls=_OneLineUsageErrors,

@@ -106,7 +106,7 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
                     speaker.say(line)
                 continue
             args = words[1:]
-            state, change = journal.append(lambda fresh: build(verb, args, fresh))
+            _, change = journal.append(lambda fresh: build(verb, args, fresh))
         except ValueError as error:  # ScoreError, JournalError, BadEntry: nothing was written
             echo(f"? {str(error).splitlines()[0]}")
             continue
