@@ -198,3 +198,26 @@ def test_sigkill_while_appending_never_loses_an_acknowledged_event(tmp_path):
         assert state.match is not None or not acked
     assert len(acked) >= 50, "the writers should have acknowledged events"
     assert time.monotonic() - started < 60
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX signals")
+def test_sigkill_of_the_real_cli_keeps_every_acknowledged_entry(tmp_path):
+    """The real `gm score flow`, killed at random moments around its append (12 runs)."""
+    path = tmp_path / "m.jsonl"
+    Journal(path).append(lambda state: NewMatch((A, B)))
+    rng = random.Random(7)
+    acknowledged = 0
+    for _ in range(12):
+        child = subprocess.Popen([sys.executable, "-m", "gm", "score", "flow", "a", "1", "--file", str(path)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            child.wait(timeout=rng.uniform(0.2, 0.9))
+        except subprocess.TimeoutExpired:
+            child.send_signal(signal.SIGKILL)
+        out, _ = child.communicate(timeout=10)
+        if child.returncode == 0 and out.startswith("Alice +1"):
+            acknowledged += 1
+        state = Journal(path, warn=lambda note: None).load()
+        assert state.match.totals[0] >= acknowledged
+    assert Journal(path).load().match.totals[0] <= 12
