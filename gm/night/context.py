@@ -57,5 +57,9 @@ class NightContext:
         """How a candidate is named: players by name, the graveyard in the current language."""
         return self.voice.text("common.graveyard") if answer == "graveyard" else answer
 
+    def card_line(self, card: str) -> Line:
+        """A card's name in the night's language, printed and spoken."""
+        return self.voice.line(f"werewolf.cards.{card}")
+
     def card_label(self, card: str) -> str:
-        return self.voice.text(f"werewolf.cards.{card}")
+        return self.card_line(card).text

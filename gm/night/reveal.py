@@ -71,7 +71,7 @@ def run_reveal(ctx: NightContext, vote: Outcome) -> Reveal:
     if executed and executed != GRAVEYARD:
         known[executed] = _ask_cards(ctx, executed, 2)
         ctx.say("werewolf.reveal.holds", name=executed,
-                cards=[ctx.card_label(c) for c in known[executed]])
+                cards=[ctx.card_line(c) for c in known[executed]])
     side = decided_side(ctx.deck, executed, known.get(executed) if executed else None)
     if side is not None:
         side_name = ctx.voice.line(f"werewolf.sides.{side}")

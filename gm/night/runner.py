@@ -34,12 +34,23 @@ def _interrupt_choice(ctx: NightContext) -> str:
     return choice
 
 
+def _fields(ctx: NightContext, step: Step) -> dict:
+    """The step's fields in the night's language: card ids and pass pairs become lines."""
+    fields = dict(step.fields)
+    if "others" in fields:
+        fields["others"] = [ctx.card_line(card) for card in fields["others"]]
+    if "pairs" in fields:
+        fields["pairs"] = [ctx.voice.line("werewolf.pass_pair", giver=giver, taker=taker)
+                           for giver, taker in fields["pairs"]]
+    return fields
+
+
 def _step(ctx: NightContext, step: Step, result: NightResult) -> None:
     if step.kind == SAY:
-        ctx.say(step.key, **step.fields)
+        ctx.say(step.key, **_fields(ctx, step))
     elif step.kind == ACTION:
         labels = {DONE: ctx.voice.text("werewolf.done")}
-        ctx.ask(step.key, (DONE,), labels, default=DONE, timeout=ctx.pause, **step.fields)
+        ctx.ask(step.key, (DONE,), labels, default=DONE, timeout=ctx.pause, **_fields(ctx, step))
     elif step.kind == DISCUSSION:
         ctx.say(step.key, **step.fields)
         discussion = Discussion(ctx.discussion, ctx.clock, ctx.say, ctx.voice.line,
