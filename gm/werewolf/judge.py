@@ -83,14 +83,14 @@ def _validate(
         _check_hand(hands[name], name)
     _check_hand(graveyard, "the graveyard", graveyard_size(len(players)))
     seen = Counter(card for name in players for card in hands[name]) + Counter(graveyard)
+    if seen["werewolf"] != 1:
+        raise JudgeError(f"{seen['werewolf']} werewolf cards, but every deck has exactly one")
     limits, where = (deck.cards, "the deck") if deck is not None else (BOX_COUNTS, "the box")
     for card, count in seen.items():
         if count > limits.get(card, 0):
             if card not in limits:
                 raise JudgeError(f"{card} is not in the deck")
             raise JudgeError(f"{count} × {card} but {where} has {limits[card]}")
-    if seen["werewolf"] != 1:
-        raise JudgeError(f"{seen['werewolf']} werewolf cards, but every deck has exactly one")
     if executed is not None and executed != GRAVEYARD and executed not in players:
         raise JudgeError(f"the executed {executed!r} is neither a player ({', '.join(players)}) nor {GRAVEYARD!r}")
     for name in turned:
