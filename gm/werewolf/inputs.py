@@ -100,11 +100,11 @@ class JudgeRequest:
 def _list(data: Mapping[str, Any], key: str, required: bool = True) -> list[Any]:
     value = data.get(key, None if required else [])
     if not isinstance(value, list):
-        raise BadInput(f'"{key}" must be a JSON list, not {json_type(value)}')
+        raise BadInput(f'"{key}" must be a JSON list, not {_json_type(value)}')
     return value
 
 
-def json_type(value: Any) -> str:
+def _json_type(value: Any) -> str:
     return {dict: "an object", list: "a list", str: "a string", type(None): "null"}.get(type(value), repr(value))
 
 
@@ -113,12 +113,12 @@ def _deck_of(data: Mapping[str, Any], players: int, card_names: Mapping[str, str
     if "deck" in data:
         cards = data["deck"]
         if not isinstance(cards, dict):
-            raise BadInput(f'"deck" must be a JSON object of card → count, not {json_type(cards)}')
+            raise BadInput(f'"deck" must be a JSON object of card → count, not {_json_type(cards)}')
         return custom_deck(players, {parse_card(card, card_names): count for card, count in cards.items()})
     if "variant" in data or "with" in data:
         variant = data.get("variant")
         if variant is not None and not isinstance(variant, str):
-            raise BadInput(f'"variant" must be a string or null, not {json_type(variant)}')
+            raise BadInput(f'"variant" must be a string or null, not {_json_type(variant)}')
         return standard_deck(players, variant, [parse_card(c, card_names) for c in _list(data, "with", False)])
     return None
 
@@ -126,7 +126,7 @@ def _deck_of(data: Mapping[str, Any], players: int, card_names: Mapping[str, str
 def parse_judge_request(data: Any, card_names: Mapping[str, str], aliases: Mapping[str, str] | None = None) -> JudgeRequest:
     """Read `{"players", "hands", "graveyard", "executed", "magician_seen_by", "variant"/"with"/"deck"}`."""
     if not isinstance(data, dict):
-        raise BadInput(f"the judge reads a JSON object, not {json_type(data)}")
+        raise BadInput(f"the judge reads a JSON object, not {_json_type(data)}")
     players = _list(data, "players")
     if not all(isinstance(name, str) and name.strip() for name in players):
         raise BadInput(f'"players" must be a list of names, not {players!r}')
@@ -135,16 +135,16 @@ def parse_judge_request(data: Any, card_names: Mapping[str, str], aliases: Mappi
         raise BadInput(f"a player is named twice in {players!r}")
     hands_data = data.get("hands")
     if not isinstance(hands_data, dict):
-        raise BadInput(f'"hands" must be a JSON object of player → cards, not {json_type(hands_data)}')
+        raise BadInput(f'"hands" must be a JSON object of player → cards, not {_json_type(hands_data)}')
     hands: dict[str, tuple[str, ...]] = {}
     for name, cards in hands_data.items():
         if not isinstance(cards, list):
-            raise BadInput(f"the cards of {name!r} must be a JSON list, not {json_type(cards)}")
+            raise BadInput(f"the cards of {name!r} must be a JSON list, not {_json_type(cards)}")
         hands[resolve_name(name, players)] = tuple(parse_card(card, card_names) for card in cards)
     executed = data.get("executed")
     if executed is not None:
         if not isinstance(executed, str):
-            raise BadInput(f'"executed" must be a player, "{GRAVEYARD}" or null, not {json_type(executed)}')
+            raise BadInput(f'"executed" must be a player, "{GRAVEYARD}" or null, not {_json_type(executed)}')
         executed = resolve_name(executed, [*players, GRAVEYARD], "executed player", aliases)
     return JudgeRequest(
         players=tuple(players),
