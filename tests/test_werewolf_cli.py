@@ -39,7 +39,7 @@ def test_deck_json_for_four_players():
 
 
 def test_deck_json_with_a_variant_and_swap_ins_in_either_language():
-    data = ok_json("deck", "-p", "6", "--variant", "dead", "--with", "gorilla, 天使,Apprentice")
+    data = ok_json("deck", "-p", "6", "--variant", "dead", "--with", "gorilla、天使,Apprentice")
     assert data["cards"] == {"villager": 6, "werewolf": 1, "traitor": 1, "seer": 1, "gravedigger": 1,
                              "gorilla": 1, "death": 1, "angel": 1, "apprentice": 1}
     assert (data["variant"], data["graveyard"], data["total"]) == ("dead", 2, 14)
@@ -196,6 +196,8 @@ def test_judge_readable_output():
     (request(variant="zombie"), "HW-R1: unknown variant 'zombie'"),
     (request(players=["Aki", "Ken", "Mio"]), "unknown player 'Sora'"),
     (request(deck={"villager": 3, "werewolf": 1}), "HW-R2: 4 players need 9 cards"),
+    (request(deck={"villager": 6, "werewolf": 1, "人狼": 1}), 'werewolf is given twice in "deck"'),
+    (request(hands={"Aki": ["werewolf", "traitor"], "aki": ["villager", "villager"]}), "the cards of Aki are given twice"),
 ])
 def test_judge_refusals(payload, message):
     assert message in refused("judge", input=payload)

@@ -54,7 +54,7 @@ def deck(
     voice = _voice(lang)
     with input_errors():
         names = card_names()
-        chosen = standard_deck(players, variant, [parse_card(c, names) for c in swap_ins.split(",") if c.strip()])
+        chosen = standard_deck(players, variant, [parse_card(c, names) for c in swap_ins.replace("、", ",").split(",") if c.strip()])
     if as_json:
         print_json(deck_json(chosen))
         return

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from gm.werewolf.cards import names_from_pack, parse_card
 from gm.werewolf.decks import Deck, custom_deck, standard_deck
@@ -15,21 +15,22 @@ class BadInput(ValueError):
     """Typed input that does not parse: a name nobody has, a count that is no number, bad JSON."""
 
 
-def card_names() -> dict[str, str]:
-    """Every language's card names and readings → card id (人狼, じんろう, Werewolf → werewolf)."""
+def _every_language(tables: Callable[[dict[str, Any]], Mapping[str, Any]]) -> dict[str, str]:
+    """Name → id from a table of id → line, taken from every language's voice pack."""
     names: dict[str, str] = {}
     for lang in LANGUAGES:
-        names.update(names_from_pack(load_pack(lang)["werewolf"]["cards"]))
+        names.update(names_from_pack(tables(load_pack(lang))))
     return names
+
+
+def card_names() -> dict[str, str]:
+    """Every language's card names and readings → card id (人狼, じんろう, Werewolf → werewolf)."""
+    return _every_language(lambda pack: pack["werewolf"]["cards"])
 
 
 def graveyard_names() -> dict[str, str]:
     """Every language's name for the graveyard (the graveyard, 墓地, ぼち) → "graveyard"."""
-    names: dict[str, str] = {}
-    for lang in LANGUAGES:
-        entry = load_pack(lang)["common"]["graveyard"]
-        names.update({form: GRAVEYARD for form in (entry.values() if isinstance(entry, dict) else [entry])})
-    return names
+    return _every_language(lambda pack: {GRAVEYARD: pack["common"]["graveyard"]})
 
 
 def resolve_name(text: str, choices: Sequence[str], what: str = "player", aliases: Mapping[str, str] | None = None) -> str:
@@ -114,7 +115,13 @@ def _deck_of(data: Mapping[str, Any], players: int, card_names: Mapping[str, str
         cards = data["deck"]
         if not isinstance(cards, dict):
             raise BadInput(f'"deck" must be a JSON object of card → count, not {_json_type(cards)}')
-        return custom_deck(players, {parse_card(card, card_names): count for card, count in cards.items()})
+        counts: dict[str, Any] = {}
+        for name, count in cards.items():
+            card = parse_card(name, card_names)
+            if card in counts:
+                raise BadInput(f'{card} is given twice in "deck"')
+            counts[card] = count
+        return custom_deck(players, counts)
     if "variant" in data or "with" in data:
         variant = data.get("variant")
         if variant is not None and not isinstance(variant, str):
@@ -140,7 +147,10 @@ def parse_judge_request(data: Any, card_names: Mapping[str, str], aliases: Mappi
     for name, cards in hands_data.items():
         if not isinstance(cards, list):
             raise BadInput(f"the cards of {name!r} must be a JSON list, not {_json_type(cards)}")
-        hands[resolve_name(name, players)] = tuple(parse_card(card, card_names) for card in cards)
+        player = resolve_name(name, players)
+        if player in hands:
+            raise BadInput(f'the cards of {player} are given twice in "hands"')
+        hands[player] = tuple(parse_card(card, card_names) for card in cards)
     executed = data.get("executed")
     if executed is not None:
         if not isinstance(executed, str):

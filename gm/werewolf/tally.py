@@ -28,6 +28,10 @@ def most_without_vote(players: int, deck: Deck | None = None) -> int:
     revealed angel. Without a deck, the loosest standard deck for `players` is assumed:
     4 → the traitor; 5 → nobody; 6 → Magician's Night with the angel swapped in.
     """
+    if players not in PLAYER_COUNTS:
+        raise TallyError(f"Half Werewolf is for 4 to 6 players, not {players}")
+    if deck is not None and deck.players != players:
+        raise TallyError(f"the deck is for {deck.players} players, not {players}")
     if deck is None:
         return {4: 1, 5: 0, 6: 3}[players]
     traitor = 1 if players == 4 and deck.has("traitor") else 0
@@ -41,10 +45,6 @@ def vote_bounds(players: int, deck: Deck | None = None) -> tuple[int, int]:
     `most_without_vote`): with 4 players at least 3. A total below the player count but in
     range is accepted, since someone may lack a vote. Never below 1: a vote needs a vote.
     """
-    if players not in PLAYER_COUNTS:
-        raise TallyError(f"Half Werewolf is for 4 to 6 players, not {players}")
-    if deck is not None and deck.players != players:
-        raise TallyError(f"the deck is for {deck.players} players, not {players}")
     return max(1, players - most_without_vote(players, deck)), players
 
 
