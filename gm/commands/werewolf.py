@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 
 from gm.cliutil import input_errors, parse_players, print_json
+from gm.commands.werewolf_play import play
 from gm.lines import Voice
 from gm.options import LangOption
 from gm.werewolf.cards import parse_card
@@ -21,6 +22,7 @@ from gm.werewolf.judge import Verdict, judge as judge_cards
 from gm.werewolf.tally import GRAVEYARD, Outcome, Round, count_round, outcome, roll_call_round, vote_bounds
 
 app = typer.Typer(help="Narrate a Half Werewolf (ハーフ人狼) night: deck, vote tally, verdict, the whole night.", no_args_is_help=True)
+app.command("play")(play)
 
 JsonOption = typer.Option(False, "--json", help="Print JSON instead of a table.")
 
