@@ -2,9 +2,11 @@
 
 import pytest
 
+from gm.lines import Voice
 from gm.werewolf.cards import BOX_COUNTS, CARD_IDS, UnknownCard, names_from_pack, parse_card
 from gm.werewolf.decks import DeckError, custom_deck, graveyard_size, standard_deck
 from gm.werewolf.inputs import card_names
+from gm.werewolf.judge import SIDES
 from voices import load_pack
 
 
@@ -119,3 +121,14 @@ def test_custom_decks_that_break_hw_r2_are_refused(players, cards, message):
     with pytest.raises(ValueError) as caught:
         custom_deck(players, cards)
     assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_card_and_side_has_a_name_in_both_languages(lang):
+    voice = Voice(lang)
+    names = {voice.text(f"werewolf.cards.{card}") for card in CARD_IDS}
+    assert len(names) == len(CARD_IDS)
+    assert len({voice.text(f"werewolf.sides.{side}") for side in SIDES}) == len(SIDES)
+    if lang == "ja":
+        assert voice.line("werewolf.cards.gravedigger").spoken == "はかほり"
+        assert voice.spoken_word("裏切り者") == "うらぎりもの"
