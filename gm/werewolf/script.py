@@ -56,7 +56,7 @@ def build_script(players: Sequence[str], deck: Deck, discussion_seconds: int, ro
         }),
         Step("morning", SAY, "werewolf.morning"),
         Step("morning", ACTION, "werewolf.pass_right", {"pairs": pass_pairs(players)}),
-        Step("morning", SAY, "werewolf.sides"),
+        Step("morning", SAY, "werewolf.side_rules"),
         Step("morning", ACTION, "werewolf.lay_down"),
     ]
     if deck.has("seer") and deck.has("gravedigger"):
