@@ -50,8 +50,9 @@ def test_four_players_werewolf_executed_by_count_vote():
     assert "Aki to Ken, Ken to Mio, Mio to Sora and Sora to Aki" in texts[speaker.keys.index("werewolf.pass_right")]
     assert "werewolf.vote.four_players" in speaker.keys  # why everyone points at once
     assert "The votes: Aki: 3 votes, Ken: 1 vote, Mio: 0 votes, Sora: 0 votes and the graveyard: 0 votes." in texts
-    assert "Aki is executed." in texts and "The villagers win!" in texts[-3] + texts[-2] + texts[-1] or any(
-        t.startswith("The ") and t.endswith("win!") for t in texts)
+    assert "Aki is executed." in texts and "Aki holds Villager and Werewolf." in texts
+    assert texts[-3:] == ["Victory to the villagers!", "Everyone on that side wins. Turn your cards over to see who.",
+                          "That was the night. Shuffle up for the next one!"]
     # waits: two morning steps timed out after the 20 s pause; the discussion took 180 s
     discussion = [e for e in log if e["type"] == "discussion"][0]
     assert discussion["how"] == "time_up" and discussion["seconds"] == pytest.approx(180)
@@ -99,21 +100,30 @@ def test_five_players_runoff_then_innocent_executed_asks_every_card():
     assert "werewolf.reveal.everyone" in speaker.keys
 
 
-def test_panic_after_a_second_tie():
-    answers = FIVE_MORNING + counts(2, 2, 1, 0, 0, 0) + counts(2, 2) + [
-        *cards("werewolf.reveal.ask_first", "werewolf"), *cards("werewolf.reveal.ask_second", "traitor"),
+def test_panic_after_a_second_tie_judges_the_whole_table():
+    answers = MORNING_4 + counts(2, 2, 0, 0, 0) + counts(2, 2) + [
+        ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "traitor"),
         ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),
         ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "villager"),
-        ("werewolf.reveal.ask_first", "gravedigger"), ("werewolf.reveal.ask_second", "villager"),
         ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),
-        ("werewolf.reveal.ask_graveyard", "villager"), ("werewolf.reveal.ask_graveyard", "villager"),
+        ("werewolf.reveal.ask_graveyard", "villager"),
     ]
-    result, speaker, log, _ = night(FIVE, answers)
+    result, speaker, log, _ = night(FOUR, answers)
     assert result.vote.panic and result.vote.executed is None
     assert "werewolf.vote.panic" in speaker.keys
     # HW-R5: the Traitor Werewolf (Aki) loses on panic; no other werewolf-side player: nobody wins
     assert result.reveal.winning_side == "werewolves" and result.reveal.winners == ()
-    assert "werewolf.reveal.no_winners" in speaker.keys
+    assert speaker.keys[-2] == "werewolf.verdict.panic_traitor_werewolf_nobody"
+    assert "nobody wins" in speaker.lines[-2].text
+
+
+def test_graveyard_voted_asks_only_the_graveyard_when_it_decides():
+    answers = FIVE_MORNING + counts(0, 0, 0, 0, 0, 5) + [
+        ("werewolf.reveal.ask_graveyard", "werewolf"), ("werewolf.reveal.ask_graveyard", "villager")]
+    result, speaker, _, _ = night(FIVE, answers)
+    assert result.vote.executed == "graveyard"
+    assert result.reveal.winning_side == "villagers" and not result.reveal.winners_known
+    assert "werewolf.reveal.everyone" not in speaker.keys
 
 
 def test_inconsistent_cards_are_asked_again():
@@ -151,11 +161,12 @@ def test_roll_call_warns_at_four_players_and_counts_named_votes():
 
 
 def test_vote_now_key_ends_the_discussion_early():
-    answers = MORNING_4 + counts(0, 0, 0, 0, 3)
+    answers = MORNING_4 + counts(0, 0, 0, 0, 3) + [("werewolf.reveal.ask_graveyard", "traitor")]
     result, speaker, log, clock = night(FOUR, answers, events=[(60 + 40, "end")])
     assert result.discussion.how == "ended"
     assert result.vote.executed == "graveyard"
     assert "werewolf.vote.graveyard_chosen" in speaker.keys
+    assert result.reveal.winning_side == "werewolves"  # the traitor lies there: no Traitor Werewolf elsewhere
 
 
 def test_quit_from_ctrl_c_stops_the_night():

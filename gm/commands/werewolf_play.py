@@ -21,7 +21,7 @@ def play(
                                    "angel, apprentice (6)."),
     discussion: int = typer.Option(180, "--discussion", min=1, help="Discussion time in seconds."),
     pause: float = typer.Option(20.0, "--pause", min=0.0, help="Seconds a morning step waits for 'done' before going on."),
-    time_scale: float = typer.Option(1.0, "--time-scale", min=0.001, help="Compress every wait and the timer "
+    time_scale: float = typer.Option(1.0, "--time-scale", min=0.0001, help="Compress every wait and the timer "
                                      "(0.1 = ten times faster; for demos)."),
     roll_call: bool = typer.Option(False, "--roll-call", help="Ask each voter in turn instead of counting fingers."),
     log: Optional[Path] = typer.Option(None, "--log", help="Write a JSON-lines log of the night to this file."),

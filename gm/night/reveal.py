@@ -53,7 +53,7 @@ def _judge_table(ctx: NightContext, executed: str | None, known: dict[str, list[
     ctx.say("werewolf.reveal.everyone")
     while True:
         hands = {p: known.get(p) or _ask_cards(ctx, p, 2) for p in ctx.players}
-        graveyard = _ask_cards(ctx, GRAVEYARD, ctx.deck.graveyard)
+        graveyard = known.get(GRAVEYARD) or _ask_cards(ctx, GRAVEYARD, ctx.deck.graveyard)
         seen = _ask_magician_seen(ctx) if ctx.deck.has("magician") else []
         try:
             return judge(list(ctx.players), hands, graveyard, executed, seen, ctx.deck)
@@ -63,36 +63,43 @@ def _judge_table(ctx: NightContext, executed: str | None, known: dict[str, list[
             known = {}
 
 
+def _ask_executed(ctx: NightContext, executed: str) -> tuple[list[str], str | None]:
+    """The executed player's (or the graveyard's) cards, and the side they alone decide."""
+    size = ctx.deck.graveyard if executed == GRAVEYARD else 2
+    while True:
+        cards = _ask_cards(ctx, executed, size)
+        try:
+            side = decided_side(ctx.deck, executed, cards)
+        except JudgeError as error:
+            ctx.log("judge_refused", error=str(error))
+            ctx.say("werewolf.reveal.inconsistent", problem=str(error))
+            continue
+        ctx.say("werewolf.reveal.holds", name=ctx.label(executed), cards=[ctx.card_line(c) for c in cards])
+        return cards, side
+
+
 def run_reveal(ctx: NightContext, vote: Outcome) -> Reveal:
-    """Find out who won, asking only the cards the verdict depends on."""
+    """Find out who won, asking only the cards the verdict depends on.
+
+    After a panic the whole table is judged, since who wins then depends on everyone (HW-R5).
+    """
     executed = None if vote.panic else vote.executed
     ctx.say("werewolf.reveal.intro")
     known: dict[str, list[str]] = {}
-    if executed and executed != GRAVEYARD:
-        known[executed] = _ask_cards(ctx, executed, 2)
-        ctx.say("werewolf.reveal.holds", name=executed,
-                cards=[ctx.card_line(c) for c in known[executed]])
-    side = decided_side(ctx.deck, executed, known.get(executed) if executed else None)
-    if side is not None:
-        side_name = ctx.voice.line(f"werewolf.sides.{side}")
-        line = ctx.say("werewolf.reveal.side_wins", side=side_name)
-        if side == "traitor_werewolf" and executed:
-            winners, known_all = (executed,), True
-            ctx.say("werewolf.reveal.winners", winners=[executed])
-        else:
-            winners, known_all = (), False
-            ctx.say("werewolf.reveal.turn_over")
-        result = Reveal(executed, side, winners, known_all, line.text)
+    side = None
+    if executed is not None:
+        known[executed], side = _ask_executed(ctx, executed)
+    if side == "traitor_werewolf":
+        line = ctx.say("werewolf.verdict.traitor_werewolf_executed", name=executed)
+        result = Reveal(executed, side, (executed,), True, line.text)
+    elif side is not None:
+        line = ctx.say("werewolf.reveal.side_wins", side=ctx.voice.line(f"werewolf.sides.{side}"))
+        ctx.say("werewolf.reveal.turn_over")
+        result = Reveal(executed, side, (), False, line.text)
     else:
         verdict = _judge_table(ctx, executed, known)
-        side_name = ctx.voice.line(f"werewolf.sides.{verdict.winning_side}")
-        reason = ctx.say(verdict.reason, **verdict.fields)
-        ctx.say("werewolf.reveal.side_wins", side=side_name)
-        if verdict.winners:
-            ctx.say("werewolf.reveal.winners", winners=list(verdict.winners))
-        else:
-            ctx.say("werewolf.reveal.no_winners")
-        result = Reveal(executed, verdict.winning_side, tuple(verdict.winners), True, reason.text)
+        line = ctx.say(verdict.reason, **verdict.fields)
+        result = Reveal(executed, verdict.winning_side, tuple(verdict.winners), True, line.text)
     ctx.log("verdict", executed=executed, winning_side=result.winning_side, winners=list(result.winners),
             winners_known=result.winners_known, reason=result.reason)
     return result

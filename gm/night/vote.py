@@ -23,7 +23,7 @@ def _count_mode_round(ctx: NightContext, candidates: list[str]) -> Round:
         ctx.say("werewolf.vote.ready")
         counts = _ask_counts(ctx, candidates)
         try:
-            return count_round(candidates, counts, len(ctx.players))
+            return count_round(candidates, counts, len(ctx.players), ctx.deck)
         except TallyError as error:
             ctx.log("vote_refused", counts=counts, error=str(error))
             ctx.say("werewolf.vote.bad_total", total=sum(counts.values()))
