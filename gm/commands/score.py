@@ -7,26 +7,11 @@ from pathlib import Path
 from typing import Callable, Optional
 
 import typer
-from typer.core import TyperGroup
 
 from gm.cliutil import fail, input_errors, print_json
 from gm.options import LangOption, RateOption, SpeechOption, SpeechSettings, VoiceOption, VolumeOption
 
-_UsageError = typer.BadParameter.__mro__[1]  # click's UsageError, as vendored by Typer
-
-
-class _OneLineUsageErrors(TyperGroup):
-    """A missing or malformed argument is one stderr line with exit code 2, like any bad input."""
-
-    def invoke(self, ctx: typer.Context):
-        try:
-            return super().invoke(ctx)
-        except _UsageError as error:
-            path = (error.ctx or ctx).command_path.split()[1:]  # "score flow", whatever the program name
-            fail(f"{' '.join(path)}: {error.format_message()}")
-
 app = typer.Typer(
-    cls=_OneLineUsageErrors,
     help="Keep a Humalien (ザ・ヒューメイリアン) match: 3 games, two players, a crash-safe score sheet. "
          "Every entry is saved (fsync'ed) to a journal before it is reported.",
     no_args_is_help=True,
