@@ -1,0 +1,94 @@
+"""Rendering a line to audio with pyttsx3 (`save_to_file`), one engine kept alive.
+
+pyttsx3 picks the platform's driver: espeak-ng on Linux, NSSS on macOS, SAPI5 on Windows.
+Rendering to a file and playing it ourselves (gm.speech.player) is the same everywhere and can
+be stopped mid-line, which pyttsx3's own `say` cannot on espeak (it shells out to `aplay`).
+Engine creation is slow and pyttsx3 keeps one engine per driver, so a process renders through
+one `Renderer` at a time (a lock guards the engine).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from gm.options import SpeechSettings
+from gm.speech.audio import Audio, read_audio
+from gm.speech.voices_found import FoundVoice, choose_voice, found_voice
+
+_ENGINE_LOCK = threading.RLock()
+
+
+class SpeechUnavailable(RuntimeError):
+    """Text-to-speech cannot start here; `note` is the [voice] line that says why."""
+
+    def __init__(self, note: str, detail: str = "") -> None:
+        super().__init__(detail or note)
+        self.note = note
+
+
+def _engine():
+    """The process's pyttsx3 engine (raises SpeechUnavailable when pyttsx3 or its speech library is missing)."""
+    try:
+        import pyttsx3
+    except ImportError as error:
+        raise SpeechUnavailable("voice.no_pyttsx3", str(error)) from None
+    try:
+        engine = pyttsx3.init()
+    except Exception as error:  # the driver's speech library did not load (RuntimeError, OSError, COM errors)
+        raise SpeechUnavailable("voice.no_engine", str(error)) from None
+    if engine.driver_name == "espeak":
+        # pyttsx3 2.99's espeak driver prints "Audio saved to ..." on stdout after every file.
+        sys.modules["pyttsx3.drivers.espeak"].print = lambda *args, **kwargs: None
+    return engine
+
+
+def installed_voices() -> list[FoundVoice]:
+    """Every voice the engine offers."""
+    with _ENGINE_LOCK:
+        engine = _engine()
+        return [found_voice(v.id, v.name, v.languages) for v in engine.getProperty("voices")]
+
+
+class Renderer:
+    """Renders text to Audio in the voice chosen for `settings` (language, --voice, --rate, --volume)."""
+
+    def __init__(self, settings: SpeechSettings) -> None:
+        with _ENGINE_LOCK:
+            self._engine = _engine()
+            voices = [found_voice(v.id, v.name, v.languages) for v in self._engine.getProperty("voices")]
+        self.voice = choose_voice(voices, settings.lang, settings.voice)
+        self.settings = settings
+        self._dir = tempfile.TemporaryDirectory(prefix="gm-speech-")
+        self._file = Path(self._dir.name) / "line.wav"
+
+    @property
+    def missing_language(self) -> bool:
+        """True when no voice speaks the language and the engine's default voice is used."""
+        return self.voice is None
+
+    def _apply_settings(self) -> None:
+        if self.voice is not None:
+            self._engine.setProperty("voice", self.voice.id)
+        if self.settings.rate is not None:
+            self._engine.setProperty("rate", int(self.settings.rate))
+        if self.settings.volume is not None:
+            self._engine.setProperty("volume", float(self.settings.volume))
+
+    def render(self, text: str) -> Audio:
+        """The audio of `text` (empty audio for blank text)."""
+        if not text.strip():
+            return Audio(22050, b"")
+        with _ENGINE_LOCK:
+            self._file.unlink(missing_ok=True)
+            self._apply_settings()
+            self._engine.save_to_file(text, str(self._file))
+            self._engine.runAndWait()
+        if not self._file.exists():
+            raise RuntimeError(f"the speech engine wrote no audio for {text[:40]!r}")
+        return read_audio(self._file)
+
+    def close(self) -> None:
+        self._dir.cleanup()
