@@ -35,10 +35,10 @@ _ROWS = {
     "p": ("パ", "ピ", "プ", "ペ", "ポ"),
     "m": ("マ", "ミ", "ム", "メ", "モ"),
     "r": ("ラ", "リ", "ル", "レ", "ロ"),
-    "y": ("ヤ", "イ", "ユ", "イェ", "ヨ"),
-    "w": ("ワ", "ウィ", "ウ", "ウェ", "ウォ"),
+    "y": ("ヤ", "イ", "ユ", "イエ", "ヨ"),
+    "w": ("ワ", "ウイ", "ウ", "ウエ", "ウオ"),
     "f": ("ファ", "フィ", "フ", "フェ", "フォ"),
-    "v": ("ヴァ", "ヴィ", "ヴ", "ヴェ", "ヴォ"),
+    "v": ("バ", "ビ", "ブ", "ベ", "ボ"),
     "j": ("ジャ", "ジ", "ジュ", "ジェ", "ジョ"),
     "sh": ("シャ", "シ", "シュ", "シェ", "ショ"),
     "ch": ("チャ", "チ", "チュ", "チェ", "チョ"),
@@ -46,11 +46,11 @@ _ROWS = {
 }
 # A consonant with no vowel after it (end of word, or before another consonant).
 _BARE = {"k": "ク", "g": "グ", "s": "ス", "z": "ズ", "t": "ト", "d": "ド", "n": "ン", "h": "",
-         "b": "ブ", "p": "プ", "m": "ム", "r": "ル", "y": "イ", "w": "ウ", "f": "フ", "v": "ヴ",
+         "b": "ブ", "p": "プ", "m": "ム", "r": "ル", "y": "イ", "w": "ウ", "f": "フ", "v": "ブ",
          "j": "ジ", "sh": "シュ", "ch": "チ", "ts": "ツ"}
-_YOON = {"a": "ャ", "u": "ュ", "o": "ョ", "e": "ェ"}
+_YOON = {"a": "ャ", "u": "ュ", "o": "ョ"}
 _SPELLING = [(re.compile(old), new) for old, new in (
-    ("tch", "ch"), ("ph", "f"), ("th", "s"), ("ck", "kk"), ("qu", "kw"), ("q", "k"), ("x", "ks"),
+    ("tch", "ch"), ("ch(?=[b-df-hj-np-tv-z])", "k"), ("ph", "f"), ("th", "s"), ("ck", "kk"), ("qu", "kw"), ("q", "k"), ("x", "ks"),
     ("l", "r"), ("c(?=[eiy])", "s"), ("c(?!h)", "k"), ("([wgkrd])h", r"\1"))]
 
 KANA = re.compile(r"[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc\u30fd\u30fe]")
@@ -96,10 +96,14 @@ def latin_katakana(word: str) -> str:
         nxt = word[j] if j < len(word) else ""
         after = word[j + 1] if j + 1 < len(word) else ""
         if onset == ch and nxt == ch:  # doubled: Anna → アンナ, Emma → エンマ, Bella → ベラ, Matt → マット
-            if _vowel(after) or after == "y":
-                out.append({"n": "ン", "m": "ン", "r": ""}.get(ch, "ッ"))
+            tail = "".join(out)[-1:]
+            stop = "ッ" if tail and tail not in "ッン" else ""  # never ッッ, never a leading ッ
+            if ch in "nm" and (_vowel(after) or after == "y"):
+                out.append("ン")
+            elif ch in "kgsztdbpfj" and (_vowel(after) or after == "y"):
+                out.append(stop)
             elif ch in "tkp":
-                out.append("ッ")
+                out.append(stop)
             i += 1
             continue
         if onset == "y" and out and not _vowel(nxt):  # y as a vowel: Lynn → リン

@@ -82,6 +82,8 @@ class Renderer:
         if not text.strip():
             return Audio(22050, b"")
         with _ENGINE_LOCK:
+            # pyttsx3's espeak loop never ends if it cannot write the file: keep the folder there.
+            self._file.parent.mkdir(parents=True, exist_ok=True)
             self._file.unlink(missing_ok=True)
             self._apply_settings()
             self._engine.save_to_file(text, str(self._file))
