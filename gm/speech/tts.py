@@ -19,6 +19,7 @@ from gm.speech.audio import Audio, read_audio
 from gm.speech.voices_found import FoundVoice, choose_voice, found_voice
 
 _ENGINE_LOCK = threading.RLock()
+_RENDER_TIMEOUT = 30.0  # seconds; espeak-ng renders a line in a few milliseconds
 
 
 class SpeechUnavailable(RuntimeError):
@@ -63,6 +64,9 @@ class Renderer:
         self.settings = settings
         self._dir = tempfile.TemporaryDirectory(prefix="gm-speech-")
         self._file = Path(self._dir.name) / "line.wav"
+        # espeak-ng renders on its own thread: runAndWait can return before the file is written.
+        self._finished = threading.Event()
+        self._token = self._engine.connect("finished-utterance", lambda **_: self._finished.set())
 
     @property
     def missing_language(self) -> bool:
@@ -86,11 +90,13 @@ class Renderer:
             self._file.parent.mkdir(parents=True, exist_ok=True)
             self._file.unlink(missing_ok=True)
             self._apply_settings()
+            self._finished.clear()
             self._engine.save_to_file(text, str(self._file))
             self._engine.runAndWait()
-        if not self._file.exists():
-            raise RuntimeError(f"the speech engine wrote no audio for {text[:40]!r}")
-        return read_audio(self._file)
+            if not self._finished.wait(_RENDER_TIMEOUT) or not self._file.exists():
+                raise RuntimeError(f"the speech engine wrote no audio for {text[:40]!r}")
+            return read_audio(self._file)
 
     def close(self) -> None:
+        self._engine.disconnect(self._token)
         self._dir.cleanup()
