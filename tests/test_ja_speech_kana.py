@@ -10,6 +10,7 @@ import string
 import subprocess
 
 import pytest
+from test_foundation import _keys
 
 from gm import kana
 from gm.lines import Voice
@@ -28,16 +29,6 @@ class _Sample(str):
 
     def __getitem__(self, key):
         return _Sample(self)
-
-
-def _keys(node, prefix=""):
-    for key, value in node.items():
-        if not prefix and key == "words":
-            continue
-        if isinstance(value, dict) and not ("text" in value and set(value) <= {"text", "kana"}):
-            yield from _keys(value, f"{prefix}{key}.")
-        else:
-            yield f"{prefix}{key}"
 
 
 def _fields(entry):
