@@ -252,3 +252,21 @@ def test_a_whole_japanese_session_leaves_one_wav_per_spoken_line(engine, tmp_pat
     assert files == [f"{i:04d}-{line.key}.wav" for i, line in enumerate(lines, 1)]
     assert all(_wav(tmp_path / name)[1] > 0.2 for name in files)
     assert speaker.spoken[1].text == "すみません、ききとれませんでした。けん、アキ、みお のどれかで こたえてください。"
+
+
+@pytest.mark.espeak
+def test_rate_and_volume_reach_the_engine(engine):
+    import array
+
+    text = "Everybody close your eyes."
+    renders = {}
+    for rate, volume in ((100, 1.0), (300, 1.0), (300, 0.2)):
+        renderer = Renderer(SpeechSettings("en", rate=rate, volume=volume))
+        renders[rate, volume] = renderer.render(text)
+        renderer.close()
+    assert renders[100, 1.0].seconds > 2 * renders[300, 1.0].seconds
+
+    def peak(audio):
+        return max(abs(v) for v in array.array("h", audio.samples))
+
+    assert peak(renders[300, 0.2]) < 0.5 * peak(renders[300, 1.0])

@@ -19,6 +19,7 @@ from gm.speech.audio import Audio, read_audio
 from gm.speech.voices_found import FoundVoice, choose_voice, found_voice
 
 _ENGINE_LOCK = threading.RLock()
+_APPLIED: dict[int, dict[str, object]] = {}  # engine id → the voice, rate and volume last set on it
 _RENDER_TIMEOUT = 30.0  # seconds; espeak-ng renders a line in a few milliseconds
 
 
@@ -74,12 +75,27 @@ class Renderer:
         return self.voice is None
 
     def _apply_settings(self) -> None:
-        if self.voice is not None:
-            self._engine.setProperty("voice", self.voice.id)
-        if self.settings.rate is not None:
-            self._engine.setProperty("rate", int(self.settings.rate))
-        if self.settings.volume is not None:
-            self._engine.setProperty("volume", float(self.settings.volume))
+        """Set voice, rate and volume where they differ from the shared engine's last settings."""
+        if self._engine.isBusy():  # a new engine holds settings back until its first loop: run an empty one
+            self._engine.runAndWait()
+        espeak = self._engine.driver_name == "espeak"
+        wanted = {
+            "voice": self.voice.id if self.voice else None,
+            # pyttsx3's espeak driver starts at 200 wpm and full volume; go back there for None
+            "rate": self.settings.rate if self.settings.rate is not None or not espeak else 200,
+            "volume": self.settings.volume if self.settings.volume is not None or not espeak else 1.0,
+        }
+        if _APPLIED.get(id(self._engine)) == wanted:
+            return
+        for name, value in wanted.items():
+            if value is not None:
+                self._engine.setProperty(name, value)
+        _APPLIED[id(self._engine)] = wanted
+        if espeak:
+            # espeak-ng takes rate and volume on its own thread, and pyttsx3 cancels whatever is
+            # still pending there when its loop starts (dropping the new rate, or the line itself):
+            # wait until espeak-ng is idle.
+            sys.modules["pyttsx3.drivers._espeak"].dll.espeak_Synchronize()
 
     def render(self, text: str) -> Audio:
         """The audio of `text` (empty audio for blank text)."""
