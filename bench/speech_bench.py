@@ -33,7 +33,7 @@ from gm.speech.output import open_speech_speaker  # noqa: E402
 from gm.speech.tts import Renderer  # noqa: E402
 
 TEXTS = {
-    "en": "The night is over, everybody open your eyes and look around.",
+    "en": "Night is over, everybody open your eyes and look around.",  # 10 words
     "ja": "よるが あけました。みなさん めを あけて、まわりを みてください。",
 }
 RATE = 175  # words per minute for both renderers (espeak-ng's default)

@@ -270,3 +270,23 @@ def test_rate_and_volume_reach_the_engine(engine):
         return max(abs(v) for v in array.array("h", audio.samples))
 
     assert peak(renders[300, 0.2]) < 0.5 * peak(renders[300, 1.0])
+
+
+@pytest.mark.espeak
+def test_no_voice_for_the_language_prints_with_one_note(engine, monkeypatch, tmp_path, capsys):
+    from gm.speech import tts
+
+    monkeypatch.setattr(tts, "choose_voice", lambda voices, lang, override=None: None)  # a machine with no ja voice
+    speaker = open_speaker(SpeechSettings("ja", f"wav:{tmp_path}"))
+    speaker.say(_line("k", "はい"))
+    speaker.close()
+    out, err = capsys.readouterr()
+    assert out == "はい\n" and err.startswith("gm: 音声はオフです: この言語の声がありません")
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.espeak
+def test_a_wav_folder_that_is_a_file_is_bad_input_before_anything_is_said(engine, tmp_path):
+    (tmp_path / "taken").write_text("x")
+    with pytest.raises(BadWavDir, match="taken"):
+        open_speaker(SpeechSettings("en", f"wav:{tmp_path / 'taken'}"))

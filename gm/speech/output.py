@@ -1,7 +1,7 @@
 """Opening the speaking speaker for `--speech on` or `--speech wav:DIR`, falling back to printing.
 
-Without pyttsx3, espeak-ng (or the platform's speech engine), libportaudio2 or an output
-device, `open_speech_speaker` prints one note on stderr and returns the printing speaker: the
+Without pyttsx3, espeak-ng (or the platform's speech engine), a voice for the language,
+libportaudio2 or an output device, `open_speech_speaker` prints one note on stderr and returns the printing speaker: the
 game goes on with printed lines. A wav:DIR that cannot be written and an unknown `--voice` are
 bad input (ValueError). See gm.speech.speaking for the speaker's behaviour.
 """
@@ -51,6 +51,8 @@ def open_speech_speaker(settings: SpeechSettings, printer, *, pace: float = 0.0)
     except SpeechUnavailable as error:
         notes.note(error.note)
         return printer
-    if speaker.renderer is not None and speaker.renderer.missing_language:
+    if speaker.renderer.missing_language:  # another language's voice would only spell out the kana
+        speaker.close()
         notes.note("voice.no_lang_voice")
+        return printer
     return speaker
