@@ -39,6 +39,13 @@ def _speaker(tmp_path, pace=0.0, printed=None):
                          lambda: WavSink(tmp_path, pace=pace), Notes("en"))
 
 
+def _until_speaking(speaker):
+    deadline = time.monotonic() + 2
+    while not speaker.speaking and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert speaker.speaking
+
+
 def _wav(path):
     with wave.open(str(path)) as w:
         return w.getframerate(), w.getnframes() / w.getframerate()
@@ -87,7 +94,7 @@ def test_say_never_waits_for_speech_and_lines_never_overlap(tmp_path):
     start = time.monotonic()
     for i in range(6):
         speaker.say(_line(f"k{i}", "abcde"))
-    assert time.monotonic() - start < 0.05  # 6 lines × 0.1 s of playing queued at once
+    assert time.monotonic() - start < 0.1  # 6 lines × 0.05 s of playing queued without waiting
     assert printed == ["abcde"] * 6  # printed at once, spoken later
     speaker.flush()
     spans = [(s.started, s.ended) for s in speaker.spoken]
@@ -101,17 +108,14 @@ def test_an_urgent_line_cuts_the_current_one_and_drops_stale_lines(tmp_path):
     speaker = _speaker(tmp_path, pace=1.0)
     speaker.say(_line("long", "x" * 30))  # 3 s of speech
     speaker.say(_line("stale", "one minute left"))
-    deadline = time.monotonic() + 2
-    while not speaker.speaking and time.monotonic() < deadline:
-        time.sleep(0.005)
-    assert speaker.speaking
+    _until_speaking(speaker)
     time.sleep(0.1)
     cut_at = time.monotonic()
     speaker.say(_line("up", "time", urgent=True))
     speaker.flush()
     assert not speaker.speaking and speaker.last_spoken_end >= cut_at
     assert [(s.key, s.completed) for s in speaker.spoken] == [("long", False), ("up", True)]
-    assert speaker.spoken[0].ended - cut_at < 0.05
+    assert speaker.spoken[0].ended - cut_at < 0.15  # cut at once, not after the 3 s line
     assert speaker.spoken[1].started >= speaker.spoken[0].ended
     speaker.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["0001-long.wav", "0002-up.wav"]
@@ -130,9 +134,8 @@ def test_urgent_lines_do_not_drop_anything_when_writing_wav_files(tmp_path):
 def test_speaking_and_last_spoken_end_tell_a_listener_when_audio_plays(tmp_path):
     speaker = _speaker(tmp_path, pace=1.0)
     assert speaker.speaking is False and speaker.last_spoken_end == float("-inf")
-    speaker.say(_line("k", "ab"))  # 0.2 s
-    time.sleep(0.1)
-    assert speaker.speaking
+    speaker.say(_line("k", "abcd"))  # 0.4 s
+    _until_speaking(speaker)
     speaker.flush()
     assert not speaker.speaking and time.monotonic() - speaker.last_spoken_end < 0.1
     speaker.close()
@@ -154,15 +157,15 @@ def test_device_player_plays_every_sample_and_stops_when_cut(monkeypatch):
     threading.Timer(0.05, cut.set).start()
     start = time.monotonic()
     assert player.play(FakeRenderer().render("x" * 50), "k", cut) is False  # 5 s of audio
-    assert time.monotonic() - start < 0.2
-    assert 0 < sum(len(b) for b in sd.OutputStream.played) < RATE * 0.2
+    assert time.monotonic() - start < 0.5
+    assert 0 < sum(len(b) for b in sd.OutputStream.played) < RATE * 0.5
 
 
 def test_an_urgent_line_cuts_speech_on_the_loudspeaker(monkeypatch):
     monkeypatch.setitem(sys.modules, "sounddevice", fake_sounddevice(pace=1.0))
     speaker = SpeechSpeaker(PrintSpeaker(lambda _: None), FakeRenderer, DevicePlayer, Notes("en"))
     speaker.say(_line("long", "x" * 30))
-    time.sleep(0.15)
+    _until_speaking(speaker)
     speaker.say(_line("up", "ab", urgent=True))
     speaker.close()
     assert [(s.key, s.completed) for s in speaker.spoken] == [("long", False), ("up", True)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 import tempfile
 import threading
+import weakref
 from pathlib import Path
 
 from gm.options import SpeechSettings
@@ -19,7 +20,7 @@ from gm.speech.audio import Audio, read_audio
 from gm.speech.voices_found import FoundVoice, choose_voice, found_voice
 
 _ENGINE_LOCK = threading.RLock()
-_APPLIED: dict[int, dict[str, object]] = {}  # engine id → the voice, rate and volume last set on it
+_APPLIED: "weakref.WeakKeyDictionary[object, dict[str, object]]" = weakref.WeakKeyDictionary()  # engine → settings last set
 _RENDER_TIMEOUT = 30.0  # seconds; espeak-ng renders a line in a few milliseconds
 
 
@@ -71,7 +72,7 @@ class Renderer:
 
     @property
     def missing_language(self) -> bool:
-        """True when no voice speaks the language and the engine's default voice is used."""
+        """True when no voice speaks the language (and no --voice was given)."""
         return self.voice is None
 
     def _apply_settings(self) -> None:
@@ -85,12 +86,12 @@ class Renderer:
             "rate": self.settings.rate if self.settings.rate is not None or not espeak else 200,
             "volume": self.settings.volume if self.settings.volume is not None or not espeak else 1.0,
         }
-        if _APPLIED.get(id(self._engine)) == wanted:
+        if _APPLIED.get(self._engine) == wanted:
             return
         for name, value in wanted.items():
             if value is not None:
                 self._engine.setProperty(name, value)
-        _APPLIED[id(self._engine)] = wanted
+        _APPLIED[self._engine] = wanted
         if espeak:
             # espeak-ng takes rate and volume on its own thread, and pyttsx3 cancels whatever is
             # still pending there when its loop starts (dropping the new rate, or the line itself):
