@@ -39,6 +39,10 @@ def _engine():
     except ImportError as error:
         raise SpeechUnavailable("voice.no_pyttsx3", str(error)) from None
     try:
+        if sys.platform == "win32":  # SAPI5 is COM: each thread that uses it must initialise COM
+            import comtypes
+
+            comtypes.CoInitialize()
         engine = pyttsx3.init()
     except Exception as error:  # the driver's speech library did not load (RuntimeError, OSError, COM errors)
         raise SpeechUnavailable("voice.no_engine", str(error)) from None
