@@ -1,6 +1,18 @@
+import shutil
+
 import pytest
 
 from gm.clock import FakeClock
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked `espeak` need the espeak-ng program; skip them, saying why, where it is missing."""
+    if shutil.which("espeak-ng"):
+        return
+    skip = pytest.mark.skip(reason="espeak-ng is not installed (./setup.sh installs it as root)")
+    for item in items:
+        if "espeak" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture

@@ -1,6 +1,9 @@
 """`gm werewolf play` end to end with piped answers, a compressed clock and a log file."""
 
 import json
+import wave
+
+import pytest
 
 from typer.testing import CliRunner
 
@@ -53,3 +56,16 @@ def test_bad_player_lists_are_refused():
         result = runner.invoke(app, ["werewolf", "play", "--players", players, "--speech", "off"], input="")
         assert result.exit_code == 2, players
         assert result.output.startswith("gm: ")
+
+
+@pytest.mark.espeak
+def test_a_night_spoken_to_wav_files_leaves_one_file_per_line(tmp_path):
+    out, log = tmp_path / "wav", tmp_path / "night.jsonl"
+    result = play("--speech", f"wav:{out}", "--log", str(log))
+    assert result.exit_code == 0, result.output
+    said = [json.loads(line) for line in log.read_text().splitlines() if '"type": "say"' in line]
+    files = sorted(out.glob("*.wav"))
+    assert len(files) == len(said) > 30
+    assert files[0].name == "0001-werewolf.intro.wav" and files[-1].name.endswith("werewolf.goodnight.wav")
+    with wave.open(str(files[0])) as intro:
+        assert intro.getnframes() / intro.getframerate() > 2.0  # a long sentence, really rendered
