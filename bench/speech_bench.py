@@ -3,10 +3,9 @@
 1. Render a 10-word English line and a Japanese line to audio with gm's renderer (pyttsx3
    `save_to_file`, one engine kept alive) and with `espeak-ng -w` on the same text, voice and
    rate, in the same run: median milliseconds of each and their ratio (goal: gm ≤ 1.5×).
-2. A 3-minute discussion phase scaled to 10 seconds (RealClock) with cues every 7.5 game seconds
-   and an urgent "time is up" at the end, spoken to a WAV sink that plays in real time: each
-   cue's lateness against its schedule (goal ≤ 50 ms), and how long after its cue a line
-   started to sound.
+2. The discussion timer's 3 minutes scaled to 10 seconds (RealClock): its cues (2:00, 1:00,
+   0:30, the 10-second countdown and the urgent "time is up") spoken to a WAV sink that plays
+   in real time: each cue's lateness against its schedule (goal ≤ 50 ms).
 
 Run: .venv/bin/python bench/speech_bench.py [--runs 30]
 """
@@ -31,6 +30,7 @@ from gm.ports import Line  # noqa: E402
 from gm.speakers import PrintSpeaker  # noqa: E402
 from gm.speech.output import open_speech_speaker  # noqa: E402
 from gm.speech.tts import Renderer  # noqa: E402
+from gm.timer import Discussion  # noqa: E402
 
 TEXTS = {
     "en": "Night is over, everybody open your eyes and look around.",  # 10 words
@@ -65,28 +65,27 @@ def render_speed(runs: int) -> None:
             print(f"{lang:<5} {a:>13.1f} {b:>13.1f} {a / b:>6.2f} {audio.seconds:>8.2f}")
 
 
-def cue_lateness(seconds: float = 10.0, phase: float = 180.0, every: float = 7.5) -> None:
+def cue_lateness(seconds: float = 10.0, phase: int = 180) -> None:
+    """The real discussion timer (gm.timer.Discussion) on a RealClock scaled so `phase` game
+    seconds last `seconds`, speaking to a WAV sink that plays in real time."""
     voice = Voice("ja")
-    cues = [t * every for t in range(int(phase / every))] + [phase]
-    lines = {t: voice.line("voice.sample") for t in cues[:-1]}
-    lines[phase] = Line("time_up", "time is up", "じかんです。はなしあいを おわってください。", urgent=True)
-    lateness: list[float] = []
+    said: list[tuple[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         speaker = open_speech_speaker(SpeechSettings("ja", f"wav:{tmp}"), PrintSpeaker(lambda _: None), pace=1.0)
-        start = time.monotonic()
         clock = RealClock(scale=seconds / phase)
-        for cue in cues:
-            clock.sleep(cue - clock.now())
-            lateness.append((clock.now() - cue) * clock.scale)
-            speaker.say(lines[cue])
+
+        def say(line: Line) -> None:
+            said.append((line.key, clock.now()))
+            speaker.say(line)
+
+        result = Discussion(phase, clock, say, voice.line).run()
         speaker.close()
         spoken = speaker.spoken
-    delays = [s.started - (start + c * clock.scale) for s, c in zip(spoken, cues)]
-    print(f"\n{len(cues)} cues over a {seconds:.0f} s scaled {phase:.0f} s phase, speech on (WAV sink, real time)")
+    schedule = [(phase - mark, when) for mark, when in result.cues] + [(phase, said[-1][1])]
+    lateness = [(when - due) * clock.scale for due, when in schedule]
+    print(f"\n{len(schedule)} cues of a {phase} s discussion scaled to {seconds:.0f} s, speech on (WAV sink, real time)")
     print(f"cue lateness: median {_median_ms(lateness):.2f} ms, max {max(lateness) * 1000:.2f} ms")
-    print(f"lines spoken {len(spoken)} (cut {sum(not s.completed for s in spoken)}); "
-          f"first line sounded {delays[0] * 1000:.1f} ms after its cue; "
-          f"urgent line sounded {(spoken[-1].started - (start + phase * clock.scale)) * 1000:.1f} ms after its cue")
+    print(f"lines spoken {len(spoken)} (cut by the urgent time-up: {sum(not s.completed for s in spoken)})")
 
 
 def main() -> None:
