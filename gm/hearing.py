@@ -72,9 +72,9 @@ class Heard:
             words = tuple((w, 1.0) for w in text.split())
         return cls(text, words)
 
-    @property
-    def confidence(self) -> float:
-        return min((c for _, c in self.words), default=0.0)
+    def sure(self, min_confidence: float) -> str:
+        """The words heard with at least `min_confidence` (unsure ones are mostly noise)."""
+        return " ".join(w for w, c in self.words if c >= min_confidence)
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class Phrasebook:
     phrases: Mapping[str, str]
     min_confidence: float = 0.6
     unk: bool = False  # whether the model has "[unk]" (then it goes into the grammar)
-    near_miss: float | None = NEAR_MISS  # None: exact phrases only
+    near_miss: float = NEAR_MISS  # rapidfuzz ratio from which a near miss counts
 
     def grammar(self) -> str:
         """The vosk grammar: a JSON list of the phrases, plus "[unk]" where the model has it."""
@@ -102,16 +102,16 @@ class Phrasebook:
         return set(self.phrases.values())
 
     def match(self, heard: Heard) -> str | None:
-        """The answer `heard` names, or None: nothing said, "[unk]", unsure, or no phrase near."""
-        if not heard.text or any(w == UNK for w, _ in heard.words) or UNK in heard.text:
+        """The answer `heard` names, or None: nothing sure said, "[unk]", or no phrase near.
+        Words heard unsure are left out first."""
+        if UNK in heard.text:
             return None
-        if heard.confidence < self.min_confidence:
+        said = heard.sure(self.min_confidence)
+        if not said:
             return None
-        if heard.text in self.phrases:
-            return self.phrases[heard.text]
-        if self.near_miss is None:
-            return None
-        near = process.extract(heard.text, list(self.phrases), scorer=fuzz.ratio, limit=None,
+        if said in self.phrases:
+            return self.phrases[said]
+        near = process.extract(said, list(self.phrases), scorer=fuzz.ratio, limit=None,
                                score_cutoff=self.near_miss)
         if not near:
             return None

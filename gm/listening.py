@@ -159,14 +159,15 @@ class VoiceAsker:
 
 
 class VoiceControls:
-    """Voice commands during a timed phase: the wake phrase then a command ("game master,
-    pause"), each word heard with at least `min_confidence`; keyboard `fallback` controls race it."""
+    """Voice commands during a timed phase: the wake phrase, said exactly, then a command
+    ("game master, pause"; a near miss counts), every word heard with at least
+    `min_confidence`. Keyboard `fallback` controls race it."""
 
     def __init__(self, listener, vocabulary: Vocabulary, clock: Clock, fallback: Controls | None = None,
                  min_confidence: float = COMMAND_CONFIDENCE) -> None:
         model = listener.model
-        self.book = Phrasebook(command_phrases(vocabulary), min_confidence, model.unk,
-                               near_miss=None).only(model.hears)
+        self.book = Phrasebook(command_phrases(vocabulary), min_confidence, model.unk).only(model.hears)
+        self.wakes = tuple(f"{wake} " for wake in vocabulary.phrases("wake"))
         self.listener = listener
         self.clock = clock
         self.fallback = fallback
@@ -193,7 +194,9 @@ class VoiceControls:
             self.clock.sleep(wait)
             return None
         heard: Heard | None = self._session.step(wait)
-        return self.book.match(heard) if heard is not None else None
+        if heard is None or not heard.sure(self.book.min_confidence).startswith(self.wakes):
+            return None  # no wake phrase: table talk
+        return self.book.match(heard)
 
 
 # -- the factory -------------------------------------------------------------------------------

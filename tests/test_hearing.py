@@ -39,7 +39,7 @@ def test_japanese_phrases_are_both_the_written_forms_and_their_kana():
 def test_heard_reads_vosk_results_with_and_without_word_confidences():
     result = json.loads('{"result": [{"conf": 0.5, "word": "two"}, {"conf": 0.9, "word": "votes"}], "text": "two votes"}')
     assert Heard.from_result(result) == Heard("two votes", (("two", 0.5), ("votes", 0.9)))
-    assert Heard.from_result(result).confidence == 0.5
+    assert Heard.from_result(result).sure(0.6) == "votes"
     assert Heard.from_result({"text": " Yes "}) == Heard("yes", (("yes", 1.0),))
     assert Heard.from_result({"text": ""}).text == ""
 
@@ -69,6 +69,8 @@ def test_exact_phrases_match_and_unk_or_unsure_words_are_rejected():
     assert book.match(_heard("[unk]")) is None
     assert book.match(_heard("two [unk]")) is None
     assert book.match(_heard("three", conf=0.4)) is None
+    unsure_noise = Heard("two uh votes", (("two", 0.9), ("uh", 0.3), ("votes", 1.0)))
+    assert book.match(unsure_noise) == "2"
 
 
 def test_near_misses_match_but_ties_and_far_misses_do_not():
@@ -76,8 +78,8 @@ def test_near_misses_match_but_ties_and_far_misses_do_not():
     assert book.match(_heard("one more minutes")) == "add_minute"
     assert book.match(_heard("one more")) is None
     assert book.match(_heard("kent")) is None  # as near Ken as Kenta: do not guess
-    exact = Phrasebook({"one more minute": "add_minute"}, near_miss=None)
-    assert exact.match(_heard("one more minutes")) is None
+    strict = Phrasebook({"one more minute": "add_minute"}, near_miss=99)
+    assert strict.match(_heard("one more minutes")) is None
 
 
 @given(st.dictionaries(st.text("abcdefgh", min_size=1, max_size=8), st.sampled_from("xyz"), min_size=1))

@@ -7,6 +7,8 @@ hands back final results as `Heard`; deciding what they mean is `gm.hearing`'s j
 
 from __future__ import annotations
 
+import atexit
+import functools
 import json
 import math
 import os
@@ -88,7 +90,14 @@ class SpeechModel:
 
 
 def load_model(option: str | None) -> SpeechModel:
-    return SpeechModel(model_dir(option))
+    """The model `option` (or $GM_VOSK_MODEL) names; loaded once per process."""
+    return _loaded(model_dir(option).resolve())
+
+
+@functools.lru_cache(maxsize=2)
+def _loaded(path: Path) -> SpeechModel:
+    atexit.register(_loaded.cache_clear)  # free models before vosk's own module is torn down
+    return SpeechModel(path)
 
 
 class Recogniser(Protocol):
