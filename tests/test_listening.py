@@ -3,11 +3,17 @@
 import io
 import json
 import os
+import math
 import sys
+import threading
+import time
 import types
+from array import array
 
 import pytest
+from typer.testing import CliRunner
 
+from gm.cli import app
 from gm.clock import FakeClock
 from gm.hearing import Heard
 from gm.keyboard import KeyboardAsker
@@ -269,7 +275,7 @@ def test_the_echo_gate_closes_while_speaking_and_for_a_grace_period():
 
 @pytest.fixture
 def fake_sounddevice(monkeypatch):
-    sd = types.SimpleNamespace(PortAudioError=type("PortAudioError", (Exception,), {}), streams=[])
+    sd = types.SimpleNamespace(PortAudioError=type("PortAudioError", (Exception,), {}), streams=[], tone=[])
 
     class RawInputStream:
         def __init__(self, **kw):
@@ -277,7 +283,12 @@ def fake_sounddevice(monkeypatch):
             sd.streams.append(self)
 
         def start(self):
-            pass
+            """Play `sd.tone` (int16 blocks) into the callback from another thread, like PortAudio."""
+            def play():
+                for block in sd.tone:
+                    time.sleep(0.002)
+                    self.kw["callback"](block, len(block) // 2, None, None)
+            threading.Thread(target=play, daemon=True).start()
 
         def stop(self):
             pass
@@ -361,3 +372,38 @@ def test_voice_controls_only_with_a_listening_asker(clock):
     controls = open_controls(asker, clock, None)
     assert isinstance(controls, VoiceControls)
     assert asker.speaker.keys() == ["listen.wake_help"]
+
+
+# -- gm voice model / check ----------------------------------------------------------------------
+def test_gm_voice_model_without_a_model_says_where_to_get_one(monkeypatch):
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    result = CliRunner().invoke(app, ["voice", "model"])
+    assert result.exit_code == 0
+    assert "vosk-model-small-en-us-0.15.zip" in result.output and "vosk-model-small-ja-0.22.zip" in result.output
+    result = CliRunner().invoke(app, ["voice", "model", "--json"])
+    assert json.loads(result.output)["path"] is None
+
+
+def test_gm_voice_model_refuses_a_folder_that_is_no_model(tmp_path):
+    result = CliRunner().invoke(app, ["voice", "model", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.output.strip().endswith("is not a vosk model (no am/final.mdl)")
+
+
+def test_gm_voice_check_without_portaudio_is_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sounddevice", None)
+    result = CliRunner().invoke(app, ["voice", "check"])
+    assert result.exit_code == 2
+    assert result.output.startswith("gm: PortAudio is not available") and result.output.count("\n") == 1
+
+
+def test_gm_voice_check_lists_inputs_records_and_shows_the_level(fake_sounddevice, monkeypatch):
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    half = array("h", (int(16384 * math.sin(2 * math.pi * 440 * i / 48000)) for i in range(4800))).tobytes()
+    fake_sounddevice.tone = [half] * 20
+    result = CliRunner().invoke(app, ["voice", "check", "--seconds", "0.5"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[:3] == ["input devices:", "  0: USB mic (1 ch, 48000 Hz)", "recording 0.5 s at 48000 Hz: say something…"]
+    assert lines[3] == "level: -9.0 dBFS average, -6.0 dBFS peak"
+    assert lines[4].startswith("heard: (no model: no speech model")
