@@ -50,6 +50,7 @@ class VoiceAsker:
         self.listen_seconds = listen_seconds
         self.confirm_seconds = confirm_seconds
         self._typing = keyboard.pollable
+        self.told_wake = False  # whether the wake phrase was explained (open_controls)
         self._yes_no = self._book(Question("confirm", Line("confirm", "", ""), ("yes", "no")))
 
     # -- set-up ------------------------------------------------------------------------------
@@ -130,13 +131,17 @@ class VoiceAsker:
     def _listen(self, book: Phrasebook, seconds: float) -> tuple[str, object]:
         """("typed", line), ("heard", Heard) or ("silence", None) after `seconds` clock seconds
         or when a WAV source has run out."""
-        session = self.listener.session(book)
+        session = self.listener.session(book) if book.phrases else None
         until = self.clock.now() + seconds
-        while self.clock.now() < until and not session.done:
+        while self.clock.now() < until and not (session and session.done):
             typed = self._typed()
             if typed is not None:
                 return "typed", typed
-            heard = session.step(min(SLICE, max(0.0, until - self.clock.now())))
+            wait = min(SLICE, max(0.0, until - self.clock.now()))
+            if session is None:  # nothing the model can hear: only the keyboard counts
+                self.clock.sleep(wait)
+                continue
+            heard = session.step(wait)
             if heard is not None and heard.text:
                 self.keyboard.echo(f"  (heard) {heard.text}")
                 return "heard", heard
@@ -230,8 +235,13 @@ def open_controls(asker, clock: Clock, fallback: Controls | None = None) -> Cont
     `fallback` controls; just `fallback` when the asker does not listen."""
     if not isinstance(asker, VoiceAsker):
         return fallback
-    asker.speaker.say(asker.voice.line("listen.wake_help"))
-    return VoiceControls(asker.listener, asker.vocabulary, clock, fallback)
+    controls = VoiceControls(asker.listener, asker.vocabulary, clock, fallback)
+    if not controls.book.phrases:  # the model cannot hear the wake phrase or any command
+        return fallback
+    if not asker.told_wake:
+        asker.told_wake = True
+        asker.speaker.say(asker.voice.line("listen.wake_help"))
+    return controls
 
 
 def _stderr(text: str) -> None:

@@ -87,6 +87,12 @@ def test_a_word_heard_twice_unsure_is_taken_from_its_surer_half(model):
     assert text == "사과 사과" and answer in ("apple", None)
 
 
+def test_a_question_with_nothing_the_model_can_hear_does_not_crash_vosk(model):
+    latin = Question("q", Line("q", "?", ""), ("Aki", "Sora"))
+    text, answer = hear(model, latin, "ne")  # an empty grammar would crash vosk 0.3.45
+    assert text and answer is None
+
+
 def test_a_misheard_word_is_refused_at_the_read_back(model):
     assert hear(model, COUNT, "daseot") == ("여섯", "6")  # 다섯 (5) comes back as 여섯 (6)
 

@@ -369,9 +369,17 @@ def test_voice_controls_only_with_a_listening_asker(clock):
     keys = object()
     assert open_controls(KeyboardAsker(clock, io.StringIO()), clock, keys) is keys
     asker, _ = _asker(clock)
-    controls = open_controls(asker, clock, None)
-    assert isinstance(controls, VoiceControls)
-    assert asker.speaker.keys() == ["listen.wake_help"]
+    assert isinstance(open_controls(asker, clock, None), VoiceControls)
+    assert isinstance(open_controls(asker, clock, keys), VoiceControls)
+    assert asker.speaker.keys() == ["listen.wake_help"]  # explained once a night
+    deaf, _ = _asker(clock, model=FakeModel(words={"pause", "resume"}))  # no "game", no "master"
+    assert open_controls(deaf, clock, keys) is keys
+
+
+def test_with_no_yes_or_no_to_hear_the_read_back_waits_for_a_key_only(clock):
+    asker, _ = _asker(clock, [said("ken"), said("no")], model=FakeModel(words={"ken"}))
+    assert asker.ask(NAMES) == "Ken"
+    assert clock.now() == pytest.approx(3.1, abs=0.06)
 
 
 # -- gm voice model / check ----------------------------------------------------------------------

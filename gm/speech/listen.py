@@ -82,8 +82,9 @@ class SpeechModel:
         return self._known[word]
 
     def recogniser(self, rate: float, book: Phrasebook | None = None) -> Recogniser:
-        """A recogniser for audio at `rate`; with `book`, limited to its grammar."""
-        args = (self._model, float(rate)) + ((book.grammar(),) if book is not None else ())
+        """A recogniser for audio at `rate`; with a `book` holding phrases, limited to its grammar
+        (vosk 0.3.45 crashes on an empty grammar, so an empty book listens without one)."""
+        args = (self._model, float(rate)) + ((book.grammar(),) if book is not None and book.phrases else ())
         kaldi = self._vosk.KaldiRecognizer(*args)
         kaldi.SetWords(True)
         return VoskRecogniser(kaldi)
