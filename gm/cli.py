@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import typer
 
+from gm.cliutil import OneLineErrors
 from gm.commands import score, solitaire, voice, werewolf
 
 app = typer.Typer(
+    cls=OneLineErrors,
     help="A spoken game master for card nights played with real cards.",
     no_args_is_help=True,
     add_completion=False,

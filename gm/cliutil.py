@@ -7,8 +7,24 @@ from contextlib import contextmanager
 from typing import Any, Iterator, NoReturn
 
 import typer
+from typer.core import TyperGroup
 
 EXIT_BAD_INPUT = 2
+
+
+# Click's UsageError as vendored by Typer (not exported under a public name).
+_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+class OneLineErrors(TyperGroup):
+    """A missing or malformed argument is one stderr line with exit code 2, like any bad input."""
+
+    def invoke(self, ctx: typer.Context):
+        try:
+            return super().invoke(ctx)
+        except _UsageError as error:
+            path = (error.ctx or ctx).command_path.split()[1:]  # "score flow", whatever the program name
+            fail(f"{' '.join(path)}: {error.format_message()}")
 
 
 class BadPlayers(ValueError):

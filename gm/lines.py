@@ -103,8 +103,10 @@ class Voice:
         return ", ".join(items[:-1]) + " and " + items[-1]
 
     def _text_field(self, value: Any, spec: str) -> str:
+        if isinstance(value, Line):
+            return value.text
         if spec == "list":
-            return self._join([str(v) for v in value])
+            return self._join([v.text if isinstance(v, Line) else str(v) for v in value])
         if spec == "duration":
             return japanese.duration(value)[0] if self.lang == "ja" else _english_duration(value)
         if spec and isinstance(value, int):
@@ -114,15 +116,18 @@ class Voice:
             return f"{value}{spec}"
         return format(value, spec)
 
+    def _spoken_item(self, value: Any) -> str:
+        return value.spoken if isinstance(value, Line) else self.spoken_word(str(value))
+
     def _spoken_field(self, value: Any, spec: str) -> str:
+        if isinstance(value, Line):
+            return value.spoken
+        if spec == "list":
+            return self._join([self._spoken_item(v) for v in value])
         if self.lang != "ja":
-            if spec == "list":
-                return self._join([self.spoken_word(str(v)) for v in value])
             if isinstance(value, str) and not spec:
                 return self.spoken_word(value)
             return self._text_field(value, spec)
-        if spec == "list":
-            return self._join([self.spoken_word(str(v)) for v in value])
         if spec == "duration":
             return japanese.duration(value)[1]
         if isinstance(value, bool):

@@ -67,7 +67,8 @@ class Clock(Protocol):
 
 
 class Controls(Protocol):
-    """Commands during a timed phase: "pause", "resume", "add", "end", "repeat"."""
+    """Commands during a timed phase: "pause", "resume", "toggle", "add" (30 s), "add_minute",
+    "end" (vote now), "repeat". An optional `release()` gives the terminal back."""
 
     def poll(self, timeout: float) -> str | None:
         """Wait up to `timeout` clock seconds for a command; None when none came."""

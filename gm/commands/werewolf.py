@@ -2,6 +2,170 @@
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
 import typer
 
+from gm.cliutil import input_errors, parse_players, print_json
+from gm.commands.werewolf_play import play
+from gm.lines import Voice
+from gm.options import LangOption
+from gm.werewolf.cards import parse_card
+from gm.werewolf.decks import Deck, standard_deck
+from gm.werewolf.inputs import (
+    BadInput, card_names, graveyard_names, parse_counts, parse_judge_request, parse_roll_call,
+)
+from gm.werewolf.judge import Verdict, judge as judge_cards
+from gm.werewolf.tally import GRAVEYARD, Outcome, Round, count_round, outcome, roll_call_round, vote_bounds
+
 app = typer.Typer(help="Narrate a Half Werewolf (ハーフ人狼) night: deck, vote tally, verdict, the whole night.", no_args_is_help=True)
+app.command("play")(play)
+
+JsonOption = typer.Option(False, "--json", help="Print JSON instead of a table.")
+
+
+def _voice(lang: str) -> Voice:
+    with input_errors():
+        return Voice(lang)
+
+
+def _print_table(table: object) -> None:
+    from rich.console import Console
+
+    Console(highlight=False).print(table)
+
+
+# -- deck -------------------------------------------------------------------------------------
+def deck_json(deck: Deck) -> dict[str, object]:
+    return {"players": deck.players, "variant": deck.variant, "cards": dict(deck.cards),
+            "graveyard": deck.graveyard, "total": deck.total}
+
+
+@app.command()
+def deck(
+    players: int = typer.Option(..., "--players", "-p", help="Number of players: 4, 5 or 6."),
+    variant: Optional[str] = typer.Option(None, "--variant", help="6 players: magician (魔術師の夜) or dead (死者との戦い)."),
+    swap_ins: str = typer.Option("", "--with", help="Cards replacing a villager each: gorilla (4–6), angel, apprentice (6)."),
+    as_json: bool = JsonOption,
+    lang: str = LangOption,
+) -> None:
+    """Show the deck for a player count: which cards to take from the box (HW-R1)."""
+    voice = _voice(lang)
+    with input_errors():
+        names = card_names()
+        chosen = standard_deck(players, variant, [parse_card(c, names) for c in swap_ins.replace("、", ",").split(",") if c.strip()])
+    if as_json:
+        print_json(deck_json(chosen))
+        return
+    from rich.table import Table
+
+    graveyard = voice.text("common.graveyard")
+    typer.echo(f"{players} × 2 + {chosen.graveyard} ({graveyard}) = {chosen.total}")
+    table = Table(show_header=False)
+    table.add_column()
+    table.add_column(style="dim")
+    table.add_column(justify="right")
+    for card, count in chosen.cards.items():
+        table.add_row(voice.text(f"werewolf.cards.{card}"), card, str(count))
+    _print_table(table)
+
+
+# -- tally ------------------------------------------------------------------------------------
+def _round_of(spec: str, candidates: list[str], voters: list[str], roll_call: bool) -> Round:
+    aliases = graveyard_names()
+    if roll_call:
+        return roll_call_round(candidates, parse_roll_call(spec, voters, candidates, aliases), voters)
+    return count_round(candidates, parse_counts(spec, candidates, aliases), len(voters))
+
+
+def tally_json(first: Round, second: Round | None, result: Outcome) -> dict[str, object]:
+    return {
+        "executed": result.executed,
+        "runoff_candidates": list(result.runoff_candidates) if result.runoff_candidates else None,
+        "panic": result.panic,
+        "counts": dict(first.counts),
+        "runoff_counts": dict(second.counts) if second else None,
+    }
+
+
+@app.command()
+def tally(
+    players: str = typer.Option(..., "--players", help='The players, comma-separated: "Aki,Ken,Mio,Sora".'),
+    votes: str = typer.Option(..., "--votes", help='Count mode "Aki=2,graveyard=1"; roll call "Aki=Ken,Ken=graveyard".'),
+    runoff: Optional[str] = typer.Option(None, "--runoff", help="The runoff's votes, among the tied only."),
+    roll_call: bool = typer.Option(False, "--roll-call", help="Votes are voter=candidate instead of candidate=count."),
+    as_json: bool = JsonOption,
+) -> None:
+    """Count a vote: the executed player (or the graveyard), a runoff among the tied, or panic (HW-R4)."""
+    with input_errors():
+        names, _ = parse_players(players)
+        vote_bounds(len(names))
+        first = _round_of(votes, [*names, GRAVEYARD], names, roll_call)
+        result = outcome(first)
+        second = None
+        if runoff is not None:
+            if not result.needs_runoff:
+                raise BadInput(f"no runoff: {result.executed} has the most votes")
+            second = _round_of(runoff, list(result.runoff_candidates or ()), names, roll_call)
+            result = outcome(first, second)
+    if as_json:
+        print_json(tally_json(first, second, result))
+        return
+    from rich.table import Table
+
+    table = Table("candidate", "votes", *(["runoff"] if second else []))
+    for candidate, count in first.counts.items():
+        extra = [str(second.counts[candidate]) if candidate in second.counts else ""] if second else []
+        table.add_row(candidate, str(count), *extra)
+    _print_table(table)
+    if result.panic:
+        typer.echo("Tie again: the village panics.")
+    elif result.executed is not None:
+        typer.echo(f"Executed: {result.executed}")
+    else:
+        typer.echo(f"Tie: runoff among {', '.join(result.runoff_candidates or ())}")
+
+
+# -- judge ------------------------------------------------------------------------------------
+def verdict_json(verdict: Verdict, voice: Voice) -> dict[str, object]:
+    return {
+        "winning_side": verdict.winning_side,
+        "winners": list(verdict.winners),
+        "reason": voice.text(verdict.reason, **verdict.fields),
+        "reason_key": verdict.reason,
+        "sides": dict(verdict.sides),
+    }
+
+
+@app.command()
+def judge(
+    file: Optional[Path] = typer.Option(None, "--file", help="Read the cards from this JSON file instead of stdin."),
+    as_json: bool = JsonOption,
+    lang: str = LangOption,
+) -> None:
+    """Who wins, from everyone's final cards and the vote (JSON on stdin or --file)."""
+    voice = _voice(lang)
+    with input_errors():
+        text = file.read_text(encoding="utf-8") if file else sys.stdin.read()
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise BadInput(f"bad JSON: {error}") from None
+        request = parse_judge_request(data, card_names(), graveyard_names())
+        verdict = judge_cards(request.players, request.hands, request.graveyard, request.executed,
+                              request.magician_seen_by, request.deck)
+    if as_json:
+        print_json(verdict_json(verdict, voice))
+        return
+    from rich.table import Table
+
+    typer.echo(voice.text(verdict.reason, **verdict.fields))
+    table = Table(show_header=False)
+    for name in request.players:
+        cards = " + ".join(voice.text(f"werewolf.cards.{card}") for card in request.hands[name])
+        side = voice.text(f"werewolf.sides.{verdict.sides[name]}")
+        table.add_row(name, cards, side, "★" if name in verdict.winners else "")
+    _print_table(table)

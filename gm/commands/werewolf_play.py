@@ -1,0 +1,75 @@
+"""`gm werewolf play`: narrate a whole night through speaker, asker, clock and controls."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from gm.cliutil import fail, input_errors, parse_players
+from gm.options import LangOption, RateOption, SpeechOption, SpeechSettings, VoiceOption, VolumeOption
+
+
+def play(
+    players: str = typer.Option(..., "--players", help="Names in seating order, each followed by the player on their "
+                                "right; a reading may follow '=', e.g. \"健=けん,美緒=みお\"."),
+    variant: Optional[str] = typer.Option(None, "--variant", help="6 players: magician (Magician's Night) or dead "
+                                          "(Battle with the Dead)."),
+    with_cards: str = typer.Option("", "--with", help="Swap-ins, each replacing a villager: gorilla (4-6 players), "
+                                   "angel, apprentice (6)."),
+    discussion: int = typer.Option(180, "--discussion", min=1, help="Discussion time in seconds."),
+    pause: float = typer.Option(20.0, "--pause", min=0.0, help="Seconds a morning step waits for 'done' before going on."),
+    time_scale: float = typer.Option(1.0, "--time-scale", min=0.0001, help="Compress every wait and the timer "
+                                     "(0.1 = ten times faster; for demos)."),
+    roll_call: bool = typer.Option(False, "--roll-call", help="Ask each voter in turn instead of counting fingers."),
+    log: Optional[Path] = typer.Option(None, "--log", help="Write a JSON-lines log of the night to this file."),
+    lang: str = LangOption,
+    speech: str = SpeechOption,
+    voice_id: Optional[str] = VoiceOption,
+    rate: Optional[int] = RateOption,
+    volume: Optional[float] = VolumeOption,
+) -> None:
+    """Narrate a Half Werewolf night: the deal, the morning, a timed discussion, the vote, the verdict.
+
+    Answers are typed (Enter = done), or piped on stdin one per line. During the discussion:
+    space pauses/resumes, + adds 30 s, v votes now, r repeats the last line, Ctrl-C pauses and asks.
+    """
+    from gm.clock import RealClock
+    from gm.keyboard import AnswersExhausted, KeyboardAsker
+    from gm.lines import Voice
+    from gm.night.context import NightContext, no_log
+    from gm.night.log import NightLog
+    from gm.night.runner import NightStopped, run_night
+    from gm.night.terminal import KeyControls, LiveCountdown
+    from gm.speakers import open_speaker
+    from gm.werewolf.decks import standard_deck
+
+    with input_errors():
+        names, readings = parse_players(players)
+        swap_ins = [c.strip() for c in with_cards.split(",") if c.strip()]
+        deck = standard_deck(len(names), variant, swap_ins)
+        voice = Voice(lang, readings)
+        clock = RealClock(time_scale)
+        night_log = NightLog(log, clock) if log else None
+        speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume))
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    ctx = NightContext(
+        players=names, deck=deck, voice=voice, speaker=speaker, asker=KeyboardAsker(clock), clock=clock,
+        controls=KeyControls(clock) if interactive else None,
+        display=LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys"))
+        if interactive else None,
+        log=night_log or no_log, pause=pause, discussion=discussion, roll_call=roll_call,
+    )
+    try:
+        run_night(ctx)
+    except AnswersExhausted as error:
+        fail(str(error))
+    except (NightStopped, KeyboardInterrupt):
+        typer.echo(voice.text("werewolf.stopped"), err=True)
+        raise typer.Exit(130)
+    finally:
+        speaker.close()
+        if night_log:
+            night_log.close()

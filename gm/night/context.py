@@ -1,0 +1,65 @@
+"""What every part of a night needs: the set-up, the lines and the ports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from gm.lines import Voice
+from gm.ports import Asker, Clock, Controls, Line, Question, Speaker
+from gm.timer import TimerDisplay
+from gm.werewolf.decks import Deck
+
+Log = Callable[..., None]
+
+
+def no_log(kind: str, **data: Any) -> None:
+    """A log that keeps nothing."""
+
+
+@dataclass
+class NightContext:
+    """A night's set-up and ports. `log(type, **data)` records an event (the time is added)."""
+
+    players: Sequence[str]
+    deck: Deck
+    voice: Voice
+    speaker: Speaker
+    asker: Asker
+    clock: Clock
+    controls: Controls | None = None
+    display: TimerDisplay | None = None
+    log: Log = no_log
+    pause: float = 20.0
+    discussion: int = 180
+    roll_call: bool = False
+    said: list[Line] = field(default_factory=list)
+
+    def say(self, key: str | Line, *, urgent: bool = False, **fields: Any) -> Line:
+        """Say a line (by key with fields, or a ready Line), print it and log it."""
+        line = key if isinstance(key, Line) else self.voice.line(key, urgent=urgent, **fields)
+        self.speaker.say(line)
+        self.said.append(line)
+        self.log("say", key=line.key, text=line.text)
+        return line
+
+    def ask(self, key: str, answers: Sequence[str], labels: dict[str, str] | None = None,
+            default: str | None = None, timeout: float | None = None, **fields: Any) -> str:
+        """Say the question's line and return the answer given (keyboard or voice)."""
+        prompt = self.say(key, **fields)
+        question = Question(key=key, prompt=prompt, answers=tuple(answers), labels=labels or {},
+                            default=default, timeout=timeout)
+        answer = self.asker.ask(question)
+        self.log("answer", key=key, answer=answer)
+        return answer
+
+    def label(self, answer: str) -> str:
+        """How a candidate is named: players by name, the graveyard in the current language."""
+        return self.voice.text("common.graveyard") if answer == "graveyard" else answer
+
+    def card_line(self, card: str) -> Line:
+        """A card's name in the night's language, printed and spoken."""
+        return self.voice.line(f"werewolf.cards.{card}")
+
+    def card_label(self, card: str) -> str:
+        return self.card_line(card).text

@@ -1,0 +1,82 @@
+"""Runs a whole night's script through the ports: speaker, asker, clock (and controls)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gm.night.context import NightContext
+from gm.night.reveal import Reveal, run_reveal
+from gm.night.vote import run_vote
+from gm.timer import Discussion, DiscussionResult
+from gm.werewolf.script import ACTION, DISCUSSION, REVEAL, SAY, VOTE, Step, build_script
+from gm.werewolf.tally import Outcome
+
+DONE = "done"
+
+
+class NightStopped(Exception):
+    """The players chose to stop the night (Ctrl-C, then quit)."""
+
+
+@dataclass
+class NightResult:
+    discussion: DiscussionResult | None = None
+    vote: Outcome | None = None
+    reveal: Reveal | None = None
+
+
+def _interrupt_choice(ctx: NightContext) -> str:
+    answers = ("resume", "vote", "quit")
+    labels = {a: ctx.voice.text(f"werewolf.timer.choice_{a}") for a in answers}
+    choice = ctx.ask("werewolf.timer.interrupted", answers, labels)
+    if choice == "quit":
+        raise NightStopped
+    return choice
+
+
+def _fields(ctx: NightContext, step: Step) -> dict:
+    """The step's fields in the night's language: card ids and pass pairs become lines."""
+    fields = dict(step.fields)
+    if "others" in fields:
+        fields["others"] = [ctx.card_line(card) for card in fields["others"]]
+    if "pairs" in fields:
+        fields["pairs"] = [ctx.voice.line("werewolf.pass_pair", giver=giver, taker=taker)
+                           for giver, taker in fields["pairs"]]
+    return fields
+
+
+def _step(ctx: NightContext, step: Step, result: NightResult) -> None:
+    if step.kind == SAY:
+        ctx.say(step.key, **_fields(ctx, step))
+    elif step.kind == ACTION:
+        labels = {DONE: ctx.voice.text("werewolf.done")}
+        ctx.ask(step.key, (DONE,), labels, default=DONE, timeout=ctx.pause, **_fields(ctx, step))
+    elif step.kind == DISCUSSION:
+        ctx.say(step.key, **step.fields)
+        discussion = Discussion(ctx.discussion, ctx.clock, ctx.say, ctx.voice.line,
+                                ctx.controls, ctx.display, lambda: _interrupt_choice(ctx))
+        result.discussion = discussion.run()
+        ctx.log("discussion", how=result.discussion.how, seconds=result.discussion.ended - result.discussion.started,
+                added=result.discussion.added, pauses=result.discussion.pauses)
+    elif step.kind == VOTE:
+        result.vote = run_vote(ctx)
+    elif step.kind == REVEAL:
+        assert result.vote is not None
+        result.reveal = run_reveal(ctx, result.vote)
+
+
+def run_night(ctx: NightContext) -> NightResult:
+    """Play the whole night: deal, morning, discussion, vote with runoff, verdict."""
+    script = build_script(ctx.players, ctx.deck, ctx.discussion, ctx.roll_call)
+    ctx.log("setup", players=list(ctx.players), deck=dict(ctx.deck.cards), variant=ctx.deck.variant,
+            graveyard=ctx.deck.graveyard, discussion=ctx.discussion, roll_call=ctx.roll_call)
+    result = NightResult()
+    phase = None
+    for step in script:
+        if step.phase != phase:
+            phase = step.phase
+            ctx.log("phase", name=phase)
+        _step(ctx, step, result)
+    ctx.say("werewolf.goodnight")
+    ctx.speaker.flush()
+    return result

@@ -1,0 +1,101 @@
+"""The terminal during the discussion: a big live countdown and single-key controls.
+
+Keys: space or p pauses/resumes, + or a adds 30 seconds, v or e ends the discussion (vote
+now), r repeats the last line. Used only when stdin is a terminal.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+from typing import TextIO
+
+from gm.ports import Clock
+
+_FONT = {
+    "0": ["███", "█ █", "█ █", "█ █", "███"],
+    "1": [" ██", "  █", "  █", "  █", "  █"],
+    "2": ["███", "  █", "███", "█  ", "███"],
+    "3": ["███", "  █", "███", "  █", "███"],
+    "4": ["█ █", "█ █", "███", "  █", "  █"],
+    "5": ["███", "█  ", "███", "  █", "███"],
+    "6": ["███", "█  ", "███", "█ █", "███"],
+    "7": ["███", "  █", "  █", "  █", "  █"],
+    "8": ["███", "█ █", "███", "█ █", "███"],
+    "9": ["███", "█ █", "███", "  █", "███"],
+    ":": ["   ", " █ ", "   ", " █ ", "   "],
+}
+
+KEYS = {" ": "toggle", "p": "toggle", "+": "add", "a": "add", "v": "end", "e": "end", "r": "repeat"}
+
+
+def big_time(remaining: float) -> str:
+    """m:ss in five rows of block characters."""
+    secs = max(0, int(remaining + 0.999))
+    text = f"{secs // 60}:{secs % 60:02d}"
+    return "\n".join("  ".join(_FONT[ch][row] for ch in text) for row in range(5))
+
+
+class LiveCountdown:
+    """A rich Live panel with the big remaining time; restarts itself after close()."""
+
+    def __init__(self, title: str, help_text: str) -> None:
+        self.title = title
+        self.help_text = help_text
+        self._live = None
+
+    def _render(self, remaining: float, paused: bool):
+        from rich.panel import Panel
+        from rich.text import Text
+
+        colour = "yellow" if paused else ("red" if remaining <= 30 else "green")
+        body = Text(big_time(remaining), style=f"bold {colour}", justify="center")
+        subtitle = ("⏸  " if paused else "") + self.help_text
+        return Panel(body, title=self.title, subtitle=subtitle, expand=False)
+
+    def show(self, remaining: float, paused: bool) -> None:
+        from rich.live import Live
+
+        if self._live is None:
+            self._live = Live(self._render(remaining, paused), auto_refresh=False, transient=True)
+            self._live.start()
+        else:
+            self._live.update(self._render(remaining, paused), refresh=True)
+
+    def close(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+
+
+class KeyControls:
+    """Single keys from a terminal, in cbreak mode while polled; `release()` restores the terminal."""
+
+    def __init__(self, clock: Clock, stream: TextIO | None = None) -> None:
+        self.clock = clock
+        self.stream = stream or sys.stdin
+        self._saved = None
+
+    def _cbreak(self) -> None:
+        import termios
+        import tty
+
+        if self._saved is None:
+            self._saved = termios.tcgetattr(self.stream.fileno())
+            tty.setcbreak(self.stream.fileno())
+
+    def release(self) -> None:
+        import termios
+
+        if self._saved is not None:
+            termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self._saved)
+            self._saved = None
+
+    def poll(self, timeout: float) -> str | None:
+        self._cbreak()
+        fd = self.stream.fileno()
+        ready, _, _ = select.select([fd], [], [], max(0.0, timeout * self.clock.scale))
+        if not ready:
+            return None
+        return KEYS.get(os.read(fd, 1).decode("utf-8", "ignore").lower())

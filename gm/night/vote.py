@@ -1,0 +1,76 @@
+"""The evening vote: count mode (fingers per candidate) or roll call, with runoff and panic."""
+
+from __future__ import annotations
+
+from gm.night.context import NightContext
+from gm.werewolf.tally import GRAVEYARD, Outcome, Round, TallyError, count_round, outcome, roll_call_round
+
+ABSTAIN = "none"
+
+
+def _ask_counts(ctx: NightContext, candidates: list[str]) -> dict[str, int]:
+    numbers = [str(n) for n in range(len(ctx.players) + 1)]
+    counts = {}
+    for candidate in candidates:
+        answer = ctx.ask("werewolf.vote.ask_count", numbers, candidate=ctx.label(candidate))
+        counts[candidate] = int(answer)
+    return counts
+
+
+def _count_mode_round(ctx: NightContext, candidates: list[str]) -> Round:
+    """Everyone points at once; ask the fingers per candidate until the total can be (HW-R4)."""
+    while True:
+        ctx.say("werewolf.vote.ready")
+        counts = _ask_counts(ctx, candidates)
+        try:
+            return count_round(candidates, counts, len(ctx.players), ctx.deck)
+        except TallyError as error:
+            ctx.log("vote_refused", counts=counts, error=str(error))
+            ctx.say("werewolf.vote.bad_total", total=sum(counts.values()))
+
+
+def _roll_call_round(ctx: NightContext, candidates: list[str]) -> Round:
+    labels = {c: ctx.label(c) for c in candidates}
+    labels[ABSTAIN] = ctx.voice.text("werewolf.vote.abstain")
+    votes = {}
+    for voter in ctx.players:
+        answer = ctx.ask("werewolf.vote.ask_voter", [*candidates, ABSTAIN], labels, voter=voter)
+        if answer != ABSTAIN:
+            votes[voter] = answer
+    return roll_call_round(candidates, votes, list(ctx.players))
+
+
+def _round(ctx: NightContext, candidates: list[str], number: int) -> Round:
+    result = (_roll_call_round if ctx.roll_call else _count_mode_round)(ctx, candidates)
+    ctx.log("vote", round=number, mode="roll_call" if ctx.roll_call else "count", counts=dict(result.counts))
+    items = [ctx.voice.line("werewolf.vote.count_item", candidate=ctx.label(c), n=result.counts.get(c, 0))
+             for c in candidates]
+    ctx.say("werewolf.vote.readback", counts=items)
+    return result
+
+
+def run_vote(ctx: NightContext) -> Outcome:
+    """Run the vote and its runoff; announce the execution, the graveyard, or the panic."""
+    four = len(ctx.players) == 4
+    if ctx.roll_call:
+        ctx.say("werewolf.vote.roll_call_intro")
+        if four:
+            ctx.say("werewolf.vote.roll_call_four")
+    else:
+        ctx.say("werewolf.vote.intro")
+        if four:
+            ctx.say("werewolf.vote.four_players")
+    candidates = [*ctx.players, GRAVEYARD]
+    first = _round(ctx, candidates, 1)
+    result = outcome(first)
+    if result.runoff_candidates:
+        tied = list(result.runoff_candidates)
+        ctx.say("werewolf.vote.tie", candidates=[ctx.label(c) for c in tied])
+        result = outcome(first, _round(ctx, tied, 2))
+    if result.panic:
+        ctx.say("werewolf.vote.panic")
+    elif result.executed == GRAVEYARD:
+        ctx.say("werewolf.vote.graveyard_chosen")
+    else:
+        ctx.say("werewolf.vote.executed", name=result.executed)
+    return result

@@ -1,0 +1,120 @@
+"""Typed entries → events: verbs, player names by unique prefix, counts (shared by CLI and play)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from scorer.humalien.errors import NoMatch, ScoreError
+from scorer.humalien.events import (
+    AngelCut, Event, Finish, Flow, Foul, GodIsland, NewMatch, Redo, SixSixSix, Skull, Undo,
+)
+from scorer.humalien.fold import State
+from scorer.humalien.sheet import Match, resolve_player
+
+SCORING_VERBS = ("flow", "skull", "666", "god-island", "angel-cut", "finish", "foul")
+VERBS = ("new",) + SCORING_VERBS + ("undo", "redo", "show", "say", "help", "quit")
+ALIASES = {
+    "f": "flow", "s": "skull", "6": "666", "g": "god-island", "god": "god-island",
+    "a": "angel-cut", "angel": "angel-cut", "ac": "angel-cut", "fi": "finish", "fo": "foul",
+    "u": "undo", "r": "redo", "q": "quit", "exit": "quit", "?": "help",
+}
+USAGE = {
+    "new": "new ALICE BOB [--remote] [--abandon]  start a match (NAME=reading gives a spoken reading)",
+    "flow": "flow PLAYER [PILES]   (f)  the flow went to PLAYER; PILES of their own piles are empty "
+            "(default: as last recorded this game)",
+    "skull": "skull PLAYER [CARDS]  (s)  PLAYER played skulls: CARDS = 6s + Humaliens in the play (default 1)",
+    "666": "666 PLAYER            (6)  three 6s + the Eye: 3 skull cards, end points ×3",
+    "god-island": "god-island PLAYER     (g)  four Owls: 30 points",
+    "angel-cut": "angel-cut PLAYER      (a)  three 7s + the Eye: stock piles gone, the flow scores 5",
+    "finish": "finish PLAYER LEFT    (fi) PLAYER went out; the opponent holds LEFT cards (hand + stock)",
+    "foul": "foul PLAYER LEFT      (fo) PLAYER finished on a forbidden card; the opponent holds LEFT",
+    "undo": "undo                  (u)  take back the last event",
+    "redo": "redo                  (r)  put back what undo took",
+    "show": "show                       the score sheet",
+    "say": "say                        read the totals aloud",
+    "help": "help                  (?)  this list",
+    "quit": "quit                  (q)  leave (everything is already saved)",
+}
+
+
+class BadEntry(ScoreError):
+    """A typed entry that names no verb, or has the wrong arguments."""
+
+
+def resolve_verb(text: str) -> str:
+    """The verb `text` names: a verb, an alias, or a unique prefix of a verb."""
+    said = text.strip().casefold()
+    if said in VERBS:
+        return said
+    if said in ALIASES:
+        return ALIASES[said]
+    hits = [v for v in VERBS if said and v.startswith(said)]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise BadEntry(f"{text!r} could be {', '.join(hits)}")
+    raise BadEntry(f"unknown command {text!r} (try help)")
+
+
+def parse_count(text: str, what: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise BadEntry(f"{what} must be a whole number, not {text!r}") from None
+
+
+def match_of(state: State) -> Match:
+    if state.match is None:
+        raise NoMatch("no match yet: start one with `gm score new ALICE BOB`")
+    return state.match
+
+
+def new_match(names: Sequence[str], remote: bool = False, abandon: bool = False) -> NewMatch:
+    """A new match from two names, each optionally with a spoken reading: 健=けん."""
+    players: list[str] = []
+    readings: list[tuple[str, str]] = []
+    for spec in names:
+        name, _, reading = spec.partition("=")
+        players.append(name.strip())
+        if reading.strip():
+            readings.append((name.strip(), reading.strip()))
+    if len(players) != 2:
+        raise BadEntry(f"a match needs two players, not {len(players)}: {list(names)!r}")
+    return NewMatch((players[0], players[1]), remote=remote, abandon=abandon, readings=tuple(readings))
+
+
+def build(verb: str, args: Sequence[str], state: State) -> Event:
+    """The event for a scoring verb (or undo/redo) and its typed arguments, against `state`."""
+    if verb == "undo":
+        return Undo()
+    if verb == "redo":
+        return Redo()
+    if verb == "new":
+        flags = {a for a in args if a.startswith("--")}
+        if flags - {"--remote", "--abandon"}:
+            raise BadEntry(f"usage: {USAGE['new'].split('  ')[0]}")
+        return new_match([a for a in args if not a.startswith("--")], "--remote" in flags, "--abandon" in flags)
+    if verb not in SCORING_VERBS:
+        raise BadEntry(f"{verb!r} is not a scoring command")
+    match = match_of(state)
+    usage = USAGE[verb].split("  ")[0].strip()
+    takes = len(usage.split()) - 1
+    needed = sum(1 for word in usage.split()[1:] if not word.startswith("["))
+    if not needed <= len(args) <= takes:
+        raise BadEntry(f"usage: {usage}")
+    player = resolve_player(match, args[0])
+    count = args[1] if len(args) > 1 else None
+    if verb == "flow":
+        piles = match.current.piles[match.index(player)] if count is None else parse_count(count, "PILES")
+        return Flow(player, piles)
+    if verb == "skull":
+        return Skull(player, 1 if count is None else parse_count(count, "CARDS"))
+    if verb == "666":
+        return SixSixSix(player)
+    if verb == "god-island":
+        return GodIsland(player)
+    if verb == "angel-cut":
+        return AngelCut(player)
+    if verb == "finish":
+        return Finish(player, parse_count(count, "LEFT"))  # type: ignore[arg-type]
+    return Foul(player, parse_count(count, "LEFT"))  # type: ignore[arg-type]

@@ -1,0 +1,116 @@
+"""`gm score play`: short typed commands during a game, each saved to the journal before it is said."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator, Sequence, TextIO
+
+from gm.ports import Speaker
+from gm.score.entry import USAGE, VERBS, build, resolve_verb
+from gm.score.journal import Journal
+from gm.score.render import change_lines, totals_lines, voice_for
+from scorer.humalien.fold import State
+
+PROMPT = "score> "
+
+
+def completions(buffer: str, text: str, players: Sequence[str]) -> list[str]:
+    """Tab completions: verbs for the first word, player names for the second (any case)."""
+    words = buffer[: len(buffer) - len(text)].split()
+    if not words:
+        pool: Sequence[str] = VERBS
+    elif len(words) == 1:
+        pool = players
+    else:
+        return []
+    return [word for word in pool if word.casefold().startswith(text.casefold())]
+
+
+def typed_lines(stream: TextIO, echo: Callable[[str], None], journal: Journal) -> Iterator[str]:
+    """Lines from the keyboard (with completion and history) or from a pipe (echoed)."""
+    if stream.isatty():
+        yield from _readline_lines(journal)
+        return
+    for raw in stream:
+        line = raw.rstrip("\r\n")
+        echo(f"{PROMPT}{line}")
+        yield line
+
+
+def _readline_lines(journal: Journal) -> Iterator[str]:
+    try:
+        import readline
+    except ImportError:  # Windows without pyreadline: plain input()
+        readline = None  # type: ignore[assignment]
+    history = journal.path.with_name(journal.path.name + ".history")
+    if readline is not None:
+        players: list[str] = []
+
+        def complete(text: str, index: int) -> str | None:
+            if index == 0:
+                state = journal.load()
+                players[:] = state.match.players if state.match else []
+            options = completions(readline.get_line_buffer(), text, players)
+            return options[index] + " " if index < len(options) else None
+
+        readline.set_completer(complete)
+        readline.set_completer_delims(" ")
+        readline.parse_and_bind("tab: complete")
+        try:
+            history.touch(exist_ok=True)
+            readline.read_history_file(history)
+        except OSError:
+            pass
+    try:
+        while True:
+            try:
+                yield input(PROMPT)
+            except EOFError:
+                print()
+                return
+            if readline is not None:
+                try:
+                    readline.append_history_file(1, history)
+                except OSError:
+                    pass
+    except KeyboardInterrupt:
+        print()
+
+
+def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
+        echo: Callable[[str], None], show: Callable[[State], None]) -> None:
+    """The loop: each scoring entry is appended (fsync'ed) and then printed and said."""
+    state = journal.load()
+    voice = voice_for(lang, state.match)
+    if state.match is not None:
+        speaker.say(voice.line("score.play_start", a=state.match.players[0], b=state.match.players[1],
+                               game=state.match.game))
+    else:
+        speaker.say(voice.line("score.no_match"))
+    for typed in lines:
+        words = typed.split()
+        if not words:
+            continue
+        try:
+            verb = resolve_verb(words[0])
+            if verb == "quit":
+                break
+            if verb == "help":
+                echo("\n".join(f"  {USAGE[v]}" for v in VERBS))
+                continue
+            if verb == "show":
+                show(journal.load())
+                continue
+            if verb == "say":
+                state = journal.load()
+                for line in totals_lines(voice_for(lang, state.match), state.match):
+                    speaker.say(line)
+                continue
+            args = words[1:]
+            _, change = journal.append(lambda fresh: build(verb, args, fresh))
+        except ValueError as error:  # ScoreError, JournalError, BadEntry: nothing was written
+            echo(f"? {str(error).splitlines()[0]}")
+            continue
+        for line in change_lines(voice_for(lang, change.match), change):
+            speaker.say(line)
+    speaker.say(voice_for(lang, None).line("score.play_bye"))
+

@@ -1,0 +1,168 @@
+"""What `gm score` prints and says: change lines, totals, the sheet table with bars, CSV, JSON."""
+
+from __future__ import annotations
+
+import csv
+from typing import Any, TextIO
+
+from gm.lines import Voice
+from gm.ports import Line
+from scorer.humalien.events import Foul, NewMatch, Undo, to_record
+from scorer.humalien.fold import Award, Change
+from scorer.humalien.sheet import GAMES, Match
+
+BAR = "█"
+
+
+def voice_for(lang: str, match: Match | None) -> Voice:
+    """The voice pack for `lang`, with the players' readings (健=けん) from the match."""
+    return Voice(lang, readings=dict(match.readings) if match else None)
+
+
+def _pair(match: Match) -> dict[str, Any]:
+    (a, b), (x, y) = match.players, match.totals
+    return {"a": a, "b": b, "x": x, "y": y}
+
+
+def award_line(voice: Voice, award: Award, fouler: str | None = None) -> Line:
+    key = f"score.award.{award.how}"
+    if award.how in ("finish", "foul") and award.multiplier > 1:
+        key += "_times"
+    return voice.line(key, player=award.player, points=award.points, total=award.total,
+                      count=award.count, game=award.game, multiplier=award.multiplier,
+                      fouler=fouler or "")
+
+
+def change_lines(voice: Voice, change: Change) -> list[Line]:
+    """The lines that report one change: "Alice +12 (finish: 5 + 7 left) → 26", game ends, undo."""
+    event, match = change.event, change.match
+    lines: list[Line] = []
+    done = change.target if change.target is not None else event
+    if isinstance(event, Undo):
+        if isinstance(done, NewMatch):
+            lines.append(voice.line("score.undone_new", a=done.players[0], b=done.players[1]))
+        for award in change.awards:
+            lines.append(voice.line("score.undone", player=award.player, points=-award.points,
+                                    what=voice.text(f"score.kind.{award.how}"), total=award.total))
+        if match is not None:
+            lines.append(voice.line("score.totals", game=match.game, **_pair(match)))
+        return lines
+    if change.target is not None:
+        lines.append(voice.line("score.redone"))
+    if isinstance(done, NewMatch):
+        lines.append(voice.line("score.new_remote" if done.remote else "score.new",
+                                a=match.players[0], b=match.players[1]))  # type: ignore[union-attr]
+        return lines
+    fouler = done.player if isinstance(done, Foul) else None
+    lines.extend(award_line(voice, award, fouler) for award in change.awards)
+    if change.ended_game is not None and match is not None:
+        if match.over:
+            lines.extend(result_lines(voice, match))
+        else:
+            lines.append(voice.line("score.game_over", game=change.ended_game, next=match.game,
+                                    **_pair(match)))
+    return lines
+
+
+def result_lines(voice: Voice, match: Match) -> list[Line]:
+    """The match result (HU-R1: equal totals are a draw)."""
+    high, low = max(match.totals), min(match.totals)
+    if match.winner is not None:
+        return [voice.line("score.winner", player=match.winner, high=high, low=low)]
+    return [voice.line("score.draw", points=high)]
+
+
+def totals_lines(voice: Voice, match: Match | None) -> list[Line]:
+    """What `say` reads: the totals, then the leader (or the result once the match is over)."""
+    if match is None:
+        return [voice.line("score.no_match")]
+    lines = [voice.line("score.totals", game=match.game, **_pair(match))]
+    if match.over:
+        return lines + result_lines(voice, match)
+    leader = match.leader
+    if leader is None:
+        return lines + [voice.line("score.level")]
+    return lines + [voice.line("score.leader", player=leader, n=abs(match.totals[0] - match.totals[1]))]
+
+
+def change_dict(change: Change) -> dict[str, Any]:
+    """A change as JSON-ready data: the event, the awards, the game it ended, the totals after."""
+    def plain(event: Any) -> dict[str, Any]:
+        record = to_record(event)
+        record.pop("v")
+        return record
+
+    match = change.match
+    data: dict[str, Any] = {
+        "event": plain(change.event),
+        "target": None if change.target is None else plain(change.target),
+        "awards": [{"player": a.player, "how": a.how, "points": a.points, "total": a.total,
+                    "game": a.game} for a in change.awards],
+        "ended_game": change.ended_game,
+        "game": None if match is None else match.game,
+        "over": False if match is None else match.over,
+        "totals": {} if match is None else dict(zip(match.players, match.totals)),
+    }
+    return data
+
+
+def sheet(match: Match, width: int = 30):
+    """The score sheet as rich renderables: games × players with multiplier and ending, then bars."""
+    from rich.console import Group
+    from rich.table import Table
+
+    title = f"{match.title}" + (" (remote)" if match.remote else "") + " — " + (
+        "match over" if match.over else f"game {match.game} of {GAMES}")
+    table = Table(title=title, title_justify="left")
+    table.add_column("Game", justify="right")
+    for name in match.players:
+        table.add_column(name, justify="right")
+    table.add_column("×", justify="right")
+    table.add_column("Ended by")
+    played = {g.number: g for g in match.games}
+    for number in range(1, GAMES + 1):
+        game = played.get(number)
+        if game is None:
+            table.add_row(str(number), "", "", "", "")
+            continue
+        ending = "" if game.ended_by is None else f"{game.ended_by.player} ({game.ended_by.how})"
+        if game.ended_by is None and not match.over:
+            ending = "playing"
+        table.add_row(str(number), *(str(p) for p in game.points), f"×{game.multiplier}", ending)
+    table.add_section()
+    table.add_row("Total", *(str(t) for t in match.totals), "", _result(match))
+    return Group(table, *bar_rows(match, width))
+
+
+def _result(match: Match) -> str:
+    if match.draw:
+        return "draw"
+    if match.winner:
+        return f"{match.winner} wins"
+    return f"{match.leader} leads" if match.leader else "level"
+
+
+def bar_rows(match: Match, width: int = 30) -> list[str]:
+    """One bar per player per game, scaled to the largest game score."""
+    top = max([p for g in match.games for p in g.points] + [1])
+    name_width = max(len(n) for n in match.players)
+    rows = []
+    for game in match.games:
+        for i, name in enumerate(match.players):
+            points = game.points[i]
+            bar = BAR * round(points * width / top) if points else ""
+            head = f"G{game.number} " if i == 0 else "   "
+            rows.append(f"{head}{name:<{name_width}} " + (f"{bar} {points}" if bar else str(points)))
+    return rows
+
+
+def write_csv(match: Match, out: TextIO) -> None:
+    """The sheet as CSV: one row per game, then the totals."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["game", *match.players, "multiplier", "ended_by", "how"])
+    for game in match.games:
+        ended = game.ended_by
+        writer.writerow([game.number, *game.points, game.multiplier,
+                         ended.player if ended else "", ended.how if ended else ""])
+    writer.writerow(["total", *match.totals, "", match.winner or "", "draw" if match.draw else ""])
+

@@ -1,0 +1,162 @@
+"""The discussion timer: spoken warnings and a countdown scheduled against the end time.
+
+Cue times are computed from the start (`end = start + seconds`), never from accumulated
+sleeps, so nothing drifts. Commands (from the keyboard or the voice) pause, resume, add
+time, end the discussion or repeat the last line. Ctrl-C pauses and asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+from gm.ports import Clock, Controls, Line
+
+WARNINGS = (120, 60, 30)
+COUNTDOWN = 10
+ADD_SECONDS = 30
+TICK = 0.25
+
+
+class TimerDisplay(Protocol):
+    def show(self, remaining: float, paused: bool) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class NoDisplay:
+    def show(self, remaining: float, paused: bool) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def cue_marks(seconds: float) -> list[int]:
+    """Remaining-time marks (in seconds) at which a line is said, largest first."""
+    marks = [w for w in WARNINGS if w < seconds]
+    marks += [n for n in range(COUNTDOWN, 0, -1) if n < seconds and n not in marks]
+    return sorted(marks, reverse=True)
+
+
+@dataclass
+class DiscussionResult:
+    """How the discussion went: `how` is "time_up" or "ended"; times in clock seconds."""
+
+    how: str
+    started: float
+    ended: float
+    added: int = 0
+    pauses: int = 0
+    cues: list[tuple[int, float]] = field(default_factory=list)  # (mark, when said)
+
+
+class Discussion:
+    """Runs one timed discussion through the ports."""
+
+    def __init__(self, seconds: int, clock: Clock, say: Callable[[Line], None],
+                 line: Callable[..., Line], controls: Controls | None = None,
+                 display: TimerDisplay | None = None,
+                 on_interrupt: Callable[[], str] | None = None) -> None:
+        self.seconds = seconds
+        self.clock = clock
+        self._say = say
+        self._line = line
+        self.controls = controls
+        self.display = display or NoDisplay()
+        self.on_interrupt = on_interrupt
+        self.last: Line | None = None
+
+    def say(self, line: Line) -> None:
+        self.last = line
+        self._say(line)
+
+    def _cue_line(self, mark: int) -> Line:
+        if mark > COUNTDOWN:
+            return self._line("werewolf.timer.left", secs=mark)
+        return self._line("werewolf.timer.count", n=mark)
+
+    def run(self) -> DiscussionResult:
+        start = self.clock.now()
+        end = start + self.seconds
+        result = DiscussionResult("time_up", start, start)
+        marks = cue_marks(self.seconds)
+        paused_left: float | None = None
+        while True:
+            now = self.clock.now()
+            remaining = paused_left if paused_left is not None else end - now
+            if paused_left is None:
+                due = [m for m in marks if m >= remaining]
+                if due:
+                    marks = [m for m in marks if m < remaining]
+                    mark = min(due)  # only the latest cue when several passed at once
+                    result.cues.append((mark, now))
+                    self.say(self._cue_line(mark))
+                if remaining <= 0:
+                    self.say(self._line("werewolf.timer.up", urgent=True))
+                    break
+            self.display.show(max(0.0, remaining), paused_left is not None)
+            wait = TICK if paused_left is not None else _next_wait(remaining, marks)
+            try:
+                command = self.controls.poll(wait) if self.controls else _sleep(self.clock, wait)
+            except KeyboardInterrupt:
+                if paused_left is None:
+                    paused_left = end - self.clock.now()
+                    result.pauses += 1
+                command = self._interrupted()
+            if command == "toggle":
+                command = "resume" if paused_left is not None else "pause"
+            if command == "pause" and paused_left is None:
+                paused_left = end - self.clock.now()
+                result.pauses += 1
+                self.say(self._line("werewolf.timer.paused"))
+            elif command == "resume" and paused_left is not None:
+                end = self.clock.now() + paused_left
+                paused_left = None
+                self.say(self._line("werewolf.timer.resumed"))
+            elif command in ("add", "add_minute"):
+                extra = ADD_SECONDS if command == "add" else 60
+                result.added += extra
+                if paused_left is not None:
+                    paused_left += extra
+                else:
+                    end += extra
+                left = paused_left if paused_left is not None else end - self.clock.now()
+                marks = [m for m in cue_marks(self.seconds + result.added) if m < left]
+                self.say(self._line("werewolf.timer.added", secs=extra))
+            elif command == "end":
+                result.how = "ended"
+                self.say(self._line("werewolf.timer.ended"))
+                break
+            elif command == "repeat" and self.last is not None:
+                self._say(self.last)
+        self._release()
+        result.ended = self.clock.now()
+        return result
+
+    def _interrupted(self) -> str | None:
+        """Ctrl-C has paused the timer: ask whether to resume or vote now (or stay paused)."""
+        if self.on_interrupt is None:
+            return None
+        self._release()
+        return {"resume": "resume", "vote": "end"}.get(self.on_interrupt())
+
+
+    def _release(self) -> None:
+        """Give the terminal back (display and raw keys) before anything else is asked."""
+        self.display.close()
+        release = getattr(self.controls, "release", None)
+        if release:
+            release()
+
+
+def _next_wait(remaining: float, marks: list[int]) -> float:
+    """Sleep until the next cue or display tick, whichever comes first."""
+    to_cue = remaining - (marks[0] if marks else 0)
+    to_tick = remaining - (int(remaining / TICK) * TICK) or TICK
+    return max(0.0, min(to_cue, to_tick))
+
+
+def _sleep(clock: Clock, seconds: float) -> None:
+    clock.sleep(seconds)
+    return None

@@ -1,0 +1,211 @@
+"""Who wins (ゲームの勝敗): sides, the verdict from everyone's final cards, and what must be asked.
+
+The cards are the final ones: after the passing and the gravedigger's swap. `executed` is a
+player, `GRAVEYARD`, or None when the village panicked (a tie after the runoff).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping, Sequence
+
+from gm.werewolf.cards import BOX_COUNTS, CARD_IDS
+from gm.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size
+from gm.werewolf.tally import GRAVEYARD
+
+SIDES = ("villagers", "werewolves", "traitor_werewolf", "living", "dead")
+HAND_SIZE = 2
+MOST_TURNED = 2  # only the seer's and the gravedigger's abilities can see the magician
+
+
+class JudgeError(ValueError):
+    """Cards that cannot be the end of a real game, or names that are not in it."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The winning side, who won, and why: `reason` is a voice-pack key rendered with `fields`."""
+
+    winning_side: str
+    winners: tuple[str, ...]
+    reason: str
+    fields: Mapping[str, object]
+    sides: Mapping[str, str] = field(default_factory=dict)  # player → side in this game
+
+
+def _check_hand(hand: Sequence[str], owner: str, size: int = HAND_SIZE) -> None:
+    if len(hand) != size:
+        raise JudgeError(f"{owner} has {len(hand)} cards, not {size}")
+    for card in hand:
+        if card not in CARD_IDS:
+            raise JudgeError(f"unknown card {card!r} in {owner} (cards: {', '.join(CARD_IDS)})")
+
+
+def side_of(hand: Sequence[str], turned: bool = False) -> str:
+    """The side of a player holding `hand` (役職ルール①③); `turned` = saw the magician."""
+    _check_hand(hand, "the hand")
+    if "werewolf" in hand and "traitor" in hand:
+        return "traitor_werewolf"
+    if "werewolf" in hand or "traitor" in hand or turned:
+        return "werewolves"
+    return "villagers"
+
+
+def _dead_side(hand: Sequence[str]) -> str:
+    """Battle with the Dead: the gravedigger's and the traitor's holders are dead (HW-R6)."""
+    return "dead" if "gravedigger" in hand or "traitor" in hand else "living"
+
+
+def _validate(
+    players: Sequence[str],
+    hands: Mapping[str, Sequence[str]],
+    graveyard: Sequence[str],
+    executed: str | None,
+    turned: Sequence[str],
+    deck: Deck | None,
+) -> None:
+    if len(set(players)) != len(players):
+        raise JudgeError(f"a player is named twice in {list(players)}")
+    if GRAVEYARD in players:
+        raise JudgeError(f"{GRAVEYARD!r} cannot be a player's name")
+    if len(players) not in PLAYER_COUNTS:
+        raise JudgeError(f"Half Werewolf is for 4 to 6 players, not {len(players)}")
+    if deck is not None and deck.players != len(players):
+        raise JudgeError(f"the deck is for {deck.players} players, not {len(players)}")
+    for name in hands:
+        if name not in players:
+            raise JudgeError(f"cards given for {name!r}, who is not a player ({', '.join(players)})")
+    for name in players:
+        if name not in hands:
+            raise JudgeError(f"no cards given for {name}")
+        _check_hand(hands[name], name)
+    _check_hand(graveyard, "the graveyard", graveyard_size(len(players)))
+    seen = Counter(card for name in players for card in hands[name]) + Counter(graveyard)
+    if seen["werewolf"] != 1:
+        raise JudgeError(f"{seen['werewolf']} werewolf cards, but every deck has exactly one")
+    limits, where = (deck.cards, "the deck") if deck is not None else (BOX_COUNTS, "the box")
+    for card, count in seen.items():
+        if count > limits.get(card, 0):
+            if card not in limits:
+                raise JudgeError(f"{card} is not in the deck")
+            raise JudgeError(f"{count} × {card} but {where} has {limits[card]}")
+    if executed is not None and executed != GRAVEYARD and executed not in players:
+        raise JudgeError(f"the executed {executed!r} is neither a player ({', '.join(players)}) nor {GRAVEYARD!r}")
+    for name in turned:
+        if name not in players:
+            raise JudgeError(f"{name!r} saw the magician but is not a player ({', '.join(players)})")
+    if turned and not seen["magician"]:
+        raise JudgeError("players saw the magician, but no magician card is in play")
+    if len(set(turned)) != len(turned):
+        raise JudgeError(f"a player is named twice among those who saw the magician: {list(turned)}")
+    if len(turned) > MOST_TURNED:
+        raise JudgeError(f"{len(turned)} players saw the magician, but only the seer and the gravedigger can")
+
+
+def judge(
+    players: Sequence[str],
+    hands: Mapping[str, Sequence[str]],
+    graveyard: Sequence[str],
+    executed: str | None,
+    magician_seen_by: Sequence[str] = (),
+    deck: Deck | None = None,
+) -> Verdict:
+    """The verdict from everyone's final cards and the vote's result (None = panic)."""
+    players, turned = list(players), list(magician_seen_by)
+    _validate(players, hands, graveyard, executed, turned, deck)
+    if "death" in graveyard:
+        return _battle_with_the_dead(players, hands, executed)
+    sides = {name: side_of(hands[name], name in turned) for name in players}
+    traitor_werewolf = next((name for name in players if sides[name] == "traitor_werewolf"), None)
+
+    def verdict(side: str, reason: str, **fields: object) -> Verdict:
+        return _verdict(side, reason, fields, sides)
+
+    if executed is None:  # HW-R5: a Traitor Werewolf wins only by execution
+        if traitor_werewolf is not None:
+            return verdict("werewolves", "panic_traitor_werewolf", traitor_werewolf=traitor_werewolf)
+        return verdict("werewolves", "panic")
+    if executed == GRAVEYARD:
+        if "werewolf" in graveyard and "traitor" in graveyard:
+            return verdict("villagers", "graveyard_werewolf_traitor")
+        if "werewolf" in graveyard:
+            return verdict("villagers", "graveyard_werewolf")
+        if traitor_werewolf is not None:
+            return verdict("villagers", "graveyard_traitor_werewolf_spared", traitor_werewolf=traitor_werewolf)
+        return verdict("werewolves", "graveyard_innocent")
+    if executed == traitor_werewolf:
+        return verdict("traitor_werewolf", "traitor_werewolf_executed", name=executed)
+    if "werewolf" in hands[executed]:
+        return verdict("villagers", "werewolf_executed", name=executed)
+    if traitor_werewolf is not None:
+        return verdict("villagers", "traitor_werewolf_spared", name=executed, traitor_werewolf=traitor_werewolf)
+    return verdict("werewolves", "innocent_executed", name=executed)
+
+
+def _battle_with_the_dead(
+    players: Sequence[str], hands: Mapping[str, Sequence[str]], executed: str | None
+) -> Verdict:
+    """死者との戦い: the living win only by voting the graveyard (HW-R6); werewolves are ignored."""
+    sides = {name: _dead_side(hands[name]) for name in players}
+    if executed == GRAVEYARD:
+        side, reason, fields = "living", "dead_graveyard", {}
+    elif executed is None:
+        side, reason, fields = "dead", "dead_panic", {}
+    else:
+        side, reason, fields = "dead", "dead_executed", {"name": executed}
+    return _verdict(side, reason, fields, sides)
+
+
+def _verdict(side: str, reason: str, fields: Mapping[str, object], sides: Mapping[str, str]) -> Verdict:
+    """The players of `side` win; the reason says plainly when nobody does (the `_nobody` lines)."""
+    winners = tuple(name for name, their_side in sides.items() if their_side == side)
+    key = f"werewolf.verdict.{reason}" + ("" if winners else "_nobody")
+    return Verdict(side, winners, key, MappingProxyType({**fields, "winners": winners}), MappingProxyType(dict(sides)))
+
+
+def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] | None) -> str | None:
+    """The winning side when the executed player's cards alone decide it, else None.
+
+    `executed_hand` is the executed player's 2 cards, or — when the graveyard was voted — the
+    graveyard's cards (None while not asked). The cases:
+
+    - Death in the deck but not in `executed_hand`: it may lie in the graveyard (HW-R6), which
+      turns the game into the living against the dead → None. Death in the executed hand is
+      not in the graveyard, so the normal rules below decide.
+    - Panic: the werewolf side (HW-R5; who that is needs everyone's cards).
+    - Werewolf + traitor in the executed hand: the Traitor Werewolf. Werewolf alone: villagers.
+    - No werewolf: villagers if a Traitor Werewolf is elsewhere, else werewolves. Nobody else
+      can be one if the deck has no traitor or the traitor is in `executed_hand` → werewolves;
+      otherwise it depends on everyone's cards → None.
+    - The graveyard voted: the same from the graveyard's cards (werewolf + traitor there →
+      villagers; death there → the living); without them → None.
+    """
+    if executed is None:
+        return None if deck.has("death") else "werewolves"
+    if executed_hand is None:
+        return None
+    owner, size = ("the graveyard", deck.graveyard) if executed == GRAVEYARD else (executed, HAND_SIZE)
+    _check_hand(executed_hand, owner, size)
+    for card, count in Counter(executed_hand).items():
+        if not deck.has(card):
+            raise JudgeError(f"{card} in {owner} is not in the deck")
+        if count > deck.count(card):
+            raise JudgeError(f"{owner} holds {count} × {card} but the deck has {deck.count(card)}")
+    if executed == GRAVEYARD and "death" in executed_hand:
+        return "living"
+    if executed != GRAVEYARD and deck.has("death") and "death" not in executed_hand:
+        return None
+    if "werewolf" in executed_hand:
+        if "traitor" in executed_hand and executed != GRAVEYARD:
+            return "traitor_werewolf"
+        return "villagers"
+    if not deck.has("traitor") or "traitor" in executed_hand:
+        return "werewolves"
+    return None
+
+
+def needs_everyone(deck: Deck, executed: str | None, executed_hand: Sequence[str] | None) -> bool:
+    """Whether the runner must ask everyone's cards and the graveyard to know the winning side."""
+    return decided_side(deck, executed, executed_hand) is None

@@ -1,0 +1,82 @@
+"""The night's script as data: which steps, in which order, with which lines (pure).
+
+Built from the deck and the seating; the runner (gm.night) plays it through its ports.
+Players are given in seating order, each followed by the player on their right, so
+player i passes a card to player i + 1 (and the last to the first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from gm.werewolf.decks import Deck
+
+SAY, ACTION, DISCUSSION, VOTE, REVEAL = "say", "action", "discussion", "vote", "reveal"
+
+
+class SetupError(ValueError):
+    """A night that cannot be run with these players and this deck."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the night: `kind` tells the runner what to do, `key` names its line."""
+
+    phase: str
+    kind: str
+    key: str
+    fields: Mapping[str, object] = field(default_factory=dict)
+
+
+def pass_pairs(players: Sequence[str]) -> list[tuple[str, str]]:
+    """Who passes a card to whom: each player to the one on their right (the next in order)."""
+    return [(giver, players[(i + 1) % len(players)]) for i, giver in enumerate(players)]
+
+
+def build_script(players: Sequence[str], deck: Deck, discussion_seconds: int, roll_call: bool = False) -> tuple[Step, ...]:
+    """The steps of a whole night for `players` (seating order) with `deck`."""
+    if len(players) != deck.players:
+        raise SetupError(f"the deck is for {deck.players} players but {len(players)} are named")
+    if discussion_seconds <= 0:
+        raise SetupError(f"the discussion must last some time, not {discussion_seconds} s")
+    four = deck.players == 4
+    others = [card for card in deck.cards if card != "villager" and deck.count(card)]
+    steps = [
+        Step("setup", SAY, "werewolf.intro", {"n": len(players), "players": list(players)}),
+    ]
+    if deck.variant == "magician":
+        steps.append(Step("setup", SAY, "werewolf.regulation_magician"))
+    if deck.variant == "dead":
+        steps.append(Step("setup", SAY, "werewolf.regulation_dead"))
+    steps += [
+        Step("setup", ACTION, "werewolf.deal", {
+            "total": deck.total, "villagers": deck.count("villager"), "others": others,
+            "graveyard": deck.graveyard,
+        }),
+        Step("morning", SAY, "werewolf.morning"),
+        Step("morning", ACTION, "werewolf.pass_right", {"pairs": pass_pairs(players)}),
+        Step("morning", SAY, "werewolf.side_rules"),
+        Step("morning", ACTION, "werewolf.lay_down"),
+    ]
+    if deck.has("seer") and deck.has("gravedigger"):
+        steps.append(Step("morning", SAY, "werewolf.both_abilities"))
+    if deck.has("seer"):
+        steps.append(Step("morning", ACTION, "werewolf.seer_one" if four else "werewolf.seer_two"))
+    if deck.has("gravedigger"):
+        steps.append(Step("morning", ACTION, "werewolf.gravedigger", {"graveyard": deck.graveyard}))
+        if deck.has("death"):
+            steps.append(Step("morning", SAY, "werewolf.death_note"))
+    if deck.has("apprentice"):  # HW-R3: the apprentice acts last in the morning
+        steps.append(Step("morning", ACTION, "werewolf.apprentice"))
+    steps.append(Step("morning", SAY, "werewolf.morning_end"))
+    if deck.has("gorilla"):
+        steps.append(Step("day", SAY, "werewolf.gorilla"))
+    if deck.has("angel"):
+        steps.append(Step("day", SAY, "werewolf.angel"))
+    steps += [
+        Step("day", DISCUSSION, "werewolf.day", {"secs": discussion_seconds}),
+        Step("evening", VOTE, "werewolf.vote.roll_call_intro" if roll_call else "werewolf.vote.intro"),
+        Step("end", REVEAL, "werewolf.reveal.intro"),
+    ]
+    return tuple(steps)

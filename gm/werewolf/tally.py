@@ -1,0 +1,143 @@
+"""The evening vote (夕フェイズ): counting, the runoff among the tied, and panic (恐慌状態).
+
+Candidates are player names and `GRAVEYARD`. Count mode takes how many fingers point at each
+candidate ("せーの", everyone at once, so nobody learns who has no vote); roll-call mode takes
+each voter's choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping, Sequence
+
+from gm.werewolf.decks import PLAYER_COUNTS, Deck
+
+GRAVEYARD = "graveyard"
+
+
+class TallyError(ValueError):
+    """Votes that cannot be counted: an unknown name, a bad count, an impossible total."""
+
+
+def most_without_vote(players: int, deck: Deck | None = None) -> int:
+    """How many players may lack a vote with `deck`.
+
+    With 4 players the traitor has no vote (a Traitor Werewolf has one); a player turned by
+    the magician has none (at most two: the seer's and the gravedigger's ability); nor has a
+    revealed angel. Without a deck, the loosest standard deck for `players` is assumed:
+    4 → the traitor; 5 → nobody; 6 → Magician's Night with the angel swapped in.
+    """
+    if players not in PLAYER_COUNTS:
+        raise TallyError(f"Half Werewolf is for 4 to 6 players, not {players}")
+    if deck is not None and deck.players != players:
+        raise TallyError(f"the deck is for {deck.players} players, not {players}")
+    if deck is None:
+        return {4: 1, 5: 0, 6: 3}[players]
+    traitor = 1 if players == 4 and deck.has("traitor") else 0
+    return traitor + (2 if deck.has("magician") else 0) + (1 if deck.has("angel") else 0)
+
+
+def vote_bounds(players: int, deck: Deck | None = None) -> tuple[int, int]:
+    """The possible total of a vote in count mode (HW-R4).
+
+    At most one vote per player; at least one per player who may vote (see
+    `most_without_vote`): with 4 players at least 3. A total below the player count but in
+    range is accepted, since someone may lack a vote. Never below 1: a vote needs a vote.
+    """
+    return max(1, players - most_without_vote(players, deck)), players
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round of votes: every candidate's count, and those with the most."""
+
+    counts: Mapping[str, int]
+    leaders: tuple[str, ...]
+
+    @property
+    def executed(self) -> str | None:
+        """The single leader, or None on a tie."""
+        return self.leaders[0] if len(self.leaders) == 1 else None
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+def _round(candidates: Sequence[str], counts: Mapping[str, int]) -> Round:
+    if len(set(candidates)) != len(candidates):
+        raise TallyError(f"a candidate is named twice in {list(candidates)}")
+    full = {candidate: counts.get(candidate, 0) for candidate in candidates}
+    if sum(full.values()) == 0:
+        raise TallyError("no votes were cast")
+    top = max(full.values())
+    return Round(MappingProxyType(full), tuple(c for c in candidates if full[c] == top))
+
+
+def count_round(
+    candidates: Sequence[str], counts: Mapping[str, int], players: int, deck: Deck | None = None
+) -> Round:
+    """Count mode: candidate → number of votes; missing candidates have none (HW-R4 bounds)."""
+    for candidate, count in counts.items():
+        if candidate not in candidates:
+            raise TallyError(f"{candidate!r} is not a candidate (candidates: {', '.join(candidates)})")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise TallyError(f"votes for {candidate!r} must be a whole number ≥ 0, not {count!r}")
+    low, high = vote_bounds(players, deck)
+    total = sum(counts.values())
+    if not low <= total <= high:
+        raise TallyError(
+            f"HW-R4: {total} votes in all, but {players} players cast between {low} and {high}"
+        )
+    return _round(candidates, counts)
+
+
+def roll_call_round(candidates: Sequence[str], votes: Mapping[str, str], voters: Sequence[str]) -> Round:
+    """Roll-call mode: voter → candidate. A voter with no vote (or who abstains) is left out."""
+    tally = dict.fromkeys(candidates, 0)
+    for voter, candidate in votes.items():
+        if voter not in voters:
+            raise TallyError(f"{voter!r} is not a voter (voters: {', '.join(voters)})")
+        if candidate not in tally:
+            raise TallyError(
+                f"{voter} voted for {candidate!r}, not a candidate (candidates: {', '.join(candidates)})"
+            )
+        tally[candidate] += 1
+    return _round(candidates, tally)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of the vote.
+
+    `runoff_candidates` is the tied set whenever the first round tied (whether or not the
+    runoff was held yet); `panic` is a tie again in the runoff.
+    """
+
+    executed: str | None
+    runoff_candidates: tuple[str, ...] | None
+    panic: bool
+
+    @property
+    def needs_runoff(self) -> bool:
+        return self.executed is None and not self.panic
+
+
+def outcome(first: Round, runoff: Round | None = None) -> Outcome:
+    """The executed candidate, the runoff still to hold, or panic (a tie after the runoff)."""
+    if first.executed is not None:
+        if runoff is not None:
+            raise TallyError(f"no runoff: {first.executed} has the most votes in the first round")
+        return Outcome(first.executed, None, False)
+    tied = first.leaders
+    if runoff is None:
+        return Outcome(None, tied, False)
+    for candidate, count in runoff.counts.items():
+        if count and candidate not in tied:
+            raise TallyError(
+                f"the runoff is among {', '.join(tied)} only, but {candidate!r} got {count} votes"
+            )
+    if runoff.executed is None:
+        return Outcome(None, tied, True)
+    return Outcome(runoff.executed, tied, False)

@@ -1,0 +1,139 @@
+"""The score sheet of one match: games, points per player, multipliers, who ended each game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scorer.humalien.errors import UnknownPlayer
+
+GAMES = 3  # 全３戦
+MAX_PILES = 5
+MAX_LEFT = 30  # 10 in hand + 5 piles of 4
+FINISH_BASE = 5
+GOD_ISLAND_POINTS = 30
+ANGEL_CUT_POINTS = 5  # the forced flow with all five piles gone
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """Who ended a game and how: "finish" (they went out) or "foul" (they fouled; the opponent scored)."""
+
+    player: str
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    number: int
+    points: tuple[int, int] = (0, 0)
+    sixes: int = 0  # 666s played in this game
+    piles: tuple[int, int] = (0, 0)  # last recorded empty piles of each player
+    ended_by: Ending | None = None
+
+    @property
+    def multiplier(self) -> int:
+        """End points are multiplied by 3 per 666 in the game (×9 after two, remote only)."""
+        return 3 ** self.sixes
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    players: tuple[str, str]
+    remote: bool = False
+    games: tuple[Game, ...] = (Game(1),)
+    readings: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def current(self) -> Game:
+        return self.games[-1]
+
+    @property
+    def game(self) -> int:
+        return self.current.number
+
+    @property
+    def over(self) -> bool:
+        return self.current.number == GAMES and self.current.ended_by is not None
+
+    @property
+    def max_skull_cards(self) -> int:
+        """HU-R3: 4 sixes + 2 Humaliens in one box; 8 sixes + 2 Humaliens with two boxes."""
+        return 10 if self.remote else 6
+
+    @property
+    def max_sixes(self) -> int:
+        """A 666 takes three of the four 6s in a box: one per game, two in remote play."""
+        return 2 if self.remote else 1
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        return (sum(g.points[0] for g in self.games), sum(g.points[1] for g in self.games))
+
+    def total(self, player: str) -> int:
+        return self.totals[self.index(player)]
+
+    def index(self, player: str) -> int:
+        if player == self.players[0]:
+            return 0
+        if player == self.players[1]:
+            return 1
+        raise UnknownPlayer(f"no player {player!r} in the match {self.title}")
+
+    def opponent(self, player: str) -> str:
+        return self.players[1 - self.index(player)]
+
+    @property
+    def title(self) -> str:
+        return f"{self.players[0]} v {self.players[1]}"
+
+    @property
+    def leader(self) -> str | None:
+        a, b = self.totals
+        return None if a == b else self.players[0 if a > b else 1]
+
+    @property
+    def winner(self) -> str | None:
+        """The match winner once game 3 ended; None before, and on equal totals (HU-R1: a draw)."""
+        return self.leader if self.over else None
+
+    @property
+    def draw(self) -> bool:
+        return self.over and self.leader is None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The sheet as JSON-ready data (the `gm score show --json` contract)."""
+        names = self.players
+        return {
+            "players": list(names),
+            "remote": self.remote,
+            "game": self.game,
+            "over": self.over,
+            "games": [
+                {
+                    "number": g.number,
+                    "points": dict(zip(names, g.points)),
+                    "multiplier": g.multiplier,
+                    "ended_by": None if g.ended_by is None
+                    else {"player": g.ended_by.player, "how": g.ended_by.how},
+                }
+                for g in self.games
+            ],
+            "totals": dict(zip(names, self.totals)),
+            "winner": self.winner,
+            "draw": self.draw,
+        }
+
+
+def resolve_player(match: Match, text: str) -> str:
+    """The player `text` names: exact name in any case, else a unique prefix; UnknownPlayer otherwise."""
+    said = text.strip().casefold()
+    exact = [p for p in match.players if p.casefold() == said]
+    if exact:
+        return exact[0]
+    hits = [p for p in match.players if said and p.casefold().startswith(said)]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise UnknownPlayer(f"player {text!r} could be {hits[0]} or {hits[1]} in the match {match.title}")
+    raise UnknownPlayer(f"no player {text!r} in the match {match.title}")

@@ -1,0 +1,87 @@
+"""Fakes for the ports: a recording speaker, scripted answers, scripted timer commands."""
+
+from __future__ import annotations
+
+from gm.clock import FakeClock
+from gm.ports import Line, Question
+
+
+class RecordingSpeaker:
+    def __init__(self, clock: FakeClock | None = None) -> None:
+        self.clock = clock
+        self.lines: list[Line] = []
+        self.times: list[float] = []
+        self.flushed = 0
+
+    def say(self, line: Line) -> None:
+        self.lines.append(line)
+        self.times.append(self.clock.now() if self.clock else 0.0)
+
+    def flush(self) -> None:
+        self.flushed += 1
+
+    def close(self) -> None:
+        pass
+
+    @property
+    def keys(self) -> list[str]:
+        return [line.key for line in self.lines]
+
+
+class ScriptedAsker:
+    """Answers questions from a list; None lets a timed question time out on the fake clock.
+
+    An answer may be a (key, answer) pair to assert which question it is for."""
+
+    def __init__(self, answers, clock: FakeClock) -> None:
+        self.answers = list(answers)
+        self.clock = clock
+        self.questions: list[Question] = []
+
+    def ask(self, question: Question) -> str:
+        self.questions.append(question)
+        if not self.answers:
+            raise AssertionError(f"no scripted answer left for {question.key}")
+        answer = self.answers.pop(0)
+        if isinstance(answer, tuple):
+            key, answer = answer
+            assert question.key == key, f"expected question {key}, got {question.key}"
+        if answer is None:
+            assert question.timeout is not None, f"{question.key} has no timeout"
+            self.clock.sleep(question.timeout)
+            return question.default
+        assert answer in question.answers, f"{answer!r} is not an answer to {question.key}: {question.answers}"
+        return answer
+
+
+class ScriptedControls:
+    """Timer commands at given clock times: [(t, "pause"), (t2, "resume"), ...]."""
+
+    def __init__(self, clock: FakeClock, events=()) -> None:
+        self.clock = clock
+        self.events = sorted(events)
+        self.polls = 0
+
+    def poll(self, timeout: float) -> str | None:
+        self.polls += 1
+        deadline = self.clock.now() + timeout
+        if self.events and self.events[0][0] <= deadline:
+            t, command = self.events.pop(0)
+            self.clock.t = max(self.clock.t, t)
+            if command == "interrupt":
+                raise KeyboardInterrupt
+            return command
+        self.clock.t = deadline
+        return None
+
+
+class RecordingDisplay:
+    def __init__(self) -> None:
+        self.shown: list[tuple[float, bool]] = []
+        self.closed = 0
+
+    def show(self, remaining: float, paused: bool) -> None:
+        self.shown.append((remaining, paused))
+
+    def close(self) -> None:
+        self.closed += 1

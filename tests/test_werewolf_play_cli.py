@@ -1,0 +1,55 @@
+"""`gm werewolf play` end to end with piped answers, a compressed clock and a log file."""
+
+import json
+
+from typer.testing import CliRunner
+
+from gm.cli import app
+
+runner = CliRunner()
+
+# deal, pass right, lay down, seer (Enter = done); fingers at Aki, Ken, Mio, Sora, graveyard; Aki's cards
+ANSWERS = "\n\n\n\n" + "3\n1\n0\n0\n0\n" + "werewolf\ntraitor\n"
+
+
+def play(*args, answers=ANSWERS):
+    return runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.0005",
+                               "--speech", "off", *args], input=answers)
+
+
+def test_a_piped_night_ends_with_a_verdict_and_a_log(tmp_path):
+    log = tmp_path / "night.jsonl"
+    result = play("--log", str(log))
+    assert result.exit_code == 0, result.output
+    assert "Aki is executed." in result.output
+    assert "Time is up!" in result.output
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    assert all(isinstance(e["t"], (int, float)) and e["type"] for e in events)
+    assert [e["counts"] for e in events if e["type"] == "vote"] == [
+        {"Aki": 3, "Ken": 1, "Mio": 0, "Sora": 0, "graveyard": 0}]
+    verdict = [e for e in events if e["type"] == "verdict"][0]
+    assert verdict["executed"] == "Aki" and verdict["winning_side"] == "traitor_werewolf"
+    assert verdict["winners"] == ["Aki"]
+    says = [e for e in events if e["type"] == "say"]
+    assert says[0]["key"] == "werewolf.intro" and says[0]["text"].startswith("Half Werewolf for 4 players")
+    assert events[-1]["t"] >= 180  # the clock is game time: the discussion lasted its three minutes
+
+
+def test_japanese_night_with_readings():
+    result = runner.invoke(app, ["werewolf", "play", "--players", "健=けん,美緒=みお,空=そら,愛=あい", "--lang", "ja",
+                                 "--time-scale", "0.0005", "--speech", "off"], input=ANSWERS.replace("Aki", "健"))
+    assert result.exit_code == 0, result.output
+    assert "健さんが処刑されます。" in result.output
+
+
+def test_too_few_answers_is_a_one_line_error():
+    result = play(answers="\n\n")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1].startswith("gm: standard input ended")
+
+
+def test_bad_player_lists_are_refused():
+    for players in ("Aki,Ken,Mio", "Aki,Ken,Mio,Sora,Yui,Rin,Kai", "Aki,aki,Mio,Sora"):
+        result = runner.invoke(app, ["werewolf", "play", "--players", players, "--speech", "off"], input="")
+        assert result.exit_code == 2, players
+        assert result.output.startswith("gm: ")

@@ -1,0 +1,70 @@
+"""The night's script for each deck: which steps are present, in which order."""
+
+import pytest
+
+from gm.werewolf.decks import standard_deck
+from gm.werewolf.script import ACTION, DISCUSSION, REVEAL, VOTE, SetupError, build_script, pass_pairs
+
+FOUR = ["Aki", "Ken", "Mio", "Sora"]
+FIVE = FOUR + ["Yui"]
+SIX = FIVE + ["Rin"]
+
+
+def keys(script):
+    return [step.key for step in script]
+
+
+def test_pass_right_pairs_follow_the_seating():
+    assert pass_pairs(FOUR) == [("Aki", "Ken"), ("Ken", "Mio"), ("Mio", "Sora"), ("Sora", "Aki")]
+
+
+def test_four_players_seer_sees_one_card_and_there_is_no_gravedigger():
+    script = build_script(FOUR, standard_deck(4), 180)
+    k = keys(script)
+    assert "werewolf.seer_one" in k and "werewolf.seer_two" not in k
+    assert "werewolf.gravedigger" not in k and "werewolf.both_abilities" not in k
+    assert "werewolf.apprentice" not in k and "werewolf.gorilla" not in k and "werewolf.angel" not in k
+    assert [s.kind for s in script[-3:]] == [DISCUSSION, VOTE, REVEAL]
+    deal = script[k.index("werewolf.deal")]
+    assert deal.kind == ACTION and deal.fields["total"] == 9 and deal.fields["graveyard"] == 1
+    assert deal.fields["villagers"] == 6 and sorted(deal.fields["others"]) == ["seer", "traitor", "werewolf"]
+
+
+@pytest.mark.parametrize("players", [FIVE, SIX])
+def test_five_and_six_players_have_seer_two_then_gravedigger(players):
+    k = keys(build_script(players, standard_deck(len(players)), 180))
+    assert k.index("werewolf.both_abilities") < k.index("werewolf.seer_two") < k.index("werewolf.gravedigger")
+    assert "werewolf.death_note" not in k and "werewolf.regulation_magician" not in k
+
+
+def test_magicians_night_announces_its_regulation():
+    k = keys(build_script(SIX, standard_deck(6, "magician"), 180))
+    assert "werewolf.regulation_magician" in k and "werewolf.regulation_dead" not in k
+
+
+def test_battle_with_the_dead_warns_the_gravedigger_about_death():
+    k = keys(build_script(SIX, standard_deck(6, "dead"), 180))
+    assert "werewolf.regulation_dead" in k
+    assert k.index("werewolf.gravedigger") + 1 == k.index("werewolf.death_note")
+
+
+def test_swap_ins_bring_their_reminders_and_the_apprentice_acts_last():
+    script = build_script(SIX, standard_deck(6, None, ["gorilla", "angel", "apprentice"]), 180)
+    k = keys(script)
+    assert k.index("werewolf.gravedigger") < k.index("werewolf.apprentice") < k.index("werewolf.morning_end")  # HW-R3
+    assert k.index("werewolf.gorilla") < k.index("werewolf.day") and "werewolf.angel" in k
+
+
+def test_gorilla_with_four_players():
+    assert "werewolf.gorilla" in keys(build_script(FOUR, standard_deck(4, None, ["gorilla"]), 180))
+
+
+def test_discussion_length_and_vote_mode_are_in_the_script():
+    script = build_script(FOUR, standard_deck(4), 95, roll_call=True)
+    assert script[-3].fields == {"secs": 95}
+    assert script[-2].key == "werewolf.vote.roll_call_intro"
+
+
+def test_a_deck_for_another_player_count_is_refused():
+    with pytest.raises(SetupError, match="deck is for 5 players but 4"):
+        build_script(FOUR, standard_deck(5), 180)
