@@ -32,7 +32,8 @@ class VoiceAsker:
     """Asks by voice with the keyboard racing it (first answer wins).
 
     A heard answer is read back ("Ken: 2 votes. Right?"): "yes" or silence accepts it, "no" or
-    a typed line re-asks (a typed valid answer is taken as it is). A timeout or an unclear
+    a typed line re-asks (a typed valid answer is taken as it is). The one answer of a
+    one-answer question ("done") is taken without a read-back. A timeout or an unclear
     answer re-asks once; the next one falls back to the keyboard. A question with a timeout
     and default listens until its deadline and then returns the default.
     """
@@ -84,6 +85,8 @@ class VoiceAsker:
                     return answer
                 continue
             answer = book.match(value) if kind == "heard" else None
+            if answer is not None and len(question.answers) == 1:
+                return answer  # "done": nothing to mix it up with
             if answer is not None:
                 confirmed = self._confirm(question, answer)
                 if confirmed is not None:
@@ -120,13 +123,16 @@ class VoiceAsker:
         return answer
 
     def _readback(self, question: Question, answer: str):
-        fields = dict(question.prompt.fields)
+        """"Ken: 2 votes. Right?" for a count about someone (the prompt's `candidate`, `name` or
+        `voter` field), "Aki: Werewolf. Right?", or just "Werewolf. Right?"."""
+        fields = question.prompt.fields
+        who = next((fields[k] for k in ("candidate", "name", "voter") if k in fields), None)
         label = question.label(answer)
-        if answer.isdigit() and "name" in fields:
-            return self.voice.line("listen.confirm_votes", name=fields["name"], n=int(answer))
-        if "name" in fields:
-            return self.voice.line("listen.confirm_named", name=fields["name"], answer=label)
-        return self.voice.line("listen.confirm", answer=label)
+        if who is None:
+            return self.voice.line("listen.confirm", answer=label)
+        if answer.isdigit():
+            return self.voice.line("listen.confirm_votes", name=who, n=int(answer))
+        return self.voice.line("listen.confirm_named", name=who, answer=label)
 
     def _listen(self, book: Phrasebook, seconds: float) -> tuple[str, object]:
         """("typed", line), ("heard", Heard) or ("silence", None) after `seconds` clock seconds
@@ -177,6 +183,12 @@ class VoiceControls:
         self.clock = clock
         self.fallback = fallback
         self._session = None
+
+    def release(self) -> None:
+        """Give the terminal back (the keyboard controls' raw mode)."""
+        release = getattr(self.fallback, "release", None)
+        if release:
+            release()
 
     def poll(self, timeout: float) -> str | None:
         until = self.clock.now() + timeout

@@ -162,6 +162,32 @@ def test_a_key_during_the_read_back_corrects_the_answer(clock):
     assert speaker.lines[0].text == "Mio: 3 votes. Right?"
 
 
+def test_the_read_back_names_who_the_answer_is_about(clock):
+    asker, _ = _asker(clock, [said("three"), said("yes"), said("ken"), said("yes"), said("done")])
+    count = Question("c", Line("c", "How many point at Aki?", "", fields={"candidate": "Aki"}), ("0", "1", "2", "3"))
+    vote = Question("v", Line("v", "Mio, who?", "", fields={"voter": "Mio"}), ("Aki", "Ken"))
+    done = Question("d", Line("d", "Say done", ""), ("done",), default="done", timeout=20)
+    assert [asker.ask(q) for q in (count, vote, done)] == ["3", "Ken", "done"]
+    assert [l.text for l in asker.speaker.lines] == ["Aki: 3 votes. Right?", "Mio: Ken. Right?"]
+    assert clock.now() < 5  # "done" was taken at once
+
+
+def test_voice_controls_give_the_terminal_back_through_the_keyboard_controls(clock):
+    class Keys:
+        released = False
+
+        def poll(self, timeout):
+            return None
+
+        def release(self):
+            self.released = True
+
+    keys = Keys()
+    _controls(clock, [], fallback=keys).release()
+    assert keys.released
+    _controls(clock, []).release()  # no keyboard controls: nothing to give back
+
+
 def test_a_question_with_a_timeout_listens_until_its_default(clock):
     asker, _ = _asker(clock)
     done = Question("done", Line("done", "Say done", ""), ("done",), default="done", timeout=20)
