@@ -238,6 +238,11 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
         note(f"gm: not listening: {str(error).splitlines()[0]}; answers are typed")
         return keyboard
     asker = VoiceAsker(Listener(model, source), keyboard, speaker, voice, clock, seats=players)
+    vocabulary = asker.vocabulary
+    deaf = unhearable(vocabulary.hear, model.hears, vocabulary.phrases)
+    if deaf:
+        note(f"gm: the speech model cannot hear {', '.join(deaf)} ({voice.lang}); those are typed "
+             "(see `gm voice model`)")
     asker.announce()
     return asker
 

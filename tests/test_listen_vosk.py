@@ -155,8 +155,12 @@ def test_a_name_the_model_cannot_hear_is_answered_by_seat_number(model):
 
 def test_open_asker_replays_a_file_and_falls_back_without_a_microphone(model, monkeypatch):
     clock, notes = FakeClock(), []
-    asker = open_asker(str(wav("myoji")), clock, Said(), EN, model_path=KO_MODEL, stream=io.StringIO())
+    asker = open_asker(str(wav("myoji")), clock, Said(), EN, model_path=KO_MODEL, stream=io.StringIO(),
+                       note=notes.append)
     assert isinstance(asker, VoiceAsker)
+    assert notes == ["gm: the speech model cannot hear yes, no, graveyard, 0, 1, 2, 3, 4, 5, 6, wake, pause, "
+                     "resume, add_minute, end, repeat (en); those are typed (see `gm voice model`)"]
+    notes.clear()
     monkeypatch.setitem(sys.modules, "sounddevice", None)
     asker = open_asker("on", clock, Said(), EN, model_path=KO_MODEL, stream=io.StringIO(), note=notes.append)
     assert isinstance(asker, KeyboardAsker)
