@@ -18,7 +18,7 @@ from __future__ import annotations
 import string
 from typing import Any, Callable, Mapping, Sequence
 
-from gm import japanese
+from gm import japanese, kana
 from gm.ports import Line
 from voices import load_pack
 
@@ -140,5 +140,11 @@ class Voice:
 
 
 def name_kana(name: str) -> str:
-    """A reading for a player name with none given (Latin names are transliterated)."""
-    return name
+    """A Japanese reading for a name given without one.
+
+    Kana names are their own reading; Latin names are spelt in katakana (Aki → アキ,
+    Emma → エンマ) so the whole line stays in the Japanese voice; digits become number words
+    (Aki2 → アキに). A kanji name is returned unchanged: it has no reading unless one
+    is given (`--players 健=けん`), and the speech edge leaves it out with a note.
+    """
+    return kana.to_kana(name)

@@ -77,8 +77,7 @@ class VoiceAsker:
         deadline = None if question.timeout is None else self.clock.now() + question.timeout
         misses = 0
         while True:
-            window = self.listen_seconds if deadline is None else deadline - self.clock.now()
-            kind, value = self._listen(book, window)
+            kind, value = self._listen(book, self.listen_seconds, deadline)
             if kind == "typed":
                 answer = self.keyboard.take(value, question)
                 if answer is not None:
@@ -134,11 +133,14 @@ class VoiceAsker:
             return self.voice.line("listen.confirm_votes", name=who, n=int(answer))
         return self.voice.line("listen.confirm_named", name=who, answer=label)
 
-    def _listen(self, book: Phrasebook, seconds: float) -> tuple[str, object]:
+    def _listen(self, book: Phrasebook, seconds: float, deadline: float | None = None) -> tuple[str, object]:
         """("typed", line), ("heard", Heard) or ("silence", None) after `seconds` clock seconds
-        or when a WAV source has run out."""
+        (at the `deadline` instead, when there is one) or when a WAV source has run out."""
+        flush = getattr(self.speaker, "flush", None)
+        if flush is not None:
+            flush()  # the window opens once the question or read-back has been said (typing waits)
         session = self.listener.session(book) if book.phrases else None
-        until = self.clock.now() + seconds
+        until = self.clock.now() + seconds if deadline is None else deadline
         while self.clock.now() < until and not (session and session.done):
             typed = self._typed()
             if typed is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 from gm.options import SpeechSettings
@@ -9,7 +10,14 @@ from gm.ports import Line
 
 
 class PrintSpeaker:
-    """Prints each line's text; the speaker used when speech is off or unavailable."""
+    """Prints each line's text; the speaker used when speech is off or unavailable.
+
+    Like the speaking speaker it has `speaking` (always False here) and `last_spoken_end`
+    (monotonic time audio last stopped; -inf: never), which a listener reads.
+    """
+
+    speaking = False
+    last_spoken_end = -math.inf
 
     def __init__(self, echo: Callable[[str], None] | None = None) -> None:
         self._echo = echo or _stdout

@@ -76,7 +76,8 @@ class ScriptSource:
         return self.items.pop(0) if self.items else ""
 
     def drain(self):
-        pass
+        """No backlog: the next block is the one recorded from now on."""
+        self.next_at = max(self.next_at, self.clock.now() + 0.1)
 
     def close(self):
         pass
@@ -186,6 +187,17 @@ def test_voice_controls_give_the_terminal_back_through_the_keyboard_controls(clo
     _controls(clock, [], fallback=keys).release()
     assert keys.released
     _controls(clock, []).release()  # no keyboard controls: nothing to give back
+
+
+def test_listening_starts_once_the_line_has_been_said(clock):
+    class SlowSpeaker(FakeSpeaker):
+        def flush(self):
+            clock.sleep(2.0)  # the question, then the read-back, take two seconds to say
+
+    asker, _ = _asker(clock, [], speaker=SlowSpeaker())
+    asker.listener.source.items = [""] * 20 + [said("ken")]  # said once the prompt was heard
+    assert asker.ask(NAMES) == "Ken"
+    assert clock.now() == pytest.approx(2.0 + 2.1 + 2.0 + 3.0, abs=0.1)  # the full confirm window
 
 
 def test_a_question_with_a_timeout_listens_until_its_default(clock):

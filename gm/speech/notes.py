@@ -1,0 +1,21 @@
+"""One-line notes on stderr about speech (why it is off, which reading is missing), each said once."""
+
+from __future__ import annotations
+
+import sys
+
+from gm.lines import Voice
+
+
+class Notes:
+    """Prints a `[voice]` line of the pack as "gm: ..." on stderr, at most once per distinct text."""
+
+    def __init__(self, lang: str) -> None:
+        self._voice = Voice(lang)
+        self._said: set[str] = set()
+
+    def note(self, key: str, **fields: object) -> None:
+        text = self._voice.text(key, **fields)
+        if text not in self._said:
+            self._said.add(text)
+            print(f"gm: {text}", file=sys.stderr, flush=True)

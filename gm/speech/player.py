@@ -1,0 +1,110 @@
+"""Where rendered lines go: the default output device (sounddevice), or WAV files in a folder.
+
+Both take `play(audio, key, cut)` and return True when the line was delivered whole, False
+when `cut` (a threading.Event) was set first. `realtime` says whether playing takes the audio's
+duration, which is what an urgent line can cut.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from pathlib import Path
+
+from gm.speech.audio import Audio, write_wav
+from gm.speech.tts import SpeechUnavailable
+
+_POLL = 0.02  # seconds between checks for a cut
+
+
+class BadWavDir(ValueError):
+    """A wav:DIR folder that cannot be created or written."""
+
+
+def _sounddevice():
+    """The sounddevice module, with a default output device (or SpeechUnavailable)."""
+    try:
+        import sounddevice
+    except ImportError as error:
+        raise SpeechUnavailable("voice.no_sounddevice", str(error)) from None
+    except OSError as error:  # sounddevice imports but cannot load libportaudio
+        raise SpeechUnavailable("voice.no_portaudio", str(error)) from None
+    try:
+        sounddevice.query_devices(kind="output")
+    except Exception as error:  # PortAudioError, ValueError: no default output device
+        raise SpeechUnavailable("voice.no_device", str(error)) from None
+    return sounddevice
+
+
+class DevicePlayer:
+    """Plays audio on the default output device through sounddevice; a cut stops within ~20 ms."""
+
+    realtime = True
+
+    def __init__(self) -> None:
+        self._sd = _sounddevice()
+
+    def play(self, audio: Audio, key: str, cut: threading.Event) -> bool:
+        import numpy
+
+        samples = numpy.frombuffer(audio.samples, dtype="<i2")
+        position = 0
+        finished = threading.Event()
+
+        def fill(outdata, frames, _time, _status) -> None:
+            nonlocal position
+            chunk = samples[position: position + frames]
+            outdata[: len(chunk), 0] = chunk
+            outdata[len(chunk):, 0] = 0
+            position += frames
+            if position >= len(samples) or cut.is_set():
+                raise self._sd.CallbackStop
+
+        stream = self._sd.OutputStream(samplerate=audio.rate, channels=1, dtype="int16",
+                                       callback=fill, finished_callback=finished.set)
+        with stream:
+            while not finished.wait(_POLL):
+                if cut.is_set():
+                    stream.abort()
+                    break
+        return not cut.is_set()
+
+    def close(self) -> None:
+        pass
+
+
+class WavSink:
+    """Writes each line to DIR/NNNN-key.wav, numbered in speaking order (after any files already there).
+
+    `pace` is real seconds spent "playing" per second of audio: 0 writes at once (`--speech
+    wav:DIR`); 1 behaves like a loudspeaker, so an urgent line can cut a line, whose file then
+    holds only what was heard.
+    """
+
+    def __init__(self, folder: Path, pace: float = 0.0) -> None:
+        if not str(folder) or str(folder) == ".":
+            raise BadWavDir("--speech wav:DIR needs a folder, e.g. wav:lines")
+        self.folder = Path(folder)
+        self.pace = pace
+        self.realtime = pace > 0
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise BadWavDir(f"cannot use {str(self.folder)!r} for WAV files: {error.strerror or error}") from None
+        if not self.folder.is_dir():
+            raise BadWavDir(f"{str(self.folder)!r} is not a folder")
+        numbers = [int(m.group(1)) for p in self.folder.glob("*.wav") if (m := re.match(r"(\d+)-", p.name))]
+        self._count = max(numbers, default=0)
+
+    def play(self, audio: Audio, key: str, cut: threading.Event) -> bool:
+        self._count += 1
+        path = self.folder / f"{self._count:04d}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', key) or 'line'}.wav"
+        start = time.monotonic()
+        completed = not (self.realtime and cut.wait(audio.seconds * self.pace))
+        heard = audio.seconds if completed else (time.monotonic() - start) / self.pace
+        write_wav(path, audio if completed else audio.head(heard))
+        return completed
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,171 @@
+"""The speaking thread: lines are printed at once, then spoken one at a time, never two together.
+
+`SpeechSpeaker` is the Speaker the game runners get for `--speech on` and `--speech wav:DIR`:
+
+- `say(line)` prints `line.text` in the caller's thread and queues `line.spoken`; it never
+  waits for speech, so a timer loop can call it.
+- An urgent line (`line.urgent`, e.g. "time is up") on a real-time output (the loudspeaker)
+  cuts the line being spoken within ~20 ms and drops the lines still waiting (they were
+  printed already and are stale), then is spoken. With `wav:DIR` nothing plays in real time,
+  so every line is written, in order.
+- `speaking` is True while audio is playing; `last_spoken_end` is the `time.monotonic()` at
+  which audio last stopped (-inf before any). A listener drops microphone audio while
+  `speaking` and for a grace period after `last_spoken_end`, so gm does not hear itself.
+- `flush()` waits until every queued line has been spoken; `close()` flushes and stops the
+  thread. `spoken` records each line played (key, text, start, end, whether it was whole).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable
+
+from gm.ports import Line, Speaker
+from gm.speech.notes import Notes
+from gm.speech.tts import Renderer
+
+_WAIT = 0.5  # seconds between checks that the speaking thread is still alive
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """One line as it was played: monotonic start and end, and whether it played to the end."""
+
+    key: str
+    text: str
+    started: float
+    ended: float
+    completed: bool
+
+
+@dataclass
+class _Item:
+    line: Line
+    text: str
+    cut: threading.Event = field(default_factory=threading.Event)
+
+
+class SpeechSpeaker:
+    """Prints through `printer` and speaks through `sink` from one thread holding one Renderer.
+
+    The renderer is made in the thread first, then the sink: the constructor raises what either
+    raises (SpeechUnavailable, UnknownVoice, BadWavDir).
+    """
+
+    def __init__(self, printer: Speaker, make_renderer: Callable[[], Renderer], make_sink: Callable[[], object],
+                 notes: Notes, prepare: Callable[[str], str] = str) -> None:
+        self._printer = printer
+        self._notes = notes
+        self._prepare = prepare
+        self._pending: deque[_Item] = deque()
+        self._current: _Item | None = None
+        self._cond = threading.Condition()
+        self._closing = False
+        self._closed = False
+        self._broken = False
+        self.speaking = False
+        self.last_spoken_end = -math.inf
+        self.spoken: list[Spoken] = []
+        self.renderer: Renderer | None = None
+        self._failure: BaseException | None = None
+        self._sink_ready = threading.Event()
+        ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(make_renderer, ready), name="gm-speech", daemon=True)
+        self._thread.start()
+        ready.wait()
+        if self._failure is not None:
+            self._thread.join()
+            raise self._failure
+        try:
+            self._sink = make_sink()
+        except BaseException:
+            self._stop_thread()
+            raise
+        self._sink_ready.set()
+
+    # -- the caller's side ------------------------------------------------------------------
+    def say(self, line: Line) -> None:
+        self._printer.say(line)
+        if self._broken or self._closing:
+            return
+        item = _Item(line, self._prepare(line.spoken))
+        with self._cond:
+            if line.urgent and self._sink.realtime:
+                self._pending.clear()
+                if self._current is not None:
+                    self._current.cut.set()
+            self._pending.append(item)
+            self._cond.notify_all()
+
+    def flush(self) -> None:
+        with self._cond:
+            while (self._pending or self._current is not None) and self._thread.is_alive():
+                self._cond.wait(_WAIT)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self.flush()
+        self._stop_thread()
+        self._sink.close()
+        self._printer.close()
+        self._closed = True
+
+    def _stop_thread(self) -> None:
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        self._sink_ready.set()
+        self._thread.join()
+
+    # -- the speaking thread ----------------------------------------------------------------
+    def _run(self, make_renderer: Callable[[], Renderer], ready: threading.Event) -> None:
+        try:
+            self.renderer = make_renderer()
+        except BaseException as error:  # handed to the constructor, which raises it
+            self._failure = error
+            ready.set()
+            return
+        ready.set()
+        try:
+            while (item := self._next()) is not None:
+                try:
+                    self._speak(item)
+                except Exception as error:  # a broken engine or device: go on printing only
+                    self._broken = True
+                    self._notes.note("voice.speech_failed", reason=str(error).splitlines()[0] if str(error) else type(error).__name__)
+                finally:
+                    with self._cond:
+                        self._current = None
+                        self._cond.notify_all()
+        finally:
+            self.renderer.close()
+
+    def _next(self) -> _Item | None:
+        self._sink_ready.wait()
+        with self._cond:
+            while not self._pending and not self._closing:
+                self._cond.wait()
+            if not self._pending:
+                return None
+            self._current = self._pending.popleft()
+            return self._current
+
+    def _speak(self, item: _Item) -> None:
+        if self._broken or item.cut.is_set() or not item.text.strip():
+            return
+        audio = self.renderer.render(item.text)
+        if item.cut.is_set():
+            return
+        started = time.monotonic()
+        self.speaking = True
+        try:
+            completed = self._sink.play(audio, item.line.key, item.cut)
+        finally:
+            self.speaking = False
+            self.last_spoken_end = time.monotonic()
+        self.spoken.append(Spoken(item.line.key, item.text, started, self.last_spoken_end, completed))

@@ -1,0 +1,70 @@
+"""The voices a text-to-speech engine offers, and picking one by language.
+
+pyttsx3's drivers report languages differently: espeak `ja` or `en-gb-x-rp`, NSSS (macOS)
+`ja_JP`, SAPI5 (Windows) `ja-JP`. `language_of` reduces any of them to the bare language
+("ja", "en") that `--lang` uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+# Preferred regional tags per language, best first; any other tag of the language follows.
+_PREFERRED = {"en": ("en-us", "en-gb", "en"), "ja": ("ja-jp", "ja")}
+
+
+class UnknownVoice(ValueError):
+    """A --voice id that the speech engine does not have."""
+
+
+@dataclass(frozen=True)
+class FoundVoice:
+    """One installed voice: its engine id, display name and language tag as reported."""
+
+    id: str
+    name: str
+    tag: str
+
+    @property
+    def lang(self) -> str:
+        return language_of(self.tag)
+
+
+def normalise_tag(tag: object) -> str:
+    """A language tag in lower case with hyphens: b"\\x05ja", "ja_JP", "ja-JP" → "ja", "ja-jp", "ja-jp"."""
+    if isinstance(tag, bytes):
+        tag = tag.decode("utf-8", "ignore")
+    text = "".join(ch for ch in str(tag or "") if ch.isprintable()).strip()
+    return text.replace("_", "-").lower()
+
+
+def language_of(tag: object) -> str:
+    """The bare language of a tag: "ja_JP" → "ja", "en-gb-x-rp" → "en"; "" when there is none."""
+    head = normalise_tag(tag).split("-", 1)[0]
+    return head if head.isalpha() and 2 <= len(head) <= 3 else ""
+
+
+def found_voice(voice_id: str, name: str | None, languages: Sequence[object] | None) -> FoundVoice:
+    """A FoundVoice from the fields of a pyttsx3 Voice."""
+    tags = [normalise_tag(t) for t in (languages or []) if language_of(t)]
+    return FoundVoice(id=str(voice_id), name=str(name or voice_id), tag=tags[0] if tags else "")
+
+
+def voices_for(voices: Iterable[FoundVoice], lang: str) -> list[FoundVoice]:
+    """The voices speaking `lang`, best first."""
+    preferred = _PREFERRED.get(lang, (lang,))
+    matching = [v for v in voices if v.lang == lang]
+    return sorted(matching, key=lambda v: preferred.index(v.tag) if v.tag in preferred else len(preferred))
+
+
+def choose_voice(voices: Sequence[FoundVoice], lang: str, override: str | None = None) -> FoundVoice | None:
+    """The voice for `lang` (or the one `override` names, by id or name); None when no voice speaks `lang`."""
+    if override:
+        for exact in (True, False):
+            for voice in voices:
+                if (voice.id == override) if exact else override.casefold() in (voice.id.casefold(), voice.name.casefold()):
+                    return voice
+        raise UnknownVoice(f"no voice {override!r}: `gm voice list` shows the voices found")
+    best = voices_for(voices, lang)
+    return best[0] if best else None

@@ -1,0 +1,80 @@
+"""Test doubles for the speech edge: a renderer that needs no engine, a sounddevice that needs no card."""
+
+from __future__ import annotations
+
+import threading
+import time
+import types
+
+from gm.speech.audio import Audio
+
+RATE = 8000
+
+
+class FakeRenderer:
+    """Renders 0.1 s of a tone per character: duration grows with text, no engine needed."""
+
+    voice = None
+    missing_language = False
+
+    def __init__(self) -> None:
+        self.rendered: list[str] = []
+
+    def render(self, text: str) -> Audio:
+        self.rendered.append(text)
+        return Audio(RATE, b"\x10\x00" * int(RATE * 0.1 * len(text)))
+
+    def close(self) -> None:
+        pass
+
+
+def fake_sounddevice(pace: float = 1.0, devices: bool = True) -> types.ModuleType:
+    """A stand-in for the sounddevice module: streams call back on a thread at `pace` × real time."""
+    sd = types.ModuleType("sounddevice")
+
+    class CallbackStop(Exception):
+        pass
+
+    class PortAudioError(Exception):
+        pass
+
+    class OutputStream:
+        played: list = []
+
+        def __init__(self, samplerate, channels, dtype, callback, finished_callback):
+            import numpy
+
+            self.rate, self.callback, self.finished = samplerate, callback, finished_callback
+            self.buffer = numpy.zeros((256, channels), dtype=dtype)
+            self.aborted = threading.Event()
+
+        def _run(self):
+            while not self.aborted.is_set():
+                try:
+                    self.callback(self.buffer, len(self.buffer), None, None)
+                except CallbackStop:
+                    OutputStream.played.append(self.buffer[:, 0].copy())
+                    break
+                OutputStream.played.append(self.buffer[:, 0].copy())
+                time.sleep(len(self.buffer) / self.rate * pace)
+            self.finished()
+
+        def __enter__(self):
+            self.thread = threading.Thread(target=self._run, daemon=True)
+            self.thread.start()
+            return self
+
+        def __exit__(self, *exc):
+            self.thread.join()
+
+        def abort(self):
+            self.aborted.set()
+
+    def query_devices(kind=None):
+        if not devices:
+            raise PortAudioError("Error querying device -1")
+        return {"name": "fake", "max_output_channels": 2}
+
+    sd.CallbackStop, sd.PortAudioError, sd.OutputStream, sd.query_devices = (
+        CallbackStop, PortAudioError, OutputStream, query_devices)
+    return sd

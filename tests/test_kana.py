@@ -1,0 +1,63 @@
+"""Japanese speech is kana only: Latin names in katakana, numbers in words, unreadable runs found."""
+
+import random
+import re
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gm import kana
+from gm.lines import Voice, name_kana
+
+KATAKANA = re.compile(r"^[\u30a1-\u30fa\u30fc]*$")
+
+
+@pytest.mark.parametrize("latin, katakana", [
+    ("Aki", "アキ"), ("Ken", "ケン"), ("Mio", "ミオ"), ("Sora", "ソラ"), ("Shinji", "シンジ"),
+    ("Tsubasa", "ツバサ"), ("Kyoko", "キョコ"), ("Yuki", "ユキ"), ("John", "ジョン"), ("Emma", "エンマ"),
+    ("Anna", "アンナ"), ("Bella", "ベラ"), ("Matt", "マット"), ("Nick", "ニック"), ("Mary", "マリ"),
+    ("Lynn", "リン"), ("Tim", "ティム"), ("Chris", "クリス"), ("Zoë", "ゾエ"), ("Vera", "ベラ"), ("Wendy", "ウエンディ"), ("SORA", "ソラ"),
+])
+def test_latin_names_are_spelt_in_katakana(latin, katakana):
+    assert kana.latin_katakana(latin) == katakana
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=1, max_size=12))
+def test_any_latin_word_becomes_katakana_only(word):
+    out = kana.latin_katakana(word)
+    assert KATAKANA.match(out), out
+    assert not re.search(r"(^|[アイウエオンッー])[ァィゥェォャュョ]", out), out  # a small kana needs a consonant
+
+
+def test_names_numbers_and_kanji():
+    assert name_kana("みお") == "みお" and name_kana("ソラ") == "ソラ"
+    assert name_kana("Aki2") == "アキに"
+    assert name_kana("健") == "健"  # no reading: the speech edge leaves it out with a note
+    assert kana.to_kana("Ken に 3 票") == "ケン に さん 票"
+    assert kana.unreadable("健に いっぴょう、美緒・Aki") == ["健", "美緒・Aki"]
+    assert kana.readable("健に いっぴょう") == "に いっぴょう"
+
+
+def test_voice_uses_given_readings_before_spelling():
+    voice = Voice("ja", readings={"健": "けん"})
+    assert voice.spoken_word("健") == "けん"
+    assert voice.spoken_word("Aki") == "アキ"
+    assert Voice("en").spoken_word("Aki") == "Aki"
+
+
+@pytest.mark.espeak
+def test_espeak_reads_spelt_names_as_japanese():
+    if not shutil.which("espeak-ng"):
+        pytest.skip("espeak-ng is not installed")
+    rng = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    names = ["Aki", "Ken", "John", "Emma", "Chris", "Matt"] + [
+        "".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(200)]
+    spelt = "\n".join(kana.latin_katakana(n) for n in names)
+    out = subprocess.run(["espeak-ng", "-v", "ja", "-x", "-q", "--stdin"], input=spelt,
+                         capture_output=True, text=True, check=True).stdout
+    assert "(en)" not in out, [n for n in names if "(" in subprocess.run(
+        ["espeak-ng", "-v", "ja", "-x", "-q", kana.latin_katakana(n)], capture_output=True, text=True).stdout]

@@ -1,0 +1,295 @@
+"""Speaking lines: the WAV sink, the one speaking thread, urgent cuts, fallbacks (no audio hardware)."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+import wave
+
+import pytest
+from speech_fakes import RATE, FakeRenderer, fake_sounddevice
+
+from gm.lines import Voice
+from gm.options import SpeechSettings
+from gm.ports import Line
+from gm.speakers import PrintSpeaker, open_speaker
+from gm.speech.notes import Notes
+from gm.speech.player import BadWavDir, DevicePlayer, WavSink
+from gm.speech.speaking import SpeechSpeaker
+from gm.speech.tts import Renderer, SpeechUnavailable
+
+
+def _line(key: str, text: str, urgent: bool = False) -> Line:
+    return Line(key=key, text=text, spoken=text, urgent=urgent)
+
+
+@pytest.fixture(scope="module")
+def engine():
+    """Skips where pyttsx3 cannot render (no espeak-ng library)."""
+    try:
+        renderer = Renderer(SpeechSettings("en"))
+    except SpeechUnavailable as error:
+        pytest.skip(f"no text-to-speech engine: {error}")
+    renderer.close()
+
+
+def _speaker(tmp_path, pace=0.0, printed=None):
+    return SpeechSpeaker(PrintSpeaker((printed if printed is not None else []).append), FakeRenderer,
+                         lambda: WavSink(tmp_path, pace=pace), Notes("en"))
+
+
+def _until_speaking(speaker):
+    deadline = time.monotonic() + 2
+    while not speaker.speaking and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert speaker.speaking
+
+
+def _wav(path):
+    with wave.open(str(path)) as w:
+        return w.getframerate(), w.getnframes() / w.getframerate()
+
+
+@pytest.mark.espeak
+def test_wav_sink_writes_real_speech_whose_length_grows_with_the_text(engine, tmp_path, capsys):
+    speaker = open_speaker(SpeechSettings("en", f"wav:{tmp_path}"))
+    speaker.say(_line("a", "Night falls."))
+    speaker.say(_line("b", "Night falls. Everybody closes their eyes, and the werewolf wakes up and looks."))
+    speaker.close()
+    assert capsys.readouterr().out.splitlines() == [
+        "Night falls.", "Night falls. Everybody closes their eyes, and the werewolf wakes up and looks."]
+    short, long = sorted(tmp_path.iterdir())
+    assert (short.name, long.name) == ("0001-a.wav", "0002-b.wav")
+    (rate_a, secs_a), (rate_b, secs_b) = _wav(short), _wav(long)
+    assert rate_a == rate_b == 22050  # espeak-ng renders 22.05 kHz
+    assert 0.4 < secs_a < secs_b / 3
+    with wave.open(str(long)) as w:
+        samples = w.readframes(w.getnframes())
+    assert max(samples[1::2]) > 8  # not silence: high bytes of the 16-bit samples move
+
+
+@pytest.mark.espeak
+def test_japanese_speech_is_rendered_by_the_japanese_voice(engine, tmp_path):
+    speaker = open_speaker(SpeechSettings("ja", f"wav:{tmp_path}"))
+    assert speaker.renderer.voice.lang == "ja"
+    speaker.say(Voice("ja").line("voice.sample"))
+    speaker.close()
+    assert _wav(tmp_path / "0001-voice.sample.wav")[1] > 1.0
+
+
+def test_wav_files_are_numbered_in_order_after_files_already_there(tmp_path):
+    (tmp_path / "0007-old.wav").write_bytes(b"")
+    speaker = _speaker(tmp_path)
+    for i in range(3):
+        speaker.say(_line(f"k{i}", "abc"))
+    speaker.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["0007-old.wav", "0008-k0.wav", "0009-k1.wav", "0010-k2.wav"]
+    assert all(_wav(tmp_path / f"{n:04d}-k{n - 8}.wav") == (RATE, 0.3) for n in (8, 9, 10))
+
+
+def test_say_never_waits_for_speech_and_lines_never_overlap(tmp_path):
+    printed = []
+    speaker = _speaker(tmp_path, pace=0.1, printed=printed)  # 0.1 s of audio per char plays in 10 ms
+    start = time.monotonic()
+    for i in range(6):
+        speaker.say(_line(f"k{i}", "abcde"))
+    assert time.monotonic() - start < 0.1  # 6 lines × 0.05 s of playing queued without waiting
+    assert printed == ["abcde"] * 6  # printed at once, spoken later
+    speaker.flush()
+    spans = [(s.started, s.ended) for s in speaker.spoken]
+    assert len(spans) == 6 and all(s.completed for s in speaker.spoken)
+    assert all(end <= next_start for (_, end), (next_start, _) in zip(spans, spans[1:]))
+    assert all(end - begin >= 0.045 for begin, end in spans)
+    speaker.close()
+
+
+def test_an_urgent_line_cuts_the_current_one_and_drops_stale_lines(tmp_path):
+    speaker = _speaker(tmp_path, pace=1.0)
+    speaker.say(_line("long", "x" * 30))  # 3 s of speech
+    speaker.say(_line("stale", "one minute left"))
+    _until_speaking(speaker)
+    time.sleep(0.1)
+    cut_at = time.monotonic()
+    speaker.say(_line("up", "time", urgent=True))
+    speaker.flush()
+    assert not speaker.speaking and speaker.last_spoken_end >= cut_at
+    assert [(s.key, s.completed) for s in speaker.spoken] == [("long", False), ("up", True)]
+    assert speaker.spoken[0].ended - cut_at < 0.15  # cut at once, not after the 3 s line
+    assert speaker.spoken[1].started >= speaker.spoken[0].ended
+    speaker.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["0001-long.wav", "0002-up.wav"]
+    assert 0.05 < _wav(tmp_path / "0001-long.wav")[1] < 1.0  # only what was heard before the cut
+
+
+def test_urgent_lines_do_not_drop_anything_when_writing_wav_files(tmp_path):
+    speaker = _speaker(tmp_path)
+    for i in range(5):
+        speaker.say(_line(f"k{i}", "abc"))
+    speaker.say(_line("up", "time", urgent=True))
+    speaker.close()
+    assert [s.key for s in speaker.spoken] == ["k0", "k1", "k2", "k3", "k4", "up"]
+
+
+def test_speaking_and_last_spoken_end_tell_a_listener_when_audio_plays(tmp_path):
+    speaker = _speaker(tmp_path, pace=1.0)
+    assert speaker.speaking is False and speaker.last_spoken_end == float("-inf")
+    speaker.say(_line("k", "abcd"))  # 0.4 s
+    _until_speaking(speaker)
+    speaker.flush()
+    assert not speaker.speaking and time.monotonic() - speaker.last_spoken_end < 0.1
+    speaker.close()
+    assert PrintSpeaker().speaking is False and PrintSpeaker().last_spoken_end == float("-inf")
+
+
+def test_device_player_plays_every_sample_and_stops_when_cut(monkeypatch):
+    import numpy
+
+    sd = fake_sounddevice(pace=1.0)
+    monkeypatch.setitem(sys.modules, "sounddevice", sd)
+    player = DevicePlayer()
+    audio = FakeRenderer().render("a")  # 0.1 s
+    assert player.play(audio, "k", threading.Event()) is True
+    played = numpy.concatenate(sd.OutputStream.played)
+    assert (played[: audio.frames] == 16).all() and (played[audio.frames:] == 0).all()
+    sd.OutputStream.played.clear()
+    cut = threading.Event()
+    threading.Timer(0.05, cut.set).start()
+    start = time.monotonic()
+    assert player.play(FakeRenderer().render("x" * 50), "k", cut) is False  # 5 s of audio
+    assert time.monotonic() - start < 0.5
+    assert 0 < sum(len(b) for b in sd.OutputStream.played) < RATE * 0.5
+
+
+def test_an_urgent_line_cuts_speech_on_the_loudspeaker(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sounddevice", fake_sounddevice(pace=1.0))
+    speaker = SpeechSpeaker(PrintSpeaker(lambda _: None), FakeRenderer, DevicePlayer, Notes("en"))
+    speaker.say(_line("long", "x" * 30))
+    _until_speaking(speaker)
+    speaker.say(_line("up", "ab", urgent=True))
+    speaker.close()
+    assert [(s.key, s.completed) for s in speaker.spoken] == [("long", False), ("up", True)]
+
+
+class _NoPortAudio:
+    """A meta-path finder failing like sounddevice does without libportaudio2."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "sounddevice":
+            raise OSError("PortAudio library not found")
+        return None
+
+
+def _no_pyttsx3(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyttsx3", None)
+
+
+def _no_espeak(monkeypatch):
+    import pyttsx3
+
+    def init(*args, **kwargs):
+        raise RuntimeError("This means you probably do not have eSpeak or eSpeak-ng installed!")
+
+    monkeypatch.setattr(pyttsx3, "init", init)
+
+
+def _no_portaudio(monkeypatch):
+    monkeypatch.delitem(sys.modules, "sounddevice", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_NoPortAudio(), *sys.meta_path])
+
+
+def _no_device(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sounddevice", fake_sounddevice(devices=False))
+
+
+@pytest.mark.parametrize("break_it, note", [
+    (_no_pyttsx3, "pyttsx3 is not installed"),
+    (_no_espeak, "no speech engine was found (install espeak-ng)"),
+    (_no_portaudio, "the PortAudio library is missing (install libportaudio2)"),
+    (_no_device, "there is no sound output device"),
+])
+def test_without_the_audio_stack_lines_are_printed_with_one_note(monkeypatch, capsys, break_it, note, engine):
+    break_it(monkeypatch)
+    speaker = open_speaker(SpeechSettings("en", "on"))
+    for i in range(3):
+        speaker.say(_line(f"k{i}", f"line {i}"))
+    speaker.close()
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["line 0", "line 1", "line 2"]
+    assert err.splitlines() == [f"gm: Speech is off: {note}. Lines are printed only."]
+
+
+def test_a_failing_engine_mid_game_notes_once_and_goes_on_printing(tmp_path, capsys):
+    class Broken(FakeRenderer):
+        def render(self, text):
+            raise RuntimeError("engine crashed")
+
+    speaker = SpeechSpeaker(PrintSpeaker(), Broken, lambda: WavSink(tmp_path), Notes("en"))
+    for i in range(3):
+        speaker.say(_line(f"k{i}", f"line {i}"))
+    speaker.close()
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["line 0", "line 1", "line 2"]
+    assert err.splitlines() == ["gm: Speech stopped: engine crashed. Lines are printed only."]
+
+
+def test_a_wav_folder_that_cannot_be_made_is_bad_input(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(BadWavDir, match="file"):
+        WavSink(tmp_path / "file" / "sub")
+    with pytest.raises(BadWavDir, match="needs a folder"):
+        WavSink("")
+
+
+@pytest.mark.espeak
+def test_a_whole_japanese_session_leaves_one_wav_per_spoken_line(engine, tmp_path, capsys):
+    voice = Voice("ja", readings={"健": "けん", "美緒": "みお"})
+    lines = [voice.line("voice.sample"), voice.line("common.did_not_understand", choices=["健", "Aki", "美緒"]),
+             voice.line("voice.found", n=3), voice.line("common.graveyard", urgent=True), voice.line("common.yes")]
+    speaker = open_speaker(SpeechSettings("ja", f"wav:{tmp_path}"))
+    for line in lines:
+        speaker.say(line)
+    speaker.close()
+    assert capsys.readouterr().out.splitlines() == [line.text for line in lines]
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == [f"{i:04d}-{line.key}.wav" for i, line in enumerate(lines, 1)]
+    assert all(_wav(tmp_path / name)[1] > 0.2 for name in files)
+    assert speaker.spoken[1].text == "すみません、ききとれませんでした。けん、アキ、みお のどれかで こたえてください。"
+
+
+@pytest.mark.espeak
+def test_rate_and_volume_reach_the_engine(engine):
+    import array
+
+    text = "Everybody close your eyes."
+    renders = {}
+    for rate, volume in ((100, 1.0), (300, 1.0), (300, 0.2)):
+        renderer = Renderer(SpeechSettings("en", rate=rate, volume=volume))
+        renders[rate, volume] = renderer.render(text)
+        renderer.close()
+    assert renders[100, 1.0].seconds > 2 * renders[300, 1.0].seconds
+
+    def peak(audio):
+        return max(abs(v) for v in array.array("h", audio.samples))
+
+    assert peak(renders[300, 0.2]) < 0.5 * peak(renders[300, 1.0])
+
+
+@pytest.mark.espeak
+def test_no_voice_for_the_language_prints_with_one_note(engine, monkeypatch, tmp_path, capsys):
+    from gm.speech import tts
+
+    monkeypatch.setattr(tts, "choose_voice", lambda voices, lang, override=None: None)  # a machine with no ja voice
+    speaker = open_speaker(SpeechSettings("ja", f"wav:{tmp_path}"))
+    speaker.say(_line("k", "はい"))
+    speaker.close()
+    out, err = capsys.readouterr()
+    assert out == "はい\n" and err.startswith("gm: 音声はオフです: この言語の声がありません")
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.espeak
+def test_a_wav_folder_that_is_a_file_is_bad_input_before_anything_is_said(engine, tmp_path):
+    (tmp_path / "taken").write_text("x")
+    with pytest.raises(BadWavDir, match="taken"):
+        open_speaker(SpeechSettings("en", f"wav:{tmp_path / 'taken'}"))
