@@ -90,16 +90,10 @@ class Phrasebook:
         """The vosk grammar: a JSON list of the phrases, plus "[unk]" where the model has it."""
         return json.dumps(list(self.phrases) + ([UNK] if self.unk else []), ensure_ascii=False)
 
-    def words(self) -> set[str]:
-        return {w for p in self.phrases for w in p.split()}
-
     def only(self, hearable: Callable[[str], bool]) -> Phrasebook:
         """Without the phrases holding a word the model cannot hear (vosk drops such phrases)."""
         kept = {p: a for p, a in self.phrases.items() if all(hearable(w) for w in p.split())}
         return replace(self, phrases=kept)
-
-    def answers(self) -> set[str]:
-        return set(self.phrases.values())
 
     def match(self, heard: Heard) -> str | None:
         """The answer `heard` names, or None: nothing sure said, "[unk]", or no phrase near.

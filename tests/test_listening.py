@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import subprocess
 import math
 import sys
 import threading
@@ -453,3 +454,11 @@ def test_gm_voice_check_lists_inputs_records_and_shows_the_level(fake_sounddevic
     assert lines[:3] == ["input devices:", "  0: USB mic (1 ch, 48000 Hz)", "recording 0.5 s at 48000 Hz: say something…"]
     assert lines[3] == "level: -9.0 dBFS average, -6.0 dBFS peak"
     assert lines[4].startswith("heard: (no model: no speech model")
+
+
+def test_a_broken_model_is_one_line_on_stderr(tmp_path):
+    (tmp_path / "am").mkdir()
+    (tmp_path / "am" / "final.mdl").write_bytes(b"not a model")
+    out = subprocess.run([sys.executable, "-m", "gm", "voice", "model", str(tmp_path)], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert out.stderr == f"gm: vosk could not load the speech model in {str(tmp_path.resolve())!r}\n"

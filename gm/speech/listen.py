@@ -8,17 +8,19 @@ hands back final results as `Heard`; deciding what they mean is `gm.hearing`'s j
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import json
 import math
 import os
+import sys
 import threading
 import time
 import wave
 from array import array
 from collections import deque
 from pathlib import Path
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
 from gm.hearing import Heard, Phrasebook
 from gm.ports import Clock
@@ -69,7 +71,8 @@ class SpeechModel:
         self.path = path
         self._vosk = vosk
         try:  # model_path only: Model(lang=...) may download or sys.exit
-            self._model = vosk.Model(model_path=str(path))
+            with _stderr_silenced():  # vosk's own ERROR line; ours below says it in one line
+                self._model = vosk.Model(model_path=str(path))
         except Exception as error:  # vosk raises a bare Exception for a broken model
             raise NoModel(f"vosk could not load the speech model in {str(path)!r}") from error
         self._known: dict[str, bool] = {}
@@ -88,6 +91,20 @@ class SpeechModel:
         kaldi = self._vosk.KaldiRecognizer(*args)
         kaldi.SetWords(True)
         return VoskRecogniser(kaldi)
+
+
+@contextlib.contextmanager
+def _stderr_silenced() -> Iterator[None]:
+    """Standard error (file descriptor 2, where vosk's C++ code writes) sent to the null device."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def load_model(option: str | None) -> SpeechModel:
@@ -163,10 +180,6 @@ class PcmSource:
             raise BadWav("no WAV file to listen to")
         silence = bytes(2 * int(gap * rate))
         return cls(rate, silence + silence.join(chunks) + silence, clock)
-
-    @property
-    def seconds(self) -> float:
-        return len(self._audio) / 2 / self.rate
 
     def read(self, timeout: float) -> bytes | None:
         if self._at >= len(self._audio):
