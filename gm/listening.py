@@ -15,8 +15,8 @@ from gm.keyboard import AnswersExhausted, KeyboardAsker
 from gm.ports import Clock, Controls, Line, Question
 
 SLICE = 0.05  # clock seconds between looks at the keyboard while listening
-LISTEN_SECONDS = 8.0  # how long one try by voice waits for an answer
-CONFIRM_SECONDS = 3.0  # silence this long after a read-back accepts the answer
+LISTEN_SECONDS = 8.0  # how long (real seconds) one try by voice waits for an answer
+CONFIRM_SECONDS = 3.0  # silence this long (real seconds) after a read-back accepts the answer
 ANSWER_CONFIDENCE = 0.6
 COMMAND_CONFIDENCE = 0.8
 
@@ -48,8 +48,10 @@ class VoiceAsker:
         self.clock = clock
         self.vocabulary = vocabulary or Vocabulary.from_voice(voice)
         self.seats = tuple(seats)
-        self.listen_seconds = listen_seconds
-        self.confirm_seconds = confirm_seconds
+        # people speak in real time: with a compressed clock (--time-scale) the windows keep
+        # their real length
+        self.listen_seconds = listen_seconds / clock.scale
+        self.confirm_seconds = confirm_seconds / clock.scale
         self._typing = keyboard.pollable
         self.told_wake = False  # whether the wake phrase was explained (open_controls)
         self._yes_no = self._book(Question("confirm", Line("confirm", "", ""), ("yes", "no")))

@@ -144,6 +144,14 @@ def test_a_timeout_re_asks_once_then_the_keyboard_answers(clock):
     assert clock.now() == pytest.approx(16, abs=0.2)
 
 
+def test_listening_windows_keep_their_real_length_on_a_compressed_clock():
+    clock = FakeClock()
+    clock.scale = 0.1  # --time-scale 0.1: a game minute lasts six seconds
+    asker, _ = _asker(clock, keyboard="Ken\n")
+    assert asker.ask(NAMES) == "Ken"
+    assert clock.now() == pytest.approx(160, abs=1)  # twice 8 real seconds = 160 game seconds
+
+
 def test_the_keyboard_wins_while_listening(clock):
     read, write = os.pipe()
     os.write(write, "Aki\n".encode())
