@@ -194,7 +194,7 @@ class PcmSource:
         """Recorded audio holds no stale sound: its answers come in order."""
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the audio is in memory."""
 
 
 def read_wav(path: str | Path) -> tuple[float, bytes]:
