@@ -2,9 +2,9 @@
 
 import io
 import json
+import math
 import os
 import subprocess
-import math
 import sys
 import threading
 import time
@@ -16,14 +16,13 @@ from typer.testing import CliRunner
 
 from gm.cli import app
 from gm.clock import FakeClock
-from gm.hearing import Heard
+from gm.hearing import Heard, Vocabulary
 from gm.keyboard import KeyboardAsker
 from gm.lines import Voice
 from gm.listening import VoiceAsker, VoiceControls, open_asker, open_controls
 from gm.ports import Line, Question
 from gm.speakers import PrintSpeaker
 from gm.speech.listen import EchoGate, Listener, MicSource, NoAudio, PcmSource
-from gm.hearing import Vocabulary
 
 EN = Voice("en")
 
@@ -106,7 +105,7 @@ def _asker(clock, items=(), keyboard="", model=None, endless=True, speaker=None,
 
 
 def _votes(name="Ken"):
-    return Question("votes", EN.line("listen.confirm", answer=name) if False else Line("votes", f"Votes for {name}?", "", fields={"name": name}),
+    return Question("votes", Line("votes", f"Votes for {name}?", "", fields={"name": name}),
                     tuple(str(n) for n in range(7)))
 
 
@@ -370,7 +369,7 @@ def test_microphone_audio_is_dropped_while_the_game_master_speaks(fake_sounddevi
     speaker.speaking = True
     callback(b"\x01\x00" * 4, 4, None, None)
     speaker.speaking = False
-    speaker.last_spoken_end = __import__("time").monotonic()
+    speaker.last_spoken_end = time.monotonic()
     callback(b"\x02\x00" * 4, 4, None, None)  # the echo of the line, still in the room
     assert mic.read(0) is None
     speaker.last_spoken_end -= 1
