@@ -28,7 +28,12 @@ class KeyboardAsker:
         self._fd = _fileno(self.stream) if sys.platform != "win32" else None
         self._pending = b""
 
-    def _readline(self, timeout: float | None) -> str | None:
+    @property
+    def pollable(self) -> bool:
+        """Whether `read_line` can wait with a timeout (a real file descriptor, not Windows)."""
+        return self._fd is not None
+
+    def read_line(self, timeout: float | None) -> str | None:
         """A line, or None on timeout; raises AnswersExhausted at end of input."""
         if self._fd is None:
             line = self.stream.readline()
@@ -50,14 +55,31 @@ class KeyboardAsker:
         line, _, self._pending = self._pending.partition(b"\n")
         return line.decode("utf-8", "replace").rstrip("\r")
 
+    def choices(self, question: Question) -> str:
+        return " / ".join(question.label(a) for a in question.answers)
+
+    def prompt(self, question: Question) -> None:
+        """Show the choices at an interactive prompt."""
+        if self.interactive:
+            print(f"  [{self.choices(question)}] > ", end="", flush=True)
+
+    def take(self, typed: str, question: Question) -> str | None:
+        """The answer a typed line gives (an empty line: the default), or None after saying why not."""
+        if not self.interactive:
+            self.echo(f"  > {typed}")
+        if not typed.strip() and question.default is not None:
+            return question.default
+        answer = match_answer(typed, question)
+        if answer is None:
+            self.echo(f"  ? {typed!r} is not one of: {self.choices(question)}")
+        return answer
+
     def ask(self, question: Question) -> str:
-        choices = " / ".join(question.label(a) for a in question.answers)
         while True:
-            if self.interactive:
-                print(f"  [{choices}] > ", end="", flush=True)
+            self.prompt(question)
             start = self.clock.now()
             try:
-                typed = self._readline(question.timeout)
+                typed = self.read_line(question.timeout)
             except AnswersExhausted:
                 if question.timeout is None or question.default is None:
                     raise
@@ -67,14 +89,9 @@ class KeyboardAsker:
                 if self.interactive:
                     print()
                 return question.default  # type: ignore[return-value]
-            if not self.interactive:
-                self.echo(f"  > {typed}")
-            if not typed.strip() and question.default is not None:
-                return question.default
-            answer = match_answer(typed, question)
+            answer = self.take(typed, question)
             if answer is not None:
                 return answer
-            self.echo(f"  ? {typed!r} is not one of: {choices}")
 
 
 def _isatty(stream: TextIO) -> bool:

@@ -24,3 +24,26 @@ class SpeechSettings:
     voice: str | None = None
     rate: int | None = None
     volume: float | None = None
+
+
+# -- listening (gm/listening.py) -----------------------------------------------------------------
+ListenOption = typer.Option(
+    "on", "--listen", help="on (spoken answers and commands, keyboard too) or off (keyboard only)."
+)
+ListenFromOption = typer.Option(
+    None, "--listen-from", help="Hear the answers from this WAV file instead of the microphone (tests, replays)."
+)
+VoskModelOption = typer.Option(
+    None, "--vosk-model", help="Vosk model directory (default: $GM_VOSK_MODEL; see `gm voice model`)."
+)
+
+
+class BadListen(ValueError):
+    """A --listen value that is not on or off."""
+
+
+def listen_spec(listen: str, listen_from: str | None = None) -> str:
+    """What `open_asker` listens to: "off", "on" (the microphone) or a WAV file's path."""
+    if listen not in ("on", "off"):
+        raise BadListen(f"--listen must be on or off, not {listen!r}")
+    return listen_from or listen

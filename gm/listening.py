@@ -1,0 +1,269 @@
+"""The game master listens: spoken answers (ask → hear → confirm) and voice commands, always
+racing the keyboard. `open_asker` / `open_controls` build them for a night.
+
+Voice commands map to `Controls` commands: "pause", "resume", "end" (vote now), "repeat", and
+"add_minute" (one more minute; the keyboard's "add" adds 30 seconds).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable, Sequence, TextIO
+
+from gm.hearing import Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable
+from gm.keyboard import AnswersExhausted, KeyboardAsker
+from gm.ports import Clock, Controls, Line, Question
+
+SLICE = 0.05  # clock seconds between looks at the keyboard while listening
+LISTEN_SECONDS = 8.0  # how long (real seconds) one try by voice waits for an answer
+CONFIRM_SECONDS = 3.0  # silence this long (real seconds) after a read-back accepts the answer
+ANSWER_CONFIDENCE = 0.6
+COMMAND_CONFIDENCE = 0.8
+
+
+def phrasebook(question: Question, model, vocabulary: Vocabulary, spoken: Callable[[str], str],
+               seats: Sequence[str] = ()) -> Phrasebook:
+    """The phrases `model` can hear that answer `question` (see `gm.hearing.question_phrases`)."""
+    phrases = question_phrases(question, vocabulary, spoken, seats)
+    return Phrasebook(phrases, ANSWER_CONFIDENCE, model.unk).only(model.hears)
+
+
+class VoiceAsker:
+    """Asks by voice with the keyboard racing it (first answer wins).
+
+    A heard answer is read back ("Ken: 2 votes. Right?"): "yes" or silence accepts it, "no" or
+    a typed line re-asks (a typed valid answer is taken as it is). The one answer of a
+    one-answer question ("done") is taken without a read-back. A timeout or an unclear
+    answer re-asks once; the next one falls back to the keyboard. A question with a timeout
+    and default listens until its deadline and then returns the default.
+    """
+
+    def __init__(self, listener, keyboard: KeyboardAsker, speaker, voice, clock: Clock,
+                 vocabulary: Vocabulary | None = None, seats: Sequence[str] = (),
+                 listen_seconds: float = LISTEN_SECONDS, confirm_seconds: float = CONFIRM_SECONDS) -> None:
+        self.listener = listener
+        self.keyboard = keyboard
+        self.speaker = speaker
+        self.voice = voice
+        self.clock = clock
+        self.vocabulary = vocabulary or Vocabulary.from_voice(voice)
+        self.seats = tuple(seats)
+        # people speak in real time: with a compressed clock (--time-scale) the windows keep
+        # their real length
+        self.listen_seconds = listen_seconds / clock.scale
+        self.confirm_seconds = confirm_seconds / clock.scale
+        self._typing = keyboard.pollable
+        self.told_wake = False  # whether the wake phrase was explained (open_controls)
+        self._yes_no = self._book(Question("confirm", Line("confirm", "", ""), ("yes", "no")))
+
+    # -- set-up ------------------------------------------------------------------------------
+    def announce(self) -> None:
+        """Say which players the model cannot hear (with their seat numbers) and which names
+        sound too alike."""
+        hears = self.listener.model.hears
+        lost = unhearable(self.seats, hears, lambda n: (n, self.voice.spoken_word(n)))
+        for seat, name in enumerate(self.seats, start=1):
+            if name in lost:
+                self.speaker.say(self.voice.line("listen.unhearable", name=name, n=seat))
+        for a, b in alike([n for n in self.seats if n not in lost], self.voice.spoken_word):
+            self.speaker.say(self.voice.line("listen.alike", a=a, b=b))
+
+    def _book(self, question: Question) -> Phrasebook:
+        return phrasebook(question, self.listener.model, self.vocabulary, self.voice.spoken_word, self.seats)
+
+    # -- asking ------------------------------------------------------------------------------
+    def ask(self, question: Question) -> str:
+        book = self._book(question)
+        if not book.phrases or self.listener.source.ended:
+            return self.keyboard.ask(question)
+        deadline = None if question.timeout is None else self.clock.now() + question.timeout
+        misses = 0
+        while True:
+            kind, value = self._listen(book, self.listen_seconds, deadline)
+            if kind == "typed":
+                answer = self.keyboard.take(value, question)
+                if answer is not None:
+                    return answer
+                continue
+            answer = book.match(value) if kind == "heard" else None
+            if answer is not None and len(question.answers) == 1:
+                return answer  # "done": nothing to mix it up with
+            if answer is not None:
+                confirmed = self._confirm(question, answer)
+                if confirmed is not None:
+                    return confirmed
+                self._reask(question, "listen.again")
+                continue
+            if self.listener.source.ended:  # a WAV file has run out of answers
+                return self.keyboard.ask(question)
+            if deadline is not None:
+                if self.clock.now() >= deadline:
+                    return question.default  # type: ignore[return-value]
+                if kind == "heard":
+                    self._say("listen.not_understood")
+                continue
+            misses += 1
+            if misses >= 2:
+                self._say("listen.type_it")
+                return self.keyboard.ask(question)
+            self._reask(question, "listen.not_understood" if kind == "heard" else "listen.again")
+
+    def _reask(self, question: Question, key: str) -> None:
+        self._say(key)
+        self.speaker.say(question.prompt)
+
+    def _confirm(self, question: Question, answer: str) -> str | None:
+        """The answer once confirmed (a typed answer counts as it is); None to ask again."""
+        self.speaker.say(self._readback(question, answer))
+        kind, value = self._listen(self._yes_no, self.confirm_seconds)
+        if kind == "typed":
+            typed = self.keyboard.take(value, question) if value.strip() else None
+            return typed
+        if kind == "heard":
+            return answer if self._yes_no.match(value) == "yes" else None
+        return answer
+
+    def _readback(self, question: Question, answer: str):
+        """"Ken: 2 votes. Right?" for a count about someone (the prompt's `candidate`, `name` or
+        `voter` field), "Aki: Werewolf. Right?", or just "Werewolf. Right?"."""
+        fields = question.prompt.fields
+        who = next((fields[k] for k in ("candidate", "name", "voter") if k in fields), None)
+        label = question.label(answer)
+        if who is None:
+            return self.voice.line("listen.confirm", answer=label)
+        if answer.isdigit():
+            return self.voice.line("listen.confirm_votes", name=who, n=int(answer))
+        return self.voice.line("listen.confirm_named", name=who, answer=label)
+
+    def _listen(self, book: Phrasebook, seconds: float, deadline: float | None = None) -> tuple[str, object]:
+        """("typed", line), ("heard", Heard) or ("silence", None) after `seconds` clock seconds
+        (at the `deadline` instead, when there is one) or when a WAV source has run out."""
+        flush = getattr(self.speaker, "flush", None)
+        if flush is not None:
+            flush()  # the window opens once the question or read-back has been said (typing waits)
+        session = self.listener.session(book) if book.phrases else None
+        until = self.clock.now() + seconds if deadline is None else deadline
+        while self.clock.now() < until and not (session and session.done):
+            typed = self._typed()
+            if typed is not None:
+                return "typed", typed
+            wait = min(SLICE, max(0.0, until - self.clock.now()))
+            if session is None:  # nothing the model can hear: only the keyboard counts
+                self.clock.sleep(wait)
+                continue
+            heard = session.step(wait)
+            if heard is not None and heard.text:
+                self.keyboard.echo(f"  (heard) {heard.text}")
+                return "heard", heard
+        return "silence", None
+
+    def _typed(self) -> str | None:
+        if not self._typing:
+            return None
+        try:
+            return self.keyboard.read_line(0.0)
+        except AnswersExhausted:
+            self._typing = False
+            return None
+
+    def _say(self, key: str) -> None:
+        self.speaker.say(self.voice.line(key))
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+class VoiceControls:
+    """Voice commands during a timed phase: the wake phrase, said exactly, then a command
+    ("game master, pause"; a near miss counts), every word heard with at least
+    `min_confidence`. Keyboard `fallback` controls race it."""
+
+    def __init__(self, listener, vocabulary: Vocabulary, clock: Clock, fallback: Controls | None = None,
+                 min_confidence: float = COMMAND_CONFIDENCE) -> None:
+        model = listener.model
+        self.book = Phrasebook(command_phrases(vocabulary), min_confidence, model.unk).only(model.hears)
+        self.wakes = tuple(f"{wake} " for wake in vocabulary.phrases("wake"))
+        self.listener = listener
+        self.clock = clock
+        self.fallback = fallback
+        self._session = None
+
+    def release(self) -> None:
+        """Give the terminal back (the keyboard controls' raw mode)."""
+        release = getattr(self.fallback, "release", None)
+        if release:
+            release()
+
+    def poll(self, timeout: float) -> str | None:
+        until = self.clock.now() + timeout
+        while True:
+            left = max(0.0, until - self.clock.now())
+            if self.fallback is not None:
+                command = self.fallback.poll(min(SLICE, left))
+                if command is not None:
+                    return command
+            command = self._hear(0.0 if self.fallback is not None else min(SLICE, left))
+            if command is not None:
+                return command
+            if self.clock.now() >= until:
+                return None
+
+    def _hear(self, wait: float) -> str | None:
+        if self._session is None:
+            self._session = self.listener.session(self.book)
+        if self._session.done:  # a WAV file has run out: nothing more to hear
+            self.clock.sleep(wait)
+            return None
+        heard: Heard | None = self._session.step(wait)
+        if heard is None or not heard.sure(self.book.min_confidence).startswith(self.wakes):
+            return None  # no wake phrase: table talk
+        return self.book.match(heard)
+
+
+# -- the factory -------------------------------------------------------------------------------
+def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None = None,
+               stream: TextIO | None = None, players: Sequence[str] = (),
+               note: Callable[[str], None] | None = None):
+    """The asker for a night. `listen` is "off" (keyboard only), "on" (the microphone) or the
+    path of a WAV file (--listen-from). Falls back to the keyboard, with one note on stderr,
+    when vosk, the speech model, PortAudio or an input device is missing. `players` in seating
+    order give seat numbers for names the model cannot hear."""
+    keyboard = KeyboardAsker(clock, stream)
+    if listen == "off":
+        return keyboard
+    note = note or _stderr
+    from gm.speech.listen import EchoGate, Listener, MicSource, NoAudio, NoModel, PcmSource, load_model
+
+    source = None if listen == "on" else PcmSource.from_wavs([listen], clock)  # a bad file is bad input
+    try:
+        model = load_model(model_path)
+        source = source or MicSource(clock, EchoGate(speaker))
+    except (NoModel, NoAudio) as error:
+        note(f"gm: not listening: {str(error).splitlines()[0]}; answers are typed")
+        return keyboard
+    asker = VoiceAsker(Listener(model, source), keyboard, speaker, voice, clock, seats=players)
+    vocabulary = asker.vocabulary
+    deaf = unhearable(vocabulary.hear, model.hears, vocabulary.phrases)
+    if deaf:
+        note(f"gm: the speech model cannot hear {', '.join(deaf)} ({voice.lang}); those are typed "
+             "(see `gm voice model`)")
+    asker.announce()
+    return asker
+
+
+def open_controls(asker, clock: Clock, fallback: Controls | None = None) -> Controls | None:
+    """Voice commands sharing a listening asker's microphone (or file), raced by the keyboard's
+    `fallback` controls; just `fallback` when the asker does not listen."""
+    if not isinstance(asker, VoiceAsker):
+        return fallback
+    controls = VoiceControls(asker.listener, asker.vocabulary, clock, fallback)
+    if not controls.book.phrases:  # the model cannot hear the wake phrase or any command
+        return fallback
+    if not asker.told_wake:
+        asker.told_wake = True
+        asker.speaker.say(asker.voice.line("listen.wake_help"))
+    return controls
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)

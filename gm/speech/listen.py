@@ -1,0 +1,377 @@
+"""Listening (edge): vosk speech models and recognisers, microphone and WAV audio sources.
+
+vosk and sounddevice are imported inside functions only. Audio is 16-bit mono PCM at the
+source's rate, in small blocks. A `Listener` runs one recogniser at a time over one source and
+hands back final results as `Heard`; deciding what they mean is `gm.hearing`'s job.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import functools
+import json
+import math
+import os
+import sys
+import threading
+import time
+import wave
+from array import array
+from collections import deque
+from pathlib import Path
+from typing import Callable, Iterator, Protocol, Sequence
+
+from gm.hearing import Heard, Phrasebook
+from gm.ports import Clock
+
+MODEL_ENV = "GM_VOSK_MODEL"
+BLOCK_SECONDS = 0.1
+GRACE_SECONDS = 0.3  # microphone audio dropped after a spoken line ends (its echo in the room)
+
+
+class NoModel(ValueError):
+    """No speech model was given, or the one given is missing or broken."""
+
+
+class NoAudio(OSError):
+    """No way to record: PortAudio (libportaudio2) or an input device is missing."""
+
+
+class BadWav(ValueError):
+    """A WAV file that is not 16-bit mono PCM (or not a WAV file)."""
+
+
+# -- the speech model ---------------------------------------------------------------------------
+def model_dir(option: str | None) -> Path:
+    """The model directory from `--vosk-model` or $GM_VOSK_MODEL; a pip model package (a
+    folder holding `model/`) is accepted too."""
+    given = option or os.environ.get(MODEL_ENV)
+    if not given:
+        raise NoModel(f"no speech model: give --vosk-model PATH or set {MODEL_ENV} (see `gm voice model`)")
+    path = Path(given).expanduser()
+    if not (path / "am").is_dir() and (path / "model" / "am").is_dir():
+        path = path / "model"
+    if not path.is_dir():
+        raise NoModel(f"speech model {given!r} is not a directory")
+    if not (path / "am" / "final.mdl").is_file():
+        raise NoModel(f"speech model {given!r} is not a vosk model (no am/final.mdl)")
+    return path
+
+
+class SpeechModel:
+    """A loaded vosk model: which words it knows, and recognisers over its grammar."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            import vosk
+        except (ImportError, OSError) as error:
+            raise NoModel(f"vosk cannot be loaded ({error})") from error
+        vosk.SetLogLevel(-1)
+        self.path = path
+        self._vosk = vosk
+        try:  # model_path only: Model(lang=...) may download or sys.exit
+            with _stderr_silenced():  # vosk's own ERROR line; ours below says it in one line
+                self._model = vosk.Model(model_path=str(path))
+        except Exception as error:  # vosk raises a bare Exception for a broken model
+            raise NoModel(f"vosk could not load the speech model in {str(path)!r}") from error
+        self._known: dict[str, bool] = {}
+        self.unk = self.hears("[unk]")
+
+    def hears(self, word: str) -> bool:
+        """Whether `word` is in the model's vocabulary (vosk_model_find_word)."""
+        if word not in self._known:
+            self._known[word] = self._model.vosk_model_find_word(word) >= 0
+        return self._known[word]
+
+    def recogniser(self, rate: float, book: Phrasebook | None = None) -> Recogniser:
+        """A recogniser for audio at `rate`; with a `book` holding phrases, limited to its grammar
+        (vosk 0.3.45 crashes on an empty grammar, so an empty book listens without one)."""
+        args = (self._model, float(rate)) + ((book.grammar(),) if book is not None and book.phrases else ())
+        kaldi = self._vosk.KaldiRecognizer(*args)
+        kaldi.SetWords(True)
+        return VoskRecogniser(kaldi)
+
+
+@contextlib.contextmanager
+def _stderr_silenced() -> Iterator[None]:
+    """Standard error (file descriptor 2, where vosk's C++ code writes) sent to the null device."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def load_model(option: str | None) -> SpeechModel:
+    """The model `option` (or $GM_VOSK_MODEL) names; loaded once per process."""
+    return _loaded(model_dir(option).resolve())
+
+
+@functools.lru_cache(maxsize=2)
+def _loaded(path: Path) -> SpeechModel:
+    atexit.register(_loaded.cache_clear)  # free models before vosk's own module is torn down
+    return SpeechModel(path)
+
+
+class Recogniser(Protocol):
+    def accept(self, block: bytes) -> Heard | None:
+        """Feed audio; a final result when vosk found the end of an utterance."""
+
+    def finish(self) -> Heard:
+        """The final result of whatever audio is left."""
+
+
+class VoskRecogniser:
+    def __init__(self, kaldi) -> None:
+        self._kaldi = kaldi
+
+    def accept(self, block: bytes) -> Heard | None:
+        if self._kaldi.AcceptWaveform(block):
+            return Heard.from_result(json.loads(self._kaldi.Result()))
+        return None
+
+    def finish(self) -> Heard:
+        return Heard.from_result(json.loads(self._kaldi.FinalResult()))
+
+
+# -- audio sources -----------------------------------------------------------------------------
+class Source(Protocol):
+    rate: float
+    ended: bool
+
+    def read(self, timeout: float) -> bytes | None:
+        """The next block, waiting up to `timeout` clock seconds; None when none came."""
+
+    def drain(self) -> None:
+        """Drop audio that arrived before now."""
+
+    def close(self) -> None: ...
+
+
+class PcmSource:
+    """Recorded audio played into the listener block by block, as fast as it is read: stands in
+    for a microphone in tests and replays (--listen-from)."""
+
+    def __init__(self, rate: float, audio: bytes, clock: Clock, block: float = BLOCK_SECONDS) -> None:
+        self.rate = rate
+        self.clock = clock
+        self.ended = False
+        self._audio = audio
+        self._step = 2 * max(1, int(block * rate))
+        self._at = 0
+
+    @classmethod
+    def from_wavs(cls, paths: Sequence[str | Path], clock: Clock, gap: float = 0.0) -> PcmSource:
+        """WAV files one after the other, with `gap` seconds of silence around each."""
+        chunks: list[bytes] = []
+        rate = 0.0
+        for path in paths:
+            this, frames = read_wav(path)
+            if rate and this != rate:
+                raise BadWav(f"{path}: {this:g} Hz, but the other files are {rate:g} Hz")
+            rate = this
+            chunks.append(frames)
+        if not chunks:
+            raise BadWav("no WAV file to listen to")
+        silence = bytes(2 * int(gap * rate))
+        return cls(rate, silence + silence.join(chunks) + silence, clock)
+
+    def read(self, timeout: float) -> bytes | None:
+        if self._at >= len(self._audio):
+            self.ended = True
+            self.clock.sleep(timeout)
+            return None
+        block = self._audio[self._at:self._at + self._step]
+        self._at += self._step
+        return block
+
+    def drain(self) -> None:
+        """Recorded audio holds no stale sound: its answers come in order."""
+
+    def close(self) -> None:
+        """Nothing to release: the audio is in memory."""
+
+
+def read_wav(path: str | Path) -> tuple[float, bytes]:
+    """(rate, 16-bit mono frames) of a WAV file."""
+    try:
+        with wave.open(str(path), "rb") as wav:
+            if wav.getsampwidth() != 2 or wav.getnchannels() != 1 or wav.getcomptype() != "NONE":
+                raise BadWav(f"{path}: need 16-bit mono PCM, got {wav.getnchannels()} channel(s) of "
+                             f"{8 * wav.getsampwidth()} bits")
+            return float(wav.getframerate()), wav.readframes(wav.getnframes())
+    except (wave.Error, EOFError) as error:
+        raise BadWav(f"{path}: not a WAV file ({error})") from error
+    except OSError as error:
+        raise BadWav(f"{path}: {error.strerror or error}") from error
+
+
+class EchoGate:
+    """Closed while the game master speaks and for `grace` seconds after, so the listener does
+    not hear the game master itself. Works with any speaker: one without `speaking` and
+    `last_spoken_end` never closes it."""
+
+    def __init__(self, speaker, grace: float = GRACE_SECONDS,
+                 now: Callable[[], float] = time.monotonic) -> None:
+        self.speaker = speaker
+        self.grace = grace
+        self.now = now
+
+    def open(self) -> bool:
+        if getattr(self.speaker, "speaking", False):
+            return False
+        ended = getattr(self.speaker, "last_spoken_end", None)
+        return ended is None or self.now() >= ended + self.grace
+
+
+class MicSource:
+    """The microphone: a sounddevice RawInputStream (int16, mono, the device's rate) whose
+    blocks pass the echo gate into a short buffer (older audio is dropped)."""
+
+    def __init__(self, clock: Clock, gate: EchoGate, device: int | str | None = None,
+                 block: float = BLOCK_SECONDS, keep: float = 10.0) -> None:
+        sd = import_sounddevice()
+        try:
+            info = sd.query_devices(device, "input")
+            self.rate = float(info["default_samplerate"])
+            self._stream = sd.RawInputStream(
+                samplerate=self.rate, blocksize=int(self.rate * block), device=device,
+                channels=1, dtype="int16", callback=self._on_audio)
+            self._stream.start()
+        except (sd.PortAudioError, ValueError) as error:
+            raise NoAudio(f"no microphone to listen with ({error})") from error
+        self.clock = clock
+        self.gate = gate
+        self.ended = False
+        self._blocks: deque[bytes] = deque(maxlen=max(1, int(keep / block)))
+        self._ready = threading.Event()
+
+    def _on_audio(self, indata, frames, time_info, status) -> None:
+        if self.gate.open():
+            self._blocks.append(bytes(indata))
+            self._ready.set()
+
+    def read(self, timeout: float) -> bytes | None:
+        self._ready.clear()
+        if not self._blocks:
+            self._ready.wait(max(0.0, timeout * self.clock.scale))
+        try:
+            return self._blocks.popleft()
+        except IndexError:
+            return None
+
+    def drain(self) -> None:
+        self._blocks.clear()
+
+    def record(self, seconds: float) -> bytes:
+        """`seconds` of audio from now on."""
+        self.drain()
+        want = 2 * int(seconds * self.rate)
+        audio = b""
+        while len(audio) < want:
+            audio += self.read(1.0) or b""
+        return audio[:want]
+
+    def close(self) -> None:
+        self._stream.stop()
+        self._stream.close()
+
+
+def import_sounddevice():
+    """sounddevice, or NoAudio when PortAudio (libportaudio2) is missing."""
+    try:
+        import sounddevice
+    except (ImportError, OSError) as error:
+        raise NoAudio(f"PortAudio is not available ({error}); install libportaudio2") from error
+    return sounddevice
+
+
+def level(audio: bytes) -> tuple[float, float]:
+    """(average, peak) level of 16-bit audio in dBFS."""
+    samples = array("h", audio[: len(audio) // 2 * 2])
+    if not samples:
+        return (-120.0, -120.0)
+    rms = math.sqrt(sum(s * s for s in samples) / len(samples))
+    peak = max(abs(s) for s in samples)
+    return tuple(20 * math.log10(max(v, 1e-6) / 32768) for v in (rms, peak))  # type: ignore[return-value]
+
+
+def input_devices() -> list[dict]:
+    """The input devices: index, name, channels and default rate."""
+    sd = import_sounddevice()
+    try:
+        devices = sd.query_devices()
+    except sd.PortAudioError as error:
+        raise NoAudio(f"cannot list audio devices ({error})") from error
+    return [{"index": d["index"], "name": d["name"], "channels": d["max_input_channels"],
+             "rate": d["default_samplerate"]} for d in devices if d["max_input_channels"] > 0]
+
+
+# -- listening ---------------------------------------------------------------------------------
+class Session:
+    """One recogniser over the source: feeds it and reports final results."""
+
+    def __init__(self, source: Source, recogniser: Recogniser) -> None:
+        self.source = source
+        self.recogniser = recogniser
+        self._unfinished = False
+
+    @property
+    def done(self) -> bool:
+        """The source has ended and every result was handed out."""
+        return self.source.ended and not self._unfinished
+
+    def step(self, wait: float) -> Heard | None:
+        """Feed the audio that came within `wait` clock seconds (all of it that is waiting);
+        a final result as soon as there is one. At the end of a file: its last result."""
+        block = self.source.read(wait)
+        while block is not None:
+            self._unfinished = True
+            heard = self.recogniser.accept(block)
+            if heard is not None:
+                self._unfinished = False
+                return heard
+            block = self.source.read(0.0)
+        if self.source.ended and self._unfinished:
+            self._unfinished = False
+            return self.recogniser.finish()
+        return None
+
+
+class Listener:
+    """A speech model listening to one audio source; one session per question."""
+
+    def __init__(self, model, source: Source) -> None:
+        self.model = model
+        self.source = source
+
+    def session(self, book: Phrasebook | None) -> Session:
+        self.source.drain()
+        return Session(self.source, self.model.recogniser(self.source.rate, book))
+
+    def transcript(self, book: Phrasebook | None = None) -> str:
+        """Everything heard until the source ends (a recording)."""
+        session = self.session(book)
+        said = []
+        while not session.done:
+            heard = session.step(BLOCK_SECONDS)
+            if heard is not None and heard.text:
+                said.append(heard.text)
+        return " ".join(said)
+
+    def hear_once(self, book: Phrasebook | None, wait: float = BLOCK_SECONDS) -> Heard | None:
+        """The first non-empty result until the source ends (a WAV file)."""
+        session = self.session(book)
+        while not session.done:
+            heard = session.step(wait)
+            if heard is not None and heard.text:
+                return heard
+        return None
+
+    def close(self) -> None:
+        self.source.close()

@@ -1,0 +1,114 @@
+"""Which phrases answer a question, and whether a recogniser result names one (pure)."""
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gm.hearing import (
+    COMMANDS, Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable,
+)
+from gm.lines import Voice
+from gm.ports import Line, Question
+from voices import LANGUAGES
+
+EN = Vocabulary.from_voice(Voice("en"))
+
+
+def _q(*answers, **kw):
+    return Question(key="q", prompt=Line("q", "?", "?"), answers=answers, **kw)
+
+
+def _heard(text, conf=1.0):
+    return Heard(text, tuple((w, conf) for w in text.split()))
+
+
+def test_every_pack_hears_every_answer_id_and_command():
+    for lang in LANGUAGES:
+        hear = Vocabulary.from_voice(Voice(lang)).hear
+        for key in ("yes", "no", "graveyard", "wake", *map(str, range(7)), *COMMANDS):
+            assert hear[key], f"{lang}: nothing to hear for {key}"
+
+
+def test_japanese_phrases_are_both_the_written_forms_and_their_kana():
+    ja = Vocabulary.from_voice(Voice("ja"))
+    assert {"墓地", "ぼち"} <= set(ja.phrases("graveyard"))
+    assert {"二", "に", "にひょう"} <= set(ja.phrases("2"))
+
+
+def test_heard_reads_vosk_results_with_and_without_word_confidences():
+    result = json.loads('{"result": [{"conf": 0.5, "word": "two"}, {"conf": 0.9, "word": "votes"}], "text": "two votes"}')
+    assert Heard.from_result(result) == Heard("two votes", (("two", 0.5), ("votes", 0.9)))
+    assert Heard.from_result(result).sure(0.6) == "votes"
+    assert Heard.from_result({"text": " Yes "}) == Heard("yes", (("yes", 1.0),))
+    assert Heard.from_result({"text": ""}).text == ""
+
+
+def test_question_phrases_come_from_vocabulary_labels_and_readings():
+    q = _q("Aki", "健", "graveyard", labels={"graveyard": "the graveyard"})
+    phrases = question_phrases(q, EN, Voice("en", {"健": "けん"}).spoken_word)
+    assert phrases["grave"] == phrases["the graveyard"] == "graveyard"
+    assert phrases["aki"] == "Aki"
+    assert phrases["健"] == phrases["けん"] == "健"
+
+
+def test_seat_numbers_answer_for_players_only_where_no_number_is_an_answer():
+    names = _q("Aki", "Ken", "graveyard")
+    phrases = question_phrases(names, EN, str, seats=("Aki", "Sora", "Ken"))
+    assert phrases["one"] == "Aki" and phrases["three"] == "Ken"
+    assert "two" not in phrases  # Sora is not an answer here
+    counts = _q("0", "1", "2", "3")
+    assert question_phrases(counts, EN, str, seats=("Aki", "Ken"))["one"] == "1"
+
+
+def test_exact_phrases_match_and_unk_or_unsure_words_are_rejected():
+    book = Phrasebook({"two": "2", "two votes": "2", "three": "3"})
+    assert book.match(_heard("two votes")) == "2"
+    assert book.match(_heard("three")) == "3"
+    assert book.match(_heard("")) is None
+    assert book.match(_heard("[unk]")) is None
+    assert book.match(_heard("two [unk]")) is None
+    assert book.match(_heard("three", conf=0.4)) is None
+    unsure_noise = Heard("two uh votes", (("two", 0.9), ("uh", 0.3), ("votes", 1.0)))
+    assert book.match(unsure_noise) == "2"
+
+
+def test_near_misses_match_but_ties_and_far_misses_do_not():
+    book = Phrasebook({"one more minute": "add_minute", "vote now": "end", "ken": "Ken", "kenta": "Kenta"})
+    assert book.match(_heard("one more minutes")) == "add_minute"
+    assert book.match(_heard("one more")) is None
+    assert book.match(_heard("kent")) is None  # as near Ken as Kenta: do not guess
+    strict = Phrasebook({"one more minute": "add_minute"}, near_miss=99)
+    assert strict.match(_heard("one more minutes")) is None
+
+
+@given(st.dictionaries(st.text("abcdefgh", min_size=1, max_size=8), st.sampled_from("xyz"), min_size=1))
+def test_every_phrase_said_clearly_gives_its_answer(phrases):
+    book = Phrasebook(phrases)
+    for phrase, answer in phrases.items():
+        assert book.match(_heard(phrase)) == answer
+
+
+def test_grammar_holds_the_phrases_and_unk_only_where_the_model_has_it():
+    book = Phrasebook({"셋": "3", "넷": "4"})
+    assert json.loads(book.grammar()) == ["셋", "넷"]
+    assert json.loads(Phrasebook({"yes": "yes"}, unk=True).grammar()) == ["yes", "[unk]"]
+    assert book.only(lambda w: w == "넷").phrases == {"넷": "4"}
+    assert Phrasebook({"vote now": "end"}).only(lambda w: w != "now").phrases == {}
+
+
+def test_commands_need_the_wake_phrase():
+    phrases = command_phrases(EN)
+    assert phrases["game master pause"] == "pause"
+    assert phrases["game master one more minute"] == "add_minute"
+    assert phrases["game master vote now"] == "end"
+    assert all(p.startswith("game master ") for p in phrases)
+    assert set(phrases.values()) == set(COMMANDS)
+
+
+def test_unhearable_names_and_names_too_alike():
+    known = {"aki", "けん"}.__contains__
+    assert unhearable(["Aki", "健", "Zoë"], known, lambda n: (n, {"健": "けん"}.get(n, n))) == ["Zoë"]
+    assert alike(["Ken", "Kenta", "Mio", "Miho", "Aki"]) == [("Ken", "Kenta"), ("Mio", "Miho")]
+    assert alike(["健", "賢"], {"健": "けん", "賢": "けん"}.get) == [("健", "賢")]
+    assert alike(["Aki", "Sora"]) == []

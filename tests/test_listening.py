@@ -1,0 +1,471 @@
+"""Spoken answers and voice commands with a fake recogniser: scripted results, fake clock."""
+
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import threading
+import time
+import types
+from array import array
+
+import pytest
+from typer.testing import CliRunner
+
+from gm.cli import app
+from gm.clock import FakeClock
+from gm.hearing import Heard, Vocabulary
+from gm.keyboard import KeyboardAsker
+from gm.lines import Voice
+from gm.listening import VoiceAsker, VoiceControls, open_asker, open_controls
+from gm.ports import Line, Question
+from gm.speakers import PrintSpeaker
+from gm.speech.listen import EchoGate, Listener, MicSource, NoAudio, PcmSource
+
+EN = Voice("en")
+
+
+def said(text, conf=1.0):
+    """One utterance as the recogniser reports it at its end."""
+    return json.dumps({"text": text, "result": [{"word": w, "conf": conf} for w in text.split()]})
+
+
+class FakeRecogniser:
+    def accept(self, block):
+        return Heard.from_result(json.loads(block)) if block else None
+
+    def finish(self):
+        return Heard("")
+
+
+class FakeModel:
+    def __init__(self, words=None, unk=False):
+        self.words, self.unk, self.grammars = words, unk, []
+
+    def hears(self, word):
+        return self.words is None or word in self.words
+
+    def recogniser(self, rate, book=None):
+        self.grammars.append(json.loads(book.grammar()) if book else None)
+        return FakeRecogniser()
+
+
+class ScriptSource:
+    """A block every 0.1 clock seconds, like a microphone: a scripted utterance or silence ("");
+    after the script, silence forever (a microphone) or the end (a file)."""
+
+    rate = 16000.0
+
+    def __init__(self, clock, items=(), endless=True):
+        self.clock, self.items, self.endless, self.ended = clock, list(items), endless, False
+        self.next_at = clock.now() + 0.1
+
+    def read(self, timeout):
+        if not (self.items or self.endless):
+            self.ended = True
+            self.clock.sleep(timeout)
+            return None
+        wait = self.next_at - self.clock.now()
+        if wait > timeout:
+            self.clock.sleep(timeout)
+            return None
+        self.clock.sleep(wait)
+        self.next_at += 0.1
+        return self.items.pop(0) if self.items else ""
+
+    def drain(self):
+        """No backlog: the next block is the one recorded from now on."""
+        self.next_at = max(self.next_at, self.clock.now() + 0.1)
+
+    def close(self):
+        pass
+
+
+class FakeSpeaker:
+    def __init__(self, on_say=None):
+        self.lines, self.on_say = [], on_say
+
+    def say(self, line):
+        self.lines.append(line)
+        if self.on_say:
+            self.on_say(line)
+
+    def keys(self):
+        return [line.key for line in self.lines]
+
+
+def _asker(clock, items=(), keyboard="", model=None, endless=True, speaker=None, seats=()):
+    stream = io.StringIO(keyboard) if isinstance(keyboard, str) else keyboard
+    out = []
+    listener = Listener(model or FakeModel(), ScriptSource(clock, items, endless))
+    kb = KeyboardAsker(clock, stream, echo=out.append)
+    return VoiceAsker(listener, kb, speaker or FakeSpeaker(), EN, clock, seats=seats), out
+
+
+def _votes(name="Ken"):
+    return Question("votes", Line("votes", f"Votes for {name}?", "", fields={"name": name}),
+                    tuple(str(n) for n in range(7)))
+
+
+NAMES = Question("vote", Line("vote", "Who?", ""), ("Aki", "Ken", "graveyard"), labels={"graveyard": "the graveyard"})
+
+
+def test_a_heard_answer_is_read_back_and_silence_accepts_it(clock):
+    asker, out = _asker(clock, [said("two votes")])
+    assert asker.ask(_votes()) == "2"
+    assert [l.text for l in asker.speaker.lines] == ["Ken: 2 votes. Right?"]
+    assert "  (heard) two votes" in out
+    assert clock.now() < 5
+
+
+def test_no_re_asks_and_yes_confirms(clock):
+    asker, _ = _asker(clock, [said("two"), said("no"), "", said("three"), said("yes")])
+    assert asker.ask(_votes()) == "3"
+    assert asker.speaker.keys() == ["listen.confirm_votes", "listen.again", "votes", "listen.confirm_votes"]
+
+
+def test_unclear_or_unknown_speech_is_rejected_and_asked_again(clock):
+    asker, _ = _asker(clock, [said("ken", conf=0.3), said("graveyard"), *[""] * 31, said("[unk]"), said("aki sora")],
+                      keyboard="Aki\n")
+    assert asker.ask(NAMES) == "graveyard"
+    assert asker.speaker.keys()[:2] == ["listen.not_understood", "vote"]
+    assert asker.speaker.lines[-1].text == "the graveyard. Right?"
+    assert asker.ask(NAMES) == "Aki"  # twice unclear: typed
+    assert asker.speaker.keys()[-3:] == ["listen.not_understood", "vote", "listen.type_it"]
+
+
+def test_a_timeout_re_asks_once_then_the_keyboard_answers(clock):
+    asker, _ = _asker(clock, keyboard="Ken\n")
+    assert asker.ask(NAMES) == "Ken"
+    assert asker.speaker.keys() == ["listen.again", "vote", "listen.type_it"]
+    assert clock.now() == pytest.approx(16, abs=0.2)
+
+
+def test_listening_windows_keep_their_real_length_on_a_compressed_clock():
+    clock = FakeClock()
+    clock.scale = 0.1  # --time-scale 0.1: a game minute lasts six seconds
+    asker, _ = _asker(clock, keyboard="Ken\n")
+    assert asker.ask(NAMES) == "Ken"
+    assert clock.now() == pytest.approx(160, abs=1)  # twice 8 real seconds = 160 game seconds
+
+
+def test_the_keyboard_wins_while_listening(clock):
+    read, write = os.pipe()
+    os.write(write, "Aki\n".encode())
+    with os.fdopen(read) as stream:
+        asker, _ = _asker(clock, keyboard=stream)
+        assert asker.ask(NAMES) == "Aki"
+    os.close(write)
+    assert asker.speaker.lines == [] and clock.now() < 1
+
+
+def test_a_key_during_the_read_back_corrects_the_answer(clock):
+    read, write = os.pipe()
+    speaker = FakeSpeaker(on_say=lambda line: os.write(write, b"4\n") if line.key == "listen.confirm_votes" else None)
+    with os.fdopen(read) as stream:
+        asker, _ = _asker(clock, [said("three")], keyboard=stream, speaker=speaker)
+        assert asker.ask(_votes("Mio")) == "4"
+    os.close(write)
+    assert speaker.lines[0].text == "Mio: 3 votes. Right?"
+
+
+def test_the_read_back_names_who_the_answer_is_about(clock):
+    asker, _ = _asker(clock, [said("three"), said("yes"), said("ken"), said("yes"), said("done")])
+    count = Question("c", Line("c", "How many point at Aki?", "", fields={"candidate": "Aki"}), ("0", "1", "2", "3"))
+    vote = Question("v", Line("v", "Mio, who?", "", fields={"voter": "Mio"}), ("Aki", "Ken"))
+    done = Question("d", Line("d", "Say done", ""), ("done",), default="done", timeout=20)
+    assert [asker.ask(q) for q in (count, vote, done)] == ["3", "Ken", "done"]
+    assert [l.text for l in asker.speaker.lines] == ["Aki: 3 votes. Right?", "Mio: Ken. Right?"]
+    assert clock.now() < 5  # "done" was taken at once
+
+
+def test_voice_controls_give_the_terminal_back_through_the_keyboard_controls(clock):
+    class Keys:
+        released = False
+
+        def poll(self, timeout):
+            return None
+
+        def release(self):
+            self.released = True
+
+    keys = Keys()
+    _controls(clock, [], fallback=keys).release()
+    assert keys.released
+    _controls(clock, []).release()  # no keyboard controls: nothing to give back
+
+
+def test_listening_starts_once_the_line_has_been_said(clock):
+    class SlowSpeaker(FakeSpeaker):
+        def flush(self):
+            clock.sleep(2.0)  # the question, then the read-back, take two seconds to say
+
+    asker, _ = _asker(clock, [], speaker=SlowSpeaker())
+    asker.listener.source.items = [""] * 20 + [said("ken")]  # said once the prompt was heard
+    assert asker.ask(NAMES) == "Ken"
+    assert clock.now() == pytest.approx(2.0 + 2.1 + 2.0 + 3.0, abs=0.1)  # the full confirm window
+
+
+def test_a_question_with_a_timeout_listens_until_its_default(clock):
+    asker, _ = _asker(clock)
+    done = Question("done", Line("done", "Say done", ""), ("done",), default="done", timeout=20)
+    assert asker.ask(done) == "done"
+    assert clock.now() == pytest.approx(20, abs=0.2)
+    assert asker.speaker.lines == []
+
+
+def test_when_the_file_runs_out_the_keyboard_answers(clock):
+    asker, _ = _asker(clock, [said("ken"), said("yes")], keyboard="Aki\n", endless=False)
+    assert asker.ask(NAMES) == "Ken"
+    assert asker.ask(NAMES) == "Aki"
+    assert "listen.type_it" not in asker.speaker.keys()
+
+
+def test_a_whole_vote_by_voice(clock):
+    script = [said("ken"), said("yes"), said("the graveyard"), *[""] * 31, said("one"), said("yes"),
+              said("five"), said("no"), said("four"), said("yes")]
+    asker, _ = _asker(clock, script, seats=("Aki", "Ken"))
+    assert [asker.ask(q) for q in (NAMES, NAMES, _votes("Aki"), _votes("Ken"))] == ["Ken", "graveyard", "1", "4"]
+
+
+def test_the_grammar_holds_only_words_the_model_knows_and_unk_where_it_has_it(clock):
+    model = FakeModel(words={"aki", "ken", "graveyard", "the", "yes", "no", "[unk]"}, unk=True)
+    asker, _ = _asker(clock, [said("aki")], model=model)
+    asker.ask(NAMES)
+    assert sorted(model.grammars[0]) == ["[unk]", "aki", "graveyard", "ken", "the graveyard"]
+    assert sorted(model.grammars[1]) == ["[unk]", "no", "yes"]
+
+
+def test_seat_numbers_answer_for_names_and_the_model_says_which_it_cannot_hear(clock):
+    model = FakeModel(words={"aki", "mio", "miho", "one", "two", "three", "four", "yes", "no"})
+    asker, _ = _asker(clock, [said("two")], model=model, seats=("Aki", "Zoë", "Mio", "Miho"))
+    asker.announce()
+    assert [l.text for l in asker.speaker.lines] == [
+        "I cannot hear the name Zoë. For Zoë, say the seat number 2.",
+        "Mio and Miho sound alike to me. If I mix them up, say the seat number.",
+    ]
+    who = Question("vote", Line("vote", "Who?", ""), ("Aki", "Zoë", "Mio", "Miho"))
+    assert asker.ask(who) == "Zoë"
+
+
+def test_a_question_the_model_cannot_hear_at_all_goes_to_the_keyboard(clock):
+    asker, _ = _asker(clock, [said("ken")], keyboard="Ken\n", model=FakeModel(words=set()))
+    assert asker.ask(NAMES) == "Ken" and clock.now() == 0
+
+
+# -- voice commands ----------------------------------------------------------------------------
+def _controls(clock, items, fallback=None, endless=True):
+    return VoiceControls(Listener(FakeModel(), ScriptSource(clock, items, endless)),
+                         Vocabulary.from_voice(EN), clock, fallback)
+
+
+def test_commands_need_the_wake_phrase_and_confidence(clock):
+    controls = _controls(clock, ["", "", said("game master pause"), said("pause"), said("let us vote now"),
+                                 said("game master vote now", conf=0.7), said("game master one more minute")])
+    assert controls.poll(5) == "pause" and clock.now() == pytest.approx(0.3)
+    assert controls.poll(0.35) is None  # "pause" alone, "let us vote now": table talk
+    assert controls.poll(1) == "add_minute"  # the unsure "vote now" did not fire
+
+
+def test_commands_during_a_timed_discussion(clock):
+    """A 10-second discussion polled each second: pause at 2 s, resume at 5 s, vote now at 7 s."""
+    script = [""] * 20 + [said("game master stop")] + [""] * 29 + [said("game master continue")] + \
+        [""] * 19 + [said("game master time is up")]
+    controls = _controls(clock, script)
+    heard = []
+    while clock.now() < 10:
+        command = controls.poll(1.0)
+        if command:
+            heard.append((command, round(clock.now(), 1)))
+        if command == "end":
+            break
+    assert heard == [("pause", 2.1), ("resume", 5.1), ("end", 7.1)]
+
+
+def test_keyboard_controls_race_the_voice(clock):
+    class Keys:
+        def poll(self, timeout):
+            clock.sleep(timeout)
+            return "add" if clock.now() >= 0.5 else None
+
+    controls = _controls(clock, [], fallback=Keys())
+    assert controls.poll(3) == "add" and clock.now() == pytest.approx(0.5, abs=0.06)
+
+
+def test_no_commands_once_a_file_has_run_out(clock):
+    controls = _controls(clock, [said("game master repeat")], endless=False)
+    assert controls.poll(1) == "repeat"
+    assert controls.poll(2) is None and clock.now() == pytest.approx(2.1)
+
+
+# -- not hearing the game master itself ----------------------------------------------------------
+class TalkingSpeaker:
+    speaking = False
+    last_spoken_end = None
+
+
+def test_the_echo_gate_closes_while_speaking_and_for_a_grace_period():
+    speaker, now = TalkingSpeaker(), [100.0]
+    gate = EchoGate(speaker, grace=0.3, now=lambda: now[0])
+    assert gate.open()
+    speaker.speaking = True
+    assert not gate.open()
+    speaker.speaking, speaker.last_spoken_end = False, 99.9
+    assert not gate.open()
+    now[0] = 100.25
+    assert gate.open()
+    assert EchoGate(PrintSpeaker()).open() and EchoGate(None).open()
+
+
+@pytest.fixture
+def fake_sounddevice(monkeypatch):
+    sd = types.SimpleNamespace(PortAudioError=type("PortAudioError", (Exception,), {}), streams=[], tone=[])
+
+    class RawInputStream:
+        def __init__(self, **kw):
+            self.kw = kw
+            sd.streams.append(self)
+
+        def start(self):
+            """Play `sd.tone` (int16 blocks) into the callback from another thread, like PortAudio."""
+            def play():
+                for block in sd.tone:
+                    time.sleep(0.002)
+                    self.kw["callback"](block, len(block) // 2, None, None)
+            threading.Thread(target=play, daemon=True).start()
+
+        def stop(self):
+            pass
+
+        def close(self):
+            pass
+
+    sd.RawInputStream = RawInputStream
+    sd.devices = [{"index": 0, "name": "USB mic", "max_input_channels": 1, "default_samplerate": 48000.0},
+                  {"index": 1, "name": "HDMI", "max_input_channels": 0, "default_samplerate": 44100.0}]
+
+    def query_devices(device=None, kind=None):
+        if kind is None:
+            return sd.devices
+        inputs = [d for d in sd.devices if d["max_input_channels"] > 0]
+        if not inputs:
+            raise sd.PortAudioError("Error querying device -1")
+        return inputs[0]
+
+    sd.query_devices = query_devices
+    monkeypatch.setitem(sys.modules, "sounddevice", sd)
+    return sd
+
+
+def test_microphone_audio_is_dropped_while_the_game_master_speaks(fake_sounddevice, clock):
+    speaker = TalkingSpeaker()
+    mic = MicSource(clock, EchoGate(speaker, grace=0.3))
+    stream = fake_sounddevice.streams[0]
+    assert stream.kw["samplerate"] == 48000 and stream.kw["dtype"] == "int16" and stream.kw["channels"] == 1
+    assert stream.kw["blocksize"] == 4800
+    callback = stream.kw["callback"]
+    speaker.speaking = True
+    callback(b"\x01\x00" * 4, 4, None, None)
+    speaker.speaking = False
+    speaker.last_spoken_end = time.monotonic()
+    callback(b"\x02\x00" * 4, 4, None, None)  # the echo of the line, still in the room
+    assert mic.read(0) is None
+    speaker.last_spoken_end -= 1
+    callback(b"\x03\x00" * 4, 4, None, None)
+    assert mic.read(0) == b"\x03\x00" * 4
+
+
+def test_no_portaudio_or_no_input_device_is_no_audio(fake_sounddevice, monkeypatch, clock):
+    fake_sounddevice.devices = fake_sounddevice.devices[1:]
+    with pytest.raises(NoAudio, match="no microphone"):
+        MicSource(clock, EchoGate(None))
+    monkeypatch.setitem(sys.modules, "sounddevice", None)  # import raises ImportError
+    with pytest.raises(NoAudio, match="PortAudio"):
+        MicSource(clock, EchoGate(None))
+
+
+# -- the factory ---------------------------------------------------------------------------------
+def test_listening_off_is_the_keyboard(clock):
+    assert isinstance(open_asker("off", clock, FakeSpeaker(), EN, stream=io.StringIO()), KeyboardAsker)
+
+
+def test_no_model_falls_back_to_the_keyboard_with_one_note(clock, monkeypatch):
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    notes = []
+    asker = open_asker("on", clock, FakeSpeaker(), EN, stream=io.StringIO(), note=notes.append)
+    assert isinstance(asker, KeyboardAsker)
+    assert notes == ["gm: not listening: no speech model: give --vosk-model PATH or set GM_VOSK_MODEL "
+                     "(see `gm voice model`); answers are typed"]
+    notes.clear()
+    open_asker("on", clock, FakeSpeaker(), EN, model_path="/nonexistent", note=notes.append)
+    assert notes == ["gm: not listening: speech model '/nonexistent' is not a directory; answers are typed"]
+
+
+def test_a_missing_replay_file_is_bad_input(clock, tmp_path):
+    with pytest.raises(ValueError, match="missing.wav"):
+        open_asker(str(tmp_path / "missing.wav"), clock, FakeSpeaker(), EN)
+    (tmp_path / "text.wav").write_text("not audio")
+    with pytest.raises(ValueError, match="not a WAV file"):
+        PcmSource.from_wavs([tmp_path / "text.wav"], clock)
+
+
+def test_voice_controls_only_with_a_listening_asker(clock):
+    keys = object()
+    assert open_controls(KeyboardAsker(clock, io.StringIO()), clock, keys) is keys
+    asker, _ = _asker(clock)
+    assert isinstance(open_controls(asker, clock, None), VoiceControls)
+    assert isinstance(open_controls(asker, clock, keys), VoiceControls)
+    assert asker.speaker.keys() == ["listen.wake_help"]  # explained once a night
+    deaf, _ = _asker(clock, model=FakeModel(words={"pause", "resume"}))  # no "game", no "master"
+    assert open_controls(deaf, clock, keys) is keys
+
+
+def test_with_no_yes_or_no_to_hear_the_read_back_waits_for_a_key_only(clock):
+    asker, _ = _asker(clock, [said("ken"), said("no")], model=FakeModel(words={"ken"}))
+    assert asker.ask(NAMES) == "Ken"
+    assert clock.now() == pytest.approx(3.1, abs=0.06)
+
+
+# -- gm voice model / check ----------------------------------------------------------------------
+def test_gm_voice_model_without_a_model_says_where_to_get_one(monkeypatch):
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    result = CliRunner().invoke(app, ["voice", "model"])
+    assert result.exit_code == 0
+    assert "vosk-model-small-en-us-0.15.zip" in result.output and "vosk-model-small-ja-0.22.zip" in result.output
+    result = CliRunner().invoke(app, ["voice", "model", "--json"])
+    assert json.loads(result.output)["path"] is None
+
+
+def test_gm_voice_model_refuses_a_folder_that_is_no_model(tmp_path):
+    result = CliRunner().invoke(app, ["voice", "model", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.output.strip().endswith("is not a vosk model (no am/final.mdl)")
+
+
+def test_gm_voice_check_without_portaudio_is_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sounddevice", None)
+    result = CliRunner().invoke(app, ["voice", "check"])
+    assert result.exit_code == 2
+    assert result.output.startswith("gm: PortAudio is not available") and result.output.count("\n") == 1
+
+
+def test_gm_voice_check_lists_inputs_records_and_shows_the_level(fake_sounddevice, monkeypatch):
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    half = array("h", (int(16384 * math.sin(2 * math.pi * 440 * i / 48000)) for i in range(4800))).tobytes()
+    fake_sounddevice.tone = [half] * 20
+    result = CliRunner().invoke(app, ["voice", "check", "--seconds", "0.5"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[:3] == ["input devices:", "  0: USB mic (1 ch, 48000 Hz)", "recording 0.5 s at 48000 Hz: say something…"]
+    assert lines[3] == "level: -9.0 dBFS average, -6.0 dBFS peak"
+    assert lines[4].startswith("heard: (no model: no speech model")
+
+
+def test_a_broken_model_is_one_line_on_stderr(tmp_path):
+    (tmp_path / "am").mkdir()
+    (tmp_path / "am" / "final.mdl").write_bytes(b"not a model")
+    out = subprocess.run([sys.executable, "-m", "gm", "voice", "model", str(tmp_path)], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert out.stderr == f"gm: vosk could not load the speech model in {str(tmp_path.resolve())!r}\n"
