@@ -9,7 +9,8 @@ from typing import Optional
 import typer
 
 from gm.cliutil import fail, input_errors, parse_players
-from gm.options import LangOption, RateOption, SpeechOption, SpeechSettings, VoiceOption, VolumeOption
+from gm.options import (LangOption, ListenFromOption, ListenOption, RateOption, SpeechOption, SpeechSettings,
+                        VoiceOption, VolumeOption, VoskModelOption, listen_spec)
 
 
 def play(
@@ -30,15 +31,21 @@ def play(
     voice_id: Optional[str] = VoiceOption,
     rate: Optional[int] = RateOption,
     volume: Optional[float] = VolumeOption,
+    listen: str = ListenOption,
+    listen_from: Optional[str] = ListenFromOption,
+    vosk_model: Optional[str] = VoskModelOption,
 ) -> None:
     """Narrate a Half Werewolf night: the deal, the morning, a timed discussion, the vote, the verdict.
 
-    Answers are typed (Enter = done), or piped on stdin one per line. During the discussion:
-    space pauses/resumes, + adds 30 s, v votes now, r repeats the last line, Ctrl-C pauses and asks.
+    Answers are spoken (with a vosk model; each is read back for a yes or no), typed (Enter =
+    done), or piped on stdin one per line. During the discussion: space pauses/resumes, + adds
+    30 s, v votes now, r repeats the last line, Ctrl-C pauses and asks; or say "game master,
+    pause / resume / one more minute / vote now / repeat".
     """
     from gm.clock import RealClock
-    from gm.keyboard import AnswersExhausted, KeyboardAsker
+    from gm.keyboard import AnswersExhausted
     from gm.lines import Voice
+    from gm.listening import open_asker, open_controls
     from gm.night.context import NightContext, no_log
     from gm.night.log import NightLog
     from gm.night.runner import NightStopped, run_night
@@ -52,12 +59,14 @@ def play(
         deck = standard_deck(len(names), variant, swap_ins)
         voice = Voice(lang, readings)
         clock = RealClock(time_scale)
-        night_log = NightLog(log, clock) if log else None
+        spec = listen_spec(listen, listen_from)
         speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume))
+        asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names)
+        night_log = NightLog(log, clock) if log else None
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     ctx = NightContext(
-        players=names, deck=deck, voice=voice, speaker=speaker, asker=KeyboardAsker(clock), clock=clock,
-        controls=KeyControls(clock) if interactive else None,
+        players=names, deck=deck, voice=voice, speaker=speaker, asker=asker, clock=clock,
+        controls=open_controls(asker, clock, KeyControls(clock) if interactive else None),
         display=LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys"))
         if interactive else None,
         log=night_log or no_log, pause=pause, discussion=discussion, roll_call=roll_call,
@@ -70,6 +79,7 @@ def play(
         typer.echo(voice.text("werewolf.stopped"), err=True)
         raise typer.Exit(130)
     finally:
+        getattr(asker, "close", lambda: None)()
         speaker.close()
         if night_log:
             night_log.close()
