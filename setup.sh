@@ -10,7 +10,7 @@ extras=""
 
 need=""
 command -v espeak-ng >/dev/null 2>&1 || need="$need espeak-ng"
-ldconfig -p 2>/dev/null | grep -q libportaudio.so.2 || need="$need libportaudio2"
+{ ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | grep -q libportaudio.so.2 || need="$need libportaudio2"
 python3 -c "import venv, ensurepip" >/dev/null 2>&1 || need="$need python3-venv"
 if [ -n "$need" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
