@@ -1,0 +1,40 @@
+"""Running many solitaire deals: worker processes and a progress bar on a terminal."""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+from typing import Iterator
+
+from scorer.solitaire.simulate import cards_left
+
+
+def _lefts(seeds: range, rows: int, policy: str, workers: int) -> Iterator[int]:
+    job = partial(cards_left, rows=rows, policy=policy)
+    if workers <= 1:
+        yield from map(job, seeds)
+        return
+    from multiprocessing import get_context
+
+    with get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap(job, seeds, chunksize=max(1, min(64, len(seeds) // (workers * 8) or 1)))
+
+
+def run_deals(seeds: range, rows: int, policy: str, workers: int = 1, progress: bool | None = None) -> list[int]:
+    """Cards left for each seed, in order; with `progress` (default: stderr is a terminal) a rich bar."""
+    if progress is None:
+        progress = sys.stderr.isatty()
+    results = _lefts(seeds, rows, policy, workers)
+    if not progress:
+        return list(results)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn(f"{policy}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    lefts: list[int] = []
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(policy, total=len(seeds))
+        for left in results:
+            lefts.append(left)
+            bar.advance(task)
+    return lefts
