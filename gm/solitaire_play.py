@@ -70,10 +70,13 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
     voice = Voice(lang)
     state = start(deal)
     speaker.say(voice.line("solitaire.play_start", left=state.left, stock=state.stock_left))
+    redraw = True
     while not state.over:
-        console.print(pyramid_text(state))
-        console.print(table_text(state))
-        console.print(EFFECT_HELP[state.pending] if state.pending else HELP, style="dim")
+        if redraw:
+            console.print(pyramid_text(state))
+            console.print(table_text(state))
+            console.print(EFFECT_HELP[state.pending] if state.pending else HELP, style="dim")
+        redraw = False
         console.print("> ", end="")
         text = stream.readline()
         if not text:
@@ -94,7 +97,7 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
             console.print(str(error), style="yellow")
             continue
         _announce(state, command, after, voice, speaker)
-        state = after
+        state, redraw = after, True
     speaker.say(voice.line("solitaire.game_over"))
     for line in reading_lines(state.left, lang)[0]:
         speaker.say(line)
