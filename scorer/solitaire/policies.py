@@ -77,10 +77,12 @@ def smart(state: GameState) -> Move:
 
     - Pairs: flip pairs before pyramid pairs (the flip card is lost at the next turn, a
       pyramid partner stays); among them, the one that turns most cards face up.
-    - Specials wait until any of them would help — an Owl only helps with a set-aside
-      partner — or until the stock is spent; then they are used one after another.
+    - Specials wait until the last stock card is turned: then the set-aside pile is full
+      for the Owls and the unseen numbers are exactly the face-down cards (measured:
+      using them earlier, even when an Owl would already help, leaves more cards).
     - Humalien: a card with no partner left to come, else the one uncovering most cards.
-    - Eye: the lowest face-down card, predicting the number with most unseen copies
+    - Eye: the face-down card whose going uncovers most (else the lowest), predicting the
+      number with most unseen copies
       (13s leave anyway); kept rather than discarded when a partner is face up.
     """
     if state.pending == HUMALIEN:
@@ -93,7 +95,7 @@ def smart(state: GameState) -> Move:
     pairs = face_up_pairs(state)
     if pairs:
         return max(pairs, key=lambda m: (isinstance(m, PairFlip), uncovers(state, _positions(m))))
-    if state.specials_left and (state.stock_left == 0 or owl_moves(state)):
+    if state.specials_left and state.stock_left == 0:
         return Special()
     return Turn()
 
@@ -126,7 +128,8 @@ def _smart_eye(state: GameState) -> Move:
     guess = max((r for r in unseen if r != KING), key=lambda r: (unseen[r], -r), default=1)
     up_ranks = {rank(state.card_at(p)) for p in state.positions(state.face_up)}
     keep = 13 - guess in up_ranks or (state.flip is not None and rank(state.flip) == 13 - guess)
-    return Eye(max(down), guess, discard=not keep)
+    target = max(down, key=lambda p: (uncovers(state, [p]), p))
+    return Eye(target, guess, discard=not keep)
 
 
 POLICIES: dict[str, Policy] = {"greedy": greedy, "smart": smart}
