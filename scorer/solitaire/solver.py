@@ -49,7 +49,7 @@ def _bits(mask: int) -> list[int]:
 class _Search:
     def __init__(self, deal: Deal) -> None:
         layout = pyramid(deal.rows)
-        self.spans = layout.row_spans
+        self.uncovered = layout.uncovered
         self.ranks = [rank(c) for c in deal.pyramid]
         self.rmask = [0] * 14
         for p, r in enumerate(self.ranks):
@@ -70,13 +70,6 @@ class _Search:
         self.memo: dict[tuple, int] = {}
         self.path: list[tuple] = []
         self.nodes = 0
-
-    def uncovered(self, present: int) -> int:
-        covered = 0
-        for start, below, width, child_width in self.spans:
-            children = present >> below & child_width
-            covered |= ((children | children >> 1) & width) << start
-        return present & ~covered
 
     def settle(self, present: int, revealed: int) -> tuple[int, int, int]:
         """Remove face-up 13s until none is left; returns (present, revealed-while-covered, face-up)."""
