@@ -59,24 +59,38 @@ def simulate(
     policy: str = typer.Option("smart", "--policy", help="greedy, smart or omniscient."),
     rows: int = RowsOption,
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes (deals are independent)."),
+    max_states: Optional[int] = typer.Option(
+        None, "--max-states", min=1, help="omniscient: give up a deal after this many states (listed as unresolved)."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Play many deals with one policy: the distribution of readings and the clear rate."""
+    """Play many deals with one policy: the distribution of readings and the clear rate.
+
+    With --max-states, deals the solver cannot settle are left out of the distribution and
+    listed under "unresolved" with the bounds known for them.
+    """
     from gm.solitaire_runs import run_deals
     from gm.solitaire_view import histogram
     from scorer.solitaire.layout import pyramid
-    from scorer.solitaire.simulate import POLICY_NAMES
+    from scorer.solitaire.simulate import POLICY_NAMES, Unresolved
     from scorer.solitaire.stats import summarize
 
     if policy not in POLICY_NAMES:
         fail(f"policy must be greedy, smart or omniscient, not {policy!r}")
     with input_errors():
         pyramid(rows)
-    summary = summarize(run_deals(range(seed, seed + deals), rows, policy, workers), policy, rows)
+    results = run_deals(range(seed, seed + deals), rows, policy, workers, max_states=max_states)
+    unresolved = [r for r in results if isinstance(r, Unresolved)]
+    summary = summarize([r for r in results if not isinstance(r, Unresolved)], policy, rows)
     if json_out:
-        print_json(summary.to_json())
-    else:
-        histogram(summary)
+        data = summary.to_json()
+        if max_states is not None:
+            data["unresolved"] = [r.to_json() for r in unresolved]
+        print_json(data)
+        return
+    histogram(summary)
+    for r in unresolved:
+        typer.echo(f"unresolved within {max_states} states: seed {r.seed}, between {r.at_least} and {r.at_most} left")
 
 
 @app.command()

@@ -29,6 +29,10 @@ from scorer.solitaire.layout import pyramid
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
 
 
+class _OutOfBudget(Exception):
+    """Internal: the state budget is spent."""
+
+
 @dataclass(frozen=True)
 class Solution:
     best_left: int
@@ -68,6 +72,7 @@ class _Search:
         self.owls = [sum(1 for k in kinds[j:] if k == OWL) for j in range(len(kinds) + 1)]
         self.other_later = [any(k != kinds[j] for k in kinds[j + 1 :]) for j in range(len(kinds))]
         self.memo: dict[tuple, int] = {}
+        self.budget: float = float("inf")
         self.path: list[tuple] = []
         self.nodes = 0
 
@@ -111,6 +116,8 @@ class _Search:
         if memo.get(key, -1) > t:
             return False
         self.nodes += 1
+        if self.nodes > self.budget:
+            raise _OutOfBudget
         bound = self.lower_bound(present, i, flip, aside, k)
         if bound > t:
             memo[key] = bound
@@ -174,9 +181,23 @@ class _Search:
         return False
 
 
-def solve(deal: Deal) -> Solution:
-    """The fewest pyramid cards left for `deal` with perfect play, and moves that reach it."""
+class SearchLimit(ValueError):
+    """The search reached its state budget before proving the best result."""
+
+    def __init__(self, at_least: int, states: int) -> None:
+        super().__init__(f"no proof within {states} states: at least {at_least} cards are left")
+        self.at_least = at_least
+        self.states = states
+
+
+def solve(deal: Deal, max_states: int | None = None) -> Solution:
+    """The fewest pyramid cards left for `deal` with perfect play, and moves that reach it.
+
+    With `max_states`, `SearchLimit` (carrying the lower bound proven so far) is raised once
+    the search has expanded that many states.
+    """
     search = _Search(deal)
+    search.budget = max_states if max_states is not None else float("inf")
     first = start(deal)
     present, revealed, face_up = search.settle(first.present, 0)
     limit = sys.getrecursionlimit()
@@ -185,6 +206,8 @@ def solve(deal: Deal) -> Solution:
         t = max(0, search.lower_bound(present, 0, 0, 0, 0))
         while not search.feasible(present, revealed, face_up, 0, 0, 0, 0, t):
             t += 1
+    except _OutOfBudget:
+        raise SearchLimit(t, search.nodes) from None
     finally:
         sys.setrecursionlimit(limit)
     moves = _engine_moves(first, list(reversed(search.path)))
