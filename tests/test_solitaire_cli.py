@@ -119,3 +119,11 @@ def test_play_with_the_eye_and_japanese_lines():
     assert "プロビデンスの目" in result.output
     assert "はずれです：13でした。" in result.output  # position 1 held a 13: turned face up, it leaves (SS-R2)
     assert "left 26" in result.output
+
+
+def test_simulate_lists_the_deals_the_solver_cannot_settle_in_budget():
+    args = ["solitaire", "simulate", "--deals", "12", "--policy", "omniscient", "--max-states", "60"]
+    data = json.loads(runner.invoke(app, args + ["--json"]).output)
+    assert data["unresolved"] and all(set(u) == {"seed", "at_least", "at_most"} for u in data["unresolved"])
+    assert data["deals"] + len(data["unresolved"]) == 12
+    assert "unresolved within 60 states: seed" in runner.invoke(app, args).output

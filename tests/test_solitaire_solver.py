@@ -60,3 +60,15 @@ def test_summaries_and_the_wilson_interval():
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
     with pytest.raises(ValueError, match="trials must be positive"):
         wilson(0, 0)
+
+
+def test_a_state_budget_gives_up_with_the_bound_proven_so_far():
+    from scorer.solitaire.simulate import Unresolved, cards_left
+    from scorer.solitaire.solver import SearchLimit
+
+    with pytest.raises(SearchLimit, match="at least 0 cards") as limit:
+        solve(deal_from_seed(10), max_states=50)
+    assert limit.value.at_least == 0 and limit.value.states == 51
+    outcome = cards_left(10, 7, "omniscient", max_states=50)
+    assert outcome == Unresolved(10, 0, min(play_out(deal_from_seed(10), greedy).left, play_out(deal_from_seed(10), smart).left))
+    assert cards_left(10, 7, "omniscient") == 0
