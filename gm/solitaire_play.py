@@ -1,0 +1,113 @@
+"""`gm solitaire play`: the pyramid in the terminal, short typed commands, the reading at the end."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from rich.console import Console
+
+from gm.lines import Voice
+from gm.ports import Speaker
+from gm.solitaire_talk import reading_lines
+from gm.solitaire_view import describe, pyramid_text, table_text
+from scorer.solitaire.cards import EYE, HUMALIEN, OWL, rank
+from scorer.solitaire.deal import Deal
+from scorer.solitaire.engine import GameState, IllegalMove, apply, start
+from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
+from scorer.solitaire.policies import smart
+
+HELP = "pair A B | pair A (with the flip card) | flip | special | hint | quit"
+EFFECT_HELP = {
+    HUMALIEN: "humalien: the card to discard (A), or skip",
+    EYE: "eye: the face-down card and your prediction (A N, add 'keep' to keep it if right), or skip",
+    OWL: "owl: the set-aside card's index and the pyramid card (I A), or skip",
+}
+
+
+class BadCommand(ValueError):
+    """A typed command that cannot be read."""
+
+
+def parse_command(text: str, state: GameState) -> Move | str:
+    """The move typed, or "hint" / "quit"."""
+    words = text.lower().split()
+    if not words:
+        raise BadCommand(HELP)
+    head, args = words[0], words[1:]
+    if head in ("hint", "quit", "help"):
+        return head
+    try:
+        numbers = [int(w) for w in args if w != "keep"]
+    except ValueError as error:
+        raise BadCommand(f"numbers expected after {head!r}: {text!r}") from error
+    if state.pending is not None:
+        if head == "skip":
+            return Forgo()
+        values = [int(w) for w in words if w != "keep" and w.isdigit()]
+        if len(values) == 1 and state.pending == HUMALIEN:
+            return Humalien(values[0] - 1)
+        if len(values) == 2 and state.pending == EYE:
+            return Eye(values[0] - 1, values[1], discard="keep" not in words)
+        if len(values) == 2 and state.pending == OWL:
+            if not 1 <= values[0] <= len(state.set_aside):
+                raise BadCommand(f"no set-aside card {values[0]} (there are {len(state.set_aside)})")
+            return Owl(state.set_aside[values[0] - 1], values[1] - 1)
+        raise BadCommand(EFFECT_HELP[state.pending])
+    if head == "pair" and len(numbers) == 2:
+        return Pair(numbers[0] - 1, numbers[1] - 1)
+    if head == "pair" and len(numbers) == 1:
+        return PairFlip(numbers[0] - 1)
+    if head == "flip" and not numbers:
+        return Turn()
+    if head == "special" and not numbers:
+        return Special()
+    raise BadCommand(f"unknown command {text.strip()!r}: {HELP}")
+
+
+def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: Console | None = None) -> GameState:
+    """Play `deal` with commands read from `stream`; returns the last state."""
+    console = console or Console(highlight=False)
+    voice = Voice(lang)
+    state = start(deal)
+    speaker.say(voice.line("solitaire.play_start", left=state.left, stock=state.stock_left))
+    redraw = True
+    while not state.over:
+        if redraw:
+            console.print(pyramid_text(state))
+            console.print(table_text(state))
+            console.print(EFFECT_HELP[state.pending] if state.pending else HELP, style="dim")
+        redraw = False
+        console.print("> ", end="")
+        text = stream.readline()
+        if not text:
+            return state
+        try:
+            command = parse_command(text, state)
+        except BadCommand as error:
+            console.print(str(error), style="yellow")
+            continue
+        if command == "quit":
+            return state
+        if command in ("hint", "help"):
+            console.print(f"hint: {describe(state, smart(state))}" if command == "hint" else HELP, style="cyan")
+            continue
+        try:
+            after = apply(state, command)
+        except IllegalMove as error:
+            console.print(str(error), style="yellow")
+            continue
+        _announce(state, command, after, voice, speaker)
+        state, redraw = after, True
+    speaker.say(voice.line("solitaire.game_over"))
+    for line in reading_lines(state.left, lang)[0]:
+        speaker.say(line)
+    speaker.flush()
+    return state
+
+
+def _announce(before: GameState, move: Move, after: GameState, voice: Voice, speaker: Speaker) -> None:
+    if isinstance(move, Special):
+        speaker.say(voice.line(f"solitaire.special_{after.pending}"))
+    elif isinstance(move, Eye):
+        number = rank(before.card_at(move.position))
+        speaker.say(voice.line("solitaire.eye_right" if number == move.guess else "solitaire.eye_wrong", number=number))

@@ -1,0 +1,100 @@
+"""Drawing 7th Sense Training with rich: the pyramid in the elements' colours, moves, histograms."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from rich.console import Console
+from rich.text import Text
+
+from scorer.solitaire.cards import element, label, rank
+from scorer.solitaire.deal import Deal
+from scorer.solitaire.engine import GameState, apply, start
+from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
+from scorer.solitaire.reading import reading
+from scorer.solitaire.stats import Summary, wilson
+
+COLOURS = {"fire": "bold white on red", "water": "bold white on blue", "wind": "bold black on green", "earth": "bold black on yellow"}
+BACK = "white on grey23"
+CELL = 7  # characters per card in the drawing
+
+
+def card_text(card: int) -> Text:
+    return Text(f"{rank(card):>2}", style=COLOURS[element(card)])
+
+
+def pyramid_text(state: GameState) -> Text:
+    """The pyramid, one line of numbers (positions) over one line of cards per row."""
+    layout = state.layout
+    face_up = state.face_up
+    out = Text()
+    for row in range(layout.rows):
+        indent = " " * ((layout.rows - row - 1) * CELL // 2)
+        numbers, cards = Text(indent), Text(indent)
+        for col in range(row + 1):
+            p = layout.position(row, col)
+            numbers.append(f"{p + 1:^{CELL}}", style="dim")
+            if not state.present >> p & 1:
+                cards.append(" " * CELL)
+            elif face_up >> p & 1:
+                cards.append("  ").append(card_text(state.card_at(p))).append("   ")
+            else:
+                cards.append("  ").append("▒▒", style=BACK).append("   ")
+        out.append(numbers).append("\n").append(cards).append("\n")
+    return out
+
+
+def table_text(state: GameState) -> Text:
+    """Stock, flip card, set-aside pile and specials under the pyramid."""
+    out = Text(f"stock {state.stock_left}   flip ")
+    out.append(card_text(state.flip) if state.flip is not None else Text("--"))
+    out.append(f"   specials {state.specials_left}   left {state.left}\nset aside: ")
+    for index, card in enumerate(state.set_aside, 1):
+        out.append(f"{index}:").append(card_text(card)).append(" ")
+    return out
+
+
+def describe(state: GameState, move: Move) -> str:
+    """One move in words, in the state it is played from."""
+    if isinstance(move, Pair):
+        return f"pair {move.a + 1} ({label(state.card_at(move.a))}) with {move.b + 1} ({label(state.card_at(move.b))})"
+    if isinstance(move, PairFlip):
+        return f"pair the flip card ({label(state.flip)}) with {move.position + 1} ({label(state.card_at(move.position))})"
+    if isinstance(move, Turn):
+        return "turn the next stock card" if state.stock_left else "set the flip card aside: the end"
+    if isinstance(move, Special):
+        return f"turn a special card: {state.deal.specials[state.specials_used]}"
+    if isinstance(move, Humalien):
+        return f"humalien discards {move.position + 1} ({label(state.card_at(move.position))})"
+    if isinstance(move, Eye):
+        verb = "discard it" if move.discard else "keep it face up"
+        return f"eye on {move.position + 1}, predicting {move.guess} ({label(state.card_at(move.position))}): {verb}"
+    if isinstance(move, Owl):
+        return f"owl pairs set-aside {label(move.card)} with {move.position + 1} ({label(state.card_at(move.position))})"
+    assert isinstance(move, Forgo)
+    return f"forgo the {state.pending}"
+
+
+def describe_move(deal: Deal, moves: Iterable[Move]) -> list[str]:
+    """Each move of a game from the start of `deal`, in words."""
+    state, out = start(deal), []
+    for move in moves:
+        out.append(describe(state, move))
+        state = apply(state, move)
+    return out
+
+
+def histogram(summary: Summary, console: Console | None = None) -> None:
+    """The distribution of readings as bars, with each share's 95 % interval."""
+    console = console or Console()
+    lo, hi = summary.clear_rate_ci95
+    console.print(
+        f"{summary.policy}: {summary.deals} deals, {summary.rows} rows — mean {summary.mean_left:.2f} left, "
+        f"cleared {summary.clear_rate:.1%} (95% CI {lo:.1%}–{hi:.1%})"
+    )
+    top = max(summary.distribution.values())
+    for left, count in sorted(summary.distribution.items()):
+        share = count / summary.deals
+        low, high = wilson(count, summary.deals)
+        bar = "█" * max(1, round(40 * count / top))
+        console.print(f"{left:>3} left  {reading(left).percent:>3}%  {bar:<40} {share:6.1%}  [{low:.1%}–{high:.1%}]")

@@ -1,0 +1,1 @@
+"""7th Sense Training (第７感トレーニング): the pyramid game's rules, players, solver and reading."""

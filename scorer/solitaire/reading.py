@@ -1,0 +1,38 @@
+"""The reading (導きの結果): what the number of pyramid cards left says."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+
+class BadLeft(ValueError):
+    """A number of cards left that is not a whole number from 0 up."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    left: int
+    percent: int  # chance it goes well: 100 for 0 left, (10 - left) * 10 for 1–9, 0 from 10
+    key: str  # voice-pack line: "bright", "chance" or "dark"
+
+
+def reading(left: int) -> Reading:
+    """0 → bright, almost certain; 1–9 → (10 − left) × 10 %; 10 or more → very dark."""
+    if isinstance(left, bool) or not isinstance(left, int) or left < 0:
+        raise BadLeft(f"cards left must be a whole number from 0, not {left!r}")
+    if left == 0:
+        return Reading(0, 100, "bright")
+    if left >= 10:
+        return Reading(left, 0, "dark")
+    return Reading(left, (10 - left) * 10, "chance")
+
+
+def standing(left: int, distribution: Mapping[int, int]) -> tuple[float, float]:
+    """Share of games in `distribution` (left → count) that ended worse than `left`, and as well."""
+    total = sum(distribution.values())
+    if not total:
+        raise BadLeft("no games to compare with")
+    worse = sum(n for k, n in distribution.items() if k > left)
+    same = distribution.get(left, 0)
+    return worse / total, same / total

@@ -1,0 +1,39 @@
+"""Cards left per deal for a policy: greedy, smart (hidden information) or omniscient (the solver)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorer.solitaire.deal import deal_from_seed
+from scorer.solitaire.policies import greedy, play_out, policy_named, smart
+from scorer.solitaire.solver import SearchLimit, solve
+
+POLICY_NAMES = ("greedy", "smart", "omniscient")
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    """A deal the solver could not settle within its state budget: the best lies in [at_least, at_most]."""
+
+    seed: int
+    at_least: int
+    at_most: int  # what the greedy or smart player reaches on the deal
+
+    def to_json(self) -> dict:
+        return {"seed": self.seed, "at_least": self.at_least, "at_most": self.at_most}
+
+
+def cards_left(seed: int, rows: int, policy: str, max_states: int | None = None) -> int | Unresolved:
+    """Pyramid cards left when `policy` plays the deal of `seed` (deal i of a run uses seed S + i).
+
+    For `omniscient` with `max_states`, a deal the solver cannot settle within that many
+    states comes back as `Unresolved`.
+    """
+    deal = deal_from_seed(seed, rows)
+    if policy == "omniscient":
+        try:
+            return solve(deal, max_states).best_left
+        except SearchLimit as limit:
+            at_most = min(play_out(deal, greedy).left, play_out(deal, smart).left)
+            return Unresolved(seed, limit.at_least, at_most)
+    return play_out(deal, policy_named(policy)).left

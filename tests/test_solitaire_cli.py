@@ -1,0 +1,129 @@
+"""`gm solitaire` from the command line: the reading, simulate, solve and play."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from gm.cli import app
+from gm.lines import Voice
+from scorer.solitaire.deal import deal_from_seed
+from scorer.solitaire.engine import replay
+from scorer.solitaire.moves import move_from_json
+from scorer.solitaire.reading import BadLeft, reading, standing
+
+runner = CliRunner()
+
+JA = {
+    0: "場札の残り0枚：イメージしたことは、ほぼ間違いなくうまくいくでしょう。見通しは明るいといえます。",
+    1: "場札の残り1枚：うまくいく確率は90%程度でしょう。",
+    5: "場札の残り5枚：うまくいく確率は50%程度でしょう。",
+    9: "場札の残り9枚：うまくいく確率は10%程度でしょう。",
+    10: "場札の残り10枚：見通しは非常に暗いでしょう。",
+}
+
+
+@pytest.mark.parametrize("left", range(0, 14))
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_reading_for_every_number_left_in_both_languages(left, lang):
+    expected = 100 if left == 0 else 0 if left >= 10 else (10 - left) * 10
+    result = runner.invoke(app, ["solitaire", "reading", str(left), "--json", "--lang", lang])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["left"] == left and data["percent"] == expected
+    if lang == "ja" and left in JA:
+        assert data["text"] == JA[left]
+    if lang == "en":
+        word = "bright" if left == 0 else "very dark" if left >= 10 else f"about {expected}% likely"
+        assert word in data["text"]
+    spoken = Voice(lang).line(f"solitaire.{reading(left).key}", left=left, percent=expected).spoken
+    if lang == "ja" and 1 <= left <= 9:
+        assert "ぱーせんと" in spoken and "%" not in spoken
+
+
+def test_the_reading_is_spoken_and_printed():
+    result = runner.invoke(app, ["solitaire", "reading", "1", "--speech", "off"])
+    assert result.exit_code == 0 and result.output.strip() == "1 card left: about 90% likely to go well."
+
+
+def test_the_odds_of_a_reading_among_games_played_well():
+    assert standing(2, {0: 5, 2: 1, 4: 4}) == (0.4, 0.1)
+    result = runner.invoke(app, ["solitaire", "reading", "0", "--odds", "--speech", "off"])
+    assert "better than 60% of games played well" in result.output  # 40.16% of smart games clear
+    data = json.loads(runner.invoke(app, ["solitaire", "reading", "12", "--odds", "--json"]).output)
+    from scorer.solitaire.odds import SMART_DISTRIBUTION
+
+    worse = sum(n for left, n in SMART_DISTRIBUTION.items() if left > 12)
+    assert data["odds"] == {"better_than": worse / 10000, "same_as": SMART_DISTRIBUTION[12] / 10000, "games": 10000}
+
+
+def test_bad_numbers_are_refused_in_one_line():
+    with pytest.raises(BadLeft, match="-1"):
+        reading(-1)
+    result = runner.invoke(app, ["solitaire", "reading", "--", "-1"])
+    assert result.exit_code == 2 and "whole number" in result.output
+    result = runner.invoke(app, ["solitaire", "simulate", "--deals", "3", "--policy", "lucky"])
+    assert result.exit_code == 2 and "'lucky'" in result.output
+    result = runner.invoke(app, ["solitaire", "solve", "--rows", "12"])
+    assert result.exit_code == 2 and "rows must be 3–9, not 12" in result.output
+
+
+def test_simulate_reports_the_distribution_as_json():
+    result = runner.invoke(app, ["solitaire", "simulate", "--deals", "20", "--seed", "5", "--policy", "greedy", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) == {"deals", "policy", "rows", "distribution", "mean_left", "clear_rate", "clear_rate_ci95"}
+    assert data["deals"] == 20 and data["policy"] == "greedy" and data["rows"] == 7
+    assert sum(data["distribution"].values()) == 20
+    low, high = data["clear_rate_ci95"]
+    assert low <= data["clear_rate"] <= high
+
+
+def test_simulate_with_workers_gives_the_same_result_and_draws_a_histogram():
+    args = ["solitaire", "simulate", "--deals", "12", "--policy", "smart", "--rows", "5"]
+    one = runner.invoke(app, args + ["--json"]).output
+    two = runner.invoke(app, args + ["--json", "--workers", "2"]).output
+    assert one == two
+    text = runner.invoke(app, args).output
+    assert "smart: 12 deals, 5 rows" in text and "█" in text
+
+
+def test_solve_prints_moves_that_replay_to_the_best_result():
+    result = runner.invoke(app, ["solitaire", "solve", "--seed", "7", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["seed"] == 7
+    end = replay(deal_from_seed(7), [move_from_json(m) for m in data["moves"]])
+    assert end.over and end.left == data["best_left"]
+
+
+def test_play_in_the_terminal_to_the_spoken_reading():
+    # seed 3: the bottom row shows 1 wind (22) and 12 fire (24); then turn through the stock and past its last card (SS-R4)
+    commands = ["hint", "pair 22 24", "pair 1 2", "special", "skip", "dance"] + ["flip"] * 25
+    result = runner.invoke(app, ["solitaire", "play", "--seed", "3", "--speech", "off"], input="\n".join(commands) + "\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Think of your question. 28 cards in the pyramid, 24 cards in the stock." in out
+    assert "hint: pair 22 (1 wind) with 24 (12 fire)" in out
+    assert "the card at position 1 is face down" in out
+    assert "unknown command 'dance'" in out
+    assert "The stock is spent. The game is over." in out
+    assert "likely to go well" in out or "very dark" in out or "bright" in out
+
+
+def test_play_with_the_eye_and_japanese_lines():
+    result = runner.invoke(app, ["solitaire", "play", "--seed", "1", "--speech", "off", "--lang", "ja"], input="special\n1 8\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "プロビデンスの目" in result.output
+    assert "はずれです：13でした。" in result.output  # position 1 held a 13: turned face up, it leaves (SS-R2)
+    assert "left 26" in result.output
+
+
+def test_simulate_lists_the_deals_the_solver_cannot_settle_in_budget():
+    args = ["solitaire", "simulate", "--deals", "12", "--policy", "omniscient", "--max-states", "60"]
+    data = json.loads(runner.invoke(app, args + ["--json"]).output)
+    assert data["unresolved"] and all(set(u) == {"seed", "at_least", "at_most"} for u in data["unresolved"])
+    assert data["deals"] + len(data["unresolved"]) == 12
+    assert "unresolved within 60 states: seed" in runner.invoke(app, args).output
