@@ -52,7 +52,9 @@ class LiveCountdown:
         colour = "yellow" if paused else ("red" if remaining <= 30 else "green")
         body = Text(big_time(remaining), style=f"bold {colour}", justify="center")
         subtitle = ("⏸  " if paused else "") + self.help_text
-        return Panel(body, title=self.title, subtitle=subtitle, expand=False)
+        from rich.cells import cell_len
+
+        return Panel(body, title=self.title, subtitle=subtitle, width=max(24, cell_len(subtitle) + 8))
 
     def show(self, remaining: float, paused: bool) -> None:
         from rich.live import Live
