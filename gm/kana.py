@@ -145,3 +145,36 @@ def unreadable(text: str) -> list[str]:
 def readable(text: str) -> str:
     """`text` without the runs `unreadable` finds."""
     return _UNREADABLE.sub(lambda m: "" if m.group().strip() else m.group(), text)
+
+
+_HEPBURN = {"si": "shi", "ti": "chi", "tu": "tsu", "hu": "fu", "zi": "ji", "di": "ji", "du": "zu", "wo": "o"}
+
+
+def romaji(text: str) -> str:
+    """Kana spelt in Latin letters, for the English voice: けん → ken, しょう → shou, まっち → matchi."""
+    out: list[str] = []
+    double = False
+    for ch in text:
+        name = unicodedata.name(ch, "")
+        if "LETTER" not in name or not name.startswith(("HIRAGANA", "KATAKANA")):
+            if ch == "ー" and out:
+                out.append(out[-1][-1])
+            else:
+                out.append(ch)
+            continue
+        syllable = name.rsplit(" ", 1)[-1].lower()
+        syllable = _HEPBURN.get(syllable, syllable)
+        if "SMALL" in name:
+            if syllable == "tsu":
+                double = True
+            elif syllable in ("ya", "yu", "yo") and out and out[-1].endswith("i") and len(out[-1]) > 1:
+                base = out.pop()[:-1]
+                out.append(base + (syllable[1:] if base.endswith(("sh", "ch", "j")) else syllable))
+            else:
+                out.append(syllable)
+            continue
+        if double and syllable[0] not in "aiueon":
+            syllable = ("t" if syllable.startswith("ch") else syllable[0]) + syllable
+        double = False
+        out.append(syllable)
+    return "".join(out)

@@ -87,12 +87,16 @@ class Voice:
         return self.line(key, **fields).text
 
     def spoken_word(self, word: str) -> str:
-        """How a name or word is said: its reading where one is known."""
-        if word in self.readings:
-            return self.readings[word]
+        """How a name or word is said: its reading where one is known.
+
+        Other voices than Japanese cannot read kana: there a Latin name is said as written and
+        a kana reading (健=けん) is spelt in Latin letters (ken)."""
+        reading = self.readings.get(word)
         if self.lang == "ja":
-            return name_kana(word)
-        return word
+            return reading if reading is not None else name_kana(word)
+        if reading is None or word.isascii():
+            return word
+        return kana.romaji(reading) if kana.KANA.search(reading) else reading
 
     def _join(self, items: Sequence[str]) -> str:
         items = list(items)

@@ -61,3 +61,18 @@ def test_espeak_reads_spelt_names_as_japanese():
                          capture_output=True, text=True, check=True).stdout
     assert "(en)" not in out, [n for n in names if "(" in subprocess.run(
         ["espeak-ng", "-v", "ja", "-x", "-q", kana.latin_katakana(n)], capture_output=True, text=True).stdout]
+
+
+@pytest.mark.parametrize("reading, latin", [
+    ("けん", "ken"), ("みお", "mio"), ("しょう", "shou"), ("まっち", "matchi"), ("きょうこ", "kyouko"),
+    ("りゅう", "ryuu"), ("ソラ", "sora"), ("かっぱ", "kappa"), ("はーと", "haato"), ("ちひろ", "chihiro"),
+])
+def test_kana_readings_are_spelt_in_latin_letters_for_the_english_voice(reading, latin):
+    assert kana.romaji(reading) == latin
+
+
+def test_english_lines_say_latin_names_as_written_and_spell_kana_readings():
+    voice = Voice("en", {"健": "けん", "Aki": "あき"})
+    assert voice.line("werewolf.vote.executed", name="健").spoken == "ken is executed."
+    assert voice.line("werewolf.vote.executed", name="Aki").spoken == "Aki is executed."
+    assert voice.line("werewolf.vote.executed", name="健").text == "健 is executed."
