@@ -26,10 +26,10 @@ class PrintSpeaker:
         self._echo(line.text)
 
     def flush(self) -> None:
-        pass
+        """Printing is done at once: nothing waits."""
 
     def close(self) -> None:
-        pass
+        """Nothing to release."""
 
 
 def _stdout(text: str) -> None:

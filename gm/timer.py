@@ -25,11 +25,13 @@ class TimerDisplay(Protocol):
 
 
 class NoDisplay:
+    """Shows nothing: the spoken and printed cues are the timer (no terminal, or tests)."""
+
     def show(self, remaining: float, paused: bool) -> None:
-        pass
+        """The time is not drawn."""
 
     def close(self) -> None:
-        pass
+        """Nothing to release."""
 
 
 def cue_marks(seconds: float) -> list[int]:

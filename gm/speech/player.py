@@ -71,7 +71,7 @@ class DevicePlayer:
         return not cut.is_set()
 
     def close(self) -> None:
-        pass
+        """Each line opens and closes its own stream: nothing stays open."""
 
 
 class WavSink:
@@ -107,4 +107,4 @@ class WavSink:
         return completed
 
     def close(self) -> None:
-        pass
+        """Each file is written and closed by `play`."""
