@@ -68,20 +68,19 @@ def _shortage(pairs: int, mine: int, theirs: int, supply_s: int, supply_r: int, 
     return short, fix
 
 
-def _max_matching(options: list[list[int]]) -> int:
-    """Size of a maximum matching; options[a] lists the partners of a (augmenting paths)."""
-    owner: dict[int, int] = {}
-
-    def augment(a: int, seen: set[int]) -> bool:
-        for b in options[a]:
-            if b not in seen:
-                seen.add(b)
-                if b not in owner or augment(owner[b], seen):
-                    owner[b] = a
-                    return True
-        return False
-
-    return sum(augment(a, set()) for a in range(len(options)))
+def _max_matching(options: list[int], taken: int = 0) -> int:
+    """Size of a maximum matching; options[a] is the mask of a's possible partners."""
+    if not options:
+        return 0
+    first, rest = options[0] & ~taken, options[1:]
+    best = _max_matching(rest, taken)
+    while first and best <= len(rest):
+        low = first & -first
+        first ^= low
+        size = 1 + _max_matching(rest, taken | low)
+        if size > best:
+            best = size
+    return best
 
 
 class _Search:
@@ -148,17 +147,28 @@ class _Search:
 
     def chain_pairings(self, present: int, revealed: int) -> list[int]:
         covers = self.covers
-        blocked = [0] * len(covers)
+        blocked = [0] * len(covers)  # blocked[p]: the cards that must leave before p can be face up
         for p in reversed(range(len(covers))):
             if present >> p & 1 and not revealed >> p & 1:
+                chain = 0
                 for q in covers[p]:
                     if present >> q & 1:
-                        blocked[p] |= 1 << q | blocked[q]
+                        chain |= 1 << q | blocked[q]
+                blocked[p] = chain
         found = []
         for lows_mask, highs_mask, _, _ in self.pair_classes:
-            lows, highs = _bits(present & lows_mask), _bits(present & highs_mask)
-            options = [[b for b in highs if not blocked[a] >> b & 1 and not blocked[b] >> a & 1] for a in lows]
-            found.append(_max_matching(options) if lows and highs else 0)
+            lows, highs = present & lows_mask, present & highs_mask
+            if not lows or not highs:
+                found.append(0)
+                continue
+            options = []
+            for a in _bits(lows):
+                partners = highs & ~blocked[a]
+                for b in _bits(partners):
+                    if blocked[b] >> a & 1:
+                        partners ^= 1 << b
+                options.append(partners)
+            found.append(_max_matching(options))
         return found
 
     def eye_options(self, present: int, revealed: int) -> list[tuple[tuple[int, int, int, int], ...]]:
@@ -220,7 +230,8 @@ class _Search:
         others = self.humaliens[k] + (eyes if eyes != 1 else 0)
         best = short - (fix if fix < owls else owls) - others
         if eyes == 1 and best > t:
-            for changes in self.eye_options(present, revealed):
+            options = self.eye_options(present, revealed)
+            for index, changes in enumerate(options):
                 short2, fix2 = short, fix
                 for j, n, low_gone, high_gone in changes:
                     mine, theirs, supply_s, supply_r, aside_s, aside_r = counts[j]
@@ -229,6 +240,8 @@ class _Search:
                     fix2 += b - parts[j][1]
                 value = short2 - (fix2 if fix2 < owls else owls) - others
                 if value <= t:
+                    if index:  # try this one first next time
+                        options[0], options[index] = changes, options[0]
                     return value
                 if value < best:
                     best = value
