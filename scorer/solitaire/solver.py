@@ -9,11 +9,15 @@ The search asks "can this deal end with at most t cards left?" for t = lower bou
 present cards), cards the Eye turned while covered (bitmask), the stock index, whether a
 flip card is on the slot, the set-aside pile as packed counts per number (4 bits each) and
 the number of specials used. Failures are memoised with the lower bound they prove
-(transposition table). A state is pruned when its lower bound — cards that can find no
-partner among the pyramid, stock and flip card, less those the remaining Owls could pair
-from the set-aside pile, less the remaining Humaliens and Eyes — exceeds t. 13s leave
-as soon as they are face up (SS-R2, a forced move). Forgoing a special is only tried when a
-special of another kind lies behind it.
+(transposition table), and a failure also rules out every state with the same pyramid that
+it could reach by forgoing specials and turning stock cards while keeping at least the same
+set-aside cards (dominance). A state is pruned when its lower bound exceeds t: per pair of
+numbers, the pyramid cards that can neither pair inside the pyramid — two cards pair only if
+neither lies on the other through a chain of present cards, unless the Eye breaks the chain
+(SS-R3) — nor with the remaining stock and flip card, less those the remaining Owls could
+pair from the set-aside pile and the remaining Humaliens; one Eye left is played out over
+every card it could turn or discard (with two left, any two cards may pair). 13s leave as soon as they are face up (SS-R2, a forced
+move). Forgoing a special is only tried when a special of another kind lies behind it.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFl
 
 _ANY = (99,) * 6  # two Eyes left: any card may pair with any other
 _GUARD = sum(8 << 4 * r for r in range(14))  # the top bit of every 4-bit count in a packed set-aside pile
+
+
+QUICK_STATES = 1000  # states for the first, quick try at the lower bound
 
 
 class _OutOfBudget(Exception):
@@ -115,6 +122,7 @@ class _Search:
         self.covers = [_bits(c) for c in layout.covers]
         self.matchings: dict[tuple[int, int, int], list] = {}
         self.budget: float = float("inf")
+        self.tight = True  # False: the quick count only (no chains, every Eye a card removed)
         self.path: list[tuple] = []
         self.nodes = 0
 
@@ -208,7 +216,8 @@ class _Search:
         stock = self.stock_counts[i]
         flip_rank = self.stock[i - 1] if flip else 0
         eyes = self.eyes[k]
-        pairs = self.pairings(present, revealed) if eyes < 2 else _ANY
+        exact_eye = eyes == 1 and self.tight
+        pairs = self.pairings(present, revealed) if eyes == 0 and self.tight or exact_eye else _ANY
         counts = []
         parts = []
         short = fix = 0
@@ -227,9 +236,9 @@ class _Search:
             short += part[0]
             fix += part[1]
         owls = self.owls[k]
-        others = self.humaliens[k] + (eyes if eyes != 1 else 0)
+        others = self.humaliens[k] + (0 if exact_eye else eyes)
         best = short - (fix if fix < owls else owls) - others
-        if eyes == 1 and best > t:
+        if exact_eye and best > t:
             options = self.eye_options(present, revealed)
             for index, changes in enumerate(options):
                 short2, fix2 = short, fix
@@ -367,15 +376,26 @@ def solve(deal: Deal, max_states: int | None = None) -> Solution:
     the search has expanded that many states.
     """
     search = _Search(deal)
-    search.budget = max_states if max_states is not None else float("inf")
+    budget = max_states if max_states is not None else float("inf")
     first = start(deal)
     present, revealed, face_up = search.settle(first.present, 0)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 10_000))
+    t = max(0, search.lower_bound(present, revealed, 0, 0, 0, 0))
     try:
-        t = max(0, search.lower_bound(present, revealed, 0, 0, 0, 0))
-        while not search.feasible(present, revealed, face_up, 0, 0, 0, 0, t):
-            t += 1
+        # Most deals reach their lower bound (nearly always 0) at once: look for that with the
+        # quick count first, then search in earnest (what the first try proved is kept).
+        search.tight, search.budget = False, min(budget, QUICK_STATES)
+        try:
+            found = search.feasible(present, revealed, face_up, 0, 0, 0, 0, t)
+        except _OutOfBudget:
+            found = False
+        search.tight, search.budget = True, budget
+        if search.nodes > budget:
+            raise _OutOfBudget
+        if not found:
+            while not search.feasible(present, revealed, face_up, 0, 0, 0, 0, t):
+                t += 1
     except _OutOfBudget:
         raise SearchLimit(t, search.nodes) from None
     finally:
