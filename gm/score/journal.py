@@ -9,6 +9,7 @@ An acknowledged line is never rewritten.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -61,12 +62,10 @@ def parse(data: bytes, path: Path | str) -> Contents:
 
 def _records(lines: list[bytes], path: Path | str) -> list:
     """The JSON value of every line: all in one parse when the file is sound, else line by line."""
-    try:
+    with contextlib.suppress(ValueError):
         records = json.loads(b"[" + b",".join(lines) + b"]")
         if len(records) == len(lines):
             return records
-    except ValueError:
-        pass
     records = []
     for number, raw in enumerate(lines, start=1):
         try:
@@ -178,14 +177,12 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def _sync(fd: int) -> None:
     """Flush to the disk itself: fsync, or F_FULLFSYNC on macOS where fsync stops at the drive cache."""
-    try:
+    with contextlib.suppress(ImportError, OSError):
         import fcntl
 
         if hasattr(fcntl, "F_FULLFSYNC"):
             fcntl.fcntl(fd, fcntl.F_FULLFSYNC)
             return
-    except (ImportError, OSError):
-        pass
     os.fsync(fd)
 
 
@@ -196,9 +193,8 @@ def _fsync_dir(directory: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
     finally:
         os.close(fd)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Callable, Iterator, Sequence, TextIO
 
 from gm.ports import Speaker
@@ -55,11 +56,9 @@ def _readline_lines(journal: Journal) -> Iterator[str]:
         readline.set_completer(complete)
         readline.set_completer_delims(" ")
         readline.parse_and_bind("tab: complete")
-        try:
+        with contextlib.suppress(OSError):
             history.touch(exist_ok=True)
             readline.read_history_file(history)
-        except OSError:
-            pass
     try:
         while True:
             try:
@@ -68,10 +67,8 @@ def _readline_lines(journal: Journal) -> Iterator[str]:
                 print()
                 return
             if readline is not None:
-                try:
+                with contextlib.suppress(OSError):
                     readline.append_history_file(1, history)
-                except OSError:
-                    pass
     except KeyboardInterrupt:
         print()
 
