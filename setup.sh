@@ -24,3 +24,6 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".$extras"
+# The pyramid solver is compiled to machine code once (about half a minute) and cached.
+echo "setup: preparing the pyramid solver" >&2
+.venv/bin/gm solitaire solve --seed 0 --json >/dev/null

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.policies import greedy, play_out, policy_named, smart
-from scorer.solitaire.solver import SearchLimit, solve
+from scorer.solitaire.solver import SearchLimit, least_left
 
 POLICY_NAMES = ("greedy", "smart", "omniscient")
 
@@ -32,7 +32,7 @@ def cards_left(seed: int, rows: int, policy: str, max_states: int | None = None)
     deal = deal_from_seed(seed, rows)
     if policy == "omniscient":
         try:
-            return solve(deal, max_states).best_left
+            return least_left(deal, max_states)
         except SearchLimit as limit:
             at_most = min(play_out(deal, greedy).left, play_out(deal, smart).left)
             return Unresolved(seed, limit.at_least, at_most)
