@@ -344,7 +344,10 @@ def enter(tb, mem, present, revealed, i, flip, aside, k, t):
 
 
 @njit(cache=True)
-def add_child(moves, states, depth, count, move, a, b, present, revealed, face_up, i, flip, aside, k):
+def add_child(tb, moves, states, depth, count, move, a, b, present, revealed, face_up, i, flip, aside, k):
+    """Note a move and the state it leads to (the set-aside pile only counts while an Owl is left)."""
+    if tb.owls[k] == 0:
+        aside = 0
     moves[depth, count, 0] = move
     moves[depth, count, 1] = a
     moves[depth, count, 2] = b
@@ -370,18 +373,18 @@ def children(tb, frame, moves, states, depth):
                 b = lowest(rest)
                 rest &= rest - 1
                 p, e, f = settle(tb, present & ~(1 << a | 1 << b), revealed)
-                count = add_child(moves, states, depth, count, PAIR, a, b, p, e, f, i, flip, aside, k)
+                count = add_child(tb, moves, states, depth, count, PAIR, a, b, p, e, f, i, flip, aside, k)
     if flip:
         rest = face_up & rmask[13 - tb.stock[i - 1]]
         while rest:
             a = lowest(rest)
             rest &= rest - 1
             p, e, f = settle(tb, present & ~(1 << a), revealed)
-            count = add_child(moves, states, depth, count, PAIR_FLIP, a, 0, p, e, f, i, 0, aside, k)
+            count = add_child(tb, moves, states, depth, count, PAIR_FLIP, a, 0, p, e, f, i, 0, aside, k)
     if i < tb.stock.shape[0]:  # turn the next stock card (with the stock empty the game ends, SS-R4)
         new_aside = aside + (1 << 4 * tb.stock[i - 1]) if flip else aside
         new_flip = 1 if tb.stock[i] != KING else 0
-        count = add_child(moves, states, depth, count, TURN, 0, 0, present, revealed, face_up, i + 1, new_flip, new_aside, k)
+        count = add_child(tb, moves, states, depth, count, TURN, 0, 0, present, revealed, face_up, i + 1, new_flip, new_aside, k)
     if k < tb.kinds.shape[0]:
         kind = tb.kinds[k]
         if kind == HUMALIEN:
@@ -390,17 +393,17 @@ def children(tb, frame, moves, states, depth):
                 a = lowest(rest)
                 rest &= rest - 1
                 p, e, f = settle(tb, present & ~(1 << a), revealed)
-                count = add_child(moves, states, depth, count, USE_HUMALIEN, a, 0, p, e, f, i, flip, aside, k + 1)
+                count = add_child(tb, moves, states, depth, count, USE_HUMALIEN, a, 0, p, e, f, i, flip, aside, k + 1)
         elif kind == EYE:
             rest = present & ~face_up
             while rest:
                 a = lowest(rest)
                 rest &= rest - 1
                 p, e, f = settle(tb, present & ~(1 << a), revealed)
-                count = add_child(moves, states, depth, count, USE_EYE, a, 1, p, e, f, i, flip, aside, k + 1)
+                count = add_child(tb, moves, states, depth, count, USE_EYE, a, 1, p, e, f, i, flip, aside, k + 1)
                 if tb.ranks[a] != KING:
                     p, e, f = settle(tb, present, revealed | 1 << a)
-                    count = add_child(moves, states, depth, count, USE_EYE, a, 0, p, e, f, i, flip, aside, k + 1)
+                    count = add_child(tb, moves, states, depth, count, USE_EYE, a, 0, p, e, f, i, flip, aside, k + 1)
         else:
             for s in range(1, 13):
                 if (aside >> 4 * s) & 15:
@@ -409,9 +412,9 @@ def children(tb, frame, moves, states, depth):
                         a = lowest(rest)
                         rest &= rest - 1
                         p, e, f = settle(tb, present & ~(1 << a), revealed)
-                        count = add_child(moves, states, depth, count, USE_OWL, s, a, p, e, f, i, flip, aside - (1 << 4 * s), k + 1)
+                        count = add_child(tb, moves, states, depth, count, USE_OWL, s, a, p, e, f, i, flip, aside - (1 << 4 * s), k + 1)
         if tb.other_later[k]:  # forgoing is only worth it with a special of another kind behind
-            count = add_child(moves, states, depth, count, FORGO, 0, 0, present, revealed, face_up, i, flip, aside, k + 1)
+            count = add_child(tb, moves, states, depth, count, FORGO, 0, 0, present, revealed, face_up, i, flip, aside, k + 1)
     return count
 
 
