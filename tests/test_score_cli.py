@@ -73,6 +73,58 @@ def test_show_draws_the_sheet_with_bars(gm):
     assert "   Bob   " + "█" * 2 + " 1" in out
 
 
+def test_show_in_japanese_prints_the_sheet_in_japanese(gm):
+    gm("new", "Alice", "Bob")
+    gm("flow", "a", "2")
+    gm("skull", "b", "1")
+    gm("finish", "a", "7")
+    out = gm("show", "--lang", "ja").stdout
+    assert "Alice 対 Bob — 第2戦（全3戦）" in out
+    assert "┃ ゲーム ┃ Alice ┃ Bob ┃  × ┃ 終了" in out
+    assert "│      1 │    14 │   1 │ ×1 │ Alice（上がり） │" in out
+    assert "│ プレイ中" in out
+    assert "│   合計 │    14 │   1 │" in out and "Aliceがリード" in out
+    assert "第1戦 Alice " + "█" * 30 + " 14" in out
+    assert "      Bob   " + "█" * 2 + " 1" in out
+    for english in ("Game", "Total", "Ended by", "finish", "playing", "leads", "of 3", "G1"):
+        assert english not in out
+
+
+def test_the_finished_sheet_names_the_result_and_the_foul_in_each_language(gm):
+    play_example(gm)
+    english, japanese = gm("show").stdout, gm("show", "--lang", "ja").stdout
+    assert "Alice v Bob — match over" in english
+    assert "│ Bob (foul)" in english and "Alice wins" in english
+    assert "Alice 対 Bob — 対戦終了" in japanese
+    assert "│ Bob（反則上がり）" in japanese and "Aliceの勝ち" in japanese
+
+
+def test_a_drawn_remote_sheet_in_japanese(gm):
+    """HU-R1: equal totals are a draw. Kanji names keep the bars aligned (two cells a character)."""
+    for args in (["new", "健", "美緒", "--remote"], ["finish", "健", "5"], ["finish", "美緒", "5"],
+                 ["flow", "美緒", "5"], ["finish", "健", "0"]):
+        assert gm(*args).exit_code == 0
+    out = gm("show", "--lang", "ja").stdout
+    assert "健 対 美緒（リモート） — 対戦終了" in out
+    assert "│   合計 │ 15 │   15 │    │ 引き分け" in out
+    assert "第1戦 健   " + "█" * 30 + " 10\n      美緒 0\n" in out
+    english = gm("show").stdout
+    assert "健 v 美緒 (remote) — match over" in english and "│ draw" in english
+    assert "G1 健   " + "█" * 30 + " 10\n   美緒 0\n" in english
+
+
+def test_show_in_an_unknown_language_is_one_stderr_line(gm):
+    gm("new", "Alice", "Bob")
+    result = gm("show", "--lang", "fr")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == "gm: no voice pack for language 'fr' (have: en, ja)\n"
+
+
+def test_show_json_keys_do_not_follow_the_language(gm):
+    play_example(gm)
+    assert gm("show", "--json", "--lang", "ja").stdout == gm("show", "--json").stdout
+
+
 def test_scoring_json_reports_the_change(gm):
     gm("new", "Alice", "Bob")
     data = json.loads(gm("finish", "a", "7", "--json").stdout)

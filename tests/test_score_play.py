@@ -101,3 +101,11 @@ def test_tab_completion_of_verbs_and_names():
     assert completions("flow a", "a", players) == ["Alice"]
     assert completions("flow ", "", players) == ["Alice", "Bob"]
     assert completions("flow alice ", "", players) == []
+
+
+def test_show_in_a_japanese_game_prints_the_japanese_sheet(tmp_path):
+    path = tmp_path / "m.jsonl"
+    out = play(path, "new Alice Bob\nf a 2\nshow\nq\n", "--lang", "ja").stdout
+    assert "Alice 対 Bob — 第1戦（全3戦）" in out
+    assert "│   合計 │     2 │   0 │    │ Aliceがリード" in out
+    assert "Total" not in out

@@ -163,23 +163,27 @@ def _loaded_match(file: Optional[Path]):
     return state.match
 
 
-def print_sheet(match) -> None:
+def print_sheet(match, lang: str) -> None:
+    """The sheet with its words in `lang` (the voice pack's `score.sheet` table)."""
     from rich.console import Console
 
-    from gm.score.render import sheet
+    from gm.score.render import sheet, voice_for
 
-    Console(highlight=False).print(sheet(match))
+    with input_errors():
+        voice = voice_for(lang, match)
+    Console(highlight=False).print(sheet(match, voice))
 
 
 @app.command()
 def show(file: Optional[Path] = FileOption,
-         as_json: bool = typer.Option(False, "--json", help="Print the sheet as JSON.")) -> None:
+         as_json: bool = typer.Option(False, "--json", help="Print the sheet as JSON."),
+         lang: str = PrintLangOption) -> None:
     """The score sheet: games × players, multipliers, totals, and a bar per game."""
     match = _loaded_match(file)
     if as_json:
         print_json(match.to_dict())
     else:
-        print_sheet(match)
+        print_sheet(match, lang)
 
 
 @app.command()
@@ -230,7 +234,7 @@ def play(file: Optional[Path] = FileOption, lang: str = LangOption, speech: str 
     try:
         with input_errors():
             run(journal, speaker, lang, typed_lines(sys.stdin, echo, journal), echo,
-                show=lambda state: print_sheet(state.match) if state.match else echo("? no match yet"))
+                show=lambda state: print_sheet(state.match, lang) if state.match else echo("? no match yet"))
     finally:
         speaker.close()
 

@@ -106,54 +106,76 @@ def change_dict(change: Change) -> dict[str, Any]:
     return data
 
 
-def sheet(match: Match, width: int = 30):
-    """The score sheet as rich renderables: games × players with multiplier and ending, then bars."""
+def sheet(match: Match, voice: Voice, width: int = 30):
+    """The score sheet as rich renderables: games × players with multiplier and ending, then bars.
+
+    Every printed word comes from the voice pack's `score.sheet` table, in the voice's language.
+    """
     from rich.console import Group
     from rich.table import Table
 
-    title = f"{match.title}" + (" (remote)" if match.remote else "") + " — " + (
-        "match over" if match.over else f"game {match.game} of {GAMES}")
+    def word(key: str, **fields: Any) -> str:
+        return voice.text(f"score.sheet.{key}", **fields)
+
+    progress = (voice.line("score.sheet.over") if match.over
+                else voice.line("score.sheet.progress", game=match.game, games=GAMES))
+    remote = voice.line("score.sheet.remote") if match.remote else ""
+    title = word("title", a=match.players[0], b=match.players[1], remote=remote, progress=progress)
     table = Table(title=title, title_justify="left")
-    table.add_column("Game", justify="right")
+    table.add_column(word("game"), justify="right")
     for name in match.players:
         table.add_column(name, justify="right")
     table.add_column("×", justify="right")
-    table.add_column("Ended by")
+    table.add_column(word("ended_by"))
     played = {g.number: g for g in match.games}
     for number in range(1, GAMES + 1):
         game = played.get(number)
         if game is None:
             table.add_row(str(number), "", "", "", "")
             continue
-        ending = "" if game.ended_by is None else f"{game.ended_by.player} ({game.ended_by.how})"
+        ending = "" if game.ended_by is None else word(game.ended_by.how, player=game.ended_by.player)
         if game.ended_by is None and not match.over:
-            ending = "playing"
+            ending = word("playing")
         table.add_row(str(number), *(str(p) for p in game.points), f"×{game.multiplier}", ending)
     table.add_section()
-    table.add_row("Total", *(str(t) for t in match.totals), "", _result(match))
-    return Group(table, *bar_rows(match, width))
+    result, fields = _result(match)
+    table.add_row(word("total"), *(str(t) for t in match.totals), "", word(result, **fields))
+    return Group(table, *bar_rows(match, voice, width))
 
 
-def _result(match: Match) -> str:
+def _result(match: Match) -> tuple[str, dict[str, str]]:
+    """The `score.sheet` key and fields of the Total row's result (HU-R1: equal totals are a draw)."""
     if match.draw:
-        return "draw"
+        return "draw", {}
     if match.winner:
-        return f"{match.winner} wins"
-    return f"{match.leader} leads" if match.leader else "level"
+        return "wins", {"player": match.winner}
+    return ("leads", {"player": match.leader}) if match.leader else ("level", {})
 
 
-def bar_rows(match: Match, width: int = 30) -> list[str]:
-    """One bar per player per game, scaled to the largest game score."""
+def bar_rows(match: Match, voice: Voice, width: int = 30) -> list[str]:
+    """One bar per player per game, scaled to the largest game score, aligned in terminal cells."""
+    from rich.cells import cell_len
+
     top = max([p for g in match.games for p in g.points] + [1])
-    name_width = max(len(n) for n in match.players)
+    heads = {g.number: voice.text("score.sheet.bar", game=g.number) for g in match.games}
+    head_width = max([cell_len(h) for h in heads.values()] + [0])
+    name_width = max(cell_len(n) for n in match.players)
     rows = []
     for game in match.games:
         for i, name in enumerate(match.players):
             points = game.points[i]
             bar = BAR * round(points * width / top) if points else ""
-            head = f"G{game.number} " if i == 0 else "   "
-            rows.append(f"{head}{name:<{name_width}} " + (f"{bar} {points}" if bar else str(points)))
+            head = heads[game.number] if i == 0 else ""
+            rows.append(_pad(head, head_width) + " " + _pad(name, name_width) + " "
+                        + (f"{bar} {points}" if bar else str(points)))
     return rows
+
+
+def _pad(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` terminal cells (a kanji takes two)."""
+    from rich.cells import cell_len
+
+    return text + " " * (width - cell_len(text))
 
 
 def write_csv(match: Match, out: TextIO) -> None:
