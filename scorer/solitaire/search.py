@@ -336,10 +336,8 @@ def enter(tb, mem, present, revealed, i, flip, aside, k, t):
     if counters[NODES] > counters[BUDGET]:
         counters[OUT_OF_BUDGET] = 1
         return FAILURE
-    bound = lower_bound(tb, mem, present, revealed, i, flip, aside, k, t)
-    if bound > t:
-        fail(mem, present, revealed, i, flip, aside, k, bound)
-        return FAILURE
+    if lower_bound(tb, mem, present, revealed, i, flip, aside, k, t) > t:
+        return FAILURE  # not memoised: the bound is quicker to compute again than to look up
     return EXPAND
 
 
