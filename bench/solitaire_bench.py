@@ -1,13 +1,14 @@
 """Speed and memory of 7th Sense Training's players and solver (prints medians).
 
-    .venv/bin/python bench/solitaire_bench.py [--runs 5] [--solve-deals 200] [--play-deals 1000]
-        [--hard-of 1000] [--max-states 1000000]
+    .venv/bin/python bench/solitaire_bench.py [--runs 3] [--solve-deals 1000] [--play-deals 1000]
 
-- omniscient: exact solves per second on one core, 7 rows (median of --runs runs over the
-  same --solve-deals seeds);
+- omniscient: exact solves per second on one core, 7 rows, over seeds 0..N-1 (median of
+  --runs runs), counting only the search (`least_left`, what `simulate` runs) and also with
+  the moves rebuilt through the engine (`solve`); per-deal times (median, 90th and 99th
+  percentile, max) and the slowest deals;
 - greedy, smart: deals played per second on one core (median of --runs runs);
-- the hardest of --hard-of deals (most states searched, each search capped at
-  --max-states): its time and the solver's memory peak (tracemalloc) on it.
+- the hardest deal (most time) of the first run: the peak resident memory of a fresh process
+  solving only it, less that of a fresh process solving only an easy deal.
 """
 
 from __future__ import annotations
@@ -15,66 +16,72 @@ from __future__ import annotations
 import argparse
 import platform
 import statistics
+import subprocess
+import sys
 import time
-import tracemalloc
 
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.policies import greedy, play_out, smart
-from scorer.solitaire.solver import SearchLimit, solve
+from scorer.solitaire.solver import least_left, solve
+
+PEAK = """
+import resource, sys
+from scorer.solitaire.deal import deal_from_seed
+from scorer.solitaire.solver import least_left
+least_left(deal_from_seed(int(sys.argv[1])))
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
 
 
-def rate(job, seeds: range) -> float:
-    start = time.perf_counter()
+def timed(job, seeds: range) -> list[float]:
+    times = []
     for seed in seeds:
+        start = time.perf_counter()
         job(seed)
-    return len(seeds) / (time.perf_counter() - start)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def peak_kib(seed: int) -> int:
+    """Peak resident memory (KiB) of a fresh process that solves only `seed`."""
+    out = subprocess.run([sys.executable, "-c", PEAK, str(seed)], check=True, capture_output=True, text=True)
+    return int(out.stdout.split()[-1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--solve-deals", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--solve-deals", type=int, default=1000)
     parser.add_argument("--play-deals", type=int, default=1000)
-    parser.add_argument("--hard-of", type=int, default=1000)
-    parser.add_argument("--max-states", type=int, default=1_000_000)
     args = parser.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}, one core, 7 rows")
 
     deals = {seed: deal_from_seed(seed) for seed in range(max(args.solve_deals, args.play_deals))}
-    solves = [rate(lambda s: solve(deals[s]), range(args.solve_deals)) for _ in range(args.runs)]
-    print(f"omniscient: {statistics.median(solves):8.1f} solves/s  (median of {args.runs} runs of {args.solve_deals} deals; runs: "
-          + ", ".join(f"{r:.1f}" for r in solves) + ")")
+    least_left(deals[0])  # loads the compiled search
+    seeds = range(args.solve_deals)
+    runs = [timed(lambda s: least_left(deals[s]), seeds) for _ in range(args.runs)]
+    rates = [len(seeds) / sum(run) for run in runs]
+    print(f"omniscient: {statistics.median(rates):8.1f} solves/s  (median of {args.runs} runs of {len(seeds)} deals; runs: "
+          + ", ".join(f"{r:.1f}" for r in rates) + ")")
+    with_moves = len(seeds) / sum(timed(lambda s: solve(deals[s]), seeds))
+    print(f"            {with_moves:8.1f} solves/s with the moves rebuilt through the engine (one run)")
+    per_deal = [statistics.median(times) for times in zip(*runs)]
+    ordered = sorted(per_deal)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
+    print(f"per deal: median {pick(0.5) * 1000:.2f} ms, 90th percentile {pick(0.9) * 1000:.1f} ms, "
+          f"99th {pick(0.99) * 1000:.0f} ms, max {ordered[-1]:.2f} s")
+    slowest = sorted(seeds, key=lambda s: per_deal[s], reverse=True)[:5]
+    print("slowest: " + ", ".join(f"seed {s} {per_deal[s]:.2f} s" for s in slowest)
+          + f"; the other {len(seeds) - 5} deals: {(len(seeds) - 5) / (sum(per_deal) - sum(per_deal[s] for s in slowest)):.1f} solves/s")
+
     for name, policy in (("greedy", greedy), ("smart", smart)):
-        rates = [rate(lambda s: play_out(deals[s], policy), range(args.play_deals)) for _ in range(args.runs)]
+        rates = [args.play_deals / sum(timed(lambda s: play_out(deals[s], policy), range(args.play_deals))) for _ in range(args.runs)]
         print(f"{name:>10}: {statistics.median(rates):8.1f} deals/s   (median of {args.runs} runs of {args.play_deals} deals)")
 
-    times = {}
-    for seed in range(args.hard_of):
-        start = time.perf_counter()
-        times[seed] = (attempt(seed, args.max_states)[0], time.perf_counter() - start)
-    hardest = max(times, key=lambda s: times[s][0])
-    ordered = sorted(t for _, t in times.values())
-    capped = sum(1 for n, _ in times.values() if n > args.max_states)
-    print(f"solve times over {args.hard_of} deals: median {statistics.median(ordered) * 1000:.1f} ms, "
-          f"90th percentile {ordered[int(0.9 * len(ordered))] * 1000:.1f} ms, max {ordered[-1]:.2f} s; "
-          f"{capped} stopped at {args.max_states} states")
-    tracemalloc.start()
-    start = time.perf_counter()
-    states, result = attempt(hardest, args.max_states)
-    elapsed = time.perf_counter() - start
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    print(f"hardest of {args.hard_of}: seed {hardest}, {states} states searched, {result}, "
-          f"memory peak {peak / 2**20:.1f} MiB ({elapsed:.1f} s under tracemalloc)")
-
-
-def attempt(seed: int, max_states: int) -> tuple[int, str]:
-    """States searched and the outcome of one capped solve."""
-    try:
-        solution = solve(deal_from_seed(seed), max_states)
-    except SearchLimit as limit:
-        return limit.states, f"stopped: at least {limit.at_least} left"
-    return solution.nodes, f"best {solution.best_left} left"
+    hardest = slowest[0]
+    easy = min(seeds, key=lambda s: per_deal[s])
+    print(f"memory: the hardest deal (seed {hardest}) peaks at {(peak_kib(hardest) - peak_kib(easy)) / 1024:.1f} MiB "
+          f"resident above an easy deal (seed {easy}) in a fresh process")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ from scorer.solitaire.engine import replay
 from scorer.solitaire.moves import Eye, Special
 from scorer.solitaire.policies import greedy, play_out, smart
 from scorer.solitaire.simulate import cards_left
-from scorer.solitaire.solver import solve
+from scorer.solitaire.search import new_memory
+from scorer.solitaire.solver import least_left, solve
 from scorer.solitaire.stats import summarize, wilson
 
 
@@ -72,3 +73,28 @@ def test_a_state_budget_gives_up_with_the_bound_proven_so_far():
     outcome = cards_left(10, 7, "omniscient", max_states=50)
     assert outcome == Unresolved(10, 0, min(play_out(deal_from_seed(10), greedy).left, play_out(deal_from_seed(10), smart).left))
     assert cards_left(10, 7, "omniscient") == 0
+
+
+def test_an_unclearable_deal_is_proven_and_its_best_is_reached():
+    deal = deal_from_seed(1081)
+    solution = solve(deal)
+    assert solution.best_left == 1
+    assert replay(deal, list(solution.moves)).left == 1
+    assert least_left(deal) == 1
+    assert play_out(deal, smart).left >= 1
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10**6), rows=st.integers(3, 6))
+def test_tiny_tables_forget_but_never_answer_differently(seed, rows):
+    deal = deal_from_seed(seed, rows)
+    assert least_left(deal, memory=new_memory(bits=6)) == least_left(deal, memory=new_memory())
+
+
+@settings(max_examples=10, deadline=None)
+@given(seeds=st.lists(st.integers(0, 10**6), min_size=2, max_size=5), rows=st.integers(3, 5))
+def test_tables_reused_from_deal_to_deal_remember_nothing_wrong(seeds, rows):
+    shared = new_memory(bits=10)
+    for seed in seeds + seeds[::-1]:
+        deal = deal_from_seed(seed, rows)
+        assert least_left(deal, memory=shared) == least_left(deal, memory=new_memory(bits=10))

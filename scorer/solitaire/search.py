@@ -1,8 +1,13 @@
 """The solver's depth-first search, compiled to machine code with numba (see `solver` for the method).
 
-Everything here works on plain integers and arrays: a deal's `Tables` (built by `solver`),
-the search's `Memory` (memo, failures, bound caches, the path found, counters) and the state
-(pyramid mask, Eye-turned mask, stock index, flip card, packed set-aside counts, specials used).
+Everything here works on plain integers and arrays: a deal's `Tables`, the search's `Memory`
+and the state (pyramid mask, Eye-turned mask, stock index, flip card, packed set-aside counts,
+specials used). The memory is a set of fixed-size hash tables (open addressing, a few probes,
+the home slot replaced when they are all taken), allocated once per process and reused: a
+slot counts only when it carries the current search's epoch. A lost entry only costs search.
+Failed states are kept twice: by the whole state (exact lookups) and per pyramid (mask pair),
+a few per slot, for dominance, as (set-aside, bound | stock index << 8 | flip << 16 | specials
+used << 17); a new failure takes the place of one it makes redundant.
 Pair counts per pair of numbers are packed 4 bits per class (class j is the numbers j+1 and
 12-j); an Eye option packs 6 bits per class: changed, its pairs (3 bits), low card gone, high
 card gone. Compiled code is cached on disk, so only the first run on a machine compiles.
@@ -13,24 +18,71 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict, List
+from numba import njit
 
 KING = 13
 HUMALIEN, EYE, OWL = 0, 1, 2
 PAIR, PAIR_FLIP, TURN, USE_HUMALIEN, USE_EYE, USE_OWL, FORGO = range(7)
-NODES, BUDGET, TIGHT, OUT_OF_BUDGET = range(4)
+NODES, BUDGET, TIGHT, OUT_OF_BUDGET, EPOCH, EYE_EPOCH, TABLE_SIZE, POOL_USED, PATH_LEN = range(9)
+PROBES = 8  # slots tried per key
+MAX_DEPTH = 160  # moves in one game: each takes a pyramid card, a stock card or a special
+MAX_CHILDREN = 256
+EXPAND, SUCCESS, FAILURE = 0, 1, 2  # what a first look at a state finds
+FAILURES_PER_SLOT = 4
 GUARD = sum(8 << 4 * r for r in range(14))  # the top bit of every 4-bit count in a packed set-aside pile
 
 Tables = namedtuple(
     "Tables",
     "spans covers ranks rmask lows highs stock stock_counts kinds humaliens eyes owls other_later passed",
 )
-Memory = namedtuple("Memory", "memo fail_head fail_rows pairs eye_at eye_pool path counters")
-KEY2 = types.UniTuple(types.int64, 2)
-KEY6 = types.UniTuple(types.int64, 6)
-STEP = types.UniTuple(types.int64, 3)
+Memory = namedtuple(
+    "Memory", "memo_keys memo_vals fail_keys fail_recs fail_seen pair_keys pair_vals eye_keys eye_vals eye_pool path counters"
+)
 DONE, STOPPED = 0, 1
+
+
+def new_memory(bits: int = 20) -> Memory:
+    """Tables for 2**bits failed states, pyramids and bounds, a quarter as many Eye
+    option lists (zeroed lazily by the system: untouched pages cost nothing)."""
+    size = 1 << bits
+    return Memory(
+        np.zeros((size, 5), dtype=np.int64),
+        np.zeros(size, dtype=np.int64),
+        np.zeros((size, 5), dtype=np.int64),
+        np.zeros((size, FAILURES_PER_SLOT, 2), dtype=np.int64),
+        np.zeros(size, dtype=np.int64),
+        np.zeros((size, 5), dtype=np.int64),
+        np.zeros(size, dtype=np.int64),
+        np.zeros((size >> 2, 5), dtype=np.int64),
+        np.zeros(size >> 2, dtype=np.int64),
+        np.zeros(size * 2, dtype=np.int64),
+        np.zeros((MAX_DEPTH, 3), dtype=np.int64),
+        np.zeros(9, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def slot_of(keys, epoch, a, b, c, d):
+    """The slot holding the key (a, b, c, d) (>= 0), or -1 - the slot to store it in."""
+    mask = keys.shape[0] - 1
+    h = a * -7046029254386353131 + b * -4658895280553007687 + c * 7640891576956012809 + d * -2685821657736338717
+    home = (h ^ (h >> 29)) & mask
+    for probe in range(PROBES):
+        slot = (home + probe) & mask
+        if keys[slot, 0] != epoch:
+            return -1 - slot
+        if keys[slot, 1] == a and keys[slot, 2] == b and keys[slot, 3] == c and keys[slot, 4] == d:
+            return slot
+    return -1 - home
+
+
+@njit(cache=True)
+def claim(keys, slot, epoch, a, b, c, d):
+    keys[slot, 0] = epoch
+    keys[slot, 1] = a
+    keys[slot, 2] = b
+    keys[slot, 3] = c
+    keys[slot, 4] = d
 
 
 @njit(cache=True)
@@ -91,10 +143,9 @@ def max_matching(options, m):
 
 
 @njit(cache=True)
-def chain_pairings(tb, present, revealed):
-    """Per pair of numbers, the most disjoint pyramid pairs that can still be face up together
-    without an Eye. A card cannot be face up while a card lying on it through a chain of
-    present cards is still there; a card the Eye turned is face up (SS-R3)."""
+def chains(tb, present, revealed):
+    """blocked[p]: the present cards that must leave before p can be face up (all the cards
+    lying on it through chains of present cards; none for a card the Eye turned, SS-R3)."""
     size = tb.ranks.shape[0]
     blocked = np.zeros(size, dtype=np.int64)
     for p in range(size - 1, -1, -1):
@@ -105,6 +156,14 @@ def chain_pairings(tb, present, revealed):
                 if q >= 0 and (present >> q) & 1:
                     chain |= (1 << q) | blocked[q]
             blocked[p] = chain
+    return blocked
+
+
+@njit(cache=True)
+def chain_pairings(tb, present, revealed):
+    """Per pair of numbers, the most disjoint pyramid pairs that can still be face up together
+    without an Eye: two cards pair only if neither lies on the other through a chain."""
+    blocked = chains(tb, present, revealed)
     packed = 0
     options = np.zeros(8, dtype=np.int64)
     for j in range(6):
@@ -131,11 +190,13 @@ def chain_pairings(tb, present, revealed):
 
 @njit(cache=True)
 def pairings(tb, mem, present, revealed):
-    key = (present, revealed)
-    found = mem.pairs[key] if key in mem.pairs else -1
-    if found < 0:
-        found = chain_pairings(tb, present, revealed)
-        mem.pairs[key] = found
+    epoch = mem.counters[EPOCH]
+    slot = slot_of(mem.pair_keys, epoch, present, revealed, 0, 0)
+    if slot >= 0:
+        return mem.pair_vals[slot]
+    found = chain_pairings(tb, present, revealed)
+    claim(mem.pair_keys, -1 - slot, epoch, present, revealed, 0, 0)
+    mem.pair_vals[-1 - slot] = found
     return found
 
 
@@ -146,21 +207,27 @@ def add_option(pool, start, count, option):
     for index in range(start, start + count):
         if pool[index] == option:
             return count
-    pool.append(option)
+    pool[start + count] = option
     return count + 1
 
 
 @njit(cache=True)
 def eye_options(tb, mem, present, revealed):
     """What one Eye can change in the bound, per card it can turn or discard: (start, count)
-    of packed options in the pool."""
-    key = (present, revealed)
-    found = mem.eye_at[key] if key in mem.eye_at else -1
-    if found >= 0:
+    of packed options in the pool (when the pool is full it starts over, and what pointed
+    into it is forgotten)."""
+    counters = mem.counters
+    slot = slot_of(mem.eye_keys, counters[EYE_EPOCH], present, revealed, 0, 0)
+    if slot >= 0:
+        found = mem.eye_vals[slot]
         return found >> 6, found & 63
     pool = mem.eye_pool
     base = pairings(tb, mem, present, revealed)
-    start = len(pool)
+    start = counters[POOL_USED]
+    if start + 2 * tb.ranks.shape[0] > pool.shape[0]:
+        start = 0
+        counters[EYE_EPOCH] += 1
+        slot = slot_of(mem.eye_keys, counters[EYE_EPOCH], present, revealed, 0, 0)
     count = 0
     cards = present & ~revealed & ~uncovered(tb.spans, present)
     while cards:
@@ -184,7 +251,9 @@ def eye_options(tb, mem, present, revealed):
                 high_gone = 1 if j == home and 6 < r < 13 else 0
                 option |= (1 | n << 1 | low_gone << 4 | high_gone << 5) << 6 * j
         count = add_option(pool, start, count, option)
-    mem.eye_at[key] = start << 6 | count
+    counters[POOL_USED] = start + count
+    claim(mem.eye_keys, -1 - slot, counters[EYE_EPOCH], present, revealed, 0, 0)
+    mem.eye_vals[-1 - slot] = start << 6 | count
     return start, count
 
 
@@ -280,44 +349,76 @@ def lower_bound(tb, mem, present, revealed, i, flip, aside, k, t):
 
 
 @njit(cache=True)
-def fail(mem, present, revealed, i, flip, aside, k, bound):
+def reaches(tb, i, flip, aside, k, i2, flip2, aside2, k2):
+    """Can state (i2, flip2, aside2, k2) be reached from (i, flip, aside, k) with the same pyramid,
+    keeping at least its set-aside cards? Forgoing specials and turning stock cards get there;
+    more set-aside cards, or a flip card, never hurt (SS-R4: the flip card only goes aside)."""
+    if k > k2 or i > i2:
+        return False
+    if i == i2:
+        if flip < flip2:
+            return False
+        have = aside
+    else:
+        passed = tb.passed
+        have = aside + passed[i2 - 1] - passed[i] + (passed[i] - passed[i - 1] if flip else 0)
+    return (have + GUARD - aside2) & GUARD == GUARD
+
+
+@njit(cache=True)
+def memo_key(i, flip, k):
+    return i << 8 | flip << 16 | k << 17
+
+
+@njit(cache=True)
+def fail(mem, tb, present, revealed, i, flip, aside, k, bound):
     """Record that this state ends with at least `bound` cards left."""
-    mem.memo[(present, revealed, i, flip, aside, k)] = bound
-    key = (present, revealed)
-    mem.fail_rows.append((bound, i, flip, aside, k, mem.fail_head[key] if key in mem.fail_head else -1))
-    mem.fail_head[key] = len(mem.fail_rows) - 1
+    counters = mem.counters
+    epoch = counters[EPOCH]
+    state = memo_key(i, flip, k)
+    slot = slot_of(mem.memo_keys, epoch, present, revealed, state, aside)
+    if slot < 0:
+        slot = -1 - slot
+        claim(mem.memo_keys, slot, epoch, present, revealed, state, aside)
+        mem.memo_vals[slot] = bound
+    elif bound > mem.memo_vals[slot]:
+        mem.memo_vals[slot] = bound
+    slot = slot_of(mem.fail_keys, epoch, present, revealed, 0, 0)
+    if slot < 0:
+        slot = -1 - slot
+        if mem.fail_keys[slot, 0] != epoch:
+            counters[TABLE_SIZE] += 1
+        claim(mem.fail_keys, slot, epoch, present, revealed, 0, 0)
+        mem.fail_seen[slot] = 0
+    recs = mem.fail_recs[slot]
+    for r in range(min(mem.fail_seen[slot], FAILURES_PER_SLOT)):
+        packed = recs[r, 1]
+        if packed & 255 <= bound and reaches(tb, i, flip, aside, k, (packed >> 8) & 255, (packed >> 16) & 1, recs[r, 0], packed >> 17):
+            recs[r, 0] = aside
+            recs[r, 1] = state | bound
+            return
+    r = mem.fail_seen[slot] % FAILURES_PER_SLOT
+    recs[r, 0] = aside
+    recs[r, 1] = state | bound
+    mem.fail_seen[slot] += 1
 
 
 @njit(cache=True)
 def dominated(tb, mem, present, revealed, i, flip, aside, k, t):
-    """Is there a failed state with the same pyramid from which this one can be reached?
-
-    From (i', flip', aside', k') with i' <= i and k' <= k, forgoing specials and turning stock
-    cards reach this state with at least its set-aside cards; having more set-aside cards, or
-    a flip card, never hurts (SS-R4: the flip card only goes aside).
-    """
-    key = (present, revealed)
-    row = mem.fail_head[key] if key in mem.fail_head else -1
-    passed = tb.passed
-    while row >= 0:
-        bound, i2, flip2, aside2, k2, row_next = mem.fail_rows[row]
-        row = row_next
-        if bound <= t or k2 > k or i2 > i:
-            continue
-        if i2 == i:
-            if flip2 < flip:
-                continue
-            have = aside2
-        else:
-            have = aside2 + passed[i - 1] - passed[i2] + (passed[i2] - passed[i2 - 1] if flip2 else 0)
-        if (have + GUARD - aside) & GUARD == GUARD:
+    """Is there a failed state, proving more than `t`, from which this one can be reached?"""
+    counters = mem.counters
+    slot = slot_of(mem.memo_keys, counters[EPOCH], present, revealed, memo_key(i, flip, k), aside)
+    if slot >= 0 and mem.memo_vals[slot] > t:
+        return True
+    slot = slot_of(mem.fail_keys, counters[EPOCH], present, revealed, 0, 0)
+    if slot < 0:
+        return False
+    recs = mem.fail_recs[slot]
+    for r in range(min(mem.fail_seen[slot], FAILURES_PER_SLOT)):
+        packed = recs[r, 1]
+        if packed & 255 > t and reaches(tb, (packed >> 8) & 255, (packed >> 16) & 1, recs[r, 0], packed >> 17, i, flip, aside, k):
             return True
     return False
-
-
-MAX_DEPTH = 160  # moves in one game: each takes a pyramid card, a stock card or a special
-MAX_CHILDREN = 256
-EXPAND, SUCCESS, FAILURE = 0, 1, 2
 
 
 @njit(cache=True)
@@ -327,9 +428,6 @@ def enter(tb, mem, present, revealed, i, flip, aside, k, t):
     counters = mem.counters
     if popcount(present) <= t:
         return SUCCESS
-    key = (present, revealed, i, flip, aside, k)
-    if key in mem.memo and mem.memo[key] > t:
-        return FAILURE
     if dominated(tb, mem, present, revealed, i, flip, aside, k, t):
         return FAILURE
     counters[NODES] += 1
@@ -337,7 +435,7 @@ def enter(tb, mem, present, revealed, i, flip, aside, k, t):
         counters[OUT_OF_BUDGET] = 1
         return FAILURE
     if lower_bound(tb, mem, present, revealed, i, flip, aside, k, t) > t:
-        return FAILURE  # not memoised: the bound is quicker to compute again than to look up
+        return FAILURE  # not remembered: the bound is as quick to compute again
     return EXPAND
 
 
@@ -360,6 +458,10 @@ def children(tb, frame, moves, states, depth):
     present, revealed, face_up, i, flip, aside, k = frame[0], frame[1], frame[2], frame[3], frame[4], frame[5], frame[6]
     rmask = tb.rmask
     count = 0
+    # The last special, if an Eye, is used at once or never: using it later on a card still
+    # face down comes to the same. So a move without it gives it up.
+    last = tb.kinds.shape[0] - 1
+    plain_k = last + 1 if k == last and tb.kinds[k] == EYE else k
     for r in range(1, 7):  # pairs of face-up pyramid cards
         lows = face_up & rmask[r]
         highs = face_up & rmask[13 - r]
@@ -371,18 +473,18 @@ def children(tb, frame, moves, states, depth):
                 b = lowest(rest)
                 rest &= rest - 1
                 p, e, f = settle(tb, present & ~(1 << a | 1 << b), revealed)
-                count = add_child(tb, moves, states, depth, count, PAIR, a, b, p, e, f, i, flip, aside, k)
+                count = add_child(tb, moves, states, depth, count, PAIR, a, b, p, e, f, i, flip, aside, plain_k)
     if flip:
         rest = face_up & rmask[13 - tb.stock[i - 1]]
         while rest:
             a = lowest(rest)
             rest &= rest - 1
             p, e, f = settle(tb, present & ~(1 << a), revealed)
-            count = add_child(tb, moves, states, depth, count, PAIR_FLIP, a, 0, p, e, f, i, 0, aside, k)
+            count = add_child(tb, moves, states, depth, count, PAIR_FLIP, a, 0, p, e, f, i, 0, aside, plain_k)
     if i < tb.stock.shape[0]:  # turn the next stock card (with the stock empty the game ends, SS-R4)
         new_aside = aside + (1 << 4 * tb.stock[i - 1]) if flip else aside
         new_flip = 1 if tb.stock[i] != KING else 0
-        count = add_child(tb, moves, states, depth, count, TURN, 0, 0, present, revealed, face_up, i + 1, new_flip, new_aside, k)
+        count = add_child(tb, moves, states, depth, count, TURN, 0, 0, present, revealed, face_up, i + 1, new_flip, new_aside, plain_k)
     if k < tb.kinds.shape[0]:
         kind = tb.kinds[k]
         if kind == HUMALIEN:
@@ -419,7 +521,7 @@ def children(tb, frame, moves, states, depth):
 @njit(cache=True)
 def feasible(tb, mem, present, revealed, face_up, i, flip, aside, k, t):
     """Can the game end with at most `t` pyramid cards left from here? Depth first, first
-    success wins; on success the moves are appended to `mem.path` in play order."""
+    success wins; on success the moves are left in `mem.path`, in play order."""
     counters = mem.counters
     if counters[OUT_OF_BUDGET]:
         return False
@@ -442,8 +544,8 @@ def feasible(tb, mem, present, revealed, face_up, i, flip, aside, k, t):
             result = enter(tb, mem, child[0], child[1], child[3], child[4], child[5], child[6], t)
             if result == SUCCESS:
                 for level in range(depth + 1):
-                    move = moves[level, tried[level] - 1]
-                    mem.path.append((move[0], move[1], move[2]))
+                    mem.path[level] = moves[level, tried[level] - 1]
+                counters[PATH_LEN] = depth + 1
                 return True
             if result == EXPAND:
                 depth += 1
@@ -451,7 +553,7 @@ def feasible(tb, mem, present, revealed, face_up, i, flip, aside, k, t):
                 tried[depth] = 0
         else:
             frame = states[depth - 1, tried[depth - 1] - 1] if depth else root
-            fail(mem, frame[0], frame[1], frame[3], frame[4], frame[5], frame[6], t + 1)
+            fail(mem, tb, frame[0], frame[1], frame[3], frame[4], frame[5], frame[6], t + 1)
             depth -= 1
     return False
 
@@ -492,26 +594,22 @@ def tables(ranks, stock, kinds, spans, covers):
 
 
 @njit(cache=True)
-def run(ranks, stock, kinds, spans, covers, budget, quick_states):
-    """The fewest cards left: (DONE or STOPPED, best or the bound proven so far, states
-    expanded, states memoised, the moves as (kind, a, b) rows).
+def run(ranks, stock, kinds, spans, covers, budget, quick_states, mem):
+    """The fewest cards left: (DONE or STOPPED, best or the bound proven so far); the states
+    expanded and remembered and the moves, as (kind, a, b) rows, are left in `mem`.
 
     Most deals reach their lower bound (nearly always 0) at once: that is looked for first with
     the quick count (no chains, every Eye a card removed) and at most `quick_states` states;
     then the search goes on in earnest, keeping what the first try proved.
     """
     tb = tables(ranks, stock, kinds, spans, covers)
-    mem = Memory(
-        Dict.empty(KEY6, types.int64),
-        Dict.empty(KEY2, types.int64),
-        List.empty_list(KEY6),
-        Dict.empty(KEY2, types.int64),
-        Dict.empty(KEY2, types.int64),
-        List.empty_list(types.int64),
-        List.empty_list(STEP),
-        np.array([0, min(budget, quick_states), 1, 0], dtype=np.int64),
-    )
     counters = mem.counters
+    counters[EPOCH] += 1
+    counters[EYE_EPOCH] += 1
+    counters[NODES] = counters[TABLE_SIZE] = counters[PATH_LEN] = counters[POOL_USED] = 0
+    counters[BUDGET] = min(budget, quick_states)
+    counters[TIGHT] = 1
+    counters[OUT_OF_BUDGET] = 0
     present, revealed, face_up = settle(tb, (1 << ranks.shape[0]) - 1, 0)
     t = max(0, lower_bound(tb, mem, present, revealed, 0, 0, 0, 0, -1))
     counters[TIGHT] = 0
@@ -519,16 +617,11 @@ def run(ranks, stock, kinds, spans, covers, budget, quick_states):
     counters[TIGHT] = 1
     counters[BUDGET] = budget
     counters[OUT_OF_BUDGET] = 0
-    status = DONE
     if counters[NODES] > budget:
-        status = STOPPED
-    elif not found:
+        return STOPPED, t
+    if not found:
         while not feasible(tb, mem, present, revealed, face_up, 0, 0, 0, 0, t):
             if counters[OUT_OF_BUDGET]:
-                status = STOPPED
-                break
+                return STOPPED, t
             t += 1
-    steps = np.empty((len(mem.path), 3), dtype=np.int64)
-    for index in range(len(mem.path)):
-        steps[index, 0], steps[index, 1], steps[index, 2] = mem.path[index]
-    return status, t, counters[NODES], len(mem.memo), steps
+    return DONE, t

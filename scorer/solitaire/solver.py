@@ -7,17 +7,23 @@ always right: an Eye either discards any face-down card or turns it face up and 
 The search asks "can this deal end with at most t cards left?" for t = lower bound, +1, …
 (depth-first, first success wins). A state is a handful of ints: the pyramid (bitmask of
 present cards), cards the Eye turned while covered (bitmask), the stock index, whether a
-flip card is on the slot, the set-aside pile as packed counts per number (4 bits each) and
-the number of specials used. Failures are memoised with the lower bound they prove
-(transposition table), and a failure also rules out every state with the same pyramid that
-it could reach by forgoing specials and turning stock cards while keeping at least the same
-set-aside cards (dominance). A state is pruned when its lower bound exceeds t: per pair of
-numbers, the pyramid cards that can neither pair inside the pyramid — two cards pair only if
-neither lies on the other through a chain of present cards, unless the Eye breaks the chain
-(SS-R3) — nor with the remaining stock and flip card, less those the remaining Owls could
-pair from the set-aside pile and the remaining Humaliens; one Eye left is played out over
-every card it could turn or discard (with two left, any two cards may pair). 13s leave as soon as they are face up (SS-R2, a forced
-move). Forgoing a special is only tried when a special of another kind lies behind it.
+flip card is on the slot, the set-aside pile as packed counts per number (4 bits each; only
+while an Owl is left, as nothing else can take a set-aside card) and the number of specials
+used. Failures are remembered with the lower bound they prove (transposition table), and a
+failure also rules out every state with the same pyramid that it could reach by forgoing
+specials and turning stock cards while keeping at least the same set-aside cards
+(dominance). A state is pruned when its lower bound exceeds t: per pair of numbers, the
+pyramid cards that can neither pair inside the pyramid — two cards pair only if neither lies
+on the other through a chain of present cards, unless the Eye breaks the chain (SS-R3) — nor
+with the remaining stock and flip card, less those the remaining Owls could pair from the
+set-aside pile and the remaining Humaliens; one Eye left is played out over every card it
+could turn or discard (with two left, any two cards may pair). 13s leave as soon as they
+are face up (SS-R2, a forced move). Forgoing a special is only tried when a special of
+another kind lies behind it, and a last special that is an Eye is used at once or never
+(using it later on a card still face down comes to the same).
+
+The search itself (`search`) is compiled with numba; its tables are fixed-size and reused
+from deal to deal in a process.
 """
 
 from __future__ import annotations
@@ -41,19 +47,26 @@ class Solution:
     best_left: int
     moves: tuple[Move, ...]
     nodes: int  # states expanded
-    table_size: int  # memoised states at the end
+    table_size: int  # pyramids with a proven failure remembered at the end
 
 
-def _search(deal: Deal, max_states: int | None) -> tuple[int, int, int, list[tuple[int, int, int]]]:
-    """(fewest cards left, states expanded, states memoised, the search's steps), or `SearchLimit`."""
+_memory = []  # the search's tables, made on first use and kept for the process
+
+
+def _search(deal: Deal, max_states: int | None, memory=None) -> tuple[int, int, int, list[tuple[int, int, int]]]:
+    """(fewest cards left, states expanded, pyramids remembered, the search's steps), or `SearchLimit`."""
     import numpy as np
 
     from scorer.solitaire import search
 
+    if memory is None:
+        if not _memory:
+            _memory.append(search.new_memory())
+        memory = _memory[0]
     layout = pyramid(deal.rows)
     code = {HUMALIEN: search.HUMALIEN, EYE: search.EYE, OWL: search.OWL}
     covers = [[q for q in range(layout.size) if c >> q & 1] + [-1, -1] for c in layout.covers]
-    status, best, nodes, table_size, steps = search.run(
+    status, best = search.run(
         np.array([rank(c) for c in deal.pyramid], dtype=np.int64),
         np.array([rank(c) for c in deal.stock], dtype=np.int64),
         np.array([code[k] for k in deal.specials], dtype=np.int64),
@@ -61,15 +74,21 @@ def _search(deal: Deal, max_states: int | None) -> tuple[int, int, int, list[tup
         np.array([c[:2] for c in covers], dtype=np.int64),
         max_states if max_states is not None else UNLIMITED,
         QUICK_STATES,
+        memory,
     )
+    counters = memory.counters
+    nodes = int(counters[search.NODES])
     if status == search.STOPPED:
-        raise SearchLimit(int(best), int(nodes))
-    return int(best), int(nodes), int(table_size), [tuple(int(x) for x in step) for step in steps]
+        raise SearchLimit(int(best), nodes)
+    steps = [tuple(int(x) for x in step) for step in memory.path[: counters[search.PATH_LEN]]]
+    return int(best), nodes, int(counters[search.TABLE_SIZE]), steps
 
 
-def least_left(deal: Deal, max_states: int | None = None) -> int:
-    """The fewest pyramid cards left for `deal` with perfect play (`SearchLimit` past `max_states`)."""
-    return _search(deal, max_states)[0]
+def least_left(deal: Deal, max_states: int | None = None, memory=None) -> int:
+    """The fewest pyramid cards left for `deal` with perfect play (`SearchLimit` past
+    `max_states`). `memory`: the tables to search with (`search.new_memory`), else the
+    process's own; smaller tables forget more and search longer, never answer differently."""
+    return _search(deal, max_states, memory)[0]
 
 
 class SearchLimit(ValueError):
