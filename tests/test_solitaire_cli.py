@@ -127,3 +127,23 @@ def test_simulate_lists_the_deals_the_solver_cannot_settle_in_budget():
     assert data["unresolved"] and all(set(u) == {"seed", "at_least", "at_most"} for u in data["unresolved"])
     assert data["deals"] + len(data["unresolved"]) == 12
     assert "unresolved within 60 states: seed" in runner.invoke(app, args).output
+
+
+def test_the_first_solve_on_a_machine_says_it_compiles_the_solver(monkeypatch):
+    import scorer.solitaire.search as search
+
+    monkeypatch.setattr(search, "compiled", lambda: False)
+    out = runner.invoke(app, ["solitaire", "solve", "--seed", "3", "--json"])
+    assert out.exit_code == 0
+    assert out.stderr == "gm: compiling the pyramid solver first (once on this machine, about half a minute)\n"
+    assert json.loads(out.stdout)["best_left"] == 0
+    monkeypatch.setattr(search, "compiled", lambda: True)
+    assert runner.invoke(app, ["solitaire", "solve", "--seed", "3", "--json"]).stderr == ""
+
+
+def test_the_compiled_solver_is_found_in_numba_s_cache():
+    from scorer.solitaire.search import compiled
+    from scorer.solitaire.solver import least_left
+
+    least_left(deal_from_seed(3))
+    assert compiled()

@@ -79,6 +79,8 @@ def simulate(
         fail(f"policy must be greedy, smart or omniscient, not {policy!r}")
     with input_errors():
         pyramid(rows)
+    if policy == "omniscient":
+        _note_compiling()
     results = run_deals(range(seed, seed + deals), rows, policy, workers, max_states=max_states)
     unresolved = [r for r in results if isinstance(r, Unresolved)]
     summary = summarize([r for r in results if not isinstance(r, Unresolved)], policy, rows)
@@ -91,6 +93,14 @@ def simulate(
     histogram(summary)
     for r in unresolved:
         typer.echo(f"unresolved within {max_states} states: seed {r.seed}, between {r.at_least} and {r.at_most} left")
+
+
+def _note_compiling() -> None:
+    """Say so on stderr when the solver is about to be compiled (the first time on a machine)."""
+    from scorer.solitaire.search import compiled
+
+    if not compiled():
+        typer.echo("gm: compiling the pyramid solver first (once on this machine, about half a minute)", err=True)
 
 
 @app.command()
@@ -107,6 +117,7 @@ def solve(
 
     with input_errors():
         deal = deal_from_seed(seed, rows)
+    _note_compiling()
     solution = solve_deal(deal)
     if json_out:
         print_json({"seed": seed, "rows": rows, "best_left": solution.best_left, "moves": [move_to_json(m) for m in solution.moves]})

@@ -625,3 +625,14 @@ def run(ranks, stock, kinds, spans, covers, budget, quick_states, mem):
                 return STOPPED, t
             t += 1
     return DONE, t
+
+
+def compiled() -> bool:
+    """Is the compiled search in numba's cache? (If not, the first search compiles it: about
+    half a minute.) Asked of numba's cache index; True when that cannot be told."""
+    try:
+        from pathlib import Path
+
+        return Path(run._cache._cache_file._index_path).exists()
+    except (AttributeError, TypeError, OSError):
+        return True
