@@ -36,7 +36,7 @@ Tables = namedtuple(
     "spans covers ranks rmask lows highs stock stock_counts kinds humaliens eyes owls other_later passed",
 )
 Memory = namedtuple(
-    "Memory", "memo_keys memo_vals fail_keys fail_recs fail_seen pair_keys pair_vals eye_keys eye_vals eye_pool path counters"
+    "Memory", "memo_keys memo_vals fail_keys fail_recs fail_seen pairs eyes eye_pool path counters"
 )
 DONE, STOPPED = 0, 1
 
@@ -51,10 +51,8 @@ def new_memory(bits: int = 20) -> Memory:
         np.zeros((size, 5), dtype=np.int64),
         np.zeros((size, FAILURES_PER_SLOT, 2), dtype=np.int64),
         np.zeros(size, dtype=np.int64),
-        np.zeros((size, 5), dtype=np.int64),
-        np.zeros(size, dtype=np.int64),
-        np.zeros((size >> 2, 5), dtype=np.int64),
-        np.zeros(size >> 2, dtype=np.int64),
+        np.zeros((size, 4), dtype=np.int64),
+        np.zeros((size >> 2, 4), dtype=np.int64),
         np.zeros(size * 2, dtype=np.int64),
         np.zeros((MAX_DEPTH, 3), dtype=np.int64),
         np.zeros(9, dtype=np.int64),
@@ -74,6 +72,29 @@ def slot_of(keys, epoch, a, b, c, d):
         if keys[slot, 1] == a and keys[slot, 2] == b and keys[slot, 3] == c and keys[slot, 4] == d:
             return slot
     return -1 - home
+
+
+@njit(cache=True)
+def cached(table, epoch, present, revealed):
+    """Look up a pyramid in a table of rows (epoch, present, revealed, value): the slot holding
+    it (>= 0), or -1 - the slot to store it in."""
+    mask = table.shape[0] - 1
+    h = present * -7046029254386353131 + revealed * -4658895280553007687
+    home = (h ^ (h >> 29)) & mask
+    for probe in range(PROBES):
+        slot = (home + probe) & mask
+        row = table[slot]
+        if row[0] != epoch:
+            return -1 - slot
+        if row[1] == present and row[2] == revealed:
+            return slot
+    return -1 - home
+
+
+@njit(cache=True)
+def store(table, slot, epoch, present, revealed, value):
+    row = table[slot]
+    row[0], row[1], row[2], row[3] = epoch, present, revealed, value
 
 
 @njit(cache=True)
@@ -191,12 +212,11 @@ def chain_pairings(tb, present, revealed):
 @njit(cache=True)
 def pairings(tb, mem, present, revealed):
     epoch = mem.counters[EPOCH]
-    slot = slot_of(mem.pair_keys, epoch, present, revealed, 0, 0)
+    slot = cached(mem.pairs, epoch, present, revealed)
     if slot >= 0:
-        return mem.pair_vals[slot]
+        return mem.pairs[slot, 3]
     found = chain_pairings(tb, present, revealed)
-    claim(mem.pair_keys, -1 - slot, epoch, present, revealed, 0, 0)
-    mem.pair_vals[-1 - slot] = found
+    store(mem.pairs, -1 - slot, epoch, present, revealed, found)
     return found
 
 
@@ -217,9 +237,9 @@ def eye_options(tb, mem, present, revealed):
     of packed options in the pool (when the pool is full it starts over, and what pointed
     into it is forgotten)."""
     counters = mem.counters
-    slot = slot_of(mem.eye_keys, counters[EYE_EPOCH], present, revealed, 0, 0)
+    slot = cached(mem.eyes, counters[EYE_EPOCH], present, revealed)
     if slot >= 0:
-        found = mem.eye_vals[slot]
+        found = mem.eyes[slot, 3]
         return found >> 6, found & 63
     pool = mem.eye_pool
     base = pairings(tb, mem, present, revealed)
@@ -227,7 +247,7 @@ def eye_options(tb, mem, present, revealed):
     if start + 2 * tb.ranks.shape[0] > pool.shape[0]:
         start = 0
         counters[EYE_EPOCH] += 1
-        slot = slot_of(mem.eye_keys, counters[EYE_EPOCH], present, revealed, 0, 0)
+        slot = cached(mem.eyes, counters[EYE_EPOCH], present, revealed)
     count = 0
     cards = present & ~revealed & ~uncovered(tb.spans, present)
     while cards:
@@ -252,8 +272,7 @@ def eye_options(tb, mem, present, revealed):
                 option |= (1 | n << 1 | low_gone << 4 | high_gone << 5) << 6 * j
         count = add_option(pool, start, count, option)
     counters[POOL_USED] = start + count
-    claim(mem.eye_keys, -1 - slot, counters[EYE_EPOCH], present, revealed, 0, 0)
-    mem.eye_vals[-1 - slot] = start << 6 | count
+    store(mem.eyes, -1 - slot, counters[EYE_EPOCH], present, revealed, start << 6 | count)
     return start, count
 
 
