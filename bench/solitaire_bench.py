@@ -24,12 +24,14 @@ from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.policies import greedy, play_out, smart
 from scorer.solitaire.solver import least_left, solve
 
+# VmHWM, not ru_maxrss: Linux keeps ru_maxrss across exec, so a child would report this
+# process's own peak.
 PEAK = """
-import resource, sys
+import re, sys
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.solver import least_left
 least_left(deal_from_seed(int(sys.argv[1])))
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+print(re.search(r"VmHWM:\\s*(\\d+) kB", open("/proc/self/status").read()).group(1))
 """
 
 

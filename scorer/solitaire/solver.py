@@ -50,19 +50,37 @@ class Solution:
     table_size: int  # pyramids with a proven failure remembered at the end
 
 
-_memory = []  # the search's tables, made on first use and kept for the process
+SMALL_BITS, LARGE_BITS = 15, 20  # table sizes (2**bits entries): most deals need only the small
+SMALL_STATES = 50_000  # a search longer than this starts over with the large tables
+_memory: dict[int, object] = {}  # the search's tables by size, made on first use and kept for the process
+
+
+def _tables_of(bits: int):
+    from scorer.solitaire import search
+
+    if bits not in _memory:
+        _memory[bits] = search.new_memory(bits)
+    return _memory[bits]
 
 
 def _search(deal: Deal, max_states: int | None, memory=None) -> tuple[int, int, int, list[tuple[int, int, int]]]:
     """(fewest cards left, states expanded, pyramids remembered, the search's steps), or `SearchLimit`."""
+    if memory is None:
+        small = max_states is not None and max_states <= SMALL_STATES
+        if not small:
+            try:
+                return _search(deal, SMALL_STATES, _tables_of(SMALL_BITS))
+            except SearchLimit:
+                pass
+        memory = _tables_of(SMALL_BITS if small else LARGE_BITS)
+    return _run(deal, max_states, memory)
+
+
+def _run(deal: Deal, max_states: int | None, memory) -> tuple[int, int, int, list[tuple[int, int, int]]]:
     import numpy as np
 
     from scorer.solitaire import search
 
-    if memory is None:
-        if not _memory:
-            _memory.append(search.new_memory())
-        memory = _memory[0]
     layout = pyramid(deal.rows)
     code = {HUMALIEN: search.HUMALIEN, EYE: search.EYE, OWL: search.OWL}
     covers = [[q for q in range(layout.size) if c >> q & 1] + [-1, -1] for c in layout.covers]
