@@ -26,4 +26,5 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".$extras"
 # The pyramid solver is compiled to machine code once (about half a minute) and cached.
 echo "setup: preparing the pyramid solver" >&2
-.venv/bin/gm solitaire solve --seed 0 --json >/dev/null
+.venv/bin/gm solitaire solve --seed 0 --json >/dev/null \
+    || echo "setup: could not prepare the pyramid solver; gm solitaire solve will try again" >&2
