@@ -11,7 +11,7 @@ from scorer.solitaire.engine import replay
 from scorer.solitaire.moves import Eye, Special
 from scorer.solitaire.policies import greedy, play_out, smart
 from scorer.solitaire.simulate import cards_left
-from scorer.solitaire.search import new_memory
+from scorer.solitaire.search_memory import new_memory
 from scorer.solitaire.solver import least_left, solve
 from scorer.solitaire.stats import summarize, wilson
 

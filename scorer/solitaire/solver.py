@@ -56,10 +56,10 @@ _memory: dict[int, object] = {}  # the search's tables by size, made on first us
 
 
 def _tables_of(bits: int):
-    from scorer.solitaire import search
+    from scorer.solitaire.search_memory import new_memory
 
     if bits not in _memory:
-        _memory[bits] = search.new_memory(bits)
+        _memory[bits] = new_memory(bits)
     return _memory[bits]
 
 
@@ -77,9 +77,10 @@ def _search(deal: Deal, max_states: int | None, memory=None) -> tuple[int, int, 
 
 
 def _run(deal: Deal, max_states: int | None, memory) -> tuple[int, int, int, list[tuple[int, int, int]]]:
+    """One search of `deal` with the tables `memory` (see `_search`)."""
     import numpy as np
 
-    from scorer.solitaire import search
+    from scorer.solitaire import search, search_memory
 
     layout = pyramid(deal.rows)
     code = {HUMALIEN: search.HUMALIEN, EYE: search.EYE, OWL: search.OWL}
@@ -95,16 +96,16 @@ def _run(deal: Deal, max_states: int | None, memory) -> tuple[int, int, int, lis
         memory,
     )
     counters = memory.counters
-    nodes = int(counters[search.NODES])
+    nodes = int(counters[search_memory.NODES])
     if status == search.STOPPED:
         raise SearchLimit(int(best), nodes)
-    steps = [tuple(int(x) for x in step) for step in memory.path[: counters[search.PATH_LEN]]]
-    return int(best), nodes, int(counters[search.TABLE_SIZE]), steps
+    steps = [tuple(int(x) for x in step) for step in memory.path[: counters[search_memory.PATH_LEN]]]
+    return int(best), nodes, int(counters[search_memory.TABLE_SIZE]), steps
 
 
 def least_left(deal: Deal, max_states: int | None = None, memory=None) -> int:
     """The fewest pyramid cards left for `deal` with perfect play (`SearchLimit` past
-    `max_states`). `memory`: the tables to search with (`search.new_memory`), else the
+    `max_states`). `memory`: the tables to search with (`search_memory.new_memory`), else the
     process's own; smaller tables forget more and search longer, never answer differently."""
     return _search(deal, max_states, memory)[0]
 

@@ -1,0 +1,165 @@
+"""The solver's memory: fixed-size hash tables of failed states and of bound parts (compiled
+with numba, see `search`).
+
+Open addressing with a few probes; when they are all taken, the home slot is replaced. The
+tables are allocated once per process and reused: a slot counts only when it carries the
+current search's epoch, so nothing is cleared between deals. A lost entry only costs search.
+Failed states are kept twice: by the whole state (exact lookups) and per pyramid (mask pair),
+a few per slot, for dominance, as (set-aside, bound | stock index << 8 | flip << 16 | specials
+used << 17); a new failure takes the place of one it makes redundant.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+NODES, BUDGET, TIGHT, OUT_OF_BUDGET, EPOCH, EYE_EPOCH, TABLE_SIZE, POOL_USED, PATH_LEN = range(9)  # counters
+PROBES = 8  # slots tried per key
+FAILURES_PER_SLOT = 4
+MAX_DEPTH = 160  # moves in one game: each takes a pyramid card, a stock card or a special
+GUARD = sum(8 << 4 * r for r in range(14))  # the top bit of every 4-bit count in a packed set-aside pile
+
+Memory = namedtuple(
+    "Memory", "memo_keys memo_vals fail_keys fail_recs fail_seen pairs eyes eye_pool path counters"
+)
+
+
+def new_memory(bits: int = 20) -> Memory:
+    """Tables for 2**bits failed states, pyramids and bounds, a quarter as many Eye
+    option lists (zeroed lazily by the system: untouched pages cost nothing)."""
+    size = 1 << bits
+    return Memory(
+        np.zeros((size, 5), dtype=np.int64),
+        np.zeros(size, dtype=np.int64),
+        np.zeros((size, 5), dtype=np.int64),
+        np.zeros((size, FAILURES_PER_SLOT, 2), dtype=np.int64),
+        np.zeros(size, dtype=np.int64),
+        np.zeros((size, 4), dtype=np.int64),
+        np.zeros((size >> 2, 4), dtype=np.int64),
+        np.zeros(size * 2, dtype=np.int64),
+        np.zeros((MAX_DEPTH, 3), dtype=np.int64),
+        np.zeros(9, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def slot_of(keys, epoch, a, b, c, d):
+    """The slot holding the key (a, b, c, d) (>= 0), or -1 - the slot to store it in."""
+    mask = keys.shape[0] - 1
+    h = a * -7046029254386353131 + b * -4658895280553007687 + c * 7640891576956012809 + d * -2685821657736338717
+    home = (h ^ (h >> 29)) & mask
+    for probe in range(PROBES):
+        slot = (home + probe) & mask
+        if keys[slot, 0] != epoch:
+            return -1 - slot
+        if keys[slot, 1] == a and keys[slot, 2] == b and keys[slot, 3] == c and keys[slot, 4] == d:
+            return slot
+    return -1 - home
+
+
+@njit(cache=True)
+def cached(table, epoch, present, revealed):
+    """Look up a pyramid in a table of rows (epoch, present, revealed, value): the slot holding
+    it (>= 0), or -1 - the slot to store it in."""
+    mask = table.shape[0] - 1
+    h = present * -7046029254386353131 + revealed * -4658895280553007687
+    home = (h ^ (h >> 29)) & mask
+    for probe in range(PROBES):
+        slot = (home + probe) & mask
+        row = table[slot]
+        if row[0] != epoch:
+            return -1 - slot
+        if row[1] == present and row[2] == revealed:
+            return slot
+    return -1 - home
+
+
+@njit(cache=True)
+def store(table, slot, epoch, present, revealed, value):
+    row = table[slot]
+    row[0], row[1], row[2], row[3] = epoch, present, revealed, value
+
+
+@njit(cache=True)
+def claim(keys, slot, epoch, a, b, c, d):
+    keys[slot, 0] = epoch
+    keys[slot, 1] = a
+    keys[slot, 2] = b
+    keys[slot, 3] = c
+    keys[slot, 4] = d
+
+
+@njit(cache=True)
+def reaches(tb, i, flip, aside, k, i2, flip2, aside2, k2):
+    """Can state (i2, flip2, aside2, k2) be reached from (i, flip, aside, k) with the same pyramid,
+    keeping at least its set-aside cards? Forgoing specials and turning stock cards get there;
+    more set-aside cards, or a flip card, never hurt (SS-R4: the flip card only goes aside)."""
+    if k > k2 or i > i2:
+        return False
+    if i == i2:
+        if flip < flip2:
+            return False
+        have = aside
+    else:
+        passed = tb.passed
+        have = aside + passed[i2 - 1] - passed[i] + (passed[i] - passed[i - 1] if flip else 0)
+    return (have + GUARD - aside2) & GUARD == GUARD
+
+
+@njit(cache=True)
+def memo_key(i, flip, k):
+    return i << 8 | flip << 16 | k << 17
+
+
+@njit(cache=True)
+def fail(mem, tb, present, revealed, i, flip, aside, k, bound):
+    """Record that this state ends with at least `bound` cards left."""
+    counters = mem.counters
+    epoch = counters[EPOCH]
+    state = memo_key(i, flip, k)
+    slot = slot_of(mem.memo_keys, epoch, present, revealed, state, aside)
+    if slot < 0:
+        slot = -1 - slot
+        claim(mem.memo_keys, slot, epoch, present, revealed, state, aside)
+        mem.memo_vals[slot] = bound
+    elif bound > mem.memo_vals[slot]:
+        mem.memo_vals[slot] = bound
+    slot = slot_of(mem.fail_keys, epoch, present, revealed, 0, 0)
+    if slot < 0:
+        slot = -1 - slot
+        if mem.fail_keys[slot, 0] != epoch:
+            counters[TABLE_SIZE] += 1
+        claim(mem.fail_keys, slot, epoch, present, revealed, 0, 0)
+        mem.fail_seen[slot] = 0
+    recs = mem.fail_recs[slot]
+    for r in range(min(mem.fail_seen[slot], FAILURES_PER_SLOT)):
+        packed = recs[r, 1]
+        if packed & 255 <= bound and reaches(tb, i, flip, aside, k, (packed >> 8) & 255, (packed >> 16) & 1, recs[r, 0], packed >> 17):
+            recs[r, 0] = aside
+            recs[r, 1] = state | bound
+            return
+    r = mem.fail_seen[slot] % FAILURES_PER_SLOT
+    recs[r, 0] = aside
+    recs[r, 1] = state | bound
+    mem.fail_seen[slot] += 1
+
+
+@njit(cache=True)
+def dominated(tb, mem, present, revealed, i, flip, aside, k, t):
+    """Is there a failed state, proving more than `t`, from which this one can be reached?"""
+    counters = mem.counters
+    slot = slot_of(mem.memo_keys, counters[EPOCH], present, revealed, memo_key(i, flip, k), aside)
+    if slot >= 0 and mem.memo_vals[slot] > t:
+        return True
+    slot = slot_of(mem.fail_keys, counters[EPOCH], present, revealed, 0, 0)
+    if slot < 0:
+        return False
+    recs = mem.fail_recs[slot]
+    for r in range(min(mem.fail_seen[slot], FAILURES_PER_SLOT)):
+        packed = recs[r, 1]
+        if packed & 255 > t and reaches(tb, (packed >> 8) & 255, (packed >> 16) & 1, recs[r, 0], packed >> 17, i, flip, aside, k):
+            return True
+    return False
