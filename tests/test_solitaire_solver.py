@@ -98,3 +98,11 @@ def test_tables_reused_from_deal_to_deal_remember_nothing_wrong(seeds, rows):
     for seed in seeds + seeds[::-1]:
         deal = deal_from_seed(seed, rows)
         assert least_left(deal, memory=shared) == least_left(deal, memory=new_memory(bits=10))
+
+
+def test_a_budget_counts_the_states_of_both_tries():
+    from scorer.solitaire.solver import SMALL_STATES, SearchLimit
+
+    with pytest.raises(SearchLimit) as limit:
+        least_left(deal_from_seed(361), max_states=SMALL_STATES + 10_000)
+    assert limit.value.states == SMALL_STATES + 10_001 and limit.value.at_least == 0

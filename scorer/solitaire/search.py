@@ -41,6 +41,7 @@ Tables = namedtuple(
     "spans covers ranks rmask lows highs stock stock_counts kinds humaliens eyes owls other_later passed",
 )
 
+
 @njit(cache=True)
 def enter(tb, mem, present, revealed, i, flip, aside, k, t):
     """First look at a state: SUCCESS (at most t cards left), FAILURE (known or proven to leave

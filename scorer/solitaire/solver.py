@@ -65,15 +65,17 @@ def _tables_of(bits: int):
 
 def _search(deal: Deal, max_states: int | None, memory=None) -> tuple[int, int, int, list[tuple[int, int, int]]]:
     """(fewest cards left, states expanded, pyramids remembered, the search's steps), or `SearchLimit`."""
-    if memory is None:
-        small = max_states is not None and max_states <= SMALL_STATES
-        if not small:
-            try:
-                return _search(deal, SMALL_STATES, _tables_of(SMALL_BITS))
-            except SearchLimit:
-                pass
-        memory = _tables_of(SMALL_BITS if small else LARGE_BITS)
-    return _run(deal, max_states, memory)
+    if memory is not None or (max_states is not None and max_states <= SMALL_STATES):
+        return _run(deal, max_states, memory or _tables_of(SMALL_BITS))
+    try:
+        return _run(deal, SMALL_STATES, _tables_of(SMALL_BITS))
+    except SearchLimit as first:
+        spent = first.states  # the states of the first try count towards max_states
+    try:
+        best, nodes, table_size, steps = _run(deal, None if max_states is None else max_states - spent, _tables_of(LARGE_BITS))
+    except SearchLimit as limit:
+        raise SearchLimit(limit.at_least, limit.states + spent) from None
+    return best, nodes + spent, table_size, steps
 
 
 def _run(deal: Deal, max_states: int | None, memory) -> tuple[int, int, int, list[tuple[int, int, int]]]:
