@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from scorer.solitaire.search_memory import EPOCH, EYE_EPOCH, POOL_USED, TIGHT, cached, store
+from scorer.solitaire.search_memory import EPOCH, EYE_EPOCH, POOL_USED, TIGHT, claim, slot_of
 
 KING = 13
 
@@ -122,11 +122,11 @@ def chain_pairings(tb, present, revealed):
 @njit(cache=True)
 def pairings(tb, mem, present, revealed):
     epoch = mem.counters[EPOCH]
-    slot = cached(mem.pairs, epoch, present, revealed)
+    slot = slot_of(mem.pairs, epoch, present, revealed, 0, 0)
     if slot >= 0:
         return mem.pairs[slot, 3]
     found = chain_pairings(tb, present, revealed)
-    store(mem.pairs, -1 - slot, epoch, present, revealed, found)
+    claim(mem.pairs, -1 - slot, epoch, present, revealed, 0, 0, found)
     return found
 
 
@@ -147,7 +147,7 @@ def eye_options(tb, mem, present, revealed):
     of packed options in the pool (when the pool is full it starts over, and what pointed
     into it is forgotten)."""
     counters = mem.counters
-    slot = cached(mem.eyes, counters[EYE_EPOCH], present, revealed)
+    slot = slot_of(mem.eyes, counters[EYE_EPOCH], present, revealed, 0, 0)
     if slot >= 0:
         found = mem.eyes[slot, 3]
         return found >> 6, found & 63
@@ -157,7 +157,7 @@ def eye_options(tb, mem, present, revealed):
     if start + 2 * tb.ranks.shape[0] > pool.shape[0]:
         start = 0
         counters[EYE_EPOCH] += 1
-        slot = cached(mem.eyes, counters[EYE_EPOCH], present, revealed)
+        slot = slot_of(mem.eyes, counters[EYE_EPOCH], present, revealed, 0, 0)
     count = 0
     cards = present & ~revealed & ~uncovered(tb.spans, present)
     while cards:
@@ -182,7 +182,7 @@ def eye_options(tb, mem, present, revealed):
                 option |= (1 | n << 1 | low_gone << 4 | high_gone << 5) << 6 * j
         count = add_option(pool, start, count, option)
     counters[POOL_USED] = start + count
-    store(mem.eyes, -1 - slot, counters[EYE_EPOCH], present, revealed, start << 6 | count)
+    claim(mem.eyes, -1 - slot, counters[EYE_EPOCH], present, revealed, 0, 0, start << 6 | count)
     return start, count
 
 

@@ -22,9 +22,10 @@ FAILURES_PER_SLOT = 4
 MAX_DEPTH = 160  # moves in one game: each takes a pyramid card, a stock card or a special
 GUARD = sum(8 << 4 * r for r in range(14))  # the top bit of every 4-bit count in a packed set-aside pile
 
-Memory = namedtuple(
-    "Memory", "memo_keys memo_vals fail_keys fail_recs fail_seen pairs eyes eye_pool path counters"
-)
+# A table is rows (epoch, key words, value): memo and fails have 4 key words (pyramid, revealed,
+# stock index | flip | specials used, set-aside) and pairs and eyes 2 (pyramid, revealed).
+# A memo row's value is its bound, a fails row's how many records it has seen.
+Memory = namedtuple("Memory", "memo fails fail_recs pairs eyes eye_pool path counters")
 
 
 def new_memory(bits: int = 20) -> Memory:
@@ -32,11 +33,9 @@ def new_memory(bits: int = 20) -> Memory:
     option lists (zeroed lazily by the system: untouched pages cost nothing)."""
     size = 1 << bits
     return Memory(
-        np.zeros((size, 5), dtype=np.int64),
-        np.zeros(size, dtype=np.int64),
-        np.zeros((size, 5), dtype=np.int64),
+        np.zeros((size, 6), dtype=np.int64),
+        np.zeros((size, 6), dtype=np.int64),
         np.zeros((size, FAILURES_PER_SLOT, 2), dtype=np.int64),
-        np.zeros(size, dtype=np.int64),
         np.zeros((size, 4), dtype=np.int64),
         np.zeros((size >> 2, 4), dtype=np.int64),
         np.zeros(size * 2, dtype=np.int64),
@@ -46,50 +45,31 @@ def new_memory(bits: int = 20) -> Memory:
 
 
 @njit(cache=True)
-def slot_of(keys, epoch, a, b, c, d):
-    """The slot holding the key (a, b, c, d) (>= 0), or -1 - the slot to store it in."""
-    mask = keys.shape[0] - 1
-    h = a * -7046029254386353131 + b * -4658895280553007687 + c * 7640891576956012809 + d * -2685821657736338717
-    home = (h ^ (h >> 29)) & mask
-    for probe in range(PROBES):
-        slot = (home + probe) & mask
-        if keys[slot, 0] != epoch:
-            return -1 - slot
-        if keys[slot, 1] == a and keys[slot, 2] == b and keys[slot, 3] == c and keys[slot, 4] == d:
-            return slot
-    return -1 - home
-
-
-@njit(cache=True)
-def cached(table, epoch, present, revealed):
-    """Look up a pyramid in a table of rows (epoch, present, revealed, value): the slot holding
-    it (>= 0), or -1 - the slot to store it in."""
+def slot_of(table, epoch, a, b, c, d):
+    """The slot holding the key (a, b, c, d) (>= 0), or -1 - the slot to store it in. Tables
+    with 2 key words take c = d = 0."""
     mask = table.shape[0] - 1
-    h = present * -7046029254386353131 + revealed * -4658895280553007687
+    wide = table.shape[1] == 6
+    h = a * -7046029254386353131 + b * -4658895280553007687 + c * 7640891576956012809 + d * -2685821657736338717
     home = (h ^ (h >> 29)) & mask
     for probe in range(PROBES):
         slot = (home + probe) & mask
         row = table[slot]
         if row[0] != epoch:
             return -1 - slot
-        if row[1] == present and row[2] == revealed:
+        if row[1] == a and row[2] == b and (not wide or (row[3] == c and row[4] == d)):
             return slot
     return -1 - home
 
 
 @njit(cache=True)
-def store(table, slot, epoch, present, revealed, value):
+def claim(table, slot, epoch, a, b, c, d, value):
+    """Store a key and its value in `slot`."""
     row = table[slot]
-    row[0], row[1], row[2], row[3] = epoch, present, revealed, value
-
-
-@njit(cache=True)
-def claim(keys, slot, epoch, a, b, c, d):
-    keys[slot, 0] = epoch
-    keys[slot, 1] = a
-    keys[slot, 2] = b
-    keys[slot, 3] = c
-    keys[slot, 4] = d
+    row[0], row[1], row[2] = epoch, a, b
+    if table.shape[1] == 6:
+        row[3], row[4] = c, d
+    row[-1] = value
 
 
 @njit(cache=True)
@@ -120,45 +100,43 @@ def fail(mem, tb, present, revealed, i, flip, aside, k, bound):
     counters = mem.counters
     epoch = counters[EPOCH]
     state = memo_key(i, flip, k)
-    slot = slot_of(mem.memo_keys, epoch, present, revealed, state, aside)
+    slot = slot_of(mem.memo, epoch, present, revealed, state, aside)
+    if slot < 0:
+        claim(mem.memo, -1 - slot, epoch, present, revealed, state, aside, bound)
+    elif bound > mem.memo[slot, 5]:
+        mem.memo[slot, 5] = bound
+    slot = slot_of(mem.fails, epoch, present, revealed, 0, 0)
     if slot < 0:
         slot = -1 - slot
-        claim(mem.memo_keys, slot, epoch, present, revealed, state, aside)
-        mem.memo_vals[slot] = bound
-    elif bound > mem.memo_vals[slot]:
-        mem.memo_vals[slot] = bound
-    slot = slot_of(mem.fail_keys, epoch, present, revealed, 0, 0)
-    if slot < 0:
-        slot = -1 - slot
-        if mem.fail_keys[slot, 0] != epoch:
+        if mem.fails[slot, 0] != epoch:
             counters[TABLE_SIZE] += 1
-        claim(mem.fail_keys, slot, epoch, present, revealed, 0, 0)
-        mem.fail_seen[slot] = 0
+        claim(mem.fails, slot, epoch, present, revealed, 0, 0, 0)
+    seen = mem.fails[slot, 5]
     recs = mem.fail_recs[slot]
-    for r in range(min(mem.fail_seen[slot], FAILURES_PER_SLOT)):
+    for r in range(min(seen, FAILURES_PER_SLOT)):
         packed = recs[r, 1]
         if packed & 255 <= bound and reaches(tb, i, flip, aside, k, (packed >> 8) & 255, (packed >> 16) & 1, recs[r, 0], packed >> 17):
             recs[r, 0] = aside
             recs[r, 1] = state | bound
             return
-    r = mem.fail_seen[slot] % FAILURES_PER_SLOT
+    r = seen % FAILURES_PER_SLOT
     recs[r, 0] = aside
     recs[r, 1] = state | bound
-    mem.fail_seen[slot] += 1
+    mem.fails[slot, 5] = seen + 1
 
 
 @njit(cache=True)
 def dominated(tb, mem, present, revealed, i, flip, aside, k, t):
     """Is there a failed state, proving more than `t`, from which this one can be reached?"""
     counters = mem.counters
-    slot = slot_of(mem.memo_keys, counters[EPOCH], present, revealed, memo_key(i, flip, k), aside)
-    if slot >= 0 and mem.memo_vals[slot] > t:
+    slot = slot_of(mem.memo, counters[EPOCH], present, revealed, memo_key(i, flip, k), aside)
+    if slot >= 0 and mem.memo[slot, 5] > t:
         return True
-    slot = slot_of(mem.fail_keys, counters[EPOCH], present, revealed, 0, 0)
+    slot = slot_of(mem.fails, counters[EPOCH], present, revealed, 0, 0)
     if slot < 0:
         return False
     recs = mem.fail_recs[slot]
-    for r in range(min(mem.fail_seen[slot], FAILURES_PER_SLOT)):
+    for r in range(min(mem.fails[slot, 5], FAILURES_PER_SLOT)):
         packed = recs[r, 1]
         if packed & 255 > t and reaches(tb, (packed >> 8) & 255, (packed >> 16) & 1, recs[r, 0], packed >> 17, i, flip, aside, k):
             return True
