@@ -21,7 +21,7 @@ class RecordingSpeaker:
         self.flushed += 1
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the lines stay for the test to read."""
 
     @property
     def keys(self) -> list[str]:

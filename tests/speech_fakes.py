@@ -25,7 +25,7 @@ class FakeRenderer:
         return Audio(RATE, b"\x10\x00" * int(RATE * 0.1 * len(text)))
 
     def close(self) -> None:
-        pass
+        """Nothing to release: no engine was opened."""
 
 
 def fake_sounddevice(pace: float = 1.0, devices: bool = True) -> types.ModuleType:
@@ -33,10 +33,10 @@ def fake_sounddevice(pace: float = 1.0, devices: bool = True) -> types.ModuleTyp
     sd = types.ModuleType("sounddevice")
 
     class CallbackStop(Exception):
-        pass
+        """Raised by a callback to end its stream, as in sounddevice."""
 
     class PortAudioError(Exception):
-        pass
+        """sounddevice's error for a device that cannot be queried or opened."""
 
     class OutputStream:
         played: list = []

@@ -80,7 +80,7 @@ class ScriptSource:
         self.next_at = max(self.next_at, self.clock.now() + 0.1)
 
     def close(self):
-        pass
+        """Nothing to release: the blocks are in memory."""
 
 
 class FakeSpeaker:
@@ -337,10 +337,10 @@ def fake_sounddevice(monkeypatch):
             threading.Thread(target=play, daemon=True).start()
 
         def stop(self):
-            pass
+            """The playing thread ends by itself when the tone runs out."""
 
         def close(self):
-            pass
+            """Nothing to release: no device was opened."""
 
     sd.RawInputStream = RawInputStream
     sd.devices = [{"index": 0, "name": "USB mic", "max_input_channels": 1, "default_samplerate": 48000.0},

@@ -6,7 +6,7 @@ import wave
 import pytest
 
 from gm.speech.audio import Audio, BadAudio, read_audio, write_wav
-from gm.speech.voices_found import FoundVoice, UnknownVoice, choose_voice, found_voice, language_of
+from gm.speech.voices_found import UnknownVoice, choose_voice, found_voice, language_of
 
 
 @pytest.mark.parametrize("tag, lang", [
