@@ -31,11 +31,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from gm.clock import FakeClock, RealClock  # noqa: E402
-from gm.keyboard import KeyboardAsker  # noqa: E402
-from gm.lines import Voice  # noqa: E402
-from gm.listening import VoiceAsker, phrasebook  # noqa: E402
+from gm.hearing.keyboard import KeyboardAsker  # noqa: E402
+from gm.text.lines import Voice  # noqa: E402
+from gm.hearing.voice import VoiceAsker, phrasebook  # noqa: E402
 from gm.ports import Line, Question  # noqa: E402
-from gm.speech.listen import BLOCK_SECONDS, Listener, PcmSource, load_model, read_wav  # noqa: E402
+from gm.hearing.listener import BLOCK_SECONDS, Listener, PcmSource, load_model, read_wav  # noqa: E402
 from test_listen_vosk import FIXTURES, KO, KO_MODEL  # noqa: E402
 
 PHRASES = [line.split("\t") for line in (FIXTURES / "phrases.tsv").read_text(encoding="utf-8").splitlines() if line]

@@ -24,13 +24,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gm.clock import RealClock  # noqa: E402
-from gm.lines import Voice  # noqa: E402
-from gm.options import SpeechSettings  # noqa: E402
+from gm.text.lines import Voice  # noqa: E402
+from gm.speech.settings import SpeechSettings
+from gm.commands.options import SpeechSettings  # noqa: E402
 from gm.ports import Line  # noqa: E402
-from gm.speakers import PrintSpeaker  # noqa: E402
+from gm.speech.speakers import PrintSpeaker  # noqa: E402
 from gm.speech.output import open_speech_speaker  # noqa: E402
 from gm.speech.tts import Renderer  # noqa: E402
-from gm.timer import Discussion  # noqa: E402
+from gm.night.timer import Discussion  # noqa: E402
 
 TEXTS = {
     "en": "Night is over, everybody open your eyes and look around.",  # 10 words
@@ -66,7 +67,7 @@ def render_speed(runs: int) -> None:
 
 
 def cue_lateness(seconds: float = 10.0, phase: int = 180) -> None:
-    """The real discussion timer (gm.timer.Discussion) on a RealClock scaled so `phase` game
+    """The real discussion timer (gm.night.timer.Discussion) on a RealClock scaled so `phase` game
     seconds last `seconds`, speaking to a WAV sink that plays in real time."""
     voice = Voice("ja")
     said: list[tuple[str, float]] = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from gm.cliutil import OneLineErrors
+from gm.commands.common import OneLineErrors
 from gm.commands import score, solitaire, voice, werewolf
 
 app = typer.Typer(

@@ -7,12 +7,12 @@ import sys
 
 import pytest
 
-from gm import japanese
-from gm.answers import match_answer
-from gm.cliutil import BadPlayers, parse_players
+from gm.text import japanese
+from gm.hearing.answers import match_answer
+from gm.commands.common import BadPlayers, parse_players
 from gm.clock import FakeClock
-from gm.keyboard import AnswersExhausted, KeyboardAsker
-from gm.lines import Voice
+from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
+from gm.text.lines import Voice
 from gm.ports import Line, Question
 from voices import LANGUAGES, UnknownLanguage, load_pack
 

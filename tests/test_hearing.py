@@ -5,10 +5,10 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gm.hearing import (
+from gm.hearing.phrases import (
     COMMANDS, Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable,
 )
-from gm.lines import Voice
+from gm.text.lines import Voice
 from gm.ports import Line, Question
 from voices import LANGUAGES
 

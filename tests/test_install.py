@@ -18,7 +18,7 @@ def test_a_built_wheel_installs_with_both_voice_packs(tmp_path):
     venv.EnvBuilder(with_pip=True).create(tmp_path / "env")
     python = tmp_path / "env" / "bin" / "python"
     subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, capture_output=True)
-    code = ("from gm.lines import Voice; import voices; print(voices.__file__); "
+    code = ("from gm.text.lines import Voice; import voices; print(voices.__file__); "
             "print(Voice('en').text('werewolf.day', secs=180)); print(Voice('ja').line('werewolf.day', secs=180).spoken)")
     out = subprocess.run([python, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True).stdout.splitlines()
     assert str(tmp_path / "env") in out[0]

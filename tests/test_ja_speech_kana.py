@@ -12,8 +12,8 @@ import subprocess
 import pytest
 from test_foundation import _keys
 
-from gm import kana
-from gm.lines import Voice
+from gm.text import kana
+from gm.text.lines import Voice
 
 READINGS = {"健": "けん", "美緒": "みお"}
 SPEAKABLE = re.compile(rf"^(?:{kana.KANA.pattern}|[{re.escape(kana.PAUSES)}])*$")

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gm import kana
-from gm.lines import Voice, name_kana
+from gm.text import kana
+from gm.text.lines import Voice, name_kana
 
 KATAKANA = re.compile(r"^[\u30a1-\u30fa\u30fc]*$")
 

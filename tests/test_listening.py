@@ -16,13 +16,13 @@ from typer.testing import CliRunner
 
 from gm.cli import app
 from gm.clock import FakeClock
-from gm.hearing import Heard, Vocabulary
-from gm.keyboard import KeyboardAsker
-from gm.lines import Voice
-from gm.listening import VoiceAsker, VoiceControls, open_asker, open_controls
+from gm.hearing.phrases import Heard, Vocabulary
+from gm.hearing.keyboard import KeyboardAsker
+from gm.text.lines import Voice
+from gm.hearing.voice import VoiceAsker, VoiceControls, open_asker, open_controls
 from gm.ports import Line, Question
-from gm.speakers import PrintSpeaker
-from gm.speech.listen import EchoGate, Listener, MicSource, NoAudio, PcmSource
+from gm.speech.speakers import PrintSpeaker
+from gm.hearing.listener import EchoGate, Listener, MicSource, NoAudio, PcmSource
 
 EN = Voice("en")
 

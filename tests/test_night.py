@@ -6,7 +6,7 @@ import re
 import pytest
 
 from gm.clock import FakeClock
-from gm.lines import Voice
+from gm.text.lines import Voice
 from gm.night.context import NightContext
 from gm.night.runner import NightStopped, run_night
 from gm.werewolf.decks import standard_deck

@@ -230,7 +230,7 @@ def test_say_reads_totals_and_leader_in_english_and_japanese(gm, tmp_path):
 
 
 def test_say_speaks_japanese_numbers_as_kana_words(gm, tmp_path):
-    from gm.lines import Voice
+    from gm.text.lines import Voice
     from gm.score.render import totals_lines
     from scorer.humalien import fold
     from scorer.humalien.events import Finish, NewMatch

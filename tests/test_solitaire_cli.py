@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from gm.lines import Voice
+from gm.text.lines import Voice
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.engine import replay
 from scorer.solitaire.moves import move_from_json

@@ -10,10 +10,10 @@ import wave
 import pytest
 from speech_fakes import RATE, FakeRenderer, fake_sounddevice
 
-from gm.lines import Voice
-from gm.options import SpeechSettings
+from gm.text.lines import Voice
+from gm.speech.settings import SpeechSettings
 from gm.ports import Line
-from gm.speakers import PrintSpeaker, open_speaker
+from gm.speech.speakers import PrintSpeaker, open_speaker
 from gm.speech.notes import Notes
 from gm.speech.player import BadWavDir, DevicePlayer, WavSink
 from gm.speech.speaking import SpeechSpeaker

@@ -3,9 +3,9 @@
 import pytest
 
 from gm.clock import FakeClock
-from gm.lines import Voice
+from gm.text.lines import Voice
 from gm.night.terminal import big_time
-from gm.timer import Discussion, cue_marks
+from gm.night.timer import Discussion, cue_marks
 
 from fakes import RecordingDisplay, RecordingSpeaker, ScriptedControls
 

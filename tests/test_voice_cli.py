@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from gm.options import SpeechSettings
+from gm.speech.settings import SpeechSettings
 from gm.speech.tts import Renderer, SpeechUnavailable
 
 runner = CliRunner()

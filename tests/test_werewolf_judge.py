@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gm.lines import Voice
+from gm.text.lines import Voice
 from gm.werewolf.decks import custom_deck, standard_deck
 from gm.werewolf.judge import JudgeError, decided_side, judge, needs_everyone, side_of
 from gm.werewolf.tally import GRAVEYARD

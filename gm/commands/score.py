@@ -8,8 +8,9 @@ from typing import Callable, Optional
 
 import typer
 
-from gm.cliutil import fail, input_errors, print_json
-from gm.options import LangOption, RateOption, SpeechOption, SpeechSettings, VoiceOption, VolumeOption
+from gm.commands.common import fail, input_errors, print_json
+from gm.speech.settings import SpeechSettings
+from gm.commands.options import LangOption, RateOption, SpeechOption, VoiceOption, VolumeOption
 
 app = typer.Typer(
     help="Keep a Humalien (ザ・ヒューメイリアン) match: 3 games, two players, a crash-safe score sheet. "
@@ -34,8 +35,8 @@ def _journal(file: Optional[Path]):
 def _speaker(lang: str, speech: str, voice: str | None = None, rate: int | None = None,
              volume: float | None = None):
     """Check the language and open the speaker before anything is written."""
-    from gm.lines import Voice
-    from gm.speakers import open_speaker
+    from gm.text.lines import Voice
+    from gm.speech.speakers import open_speaker
 
     with input_errors():
         Voice(lang)

@@ -6,8 +6,9 @@ from typing import Optional
 
 import typer
 
-from gm.cliutil import fail, input_errors, print_json
-from gm.options import LangOption, RateOption, SpeechOption, SpeechSettings, VoiceOption, VolumeOption
+from gm.commands.common import fail, input_errors, print_json
+from gm.speech.settings import SpeechSettings
+from gm.commands.options import LangOption, RateOption, SpeechOption, VoiceOption, VolumeOption
 
 app = typer.Typer(help="7th Sense Training: the reading, the pyramid game, its odds.", no_args_is_help=True)
 
@@ -28,7 +29,7 @@ def reading(
     volume: Optional[float] = VolumeOption,
 ) -> None:
     """Speak and print the reading (導きの結果) for LEFT cards left."""
-    from gm.solitaire_talk import reading_lines, smart_distribution
+    from gm.solitaire.talk import reading_lines, smart_distribution
 
     with input_errors():
         distribution = smart_distribution(rows) if odds else None
@@ -40,7 +41,7 @@ def reading(
 
 
 def _speak(lines, settings: SpeechSettings) -> None:
-    from gm.speakers import open_speaker
+    from gm.speech.speakers import open_speaker
 
     with input_errors():
         speaker = open_speaker(settings)
@@ -69,8 +70,8 @@ def simulate(
     With --max-states, deals the solver cannot settle are left out of the distribution and
     listed under "unresolved" with the bounds known for them.
     """
-    from gm.solitaire_runs import run_deals
-    from gm.solitaire_view import histogram
+    from gm.solitaire.runs import run_deals
+    from gm.solitaire.board import histogram
     from scorer.solitaire.layout import pyramid
     from scorer.solitaire.simulate import POLICY_NAMES, Unresolved
     from scorer.solitaire.stats import summarize
@@ -110,7 +111,7 @@ def solve(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """The fewest cards left for one deal with perfect information, and the moves that reach it."""
-    from gm.solitaire_view import describe_move
+    from gm.solitaire.board import describe_move
     from scorer.solitaire.deal import deal_from_seed
     from scorer.solitaire.moves import move_to_json
     from scorer.solitaire.solver import solve as solve_deal
@@ -141,8 +142,8 @@ def play(
     import random
     import sys
 
-    from gm.solitaire_play import play_game
-    from gm.speakers import open_speaker
+    from gm.solitaire.play import play_game
+    from gm.speech.speakers import open_speaker
     from scorer.solitaire.deal import deal_from_seed
 
     with input_errors():

@@ -8,9 +8,10 @@ from typing import Optional
 
 import typer
 
-from gm.cliutil import fail, input_errors, print_json
-from gm.lines import Voice
-from gm.options import LangOption, RateOption, SpeechSettings, VoiceOption, VolumeOption, VoskModelOption
+from gm.commands.common import fail, input_errors, print_json
+from gm.text.lines import Voice
+from gm.speech.settings import SpeechSettings
+from gm.commands.options import LangOption, RateOption, VoiceOption, VolumeOption, VoskModelOption
 from gm.ports import Line
 
 app = typer.Typer(help="Voices, microphone and speech-model checks.", no_args_is_help=True)
@@ -66,7 +67,7 @@ def say(
     json_out: bool = typer.Option(False, "--json", help="Print what was rendered as JSON (with --to)."),
 ) -> None:
     """Speak a line (or write it to a WAV file): a check that speech works."""
-    from gm.speakers import open_speaker
+    from gm.speech.speakers import open_speaker
     from gm.speech.notes import Notes
     from gm.speech.output import spoken_form
 
@@ -117,9 +118,9 @@ def model_command(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Where to get a small vosk speech model, and whether one works (words it cannot hear)."""
-    from gm.hearing import Vocabulary
-    from gm.lines import Voice
-    from gm.speech.listen import MODEL_ENV, NoModel, load_model
+    from gm.hearing.phrases import Vocabulary
+    from gm.text.lines import Voice
+    from gm.hearing.listener import MODEL_ENV, NoModel, load_model
 
     with input_errors():
         voice = Voice(lang)
@@ -156,7 +157,7 @@ def check_command(
 ) -> None:
     """List input devices, record a few seconds, show the level and what the model heard."""
     from gm.clock import RealClock
-    from gm.speech.listen import EchoGate, Listener, MicSource, NoAudio, NoModel, PcmSource, input_devices, level, load_model
+    from gm.hearing.listener import EchoGate, Listener, MicSource, NoAudio, NoModel, PcmSource, input_devices, level, load_model
 
     try:
         devices = input_devices()
@@ -191,11 +192,11 @@ def hear_command(
 ) -> None:
     """What the listener hears in a WAV file, and which answer it takes (a night's listener, on a file)."""
     from gm.clock import RealClock
-    from gm.hearing import Vocabulary
-    from gm.lines import Voice
-    from gm.listening import phrasebook
+    from gm.hearing.phrases import Vocabulary
+    from gm.text.lines import Voice
+    from gm.hearing.voice import phrasebook
     from gm.ports import Line, Question
-    from gm.speech.listen import Listener, PcmSource, load_model
+    from gm.hearing.listener import Listener, PcmSource, load_model
 
     with input_errors():
         choices = tuple(dict.fromkeys(a.strip() for a in answers.replace("、", ",").split(",") if a.strip()))

@@ -9,10 +9,10 @@ from typing import Optional
 
 import typer
 
-from gm.cliutil import input_errors, parse_players, print_json
+from gm.commands.common import input_errors, parse_players, print_json
 from gm.commands.werewolf_play import play
-from gm.lines import Voice
-from gm.options import LangOption
+from gm.text.lines import Voice
+from gm.commands.options import LangOption
 from gm.werewolf.cards import parse_card
 from gm.werewolf.decks import Deck, standard_deck
 from gm.werewolf.inputs import (

@@ -8,9 +8,9 @@ from typing import Optional
 
 import typer
 
-from gm.cliutil import fail, input_errors, parse_players
-from gm.options import (LangOption, ListenFromOption, ListenOption, RateOption, SpeechOption, SpeechSettings,
-                        VoiceOption, VolumeOption, VoskModelOption, listen_spec)
+from gm.commands.common import fail, input_errors, parse_players
+from gm.speech.settings import SpeechSettings
+from gm.commands.options import LangOption, ListenFromOption, ListenOption, RateOption, SpeechOption, VoiceOption, VolumeOption, VoskModelOption, listen_spec
 
 
 def play(
@@ -43,14 +43,14 @@ def play(
     pause / resume / one more minute / vote now / repeat".
     """
     from gm.clock import RealClock
-    from gm.keyboard import AnswersExhausted
-    from gm.lines import Voice
-    from gm.listening import open_asker, open_controls
+    from gm.hearing.keyboard import AnswersExhausted
+    from gm.text.lines import Voice
+    from gm.hearing.voice import open_asker, open_controls
     from gm.night.context import NightContext, no_log
     from gm.night.log import NightLog
     from gm.night.runner import NightStopped, run_night
     from gm.night.terminal import KeyControls, LiveCountdown
-    from gm.speakers import open_speaker
+    from gm.speech.speakers import open_speaker
     from gm.werewolf.decks import standard_deck
 
     with input_errors():

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from gm.lines import Voice
+from gm.text.lines import Voice
 from gm.ports import Asker, Clock, Controls, Line, Question, Speaker
-from gm.timer import TimerDisplay
+from gm.night.timer import TimerDisplay
 from gm.werewolf.decks import Deck
 
 Log = Callable[..., None]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from gm.night.context import NightContext
 from gm.night.reveal import Reveal, run_reveal
 from gm.night.vote import run_vote
-from gm.timer import Discussion, DiscussionResult
+from gm.night.timer import Discussion, DiscussionResult
 from gm.werewolf.script import ACTION, DISCUSSION, REVEAL, SAY, VOTE, Step, build_script
 from gm.werewolf.tally import Outcome
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 from typing import Any, TextIO
 
-from gm.lines import Voice
+from gm.text.lines import Voice
 from gm.ports import Line
 from scorer.humalien.events import Foul, NewMatch, Undo, to_record
 from scorer.humalien.fold import Award, Change

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from gm.lines import Voice
+from gm.text.lines import Voice
 
 
 class Notes:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from gm import kana
-from gm.options import SpeechSettings
+from gm.text import kana
+from gm.speech.settings import SpeechSettings
 from gm.speech.notes import Notes
 from gm.speech.player import DevicePlayer, WavSink
 from gm.speech.tts import Renderer, SpeechUnavailable

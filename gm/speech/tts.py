@@ -15,7 +15,7 @@ import threading
 import weakref
 from pathlib import Path
 
-from gm.options import SpeechSettings
+from gm.speech.settings import SpeechSettings
 from gm.speech.audio import Audio, read_audio
 from gm.speech.voices_found import FoundVoice, choose_voice, found_voice
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import string
 from typing import Any, Callable, Mapping, Sequence
 
-from gm import japanese, kana
+from gm.text import japanese, kana
 from gm.ports import Line
 from voices import load_pack
 

@@ -2,7 +2,7 @@
 
 vosk and sounddevice are imported inside functions only. Audio is 16-bit mono PCM at the
 source's rate, in small blocks. A `Listener` runs one recogniser at a time over one source and
-hands back final results as `Heard`; deciding what they mean is `gm.hearing`'s job.
+hands back final results as `Heard`; deciding what they mean is `gm.hearing.phrases`'s job.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections import deque
 from pathlib import Path
 from typing import Callable, Iterator, Protocol, Sequence
 
-from gm.hearing import Heard, Phrasebook
+from gm.hearing.phrases import Heard, Phrasebook
 from gm.ports import Clock
 
 MODEL_ENV = "GM_VOSK_MODEL"

@@ -7,7 +7,7 @@ import select
 import sys
 from typing import Callable, TextIO
 
-from gm.answers import match_answer
+from gm.hearing.answers import match_answer
 from gm.ports import Clock, Question
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from gm.lines import Voice
+from gm.text.lines import Voice
 from gm.ports import Line
 from scorer.solitaire.odds import SMART_DISTRIBUTION, SMART_ROWS
 from scorer.solitaire.reading import reading, standing
@@ -18,7 +18,7 @@ def smart_distribution(rows: int) -> Mapping[int, int]:
         return SMART_DISTRIBUTION
     from collections import Counter
 
-    from gm.solitaire_runs import run_deals
+    from gm.solitaire.runs import run_deals
 
     return Counter(run_deals(range(ODDS_DEALS), rows, "smart"))
 

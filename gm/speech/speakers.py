@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from gm.options import SpeechSettings
+from gm.speech.settings import SpeechSettings
 from gm.ports import Line
 
 

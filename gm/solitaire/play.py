@@ -6,10 +6,10 @@ from typing import TextIO
 
 from rich.console import Console
 
-from gm.lines import Voice
+from gm.text.lines import Voice
 from gm.ports import Speaker
-from gm.solitaire_talk import reading_lines
-from gm.solitaire_view import describe, pyramid_text, table_text
+from gm.solitaire.talk import reading_lines
+from gm.solitaire.board import describe, pyramid_text, table_text
 from scorer.solitaire.cards import EYE, HUMALIEN, OWL, rank
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.engine import GameState, IllegalMove, apply, start

@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from typing import Callable, Sequence, TextIO
 
-from gm.hearing import Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable
-from gm.keyboard import AnswersExhausted, KeyboardAsker
+from gm.hearing.phrases import Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable
+from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.ports import Clock, Controls, Line, Question
 
 SLICE = 0.05  # clock seconds between looks at the keyboard while listening
@@ -23,7 +23,7 @@ COMMAND_CONFIDENCE = 0.8
 
 def phrasebook(question: Question, model, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
-    """The phrases `model` can hear that answer `question` (see `gm.hearing.question_phrases`)."""
+    """The phrases `model` can hear that answer `question` (see `gm.hearing.phrases.question_phrases`)."""
     phrases = question_phrases(question, vocabulary, spoken, seats)
     return Phrasebook(phrases, ANSWER_CONFIDENCE, model.unk).only(model.hears)
 
@@ -232,7 +232,7 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
     if listen == "off":
         return keyboard
     note = note or _stderr
-    from gm.speech.listen import EchoGate, Listener, MicSource, NoAudio, NoModel, PcmSource, load_model
+    from gm.hearing.listener import EchoGate, Listener, MicSource, NoAudio, NoModel, PcmSource, load_model
 
     source = None if listen == "on" else PcmSource.from_wavs([listen], clock)  # a bad file is bad input
     try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from gm import japanese
+from gm.text import japanese
 
 _VOWELS = "aiueo"
 # Consonant (as spelt after normalising) → the katakana for +a, +i, +u, +e, +o.

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import typer
 
 LangOption = typer.Option("en", "--lang", help="Language of every line: en or ja.")
@@ -15,18 +13,7 @@ RateOption = typer.Option(None, "--rate", help="Speaking rate in words per minut
 VolumeOption = typer.Option(None, "--volume", min=0.0, max=1.0, help="Volume from 0.0 to 1.0.")
 
 
-@dataclass(frozen=True)
-class SpeechSettings:
-    """How lines are delivered: `speech` is "on", "off" or "wav:DIR"."""
-
-    lang: str = "en"
-    speech: str = "on"
-    voice: str | None = None
-    rate: int | None = None
-    volume: float | None = None
-
-
-# -- listening (gm/listening.py) -----------------------------------------------------------------
+# -- listening (gm/hearing) -----------------------------------------------------------------
 ListenOption = typer.Option(
     "on", "--listen", help="on (spoken answers and commands, keyboard too) or off (keyboard only)."
 )

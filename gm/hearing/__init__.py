@@ -1,0 +1,1 @@
+"""Listening: answer matching, the voice asker, the keyboard, vosk."""

@@ -1,0 +1,1 @@
+"""The 7th Sense Training app: play, runs, talk, board."""

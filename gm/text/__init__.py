@@ -1,0 +1,1 @@
+"""Voice packs turned into printed and spoken lines (kana, Japanese readings)."""
