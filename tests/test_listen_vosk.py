@@ -172,15 +172,15 @@ def test_gm_voice_hear_on_a_recording():
     result = runner.invoke(app, ["voice", "hear", str(wav("set")), "--answers", "영,셋,넷",
                                  "--vosk-model", KO_MODEL, "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output) == {"text": "셋", "answer": "셋"}
+    assert json.loads(result.stdout) == {"text": "셋", "answer": "셋"}
     result = runner.invoke(app, ["voice", "hear", str(wav("hana")), "--answers", "영,하나,둘,셋,넷,다섯,여섯",
                                  "--vosk-model", KO_MODEL, "--json"])
-    assert json.loads(result.output) == {"text": "넷", "answer": None}
+    assert json.loads(result.stdout) == {"text": "넷", "answer": None}
 
 
 def test_gm_voice_model_checks_a_model():
     result = CliRunner().invoke(app, ["voice", "model", KO_MODEL, "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["ok"] is True and report["unk"] is False
     assert {"yes", "graveyard", "master"} <= set(report["missing_words"])  # an English set, a Korean model

@@ -391,7 +391,7 @@ def test_listening_off_is_the_keyboard(clock):
     assert isinstance(open_asker("off", clock, FakeSpeaker(), EN, stream=io.StringIO()), KeyboardAsker)
 
 
-def test_no_model_falls_back_to_the_keyboard_with_one_note(clock, monkeypatch):
+def test_no_model_falls_back_to_the_keyboard_with_one_note(clock, monkeypatch, tmp_path):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
     notes = []
     asker = open_asker("on", clock, FakeSpeaker(), EN, stream=io.StringIO(), note=notes.append)
@@ -399,8 +399,9 @@ def test_no_model_falls_back_to_the_keyboard_with_one_note(clock, monkeypatch):
     assert notes == ["gm: not listening: no speech model: give --vosk-model PATH or set GM_VOSK_MODEL "
                      "(see `gm voice model`); answers are typed"]
     notes.clear()
-    open_asker("on", clock, FakeSpeaker(), EN, model_path="/nonexistent", note=notes.append)
-    assert notes == ["gm: not listening: speech model '/nonexistent' is not a directory; answers are typed"]
+    missing = tmp_path / "missing"
+    open_asker("on", clock, FakeSpeaker(), EN, model_path=str(missing), note=notes.append)
+    assert notes == [f"gm: not listening: speech model '{missing}' is not a directory; answers are typed"]
 
 
 def test_a_missing_replay_file_is_bad_input(clock, tmp_path):
@@ -435,7 +436,7 @@ def test_gm_voice_model_without_a_model_says_where_to_get_one(monkeypatch):
     assert result.exit_code == 0
     assert "vosk-model-small-en-us-0.15.zip" in result.output and "vosk-model-small-ja-0.22.zip" in result.output
     result = CliRunner().invoke(app, ["voice", "model", "--json"])
-    assert json.loads(result.output)["path"] is None
+    assert json.loads(result.stdout)["path"] is None
 
 
 def test_gm_voice_model_refuses_a_folder_that_is_no_model(tmp_path):

@@ -158,8 +158,9 @@ def _append_until_killed(path, out_fd):
         os.write(out_fd, f"ack {lines + 1} {piles}\n".encode())
 
 
-def _run_and_kill(path, delay):
-    """Fork a writer, SIGKILL it after `delay` seconds, and return the lines it acknowledged."""
+def _run_and_kill(path, acks_first, delay):
+    """Fork a writer, let it acknowledge `acks_first` events, SIGKILL it `delay` seconds later,
+    and return every line it acknowledged (bounded by count, so a busy machine changes nothing)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child never returns to pytest
@@ -169,11 +170,13 @@ def _run_and_kill(path, delay):
         finally:
             os._exit(1)
     os.close(write_fd)
-    time.sleep(delay)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
     with os.fdopen(read_fd, "rb") as acks:
-        return acks.read().decode().splitlines()
+        lines = [acks.readline() for _ in range(acks_first)]
+        time.sleep(delay)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        lines += acks.read().splitlines()
+    return [line.decode().strip() for line in lines if line.strip()]
 
 
 @pytest.mark.slow
@@ -184,9 +187,11 @@ def test_sigkill_while_appending_never_loses_an_acknowledged_event(tmp_path):
     rng = random.Random(20261129)
     path = tmp_path / "m.jsonl"
     acked: dict[int, str] = {}
-    started = time.monotonic()
+    waited = 0
     for _ in range(250):
-        for line in _run_and_kill(path, rng.uniform(0, 0.03)):
+        first = rng.randrange(3)
+        waited += first
+        for line in _run_and_kill(path, first, rng.uniform(0, 0.003)):
             _, number, value = line.split()
             acked[int(number)] = value
         state = Journal(path, warn=lambda note: None).load()  # a torn tail is only a note
@@ -196,8 +201,7 @@ def test_sigkill_while_appending_never_loses_an_acknowledged_event(tmp_path):
             record = records[number - 1]
             assert (record["kind"] == "new") if value == "new" else (record["piles"] == int(value))
         assert state.match is not None or not acked
-    assert len(acked) >= 50, "the writers should have acknowledged events"
-    assert time.monotonic() - started < 60
+    assert len(acked) >= waited > 0, "every writer is killed only after its first acknowledgements"
 
 
 @pytest.mark.slow

@@ -31,7 +31,7 @@ def test_the_reading_for_every_number_left_in_both_languages(left, lang):
     expected = 100 if left == 0 else 0 if left >= 10 else (10 - left) * 10
     result = runner.invoke(app, ["solitaire", "reading", str(left), "--json", "--lang", lang])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["left"] == left and data["percent"] == expected
     if lang == "ja" and left in JA:
         assert data["text"] == JA[left]
@@ -73,7 +73,7 @@ def test_bad_numbers_are_refused_in_one_line():
 def test_simulate_reports_the_distribution_as_json():
     result = runner.invoke(app, ["solitaire", "simulate", "--deals", "20", "--seed", "5", "--policy", "greedy", "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert set(data) == {"deals", "policy", "rows", "distribution", "mean_left", "clear_rate", "clear_rate_ci95"}
     assert data["deals"] == 20 and data["policy"] == "greedy" and data["rows"] == 7
     assert sum(data["distribution"].values()) == 20
@@ -83,8 +83,8 @@ def test_simulate_reports_the_distribution_as_json():
 
 def test_simulate_with_workers_gives_the_same_result_and_draws_a_histogram():
     args = ["solitaire", "simulate", "--deals", "12", "--policy", "smart", "--rows", "5"]
-    one = runner.invoke(app, args + ["--json"]).output
-    two = runner.invoke(app, args + ["--json", "--workers", "2"]).output
+    one = runner.invoke(app, args + ["--json"]).stdout
+    two = runner.invoke(app, args + ["--json", "--workers", "2"]).stdout
     assert one == two
     text = runner.invoke(app, args).output
     assert "smart: 12 deals, 5 rows" in text and "█" in text
@@ -93,7 +93,7 @@ def test_simulate_with_workers_gives_the_same_result_and_draws_a_histogram():
 def test_solve_prints_moves_that_replay_to_the_best_result():
     result = runner.invoke(app, ["solitaire", "solve", "--seed", "7", "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["seed"] == 7
     end = replay(deal_from_seed(7), [move_from_json(m) for m in data["moves"]])
     assert end.over and end.left == data["best_left"]
@@ -123,7 +123,7 @@ def test_play_with_the_eye_and_japanese_lines():
 
 def test_simulate_lists_the_deals_the_solver_cannot_settle_in_budget():
     args = ["solitaire", "simulate", "--deals", "12", "--policy", "omniscient", "--max-states", "60"]
-    data = json.loads(runner.invoke(app, args + ["--json"]).output)
+    data = json.loads(runner.invoke(app, args + ["--json"]).stdout)
     assert data["unresolved"] and all(set(u) == {"seed", "at_least", "at_most"} for u in data["unresolved"])
     assert data["deals"] + len(data["unresolved"]) == 12
     assert "unresolved within 60 states: seed" in runner.invoke(app, args).output
