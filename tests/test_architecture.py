@@ -1,0 +1,85 @@
+"""The layout's promises, read from the source: dependencies point one way and nothing cycles."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("gm", "scorer", "voices")
+CLI = ("gm.__main__", "gm.cli", "gm.commands")
+PURE = ("scorer", "gm.werewolf")
+DEVICES = ("typer", "rich", "click", "vosk", "pyttsx3", "sounddevice", "pyopenjtalk")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, top_level_only: bool) -> set[str]:
+    """The modules `name` imports (anywhere, or only at module level), resolved to known names
+    where a `from package import module` names a module."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    found: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in MODULES)
+    return found
+
+
+def _within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def test_the_tree_is_found():
+    assert {"gm.cli", "gm.ports", "gm.werewolf.tally", "scorer.humalien.fold"} <= set(MODULES)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if not _within(n, CLI)))
+def test_no_edge_or_core_module_imports_the_cli(name):
+    assert not {m for m in _imports(name, top_level_only=False) if _within(m, CLI)}
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if _within(n, PURE)))
+def test_rules_code_touches_no_terminal_or_device(name):
+    imported = _imports(name, top_level_only=False)
+    assert not {m for m in imported if _within(m, DEVICES)}
+    if _within(name, ("scorer",)):
+        assert not {m for m in imported if _within(m, ("gm",))}, "scorer imports nothing from gm"
+
+
+def test_no_import_cycles_at_module_level():
+    graph = {name: {m for m in _imports(name, top_level_only=True) if m in MODULES and m != name}
+             for name in MODULES}
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycle = path[path.index(nxt):] + [nxt]
+                pytest.fail("import cycle: " + " → ".join(cycle))
+            if nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)
