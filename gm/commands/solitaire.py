@@ -76,10 +76,13 @@ def simulate(
     from scorer.solitaire.simulate import POLICY_NAMES, Unresolved
     from scorer.solitaire.stats import summarize
 
+    from scorer.solitaire.deal import check_seed
+
     if policy not in POLICY_NAMES:
         fail(f"policy must be greedy, smart or omniscient, not {policy!r}")
     with input_errors():
         pyramid(rows)
+        check_seed(seed)
     if policy == "omniscient":
         _note_compiling()
     results = run_deals(range(seed, seed + deals), rows, policy, workers, max_states=max_states)
@@ -108,20 +111,47 @@ def _note_compiling() -> None:
 def solve(
     seed: int = SeedOption,
     rows: int = RowsOption,
+    max_states: Optional[int] = typer.Option(
+        None, "--max-states", min=1, help="Give up after this many states and say the bounds known (SS-R6)."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """The fewest cards left for one deal with perfect information, and the moves that reach it."""
+    """The fewest cards left for one deal with perfect information, and the moves that reach it.
+
+    A search stopped by --max-states says so and gives the bounds it knows. From 8 rows a
+    search may take minutes: its progress shows on stderr.
+    """
     from gm.solitaire.board import describe_move
+    from gm.solitaire.solving import LONG_ROWS, ProgressLine, solve_reporting
     from scorer.solitaire.deal import deal_from_seed
     from scorer.solitaire.moves import move_to_json
-    from scorer.solitaire.solver import solve as solve_deal
+    from scorer.solitaire.simulate import unresolved
+    from scorer.solitaire.solver import SearchLimit
 
     with input_errors():
         deal = deal_from_seed(seed, rows)
     _note_compiling()
-    solution = solve_deal(deal)
+    if rows >= LONG_ROWS:
+        typer.echo(f"gm: a {rows}-row pyramid may take many minutes to solve"
+                   f"{'' if max_states else ' (--max-states N caps the search)'}; progress below", err=True)
+    progress = ProgressLine(max_states)
+    try:
+        solution = solve_reporting(deal, max_states, progress)
+    except SearchLimit as limit:
+        bounds = unresolved(seed, deal, limit)
+        if json_out:
+            print_json({"seed": seed, "rows": rows, "capped": True, "max_states": max_states, "states": limit.states,
+                        "best_left": None, "at_least": bounds.at_least, "at_most": bounds.at_most, "moves": []})
+            return
+        typer.echo(f"seed {seed}, {rows} rows: capped at {max_states} states (--max-states), not proven: "
+                   f"between {bounds.at_least} and {bounds.at_most} left")
+        return
+    finally:
+        progress.close()
     if json_out:
-        print_json({"seed": seed, "rows": rows, "best_left": solution.best_left, "moves": [move_to_json(m) for m in solution.moves]})
+        print_json({"seed": seed, "rows": rows, "capped": False, "max_states": max_states, "states": solution.nodes,
+                    "best_left": solution.best_left, "at_least": solution.best_left, "at_most": solution.best_left,
+                    "moves": [move_to_json(m) for m in solution.moves]})
         return
     typer.echo(f"seed {seed}, {rows} rows: at best {solution.best_left} left ({len(solution.moves)} moves, {solution.nodes} states searched)")
     for number, text in enumerate(describe_move(deal, solution.moves), 1):
