@@ -33,7 +33,7 @@ def reading(
 
     with input_errors():
         distribution = smart_distribution(rows) if odds else None
-        lines, data = reading_lines(left, lang, distribution)
+        lines, data = reading_lines(left, lang, rows, distribution)
     if json_out:
         print_json(data)
         return
