@@ -14,6 +14,7 @@ from scorer.humalien.events import (
     AngelCut, Finish, Flow, Foul, GodIsland, NewMatch, SixSixSix, from_record, to_record,
 )
 from scorer.humalien.fold import apply
+from tests.test_score_play import play
 
 A, B = "Alice", "Bob"
 runner = CliRunner()
@@ -123,18 +124,6 @@ def test_typed_666_and_angel_cut_take_their_piles():
 
 # --- the command line and `gm score play` -------------------------------------------------------
 
-@pytest.fixture
-def gm(tmp_path, monkeypatch):
-    path = tmp_path / "match.jsonl"
-    monkeypatch.setenv("GM_SCORE_FILE", str(path))
-
-    def run(*args):
-        return runner.invoke(app, ["score", *args])
-
-    run.path = path
-    return run
-
-
 @pytest.mark.parametrize("setup, refused, reason", [
     ([], ["finish", "a", "0"], "gm: finish by Alice with Bob holding 0 cards refused: Bob would have finished first (HU-R6)\n"),
     ([], ["foul", "b", "0"], "gm: foul finish by Bob with Alice holding 0 cards refused: Alice would have finished first (HU-R6)\n"),
@@ -176,8 +165,7 @@ def test_666_json_lists_both_awards(gm):
 def test_refusals_in_play_are_one_line_and_the_loop_goes_on(tmp_path):
     path = tmp_path / "m.jsonl"
     runner.invoke(app, ["score", "new", "Alice", "Bob", "--file", str(path)])
-    typed = "f a 3\nf a 1\nfi b 0\ng a\ng b\na a --keep-stock\na b\nq\n"
-    result = runner.invoke(app, ["score", "play", "--file", str(path), "--speech", "off"], input=typed)
+    result = play(path, "f a 3\nf a 1\nfi b 0\ng a\ng b\na a --keep-stock\na b\nq\n")
     out = result.stdout
     assert result.exit_code == 0
     assert "score> f a 1\n? flow of 1 empty pile for Alice refused: Alice already had 3 empty in game 1" in out

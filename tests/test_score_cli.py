@@ -3,24 +3,6 @@
 import json
 
 import pytest
-from typer.testing import CliRunner
-
-from gm.cli import app
-
-runner = CliRunner()
-
-
-@pytest.fixture
-def gm(tmp_path, monkeypatch):
-    """Run `gm score ...` on a journal in tmp_path (never the user's real one)."""
-    path = tmp_path / "match.jsonl"
-    monkeypatch.setenv("GM_SCORE_FILE", str(path))
-
-    def run(*args):
-        return runner.invoke(app, ["score", *args])
-
-    run.path = path
-    return run
 
 
 def play_example(gm):
