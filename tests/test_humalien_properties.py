@@ -146,6 +146,7 @@ def impossible_events(draw, model):
 @given(valid_events())
 def test_totals_equal_a_straightforward_count(events):
     state = fold(events)
+    assert fold(events, strict=True) == state  # every generated event is one real cards can produce (HU-R6)
     model = reference(events)
     if model is None:
         assert state.match is None
@@ -166,7 +167,7 @@ def test_hu_r6_what_the_cards_cannot_produce_is_refused_and_changes_nothing(even
     if event is None:
         return
     with pytest.raises(Impossible, match="HU-R6"):
-        fold([event], state)
+        fold([event], state, strict=True)
 
 
 @settings(max_examples=10, deadline=None)

@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 from gm.cli import app
 from gm.score.entry import BadEntry, build
+from gm.score.journal import Journal
 from scorer.humalien import fold
 from scorer.humalien.errors import Impossible
 from scorer.humalien.events import (
@@ -21,7 +22,8 @@ runner = CliRunner()
 
 
 def state_of(*events, remote=False):
-    return fold([NewMatch((A, B), remote=remote), *events])
+    """The state after a new match and `events`, each checked as a new entry would be."""
+    return fold([NewMatch((A, B), remote=remote), *events], strict=True)
 
 
 # --- the fold ----------------------------------------------------------------------------------
@@ -50,9 +52,9 @@ def test_hu_r6_remote_play_allows_two_of_each_but_not_three():
     state = state_of(GodIsland(A), GodIsland(B), AngelCut(A), AngelCut(B), remote=True)
     assert state.match.totals == (35, 35)
     with pytest.raises(Impossible, match="two boxes allow at most two"):
-        fold([GodIsland(A)], state)
+        fold([GodIsland(A)], state, strict=True)
     with pytest.raises(Impossible, match="two boxes allow at most two"):
-        fold([AngelCut(B)], state)
+        fold([AngelCut(B)], state, strict=True)
 
 
 @pytest.mark.parametrize("before, refused", [
@@ -65,20 +67,20 @@ def test_hu_r6_remote_play_allows_two_of_each_but_not_three():
 def test_hu_r6_empty_piles_never_come_back_in_a_game(before, refused):
     state = state_of(*before)
     with pytest.raises(Impossible, match=r"refused: Alice already had \d empty in game 1, and empty piles never come back"):
-        fold([refused], state)
+        fold([refused], state, strict=True)
 
 
 def test_empty_piles_count_again_from_0_in_the_next_game_and_per_player():
     state = state_of(Flow(A, 5), Flow(B, 1), Finish(A, 4), Flow(A, 0))
     assert state.match.current.piles == (0, 0)
-    assert fold([Flow(B, 0)], state_of(Flow(A, 5))).match.totals == (5, 0)
+    assert fold([Flow(B, 0)], state_of(Flow(A, 5)), strict=True).match.totals == (5, 0)
 
 
 def test_a_refused_event_leaves_the_state_as_it_was():
     state = state_of(Flow(A, 3))
     with pytest.raises(Impossible):
         apply(state, Flow(A, 2))
-    assert fold([Flow(A, 3)], state).match.totals == (6, 0)
+    assert fold([Flow(A, 3)], state, strict=True).match.totals == (6, 0)
 
 
 def test_666_records_its_forced_flow_with_it():
@@ -97,7 +99,7 @@ def test_angel_cut_keeping_the_stock_scores_the_piles_actually_empty():
     state = state_of(Flow(A, 1), AngelCut(A, 2))
     assert state.match.totals == (1 + 2, 0)
     assert state.match.current.piles == (2, 0)
-    assert fold([Flow(A, 2)], state).match.totals == (5, 0)
+    assert fold([Flow(A, 2)], state, strict=True).match.totals == (5, 0)
 
 
 def test_records_of_666_and_angel_cut_before_they_carried_their_flow_still_read():
@@ -107,6 +109,19 @@ def test_records_of_666_and_angel_cut_before_they_carried_their_flow_still_read(
     for event in (SixSixSix(A, 0), SixSixSix(A, 4), AngelCut(A), AngelCut(A, 0), AngelCut(A, 5)):
         assert from_record(json.loads(json.dumps(to_record(event)))) == event
     assert "piles" not in to_record(AngelCut(A))
+
+
+def test_a_journal_kept_before_hu_r6_still_reads_as_it_was(tmp_path):
+    lines = [{"kind": "new", "players": [A, B], "remote": False}, {"kind": "flow", "player": A, "piles": 3},
+             {"kind": "flow", "player": A, "piles": 1}, {"kind": "god_island", "player": A},
+             {"kind": "god_island", "player": B}, {"kind": "finish", "player": A, "opponent_left": 0}]
+    path = tmp_path / "old.jsonl"
+    path.write_text("".join(json.dumps({"v": 1, **line}) + "\n" for line in lines))
+    journal = Journal(path)
+    match = journal.load().match
+    assert match.games[0].points == (3 + 1 + 30 + 5, 30) and match.game == 2
+    with pytest.raises(Impossible, match="would have finished first"):
+        journal.append(lambda state: Finish(B, 0))
 
 
 def test_typed_666_and_angel_cut_take_their_piles():
