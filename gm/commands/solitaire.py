@@ -118,8 +118,7 @@ def solve(
 ) -> None:
     """The fewest cards left for one deal with perfect information, and the moves that reach it.
 
-    A search stopped by --max-states says so and gives the bounds it knows. From 8 rows a
-    search may take minutes: its progress shows on stderr.
+    Capped by --max-states, it says so and gives the bounds it knows (SS-R6).
     """
     from gm.solitaire.board import describe_move
     from gm.solitaire.solving import LONG_ROWS, ProgressLine, solve_reporting

@@ -23,11 +23,11 @@ USAGE = {
     "flow": "flow PLAYER [PILES]   (f)  the flow went to PLAYER; PILES of their own piles are empty "
             "(default: as last recorded this game)",
     "skull": "skull PLAYER [CARDS]  (s)  PLAYER played skulls: CARDS = 6s + Humaliens in the play (default 1)",
-    "666": "666 PLAYER [PILES]    (6)  three 6s + the Eye: 3 skull cards, end points ×3, and its forced "
-           "flow: PILES of PLAYER's own piles are empty (default: as last recorded this game)",
+    "666": "666 PLAYER [PILES]    (6)  three 6s + the Eye: 3 skull cards, end points ×3, and the forced "
+           "flow (PILES as for flow)",
     "god-island": "god-island PLAYER     (g)  four Owls: 30 points",
     "angel-cut": "angel-cut PLAYER [--keep-stock [PILES]]  (a)  three 7s + the Eye: stock piles gone, the flow "
-                 "scores 5; --keep-stock: piles kept, the flow scores the PILES empty (default: as last recorded)",
+                 "scores 5 (--keep-stock: kept, PILES as for flow)",
     "finish": "finish PLAYER LEFT    (fi) PLAYER went out; the opponent holds LEFT cards (hand + stock)",
     "foul": "foul PLAYER LEFT      (fo) PLAYER finished on a forbidden card; the opponent holds LEFT",
     "undo": "undo                  (u)  take back the last event",
