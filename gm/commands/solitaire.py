@@ -74,9 +74,8 @@ def simulate(
     from gm.solitaire.board import histogram
     from scorer.solitaire.layout import pyramid
     from scorer.solitaire.simulate import POLICY_NAMES, Unresolved
-    from scorer.solitaire.stats import summarize
-
     from scorer.solitaire.deal import check_seed
+    from scorer.solitaire.stats import summarize
 
     if policy not in POLICY_NAMES:
         fail(f"policy must be greedy, smart or omniscient, not {policy!r}")
@@ -120,41 +119,20 @@ def solve(
 
     Capped by --max-states, it says so and gives the bounds it knows (SS-R6).
     """
-    from gm.solitaire.board import describe_move
-    from gm.solitaire.solving import LONG_ROWS, ProgressLine, solve_reporting
+    from gm.solitaire.solving import long_search_note, solve_json, solve_lines, solve_with_progress
     from scorer.solitaire.deal import deal_from_seed
-    from scorer.solitaire.moves import move_to_json
-    from scorer.solitaire.simulate import unresolved
-    from scorer.solitaire.solver import SearchLimit
 
     with input_errors():
         deal = deal_from_seed(seed, rows)
     _note_compiling()
-    if rows >= LONG_ROWS:
-        typer.echo(f"gm: a {rows}-row pyramid may take many minutes to solve"
-                   f"{'' if max_states else ' (--max-states N caps the search)'}; progress below", err=True)
-    progress = ProgressLine(max_states)
-    try:
-        solution = solve_reporting(deal, max_states, progress)
-    except SearchLimit as limit:
-        bounds = unresolved(seed, deal, limit)
-        if json_out:
-            print_json({"seed": seed, "rows": rows, "capped": True, "max_states": max_states, "states": limit.states,
-                        "best_left": None, "at_least": bounds.at_least, "at_most": bounds.at_most, "moves": []})
-            return
-        typer.echo(f"seed {seed}, {rows} rows: capped at {max_states} states (--max-states), not proven: "
-                   f"between {bounds.at_least} and {bounds.at_most} left")
-        return
-    finally:
-        progress.close()
+    if long_search_note(rows, max_states):
+        typer.echo(long_search_note(rows, max_states), err=True)
+    outcome = solve_with_progress(deal, seed, max_states)
     if json_out:
-        print_json({"seed": seed, "rows": rows, "capped": False, "max_states": max_states, "states": solution.nodes,
-                    "best_left": solution.best_left, "at_least": solution.best_left, "at_most": solution.best_left,
-                    "moves": [move_to_json(m) for m in solution.moves]})
+        print_json(solve_json(deal, seed, max_states, outcome))
         return
-    typer.echo(f"seed {seed}, {rows} rows: at best {solution.best_left} left ({len(solution.moves)} moves, {solution.nodes} states searched)")
-    for number, text in enumerate(describe_move(deal, solution.moves), 1):
-        typer.echo(f"{number:3}. {text}")
+    for line in solve_lines(deal, seed, max_states, outcome):
+        typer.echo(line)
 
 
 @app.command()

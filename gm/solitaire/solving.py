@@ -7,9 +7,55 @@ import threading
 from typing import Callable
 
 from scorer.solitaire.deal import Deal
-from scorer.solitaire.solver import Solution, searched, solve
+from scorer.solitaire.simulate import Unresolved, unresolved
+from scorer.solitaire.solver import SearchLimit, Solution, searched, solve
 
 LONG_ROWS = 8  # from this many rows a search may take minutes: say so before it starts
+
+
+def long_search_note(rows: int, max_states: int | None) -> str:
+    """What to say before a search that may be long (from LONG_ROWS rows), else ""."""
+    if rows < LONG_ROWS:
+        return ""
+    cap = "" if max_states else " (--max-states N caps the search)"
+    return f"gm: a {rows}-row pyramid may take many minutes to solve{cap}; progress below"
+
+
+def solve_with_progress(deal: Deal, seed: int, max_states: int | None) -> Solution | Unresolved:
+    """The solution, or the bounds known when the search reached `max_states` (SS-R6), with
+    progress on stderr while it runs."""
+    progress = ProgressLine(max_states)
+    try:
+        return solve_reporting(deal, max_states, progress)
+    except SearchLimit as limit:
+        return unresolved(seed, deal, limit)
+    finally:
+        progress.close()
+
+
+def solve_json(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Unresolved) -> dict:
+    """`solve --json`: the same keys whether the search finished or was capped."""
+    data = {"seed": seed, "rows": deal.rows, "capped": isinstance(outcome, Unresolved), "max_states": max_states}
+    if isinstance(outcome, Unresolved):
+        return {**data, "states": outcome.states, "best_left": None, "at_least": outcome.at_least,
+                "at_most": outcome.at_most, "moves": []}
+    from scorer.solitaire.moves import move_to_json
+
+    best = outcome.best_left
+    return {**data, "states": outcome.nodes, "best_left": best, "at_least": best, "at_most": best,
+            "moves": [move_to_json(m) for m in outcome.moves]}
+
+
+def solve_lines(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Unresolved) -> list[str]:
+    """`solve` in words: the result and the moves, or that the search was capped and its bounds."""
+    head = f"seed {seed}, {deal.rows} rows:"
+    if isinstance(outcome, Unresolved):
+        return [f"{head} capped at {max_states} states (--max-states), not proven: "
+                f"between {outcome.at_least} and {outcome.at_most} left"]
+    from gm.solitaire.board import describe_move
+
+    lines = [f"{head} at best {outcome.best_left} left ({len(outcome.moves)} moves, {outcome.nodes} states searched)"]
+    return lines + [f"{number:3}. {text}" for number, text in enumerate(describe_move(deal, outcome.moves), 1)]
 
 
 def solve_reporting(deal: Deal, max_states: int | None, report: Callable[[int, bool], None],
