@@ -82,7 +82,8 @@ def describe(state: GameState, move: Move) -> str:
         verb = "discard it" if move.discard else "keep it face up"
         return f"eye on {move.position + 1}, predicting {move.guess} ({label(state.card_at(move.position))}): {verb}"
     if isinstance(move, Owl):
-        return f"owl pairs set-aside {label(move.card)} with {move.position + 1} ({label(state.card_at(move.position))})"
+        index = state.set_aside.index(move.card) + 1
+        return f"owl pairs set-aside {index} ({label(move.card)}) with {move.position + 1} ({label(state.card_at(move.position))})"
     assert isinstance(move, Forgo)
     return f"forgo the {state.pending}"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from dataclasses import dataclass
 from typing import Callable
 
 from scorer.solitaire.deal import Deal
@@ -21,24 +22,32 @@ def long_search_note(rows: int, max_states: int | None) -> str:
     return f"gm: a {rows}-row pyramid may take many minutes to solve{cap}; progress below"
 
 
-def solve_with_progress(deal: Deal, seed: int, max_states: int | None) -> Solution | Unresolved:
+@dataclass(frozen=True)
+class Capped:
+    """A search stopped by its state budget: the bounds known, and the states it spent (SS-R6)."""
+
+    bounds: Unresolved
+    states: int
+
+
+def solve_with_progress(deal: Deal, seed: int, max_states: int | None) -> Solution | Capped:
     """The solution, or the bounds known when the search reached `max_states` (SS-R6), with
     progress on stderr while it runs."""
     progress = ProgressLine(max_states)
     try:
         return solve_reporting(deal, max_states, progress)
     except SearchLimit as limit:
-        return unresolved(seed, deal, limit)
+        return Capped(unresolved(seed, deal, limit), limit.states)
     finally:
         progress.close()
 
 
-def solve_json(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Unresolved) -> dict:
+def solve_json(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Capped) -> dict:
     """`solve --json`: the same keys whether the search finished or was capped."""
-    data = {"seed": seed, "rows": deal.rows, "capped": isinstance(outcome, Unresolved), "max_states": max_states}
-    if isinstance(outcome, Unresolved):
-        return {**data, "states": outcome.states, "best_left": None, "at_least": outcome.at_least,
-                "at_most": outcome.at_most, "moves": []}
+    data = {"seed": seed, "rows": deal.rows, "capped": isinstance(outcome, Capped), "max_states": max_states}
+    if isinstance(outcome, Capped):
+        return {**data, "states": outcome.states, "best_left": None, "at_least": outcome.bounds.at_least,
+                "at_most": outcome.bounds.at_most, "moves": []}
     from scorer.solitaire.moves import move_to_json
 
     best = outcome.best_left
@@ -46,12 +55,12 @@ def solve_json(deal: Deal, seed: int, max_states: int | None, outcome: Solution 
             "moves": [move_to_json(m) for m in outcome.moves]}
 
 
-def solve_lines(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Unresolved) -> list[str]:
+def solve_lines(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Capped) -> list[str]:
     """`solve` in words: the result and the moves, or that the search was capped and its bounds."""
     head = f"seed {seed}, {deal.rows} rows:"
-    if isinstance(outcome, Unresolved):
+    if isinstance(outcome, Capped):
         return [f"{head} capped at {max_states} states (--max-states), not proven: "
-                f"between {outcome.at_least} and {outcome.at_most} left"]
+                f"between {outcome.bounds.at_least} and {outcome.bounds.at_most} left"]
     from gm.solitaire.board import describe_move
 
     lines = [f"{head} at best {outcome.best_left} left ({len(outcome.moves)} moves, {outcome.nodes} states searched)"]

@@ -18,7 +18,6 @@ class Unresolved:
     seed: int
     at_least: int
     at_most: int  # what the greedy or smart player reaches on the deal
-    states: int = 0  # states the search expanded before it stopped
 
     def to_json(self) -> dict:
         return {"seed": self.seed, "at_least": self.at_least, "at_most": self.at_most}
@@ -42,4 +41,4 @@ def cards_left(seed: int, rows: int, policy: str, max_states: int | None = None)
 def unresolved(seed: int, deal: Deal, limit: SearchLimit) -> Unresolved:
     """The bounds known for a deal the solver gave up on: its proven lower bound, and the best
     of the greedy and smart players as the upper one (SS-R6)."""
-    return Unresolved(seed, limit.at_least, min(play_out(deal, greedy).left, play_out(deal, smart).left), limit.states)
+    return Unresolved(seed, limit.at_least, min(play_out(deal, greedy).left, play_out(deal, smart).left))
