@@ -27,26 +27,34 @@ from scorer.humalien.events import (  # noqa: E402
 
 
 def match_events(rng: random.Random) -> list:
-    """One plausible match: flows, skulls, the odd special, undo/redo, three finishes."""
+    """One plausible match: flows, skulls, the odd special, undo/redo, three finishes (each
+    event one real cards can produce: HU-R6)."""
     events: list = [NewMatch(("Alice", "Bob"), abandon=True)]
     for _game in range(3):
-        sixes = 0
+        used: set[str] = set()  # 666, God Island, Angel Cut: one each per game with one box
+        piles = {"Alice": 0, "Bob": 0}  # empty piles never come back
         for _ in range(rng.randint(15, 30)):
             player = rng.choice(("Alice", "Bob"))
             roll = rng.random()
+            more = piles[player] + (rng.random() < 0.2 and piles[player] < 5)
             if roll < 0.6:
-                events.append(Flow(player, rng.randint(0, 5)))
+                piles[player] = more
+                events.append(Flow(player, more))
             elif roll < 0.8:
                 events.append(Skull(player, rng.randint(1, 6)))
-            elif roll < 0.85 and sixes == 0:
-                events.append(SixSixSix(player))
-                sixes += 1
-            elif roll < 0.88:
+            elif roll < 0.85 and "666" not in used:
+                piles[player] = more
+                events.append(SixSixSix(player, more))
+                used.add("666")
+            elif roll < 0.88 and "god" not in used:
                 events.append(GodIsland(player))
-            elif roll < 0.9:
+                used.add("god")
+            elif roll < 0.9 and "angel" not in used:
+                piles[player] = 5
                 events.append(AngelCut(player))
+                used.add("angel")
             else:
-                events += [Flow(player, 1), Undo(), Redo()]
+                events += [Flow(player, piles[player]), Undo(), Redo()]
         ending = Finish if rng.random() < 0.9 else Foul
         events.append(ending(rng.choice(("Alice", "Bob")), rng.randint(1, 30)))
     return events

@@ -18,3 +18,21 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 def clock():
     return FakeClock()
+
+
+@pytest.fixture
+def gm(tmp_path, monkeypatch):
+    """Run `gm score ...` on a journal in tmp_path (never the user's real one)."""
+    from typer.testing import CliRunner
+
+    from gm.cli import app
+
+    path = tmp_path / "match.jsonl"
+    monkeypatch.setenv("GM_SCORE_FILE", str(path))
+    runner = CliRunner()
+
+    def run(*args):
+        return runner.invoke(app, ["score", *args])
+
+    run.path = path
+    return run

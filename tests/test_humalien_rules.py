@@ -67,13 +67,13 @@ def test_two_angels_one_at_a_time_score_two_flows():
 
 @pytest.mark.parametrize("game, cards, points", [(1, 1, 1), (1, 3, 3), (2, 1, 2), (3, 6, 18)])
 def test_skull_is_game_number_times_cards(game, cards, points):
-    before = [Finish(A, 0)] * (game - 1)
+    before = [Finish(A, 1)] * (game - 1)
     match = sheet(*before, Skull(B, cards))
     assert match.games[game - 1].points[1] == points
 
 
 def test_666_scores_three_skull_cards_and_triples_the_end_points():
-    match = sheet(Finish(A, 0), Finish(A, 0), SixSixSix(A), Finish(B, 10))
+    match = sheet(Finish(A, 1), Finish(A, 1), SixSixSix(A), Finish(B, 10))
     assert match.games[2].points == (9, 45)
 
 
@@ -89,7 +89,7 @@ def test_666_multiplier_applies_to_a_foul_finish():
 
 
 def test_multiplier_resets_in_the_next_game():
-    match = sheet(SixSixSix(A), Finish(A, 0), Finish(A, 2))
+    match = sheet(SixSixSix(A), Finish(A, 1), Finish(A, 2))
     assert [g.multiplier for g in match.games] == [3, 1, 1]
     assert match.games[1].points == (7, 0)
 
@@ -111,12 +111,12 @@ def test_remote_refuses_a_third_666():
 
 
 def test_one_box_allows_a_666_in_each_game():
-    match = sheet(SixSixSix(A), Finish(A, 0), SixSixSix(A))
+    match = sheet(SixSixSix(A), Finish(A, 1), SixSixSix(A))
     assert match.games[1].multiplier == 3
 
 
 def test_god_island_scores_30_in_any_game():
-    assert sheet(Finish(A, 0), Finish(A, 0), GodIsland(B)).games[2].points == (0, 30)
+    assert sheet(Finish(A, 1), Finish(A, 1), GodIsland(B)).games[2].points == (0, 30)
 
 
 def test_angel_cut_scores_the_forced_flow_of_5_and_empties_the_piles():
@@ -143,14 +143,14 @@ def test_foul_finish_scores_the_opponent_with_their_own_cards():
 
 def test_equal_totals_after_game_3_are_a_draw():
     # HU-R1: no tie-break in the manual.
-    draw = sheet(Finish(A, 5), Finish(B, 10), Finish(A, 0))
-    assert draw.totals == (15, 15)
+    draw = sheet(Finish(A, 5), Finish(B, 11), Finish(A, 1))
+    assert draw.totals == (16, 16)
     assert draw.over and draw.draw and draw.winner is None and draw.leader is None
     assert draw.to_dict()["winner"] is None and draw.to_dict()["draw"] is True
 
 
 def test_the_higher_total_after_game_3_wins():
-    match = sheet(Finish(A, 5), Finish(B, 10), Skull(B, 1), Finish(A, 0))
+    match = sheet(Finish(A, 5), Finish(B, 10), Skull(B, 1), Finish(A, 1))
     assert match.winner == B and not match.draw
 
 

@@ -3,24 +3,6 @@
 import json
 
 import pytest
-from typer.testing import CliRunner
-
-from gm.cli import app
-
-runner = CliRunner()
-
-
-@pytest.fixture
-def gm(tmp_path, monkeypatch):
-    """Run `gm score ...` on a journal in tmp_path (never the user's real one)."""
-    path = tmp_path / "match.jsonl"
-    monkeypatch.setenv("GM_SCORE_FILE", str(path))
-
-    def run(*args):
-        return runner.invoke(app, ["score", *args])
-
-    run.path = path
-    return run
 
 
 def play_example(gm):
@@ -102,11 +84,11 @@ def test_the_finished_sheet_names_the_result_and_the_foul_in_each_language(gm):
 def test_a_drawn_remote_sheet_in_japanese(gm):
     """HU-R1: equal totals are a draw. Kanji names keep the bars aligned (two cells a character)."""
     for args in (["new", "健", "美緒", "--remote"], ["finish", "健", "5"], ["finish", "美緒", "5"],
-                 ["flow", "美緒", "5"], ["finish", "健", "0"]):
+                 ["flow", "健", "3"], ["skull", "健", "1"], ["finish", "美緒", "1"]):
         assert gm(*args).exit_code == 0
     out = gm("show", "--lang", "ja").stdout
     assert "健 対 美緒（リモート） — 対戦終了" in out
-    assert "│   合計 │ 15 │   15 │    │ 引き分け" in out
+    assert "│   合計 │ 16 │   16 │    │ 引き分け" in out
     assert "第1戦 健   " + "█" * 30 + " 10\n      美緒 0\n" in out
     english = gm("show").stdout
     assert "健 v 美緒 (remote) — match over" in english and "│ draw" in english
@@ -244,9 +226,9 @@ def test_say_reports_the_winner_or_a_draw(gm):
     play_example(gm)
     assert gm("say", "--speech", "off").stdout.endswith("Match over: Alice wins, 91 to 12.\n")
     gm("new", "A", "B")
-    for args in (["finish", "a", "5"], ["finish", "b", "10"], ["finish", "a", "0"]):
+    for args in (["finish", "a", "5"], ["finish", "b", "11"], ["finish", "a", "1"]):
         gm(*args)
-    assert gm("say", "--speech", "off", "--lang", "ja").stdout.endswith("対戦終了：引き分け、15点で同点。\n")
+    assert gm("say", "--speech", "off", "--lang", "ja").stdout.endswith("対戦終了：引き分け、16点で同点。\n")
 
 
 def test_japanese_entry_lines_use_the_manuals_words(gm):

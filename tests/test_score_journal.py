@@ -122,11 +122,11 @@ def test_the_event_is_built_from_the_state_read_under_the_lock(tmp_path):
 CHILD = textwrap.dedent("""
     import sys
     from gm.score.journal import Journal
-    from scorer.humalien.events import Flow, NewMatch
+    from scorer.humalien.events import NewMatch, Skull
     path, count = sys.argv[1], int(sys.argv[2])
     journal = Journal(path, warn=lambda note: None)
     for i in range(count):
-        journal.append(lambda state, i=i: NewMatch(("Alice", "Bob")) if state.match is None else Flow("Alice", i % 6))
+        journal.append(lambda state, i=i: NewMatch(("Alice", "Bob")) if state.match is None else Skull("Alice", i % 6 + 1))
     print("done", flush=True)
 """)
 
@@ -141,7 +141,7 @@ def test_concurrent_processes_never_interleave(tmp_path):
     assert lines[-1] == b"" and len(lines) - 1 == 120
     state = Journal(path).load()
     assert state.match.players == (A, B)
-    assert state.match.totals[0] == 4 * sum(i % 6 for i in range(30))  # one i=0 became the new match
+    assert state.match.totals[0] == 4 * sum(i % 6 + 1 for i in range(30)) - 1  # one i=0 became the new match
 
 
 def _append_until_killed(path, out_fd):
@@ -153,9 +153,9 @@ def _append_until_killed(path, out_fd):
             journal.append(lambda state: NewMatch((A, B)))
             os.write(out_fd, b"ack 1 new\n")
             continue
-        piles = (lines * 7) % 6
-        journal.append(lambda state: Flow(A, piles))
-        os.write(out_fd, f"ack {lines + 1} {piles}\n".encode())
+        cards = (lines * 7) % 6 + 1
+        journal.append(lambda state: Skull(A, cards))
+        os.write(out_fd, f"ack {lines + 1} {cards}\n".encode())
 
 
 def _run_and_kill(path, acks_first, delay):
@@ -199,7 +199,7 @@ def test_sigkill_while_appending_never_loses_an_acknowledged_event(tmp_path):
         records = [json.loads(line) for line in data.split(b"\n")[:-1]]
         for number, value in acked.items():
             record = records[number - 1]
-            assert (record["kind"] == "new") if value == "new" else (record["piles"] == int(value))
+            assert (record["kind"] == "new") if value == "new" else (record["cards"] == int(value))
         assert state.match is not None or not acked
     assert len(acked) >= waited > 0, "every writer is killed only after its first acknowledgements"
 

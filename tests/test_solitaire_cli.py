@@ -51,12 +51,12 @@ def test_the_reading_is_spoken_and_printed():
 def test_the_odds_of_a_reading_among_games_played_well():
     assert standing(2, {0: 5, 2: 1, 4: 4}) == (0.4, 0.1)
     result = runner.invoke(app, ["solitaire", "reading", "0", "--odds", "--speech", "off"])
-    assert "better than 60% of games played well" in result.output  # 40.16% of smart games clear
+    assert "better than 60% of 10000 games played well on 7 rows" in result.output  # 40.16% of smart games clear
     data = json.loads(runner.invoke(app, ["solitaire", "reading", "12", "--odds", "--json"]).output)
     from scorer.solitaire.odds import SMART_DISTRIBUTION
 
     worse = sum(n for left, n in SMART_DISTRIBUTION.items() if left > 12)
-    assert data["odds"] == {"better_than": worse / 10000, "same_as": SMART_DISTRIBUTION[12] / 10000, "games": 10000}
+    assert data["odds"] == {"better_than": worse / 10000, "same_as": SMART_DISTRIBUTION[12] / 10000, "games": 10000, "rows": 7}
 
 
 def test_bad_numbers_are_refused_in_one_line():
@@ -106,7 +106,7 @@ def test_play_in_the_terminal_to_the_spoken_reading():
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Think of your question. 28 cards in the pyramid, 24 cards in the stock." in out
-    assert "hint: pair 22 (1 wind) with 24 (12 fire)" in out
+    assert "hint: pair 22 24   (pair 22 (1 wind) with 24 (12 fire))" in out
     assert "the card at position 1 is face down" in out
     assert "unknown command 'dance'" in out
     assert "The stock is spent. The game is over." in out

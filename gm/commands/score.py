@@ -100,11 +100,14 @@ def skull(player: str = typer.Argument(...),
 
 
 @app.command("666")
-def six_six_six(player: str = typer.Argument(...), file: Optional[Path] = FileOption,
+def six_six_six(player: str = typer.Argument(...),
+                piles: Optional[str] = typer.Argument(
+                    None, help="The player's own empty piles at the forced flow (default: as last recorded)."),
+                file: Optional[Path] = FileOption,
                 as_json: bool = JsonOption, lang: str = PrintLangOption,
                 speech: str = QuietSpeechOption) -> None:
-    """ロクロクロク: 3 skull cards now; this game's end points ×3."""
-    _record(file, _entry("666", player), as_json, lang, speech)
+    """ロクロクロク: 3 skull cards now, this game's end points ×3, and the forced flow it makes."""
+    _record(file, _entry("666", player, *filter(None, [piles])), as_json, lang, speech)
 
 
 @app.command("god-island")
@@ -116,11 +119,19 @@ def god_island(player: str = typer.Argument(...), file: Optional[Path] = FileOpt
 
 
 @app.command("angel-cut")
-def angel_cut(player: str = typer.Argument(...), file: Optional[Path] = FileOption,
+def angel_cut(player: str = typer.Argument(...),
+              piles: Optional[str] = typer.Argument(
+                  None, help="With --keep-stock: the player's own empty piles (default: as last recorded)."),
+              keep_stock: bool = typer.Option(
+                  False, "--keep-stock", help="The stock piles were kept: the flow scores the piles empty."),
+              file: Optional[Path] = FileOption,
               as_json: bool = JsonOption, lang: str = PrintLangOption,
               speech: str = QuietSpeechOption) -> None:
     """エンジェルカット: the stock piles go; the forced flow scores 5 (record `finish` too if the hand is empty)."""
-    _record(file, _entry("angel-cut", player), as_json, lang, speech)
+    from gm.score.entry import KEEP_STOCK
+
+    flags = [KEEP_STOCK] if keep_stock else []
+    _record(file, _entry("angel-cut", player, *flags, *filter(None, [piles])), as_json, lang, speech)
 
 
 @app.command()

@@ -33,7 +33,7 @@ def reading(
 
     with input_errors():
         distribution = smart_distribution(rows) if odds else None
-        lines, data = reading_lines(left, lang, distribution)
+        lines, data = reading_lines(left, lang, rows, distribution)
     if json_out:
         print_json(data)
         return
@@ -74,12 +74,14 @@ def simulate(
     from gm.solitaire.board import histogram
     from scorer.solitaire.layout import pyramid
     from scorer.solitaire.simulate import POLICY_NAMES, Unresolved
+    from scorer.solitaire.deal import check_seed
     from scorer.solitaire.stats import summarize
 
     if policy not in POLICY_NAMES:
         fail(f"policy must be greedy, smart or omniscient, not {policy!r}")
     with input_errors():
         pyramid(rows)
+        check_seed(seed)
     if policy == "omniscient":
         _note_compiling()
     results = run_deals(range(seed, seed + deals), rows, policy, workers, max_states=max_states)
@@ -108,24 +110,29 @@ def _note_compiling() -> None:
 def solve(
     seed: int = SeedOption,
     rows: int = RowsOption,
+    max_states: Optional[int] = typer.Option(
+        None, "--max-states", min=1, help="Give up after this many states and say the bounds known (SS-R6)."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """The fewest cards left for one deal with perfect information, and the moves that reach it."""
-    from gm.solitaire.board import describe_move
+    """The fewest cards left for one deal with perfect information, and the moves that reach it.
+
+    Capped by --max-states, it says so and gives the bounds it knows (SS-R6).
+    """
+    from gm.solitaire.solving import long_search_note, solve_json, solve_lines, solve_with_progress
     from scorer.solitaire.deal import deal_from_seed
-    from scorer.solitaire.moves import move_to_json
-    from scorer.solitaire.solver import solve as solve_deal
 
     with input_errors():
         deal = deal_from_seed(seed, rows)
     _note_compiling()
-    solution = solve_deal(deal)
+    if long_search_note(rows, max_states):
+        typer.echo(long_search_note(rows, max_states), err=True)
+    outcome = solve_with_progress(deal, seed, max_states)
     if json_out:
-        print_json({"seed": seed, "rows": rows, "best_left": solution.best_left, "moves": [move_to_json(m) for m in solution.moves]})
+        print_json(solve_json(deal, seed, max_states, outcome))
         return
-    typer.echo(f"seed {seed}, {rows} rows: at best {solution.best_left} left ({len(solution.moves)} moves, {solution.nodes} states searched)")
-    for number, text in enumerate(describe_move(deal, solution.moves), 1):
-        typer.echo(f"{number:3}. {text}")
+    for line in solve_lines(deal, seed, max_states, outcome):
+        typer.echo(line)
 
 
 @app.command()

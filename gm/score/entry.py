@@ -23,9 +23,11 @@ USAGE = {
     "flow": "flow PLAYER [PILES]   (f)  the flow went to PLAYER; PILES of their own piles are empty "
             "(default: as last recorded this game)",
     "skull": "skull PLAYER [CARDS]  (s)  PLAYER played skulls: CARDS = 6s + Humaliens in the play (default 1)",
-    "666": "666 PLAYER            (6)  three 6s + the Eye: 3 skull cards, end points ×3",
+    "666": "666 PLAYER [PILES]    (6)  three 6s + the Eye: 3 skull cards, end points ×3, and the forced "
+           "flow (PILES as for flow)",
     "god-island": "god-island PLAYER     (g)  four Owls: 30 points",
-    "angel-cut": "angel-cut PLAYER      (a)  three 7s + the Eye: stock piles gone, the flow scores 5",
+    "angel-cut": "angel-cut PLAYER [--keep-stock [PILES]]  (a)  three 7s + the Eye: stock piles gone, the flow "
+                 "scores 5 (--keep-stock: kept, PILES as for flow)",
     "finish": "finish PLAYER LEFT    (fi) PLAYER went out; the opponent holds LEFT cards (hand + stock)",
     "foul": "foul PLAYER LEFT      (fo) PLAYER finished on a forbidden card; the opponent holds LEFT",
     "undo": "undo                  (u)  take back the last event",
@@ -35,6 +37,9 @@ USAGE = {
     "help": "help                  (?)  this list",
     "quit": "quit                  (q)  leave (everything is already saved)",
 }
+
+
+KEEP_STOCK = "--keep-stock"
 
 
 class BadEntry(ScoreError):
@@ -98,23 +103,37 @@ def build(verb: str, args: Sequence[str], state: State) -> Event:
         raise BadEntry(f"{verb!r} is not a scoring command")
     match = match_of(state)
     usage = USAGE[verb].split("  ")[0].strip()
-    takes = len(usage.split()) - 1
-    needed = sum(1 for word in usage.split()[1:] if not word.startswith("["))
+    flags = [a for a in args if a.startswith("--")]
+    if flags and (verb != "angel-cut" or flags != [KEEP_STOCK]):
+        raise BadEntry(f"usage: {usage}")
+    args = [a for a in args if not a.startswith("--")]
+    if verb == "angel-cut":
+        if not flags and len(args) > 1:
+            raise BadEntry(f"angel-cut takes PILES only with {KEEP_STOCK} "
+                           "(a discarded stock leaves all 5 piles empty)")
+        usage = f"angel-cut PLAYER {KEEP_STOCK} [PILES]" if flags else "angel-cut PLAYER"
+    words = [word for word in usage.split()[1:] if not word.startswith("--")]
+    takes = len(words)
+    needed = sum(1 for word in words if not word.startswith("["))
     if not needed <= len(args) <= takes:
         raise BadEntry(f"usage: {usage}")
     player = resolve_player(match, args[0])
     count = args[1] if len(args) > 1 else None
+
+    def piles() -> int:
+        """PILES as typed, else the player's empty piles as last recorded this game."""
+        return match.current.piles[match.index(player)] if count is None else parse_count(count, "PILES")
+
     if verb == "flow":
-        piles = match.current.piles[match.index(player)] if count is None else parse_count(count, "PILES")
-        return Flow(player, piles)
+        return Flow(player, piles())
     if verb == "skull":
         return Skull(player, 1 if count is None else parse_count(count, "CARDS"))
     if verb == "666":
-        return SixSixSix(player)
+        return SixSixSix(player, piles())
     if verb == "god-island":
         return GodIsland(player)
     if verb == "angel-cut":
-        return AngelCut(player)
+        return AngelCut(player, piles() if flags else None)
     if verb == "finish":
         return Finish(player, parse_count(count, "LEFT"))  # type: ignore[arg-type]
     return Foul(player, parse_count(count, "LEFT"))  # type: ignore[arg-type]

@@ -28,6 +28,8 @@ def award_line(voice: Voice, award: Award, fouler: str | None = None) -> Line:
     key = f"score.award.{award.how}"
     if award.how in ("finish", "foul") and award.multiplier > 1:
         key += "_times"
+    elif award.how == "angel_cut" and award.count is not None:
+        key += "_kept"  # the stock was kept: the flow counted the piles empty
     return voice.line(key, player=award.player, points=award.points, total=award.total,
                       count=award.count, game=award.game, multiplier=award.multiplier,
                       fouler=fouler or "")

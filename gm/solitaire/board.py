@@ -15,12 +15,24 @@ from scorer.solitaire.reading import reading
 from scorer.solitaire.stats import Summary, wilson
 
 COLOURS = {"fire": "bold white on red", "water": "bold white on blue", "wind": "bold black on green", "earth": "bold black on yellow"}
+# A letter per element as well as its colour: readable with NO_COLOR=1 and by colour-blind players.
+MARKS = {"fire": "F", "water": "W", "wind": "A", "earth": "E"}
+NAMES = {"fire": "fire", "water": "water", "wind": "wind (air)", "earth": "earth"}
 BACK = "white on grey23"
 CELL = 7  # characters per card in the drawing
 
 
 def card_text(card: int) -> Text:
-    return Text(f"{rank(card):>2}", style=COLOURS[element(card)])
+    """A number card as its number and its element's letter, in the element's colour: "12F"."""
+    return Text(f"{rank(card):>2}{MARKS[element(card)]}", style=COLOURS[element(card)])
+
+
+def legend_text() -> Text:
+    """What the element letters stand for, each in its colour."""
+    out = Text("elements:")
+    for name, mark in MARKS.items():
+        out.append(" ").append(f" {mark} ", style=COLOURS[name]).append(f" {NAMES[name]}")
+    return out
 
 
 def pyramid_text(state: GameState) -> Text:
@@ -37,9 +49,9 @@ def pyramid_text(state: GameState) -> Text:
             if not state.present >> p & 1:
                 cards.append(" " * CELL)
             elif face_up >> p & 1:
-                cards.append("  ").append(card_text(state.card_at(p))).append("   ")
+                cards.append("  ").append(card_text(state.card_at(p))).append("  ")
             else:
-                cards.append("  ").append("▒▒", style=BACK).append("   ")
+                cards.append("  ").append("▒▒▒", style=BACK).append("  ")
         out.append(numbers).append("\n").append(cards).append("\n")
     return out
 
@@ -70,7 +82,8 @@ def describe(state: GameState, move: Move) -> str:
         verb = "discard it" if move.discard else "keep it face up"
         return f"eye on {move.position + 1}, predicting {move.guess} ({label(state.card_at(move.position))}): {verb}"
     if isinstance(move, Owl):
-        return f"owl pairs set-aside {label(move.card)} with {move.position + 1} ({label(state.card_at(move.position))})"
+        index = state.set_aside.index(move.card) + 1
+        return f"owl pairs set-aside {index} ({label(move.card)}) with {move.position + 1} ({label(state.card_at(move.position))})"
     assert isinstance(move, Forgo)
     return f"forgo the {state.pending}"
 
@@ -97,4 +110,4 @@ def histogram(summary: Summary, console: Console | None = None) -> None:
         share = count / summary.deals
         low, high = wilson(count, summary.deals)
         bar = "█" * max(1, round(40 * count / top))
-        console.print(f"{left:>3} left  {reading(left).percent:>3}%  {bar:<40} {share:6.1%}  [{low:.1%}–{high:.1%}]")
+        console.print(f"{left:>3} left  {reading(left, summary.rows).percent:>3}%  {bar:<40} {share:6.1%}  [{low:.1%}–{high:.1%}]")

@@ -9,7 +9,7 @@ from rich.console import Console
 from gm.text.lines import Voice
 from gm.ports import Speaker
 from gm.solitaire.talk import reading_lines
-from gm.solitaire.board import describe, pyramid_text, table_text
+from gm.solitaire.board import describe, legend_text, pyramid_text, table_text
 from scorer.solitaire.cards import EYE, HUMALIEN, OWL, rank
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.engine import GameState, IllegalMove, apply, start
@@ -64,6 +64,32 @@ def parse_command(text: str, state: GameState) -> Move | str:
     raise BadCommand(f"unknown command {text.strip()!r}: {HELP}")
 
 
+def command_for(state: GameState, move: Move) -> str:
+    """What to type for `move` in `state`: the inverse of `parse_command` (positions from 1;
+    the Owl's set-aside card by its index in the pile)."""
+    if isinstance(move, Pair):
+        return f"pair {move.a + 1} {move.b + 1}"
+    if isinstance(move, PairFlip):
+        return f"pair {move.position + 1}"
+    if isinstance(move, Turn):
+        return "flip"
+    if isinstance(move, Special):
+        return "special"
+    if isinstance(move, Humalien):
+        return str(move.position + 1)
+    if isinstance(move, Eye):
+        return f"{move.position + 1} {move.guess}" + ("" if move.discard else " keep")
+    if isinstance(move, Owl):
+        return f"{state.set_aside.index(move.card) + 1} {move.position + 1}"
+    return "skip"
+
+
+def hint_line(state: GameState) -> str:
+    """The smart player's move as the command to type, then in words."""
+    move = smart(state)
+    return f"hint: {command_for(state, move)}   ({describe(state, move)})"
+
+
 def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: Console | None = None) -> GameState:
     """Play `deal` with commands read from `stream`; returns the last state."""
     console = console or Console(highlight=False)
@@ -75,21 +101,22 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
         if redraw:
             console.print(pyramid_text(state))
             console.print(table_text(state))
+            console.print(legend_text())
             console.print(EFFECT_HELP[state.pending] if state.pending else HELP, style="dim")
         redraw = False
         console.print("> ", end="")
         text = stream.readline()
-        if not text:
-            return state
         try:
-            command = parse_command(text, state)
+            command = parse_command(text, state) if text else "quit"  # end of input: as quit
         except BadCommand as error:
             console.print(str(error), style="yellow")
             continue
         if command == "quit":
+            speaker.say(voice.line("solitaire.quit", left=state.left))
+            _say_reading(state, lang, speaker)
             return state
         if command in ("hint", "help"):
-            console.print(f"hint: {describe(state, smart(state))}" if command == "hint" else HELP, style="cyan")
+            console.print(hint_line(state) if command == "hint" else HELP, style="cyan")
             continue
         try:
             after = apply(state, command)
@@ -99,10 +126,15 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
         _announce(state, command, after, voice, speaker)
         state, redraw = after, True
     speaker.say(voice.line("solitaire.game_over"))
-    for line in reading_lines(state.left, lang)[0]:
+    _say_reading(state, lang, speaker)
+    return state
+
+
+def _say_reading(state: GameState, lang: str, speaker: Speaker) -> None:
+    """The reading of the pyramid cards left (at the end, or so far when the player quits)."""
+    for line in reading_lines(state.left, lang, state.deal.rows)[0]:
         speaker.say(line)
     speaker.flush()
-    return state
 
 
 def _announce(before: GameState, move: Move, after: GameState, voice: Voice, speaker: Speaker) -> None:

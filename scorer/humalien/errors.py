@@ -23,7 +23,11 @@ class CountOutOfRange(ScoreError):
     """A count (empty piles, cards in a play, cards left) outside what the game allows."""
 
 
-class SecondSixSixSix(ScoreError):
+class Impossible(ScoreError):
+    """An event the cards cannot produce (HU-R6): the message gives the reason."""
+
+
+class SecondSixSixSix(Impossible):
     """A 666 beyond what the boxes in play allow in one game (HU digest: one box → one)."""
 
 

@@ -38,9 +38,12 @@ class Skull:
 
 @dataclass(frozen=True, slots=True)
 class SixSixSix:
-    """ロクロクロク: three 6s and the Eye; 3 skull cards now, this game's end points ×3."""
+    """ロクロクロク: three 6s and the Eye; 3 skull cards now, this game's end points ×3, and the
+    forced flow it makes, scoring `piles` (the player's empty piles). `piles` None: a record
+    written before a 666 carried its flow (the flow was entered on its own)."""
 
     player: str
+    piles: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +55,12 @@ class GodIsland:
 
 @dataclass(frozen=True, slots=True)
 class AngelCut:
-    """エンジェルカット: three 7s and the Eye; the stock piles go and the forced flow scores 5."""
+    """エンジェルカット: three 7s and the Eye, and the forced flow it makes. `piles` None: the
+    player discarded their stock piles (the flow scores 5); otherwise they kept them (the
+    discard is optional) and the flow scores the `piles` actually empty."""
 
     player: str
+    piles: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +116,8 @@ def to_record(event: Event) -> dict[str, Any]:
             if not value:
                 continue
             value = dict(value)
-        elif item.name == "abandon" and not value:
-            continue
+        elif item.name in ("abandon", "piles") and (value is False or value is None):
+            continue  # optional fields left out at their default (records stay as before)
         record[item.name] = value
     return record
 
@@ -129,9 +135,18 @@ def _typed(record: dict, name: str, kind: type, where: str) -> Any:
     return value
 
 
+def _kind_of_field(item) -> type:
+    return int if item.type.startswith("int") else str
+
+
+def _optional(item) -> bool:
+    return item.default is None
+
+
+# Records whose fields are all present and of their type; the others (an optional field left
+# out) take the checked path.
 _FAST: dict[str, tuple[type, tuple[str, ...], tuple[type, ...]]] = {
-    kind: (cls, tuple(item.name for item in fields(cls)),
-           tuple(int if item.type == "int" else str for item in fields(cls)))
+    kind: (cls, tuple(item.name for item in fields(cls)), tuple(_kind_of_field(item) for item in fields(cls)))
     for kind, cls in KINDS.items() if cls is not NewMatch
 }
 
@@ -174,5 +189,7 @@ def _checked_from_record(record: Any) -> Event:
         )
     values = {}
     for item in fields(cls):
-        values[item.name] = _typed(record, item.name, int if item.type == "int" else str, where)
+        if _optional(item) and record.get(item.name) is None:
+            continue
+        values[item.name] = _typed(record, item.name, _kind_of_field(item), where)
     return cls(**values)

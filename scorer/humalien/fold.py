@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable, NamedTuple, Optional, Tuple
 
 from scorer.humalien.errors import (
-    BadPlayers, CountOutOfRange, MatchInProgress, MatchOver, NoMatch, NothingToRedo,
+    BadPlayers, CountOutOfRange, Impossible, MatchInProgress, MatchOver, NoMatch, NothingToRedo,
     NothingToUndo, SecondSixSixSix,
 )
 from scorer.humalien.events import (
@@ -59,13 +59,19 @@ class Step(NamedTuple):
         i = before.index(scorer)
         g = before.game
         total = after.totals[i]
-        return (Award(player=scorer, how=kind_of(event), points=total - before.totals[i], total=total,
-                      game=g, count=_counted(event), multiplier=after.games[g - 1].multiplier),)
+        multiplier = after.games[g - 1].multiplier
+        award = Award(player=scorer, how=kind_of(event), points=total - before.totals[i], total=total,
+                      game=g, count=_counted(event), multiplier=multiplier)
+        if isinstance(event, SixSixSix) and event.piles:  # its forced flow scored too: said apart
+            skulls = 3 * g
+            return (replace(award, points=skulls, total=before.totals[i] + skulls),
+                    Award(scorer, "flow", event.piles, total, g, event.piles, multiplier))
+        return (award,)
 
 
 def _counted(event: Doing) -> int | None:
     """What a scoring event counted: empty piles, cards in the play, or cards left."""
-    if isinstance(event, Flow):
+    if isinstance(event, (Flow, AngelCut)):
         return event.piles
     if isinstance(event, Skull):
         return event.cards
@@ -124,8 +130,9 @@ def _new_match(match: Match | None, event: NewMatch) -> Match:
     return Match(players=names, remote=event.remote, readings=event.readings)  # type: ignore[arg-type]
 
 
-def _score(match: Match | None, event: Doing) -> Match:
-    """The sheet after a scoring event (a ScoreError if the event cannot happen now)."""
+def _score(match: Match | None, event: Doing, strict: bool) -> Match:
+    """The sheet after a scoring event (a ScoreError if the event cannot happen now; with
+    `strict`, also if the cards cannot produce it: HU-R6)."""
     if match is None:
         raise NoMatch(f"no match to score {kind_of(event)} for {event.player!r}: start one with `new`")  # type: ignore[union-attr]
     game = match.games[-1]
@@ -137,12 +144,13 @@ def _score(match: Match | None, event: Doing) -> Match:
     i = 0 if player == match.players[0] else match.index(player)
     g = game.number
     piles, sixes = game.piles, game.sixes
+    god_islands, angel_cuts = game.god_islands, game.angel_cuts
     scorer = i
     ended: Ending | None = None
     kind = type(event)
     if kind is Flow:
-        points = _count(event.piles, 0, MAX_PILES, "empty piles", player, match)  # type: ignore[union-attr]
-        piles = (points, piles[1]) if i == 0 else (piles[0], points)
+        points = _flow_piles(event.piles, "flow", player, match, strict)  # type: ignore[union-attr]
+        piles = _with(piles, i, points)
     elif kind is Skull:
         cards = _count(event.cards, 1, match.max_skull_cards, "skull cards in one play", player, match,  # type: ignore[union-attr]
                        ", remote match" if match.remote else ", one-box match")
@@ -155,31 +163,71 @@ def _score(match: Match | None, event: Doing) -> Match:
                    else " (two boxes allow at most two)"))
         points = 3 * g
         sixes += 1
+        if event.piles is not None:  # type: ignore[union-attr]
+            flowed = _flow_piles(event.piles, "666's forced flow", player, match, strict)  # type: ignore[union-attr]
+            points += flowed
+            piles = _with(piles, i, flowed)
     elif kind is GodIsland:
+        god_islands = _one_more(god_islands, "God Island", "four Owls", player, match, strict)
         points = GOD_ISLAND_POINTS
     elif kind is AngelCut:
-        points = ANGEL_CUT_POINTS
-        piles = (MAX_PILES, piles[1]) if i == 0 else (piles[0], MAX_PILES)
+        angel_cuts = _one_more(angel_cuts, "Angel Cut", "four 7s", player, match, strict)
+        points = ANGEL_CUT_POINTS if event.piles is None else _flow_piles(  # type: ignore[union-attr]
+            event.piles, "Angel Cut's forced flow (stock kept)", player, match, strict)  # type: ignore[union-attr]
+        piles = _with(piles, i, MAX_PILES if event.piles is None else points)  # type: ignore[union-attr]
     elif kind is Finish:
-        left = _count(event.opponent_left, 0, MAX_LEFT, "opponent's cards left", player, match,  # type: ignore[union-attr]
-                      f": hand + stock piles of {match.opponent(player)}")
+        left = _cards_left(event.opponent_left, "opponent's cards left", "finish", player, match, strict)  # type: ignore[union-attr]
         points = (FINISH_BASE + left) * game.multiplier
         ended = Ending(player, "finish")
     elif kind is Foul:
         scorer = 1 - i
-        left = _count(event.winner_left, 0, MAX_LEFT, "winner's own cards left", player, match,  # type: ignore[union-attr]
-                      f": hand + stock piles of {match.opponent(player)}")
+        left = _cards_left(event.winner_left, "winner's own cards left", "foul finish", player, match, strict)  # type: ignore[union-attr]
         # HU-R4: the 666 multiplier applies to a foul finish too.
         points = (FINISH_BASE + left) * game.multiplier
         ended = Ending(player, "foul")
     else:  # pragma: no cover - every Doing kind is handled above
         raise TypeError(f"not a scoring event: {event!r}")
     a, b = game.points
-    played = Game(g, (a + points, b) if scorer == 0 else (a, b + points), sixes, piles, ended)
+    played = Game(g, (a + points, b) if scorer == 0 else (a, b + points), sixes, piles, god_islands, angel_cuts, ended)
     games = match.games[:-1] + (played,)
     if ended is not None and g < GAMES:
         games += (Game(g + 1),)
     return Match(match.players, match.remote, games, match.readings)
+
+
+def _with(piles: tuple[int, int], i: int, value: int) -> tuple[int, int]:
+    return (value, piles[1]) if i == 0 else (piles[0], value)
+
+
+def _flow_piles(piles: int, what: str, player: str, match: Match, strict: bool) -> int:
+    """The empty piles a flow scores: 0–5, and never fewer than this player already had this
+    game (HU-R6: empty piles never come back; after a discarded Angel Cut all 5 stay empty)."""
+    _count(piles, 0, MAX_PILES, "empty piles", player, match)
+    had = match.current.piles[match.index(player)]
+    if strict and piles < had:
+        raise Impossible(
+            f"{what} of {piles} empty {'pile' if piles == 1 else 'piles'} for {player} refused: {player} "
+            f"already had {had} empty in game {match.game}, and empty piles never come back (HU-R6)")
+    return piles
+
+
+def _one_more(count: int, what: str, cards: str, player: str, match: Match, strict: bool) -> int:
+    """One more God Island or Angel Cut this game: one per box in play (HU-R6)."""
+    if strict and count >= match.boxes:
+        boxes = "two boxes allow at most two" if match.remote else f"one box has only {cards}"
+        raise Impossible(f"{what} by {player} refused: game {match.game} already had {count} ({boxes}; HU-R6)")
+    return count + 1
+
+
+def _cards_left(left: int, name: str, what: str, player: str, match: Match, strict: bool) -> int:
+    """The cards the other player still holds when `player` ends the game: 1–30; with 0 they
+    would have finished first (HU-R6)."""
+    holder = match.opponent(player)
+    _count(left, 0, MAX_LEFT, name, player, match, f": hand + stock piles of {holder}")
+    if strict and left == 0:
+        raise Impossible(f"{what} by {player} with {holder} holding 0 cards refused: "
+                         f"{holder} would have finished first (HU-R6)")
+    return left
 
 
 def _result(match: Match) -> str:
@@ -189,8 +237,12 @@ def _result(match: Match) -> str:
     return f"{match.leader} won {max(a, b)} to {min(a, b)}"
 
 
-def advance(state: State, event: Event) -> State:
-    """The state after `event`; a ScoreError (state untouched) if it cannot happen."""
+def advance(state: State, event: Event, strict: bool = False) -> State:
+    """The state after `event`; a ScoreError (state untouched) if it cannot happen.
+
+    `strict` adds HU-R6 (what the cards cannot produce), checked on every new entry (`apply`);
+    replaying a journal does not, so a match kept before those checks still reads as it was.
+    """
     kind = type(event)
     if kind is Undo:
         if state.done is None:
@@ -203,13 +255,13 @@ def advance(state: State, event: Event) -> State:
             raise NothingToRedo("nothing to redo: no undo since the last scoring event")
         step, rest = state.undone
         return State(step.after, (step, state.done), rest)
-    after = _new_match(state.match, event) if kind is NewMatch else _score(state.match, event)  # type: ignore[arg-type]
+    after = _new_match(state.match, event) if kind is NewMatch else _score(state.match, event, strict)  # type: ignore[arg-type]
     return State(after, (Step(event, state.match, after), state.done), None)  # type: ignore[arg-type]
 
 
 def apply(state: State, event: Event) -> tuple[State, Change]:
     """The state after `event` and what changed (for an undo: the awards taken back, negated)."""
-    after = advance(state, event)
+    after = advance(state, event, strict=True)
     if isinstance(event, Undo):
         step = after.undone[0]  # type: ignore[index]
         before = step.before
@@ -221,8 +273,8 @@ def apply(state: State, event: Event) -> tuple[State, Change]:
                          ended_game=step.ended_game)
 
 
-def fold(events: Iterable[Event], state: State = State()) -> State:
-    """Apply `events` in order from `state` (an empty journal by default)."""
+def fold(events: Iterable[Event], state: State = State(), strict: bool = False) -> State:
+    """Apply `events` in order from `state` (an empty journal by default); `strict` as in `advance`."""
     for event in events:
-        state = advance(state, event)
+        state = advance(state, event, strict)
     return state

@@ -29,6 +29,8 @@ class Game:
     points: tuple[int, int] = (0, 0)
     sixes: int = 0  # 666s played in this game
     piles: tuple[int, int] = (0, 0)  # last recorded empty piles of each player
+    god_islands: int = 0
+    angel_cuts: int = 0
     ended_by: Ending | None = None
 
     @property
@@ -62,9 +64,14 @@ class Match:
         return 10 if self.remote else 6
 
     @property
+    def boxes(self) -> int:
+        """Boxes in play: one, or one per player in remote play."""
+        return 2 if self.remote else 1
+
+    @property
     def max_sixes(self) -> int:
         """A 666 takes three of the four 6s in a box: one per game, two in remote play."""
-        return 2 if self.remote else 1
+        return self.boxes
 
     @property
     def totals(self) -> tuple[int, int]:

@@ -47,10 +47,19 @@ def _shuffle(items: list, rng: random.Random) -> list:
     return items
 
 
-def deal_from_seed(seed: int, rows: int = DEFAULT_ROWS) -> Deal:
-    """The deal for `seed` and `rows` (see the module docstring for the algorithm)."""
+def check_seed(seed: int) -> int:
+    """`seed` if it is a whole number from 0 (SS-R5: `random.Random` drops the sign, so −n would
+    silently deal the same as n); BadDeal otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise BadDeal(f"seed must be an integer, not {seed!r}")
+    if seed < 0:
+        raise BadDeal(f"seed must be 0 or more, not {seed} (a negative seed would deal the same as {-seed}; SS-R5)")
+    return seed
+
+
+def deal_from_seed(seed: int, rows: int = DEFAULT_ROWS) -> Deal:
+    """The deal for `seed` and `rows` (see the module docstring for the algorithm)."""
+    check_seed(seed)
     size = pyramid(rows).size
     rng = random.Random(seed)
     deck = _shuffle(list(NUMBER_CARDS), rng)

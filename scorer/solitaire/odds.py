@@ -1,7 +1,18 @@
-"""How the smart player's games end on the 7-row pyramid: the README's odds table.
+"""How the smart player's games end on each layout (3–9 rows): the tables `reading --odds`
+compares with, and the README's odds table (7 rows).
 
-Produced by `gm solitaire simulate --deals 10000 --seed 0 --policy smart --workers 2 --json`.
+Each produced by `gm solitaire simulate --deals 10000 --seed 0 --policy smart --rows R --json`.
 """
 
+SMART_DEALS = 10000
+SMART_DISTRIBUTIONS: dict[int, dict[int, int]] = {
+    3: {0: 10000},
+    4: {0: 9999, 1: 1},
+    5: {0: 9881, 1: 98, 2: 20, 3: 1},
+    6: {0: 8196, 1: 930, 2: 418, 3: 211, 4: 123, 5: 68, 6: 33, 7: 13, 8: 3, 9: 4, 13: 1},
+    7: {0: 4016, 1: 1456, 2: 952, 3: 838, 4: 729, 5: 553, 6: 456, 7: 314, 8: 251, 9: 167, 10: 111, 11: 54, 12: 40, 13: 33, 14: 17, 15: 7, 16: 2, 17: 2, 18: 1, 19: 1},
+    8: {0: 977, 1: 586, 2: 496, 3: 549, 4: 617, 5: 619, 6: 698, 7: 604, 8: 592, 9: 605, 10: 576, 11: 510, 12: 444, 13: 421, 14: 326, 15: 301, 16: 244, 17: 208, 18: 157, 19: 139, 20: 98, 21: 77, 22: 59, 23: 47, 24: 23, 25: 9, 26: 9, 27: 6, 28: 3},
+    9: {0: 47, 1: 36, 2: 42, 3: 53, 4: 75, 5: 64, 6: 110, 7: 105, 8: 122, 9: 196, 10: 183, 11: 193, 12: 239, 13: 274, 14: 320, 15: 316, 16: 387, 17: 390, 18: 392, 19: 424, 20: 455, 21: 476, 22: 499, 23: 500, 24: 462, 25: 466, 26: 455, 27: 446, 28: 416, 29: 382, 30: 343, 31: 293, 32: 240, 33: 202, 34: 145, 35: 114, 36: 71, 37: 39, 38: 16, 39: 10, 40: 2},
+}
 SMART_ROWS = 7
-SMART_DISTRIBUTION: dict[int, int] = {0: 4016, 1: 1456, 2: 952, 3: 838, 4: 729, 5: 553, 6: 456, 7: 314, 8: 251, 9: 167, 10: 111, 11: 54, 12: 40, 13: 33, 14: 17, 15: 7, 16: 2, 17: 2, 18: 1, 19: 1}
+SMART_DISTRIBUTION = SMART_DISTRIBUTIONS[SMART_ROWS]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from scorer.solitaire.layout import pyramid
+
 
 class BadLeft(ValueError):
     """A number of cards left that is not a whole number from 0 up."""
@@ -17,10 +19,15 @@ class Reading:
     key: str  # voice-pack line: "bright", "chance" or "dark"
 
 
-def reading(left: int) -> Reading:
-    """0 → bright, almost certain; 1–9 → (10 − left) × 10 %; 10 or more → very dark."""
+def reading(left: int, rows: int | None = None) -> Reading:
+    """0 → bright, almost certain; 1–9 → (10 − left) × 10 %; 10 or more → very dark.
+
+    With `rows`, a count the pyramid cannot have (more cards than it holds) is refused.
+    """
     if isinstance(left, bool) or not isinstance(left, int) or left < 0:
         raise BadLeft(f"cards left must be a whole number from 0, not {left!r}")
+    if rows is not None and left > pyramid(rows).size:
+        raise BadLeft(f"a {rows}-row pyramid holds {pyramid(rows).size} cards: {left} cannot be left")
     if left == 0:
         return Reading(0, 100, "bright")
     if left >= 10:

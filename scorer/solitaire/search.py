@@ -214,10 +214,11 @@ def tables(ranks, stock, kinds, spans, covers):
     return Tables(spans, covers, ranks, rmask, lows, highs, stock, stock_counts, kinds, humaliens, eyes, owls, other_later, passed)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run(ranks, stock, kinds, spans, covers, budget, quick_states, mem):
     """The fewest cards left: (DONE or STOPPED, best or the bound proven so far); the states
-    expanded and remembered and the moves, as (kind, a, b) rows, are left in `mem`.
+    expanded and remembered and the moves, as (kind, a, b) rows, are left in `mem` (its
+    counters can be read from another thread while this runs: it lets go of the GIL).
 
     Most deals reach their lower bound (nearly always 0) at once: that is looked for first with
     the quick count (no chains, every Eye a card removed) and at most `quick_states` states;

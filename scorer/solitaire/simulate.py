@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.solitaire.deal import deal_from_seed
+from scorer.solitaire.deal import Deal, deal_from_seed
 from scorer.solitaire.policies import greedy, play_out, policy_named, smart
 from scorer.solitaire.solver import SearchLimit, least_left
 
@@ -34,6 +34,11 @@ def cards_left(seed: int, rows: int, policy: str, max_states: int | None = None)
         try:
             return least_left(deal, max_states)
         except SearchLimit as limit:
-            at_most = min(play_out(deal, greedy).left, play_out(deal, smart).left)
-            return Unresolved(seed, limit.at_least, at_most)
+            return unresolved(seed, deal, limit)
     return play_out(deal, policy_named(policy)).left
+
+
+def unresolved(seed: int, deal: Deal, limit: SearchLimit) -> Unresolved:
+    """The bounds known for a deal the solver gave up on: its proven lower bound, and the best
+    of the greedy and smart players as the upper one (SS-R6)."""
+    return Unresolved(seed, limit.at_least, min(play_out(deal, greedy).left, play_out(deal, smart).left))

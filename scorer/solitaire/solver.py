@@ -55,6 +55,26 @@ SMALL_STATES = 50_000  # a search longer than this starts over with the large ta
 _memory: dict[int, object] = {}  # the search's tables by size, made on first use and kept for the process
 
 
+class _Live:
+    """The search under way in this process: the states its finished tries spent, and the
+    tables of the try running now (read by `searched`, possibly from another thread)."""
+
+    spent = 0
+    memory = None
+
+
+_live = _Live()
+
+
+def searched() -> int:
+    """States expanded so far by the search under way (or the last one): for progress shown
+    while `solve` runs in another thread."""
+    from scorer.solitaire.search_memory import NODES
+
+    memory = _live.memory
+    return _live.spent + (int(memory.counters[NODES]) if memory is not None else 0)
+
+
 def _tables_of(bits: int):
     from scorer.solitaire.search_memory import new_memory
 
@@ -65,12 +85,14 @@ def _tables_of(bits: int):
 
 def _search(deal: Deal, max_states: int | None, memory=None) -> tuple[int, int, int, list[tuple[int, int, int]]]:
     """(fewest cards left, states expanded, pyramids remembered, the search's steps), or `SearchLimit`."""
+    _live.memory, _live.spent = None, 0
     if memory is not None or (max_states is not None and max_states <= SMALL_STATES):
         return _run(deal, max_states, memory or _tables_of(SMALL_BITS))
     try:
         return _run(deal, SMALL_STATES, _tables_of(SMALL_BITS))
     except SearchLimit as first:
         spent = first.states  # the states of the first try count towards max_states
+    _live.memory, _live.spent = None, spent
     try:
         best, nodes, table_size, steps = _run(deal, None if max_states is None else max_states - spent, _tables_of(LARGE_BITS))
     except SearchLimit as limit:
@@ -87,6 +109,8 @@ def _run(deal: Deal, max_states: int | None, memory) -> tuple[int, int, int, lis
     layout = pyramid(deal.rows)
     code = {HUMALIEN: search.HUMALIEN, EYE: search.EYE, OWL: search.OWL}
     covers = [[q for q in range(layout.size) if c >> q & 1] + [-1, -1] for c in layout.covers]
+    memory.counters[search_memory.NODES] = 0  # so that `searched` never sees an earlier search's count
+    _live.memory = memory
     status, best = search.run(
         np.array([rank(c) for c in deal.pyramid], dtype=np.int64),
         np.array([rank(c) for c in deal.stock], dtype=np.int64),
