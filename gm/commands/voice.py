@@ -13,13 +13,14 @@ from gm.text.lines import Voice
 from gm.speech.settings import SpeechSettings
 from gm.commands.options import LangOption, RateOption, VoiceOption, VolumeOption, VoskModelOption
 from gm.ports import Line
+from voices import LANGUAGES
 
 app = typer.Typer(help="Voices, microphone and speech-model checks.", no_args_is_help=True)
 
 
 @app.command("list")
 def list_voices(
-    lang: Optional[str] = typer.Option(None, "--lang", help="Only voices speaking this language (en, ja)."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="Only voices speaking this language (en, ja, ko)."),
     json_out: bool = typer.Option(False, "--json", help="Print the voices as JSON."),
 ) -> None:
     """The voices the speech engine offers; the one gm uses for each language is marked."""
@@ -37,7 +38,7 @@ def list_voices(
     except SpeechUnavailable as error:
         Notes(lang or "en").note(error.note)
         found = []
-    defaults = {best[0].id for code in ("en", "ja") if (best := voices_for(found, code))}
+    defaults = {best[0].id for code in LANGUAGES if (best := voices_for(found, code))}
     shown = [v for v in found if lang is None or v.lang == lang]
     if json_out:
         print_json([{"id": v.id, "name": v.name, "tag": v.tag, "lang": v.lang, "default": v.id in defaults}
