@@ -236,7 +236,7 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
 
     source = None if listen == "on" else PcmSource.from_wavs([listen], clock)  # a bad file is bad input
     try:
-        model = load_model(model_path)
+        model = load_model(model_path, voice.lang)
         source = source or MicSource(clock, EchoGate(speaker))
     except (NoModel, NoAudio) as error:
         note(f"gm: not listening: {str(error).splitlines()[0]}; answers are typed")
