@@ -244,6 +244,12 @@ def test_a_truncated_or_wrong_download_leaves_nothing(serve, tmp_path, body, len
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_models_folder_that_cannot_be_written_is_one_reason(serve, tmp_path):
+    (tmp_path / "file").write_text("in the way")
+    with pytest.raises(DownloadFailed, match="^cannot write the models folder .*file/models"):
+        get_model("en", {"en": ModelFile(serve("/en.zip", model_zip()))}, root=tmp_path / "file" / "models")
+
+
 def test_gm_voice_model_get_installs_and_the_language_then_has_a_model(serve, monkeypatch):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
     body = model_zip()

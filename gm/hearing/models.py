@@ -96,8 +96,11 @@ def get_model(lang: str, table: Mapping[str, ModelFile] = OFFICIAL, root: Path |
     if lang not in table:
         raise DownloadFailed(f"no model to download for {lang!r} (have: {', '.join(table)})")
     root = root or user_models()
-    root.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{lang}-download-", dir=root))
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{lang}-download-", dir=root))
+    except OSError as error:
+        raise DownloadFailed(f"cannot write the models folder {str(root)!r} ({error.strerror or error})") from error
     try:
         archive = work / "model.zip"
         size, digest = _download(table[lang], archive, progress, timeout)
@@ -106,10 +109,18 @@ def get_model(lang: str, table: Mapping[str, ModelFile] = OFFICIAL, root: Path |
             model = check_model(_model_folder(unpacked), table[lang].url)
         except NoModel as error:
             raise DownloadFailed(f"{error}; nothing was kept") from error
-        target = root / lang
+        target, replaced = root / lang, work / "replaced"
         if target.exists():
-            target.rename(work / "replaced")
-        model.rename(target)
+            target.rename(replaced)
+        try:
+            model.rename(target)
+        except OSError:
+            if replaced.exists():
+                replaced.rename(target)  # the model there before stays
+            raise
+    except OSError as error:
+        raise DownloadFailed(f"cannot unpack the model into {str(root)!r} ({error.strerror or error}); "
+                             "nothing was kept") from error
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return Fetched(target, size, digest)
