@@ -114,3 +114,10 @@ def test_every_korean_answer_command_and_card_is_in_the_model_vocabulary():
     extra = [KO.text("werewolf.done"), KO.text("werewolf.reveal.none")]
     missing = sorted({w for p in phrases + cards + extra for w in p.split() if not model.hears(w)})
     assert missing == []
+
+
+def test_score_lines_say_rounds_as_ordinals_and_points_in_sino_korean():
+    line = KO.line("score.game_over", game=1, a="민수", x=12, b="지훈", y=3, next=2)
+    assert line.text == "1판 끝: 민수 12점, 지훈 3점. 다음은 2판."
+    assert line.spoken == "첫 번째 판 끝. 민수 십이 점, 지훈 삼 점. 다음은 두 번째 판."
+    assert KO.line("score.sheet.progress", game=2, games=3).spoken == "세 판 중 두 번째 판"

@@ -16,8 +16,8 @@ _NATIVE_TENS = ("", "열", "스물", "서른", "마흔", "쉰", "예순", "일�
 _BEFORE_COUNTER = {"하나": "한", "둘": "두", "셋": "세", "넷": "네", "스물": "스무"}
 
 NATIVE = "native"  # the spec of a bare native number: {n:native} is said 하나, 둘, 셋
-NATIVE_COUNTERS = ("명", "표", "장", "개", "배", "번")
-SINO_COUNTERS = ("분", "초", "점", "%", "판", "회")
+NATIVE_COUNTERS = ("명", "표", "장", "개", "배", "번", "판")
+SINO_COUNTERS = ("분", "초", "점", "%")
 
 
 class UnknownCounter(ValueError):
