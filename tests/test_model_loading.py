@@ -47,6 +47,17 @@ def test_the_first_question_waits_for_a_model_still_loading_and_lines_go_on_mean
     loading.set()
     assert asker.ask(DONE) == "done" and asker.ask(DONE) == "done"
     assert events == ["first line spoken", "loaded", "listening with model"]  # built once
+    asker.close()
+    assert asker.ready().closed
+
+
+def test_a_night_closed_before_its_first_question_does_not_wait_for_the_model():
+    loading, discarded = threading.Event(), []
+    asker = PendingAsker(loading.wait, lambda model: pytest.fail("not built at close"), lambda error: None, NoModel,
+                         discard=lambda: discarded.append("source closed"))
+    asker.close()
+    assert discarded == ["source closed"]
+    loading.set()
 
 
 def test_a_model_that_fails_to_load_leaves_the_keyboard_with_one_note():

@@ -253,7 +253,7 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
         return keyboard
 
     if background:
-        return PendingAsker(lambda: load_model(path), listening, typing, NoModel)
+        return PendingAsker(lambda: load_model(path), listening, typing, NoModel, discard=source.close)
     try:
         model = load_model(path)
     except NoModel as error:
@@ -280,13 +280,17 @@ class PendingAsker:
     """A night's asker while its speech model loads on another thread (vosk's loading releases
     the interpreter, so the first lines are spoken meanwhile). The first question waits only
     if the model is still loading; then the listening asker is built (`listening(model)`), or,
-    when the model fails to load with `failure`, the keyboard takes over (`typing(error)`)."""
+    when the model fails to load with `failure`, the keyboard takes over (`typing(error)`). A
+    night closed before its first question does not wait for the model: `discard()` releases
+    the audio source."""
 
     def __init__(self, load: Callable[[], object], listening: Callable[[object], object],
-                 typing: Callable[[Exception], object], failure: type[Exception]) -> None:
+                 typing: Callable[[Exception], object], failure: type[Exception],
+                 discard: Callable[[], None] = lambda: None) -> None:
         self._listening = listening
         self._typing = typing
         self._failure = failure
+        self._discard = discard
         self._outcome: list = []
         self._asker = None
         self._thread = threading.Thread(target=self._load, args=(load,), name="gm-model-load", daemon=True)
@@ -315,7 +319,10 @@ class PendingAsker:
         return self.ready().ask(question)
 
     def close(self) -> None:
-        getattr(self.ready(), "close", lambda: None)()
+        if self._asker is None:
+            self._discard()
+        else:
+            getattr(self._asker, "close", lambda: None)()
 
 
 class PendingControls:
