@@ -297,3 +297,14 @@ def test_gm_voice_hear_scores_several_files_with_one_model_load(monkeypatch):
     assert [list(row) for row in rows] == [["file", "text", "answer"]] * 3
     assert [(row["file"], row["answer"]) for row in rows] == list(zip(files, ["셋", "넷", "묘지"]))
     assert len(loads) == 1
+
+
+@pytest.mark.vosk_model
+def test_gm_voice_model_lang_ko_finds_the_pip_model_and_hears_every_korean_word(monkeypatch):
+    if default_model("ko") is None:
+        pytest.skip("the Korean vosk model is not installed (./setup.sh --test)")
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    result = runner.invoke(app, ["voice", "model", "--lang", "ko", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["path"] == str(default_model("ko").resolve()) and report["missing_words"] == []
