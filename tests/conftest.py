@@ -36,3 +36,10 @@ def gm(tmp_path, monkeypatch):
 
     run.path = path
     return run
+
+
+@pytest.fixture(autouse=True)
+def own_data_dir(tmp_path_factory, monkeypatch):
+    """Every test has its own empty user data folder (downloaded speech models, the score
+    journal): nothing the machine holds there can change a result."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))

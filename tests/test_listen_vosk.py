@@ -172,10 +172,10 @@ def test_gm_voice_hear_on_a_recording():
     result = runner.invoke(app, ["voice", "hear", str(wav("set")), "--answers", "영,셋,넷",
                                  "--vosk-model", KO_MODEL, "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == {"text": "셋", "answer": "셋"}
+    assert json.loads(result.stdout) == {"file": str(wav("set")), "text": "셋", "answer": "셋"}
     result = runner.invoke(app, ["voice", "hear", str(wav("hana")), "--answers", "영,하나,둘,셋,넷,다섯,여섯",
                                  "--vosk-model", KO_MODEL, "--json"])
-    assert json.loads(result.stdout) == {"text": "넷", "answer": None}
+    assert json.loads(result.stdout) == {"file": str(wav("hana")), "text": "넷", "answer": None}
 
 
 def test_gm_voice_model_checks_a_model():

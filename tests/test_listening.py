@@ -396,8 +396,8 @@ def test_no_model_falls_back_to_the_keyboard_with_one_note(clock, monkeypatch, t
     notes = []
     asker = open_asker("on", clock, FakeSpeaker(), EN, stream=io.StringIO(), note=notes.append)
     assert isinstance(asker, KeyboardAsker)
-    assert notes == ["gm: not listening: no speech model: give --vosk-model PATH or set GM_VOSK_MODEL "
-                     "(see `gm voice model`); answers are typed"]
+    assert notes == ["gm: not listening: no speech model for en: give --vosk-model PATH or set GM_VOSK_MODEL "
+                     "(or run `gm voice model --get en`); answers are typed"]
     notes.clear()
     missing = tmp_path / "missing"
     open_asker("on", clock, FakeSpeaker(), EN, model_path=str(missing), note=notes.append)
@@ -442,7 +442,8 @@ def test_gm_voice_model_without_a_model_says_where_to_get_one(monkeypatch):
 def test_gm_voice_model_refuses_a_folder_that_is_no_model(tmp_path):
     result = CliRunner().invoke(app, ["voice", "model", str(tmp_path)])
     assert result.exit_code == 2
-    assert result.output.strip().endswith("is not a vosk model (no am/final.mdl)")
+    assert result.output.strip().endswith("is not a vosk model (no am/final.mdl, conf/mfcc.conf, conf/model.conf, "
+                                          "graph/HCLG.fst or graph/HCLr.fst+graph/Gr.fst)")
 
 
 def test_gm_voice_check_without_portaudio_is_one_line(monkeypatch):
@@ -465,8 +466,9 @@ def test_gm_voice_check_lists_inputs_records_and_shows_the_level(fake_sounddevic
 
 
 def test_a_broken_model_is_one_line_on_stderr(tmp_path):
-    (tmp_path / "am").mkdir()
-    (tmp_path / "am" / "final.mdl").write_bytes(b"not a model")
+    for part in ("am/final.mdl", "conf/mfcc.conf", "conf/model.conf", "graph/HCLG.fst"):
+        (tmp_path / part).parent.mkdir(exist_ok=True)
+        (tmp_path / part).write_bytes(b"not a model")
     out = subprocess.run([sys.executable, "-m", "gm", "voice", "model", str(tmp_path)], capture_output=True, text=True)
     assert out.returncode == 2
     assert out.stderr == f"gm: vosk could not load the speech model in {str(tmp_path.resolve())!r}\n"

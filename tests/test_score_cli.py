@@ -99,7 +99,7 @@ def test_show_in_an_unknown_language_is_one_stderr_line(gm):
     gm("new", "Alice", "Bob")
     result = gm("show", "--lang", "fr")
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == "gm: no voice pack for language 'fr' (have: en, ja)\n"
+    assert result.stderr == "gm: no voice pack for language 'fr' (have: en, ja, ko)\n"
 
 
 def test_show_json_keys_do_not_follow_the_language(gm):

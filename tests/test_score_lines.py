@@ -26,7 +26,7 @@ def all_lines(lang):
     return lines, state
 
 
-@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 def test_every_change_renders(lang):
     lines, state = all_lines(lang)
     assert state.match.over

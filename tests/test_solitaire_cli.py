@@ -26,8 +26,8 @@ JA = {
 
 
 @pytest.mark.parametrize("left", range(0, 14))
-@pytest.mark.parametrize("lang", ["en", "ja"])
-def test_the_reading_for_every_number_left_in_both_languages(left, lang):
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+def test_the_reading_for_every_number_left_in_every_language(left, lang):
     expected = 100 if left == 0 else 0 if left >= 10 else (10 - left) * 10
     result = runner.invoke(app, ["solitaire", "reading", str(left), "--json", "--lang", lang])
     assert result.exit_code == 0, result.output

@@ -77,4 +77,4 @@ def test_list_shows_the_voices_of_a_language_and_marks_the_one_used(engine):
 def test_list_refuses_an_unknown_language():
     result = runner.invoke(app, ["voice", "list", "--lang", "fr"])
     assert result.exit_code == 2
-    assert result.stderr.strip() == "gm: no voice pack for language 'fr' (have: en, ja)"
+    assert result.stderr.strip() == "gm: no voice pack for language 'fr' (have: en, ja, ko)"

@@ -123,8 +123,8 @@ def test_custom_decks_that_break_hw_r2_are_refused(players, cards, message):
     assert str(caught.value).startswith(message)
 
 
-@pytest.mark.parametrize("lang", ["en", "ja"])
-def test_every_card_and_side_has_a_name_in_both_languages(lang):
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+def test_every_card_and_side_has_a_name_in_every_language(lang):
     voice = Voice(lang)
     names = {voice.text(f"werewolf.cards.{card}") for card in CARD_IDS}
     assert len(names) == len(CARD_IDS)

@@ -11,7 +11,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-LANGUAGES = ("en", "ja")
+LANGUAGES = ("en", "ja", "ko")
 
 
 class UnknownLanguage(ValueError):
@@ -19,7 +19,7 @@ class UnknownLanguage(ValueError):
 
 
 def load_pack(lang: str) -> dict[str, Any]:
-    """The parsed pack for `lang` ("en" or "ja")."""
+    """The parsed pack for `lang` (one of LANGUAGES)."""
     if lang not in LANGUAGES:
         raise UnknownLanguage(f"no voice pack for language {lang!r} (have: {', '.join(LANGUAGES)})")
     text = resources.files(__name__).joinpath(f"{lang}.toml").read_text(encoding="utf-8")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-LangOption = typer.Option("en", "--lang", help="Language of every line: en or ja.")
+LangOption = typer.Option("en", "--lang", help="Language of every line: en, ja or ko.")
 SpeechOption = typer.Option(
     "on", "--speech", help="on (speak and print), off (print only) or wav:DIR (one WAV file per line)."
 )

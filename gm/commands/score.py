@@ -22,7 +22,7 @@ FileOption = typer.Option(
     None, "--file", envvar="GM_SCORE_FILE",
     help="The match journal (default: score.jsonl in the user data dir; or $GM_SCORE_FILE).")
 JsonOption = typer.Option(False, "--json", help="Print the change as JSON.")
-PrintLangOption = typer.Option("en", "--lang", help="Language of the printed lines: en or ja.")
+PrintLangOption = typer.Option("en", "--lang", help="Language of the printed lines: en, ja or ko.")
 QuietSpeechOption = typer.Option("off", "--speech", help="off (print only, the default), on, or wav:DIR.")
 
 

@@ -13,13 +13,14 @@ from gm.text.lines import Voice
 from gm.speech.settings import SpeechSettings
 from gm.commands.options import LangOption, RateOption, VoiceOption, VolumeOption, VoskModelOption
 from gm.ports import Line
+from voices import LANGUAGES
 
 app = typer.Typer(help="Voices, microphone and speech-model checks.", no_args_is_help=True)
 
 
 @app.command("list")
 def list_voices(
-    lang: Optional[str] = typer.Option(None, "--lang", help="Only voices speaking this language (en, ja)."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="Only voices speaking this language (en, ja, ko)."),
     json_out: bool = typer.Option(False, "--json", help="Print the voices as JSON."),
 ) -> None:
     """The voices the speech engine offers; the one gm uses for each language is marked."""
@@ -37,7 +38,7 @@ def list_voices(
     except SpeechUnavailable as error:
         Notes(lang or "en").note(error.note)
         found = []
-    defaults = {best[0].id for code in ("en", "ja") if (best := voices_for(found, code))}
+    defaults = {best[0].id for code in LANGUAGES if (best := voices_for(found, code))}
     shown = [v for v in found if lang is None or v.lang == lang]
     if json_out:
         print_json([{"id": v.id, "name": v.name, "tag": v.tag, "lang": v.lang, "default": v.id in defaults}
@@ -104,39 +105,40 @@ def say(
 
 
 # -- listening: gm voice model / check / hear ----------------------------------------------------
-SMALL_MODELS = {
-    "en": "https://alphacephei.com/vosk/models/vosk-model-small-en-us-0.15.zip",
-    "ja": "https://alphacephei.com/vosk/models/vosk-model-small-ja-0.22.zip",
-}
-
-
 @app.command("model")
 def model_command(
-    path: str = typer.Argument(None, help="Model directory to check (default: --vosk-model or $GM_VOSK_MODEL)."),
+    path: str = typer.Argument(None, help="Model directory to check (default: --vosk-model, $GM_VOSK_MODEL or the language's default)."),
     vosk_model: str = VoskModelOption,
     lang: str = LangOption,
+    get: Optional[str] = typer.Option(None, "--get", help="Download the small official model for en or ja and make it "
+                                      "that language's default (ko: says which pip package brings it)."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Where to get a small vosk speech model, and whether one works (words it cannot hear)."""
+    from gm.hearing import models
     from gm.hearing.phrases import Vocabulary
-    from gm.text.lines import Voice
     from gm.hearing.listener import MODEL_ENV, NoModel, load_model
 
+    if get is not None:
+        _get_model(get, models.OFFICIAL, json_out)
+        return
     with input_errors():
         voice = Voice(lang)
     given = path or vosk_model or os.environ.get(MODEL_ENV)
-    if not given:
+    if not given and models.default_model(lang) is None:
+        downloads = {code: entry.url for code, entry in models.OFFICIAL.items()}
         if json_out:
-            print_json({"path": None, "ok": False, "downloads": SMALL_MODELS})
+            print_json({"path": None, "ok": False, "downloads": downloads})
             return
-        typer.echo(f"No speech model is set: gm types its answers until you give one with "
-                   f"--vosk-model PATH or {MODEL_ENV}=PATH.\nSmall offline models (about 50 MB), "
-                   "unzip and point gm at the folder:")
-        for code, url in SMALL_MODELS.items():
-            typer.echo(f"  {code}: {url}")
+        typer.echo(f"No speech model for {lang}: gm types its answers until it has one: --vosk-model PATH, "
+                   f"{MODEL_ENV}=PATH, or a small offline model (about 50 MB) made the language's default:")
+        for code, url in downloads.items():
+            typer.echo(f"  {code}: gm voice model --get {code}   ({url})")
+        for code, (_, how) in models.PACKAGES.items():
+            typer.echo(f"  {code}: {how}")
         return
     try:
-        model = load_model(given)
+        model = load_model(given, lang)
     except NoModel as error:
         fail(str(error))
     hear = Vocabulary.from_voice(voice).hear
@@ -149,11 +151,46 @@ def model_command(
     typer.echo(f"{lang} answer and command words it cannot hear: {', '.join(missing) or 'none'}")
 
 
+def _get_model(lang: str, table, json_out: bool) -> None:
+    """`gm voice model --get LANG`: download, check and install (en, ja); say how (ko)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
+
+    from gm.hearing import models
+
+    if lang not in LANGUAGES:
+        fail(f"--get: no language {lang!r} (have: {', '.join(LANGUAGES)})")
+    if lang in models.PACKAGES:
+        found = models.default_model(lang)
+        if json_out:
+            print_json({"lang": lang, "path": str(found) if found else None, "install": models.PACKAGES[lang][1]})
+            return
+        typer.echo(f"The {lang} model installs with pip: {models.PACKAGES[lang][1]}"
+                   + (f" (installed: {found})" if found else ""))
+        return
+    console = Console(stderr=True)
+    bar = Progress(TextColumn(f"{lang} model"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
+                   TimeRemainingColumn(), console=console, transient=True, disable=not console.is_terminal)
+    task = bar.add_task("download", total=None)
+    with bar:
+        try:
+            fetched = models.get_model(lang, table, progress=lambda done, total: bar.update(task, completed=done, total=total))
+        except models.DownloadFailed as error:
+            bar.stop()
+            fail(str(error))
+    if json_out:
+        print_json({"lang": lang, "path": str(fetched.path), "size": fetched.size, "sha256": fetched.sha256})
+        return
+    typer.echo(f"{lang} model: {fetched.path} ({fetched.size} bytes, SHA-256 {fetched.sha256}); "
+               f"--lang {lang} now listens with it.")
+
+
 @app.command("check")
 def check_command(
     seconds: float = typer.Option(3.0, "--seconds", min=0.5, max=30.0, help="How long to record."),
     device: str = typer.Option(None, "--device", help="Input device index or name (default: the system's)."),
     vosk_model: str = VoskModelOption,
+    lang: str = LangOption,
 ) -> None:
     """List input devices, record a few seconds, show the level and what the model heard."""
     from gm.clock import RealClock
@@ -174,7 +211,7 @@ def check_command(
     rms, peak = level(audio)
     typer.echo(f"level: {rms:.1f} dBFS average, {peak:.1f} dBFS peak" + ("  (silent? check the microphone)" if peak < -50 else ""))
     try:
-        model = load_model(vosk_model)
+        model = load_model(vosk_model, lang)
     except NoModel as error:
         typer.echo(f"heard: (no model: {error})")
         return
@@ -184,18 +221,20 @@ def check_command(
 
 @app.command("hear")
 def hear_command(
-    wav: Path = typer.Argument(..., help="16-bit mono WAV file."),
+    wavs: list[Path] = typer.Argument(..., help="16-bit PCM WAV files (mono, or stereo mixed down; 8–48 kHz)."),
     answers: str = typer.Option(..., "--answers", help="The closed set of answers, comma-separated."),
     vosk_model: str = VoskModelOption,
     lang: str = LangOption,
-    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object per file, one per line."),
 ) -> None:
-    """What the listener hears in a WAV file, and which answer it takes (a night's listener, on a file)."""
+    """What the listener hears in WAV files, and which answer it takes (a night's listener, on
+    files); the model is loaded once for all of them."""
+    import json
+
     from gm.clock import RealClock
     from gm.hearing.phrases import Vocabulary
-    from gm.text.lines import Voice
     from gm.hearing.voice import phrasebook
-    from gm.ports import Line, Question
+    from gm.ports import Question
     from gm.hearing.listener import Listener, PcmSource, load_model
 
     with input_errors():
@@ -203,14 +242,17 @@ def hear_command(
         if not choices:
             raise ValueError(f"--answers names no answer: {answers!r}")
         voice = Voice(lang)
-        source = PcmSource.from_wavs([wav], RealClock())
-        model = load_model(vosk_model)
+        sources = [PcmSource.from_wavs([wav], RealClock()) for wav in wavs]
+        model = load_model(vosk_model, lang)
     question = Question("hear", Line("hear", "", ""), choices)
     book = phrasebook(question, model, Vocabulary.from_voice(voice), voice.spoken_word)
-    heard = Listener(model, source).hear_once(book)
-    answer = book.match(heard) if heard is not None else None
-    text = heard.text if heard is not None else ""
-    if json_out:
-        print_json({"text": text, "answer": answer})
-    else:
+    for wav, source in zip(wavs, sources):
+        heard = Listener(model, source).hear_once(book)
+        answer = book.match(heard) if heard is not None else None
+        text = heard.text if heard is not None else ""
+        if json_out:
+            typer.echo(json.dumps({"file": str(wav), "text": text, "answer": answer}, ensure_ascii=False))
+            continue
+        if len(wavs) > 1:
+            typer.echo(f"{wav}:")
         typer.echo(f"heard: {text or '(nothing)'}\nanswer: {answer if answer is not None else '(none)'}")

@@ -61,7 +61,7 @@ def play(
         clock = RealClock(time_scale)
         spec = listen_spec(listen, listen_from)
         speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume))
-        asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names)
+        asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True)
         night_log = NightLog(log, clock) if log else None
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     ctx = NightContext(

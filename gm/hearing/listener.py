@@ -13,6 +13,7 @@ import functools
 import json
 import math
 import os
+import stat
 import sys
 import threading
 import time
@@ -27,6 +28,8 @@ from gm.ports import Clock
 
 MODEL_ENV = "GM_VOSK_MODEL"
 BLOCK_SECONDS = 0.1
+MIN_RATE, MAX_RATE = 8000, 48000  # Hz a recording may have (vosk resamples it to the model's rate)
+MAX_WAV_BYTES = 1 << 30
 GRACE_SECONDS = 0.3  # microphone audio dropped after a spoken line ends (its echo in the room)
 
 
@@ -39,24 +42,72 @@ class NoAudio(OSError):
 
 
 class BadWav(ValueError):
-    """A WAV file that is not 16-bit mono PCM (or not a WAV file)."""
+    """A WAV file that is not 16-bit PCM, mono or stereo, at 8–48 kHz (or not a WAV file)."""
 
 
 # -- the speech model ---------------------------------------------------------------------------
-def model_dir(option: str | None) -> Path:
-    """The model directory from `--vosk-model` or $GM_VOSK_MODEL; a pip model package (a
-    folder holding `model/`) is accepted too."""
+MODEL_FILES = ("am/final.mdl", "conf/mfcc.conf", "conf/model.conf")
+GRAPHS = (("graph/HCLG.fst",), ("graph/HCLr.fst", "graph/Gr.fst"))  # a full graph, or a lookahead one
+IVECTOR_FILES = ("ivector/final.ie", "ivector/final.dubm", "ivector/final.mat", "ivector/global_cmvn.stats",
+                 "ivector/online_cmvn.conf", "ivector/splice.conf")
+_NNET_START = b"<Nnet3>"
+_NNET_SEARCH = 64 << 20  # the acoustic network's header lies after the transition model
+
+
+def model_dir(option: str | None, lang: str | None = None) -> Path:
+    """The model directory from `--vosk-model`, $GM_VOSK_MODEL, or the default for `lang`
+    (`gm.hearing.models.default_model`); a pip model package (a folder holding `model/`) is
+    accepted too. Checked to hold what vosk needs before vosk sees it."""
     given = option or os.environ.get(MODEL_ENV)
     if not given:
-        raise NoModel(f"no speech model: give --vosk-model PATH or set {MODEL_ENV} (see `gm voice model`)")
-    path = Path(given).expanduser()
-    if not (path / "am").is_dir() and (path / "model" / "am").is_dir():
-        path = path / "model"
-    if not path.is_dir():
-        raise NoModel(f"speech model {given!r} is not a directory")
-    if not (path / "am" / "final.mdl").is_file():
-        raise NoModel(f"speech model {given!r} is not a vosk model (no am/final.mdl)")
+        from gm.hearing.models import default_model, how_to_get
+
+        found = default_model(lang) if lang else None
+        if found is None:
+            raise NoModel(f"no speech model{f' for {lang}' if lang else ''}: give --vosk-model PATH or set "
+                          f"{MODEL_ENV} ({how_to_get(lang)})")
+        given = str(found)
+    return check_model(Path(given).expanduser(), given)
+
+
+def check_model(path: Path, given: str) -> Path:
+    """`path` (or its `model/` folder) when it holds a vosk model: the acoustic model, its
+    configuration, a decoding graph, and the i-vector extractor when the acoustic model takes
+    i-vectors. NoModel names what is missing."""
+    shown = given if len(given) <= 80 else given[:77] + "..."
+    try:
+        if not (path / "am").is_dir() and (path / "model" / "am").is_dir():
+            path = path / "model"
+        if not path.is_dir():
+            raise NoModel(f"speech model {shown!r} is not a directory")
+        missing = [f for f in MODEL_FILES if not (path / f).is_file()]
+        if not any(all((path / f).is_file() for f in graph) for graph in GRAPHS):
+            missing.append(" or ".join("+".join(graph) for graph in GRAPHS))
+        if "am/final.mdl" not in missing and _takes_ivectors(path / "am" / "final.mdl"):
+            missing += [f for f in IVECTOR_FILES if not (path / f).is_file()]
+    except OSError as error:
+        raise NoModel(f"speech model path {shown!r} cannot be used ({error.strerror or error})") from error
+    if missing:
+        raise NoModel(f"speech model {shown!r} is not a vosk model (no {', '.join(missing)})")
     return path
+
+
+def _takes_ivectors(acoustic_model: Path) -> bool:
+    """Whether the nnet3 acoustic model has an i-vector input (then vosk needs ivector/)."""
+    tail = b""
+    with acoustic_model.open("rb") as f:
+        for _ in range(_NNET_SEARCH >> 20):
+            chunk = f.read(1 << 20)
+            if not chunk:
+                return False
+            window = tail + chunk
+            start = window.find(_NNET_START)
+            if start >= 0:
+                header = window[start:start + 4096]
+                header += f.read(max(0, 4096 - len(header)))
+                return b"input-node name=ivector " in header
+            tail = window[-len(_NNET_START):]
+    return False
 
 
 class SpeechModel:
@@ -107,9 +158,9 @@ def _stderr_silenced() -> Iterator[None]:
         os.close(saved)
 
 
-def load_model(option: str | None) -> SpeechModel:
-    """The model `option` (or $GM_VOSK_MODEL) names; loaded once per process."""
-    return _loaded(model_dir(option).resolve())
+def load_model(option: str | None, lang: str | None = None) -> SpeechModel:
+    """The model `option` (or $GM_VOSK_MODEL, or the default for `lang`) names; loaded once per process."""
+    return _loaded(model_dir(option, lang).resolve())
 
 
 @functools.lru_cache(maxsize=2)
@@ -198,17 +249,34 @@ class PcmSource:
 
 
 def read_wav(path: str | Path) -> tuple[float, bytes]:
-    """(rate, 16-bit mono frames) of a WAV file."""
+    """(rate, 16-bit mono frames) of a WAV file: 16-bit PCM, mono or stereo (mixed down), at
+    8–48 kHz, a regular file of at most 1 GB. Anything else is BadWav, before vosk sees it."""
     try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise BadWav(f"{path}: not a regular file")
+        if info.st_size > MAX_WAV_BYTES:
+            raise BadWav(f"{path}: larger than {MAX_WAV_BYTES >> 30} GB")
         with wave.open(str(path), "rb") as wav:
-            if wav.getsampwidth() != 2 or wav.getnchannels() != 1 or wav.getcomptype() != "NONE":
-                raise BadWav(f"{path}: need 16-bit mono PCM, got {wav.getnchannels()} channel(s) of "
-                             f"{8 * wav.getsampwidth()} bits")
-            return float(wav.getframerate()), wav.readframes(wav.getnframes())
+            channels, width, rate = wav.getnchannels(), wav.getsampwidth(), wav.getframerate()
+            if wav.getcomptype() != "NONE" or width != 2 or channels not in (1, 2):
+                raise BadWav(f"{path}: need 16-bit PCM, mono or stereo, got {channels} channel(s) of {8 * width} bits")
+            if not MIN_RATE <= rate <= MAX_RATE:
+                raise BadWav(f"{path}: a rate of {rate} Hz cannot be heard (need {MIN_RATE}–{MAX_RATE} Hz)")
+            frames = wav.readframes(min(wav.getnframes(), info.st_size // (width * channels)))
     except (wave.Error, EOFError) as error:
         raise BadWav(f"{path}: not a WAV file ({error})") from error
     except OSError as error:
         raise BadWav(f"{path}: {error.strerror or error}") from error
+    frames = frames[: len(frames) // (2 * channels) * 2 * channels]
+    return float(rate), frames if channels == 1 else _mixed_down(frames)
+
+
+def _mixed_down(stereo: bytes) -> bytes:
+    import numpy
+
+    pairs = numpy.frombuffer(stereo, dtype="<i2").reshape(-1, 2).astype(numpy.int32)
+    return (pairs.sum(axis=1) // 2).astype("<i2").tobytes()
 
 
 class EchoGate:

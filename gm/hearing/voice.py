@@ -8,6 +8,7 @@ Voice commands map to `Controls` commands: "pause", "resume", "end" (vote now), 
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Callable, Sequence, TextIO
 
 from gm.hearing.phrases import Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable
@@ -223,24 +224,48 @@ class VoiceControls:
 # -- the factory -------------------------------------------------------------------------------
 def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None = None,
                stream: TextIO | None = None, players: Sequence[str] = (),
-               note: Callable[[str], None] | None = None):
+               note: Callable[[str], None] | None = None, background: bool = False):
     """The asker for a night. `listen` is "off" (keyboard only), "on" (the microphone) or the
     path of a WAV file (--listen-from). Falls back to the keyboard, with one note on stderr,
     when vosk, the speech model, PortAudio or an input device is missing. `players` in seating
-    order give seat numbers for names the model cannot hear."""
+    order give seat numbers for names the model cannot hear. With `background`, the model loads
+    while the night's first lines are spoken (a `PendingAsker`)."""
     keyboard = KeyboardAsker(clock, stream)
     if listen == "off":
         return keyboard
     note = note or _stderr
-    from gm.hearing.listener import EchoGate, Listener, MicSource, NoAudio, NoModel, PcmSource, load_model
+    from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, PcmSource, load_model, model_dir
 
     source = None if listen == "on" else PcmSource.from_wavs([listen], clock)  # a bad file is bad input
     try:
-        model = load_model(model_path)
+        path = str(model_dir(model_path, voice.lang))  # a missing or incomplete model: said at once
         source = source or MicSource(clock, EchoGate(speaker))
     except (NoModel, NoAudio) as error:
         note(f"gm: not listening: {str(error).splitlines()[0]}; answers are typed")
         return keyboard
+
+    def listening(model):
+        return _listening_asker(model, source, keyboard, speaker, voice, clock, players, note)
+
+    def typing(error: NoModel):
+        source.close()
+        note(f"gm: not listening: {str(error).splitlines()[0]}; answers are typed")
+        return keyboard
+
+    if background:
+        return PendingAsker(lambda: load_model(path), listening, typing, NoModel, discard=source.close)
+    try:
+        model = load_model(path)
+    except NoModel as error:
+        return typing(error)
+    return listening(model)
+
+
+def _listening_asker(model, source, keyboard: KeyboardAsker, speaker, voice, clock: Clock,
+                     players: Sequence[str], note: Callable[[str], None]) -> VoiceAsker:
+    """The VoiceAsker over a loaded model, having said what the model cannot hear."""
+    from gm.hearing.listener import Listener
+
     asker = VoiceAsker(Listener(model, source), keyboard, speaker, voice, clock, seats=players)
     vocabulary = asker.vocabulary
     deaf = unhearable(vocabulary.hear, model.hears, vocabulary.phrases)
@@ -251,9 +276,86 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
     return asker
 
 
+class PendingAsker:
+    """A night's asker while its speech model loads on another thread (vosk's loading releases
+    the interpreter, so the first lines are spoken meanwhile). The first question waits only
+    if the model is still loading; then the listening asker is built (`listening(model)`), or,
+    when the model fails to load with `failure`, the keyboard takes over (`typing(error)`). A
+    night closed before its first question does not wait for the model: `discard()` releases
+    the audio source."""
+
+    def __init__(self, load: Callable[[], object], listening: Callable[[object], object],
+                 typing: Callable[[Exception], object], failure: type[Exception],
+                 discard: Callable[[], None] = lambda: None) -> None:
+        self._listening = listening
+        self._typing = typing
+        self._failure = failure
+        self._discard = discard
+        self._outcome: list = []
+        self._asker = None
+        self._thread = threading.Thread(target=self._load, args=(load,), name="gm-model-load", daemon=True)
+        self._thread.start()
+
+    def _load(self, load: Callable[[], object]) -> None:
+        try:
+            self._outcome.append(("model", load()))
+        except BaseException as error:  # handed to the night's thread, which raises or falls back
+            self._outcome.append(("error", error))
+
+    def ready(self):
+        """The asker to use, once the model has loaded (waiting for it if need be)."""
+        if self._asker is None:
+            self._thread.join()
+            kind, value = self._outcome[0]
+            if kind == "model":
+                self._asker = self._listening(value)
+            elif isinstance(value, self._failure):
+                self._asker = self._typing(value)
+            else:
+                raise value
+        return self._asker
+
+    def ask(self, question: Question) -> str:
+        return self.ready().ask(question)
+
+    def close(self) -> None:
+        if self._asker is None:
+            self._discard()
+        else:
+            getattr(self._asker, "close", lambda: None)()
+
+
+class PendingControls:
+    """Voice commands for a `PendingAsker`, decided at the first poll (in the discussion, long
+    after the first question) by `open_controls` on the asker it became."""
+
+    def __init__(self, asker: PendingAsker, clock: Clock, fallback: Controls | None) -> None:
+        self._asker = asker
+        self._clock = clock
+        self._fallback = fallback
+        self._controls: Controls | None = None
+        self._resolved = False
+
+    def poll(self, timeout: float) -> str | None:
+        if not self._resolved:
+            self._controls = open_controls(self._asker.ready(), self._clock, self._fallback)
+            self._resolved = True
+        if self._controls is None:
+            self._clock.sleep(timeout)
+            return None
+        return self._controls.poll(timeout)
+
+    def release(self) -> None:
+        release = getattr(self._controls if self._resolved else self._fallback, "release", None)
+        if release:
+            release()
+
+
 def open_controls(asker, clock: Clock, fallback: Controls | None = None) -> Controls | None:
     """Voice commands sharing a listening asker's microphone (or file), raced by the keyboard's
     `fallback` controls; just `fallback` when the asker does not listen."""
+    if isinstance(asker, PendingAsker):
+        return PendingControls(asker, clock, fallback)
     if not isinstance(asker, VoiceAsker):
         return fallback
     controls = VoiceControls(asker.listener, asker.vocabulary, clock, fallback)

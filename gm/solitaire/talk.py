@@ -31,5 +31,5 @@ def reading_lines(left: int, lang: str, rows: int, distribution: Mapping[int, in
         games = sum(distribution.values())
         lines.append(voice.line("solitaire.odds", better=round(better * 100), games=games, rows=rows))
         data["odds"] = {"better_than": round(better, 4), "same_as": round(same, 4), "games": games, "rows": rows}
-        data["text"] += " " + lines[1].text if lang == "en" else lines[1].text
+        data["text"] += lines[1].text if lang == "ja" else " " + lines[1].text
     return lines, data

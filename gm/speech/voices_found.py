@@ -2,7 +2,7 @@
 
 pyttsx3's drivers report languages differently: espeak `ja` or `en-gb-x-rp`, NSSS (macOS)
 `ja_JP`, SAPI5 (Windows) `ja-JP`. `language_of` reduces any of them to the bare language
-("ja", "en") that `--lang` uses.
+("ja", "en", "ko") that `--lang` uses.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 # Preferred regional tags per language, best first; any other tag of the language follows.
-_PREFERRED = {"en": ("en-us", "en-gb", "en"), "ja": ("ja-jp", "ja")}
+_PREFERRED = {"en": ("en-us", "en-gb", "en"), "ja": ("ja-jp", "ja"), "ko": ("ko-kr", "ko")}
 
 
 class UnknownVoice(ValueError):

@@ -6,10 +6,12 @@ spec after a colon:
 
 - `{n:vote|votes}` (en) — a count with singular|plural word: "2 votes";
 - `{n:票}` (ja) — a count with a Japanese counter: text "2票", spoken "にひょう";
+- `{n:표}` (ko) — a count with a Korean counter: text "2표", spoken "두 표"; `{n:native}`
+  (ko) — the digit, said as a native number (4 → 넷);
 - `{secs:duration}` — a duration: "3 minutes" / "3分" (さんぷん);
 - `{names:list}` — a sequence joined as "A, B and C" / "A、B、C".
 
-In the spoken form, numbers become kana words and other strings go through the word
+In the spoken form, Korean numbers become Hangul words, Japanese numbers become kana words and other strings go through the word
 readings (`[words]` in the pack, card names, and player readings such as 健=けん).
 """
 
@@ -18,7 +20,7 @@ from __future__ import annotations
 import string
 from typing import Any, Callable, Mapping, Sequence
 
-from gm.text import japanese, kana
+from gm.text import japanese, kana, korean
 from gm.ports import Line
 from voices import load_pack
 
@@ -102,6 +104,8 @@ class Voice:
         items = list(items)
         if self.lang == "ja":
             return "、".join(items)
+        if self.lang == "ko":
+            return ", ".join(items)
         if len(items) <= 1:
             return "".join(items)
         return ", ".join(items[:-1]) + " and " + items[-1]
@@ -112,8 +116,11 @@ class Voice:
         if spec == "list":
             return self._join([v.text if isinstance(v, Line) else str(v) for v in value])
         if spec == "duration":
-            return japanese.duration(value)[0] if self.lang == "ja" else _english_duration(value)
+            durations = {"ja": japanese.duration, "ko": korean.duration}
+            return durations[self.lang](value)[0] if self.lang in durations else _english_duration(value)
         if spec and isinstance(value, int):
+            if spec == korean.NATIVE:
+                return str(value)
             if "|" in spec:
                 one, many = spec.split("|", 1)
                 return f"{value} {one if value == 1 else many}"
@@ -128,6 +135,10 @@ class Voice:
             return value.spoken
         if spec == "list":
             return self._join([self._spoken_item(v) for v in value])
+        if self.lang == "ko" and isinstance(value, int) and not isinstance(value, bool):
+            if spec == "duration":
+                return korean.duration(value)[1]
+            return korean.counter(value, spec) if spec else korean.sino(value)
         if self.lang != "ja":
             if isinstance(value, str) and not spec:
                 return self.spoken_word(value)
