@@ -51,12 +51,12 @@ def play(
     from gm.night.runner import NightStopped, run_night
     from gm.night.terminal import KeyControls, LiveCountdown
     from gm.speech.speakers import open_speaker
-    from gm.werewolf.decks import standard_deck
+    from gm.werewolf.inputs import check_player_names, deck_for
 
     with input_errors():
         names, readings = parse_players(players)
-        swap_ins = [c.strip() for c in with_cards.split(",") if c.strip()]
-        deck = standard_deck(len(names), variant, swap_ins)
+        check_player_names(names)
+        deck = deck_for(len(names), variant, with_cards)
         voice = Voice(lang, readings)
         clock = RealClock(time_scale)
         spec = listen_spec(listen, listen_from)
