@@ -73,7 +73,7 @@ def test_a_total_that_cannot_be_is_counted_again():
     assert result.reveal.winning_side == "traitor_werewolf" and result.reveal.winners == ("Aki",)
 
 
-FIVE_MORNING = [("werewolf.deal", None), ("werewolf.pass_right", None), ("werewolf.lay_down", None),
+FIVE_MORNING = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", None),
                 ("werewolf.seer_two", None), ("werewolf.gravedigger", None)]
 
 
@@ -191,7 +191,7 @@ def test_quit_from_ctrl_c_stops_the_night():
 def test_magicians_night_asks_who_saw_the_magician():
     six = FIVE + ["Rin"]
     deck = standard_deck(6, "magician")
-    morning = [("werewolf.deal", None), ("werewolf.pass_right", None), ("werewolf.lay_down", None),
+    morning = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", None),
                ("werewolf.seer_two", None), ("werewolf.gravedigger", None)]
     hands = {"Aki": ["villager", "villager"], "Ken": ["werewolf", "villager"], "Mio": ["seer", "villager"],
              "Sora": ["traitor", "villager"], "Yui": ["gravedigger", "villager"], "Rin": ["magician", "villager"]}

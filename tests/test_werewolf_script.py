@@ -3,7 +3,7 @@
 import pytest
 
 from gm.werewolf.decks import standard_deck
-from gm.werewolf.script import ACTION, DISCUSSION, REVEAL, VOTE, SetupError, build_script, pass_pairs
+from gm.werewolf.script import DISCUSSION, REVEAL, VOTE, WAIT, SetupError, build_script, pass_pairs
 
 FOUR = ["Aki", "Ken", "Mio", "Sora"]
 FIVE = FOUR + ["Yui"]
@@ -26,7 +26,7 @@ def test_four_players_seer_sees_one_card_and_there_is_no_gravedigger():
     assert "werewolf.apprentice" not in k and "werewolf.gorilla" not in k and "werewolf.angel" not in k
     assert [s.kind for s in script[-3:]] == [DISCUSSION, VOTE, REVEAL]
     deal = script[k.index("werewolf.deal")]
-    assert deal.kind == ACTION and deal.fields["total"] == 9 and deal.fields["graveyard"] == 1
+    assert deal.kind == WAIT and deal.fields["total"] == 9 and deal.fields["graveyard"] == 1
     assert deal.fields["villagers"] == 6 and sorted(deal.fields["others"]) == ["seer", "traitor", "werewolf"]
 
 

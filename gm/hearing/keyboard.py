@@ -7,7 +7,7 @@ import select
 import sys
 from typing import Callable, TextIO
 
-from gm.hearing.answers import match_answer
+from gm.hearing.answers import match_answer, nearest_answer
 from gm.ports import Clock, Question
 
 
@@ -71,7 +71,9 @@ class KeyboardAsker:
             return question.default
         answer = match_answer(typed, question)
         if answer is None:
-            self.echo(f"  ? {typed!r} is not one of: {self.choices(question)}")
+            near = nearest_answer(typed, question)
+            hint = f" {question.label(near)}?" if near is not None else ""
+            self.echo(f"  ? {typed!r} is not one of: {self.choices(question)}.{hint}")
         return answer
 
     def ask(self, question: Question) -> str:

@@ -12,7 +12,8 @@ from typing import Mapping, Sequence
 
 from gm.werewolf.decks import Deck
 
-SAY, ACTION, DISCUSSION, VOTE, REVEAL = "say", "action", "discussion", "vote", "reveal"
+# ACTION goes on by itself after a pause unless "done" comes first; WAIT waits for "done".
+SAY, ACTION, WAIT, DISCUSSION, VOTE, REVEAL = "say", "action", "wait", "discussion", "vote", "reveal"
 
 
 class SetupError(ValueError):
@@ -50,7 +51,7 @@ def build_script(players: Sequence[str], deck: Deck, discussion_seconds: int, ro
     if deck.variant == "dead":
         steps.append(Step("setup", SAY, "werewolf.regulation_dead"))
     steps += [
-        Step("setup", ACTION, "werewolf.deal", {
+        Step("setup", WAIT, "werewolf.deal", {
             "total": deck.total, "villagers": deck.count("villager"), "others": others,
             "graveyard": deck.graveyard,
         }),
