@@ -95,3 +95,39 @@ def test_the_big_countdown_is_drawn_right_for_every_second_of_a_discussion(pause
                   if all(shown[r][o:o + width] == rows[r].ljust(width) for r in range(5))]
         assert starts, f"{seconds // 60}:{seconds % 60:02d} is drawn with a row shifted: {shown}"
         assert all(line[:starts[0]].strip() == "" and line[starts[0] + width:].strip() == "" for line in shown)
+
+
+class SteppingClock:
+    """Game time that moves one second each time it is read; real waits are a ten-thousandth."""
+
+    scale = 0.0001
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def now(self) -> float:
+        self.t += 1.0
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        self.t += seconds
+
+
+def test_a_step_that_goes_on_by_itself_shows_its_countdown(capsys):
+    import os
+
+    read, write = os.pipe()
+    try:
+        with os.fdopen(read, "r", closefd=False) as stream:
+            asker = KeyboardAsker(SteppingClock(), stream)
+            asker.interactive = True  # a terminal
+            question = Question("werewolf.lay_down", Line("k", "Lay them down.", "…"), ("done",),
+                                {"done": "done"}, default="done", timeout=6)
+            assert asker.ask(question) == "done"  # nobody typed: it went on by itself
+    finally:
+        os.close(read)
+        os.close(write)
+    shown = capsys.readouterr().out.split("\r")
+    countdown = [part for part in shown if part.startswith("  [done] ") and " s > " in part]
+    numbers = [int(part.split()[1]) for part in countdown]
+    assert numbers[0] == 5 and len(numbers) >= 2 and numbers == sorted(set(numbers), reverse=True)
