@@ -176,3 +176,38 @@ def judge(
         side = voice.text(f"werewolf.sides.{verdict.sides[name]}")
         table.add_row(name, cards, side, "★" if name in verdict.winners else "")
     _print_table(table)
+
+
+# -- evening ----------------------------------------------------------------------------------
+@app.command()
+def evening(
+    file: Optional[Path] = typer.Option(None, "--file", help="An evening file (default: the latest one `play` kept)."),
+    as_json: bool = JsonOption,
+    lang: str = LangOption,
+) -> None:
+    """The evening's wins per player and per side, as `gm werewolf play` keeps them night after night."""
+    from gm.night.log import latest_evening
+    from gm.werewolf.evening import EveningError, evening_from_json
+
+    voice = _voice(lang)
+    with input_errors():
+        path = file or latest_evening()
+        if path is None:
+            raise EveningError("no evening yet: play one with gm werewolf play")
+        try:
+            chosen = evening_from_json(json.loads(path.read_text(encoding="utf-8")))
+        except json.JSONDecodeError as error:
+            raise EveningError(f"{path}: bad JSON: {error}") from None
+    if as_json:
+        print_json(chosen.to_json())
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(show_header=False)
+    for name, wins in chosen.wins().items():
+        table.add_row(escape(name), str(wins))
+    for side, wins in chosen.sides().items():
+        table.add_row(voice.text(f"werewolf.sides.{side}"), str(wins), style="dim")
+    typer.echo(voice.text("werewolf.evening.nights", nights=len(chosen.nights)))
+    _print_table(table)
