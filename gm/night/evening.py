@@ -17,7 +17,8 @@ def _ask_winners(ctx: NightContext) -> list[str]:
     winners: list[str] = []
     labels = {DONE: ctx.voice.text("werewolf.done")}
     while len(winners) < len(ctx.players):
-        answer = ctx.ask("werewolf.evening.ask_winner", [*(p for p in ctx.players if p not in winners), DONE], labels)
+        answer = ctx.ask("werewolf.evening.ask_winner", [*(p for p in ctx.players if p not in winners), DONE], labels,
+                         default=DONE)
         if answer == DONE:
             break
         winners.append(answer)
