@@ -131,3 +131,24 @@ def test_a_step_that_goes_on_by_itself_shows_its_countdown(capsys):
     countdown = [part for part in shown if part.startswith("  [done] ") and " s > " in part]
     numbers = [int(part.split()[1]) for part in countdown]
     assert numbers[0] == 5 and len(numbers) >= 2 and numbers == sorted(set(numbers), reverse=True)
+
+
+def test_a_step_that_goes_on_by_itself_counts_down_while_listening_too(capsys):
+    from test_listening import _asker
+
+    clock = FakeClock()
+    asker, _ = _asker(clock)
+    asker.keyboard.interactive = True  # a terminal
+    question = Question("werewolf.lay_down", Line("k", "Lay them down.", "…"), ("done",), {"done": "done"},
+                        default="done", timeout=3)
+    assert asker.ask(question) == "done"
+    numbers = {part.split()[1] for part in capsys.readouterr().out.split("\r") if part.startswith("  [done] ")}
+    assert {"3", "2", "1"} <= numbers
+
+
+def test_names_in_tables_are_plain_text():
+    from typer.testing import CliRunner
+    from gm.cli import app
+
+    result = CliRunner().invoke(app, ["werewolf", "tally", "--players", "[b]Aki[/b],Ken,Mio,Sora", "--votes", "Ken=3"])
+    assert result.exit_code == 0 and "[b]Aki[/b]" in result.stdout

@@ -34,6 +34,13 @@ def _voice(lang: str) -> Voice:
         return Voice(lang)
 
 
+def escape(name: str) -> str:
+    """A player's name as plain text where rich renders it (no markup)."""
+    from rich.markup import escape as escape_markup
+
+    return escape_markup(name)
+
+
 def _print_table(table: object) -> None:
     from rich.console import Console
 
@@ -126,7 +133,7 @@ def tally(
     table = Table("candidate", "votes", *(["runoff"] if second else []))
     for candidate, count in first.counts.items():
         extra = [str(second.counts[candidate]) if candidate in second.counts else ""] if second else []
-        table.add_row(candidate, str(count), *extra)
+        table.add_row(escape(candidate), str(count), *extra)
     _print_table(table)
     if result.panic:
         typer.echo("Tie again: the village panics.")
@@ -174,7 +181,7 @@ def judge(
     for name in request.players:
         cards = " + ".join(voice.text(f"werewolf.cards.{card}") for card in request.hands[name])
         side = voice.text(f"werewolf.sides.{verdict.sides[name]}")
-        table.add_row(name, cards, side, "★" if name in verdict.winners else "")
+        table.add_row(escape(name), cards, side, "★" if name in verdict.winners else "")
     _print_table(table)
 
 
@@ -201,7 +208,6 @@ def evening(
     if as_json:
         print_json(chosen.to_json())
         return
-    from rich.markup import escape
     from rich.table import Table
 
     table = Table(show_header=False)
