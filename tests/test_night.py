@@ -142,7 +142,7 @@ def test_cards_that_do_not_add_up_name_the_card_and_ask_only_the_hands_involved(
     answers = FIVE_MORNING + counts(3, 1, 1, 0, 0, 0) + first_pass + again
     result, speaker, log, _ = night(FIVE, answers)
     line = speaker.lines[speaker.keys.index("werewolf.reveal.too_many")]
-    assert line.text == "That makes 2 × Werewolf, but the deck has 1. Once more, the cards of Ken and Mio."
+    assert line.text == "Werewolf is given 2 times, but the deck has 1. Once more, the cards of Ken and Mio."
     assert [e["type"] for e in log].count("judge_refused") == 1
     assert result.reveal.winning_side == "werewolves" and set(result.reveal.winners) == {"Ken", "Mio"}
 

@@ -212,7 +212,7 @@ WHOLE_NIGHTS = [
 ]
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", [*LANGS, "ko"])
 @pytest.mark.parametrize("deck, table, executed, side, winners", WHOLE_NIGHTS)
 def test_whole_nights(lang, deck, table, executed, side, winners):
     result, speaker, _, _ = play(deck, table, lang)
