@@ -235,6 +235,9 @@ def _four(**changes):
     (dict(players=["A", "B", "C", "E"]), "cards given for 'D', who is not a player"),
     (dict(players=["A", "B", "C", "D", "E"]), "no cards given for E"),
     (dict(players=["A", "B", "C", "A"]), "a player is named twice"),
+    (dict(players=["A", "B", "C", "Graveyard"], hands={"A": ["werewolf", "villager"], "B": ["traitor", "seer"],
+                                                       "C": ["villager", "villager"], "Graveyard": ["villager", "villager"]}),
+     "'Graveyard' cannot be a player's name: it is the graveyard's"),
     (dict(deck=standard_deck(5)), "the deck is for 5 players, not 4"),
 ])
 def test_inconsistent_cards_are_refused_precisely(changes, message):

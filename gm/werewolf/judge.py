@@ -68,8 +68,9 @@ def _validate(
 ) -> None:
     if len(set(players)) != len(players):
         raise JudgeError(f"a player is named twice in {list(players)}")
-    if GRAVEYARD in players:
-        raise JudgeError(f"{GRAVEYARD!r} cannot be a player's name")
+    for name in players:
+        if name.casefold() == GRAVEYARD:
+            raise JudgeError(f"{name!r} cannot be a player's name: it is the graveyard's")
     if len(players) not in PLAYER_COUNTS:
         raise JudgeError(f"Half Werewolf is for 4 to 6 players, not {len(players)}")
     if deck.players != len(players):
