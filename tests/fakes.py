@@ -28,10 +28,14 @@ class RecordingSpeaker:
         return [line.key for line in self.lines]
 
 
+CTRL_C = "^C"
+
+
 class ScriptedAsker:
     """Answers questions from a list; None lets a timed question time out on the fake clock.
 
-    An answer may be a (key, answer) pair to assert which question it is for."""
+    An answer may be a (key, answer) pair to assert which question it is for; the answer CTRL_C
+    stands for Ctrl-C pressed at that question."""
 
     def __init__(self, answers, clock: FakeClock) -> None:
         self.answers = list(answers)
@@ -46,6 +50,8 @@ class ScriptedAsker:
         if isinstance(answer, tuple):
             key, answer = answer
             assert question.key == key, f"expected question {key}, got {question.key}"
+        if answer == CTRL_C:
+            raise KeyboardInterrupt
         if answer is None:
             assert question.timeout is not None, f"{question.key} has no timeout"
             self.clock.sleep(question.timeout)

@@ -73,7 +73,7 @@ def test_a_total_that_cannot_be_is_counted_again():
     assert result.reveal.winning_side == "traitor_werewolf" and result.reveal.winners == ("Aki",)
 
 
-FIVE_MORNING = [("werewolf.deal", None), ("werewolf.pass_right", None), ("werewolf.lay_down", None),
+FIVE_MORNING = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", None),
                 ("werewolf.seer_two", None), ("werewolf.gravedigger", None)]
 
 
@@ -111,10 +111,10 @@ def test_panic_after_a_second_tie_judges_the_whole_table():
     result, speaker, log, _ = night(FOUR, answers)
     assert result.vote.panic and result.vote.executed is None
     assert "werewolf.vote.panic" in speaker.keys
-    # HW-R5: the Traitor Werewolf (Aki) loses on panic; no other werewolf-side player: nobody wins
-    assert result.reveal.winning_side == "werewolves" and result.reveal.winners == ()
-    assert speaker.keys[-2] == "werewolf.verdict.panic_traitor_werewolf_nobody"
-    assert "nobody wins" in speaker.lines[-2].text
+    # HW-R5: the Traitor Werewolf (Aki) was spared, which reverses the sides: the villagers win
+    assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Ken", "Mio", "Sora")
+    assert speaker.keys[-2] == "werewolf.verdict.panic_traitor_werewolf"
+    assert "the villager side wins: Ken, Mio and Sora" in speaker.lines[-2].text
 
 
 def test_graveyard_voted_asks_only_the_graveyard_when_it_decides():
@@ -126,28 +126,41 @@ def test_graveyard_voted_asks_only_the_graveyard_when_it_decides():
     assert "werewolf.reveal.everyone" not in speaker.keys
 
 
-def test_inconsistent_cards_are_asked_again():
-    bad_then_good = [
+def test_cards_that_do_not_add_up_name_the_card_and_ask_only_the_hands_involved():
+    first_pass = [
         ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "villager"),  # Aki executed
-        *[("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "werewolf")] * 1,  # Ken: 2 wolves
-        ("werewolf.reveal.ask_first", "traitor"), ("werewolf.reveal.ask_second", "villager"),
+        ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager"),  # Ken
+        ("werewolf.reveal.ask_first", "traitor"), ("werewolf.reveal.ask_second", "werewolf"),  # Mio: a second wolf
         ("werewolf.reveal.ask_first", "gravedigger"), ("werewolf.reveal.ask_second", "villager"),
         ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),
         ("werewolf.reveal.ask_graveyard", "villager"), ("werewolf.reveal.ask_graveyard", "villager"),
     ]
-    again = [
-        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "villager"),
+    again = [  # only Ken's and Mio's cards, the hands naming the werewolf
         ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager"),
         ("werewolf.reveal.ask_first", "traitor"), ("werewolf.reveal.ask_second", "villager"),
-        ("werewolf.reveal.ask_first", "gravedigger"), ("werewolf.reveal.ask_second", "villager"),
-        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),
-        ("werewolf.reveal.ask_graveyard", "villager"), ("werewolf.reveal.ask_graveyard", "villager"),
     ]
-    answers = FIVE_MORNING + counts(3, 1, 1, 0, 0, 0) + bad_then_good + again
+    answers = FIVE_MORNING + counts(3, 1, 1, 0, 0, 0) + first_pass + again
     result, speaker, log, _ = night(FIVE, answers)
-    assert speaker.keys.count("werewolf.reveal.inconsistent") == 1
+    line = speaker.lines[speaker.keys.index("werewolf.reveal.too_many")]
+    assert line.text == "Werewolf is given 2 times, but the deck has 1. Once more, the cards of Ken and Mio."
     assert [e["type"] for e in log].count("judge_refused") == 1
-    assert result.reveal.winning_side == "werewolves"
+    assert result.reveal.winning_side == "werewolves" and set(result.reveal.winners) == {"Ken", "Mio"}
+
+
+def test_a_card_given_too_often_in_the_graveyard_asks_the_graveyard_again_in_japanese():
+    answers = MORNING_4 + counts(0, 2, 2, 0, 0) + counts(1, 3) + [
+        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "villager"),  # Mio executed
+        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),  # Aki
+        ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager"),  # Ken
+        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),  # Sora
+        ("werewolf.reveal.ask_graveyard", "seer"),  # a second seer
+        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "villager"),  # Mio again
+        ("werewolf.reveal.ask_graveyard", "traitor"),
+    ]
+    result, speaker, _, _ = night(FOUR, answers, lang="ja")
+    line = speaker.lines[speaker.keys.index("werewolf.reveal.too_many")]
+    assert line.text == "占い師が2枚になりますが、デッキには1枚しかありません。Mio、墓地のカードをもう一度確認します。"
+    assert result.reveal.winning_side == "werewolves" and result.reveal.winners == ("Ken",)
 
 
 def test_roll_call_warns_at_four_players_and_counts_named_votes():
@@ -178,7 +191,7 @@ def test_quit_from_ctrl_c_stops_the_night():
 def test_magicians_night_asks_who_saw_the_magician():
     six = FIVE + ["Rin"]
     deck = standard_deck(6, "magician")
-    morning = [("werewolf.deal", None), ("werewolf.pass_right", None), ("werewolf.lay_down", None),
+    morning = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", None),
                ("werewolf.seer_two", None), ("werewolf.gravedigger", None)]
     hands = {"Aki": ["villager", "villager"], "Ken": ["werewolf", "villager"], "Mio": ["seer", "villager"],
              "Sora": ["traitor", "villager"], "Yui": ["gravedigger", "villager"], "Rin": ["magician", "villager"]}

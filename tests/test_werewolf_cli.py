@@ -98,9 +98,47 @@ def test_tally_readable_output():
 def test_tally_roll_call():
     data = ok_json("tally", *PLAYERS, "--roll-call", "--votes", "aki=Ken,ken=mio,mio=ken,sora=graveyard")
     assert data["executed"] == "Ken" and data["counts"]["graveyard"] == 1
-    runoff = ok_json("tally", *PLAYERS, "--roll-call", "--votes", "Aki=Ken,Ken=Aki",
+    runoff = ok_json("tally", *PLAYERS, "--roll-call", "--votes", "Aki=Ken,Ken=Aki,Mio=Sora",
                      "--runoff", "Aki=Ken,Ken=Ken,Mio=Aki")
-    assert runoff["executed"] == "Ken" and runoff["runoff_counts"] == {"Aki": 1, "Ken": 2}
+    assert runoff["executed"] == "Ken" and runoff["runoff_counts"] == {"Aki": 1, "Ken": 2, "Sora": 0}
+
+
+SIX = ["--players", "A,B,C,D,E,F"]
+
+
+def test_tally_takes_the_deck_and_defaults_to_the_standard_one():
+    # HW-R4: with the standard 6-player deck everyone votes; Magician's Night lets two turned players lack one
+    assert "HW-R4: 4 votes in all, but 6 players cast exactly 6 votes" in refused("tally", *SIX, "--votes", "A=4")
+    assert ok_json("tally", *SIX, "--votes", "A=4", "--variant", "magician")["executed"] == "A"
+    assert "between 4 and 6 votes" in refused("tally", *SIX, "--votes", "A=3", "--variant", "magician")
+    assert ok_json("tally", *SIX, "--votes", "A=3", "--variant", "magician", "--with", "天使")["executed"] == "A"
+    assert "HW-R1: the dead variant is for 6 players only, not 4" in refused(
+        "tally", *PLAYERS, "--votes", "Aki=3", "--variant", "dead")
+
+
+@pytest.mark.parametrize("args, message", [
+    # HW-R4: the runoff has the same voters as the first round
+    (["--votes", "Aki=1,Ken=1,Mio=1", "--runoff", "Aki=2,Ken=2"],
+     "HW-R4: the runoff has the same voters as the first round: exactly 3 votes, not 4"),
+    (["--roll-call", "--votes", "Aki=Ken,Ken=Aki,Mio=Aki,Sora=Ken", "--runoff", "Aki=Ken,Ken=Aki,Mio=Aki"],
+     "HW-R4: the runoff has the same voters as the first round: exactly 4 votes, not 3"),
+])
+def test_a_runoff_with_other_voters_is_refused(args, message):
+    assert message in refused("tally", *PLAYERS, *args)
+
+
+def test_a_roll_call_records_no_vote_only_as_the_deck_allows():
+    # HW-R4: with 5 players everyone votes, so `A=B,C=B` cannot execute B
+    five = ["--players", "A,B,C,D,E", "--roll-call", "--votes", "A=B,C=B"]
+    assert "HW-R4: 2 votes in all, but 5 players cast exactly 5 votes" in refused("tally", *five)
+
+
+@pytest.mark.parametrize("name", ["graveyard", "Graveyard", "GRAVEYARD", "墓地", "the graveyard", "ぼち"])
+def test_a_player_named_like_the_graveyard_is_refused(name):
+    message = f"a player cannot be named {name!r}: that is the graveyard's name"
+    assert message in refused("tally", "--players", f"Aki,Ken,Mio,{name}", "--votes", "Aki=3")
+    assert message in refused("judge", input=json.dumps({"players": ["Aki", "Ken", "Mio", name], "hands": {},
+                                                         "graveyard": []}, ensure_ascii=False))
 
 
 @pytest.mark.parametrize("args, message", [
@@ -155,9 +193,19 @@ def test_judge_from_a_file_in_japanese(tmp_path):
 
 
 def test_judge_panic_and_the_graveyard():
-    assert ok_json("judge", input=request(executed=None))["winners"] == []
+    # HW-R5: panic spares the Traitor Werewolf (Aki), which reverses the sides: the villagers win
+    assert ok_json("judge", input=request(executed=None))["winners"] == ["Ken", "Mio", "Sora"]
     assert ok_json("judge", input=request(executed="墓地"))["reason_key"] == (
         "werewolf.verdict.graveyard_traitor_werewolf_spared")
+
+
+@pytest.mark.parametrize("changes, message", [
+    (dict(graveyard=["死神"]), "death is not in the deck (the 4-player deck)"),
+    (dict(hands={"aki": ["人狼", "traitor"], "Ken": ["villager", "Seer"], "Mio": ["魔術師", "villager"],
+                 "Sora": ["villager", "villager"]}), "magician is not in the deck (the 4-player deck)"),
+])
+def test_judge_without_a_variant_judges_the_standard_deck(changes, message):
+    assert message in refused("judge", input=request(**changes))
 
 
 def test_judge_with_the_dead_and_a_custom_deck():

@@ -114,20 +114,21 @@ def test_panic_is_a_werewolf_side_win():
     check(verdict_of(FOUR, None), "werewolves", ["A", "B"], "panic")
 
 
-def test_panic_with_a_traitor_werewolf_nobody_wins_and_the_reason_says_so():
+def test_panic_with_a_traitor_werewolf_the_villagers_win():
+    # HW-R5 (役職ルール③): a Traitor Werewolf reverses both sides' conditions; panic spares them
     verdict = verdict_of(FOUR_TW, None)
-    check(verdict, "werewolves", [], "panic_traitor_werewolf_nobody")
+    check(verdict, "villagers", ["B", "C", "D"], "panic_traitor_werewolf")
     assert Voice("en").text(verdict.reason, **verdict.fields) == (
-        "A tie again, and the village panics: the werewolf side wins, but the Traitor Werewolf A wins "
-        "only by execution and nobody else is on that side, so nobody wins.")
-    assert "勝者はいません" in Voice("ja").text(verdict.reason, **verdict.fields)
+        "A tie again, and the village panics, but the Traitor Werewolf A was spared, which reverses "
+        "the sides: the villager side wins: B, C and D.")
+    assert "村人陣営の勝利です。勝者はB、C、D。" in Voice("ja").text(verdict.reason, **verdict.fields)
 
 
-def test_panic_with_a_traitor_werewolf_the_magician_turned_win():
+def test_panic_with_a_traitor_werewolf_the_magician_turned_lose():
     deal = table("A=werewolf+traitor B=seer+villager C=villager+villager D=villager+villager "
                  "E=gravedigger+villager F=villager+villager", "magician+villager")
     verdict = verdict_of(deal, None, magician_seen_by=["B"], deck=standard_deck(6, "magician"))
-    check(verdict, "werewolves", ["B"], "panic_traitor_werewolf")
+    check(verdict, "villagers", ["C", "D", "E", "F"], "panic_traitor_werewolf")
 
 
 def test_panic_with_werewolf_and_traitor_in_the_graveyard():
@@ -176,13 +177,26 @@ def test_the_dead_win_when_a_player_is_executed_even_the_werewolf():
 
 
 def test_the_dead_win_on_panic():
-    check(verdict_of(DEAD, None), "dead", ["A", "B"], "dead_panic")
+    check(verdict_of(DEAD, None, deck=standard_deck(6, "dead")), "dead", ["A", "B"], "dead_panic")
 
 
 def test_death_in_a_hand_is_the_normal_game():
     deal = table("A=werewolf+traitor B=gravedigger+villager C=seer+death D=villager+villager "
                  "E=villager+villager F=villager+villager", "villager+villager")
-    check(verdict_of(deal, "A"), "traitor_werewolf", ["A"], "traitor_werewolf_executed")
+    verdict = verdict_of(deal, "A", deck=standard_deck(6, "dead"))
+    check(verdict, "traitor_werewolf", ["A"], "traitor_werewolf_executed")
+
+
+@pytest.mark.parametrize("deal, message", [
+    (table("A=werewolf+villager B=traitor+seer C=villager+villager D=villager+villager", "death"),
+     "death is not in the deck \\(the 4-player deck\\)"),
+    (DEAD, "death is not in the deck \\(the 6-player deck\\)"),
+    (MAGICIAN, "magician is not in the deck \\(the 6-player deck\\)"),
+])
+def test_without_a_deck_the_standard_deck_is_judged(deal, message):
+    # the deck is the standard one for the player count unless a variant is given: never judged as one
+    with pytest.raises(JudgeError, match=message):
+        verdict_of(deal, "A")
 
 
 def test_an_empty_dead_side_wins_nothing():
@@ -209,7 +223,7 @@ def _four(**changes):
     (dict(hands={"A": ["villager", "villager"], "B": ["traitor", "seer"], "C": ["villager", "villager"],
                  "D": ["villager", "villager"]}), "0 werewolf cards"),
     (dict(hands={"A": ["werewolf", "villager"], "B": ["seer", "seer"], "C": ["villager", "villager"],
-                 "D": ["villager", "villager"]}), "2 × seer but the box has 1"),
+                 "D": ["villager", "villager"]}), "2 × seer but the deck has 1"),
     (dict(hands={"A": ["werewolf"], "B": ["traitor", "seer"], "C": ["villager", "villager"],
                  "D": ["villager", "villager"]}), "A has 1 cards, not 2"),
     (dict(hands={"A": ["werewolf", "wolf"], "B": ["traitor", "seer"], "C": ["villager", "villager"],
@@ -221,6 +235,9 @@ def _four(**changes):
     (dict(players=["A", "B", "C", "E"]), "cards given for 'D', who is not a player"),
     (dict(players=["A", "B", "C", "D", "E"]), "no cards given for E"),
     (dict(players=["A", "B", "C", "A"]), "a player is named twice"),
+    (dict(players=["A", "B", "C", "Graveyard"], hands={"A": ["werewolf", "villager"], "B": ["traitor", "seer"],
+                                                       "C": ["villager", "villager"], "Graveyard": ["villager", "villager"]}),
+     "'Graveyard' cannot be a player's name: it is the graveyard's"),
     (dict(deck=standard_deck(5)), "the deck is for 5 players, not 4"),
 ])
 def test_inconsistent_cards_are_refused_precisely(changes, message):
@@ -230,9 +247,9 @@ def test_inconsistent_cards_are_refused_precisely(changes, message):
 
 def test_a_card_not_in_the_deck_is_refused():
     request = _four(graveyard=["gorilla"])
-    assert judge(**request).winning_side == "villagers"  # the box has a gorilla
+    assert judge(**request, deck=standard_deck(4, swap_ins=["gorilla"])).winning_side == "villagers"
     with pytest.raises(JudgeError, match="gorilla is not in the deck"):
-        judge(**request, deck=standard_deck(4))
+        judge(**request)
     with pytest.raises(JudgeError, match="7 × villager but the deck has 6"):
         judge(**_four(graveyard=["villager"], hands={"A": ["werewolf", "villager"], "B": ["villager", "seer"],
                                                      "C": ["villager", "villager"], "D": ["villager", "villager"]}),
@@ -242,9 +259,9 @@ def test_a_card_not_in_the_deck_is_refused():
 def test_more_than_two_magician_sightings_are_refused():
     players, hands, graveyard = MAGICIAN
     with pytest.raises(JudgeError, match="3 players saw the magician, but only the seer and the gravedigger can"):
-        judge(players, hands, graveyard, "D", ["A", "B", "C"])
+        judge(players, hands, graveyard, "D", ["A", "B", "C"], standard_deck(6, "magician"))
     with pytest.raises(JudgeError, match="named twice among those who saw the magician"):
-        judge(players, hands, graveyard, "D", ["A", "A"])
+        judge(players, hands, graveyard, "D", ["A", "A"], standard_deck(6, "magician"))
 
 
 # -- what the executed player's cards decide -----------------------------------------------------------
@@ -254,7 +271,8 @@ def test_more_than_two_magician_sightings_are_refused():
     (standard_deck(4), "A", ["traitor", "villager"], "werewolves"),  # the traitor is here: no TW elsewhere
     (standard_deck(4), "A", ["villager", "seer"], None),  # a Traitor Werewolf may be elsewhere
     (custom_deck(4, {"villager": 7, "werewolf": 1, "seer": 1}), "A", ["villager", "seer"], "werewolves"),
-    (standard_deck(4), None, None, "werewolves"),  # panic: the werewolf side (who: everyone's cards)
+    (standard_deck(4), None, None, None),  # panic: werewolves, or villagers if a Traitor Werewolf was spared
+    (custom_deck(4, {"villager": 7, "werewolf": 1, "seer": 1}), None, None, "werewolves"),
     (standard_deck(6, "dead"), None, None, None),  # panic: dead or werewolves, by the graveyard
     (standard_deck(6, "dead"), "A", ["werewolf", "villager"], None),  # death may lie in the graveyard
     (standard_deck(6, "dead"), "A", ["werewolf", "death"], "villagers"),  # death is not in the graveyard

@@ -66,6 +66,20 @@ def test_a_night_spoken_to_wav_files_leaves_one_file_per_line(tmp_path):
     said = [json.loads(line) for line in log.read_text().splitlines() if '"type": "say"' in line]
     files = sorted(out.glob("*.wav"))
     assert len(files) == len(said) > 30
-    assert files[0].name == "0001-werewolf.intro.wav" and files[-1].name.endswith("werewolf.goodnight.wav")
+    assert files[0].name == "0001-werewolf.intro.wav" and files[-1].name.endswith("werewolf.evening.tally.wav")
     with wave.open(str(files[0])) as intro:
         assert intro.getnframes() / intro.getframerate() > 2.0  # a long sentence, really rendered
+
+
+def test_play_takes_swap_ins_in_either_language():
+    # one card parser for every command: `play --with ゴリラ` like `deck --with ゴリラ`
+    result = play("--with", "ゴリラ")
+    assert result.exit_code == 0, result.output
+    assert "Gorilla" in result.output
+
+
+@pytest.mark.parametrize("name", ["graveyard", "墓地"])
+def test_play_refuses_a_player_named_like_the_graveyard(name):
+    result = runner.invoke(app, ["werewolf", "play", "--players", f"Aki,Ken,Mio,{name}", "--speech", "off"], input="")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"gm: a player cannot be named {name!r}: that is the graveyard's name"

@@ -3,7 +3,7 @@
 import pytest
 
 from gm.werewolf.decks import standard_deck
-from gm.werewolf.script import ACTION, DISCUSSION, REVEAL, VOTE, SetupError, build_script, pass_pairs
+from gm.werewolf.script import DISCUSSION, REVEAL, VOTE, WAIT, SetupError, build_script, pass_pairs
 
 FOUR = ["Aki", "Ken", "Mio", "Sora"]
 FIVE = FOUR + ["Yui"]
@@ -26,7 +26,7 @@ def test_four_players_seer_sees_one_card_and_there_is_no_gravedigger():
     assert "werewolf.apprentice" not in k and "werewolf.gorilla" not in k and "werewolf.angel" not in k
     assert [s.kind for s in script[-3:]] == [DISCUSSION, VOTE, REVEAL]
     deal = script[k.index("werewolf.deal")]
-    assert deal.kind == ACTION and deal.fields["total"] == 9 and deal.fields["graveyard"] == 1
+    assert deal.kind == WAIT and deal.fields["total"] == 9 and deal.fields["graveyard"] == 1
     assert deal.fields["villagers"] == 6 and sorted(deal.fields["others"]) == ["seer", "traitor", "werewolf"]
 
 
@@ -42,10 +42,27 @@ def test_magicians_night_announces_its_regulation():
     assert "werewolf.regulation_magician" in k and "werewolf.regulation_dead" not in k
 
 
-def test_battle_with_the_dead_warns_the_gravedigger_about_death():
+def test_battle_with_the_dead_warns_the_gravedigger_before_they_act():
+    # 死者との戦い 注意点: the gravedigger may not hand death to a player: said before the gravedigger acts
     k = keys(build_script(SIX, standard_deck(6, "dead"), 180))
     assert "werewolf.regulation_dead" in k
-    assert k.index("werewolf.gravedigger") + 1 == k.index("werewolf.death_note")
+    assert k.index("werewolf.death_note") + 1 == k.index("werewolf.gravedigger")
+
+
+@pytest.mark.parametrize("players", [FOUR, FIVE, SIX])
+def test_the_books_reminders_come_where_the_book_puts_them(players):
+    k = keys(build_script(players, standard_deck(len(players)), 180))
+    # 注意1 follows the side rules (役職ルール②); nobody fakes an ability, every holder comes forward,
+    # before the first ability is used
+    assert k.index("werewolf.side_rules") + 1 == k.index("werewolf.ability_any_side") < k.index("werewolf.lay_down")
+    first_ability = "werewolf.seer_one" if len(players) == 4 else "werewolf.seer_two"
+    assert k.index("werewolf.come_forward") + 1 == k.index(first_ability)
+    # 注意2: a player who held both may confess it during the day
+    if len(players) == 4:
+        assert "werewolf.may_confess" not in k and "werewolf.both_abilities" not in k
+    else:
+        assert k.index("werewolf.both_abilities") < k.index("werewolf.come_forward")
+        assert k.index("werewolf.morning_end") < k.index("werewolf.may_confess") < k.index("werewolf.day")
 
 
 def test_swap_ins_bring_their_reminders_and_the_apprentice_acts_last():

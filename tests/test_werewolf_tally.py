@@ -16,7 +16,7 @@ CANDIDATES = [*FOUR, GRAVEYARD]
 def test_hw_r4_bounds_by_player_count():
     assert vote_bounds(4) == (3, 4)  # the traitor has no vote with 4 players
     assert vote_bounds(5) == (5, 5)  # everyone votes with the 5-player deck
-    assert vote_bounds(6) == (3, 6)  # two magician-turned players and a revealed angel
+    assert vote_bounds(6) == (6, 6)  # HW-R4: without a deck, the standard 6-player deck
 
 
 def test_hw_r4_bounds_follow_the_deck():
@@ -62,7 +62,7 @@ def test_a_tie_asks_for_a_runoff_among_only_the_tied():
     result = outcome(first)
     assert (result.executed, result.runoff_candidates, result.panic) == (None, ("Aki", GRAVEYARD), False)
     assert result.needs_runoff
-    second = count_round(result.runoff_candidates, {GRAVEYARD: 3}, 4)
+    second = count_round(result.runoff_candidates, {GRAVEYARD: 4}, 4)
     decided = outcome(first, second)
     assert (decided.executed, decided.runoff_candidates, decided.panic) == (GRAVEYARD, ("Aki", GRAVEYARD), False)
 
@@ -80,8 +80,24 @@ def test_a_runoff_counting_other_candidates_is_refused():
     stray = count_round(CANDIDATES, {"Aki": 2, "Mio": 1}, 4)
     with pytest.raises(TallyError, match="among Aki, Ken only, but 'Mio' got 1 votes"):
         outcome(first, stray)
-    zero_elsewhere = count_round(CANDIDATES, {"Aki": 1, "Ken": 2}, 4)
+    zero_elsewhere = count_round(CANDIDATES, {"Aki": 1, "Ken": 3}, 4)
     assert outcome(first, zero_elsewhere).executed == "Ken"
+
+
+def test_the_runoff_total_equals_the_first_rounds():
+    # HW-R4: the runoff is 全プレイヤーによる投票のやり直し: the same voters, so the same total
+    first = count_round(CANDIDATES, {"Aki": 1, "Ken": 1, "Mio": 1}, 4)
+    fewer = count_round(("Aki", "Ken", "Mio"), {"Aki": 2, "Ken": 2}, 4)
+    with pytest.raises(TallyError, match="HW-R4: the runoff has the same voters as the first round: exactly 3 votes, not 4"):
+        outcome(first, fewer)
+    assert outcome(first, count_round(("Aki", "Ken", "Mio"), {"Aki": 2, "Ken": 1}, 4)).executed == "Aki"
+
+
+def test_a_roll_call_runoff_has_the_same_voters():
+    first = roll_call_round(CANDIDATES, {"Aki": "Ken", "Ken": "Aki", "Mio": "Sora"}, FOUR)
+    swapped = roll_call_round(("Aki", "Ken", "Sora"), {"Aki": "Ken", "Ken": "Aki", "Sora": "Ken"}, FOUR)
+    with pytest.raises(TallyError, match="the same voters as the first round, but Mio, Sora changed"):
+        outcome(first, swapped)
 
 
 def test_a_runoff_without_a_tie_is_refused():
@@ -106,7 +122,7 @@ def test_impossible_counts_are_refused(counts, message):
 
 def test_bounds_with_a_deck_at_six():
     six = ["A", "B", "C", "D", "E", "F", GRAVEYARD]
-    with pytest.raises(TallyError, match="HW-R4: 5 votes in all, but 6 players cast between 6 and 6"):
+    with pytest.raises(TallyError, match="HW-R4: 5 votes in all, but 6 players cast exactly 6 votes"):
         count_round(six, {"A": 5}, 6, standard_deck(6))
     assert count_round(six, {"A": 4}, 6, standard_deck(6, "magician")).executed == "A"
 
@@ -115,14 +131,26 @@ def test_roll_call_counts_each_voter_once_and_allows_abstaining():
     votes = {"Aki": "Ken", "Ken": GRAVEYARD, "Mio": "Ken"}
     first = roll_call_round(CANDIDATES, votes, FOUR)
     assert first.counts["Ken"] == 2 and first.counts[GRAVEYARD] == 1 and first.executed == "Ken"
-    runoff = roll_call_round(("Aki", "Ken"), {"Aki": "Ken", "Ken": "Aki"}, FOUR)
-    assert runoff.leaders == ("Aki", "Ken")
+    runoff = roll_call_round(("Aki", "Ken"), {"Aki": "Ken", "Ken": "Aki", "Mio": "Ken"}, FOUR)
+    assert runoff.leaders == ("Ken",)
+
+
+def test_a_roll_call_records_no_vote_only_as_often_as_the_deck_allows():
+    # HW-R4: with 5 players everyone votes; `A=B,C=B` is not a vote of five
+    five = [*FOUR, "Yui"]
+    with pytest.raises(TallyError, match="HW-R4: 2 votes in all, but 5 players cast exactly 5 votes"):
+        roll_call_round([*five, GRAVEYARD], {"Aki": "Ken", "Mio": "Ken"}, five)
+    with pytest.raises(TallyError, match="HW-R4: 2 votes in all, but 4 players cast between 3 and 4 votes"):
+        roll_call_round(CANDIDATES, {"Aki": "Ken", "Mio": "Ken"}, FOUR)
+    six = [*five, "Rin"]
+    magician = standard_deck(6, "magician")
+    assert roll_call_round([*six, GRAVEYARD], {p: "Aki" for p in six[2:]}, six, magician).executed == "Aki"
 
 
 @pytest.mark.parametrize("votes, message", [
     ({"Yui": "Ken"}, "'Yui' is not a voter"),
     ({"Aki": "Yui"}, "Aki voted for 'Yui', not a candidate"),
-    ({}, "no votes were cast"),
+    ({}, "HW-R4: 0 votes in all"),
 ])
 def test_roll_call_refuses_unknown_names(votes, message):
     with pytest.raises(TallyError, match=message):
@@ -164,8 +192,7 @@ def test_a_runoff_executes_its_unique_maximum_or_panics(case, data):
     tied = outcome(first).runoff_candidates
     if tied is None:
         return
-    low, high = vote_bounds(players)
-    picks = data.draw(st.lists(st.sampled_from(tied), min_size=low, max_size=high))
+    picks = data.draw(st.lists(st.sampled_from(tied), min_size=first.total, max_size=first.total))
     second = count_round(tied, {name: picks.count(name) for name in tied}, players)
     result = outcome(first, second)
     top = max(second.counts.values())

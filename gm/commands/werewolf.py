@@ -13,23 +13,32 @@ from gm.commands.common import input_errors, parse_players, print_json
 from gm.commands.werewolf_play import play
 from gm.text.lines import Voice
 from gm.commands.options import LangOption
-from gm.werewolf.cards import parse_card
-from gm.werewolf.decks import Deck, standard_deck
+from gm.werewolf.decks import Deck
 from gm.werewolf.inputs import (
-    BadInput, card_names, graveyard_names, parse_counts, parse_judge_request, parse_roll_call,
+    BadInput, card_names, check_player_names, deck_for, graveyard_names, parse_counts, parse_judge_request,
+    parse_roll_call,
 )
 from gm.werewolf.judge import Verdict, judge as judge_cards
-from gm.werewolf.tally import GRAVEYARD, Outcome, Round, count_round, outcome, roll_call_round, vote_bounds
+from gm.werewolf.tally import GRAVEYARD, Outcome, Round, count_round, outcome, roll_call_round
 
 app = typer.Typer(help="Narrate a Half Werewolf (ハーフ人狼) night: deck, vote tally, verdict, the whole night.", no_args_is_help=True)
 app.command("play")(play)
 
 JsonOption = typer.Option(False, "--json", help="Print JSON instead of a table.")
+VariantOption = typer.Option(None, "--variant", help="6 players: magician (魔術師の夜) or dead (死者との戦い).")
+WithOption = typer.Option("", "--with", help="Cards replacing a villager each: gorilla (4–6), angel, apprentice (6).")
 
 
 def _voice(lang: str) -> Voice:
     with input_errors():
         return Voice(lang)
+
+
+def escape(name: str) -> str:
+    """A player's name as plain text where rich renders it (no markup)."""
+    from rich.markup import escape as escape_markup
+
+    return escape_markup(name)
 
 
 def _print_table(table: object) -> None:
@@ -47,16 +56,15 @@ def deck_json(deck: Deck) -> dict[str, object]:
 @app.command()
 def deck(
     players: int = typer.Option(..., "--players", "-p", help="Number of players: 4, 5 or 6."),
-    variant: Optional[str] = typer.Option(None, "--variant", help="6 players: magician (魔術師の夜) or dead (死者との戦い)."),
-    swap_ins: str = typer.Option("", "--with", help="Cards replacing a villager each: gorilla (4–6), angel, apprentice (6)."),
+    variant: Optional[str] = VariantOption,
+    swap_ins: str = WithOption,
     as_json: bool = JsonOption,
     lang: str = LangOption,
 ) -> None:
     """Show the deck for a player count: which cards to take from the box (HW-R1)."""
     voice = _voice(lang)
     with input_errors():
-        names = card_names()
-        chosen = standard_deck(players, variant, [parse_card(c, names) for c in swap_ins.replace("、", ",").split(",") if c.strip()])
+        chosen = deck_for(players, variant, swap_ins)
     if as_json:
         print_json(deck_json(chosen))
         return
@@ -74,11 +82,11 @@ def deck(
 
 
 # -- tally ------------------------------------------------------------------------------------
-def _round_of(spec: str, candidates: list[str], voters: list[str], roll_call: bool) -> Round:
+def _round_of(spec: str, candidates: list[str], voters: list[str], roll_call: bool, deck: Deck) -> Round:
     aliases = graveyard_names()
     if roll_call:
-        return roll_call_round(candidates, parse_roll_call(spec, voters, candidates, aliases), voters)
-    return count_round(candidates, parse_counts(spec, candidates, aliases), len(voters))
+        return roll_call_round(candidates, parse_roll_call(spec, voters, candidates, aliases), voters, deck)
+    return count_round(candidates, parse_counts(spec, candidates, aliases), len(voters), deck)
 
 
 def tally_json(first: Round, second: Round | None, result: Outcome) -> dict[str, object]:
@@ -97,19 +105,25 @@ def tally(
     votes: str = typer.Option(..., "--votes", help='Count mode "Aki=2,graveyard=1"; roll call "Aki=Ken,Ken=graveyard".'),
     runoff: Optional[str] = typer.Option(None, "--runoff", help="The runoff's votes, among the tied only."),
     roll_call: bool = typer.Option(False, "--roll-call", help="Votes are voter=candidate instead of candidate=count."),
+    variant: Optional[str] = VariantOption,
+    swap_ins: str = WithOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Count a vote: the executed player (or the graveyard), a runoff among the tied, or panic (HW-R4)."""
+    """Count a vote: the executed player (or the graveyard), a runoff among the tied, or panic (HW-R4).
+
+    The votes possible follow the deck: the standard one for the player count unless --variant/--with.
+    """
     with input_errors():
         names, _ = parse_players(players)
-        vote_bounds(len(names))
-        first = _round_of(votes, [*names, GRAVEYARD], names, roll_call)
+        check_player_names(names)
+        chosen = deck_for(len(names), variant, swap_ins)
+        first = _round_of(votes, [*names, GRAVEYARD], names, roll_call, chosen)
         result = outcome(first)
         second = None
         if runoff is not None:
             if not result.needs_runoff:
                 raise BadInput(f"no runoff: {result.executed} has the most votes")
-            second = _round_of(runoff, list(result.runoff_candidates or ()), names, roll_call)
+            second = _round_of(runoff, list(result.runoff_candidates or ()), names, roll_call, chosen)
             result = outcome(first, second)
     if as_json:
         print_json(tally_json(first, second, result))
@@ -119,7 +133,7 @@ def tally(
     table = Table("candidate", "votes", *(["runoff"] if second else []))
     for candidate, count in first.counts.items():
         extra = [str(second.counts[candidate]) if candidate in second.counts else ""] if second else []
-        table.add_row(candidate, str(count), *extra)
+        table.add_row(escape(candidate), str(count), *extra)
     _print_table(table)
     if result.panic:
         typer.echo("Tie again: the village panics.")
@@ -167,5 +181,39 @@ def judge(
     for name in request.players:
         cards = " + ".join(voice.text(f"werewolf.cards.{card}") for card in request.hands[name])
         side = voice.text(f"werewolf.sides.{verdict.sides[name]}")
-        table.add_row(name, cards, side, "★" if name in verdict.winners else "")
+        table.add_row(escape(name), cards, side, "★" if name in verdict.winners else "")
+    _print_table(table)
+
+
+# -- evening ----------------------------------------------------------------------------------
+@app.command()
+def evening(
+    file: Optional[Path] = typer.Option(None, "--file", help="An evening file (default: the latest one `play` kept)."),
+    as_json: bool = JsonOption,
+    lang: str = LangOption,
+) -> None:
+    """The evening's wins per player and per side, as `gm werewolf play` keeps them night after night."""
+    from gm.night.log import latest_evening
+    from gm.werewolf.evening import EveningError, evening_from_json
+
+    voice = _voice(lang)
+    with input_errors():
+        path = file or latest_evening()
+        if path is None:
+            raise EveningError("no evening yet: play one with gm werewolf play")
+        try:
+            chosen = evening_from_json(json.loads(path.read_text(encoding="utf-8")))
+        except json.JSONDecodeError as error:
+            raise EveningError(f"{path}: bad JSON: {error}") from None
+    if as_json:
+        print_json(chosen.to_json())
+        return
+    from rich.table import Table
+
+    table = Table(show_header=False)
+    for name, wins in chosen.wins().items():
+        table.add_row(escape(name), str(wins))
+    for side, wins in chosen.sides().items():
+        table.add_row(voice.text(f"werewolf.sides.{side}"), str(wins), style="dim")
+    typer.echo(voice.text("werewolf.evening.nights", nights=len(chosen.nights)))
     _print_table(table)

@@ -25,7 +25,8 @@ def play(
     time_scale: float = typer.Option(1.0, "--time-scale", min=0.0001, help="Compress every wait and the timer "
                                      "(0.1 = ten times faster; for demos)."),
     roll_call: bool = typer.Option(False, "--roll-call", help="Ask each voter in turn instead of counting fingers."),
-    log: Optional[Path] = typer.Option(None, "--log", help="Write a JSON-lines log of the night to this file."),
+    log: Optional[Path] = typer.Option(None, "--log", help="Write the JSON-lines log of the nights to this file "
+                                       "(default: a new file in gm's data dir); the evening's wins go beside it."),
     lang: str = LangOption,
     speech: str = SpeechOption,
     voice_id: Optional[str] = VoiceOption,
@@ -46,33 +47,35 @@ def play(
     from gm.hearing.keyboard import AnswersExhausted
     from gm.text.lines import Voice
     from gm.hearing.voice import open_asker, open_controls
-    from gm.night.context import NightContext, no_log
-    from gm.night.log import NightLog
-    from gm.night.runner import NightStopped, run_night
+    from gm.night.context import NightContext
+    from gm.night.evening import run_evening
+    from gm.night.log import EveningFile, NightLog, evening_path, new_log_path
+    from gm.night.runner import NightStopped
     from gm.night.terminal import KeyControls, LiveCountdown
     from gm.speech.speakers import open_speaker
-    from gm.werewolf.decks import standard_deck
+    from gm.werewolf.inputs import check_player_names, deck_for
 
     with input_errors():
         names, readings = parse_players(players)
-        swap_ins = [c.strip() for c in with_cards.split(",") if c.strip()]
-        deck = standard_deck(len(names), variant, swap_ins)
+        check_player_names(names)
+        deck = deck_for(len(names), variant, with_cards)
         voice = Voice(lang, readings)
         clock = RealClock(time_scale)
         spec = listen_spec(listen, listen_from)
         speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume))
         asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True)
-        night_log = NightLog(log, clock) if log else None
+        log = log or new_log_path()
+        night_log = NightLog(log, clock)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     ctx = NightContext(
         players=names, deck=deck, voice=voice, speaker=speaker, asker=asker, clock=clock,
         controls=open_controls(asker, clock, KeyControls(clock) if interactive else None),
         display=LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys"))
         if interactive else None,
-        log=night_log or no_log, pause=pause, discussion=discussion, roll_call=roll_call,
+        log=night_log, pause=pause, discussion=discussion, roll_call=roll_call,
     )
     try:
-        run_night(ctx)
+        run_evening(ctx, EveningFile(evening_path(log)))
     except AnswersExhausted as error:
         fail(str(error))
     except (NightStopped, KeyboardInterrupt):
@@ -81,5 +84,4 @@ def play(
     finally:
         getattr(asker, "close", lambda: None)()
         speaker.close()
-        if night_log:
-            night_log.close()
+        night_log.close()

@@ -27,3 +27,14 @@ def match_answer(text: str, question: Question, extra: dict[str, str] | None = N
         return spellings[said]
     hits = {answer for spelling, answer in spellings.items() if spelling.startswith(said)}
     return hits.pop() if len(hits) == 1 else None
+
+
+def nearest_answer(text: str, question: Question, cutoff: float = 60.0) -> str | None:
+    """The answer whose label (or value) `text` most resembles, for a typo ("vilager" → villager)."""
+    from rapidfuzz import fuzz, process, utils
+
+    spellings = {question.label(answer): answer for answer in question.answers}
+    spellings.update({answer: answer for answer in question.answers})
+    best = process.extractOne(text, list(spellings), scorer=fuzz.WRatio, processor=utils.default_process,
+                              score_cutoff=cutoff)
+    return spellings[best[0]] if best else None

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import math
 import os
 import select
 import sys
 from typing import Callable, TextIO
 
-from gm.hearing.answers import match_answer
+from gm.hearing.answers import match_answer, nearest_answer
 from gm.ports import Clock, Question
+
+
+TICK = 1.0  # clock seconds between redraws of a countdown
 
 
 class AnswersExhausted(EOFError):
@@ -33,8 +37,9 @@ class KeyboardAsker:
         """Whether `read_line` can wait with a timeout (a real file descriptor, not Windows)."""
         return self._fd is not None
 
-    def read_line(self, timeout: float | None) -> str | None:
-        """A line, or None on timeout; raises AnswersExhausted at end of input."""
+    def read_line(self, timeout: float | None, tick: Callable[[float], None] | None = None) -> str | None:
+        """A line, or None on timeout; raises AnswersExhausted at end of input. With a timeout,
+        `tick(seconds left)` is called about every second while nothing has come."""
         if self._fd is None:
             line = self.stream.readline()
             if line == "":
@@ -42,9 +47,14 @@ class KeyboardAsker:
             return line.rstrip("\r\n")
         deadline = None if timeout is None else self.clock.now() + timeout
         while b"\n" not in self._pending:
-            wait = None if deadline is None else max(0.0, (deadline - self.clock.now()) * self.clock.scale)
+            left = None if deadline is None else max(0.0, deadline - self.clock.now())
+            if left is not None and tick is not None:
+                tick(left)
+            wait = None if left is None else min(left, TICK if tick else left) * self.clock.scale
             ready, _, _ = select.select([self._fd], [], [], wait)
             if not ready:
+                if deadline is not None and self.clock.now() < deadline:
+                    continue
                 return None
             chunk = os.read(self._fd, 4096)
             if not chunk:
@@ -58,10 +68,12 @@ class KeyboardAsker:
     def choices(self, question: Question) -> str:
         return " / ".join(question.label(a) for a in question.answers)
 
-    def prompt(self, question: Question) -> None:
-        """Show the choices at an interactive prompt."""
+    def prompt(self, question: Question, left: float | None = None) -> None:
+        """Show the choices at an interactive prompt; a step that goes on by itself shows its
+        countdown, redrawn in place."""
         if self.interactive:
-            print(f"  [{self.choices(question)}] > ", end="", flush=True)
+            countdown = "" if left is None else f" {math.ceil(left)} s"
+            print(f"\r  [{self.choices(question)}]{countdown} > ", end="", flush=True)
 
     def take(self, typed: str, question: Question) -> str | None:
         """The answer a typed line gives (an empty line: the default), or None after saying why not."""
@@ -71,15 +83,18 @@ class KeyboardAsker:
             return question.default
         answer = match_answer(typed, question)
         if answer is None:
-            self.echo(f"  ? {typed!r} is not one of: {self.choices(question)}")
+            near = nearest_answer(typed, question)
+            hint = f" {question.label(near)}?" if near is not None else ""
+            self.echo(f"  ? {typed!r} is not one of: {self.choices(question)}.{hint}")
         return answer
 
     def ask(self, question: Question) -> str:
         while True:
             self.prompt(question)
             start = self.clock.now()
+            tick = (lambda left: self.prompt(question, left)) if self.interactive else None
             try:
-                typed = self.read_line(question.timeout)
+                typed = self.read_line(question.timeout, tick)
             except AnswersExhausted:
                 if question.timeout is None or question.default is None:
                     raise

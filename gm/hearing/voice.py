@@ -78,9 +78,11 @@ class VoiceAsker:
         if not book.phrases or self.listener.source.ended:
             return self.keyboard.ask(question)
         deadline = None if question.timeout is None else self.clock.now() + question.timeout
+        # a step that goes on by itself shows its countdown at the prompt
+        tick = (lambda left: self.keyboard.prompt(question, left)) if deadline is not None else None
         misses = 0
         while True:
-            kind, value = self._listen(book, self.listen_seconds, deadline)
+            kind, value = self._listen(book, self.listen_seconds, deadline, tick)
             if kind == "typed":
                 answer = self.keyboard.take(value, question)
                 if answer is not None:
@@ -136,15 +138,19 @@ class VoiceAsker:
             return self.voice.line("listen.confirm_votes", name=who, n=int(answer))
         return self.voice.line("listen.confirm_named", name=who, answer=label)
 
-    def _listen(self, book: Phrasebook, seconds: float, deadline: float | None = None) -> tuple[str, object]:
+    def _listen(self, book: Phrasebook, seconds: float, deadline: float | None = None,
+                tick: Callable[[float], None] | None = None) -> tuple[str, object]:
         """("typed", line), ("heard", Heard) or ("silence", None) after `seconds` clock seconds
-        (at the `deadline` instead, when there is one) or when a WAV source has run out."""
+        (at the `deadline` instead, when there is one) or when a WAV source has run out;
+        `tick(seconds left)` is called while waiting for the deadline."""
         flush = getattr(self.speaker, "flush", None)
         if flush is not None:
             flush()  # the window opens once the question or read-back has been said (typing waits)
         session = self.listener.session(book) if book.phrases else None
         until = self.clock.now() + seconds if deadline is None else deadline
         while self.clock.now() < until and not (session and session.done):
+            if tick is not None:
+                tick(until - self.clock.now())
             typed = self._typed()
             if typed is not None:
                 return "typed", typed

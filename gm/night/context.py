@@ -17,6 +17,13 @@ def no_log(kind: str, **data: Any) -> None:
     """A log that keeps nothing."""
 
 
+class NightStopped(Exception):
+    """The players chose to stop the night (Ctrl-C, then quit)."""
+
+
+RESUME, QUIT = "resume", "quit"
+
+
 @dataclass
 class NightContext:
     """A night's set-up and ports. `log(type, **data)` records an event (the time is added)."""
@@ -49,9 +56,29 @@ class NightContext:
         prompt = self.say(key, **fields)
         question = Question(key=key, prompt=prompt, answers=tuple(answers), labels=labels or {},
                             default=default, timeout=timeout)
-        answer = self.asker.ask(question)
+        while True:
+            try:
+                answer = self.asker.ask(question)
+                break
+            except KeyboardInterrupt:
+                self.paused()
+                self.say(prompt)
         self.log("answer", key=key, answer=answer)
         return answer
+
+    def paused(self) -> None:
+        """Ctrl-C at a question: ask "resume, or quit?"; quit (or Ctrl-C again) stops the night."""
+        self.log("paused")
+        labels = {a: self.voice.text(f"werewolf.timer.choice_{a}") for a in (RESUME, QUIT)}
+        prompt = self.say("werewolf.paused")
+        try:
+            choice = self.asker.ask(Question(key="werewolf.paused", prompt=prompt, answers=(RESUME, QUIT),
+                                             labels=labels))
+        except KeyboardInterrupt:
+            choice = QUIT
+        self.log("answer", key="werewolf.paused", answer=choice)
+        if choice == QUIT:
+            raise NightStopped
 
     def label(self, answer: str) -> str:
         """How a candidate is named: players by name, the graveyard in the current language."""

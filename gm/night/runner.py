@@ -4,18 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gm.night.context import NightContext
+from gm.night.context import NightContext, NightStopped
 from gm.night.reveal import Reveal, run_reveal
 from gm.night.vote import run_vote
 from gm.night.timer import Discussion, DiscussionResult
-from gm.werewolf.script import ACTION, DISCUSSION, REVEAL, SAY, VOTE, Step, build_script
+from gm.werewolf.script import ACTION, DISCUSSION, REVEAL, SAY, VOTE, WAIT, Step, build_script
 from gm.werewolf.tally import Outcome
 
 DONE = "done"
-
-
-class NightStopped(Exception):
-    """The players chose to stop the night (Ctrl-C, then quit)."""
 
 
 @dataclass
@@ -48,9 +44,11 @@ def _fields(ctx: NightContext, step: Step) -> dict:
 def _step(ctx: NightContext, step: Step, result: NightResult) -> None:
     if step.kind == SAY:
         ctx.say(step.key, **_fields(ctx, step))
-    elif step.kind == ACTION:
+    elif step.kind in (ACTION, WAIT):
+        # A step goes on by itself after `pause` seconds, unless it waits (the deal) or pause is 0
+        timeout = ctx.pause if step.kind == ACTION and ctx.pause > 0 else None
         labels = {DONE: ctx.voice.text("werewolf.done")}
-        ctx.ask(step.key, (DONE,), labels, default=DONE, timeout=ctx.pause, **_fields(ctx, step))
+        ctx.ask(step.key, (DONE,), labels, default=DONE, timeout=timeout, **_fields(ctx, step))
     elif step.kind == DISCUSSION:
         ctx.say(step.key, **step.fields)
         discussion = Discussion(ctx.discussion, ctx.clock, ctx.say, ctx.voice.line,

@@ -46,15 +46,18 @@ class LiveCountdown:
         self._live = None
 
     def _render(self, remaining: float, paused: bool):
+        from rich.align import Align
+        from rich.cells import cell_len
+        from rich.markup import escape
         from rich.panel import Panel
         from rich.text import Text
 
         colour = "yellow" if paused else ("red" if remaining <= 30 else "green")
-        body = Text(big_time(remaining), style=f"bold {colour}", justify="center")
+        # The block of digits is centred as a whole: centring each row would drop a row's
+        # trailing blanks and shift it a column (a "5" or "6" ends its second row in blanks).
+        body = Align.center(Text(big_time(remaining), style=f"bold {colour}", no_wrap=True, end=""))
         subtitle = ("⏸  " if paused else "") + self.help_text
-        from rich.cells import cell_len
-
-        return Panel(body, title=self.title, subtitle=subtitle, width=max(24, cell_len(subtitle) + 8))
+        return Panel(body, title=escape(self.title), subtitle=escape(subtitle), width=max(24, cell_len(subtitle) + 8))
 
     def show(self, remaining: float, paused: bool) -> None:
         from rich.live import Live

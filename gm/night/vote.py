@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gm.night.context import NightContext
-from gm.werewolf.tally import GRAVEYARD, Outcome, Round, TallyError, count_round, outcome, roll_call_round
+from gm.werewolf.tally import GRAVEYARD, BadTotal, Outcome, Round, count_round, outcome, roll_call_round
 
 ABSTAIN = "none"
 
@@ -18,15 +18,9 @@ def _ask_counts(ctx: NightContext, candidates: list[str]) -> dict[str, int]:
 
 
 def _count_mode_round(ctx: NightContext, candidates: list[str]) -> Round:
-    """Everyone points at once; ask the fingers per candidate until the total can be (HW-R4)."""
-    while True:
-        ctx.say("werewolf.vote.ready")
-        counts = _ask_counts(ctx, candidates)
-        try:
-            return count_round(candidates, counts, len(ctx.players), ctx.deck)
-        except TallyError as error:
-            ctx.log("vote_refused", counts=counts, error=str(error))
-            ctx.say("werewolf.vote.bad_total", total=sum(counts.values()))
+    """Everyone points at once; the fingers per candidate."""
+    ctx.say("werewolf.vote.ready")
+    return count_round(candidates, _ask_counts(ctx, candidates), len(ctx.players), ctx.deck)
 
 
 def _roll_call_round(ctx: NightContext, candidates: list[str]) -> Round:
@@ -37,11 +31,24 @@ def _roll_call_round(ctx: NightContext, candidates: list[str]) -> Round:
         answer = ctx.ask("werewolf.vote.ask_voter", [*candidates, ABSTAIN], labels, voter=voter)
         if answer != ABSTAIN:
             votes[voter] = answer
-    return roll_call_round(candidates, votes, list(ctx.players))
+    return roll_call_round(candidates, votes, list(ctx.players), ctx.deck)
 
 
-def _round(ctx: NightContext, candidates: list[str], number: int) -> Round:
-    result = (_roll_call_round if ctx.roll_call else _count_mode_round)(ctx, candidates)
+def _checked_round(ctx: NightContext, candidates: list[str], first: Round | None) -> Round:
+    """Ask the round until its total can be with this deck, and a runoff's equals the first's (HW-R4)."""
+    while True:
+        try:
+            result = (_roll_call_round if ctx.roll_call else _count_mode_round)(ctx, candidates)
+            if first is not None:
+                outcome(first, result)
+            return result
+        except BadTotal as error:
+            ctx.log("vote_refused", error=str(error))
+            ctx.say("werewolf.vote.bad_total", total=error.total)
+
+
+def _round(ctx: NightContext, candidates: list[str], number: int, first: Round | None = None) -> Round:
+    result = _checked_round(ctx, candidates, first)
     ctx.log("vote", round=number, mode="roll_call" if ctx.roll_call else "count", counts=dict(result.counts))
     items = [ctx.voice.line("werewolf.vote.count_item", candidate=ctx.label(c), n=result.counts.get(c, 0))
              for c in candidates]
@@ -51,7 +58,7 @@ def _round(ctx: NightContext, candidates: list[str], number: int) -> Round:
 
 def run_vote(ctx: NightContext) -> Outcome:
     """Run the vote and its runoff; announce the execution, the graveyard, or the panic."""
-    four = len(ctx.players) == 4
+    four = len(ctx.players) == 4 and ctx.deck.has("traitor")
     if ctx.roll_call:
         ctx.say("werewolf.vote.roll_call_intro")
         if four:
@@ -60,13 +67,19 @@ def run_vote(ctx: NightContext) -> Outcome:
         ctx.say("werewolf.vote.intro")
         if four:
             ctx.say("werewolf.vote.four_players")
+    if four:  # 4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは投票権を持つ
+        ctx.say("werewolf.vote.four_traitor_werewolf")
+    if ctx.deck.has("magician"):  # 魔術師によって人狼陣営に変わったプレイヤーは、投票権を持ちません
+        ctx.say("werewolf.vote.magician_turned")
     candidates = [*ctx.players, GRAVEYARD]
     first = _round(ctx, candidates, 1)
     result = outcome(first)
     if result.runoff_candidates:
         tied = list(result.runoff_candidates)
         ctx.say("werewolf.vote.tie", candidates=[ctx.label(c) for c in tied])
-        result = outcome(first, _round(ctx, tied, 2))
+        if four:  # 裏切り者は決選投票でも投票権を持たない
+            ctx.say("werewolf.vote.runoff_four")
+        result = outcome(first, _round(ctx, tied, 2, first))
     if result.panic:
         ctx.say("werewolf.vote.panic")
     elif result.executed == GRAVEYARD:

@@ -33,6 +33,25 @@ def graveyard_names() -> dict[str, str]:
     return _every_language(lambda pack: {GRAVEYARD: pack["common"]["graveyard"]})
 
 
+def parse_card_list(spec: str) -> list[str]:
+    """ "gorilla, ゴリラ" or "天使、apprentice" → card ids: the one card parser every command uses."""
+    names = card_names()
+    return [parse_card(item.strip(), names) for item in spec.replace("、", ",").split(",") if item.strip()]
+
+
+def deck_for(players: int, variant: str | None = None, swap_ins: str = "") -> Deck:
+    """The deck a command plays with: the standard deck for `players`, a variant, swap-ins (HW-R1)."""
+    return standard_deck(players, variant, parse_card_list(swap_ins))
+
+
+def check_player_names(names: Sequence[str]) -> None:
+    """A player may not be named like the graveyard, in any case or language (the vote needs both)."""
+    graveyard = {name.casefold() for name in graveyard_names()} | {GRAVEYARD}
+    for name in names:
+        if name.strip().casefold() in graveyard:
+            raise BadInput(f"a player cannot be named {name!r}: that is the graveyard's name")
+
+
 def resolve_name(text: str, choices: Sequence[str], what: str = "player", aliases: Mapping[str, str] | None = None) -> str:
     """The one of `choices` that `text` names, ignoring case (or an alias such as 墓地 → graveyard)."""
     wanted = str(text).strip().casefold()
@@ -127,7 +146,7 @@ def _deck_of(data: Mapping[str, Any], players: int, card_names: Mapping[str, str
         if variant is not None and not isinstance(variant, str):
             raise BadInput(f'"variant" must be a string or null, not {_json_type(variant)}')
         return standard_deck(players, variant, [parse_card(c, card_names) for c in _list(data, "with", False)])
-    return None
+    return None  # the judge takes the standard deck for the player count
 
 
 def parse_judge_request(data: Any, card_names: Mapping[str, str], aliases: Mapping[str, str] | None = None) -> JudgeRequest:
@@ -140,6 +159,7 @@ def parse_judge_request(data: Any, card_names: Mapping[str, str], aliases: Mappi
     players = [name.strip() for name in players]
     if len({name.casefold() for name in players}) != len(players):
         raise BadInput(f"a player is named twice in {players!r}")
+    check_player_names(players)
     hands_data = data.get("hands")
     if not isinstance(hands_data, dict):
         raise BadInput(f'"hands" must be a JSON object of player → cards, not {_json_type(hands_data)}')

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
-from gm.werewolf.cards import BOX_COUNTS, CARD_IDS
-from gm.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size
+from gm.werewolf.cards import CARD_IDS
+from gm.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
 from gm.werewolf.tally import GRAVEYARD
 
 SIDES = ("villagers", "werewolves", "traitor_werewolf", "living", "dead")
@@ -64,15 +64,16 @@ def _validate(
     graveyard: Sequence[str],
     executed: str | None,
     turned: Sequence[str],
-    deck: Deck | None,
+    deck: Deck,
 ) -> None:
     if len(set(players)) != len(players):
         raise JudgeError(f"a player is named twice in {list(players)}")
-    if GRAVEYARD in players:
-        raise JudgeError(f"{GRAVEYARD!r} cannot be a player's name")
+    for name in players:
+        if name.casefold() == GRAVEYARD:
+            raise JudgeError(f"{name!r} cannot be a player's name: it is the graveyard's")
     if len(players) not in PLAYER_COUNTS:
         raise JudgeError(f"Half Werewolf is for 4 to 6 players, not {len(players)}")
-    if deck is not None and deck.players != len(players):
+    if deck.players != len(players):
         raise JudgeError(f"the deck is for {deck.players} players, not {len(players)}")
     for name in hands:
         if name not in players:
@@ -85,12 +86,12 @@ def _validate(
     seen = Counter(card for name in players for card in hands[name]) + Counter(graveyard)
     if seen["werewolf"] != 1:
         raise JudgeError(f"{seen['werewolf']} werewolf cards, but every deck has exactly one")
-    limits, where = (deck.cards, "the deck") if deck is not None else (BOX_COUNTS, "the box")
+    limits = deck.cards
     for card, count in seen.items():
         if count > limits.get(card, 0):
             if card not in limits:
-                raise JudgeError(f"{card} is not in the deck")
-            raise JudgeError(f"{count} × {card} but {where} has {limits[card]}")
+                raise JudgeError(f"{card} is not in the deck ({_deck_name(deck)})")
+            raise JudgeError(f"{count} × {card} but the deck has {limits[card]}")
     if executed is not None and executed != GRAVEYARD and executed not in players:
         raise JudgeError(f"the executed {executed!r} is neither a player ({', '.join(players)}) nor {GRAVEYARD!r}")
     for name in turned:
@@ -104,6 +105,12 @@ def _validate(
         raise JudgeError(f"{len(turned)} players saw the magician, but only the seer and the gravedigger can")
 
 
+def _deck_name(deck: Deck) -> str:
+    """How an error names the deck: its regulation, or the standard deck for the player count."""
+    names = {"magician": "Magician's Night", "dead": "Battle with the Dead", "custom": "the custom deck"}
+    return names.get(deck.variant or "", f"the {deck.players}-player deck")
+
+
 def judge(
     players: Sequence[str],
     hands: Mapping[str, Sequence[str]],
@@ -112,8 +119,14 @@ def judge(
     magician_seen_by: Sequence[str] = (),
     deck: Deck | None = None,
 ) -> Verdict:
-    """The verdict from everyone's final cards and the vote's result (None = panic)."""
+    """The verdict from everyone's final cards and the vote's result (None = panic).
+
+    Without `deck`, the standard deck for the player count: a death card at a 4-player table
+    or a magician without Magician's Night is refused, never judged as a variant.
+    """
     players, turned = list(players), list(magician_seen_by)
+    if deck is None and len(players) in PLAYER_COUNTS:
+        deck = standard_deck(len(players))
     _validate(players, hands, graveyard, executed, turned, deck)
     if "death" in graveyard:
         return _battle_with_the_dead(players, hands, executed)
@@ -123,9 +136,9 @@ def judge(
     def verdict(side: str, reason: str, **fields: object) -> Verdict:
         return _verdict(side, reason, fields, sides)
 
-    if executed is None:  # HW-R5: a Traitor Werewolf wins only by execution
+    if executed is None:  # HW-R5: a spared Traitor Werewolf reverses the sides: the villagers win
         if traitor_werewolf is not None:
-            return verdict("werewolves", "panic_traitor_werewolf", traitor_werewolf=traitor_werewolf)
+            return verdict("villagers", "panic_traitor_werewolf", traitor_werewolf=traitor_werewolf)
         return verdict("werewolves", "panic")
     if executed == GRAVEYARD:
         if "werewolf" in graveyard and "traitor" in graveyard:
@@ -174,7 +187,8 @@ def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] 
     - Death in the deck but not in `executed_hand`: it may lie in the graveyard (HW-R6), which
       turns the game into the living against the dead → None. Death in the executed hand is
       not in the graveyard, so the normal rules below decide.
-    - Panic: the werewolf side (HW-R5; who that is needs everyone's cards).
+    - Panic: the werewolf side, unless a Traitor Werewolf was spared (HW-R5): with a traitor
+      in the deck that needs everyone's cards → None.
     - Werewolf + traitor in the executed hand: the Traitor Werewolf. Werewolf alone: villagers.
     - No werewolf: villagers if a Traitor Werewolf is elsewhere, else werewolves. Nobody else
       can be one if the deck has no traitor or the traitor is in `executed_hand` → werewolves;
@@ -183,7 +197,7 @@ def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] 
       villagers; death there → the living); without them → None.
     """
     if executed is None:
-        return None if deck.has("death") else "werewolves"
+        return None if deck.has("death") or deck.has("traitor") else "werewolves"
     if executed_hand is None:
         return None
     owner, size = ("the graveyard", deck.graveyard) if executed == GRAVEYARD else (executed, HAND_SIZE)
@@ -209,3 +223,17 @@ def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] 
 def needs_everyone(deck: Deck, executed: str | None, executed_hand: Sequence[str] | None) -> bool:
     """Whether the runner must ask everyone's cards and the graveyard to know the winning side."""
     return decided_side(deck, executed, executed_hand) is None
+
+
+def too_many(deck: Deck, cards_by_owner: Mapping[str, Sequence[str]]) -> tuple[str, int, tuple[str, ...]] | None:
+    """The first card given more often than `deck` holds it: (card, how often, the owners naming it).
+
+    Owners are players or `GRAVEYARD`. With every card of the table given, cards that do not add
+    up always show as one card too many (the deck's count of each is fixed), so only the hands
+    naming that card need checking again.
+    """
+    given = Counter(card for cards in cards_by_owner.values() for card in cards)
+    for card in CARD_IDS:
+        if given[card] > deck.count(card):
+            return card, given[card], tuple(owner for owner, cards in cards_by_owner.items() if card in cards)
+    return None

@@ -12,7 +12,8 @@ from typing import Mapping, Sequence
 
 from gm.werewolf.decks import Deck
 
-SAY, ACTION, DISCUSSION, VOTE, REVEAL = "say", "action", "discussion", "vote", "reveal"
+# ACTION goes on by itself after a pause unless "done" comes first; WAIT waits for "done".
+SAY, ACTION, WAIT, DISCUSSION, VOTE, REVEAL = "say", "action", "wait", "discussion", "vote", "reveal"
 
 
 class SetupError(ValueError):
@@ -50,23 +51,29 @@ def build_script(players: Sequence[str], deck: Deck, discussion_seconds: int, ro
     if deck.variant == "dead":
         steps.append(Step("setup", SAY, "werewolf.regulation_dead"))
     steps += [
-        Step("setup", ACTION, "werewolf.deal", {
+        Step("setup", WAIT, "werewolf.deal", {
             "total": deck.total, "villagers": deck.count("villager"), "others": others,
             "graveyard": deck.graveyard,
         }),
         Step("morning", SAY, "werewolf.morning"),
         Step("morning", ACTION, "werewolf.pass_right", {"pairs": pass_pairs(players)}),
         Step("morning", SAY, "werewolf.side_rules"),
-        Step("morning", ACTION, "werewolf.lay_down"),
     ]
-    if deck.has("seer") and deck.has("gravedigger"):
+    abilities = deck.has("seer") or deck.has("gravedigger")
+    both = deck.has("seer") and deck.has("gravedigger")
+    if abilities:  # 注意1: an ability user on the werewolf side still uses the ability
+        steps.append(Step("morning", SAY, "werewolf.ability_any_side"))
+    steps.append(Step("morning", ACTION, "werewolf.lay_down"))
+    if both:
         steps.append(Step("morning", SAY, "werewolf.both_abilities"))
+    if abilities:  # nobody fakes an ability; every holder comes forward
+        steps.append(Step("morning", SAY, "werewolf.come_forward"))
     if deck.has("seer"):
         steps.append(Step("morning", ACTION, "werewolf.seer_one" if four else "werewolf.seer_two"))
     if deck.has("gravedigger"):
-        steps.append(Step("morning", ACTION, "werewolf.gravedigger", {"graveyard": deck.graveyard}))
-        if deck.has("death"):
+        if deck.has("death"):  # 注意点: said before the gravedigger acts
             steps.append(Step("morning", SAY, "werewolf.death_note"))
+        steps.append(Step("morning", ACTION, "werewolf.gravedigger", {"graveyard": deck.graveyard}))
     if deck.has("apprentice"):  # HW-R3: the apprentice acts last in the morning
         steps.append(Step("morning", ACTION, "werewolf.apprentice"))
     steps.append(Step("morning", SAY, "werewolf.morning_end"))
@@ -74,6 +81,8 @@ def build_script(players: Sequence[str], deck: Deck, discussion_seconds: int, ro
         steps.append(Step("day", SAY, "werewolf.gorilla"))
     if deck.has("angel"):
         steps.append(Step("day", SAY, "werewolf.angel"))
+    if both:  # 注意2: <昼フェイズ>において … 告白してもよい
+        steps.append(Step("day", SAY, "werewolf.may_confess"))
     steps += [
         Step("day", DISCUSSION, "werewolf.day", {"secs": discussion_seconds}),
         Step("evening", VOTE, "werewolf.vote.roll_call_intro" if roll_call else "werewolf.vote.intro"),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
-from gm.werewolf.decks import PLAYER_COUNTS, Deck
+from gm.werewolf.decks import PLAYER_COUNTS, Deck, standard_deck
 
 GRAVEYARD = "graveyard"
 
@@ -20,20 +20,27 @@ class TallyError(ValueError):
     """Votes that cannot be counted: an unknown name, a bad count, an impossible total."""
 
 
+class BadTotal(TallyError):
+    """A total of votes this deck cannot have, or a runoff with other voters than the first round (HW-R4)."""
+
+    def __init__(self, message: str, total: int) -> None:
+        super().__init__(message)
+        self.total = total
+
+
 def most_without_vote(players: int, deck: Deck | None = None) -> int:
     """How many players may lack a vote with `deck`.
 
     With 4 players the traitor has no vote (a Traitor Werewolf has one); a player turned by
     the magician has none (at most two: the seer's and the gravedigger's ability); nor has a
-    revealed angel. Without a deck, the loosest standard deck for `players` is assumed:
-    4 → the traitor; 5 → nobody; 6 → Magician's Night with the angel swapped in.
+    revealed angel. Without a deck, the standard deck for `players` (HW-R4).
     """
     if players not in PLAYER_COUNTS:
         raise TallyError(f"Half Werewolf is for 4 to 6 players, not {players}")
     if deck is not None and deck.players != players:
         raise TallyError(f"the deck is for {deck.players} players, not {players}")
     if deck is None:
-        return {4: 1, 5: 0, 6: 3}[players]
+        deck = standard_deck(players)
     traitor = 1 if players == 4 and deck.has("traitor") else 0
     return traitor + (2 if deck.has("magician") else 0) + (1 if deck.has("angel") else 0)
 
@@ -48,12 +55,27 @@ def vote_bounds(players: int, deck: Deck | None = None) -> tuple[int, int]:
     return max(1, players - most_without_vote(players, deck)), players
 
 
+def votes_phrase(low: int, high: int) -> str:
+    """ "exactly 5 votes" or "between 3 and 4 votes"."""
+    if low == high:
+        return f"exactly {low} vote{'s' if low != 1 else ''}"
+    return f"between {low} and {high} votes"
+
+
+def check_total(total: int, players: int, deck: Deck | None = None) -> None:
+    """HW-R4: a vote's total must be possible with `deck` (one vote per player, some may lack one)."""
+    low, high = vote_bounds(players, deck)
+    if not low <= total <= high:
+        raise BadTotal(f"HW-R4: {total} votes in all, but {players} players cast {votes_phrase(low, high)}", total)
+
+
 @dataclass(frozen=True)
 class Round:
     """One round of votes: every candidate's count, and those with the most."""
 
     counts: Mapping[str, int]
     leaders: tuple[str, ...]
+    voters: frozenset[str] | None = None  # who voted, in roll-call mode
 
     @property
     def executed(self) -> str | None:
@@ -65,14 +87,14 @@ class Round:
         return sum(self.counts.values())
 
 
-def _round(candidates: Sequence[str], counts: Mapping[str, int]) -> Round:
+def _round(candidates: Sequence[str], counts: Mapping[str, int], voters: frozenset[str] | None = None) -> Round:
     if len(set(candidates)) != len(candidates):
         raise TallyError(f"a candidate is named twice in {list(candidates)}")
     full = {candidate: counts.get(candidate, 0) for candidate in candidates}
     if sum(full.values()) == 0:
         raise TallyError("no votes were cast")
     top = max(full.values())
-    return Round(MappingProxyType(full), tuple(c for c in candidates if full[c] == top))
+    return Round(MappingProxyType(full), tuple(c for c in candidates if full[c] == top), voters)
 
 
 def count_round(
@@ -84,17 +106,15 @@ def count_round(
             raise TallyError(f"{candidate!r} is not a candidate (candidates: {', '.join(candidates)})")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise TallyError(f"votes for {candidate!r} must be a whole number ≥ 0, not {count!r}")
-    low, high = vote_bounds(players, deck)
-    total = sum(counts.values())
-    if not low <= total <= high:
-        raise TallyError(
-            f"HW-R4: {total} votes in all, but {players} players cast between {low} and {high}"
-        )
+    check_total(sum(counts.values()), players, deck)
     return _round(candidates, counts)
 
 
-def roll_call_round(candidates: Sequence[str], votes: Mapping[str, str], voters: Sequence[str]) -> Round:
-    """Roll-call mode: voter → candidate. A voter with no vote (or who abstains) is left out."""
+def roll_call_round(
+    candidates: Sequence[str], votes: Mapping[str, str], voters: Sequence[str], deck: Deck | None = None
+) -> Round:
+    """Roll-call mode: voter → candidate. A voter with no vote is left out, only as often as
+    `deck` lets players lack a vote (HW-R4; without a deck, the standard one)."""
     tally = dict.fromkeys(candidates, 0)
     for voter, candidate in votes.items():
         if voter not in voters:
@@ -104,7 +124,8 @@ def roll_call_round(candidates: Sequence[str], votes: Mapping[str, str], voters:
                 f"{voter} voted for {candidate!r}, not a candidate (candidates: {', '.join(candidates)})"
             )
         tally[candidate] += 1
-    return _round(candidates, tally)
+    check_total(len(votes), len(voters), deck)
+    return _round(candidates, tally, frozenset(votes))
 
 
 @dataclass(frozen=True)
@@ -138,6 +159,16 @@ def outcome(first: Round, runoff: Round | None = None) -> Outcome:
             raise TallyError(
                 f"the runoff is among {', '.join(tied)} only, but {candidate!r} got {count} votes"
             )
+    if runoff.total != first.total:  # HW-R4: 全プレイヤーによる投票のやり直し, the same voters
+        raise BadTotal(
+            f"HW-R4: the runoff has the same voters as the first round: exactly {first.total} votes, not {runoff.total}",
+            runoff.total,
+        )
+    if first.voters is not None and runoff.voters is not None and first.voters != runoff.voters:
+        changed = sorted(first.voters ^ runoff.voters)
+        raise BadTotal(
+            f"HW-R4: the runoff has the same voters as the first round, but {', '.join(changed)} changed", runoff.total
+        )
     if runoff.executed is None:
         return Outcome(None, tied, True)
     return Outcome(runoff.executed, tied, False)

@@ -1,0 +1,225 @@
+"""Whole nights by the book on the fake clock, in English and Japanese: every player count and
+variant, runoff, panic, a recount, a turned seer, a Traitor Werewolf. A table of final cards and
+votes answers the questions, so each night asks only what the book needs."""
+
+import re
+from dataclasses import dataclass, field
+
+import pytest
+
+from gm.clock import FakeClock
+from gm.night.context import NightContext
+from gm.night.runner import run_night
+from gm.text.lines import Voice
+from gm.werewolf.decks import standard_deck
+from gm.werewolf.tally import GRAVEYARD
+
+from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls
+
+NAMES = ["Aki", "Ken", "Mio", "Sora", "Yui", "Rin"]
+READINGS = {"Aki": "あき", "Ken": "けん", "Mio": "みお", "Sora": "そら", "Yui": "ゆい", "Rin": "りん"}
+
+
+@dataclass
+class Table:
+    """What happens at the table: final cards, the fingers per round (candidate → count, in
+    order; a count list that cannot be is refused and recounted), who saw the magician."""
+
+    hands: dict
+    graveyard: list
+    rounds: list
+    seen: list = field(default_factory=list)
+
+
+class TableAsker:
+    """Answers every question from a `Table`, the way honest players would."""
+
+    def __init__(self, table: Table, voice: Voice, clock: FakeClock) -> None:
+        self.table, self.voice, self.clock = table, voice, clock
+        self.round, self.asked = 0, set()
+        self.keys: list[str] = []
+        self._cards: dict[str, list[str]] = {}
+        self._seen = list(table.seen)
+
+    def _candidate(self, label: str) -> str:
+        return GRAVEYARD if label == self.voice.text("common.graveyard") else label
+
+    def ask(self, question):
+        self.keys.append(question.key)
+        fields = question.prompt.fields
+        key = question.key
+        if key == "werewolf.vote.ask_count":
+            candidate = self._candidate(fields["candidate"])
+            if candidate in self.asked:  # a new round (a runoff or a recount)
+                self.round, self.asked = self.round + 1, set()
+            self.asked.add(candidate)
+            return str(self.table.rounds[self.round].get(candidate, 0))
+        if key in ("werewolf.reveal.ask_first", "werewolf.reveal.ask_graveyard"):
+            owner = GRAVEYARD if key.endswith("graveyard") else fields["name"]
+            if key.endswith("first") or fields.get("n") == 1:
+                self._cards[owner] = list(self.table.graveyard if owner == GRAVEYARD else self.table.hands[owner])
+            return self._cards[owner].pop(0)
+        if key == "werewolf.reveal.ask_second":
+            return self._cards[fields["name"]].pop(0) if fields else None
+        if key == "werewolf.reveal.magician_seen":
+            return self._seen.pop(0) if self._seen else "none"
+        assert question.answers == ("done",), key
+        return "done"
+
+
+def play(deck, table, lang="en"):
+    players = NAMES[:deck.players]
+    clock = FakeClock()
+    voice = Voice(lang, READINGS)
+    speaker = RecordingSpeaker(clock)
+    asker = TableAsker(table, voice, clock)
+    log = []
+    ctx = NightContext(players=players, deck=deck, voice=voice, speaker=speaker, asker=asker, clock=clock,
+                       controls=ScriptedControls(clock), log=lambda kind, **d: log.append({"type": kind, **d}))
+    result = run_night(ctx)
+    assert asker.round == len(table.rounds) - 1 or not table.rounds, "every round of votes was asked"
+    if lang == "ja":
+        for line in speaker.lines:
+            assert not re.search(r"[\u4e00-\u9fff0-9A-Za-z]", line.spoken), f"{line.key}: {line.spoken}"
+    return result, speaker, asker, log
+
+
+def hands(*pairs):
+    return {NAMES[i]: pair.split("+") for i, pair in enumerate(pairs)}
+
+
+FOUR_TW = Table(hands("werewolf+traitor", "seer+villager", "villager+villager", "villager+villager"),
+                ["villager"], [{"Ken": 2, "Aki": 2}, {"Ken": 2, "Aki": 2}])
+LANGS = ["en", "ja"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_four_players_a_traitor_werewolf_votes_and_panic_spares_them(lang):
+    # 4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは投票権を持つ: 4 votes in each round
+    result, speaker, asker, _ = play(standard_deck(4), FOUR_TW, lang)
+    keys = speaker.keys
+    assert keys.index("werewolf.vote.four_players") + 1 == keys.index("werewolf.vote.four_traitor_werewolf")
+    assert keys.index("werewolf.vote.tie") + 1 == keys.index("werewolf.vote.runoff_four")
+    assert result.vote.panic
+    assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Ken", "Mio", "Sora")  # HW-R5
+    texts = [line.text for line in speaker.lines]
+    if lang == "ja":
+        assert "ただし、4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは投票権を持ちます。" in texts
+        assert "裏切り者は決選投票でも投票権を持ちません。裏切り人狼は投票権を持ちます。" in texts
+    else:
+        assert "But a player holding both the werewolf and the traitor, a Traitor Werewolf, does vote." in texts
+        assert "In the runoff too the traitor has no vote; a Traitor Werewolf does." in texts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_four_players_roll_call_warns_and_says_the_traitor_werewolf_votes(lang):
+    clock = FakeClock()
+    voice = Voice(lang, READINGS)
+    answers = ["done"] * 4 + ["Aki", "none", "Aki", "Aki", "werewolf", "villager"]
+    ctx = NightContext(players=NAMES[:4], deck=standard_deck(4), voice=voice, speaker=RecordingSpeaker(clock),
+                       asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock),
+                       roll_call=True)
+    result = run_night(ctx)
+    keys = ctx.speaker.keys
+    assert keys.index("werewolf.vote.roll_call_four") + 1 == keys.index("werewolf.vote.four_traitor_werewolf")
+    assert result.vote.executed == "Aki" and result.reveal.winning_side == "villagers"
+
+
+def test_a_runoff_counted_with_other_voters_is_counted_again():
+    # HW-R4: the runoff has the same voters as the first round: 3 votes then 4 is refused
+    table = Table(hands("werewolf+villager", "seer+traitor", "villager+villager", "villager+villager"), ["villager"],
+                  [{"Aki": 1, "Ken": 1, "Mio": 1}, {"Aki": 2, "Ken": 2}, {"Aki": 2, "Ken": 1}])
+    result, speaker, _, log = play(standard_deck(4), table)
+    assert speaker.keys.count("werewolf.vote.bad_total") == 1
+    assert "exactly 3 votes, not 4" in [e for e in log if e["type"] == "vote_refused"][0]["error"]
+    assert result.vote.executed == "Aki" and result.reveal.winning_side == "villagers"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_battle_with_the_dead_warns_the_gravedigger_before_the_swap_and_the_living_win(lang):
+    table = Table(hands("werewolf+traitor", "gravedigger+villager", "seer+villager", "villager+villager",
+                        "villager+villager", "villager+villager"), ["death", "villager"], [{GRAVEYARD: 4, "Aki": 2}])
+    result, speaker, asker, _ = play(standard_deck(6, "dead"), table, lang)
+    assert speaker.keys.index("werewolf.death_note") + 1 == speaker.keys.index("werewolf.gravedigger")
+    assert result.vote.executed == GRAVEYARD
+    assert result.reveal.winning_side == "living" and not result.reveal.winners_known
+    assert "werewolf.reveal.everyone" not in speaker.keys  # the graveyard's death decides it
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_magicians_night_a_turned_seer_loses_with_the_werewolves_when_the_werewolf_is_executed(lang):
+    # 魔術師の夜: the executed hand decides the side, but who saw the magician decides its winners
+    table = Table(hands("seer+villager", "werewolf+villager", "magician+villager", "traitor+villager",
+                        "gravedigger+villager", "villager+villager"), ["villager", "villager"],
+                  [{"Ken": 4, "Aki": 0}], seen=["Aki"])
+    result, speaker, asker, _ = play(standard_deck(6, "magician"), table, lang)
+    assert "werewolf.vote.magician_turned" in speaker.keys
+    assert asker.keys.count("werewolf.reveal.magician_seen") == 2  # Aki, then none
+    assert result.reveal.winning_side == "villagers"
+    assert result.reveal.winners == ("Mio", "Yui", "Rin") and result.reveal.winners_known
+
+
+def test_magicians_night_when_nobody_saw_the_magician_the_side_is_enough():
+    table = Table(hands("seer+villager", "werewolf+villager", "magician+villager", "traitor+villager",
+                        "gravedigger+villager", "villager+villager"), ["villager", "villager"], [{"Ken": 6}])
+    result, speaker, asker, _ = play(standard_deck(6, "magician"), table)
+    assert asker.keys.count("werewolf.reveal.magician_seen") == 1
+    assert result.reveal.winning_side == "villagers" and not result.reveal.winners_known
+    assert "werewolf.reveal.turn_over" in speaker.keys
+
+
+def test_magicians_night_a_traitor_werewolf_executed_needs_no_sighting():
+    table = Table(hands("werewolf+traitor", "seer+villager", "magician+villager", "villager+villager",
+                        "gravedigger+villager", "villager+villager"), ["villager", "villager"], [{"Aki": 6}])
+    result, _, asker, _ = play(standard_deck(6, "magician"), table)
+    assert "werewolf.reveal.magician_seen" not in asker.keys
+    assert result.reveal.winning_side == "traitor_werewolf" and result.reveal.winners == ("Aki",)
+
+
+WHOLE_NIGHTS = [
+    # (deck, table, executed, winning side, winners or None when the side alone is announced)
+    (standard_deck(4), Table(hands("werewolf+villager", "seer+traitor", "villager+villager", "villager+villager"),
+                             ["villager"], [{"Aki": 3}]), "Aki", "villagers", None),
+    (standard_deck(4), Table(hands("villager+villager", "seer+villager", "werewolf+villager", "traitor+villager"),
+                             ["villager"], [{"Aki": 1, "Ken": 1, "Mio": 1}, {"Aki": 1, "Ken": 2}]),
+     "Ken", "werewolves", ("Mio", "Sora")),
+    (standard_deck(4, swap_ins=["gorilla"]),
+     Table(hands("gorilla+villager", "seer+villager", "werewolf+villager", "traitor+villager"),
+           ["villager"], [{"Aki": 5}, {"Aki": 4}]), "Aki", "werewolves", ("Mio", "Sora")),  # a recount
+    (standard_deck(5), Table(hands("seer+villager", "werewolf+villager", "traitor+villager", "gravedigger+villager",
+                                   "villager+villager"), ["villager", "villager"],
+                             [{"Aki": 2, "Ken": 2, "Mio": 1}, {"Aki": 2, "Ken": 3}]), "Ken", "villagers", None),
+    (standard_deck(5), Table(hands("seer+villager", "werewolf+villager", "traitor+villager", "gravedigger+villager",
+                                   "villager+villager"), ["villager", "villager"],
+                             [{"Aki": 1, "Ken": 1, "Mio": 1, "Sora": 1, "Yui": 1}, {"Aki": 2, "Ken": 2, "Mio": 1}]),
+     None, "werewolves", ("Ken", "Mio")),  # panic: five votes tie only among five
+    (standard_deck(6), Table(hands("seer+werewolf", "traitor+villager", "gravedigger+villager", "villager+villager",
+                                   "villager+villager", "villager+villager"), ["villager", "villager"],
+                             [{GRAVEYARD: 6}]), GRAVEYARD, "werewolves", ("Aki", "Ken")),  # 注意1: a werewolf seer
+    (standard_deck(6, swap_ins=["angel", "apprentice"]),
+     Table(hands("angel+villager", "apprentice+villager", "werewolf+traitor", "seer+villager",
+                 "gravedigger+villager", "villager+villager"), ["villager", "villager"],
+           [{"Mio": 5}]), "Mio", "traitor_werewolf", ("Mio",)),  # a revealed angel did not vote
+    (standard_deck(6, "magician"),
+     Table(hands("seer+villager", "werewolf+villager", "magician+villager", "traitor+villager",
+                 "gravedigger+villager", "villager+villager"), ["villager", "villager"],
+           [{"Mio": 2, "Ken": 2}, {"Mio": 3, "Ken": 1}], seen=["Aki", "Yui"]),
+     "Mio", "werewolves", ("Aki", "Ken", "Sora", "Yui")),  # both turned, neither votes
+    (standard_deck(6, "dead"),
+     Table(hands("seer+villager", "werewolf+villager", "traitor+villager", "gravedigger+villager",
+                 "villager+villager", "villager+villager"), ["death", "villager"],
+           [{"Aki": 3, "Ken": 3}, {"Aki": 3, "Ken": 3}]), None, "dead", ("Mio", "Sora")),
+]
+
+
+@pytest.mark.parametrize("lang", [*LANGS, "ko"])
+@pytest.mark.parametrize("deck, table, executed, side, winners", WHOLE_NIGHTS)
+def test_whole_nights(lang, deck, table, executed, side, winners):
+    result, speaker, _, _ = play(deck, table, lang)
+    assert result.vote.executed == executed and result.vote.panic == (executed is None)
+    assert result.reveal.winning_side == side
+    if winners is None:
+        assert not result.reveal.winners_known and "werewolf.reveal.turn_over" in speaker.keys
+    else:
+        assert result.reveal.winners == winners
+    assert speaker.keys[-1] == "werewolf.goodnight"

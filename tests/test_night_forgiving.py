@@ -1,0 +1,154 @@
+"""A night that forgives the table's mistakes: Ctrl-C at any question, typos, steps that wait,
+and the big countdown drawn right for every second."""
+
+import io
+
+import pytest
+
+from gm.clock import FakeClock
+from gm.hearing.keyboard import KeyboardAsker
+from gm.night.runner import NightStopped
+from gm.night.terminal import LiveCountdown, big_time
+from gm.ports import Line, Question
+
+from fakes import CTRL_C
+from test_night import MORNING_4, counts, night
+
+EXECUTED_WEREWOLF = [("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager")]
+
+
+def test_ctrl_c_at_the_deal_pauses_and_resumes_the_same_question():
+    answers = [("werewolf.deal", CTRL_C), ("werewolf.paused", "resume"), ("werewolf.deal", "done"),
+               *MORNING_4[1:], *counts(3, 1, 0, 0, 0), *EXECUTED_WEREWOLF]
+    result, speaker, log, _ = night(["Aki", "Ken", "Mio", "Sora"], answers)
+    assert speaker.keys[:speaker.keys.index("werewolf.morning")].count("werewolf.deal") == 2  # asked again
+    assert "Paused. Resume, or quit?" in [line.text for line in speaker.lines]
+    assert [e["type"] for e in log].count("paused") == 1
+    assert result.reveal.winning_side == "villagers"
+
+
+def test_ctrl_c_at_a_vote_count_keeps_the_counts_already_given():
+    answers = [*MORNING_4, *counts(3, 1), ("werewolf.vote.ask_count", CTRL_C), ("werewolf.paused", "resume"),
+               *counts(0, 0, 0), *EXECUTED_WEREWOLF]
+    result, _, _, _ = night(["Aki", "Ken", "Mio", "Sora"], answers)
+    assert result.vote.executed == "Aki"
+
+
+@pytest.mark.parametrize("then", ["quit", CTRL_C])
+def test_ctrl_c_at_the_reveal_then_quit_or_ctrl_c_again_stops_the_night(then):
+    answers = [*MORNING_4, *counts(3, 1, 0, 0, 0), ("werewolf.reveal.ask_first", CTRL_C), ("werewolf.paused", then)]
+    with pytest.raises(NightStopped):
+        night(["Aki", "Ken", "Mio", "Sora"], answers)
+
+
+def _questions(answers, **kw):
+    from gm.text.lines import Voice
+    from gm.night.context import NightContext
+    from gm.night.runner import run_night
+    from gm.werewolf.decks import standard_deck
+    from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls
+
+    clock = FakeClock()
+    asker = ScriptedAsker(answers, clock)
+    ctx = NightContext(players=["Aki", "Ken", "Mio", "Sora"], deck=standard_deck(4), voice=Voice("en"),
+                       speaker=RecordingSpeaker(clock), asker=asker, clock=clock,
+                       controls=ScriptedControls(clock), **kw)
+    run_night(ctx)
+    return {q.key: q.timeout for q in asker.questions if q.key in ("werewolf.deal", "werewolf.pass_right",
+                                                                    "werewolf.lay_down", "werewolf.seer_one")}
+
+
+def test_the_deal_waits_for_done_and_pause_zero_waits_everywhere():
+    answers = [("werewolf.deal", "done"), ("werewolf.pass_right", "done"), ("werewolf.lay_down", "done"),
+               ("werewolf.seer_one", "done"), *counts(3, 1, 0, 0, 0), *EXECUTED_WEREWOLF]
+    assert _questions(list(answers), pause=20) == {"werewolf.deal": None, "werewolf.pass_right": 20,
+                                                   "werewolf.lay_down": 20, "werewolf.seer_one": 20}
+    assert set(_questions(list(answers), pause=0).values()) == {None}
+
+
+def test_a_typo_gets_the_nearest_card_suggested_and_is_asked_again():
+    out = []
+    asker = KeyboardAsker(FakeClock(), io.StringIO("vilager\nVillager\n"), echo=out.append)
+    labels = {"villager": "Villager", "werewolf": "Werewolf", "seer": "Seer", "traitor": "Traitor"}
+    question = Question("werewolf.reveal.ask_first", Line("k", "What is your first card?", "…"),
+                        tuple(labels), labels)
+    assert asker.ask(question) == "villager"
+    assert "  ? 'vilager' is not one of: Villager / Werewolf / Seer / Traitor. Villager?" in out
+
+
+def _rows_on_screen(seconds: int, paused: bool) -> list[str]:
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), width=80, color_system=None, legacy_windows=False)
+    console.print(LiveCountdown("Discussion", "space pause · + 30 s · v vote now · r repeat")._render(seconds, paused))
+    return [line.strip("│") for line in console.file.getvalue().splitlines()[1:-1]]
+
+
+@pytest.mark.parametrize("paused", [False, True])
+def test_the_big_countdown_is_drawn_right_for_every_second_of_a_discussion(paused):
+    for seconds in range(180, -1, -1):
+        rows = big_time(seconds).split("\n")
+        shown = _rows_on_screen(seconds, paused)
+        assert len(shown) == 5
+        width = max(len(row) for row in rows)
+        starts = [o for o in range(len(shown[0]) - width + 1)
+                  if all(shown[r][o:o + width] == rows[r].ljust(width) for r in range(5))]
+        assert starts, f"{seconds // 60}:{seconds % 60:02d} is drawn with a row shifted: {shown}"
+        assert all(line[:starts[0]].strip() == "" and line[starts[0] + width:].strip() == "" for line in shown)
+
+
+class SteppingClock:
+    """Game time that moves one second each time it is read; real waits are a ten-thousandth."""
+
+    scale = 0.0001
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def now(self) -> float:
+        self.t += 1.0
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        self.t += seconds
+
+
+def test_a_step_that_goes_on_by_itself_shows_its_countdown(capsys):
+    import os
+
+    read, write = os.pipe()
+    try:
+        with os.fdopen(read, "r", closefd=False) as stream:
+            asker = KeyboardAsker(SteppingClock(), stream)
+            asker.interactive = True  # a terminal
+            question = Question("werewolf.lay_down", Line("k", "Lay them down.", "…"), ("done",),
+                                {"done": "done"}, default="done", timeout=6)
+            assert asker.ask(question) == "done"  # nobody typed: it went on by itself
+    finally:
+        os.close(read)
+        os.close(write)
+    shown = capsys.readouterr().out.split("\r")
+    countdown = [part for part in shown if part.startswith("  [done] ") and " s > " in part]
+    numbers = [int(part.split()[1]) for part in countdown]
+    assert numbers[0] == 5 and len(numbers) >= 2 and numbers == sorted(set(numbers), reverse=True)
+
+
+def test_a_step_that_goes_on_by_itself_counts_down_while_listening_too(capsys):
+    from test_listening import _asker
+
+    clock = FakeClock()
+    asker, _ = _asker(clock)
+    asker.keyboard.interactive = True  # a terminal
+    question = Question("werewolf.lay_down", Line("k", "Lay them down.", "…"), ("done",), {"done": "done"},
+                        default="done", timeout=3)
+    assert asker.ask(question) == "done"
+    numbers = {part.split()[1] for part in capsys.readouterr().out.split("\r") if part.startswith("  [done] ")}
+    assert {"3", "2", "1"} <= numbers
+
+
+def test_names_in_tables_are_plain_text():
+    from typer.testing import CliRunner
+    from gm.cli import app
+
+    result = CliRunner().invoke(app, ["werewolf", "tally", "--players", "[b]Aki[/b],Ken,Mio,Sora", "--votes", "Ken=3"])
+    assert result.exit_code == 0 and "[b]Aki[/b]" in result.stdout
