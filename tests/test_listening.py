@@ -329,15 +329,20 @@ def fake_sounddevice(monkeypatch):
             sd.streams.append(self)
 
         def start(self):
-            """Play `sd.tone` (int16 blocks) into the callback from another thread, like PortAudio."""
+            """Play `sd.tone` (int16 blocks) into the callback from another thread, over and over
+            until stopped, like a microphone that never runs dry."""
+            self.playing = threading.Event()
+            self.playing.set()
+
             def play():
-                for block in sd.tone:
-                    time.sleep(0.002)
-                    self.kw["callback"](block, len(block) // 2, None, None)
+                while sd.tone and self.playing.is_set():
+                    for block in sd.tone:
+                        time.sleep(0.002)
+                        self.kw["callback"](block, len(block) // 2, None, None)
             threading.Thread(target=play, daemon=True).start()
 
         def stop(self):
-            """The playing thread ends by itself when the tone runs out."""
+            self.playing.clear()
 
         def close(self):
             """Nothing to release: no device was opened."""
@@ -463,6 +468,14 @@ def test_gm_voice_check_lists_inputs_records_and_shows_the_level(fake_sounddevic
     assert lines[:3] == ["input devices:", "  0: USB mic (1 ch, 48000 Hz)", "recording 0.5 s at 48000 Hz: say something…"]
     assert lines[3] == "level: -9.0 dBFS average, -6.0 dBFS peak"
     assert lines[4].startswith("heard: (no model: no speech model")
+
+
+def test_gm_voice_check_gives_up_on_a_microphone_that_sends_nothing(fake_sounddevice, monkeypatch):
+    monkeypatch.setattr("gm.hearing.listener.MIC_PATIENCE", 1)
+    fake_sounddevice.tone = []
+    result = CliRunner().invoke(app, ["voice", "check", "--seconds", "0.5"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "gm: the microphone sent no sound for 1 s"
 
 
 def test_a_broken_model_is_one_line_on_stderr(tmp_path):

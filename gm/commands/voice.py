@@ -206,8 +206,12 @@ def check_command(
     except NoAudio as error:
         fail(str(error))
     typer.echo(f"recording {seconds:g} s at {source.rate:g} Hz: say something…")
-    audio = source.record(seconds)
-    source.close()
+    try:
+        audio = source.record(seconds)
+    except NoAudio as error:
+        fail(str(error))
+    finally:
+        source.close()
     rms, peak = level(audio)
     typer.echo(f"level: {rms:.1f} dBFS average, {peak:.1f} dBFS peak" + ("  (silent? check the microphone)" if peak < -50 else ""))
     try:

@@ -37,6 +37,9 @@ class NoModel(ValueError):
     """No speech model was given, or the one given is missing or broken."""
 
 
+MIC_PATIENCE = 5  # seconds without a single block before recording gives up
+
+
 class NoAudio(OSError):
     """No way to record: PortAudio (libportaudio2) or an input device is missing."""
 
@@ -341,8 +344,13 @@ class MicSource:
         self.drain()
         want = 2 * int(seconds * self.rate)
         audio = b""
+        quiet = 0  # one-second waits in a row with no block: a microphone that went dead
         while len(audio) < want:
-            audio += self.read(1.0) or b""
+            block = self.read(1.0)
+            quiet = 0 if block else quiet + 1
+            if quiet > MIC_PATIENCE:
+                raise NoAudio(f"the microphone sent no sound for {MIC_PATIENCE} s")
+            audio += block or b""
         return audio[:want]
 
     def close(self) -> None:
