@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from gm.score.journal import Journal
 from scorer.humalien import fold
-from scorer.humalien.errors import Impossible
+from scorer.humalien.errors import Impossible, NothingToUndo
 from scorer.humalien.events import (
     AngelCut, Finish, Flow, Foul, GodIsland, NewMatch, Redo, SixSixSix, Skull, Undo,
 )
@@ -208,9 +208,19 @@ def test_an_event_then_undo_restores_the_sheet(events, more):
 
 @settings(max_examples=20, deadline=None)
 @given(valid_events(max_size=20))
-def test_the_fold_of_the_journal_equals_the_state_in_memory(events):
+def test_the_journal_behaves_as_the_fold_in_memory_undo_after_undo(events):
+    """The journal folds from the current match on; undoing back through earlier matches, one
+    command at a time, still meets every sheet the fold in memory meets."""
     with tempfile.TemporaryDirectory() as tmp:
         journal = Journal(Path(tmp) / "match.jsonl")
         for event in events:
             journal.append(lambda _state, event=event: event)
-        assert journal.load() == fold(events)
+        state = fold(events)
+        loaded = journal.load()
+        assert (loaded.match, loaded.undone) == (state.match, state.undone)
+        while state.done is not None:
+            state = fold([Undo()], state)
+            journal.append(lambda _state: Undo())
+            assert journal.load().match == state.match
+        with pytest.raises(NothingToUndo):
+            journal.append(lambda _state: Undo())
