@@ -13,7 +13,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -135,6 +134,8 @@ def add(journal: Path, entries: list[Entry]) -> None:
 
 def rewrite(journal: Path, entries: list[Entry]) -> None:
     """Replace the index with `entries` in one step (a temporary file renamed over it)."""
+    import tempfile
+
     target = index_path(journal)
     with contextlib.suppress(OSError):
         fd, name = tempfile.mkstemp(prefix=target.name + ".", dir=target.parent)
