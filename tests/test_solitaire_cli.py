@@ -126,7 +126,7 @@ def test_simulate_lists_the_deals_the_solver_cannot_settle_in_budget():
     data = json.loads(runner.invoke(app, args + ["--json"]).stdout)
     assert data["unresolved"] and all(set(u) == {"seed", "at_least", "at_most"} for u in data["unresolved"])
     assert data["deals"] + len(data["unresolved"]) == 12
-    assert "unresolved within 60 states: seed" in runner.invoke(app, args).output
+    assert "unresolved within 60 states: seed" in runner.invoke(app, args).stdout
 
 
 def test_the_first_solve_on_a_machine_says_it_compiles_the_solver(monkeypatch):
