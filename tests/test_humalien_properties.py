@@ -170,6 +170,17 @@ def test_hu_r6_what_the_cards_cannot_produce_is_refused_and_changes_nothing(even
         fold([event], state, strict=True)
 
 
+def same_state(loaded, full):
+    """The journal's state is the fold's, but for undo history before the current match's start
+    (the journal reads that only when an undo reaches it)."""
+    done, deep = loaded.done, full.done
+    while done is not None:
+        if deep is None or done[0] != deep[0]:
+            return False
+        done, deep = done[1], deep[1]
+    return (loaded.match, loaded.undone) == (full.match, full.undone)
+
+
 @settings(max_examples=10, deadline=None)
 @given(valid_events(max_size=15), st.data())
 def test_a_refused_event_leaves_the_journal_as_it_was(events, data):
@@ -183,7 +194,7 @@ def test_a_refused_event_leaves_the_journal_as_it_was(events, data):
         before = journal.path.read_bytes()
         with pytest.raises(Impossible):
             journal.append(lambda _state: event)
-        assert journal.path.read_bytes() == before and journal.load() == fold(events)
+        assert journal.path.read_bytes() == before and same_state(journal.load(), fold(events))
 
 
 @settings(max_examples=100, deadline=None)
@@ -216,8 +227,7 @@ def test_the_journal_behaves_as_the_fold_in_memory_undo_after_undo(events):
         for event in events:
             journal.append(lambda _state, event=event: event)
         state = fold(events)
-        loaded = journal.load()
-        assert (loaded.match, loaded.undone) == (state.match, state.undone)
+        assert same_state(journal.load(), state)
         while state.done is not None:
             state = fold([Undo()], state)
             journal.append(lambda _state: Undo())

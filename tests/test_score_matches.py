@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 import gm.score.journal as journal_module
 from gm.cli import app
 from gm.score.journal import Journal, JournalError
-from gm.score.matches import index_path
+from gm.score.matches import SHEET_FORMAT, index_path
 from scorer.humalien import fold
 from scorer.humalien.events import Finish, Flow, NewMatch, Skull, Undo
 
@@ -117,26 +117,26 @@ def gm(tmp_path, monkeypatch):
 
 
 def test_matches_lists_players_date_result_and_the_current_one(gm):
-    for args in (["new", "Alice", "Bob"], ["finish", "a", "3"], ["finish", "b", "1"], ["finish", "a", "0"],
+    for args in (["new", "Alice", "Bob"], ["finish", "a", "3"], ["finish", "b", "1"], ["finish", "a", "2"],
                  ["new", "健", "美緒"], ["flow", "健", "2"]):
         assert gm(*args).exit_code == 0
     listing = json.loads(gm("matches", "--json").stdout)
     assert [(m["match"], m["players"], m["current"], m["result"]) for m in listing] == [
-        (1, ["Alice", "Bob"], False, "Alice won (Alice 13, Bob 6)"),
+        (1, ["Alice", "Bob"], False, "Alice won (Alice 15, Bob 6)"),
         (2, ["健", "美緒"], True, "game 1 in play (健 2, 美緒 0)"),
     ]
     assert all(m["started_at"].endswith("+00:00") for m in listing)
     lines = gm("matches").stdout.splitlines()
-    assert lines[0].startswith("    1  ") and lines[0].endswith("Alice v Bob: Alice won (Alice 13, Bob 6)")
+    assert lines[0].startswith("    1  ") and lines[0].endswith("Alice v Bob: Alice won (Alice 15, Bob 6)")
     assert lines[1].startswith("*   2  ") and "健 v 美緒" in lines[1]
 
 
 def test_show_match_shows_a_finished_match_after_later_ones(gm):
-    for args in (["new", "Alice", "Bob"], ["finish", "a", "3"], ["finish", "b", "1"], ["finish", "a", "0"],
+    for args in (["new", "Alice", "Bob"], ["finish", "a", "3"], ["finish", "b", "1"], ["finish", "a", "2"],
                  ["new", "Alice", "Bob"], ["finish", "b", "9"], ["new", "Cy", "Di", "--abandon"]):
         assert gm(*args).exit_code == 0
     old = json.loads(gm("show", "--match", "1", "--json").stdout)
-    assert old["totals"] == {"Alice": 13, "Bob": 6} and old["winner"] == "Alice"
+    assert old["totals"] == {"Alice": 15, "Bob": 6} and old["winner"] == "Alice"
     left = json.loads(gm("show", "--match", "2", "--json").stdout)
     assert left["totals"] == {"Alice": 0, "Bob": 14} and left["over"] is False
     assert json.loads(gm("show", "--json").stdout)["players"] == ["Cy", "Di"]
@@ -157,3 +157,23 @@ def test_matches_on_an_empty_journal(gm):
     result = gm("matches")
     assert result.exit_code == 2 and "no match in" in result.stderr
     assert json.loads(gm("matches", "--json").stdout) == []
+
+
+def test_an_index_written_for_another_shape_of_sheet_is_rebuilt(tmp_path, decoded):
+    path = tmp_path / "m.jsonl"
+    events = whole_match() + [NewMatch((A, B)), Flow(A, 2)]
+    write(path, events)
+    index = index_path(path)
+    index.write_text(index.read_text().replace(f'"format":"{SHEET_FORMAT}"', '"format":"older"'))
+    decoded[0] = 0
+    assert Journal(path).load().match == fold(events).match
+    assert decoded[0] == len(events)
+    assert all(json.loads(line)["format"] == SHEET_FORMAT for line in index.read_text().splitlines())
+
+
+def test_every_field_of_a_sheet_comes_back_from_the_index():
+    from gm.score.matches import sheet_from, sheet_record
+    from scorer.humalien.sheet import Ending, Game, Match
+
+    sheet = Match(("健", "美緒"), True, (Game(1, (3, 4), 1, (2, 0), 1, 1, Ending("健", "foul")), Game(2)), (("健", "けん"),))
+    assert sheet_from(json.loads(json.dumps(sheet_record(sheet)))) == sheet

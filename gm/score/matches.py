@@ -13,9 +13,10 @@ import contextlib
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from scorer.humalien import Match
 from scorer.humalien.sheet import Ending, Game
@@ -46,7 +47,7 @@ class Entry:
         return {"match": self.match, "offset": self.offset, "length": self.length, "line": self.line,
                 "check": self.check, "at": self.at, "players": list(self.players),
                 "before": None if self.before is None else sheet_record(self.before),
-                "before_owner": self.before_owner}
+                "before_owner": self.before_owner, "format": SHEET_FORMAT}
 
 
 def index_path(journal: Path) -> Path:
@@ -62,23 +63,51 @@ def window(data: bytes, data_start: int, offset: int, length: int) -> bytes:
     return data[max(0, offset - CHECKED_BYTES) - data_start:offset + length - data_start]
 
 
-def sheet_record(match: Match) -> list:
-    """A compact, exact record of a sheet (all its games, not only what `show --json` prints)."""
-    return [list(match.players), match.remote,
-            [[g.number, list(g.points), g.sixes, list(g.piles),
-              None if g.ended_by is None else [g.ended_by.player, g.ended_by.how]] for g in match.games],
-            [list(pair) for pair in match.readings]]
+def _plain(value: Any) -> Any:
+    if is_dataclass(value):
+        return {item.name: _plain(getattr(value, item.name)) for item in fields(value)}
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
-def sheet_from(record: list) -> Match:
-    players, remote, games, readings = record
-    return Match(tuple(players), remote,
-                 tuple(Game(n, tuple(points), sixes, tuple(piles), None if ended is None else Ending(*ended))
-                       for n, points, sixes, piles, ended in games),
-                 tuple(tuple(pair) for pair in readings))
+def _typed(kind: Any, data: Any) -> Any:
+    """`data` (from `_plain`) back as a value of `kind`: a dataclass, a tuple, an optional, a plain value."""
+    if get_origin(kind) in (Union, UnionType):
+        inner = [a for a in get_args(kind) if a is not type(None)]
+        return None if data is None else _typed(inner[0], data)
+    if get_origin(kind) is tuple:
+        args = get_args(kind)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_typed(args[0], d) for d in data)
+        return tuple(_typed(a, d) for a, d in zip(args, data))
+    if is_dataclass(kind):
+        hints = get_type_hints(kind)
+        return kind(**{item.name: _typed(hints[item.name], data[item.name]) for item in fields(kind)})
+    return data
+
+
+def _sheet_format() -> str:
+    """The shape of a sheet (its classes' fields): an index written for another shape is rebuilt."""
+    shape = [(cls.__name__, [(item.name, str(item.type)) for item in fields(cls)]) for cls in (Match, Game, Ending)]
+    return hashlib.sha256(repr(shape).encode()).hexdigest()[:12]
+
+
+SHEET_FORMAT = _sheet_format()
+
+
+def sheet_record(match: Match) -> dict:
+    """A sheet as JSON-ready data, every field of every game (not only what `show --json` prints)."""
+    return _plain(match)
+
+
+def sheet_from(record: dict) -> Match:
+    return _typed(Match, record)
 
 
 def _entry(record: dict) -> Entry:
+    if record["format"] != SHEET_FORMAT:
+        raise ValueError(f"an index of sheets shaped {record['format']}, not {SHEET_FORMAT}")
     before = record["before"]
     return Entry(record["match"], record["offset"], record["length"], record["line"], record["check"],
                  record["at"], tuple(record["players"]), None if before is None else sheet_from(before),
