@@ -130,7 +130,7 @@ def bench_journal(tmp: Path, runs: int) -> None:
     flows: dict[str, list[tuple[float, float]]] = {"fresh": [], "big": []}
     for _ in range(runs):
         for name, path in (("fresh", fresh), ("big", big)):
-            flows[name].append(timed([*gm, "flow", "Alice", "1", "--file", str(path)]))
+            flows[name].append(timed([*gm, "flow", "Alice", "5", "--file", str(path)]))
             timed([*gm, "undo", "--file", str(path)])
     flow = {name: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for name, v in flows.items()}
     header(f"The score journal ({runs} runs; the current match 21 events in)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 
 import typer
+from typer.core import TyperGroup
 
 from gm.commands.common import OneLineErrors
 from gm.commands.plain_params import plain_help_flag, read_plainly
@@ -23,10 +24,23 @@ class LazyGroups(OneLineErrors):
     def list_commands(self, ctx: typer.Context) -> list[str]:
         return [*GROUPS, *super().list_commands(ctx)]
 
+    _listing = False
+
+    def format_help(self, ctx: typer.Context, formatter) -> None:
+        """`gm --help` lists each group by its help text alone: none of its commands is built."""
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
     def get_command(self, ctx: typer.Context, name: str):
         if name not in GROUPS:
             return super().get_command(ctx, name)
-        group = typer.main.get_group(importlib.import_module(GROUPS[name]).app)
+        sub = importlib.import_module(GROUPS[name]).app
+        if self._listing and isinstance(sub.info.help, str):
+            return TyperGroup(name=name, help=sub.info.help)
+        group = typer.main.get_group(sub)
         group.name = name
         read_plainly(group, ctx)
         return group
