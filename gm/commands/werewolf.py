@@ -5,21 +5,19 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from gm.commands.common import input_errors, parse_players, print_json
 from gm.commands.werewolf_play import play
-from gm.text.lines import Voice
 from gm.commands.options import LangOption
-from gm.werewolf.decks import Deck
-from gm.werewolf.inputs import (
-    BadInput, card_names, check_player_names, deck_for, graveyard_names, parse_counts, parse_judge_request,
-    parse_roll_call,
-)
-from gm.werewolf.judge import Verdict, judge as judge_cards
-from gm.werewolf.tally import GRAVEYARD, Outcome, Round, count_round, outcome, roll_call_round
+
+if TYPE_CHECKING:
+    from gm.text.lines import Voice
+    from gm.werewolf.decks import Deck
+    from gm.werewolf.judge import Verdict
+    from gm.werewolf.tally import Outcome, Round
 
 app = typer.Typer(help="Narrate a Half Werewolf (ハーフ人狼) night: deck, vote tally, verdict, the whole night.", no_args_is_help=True)
 app.command("play")(play)
@@ -30,6 +28,8 @@ WithOption = typer.Option("", "--with", help="Cards replacing a villager each: g
 
 
 def _voice(lang: str) -> Voice:
+    from gm.text.lines import Voice
+
     with input_errors():
         return Voice(lang)
 
@@ -62,6 +62,8 @@ def deck(
     lang: str = LangOption,
 ) -> None:
     """Show the deck for a player count: which cards to take from the box (HW-R1)."""
+    from gm.werewolf.inputs import deck_for
+
     voice = _voice(lang)
     with input_errors():
         chosen = deck_for(players, variant, swap_ins)
@@ -83,6 +85,9 @@ def deck(
 
 # -- tally ------------------------------------------------------------------------------------
 def _round_of(spec: str, candidates: list[str], voters: list[str], roll_call: bool, deck: Deck) -> Round:
+    from gm.werewolf.inputs import graveyard_names, parse_counts, parse_roll_call
+    from gm.werewolf.tally import count_round, roll_call_round
+
     aliases = graveyard_names()
     if roll_call:
         return roll_call_round(candidates, parse_roll_call(spec, voters, candidates, aliases), voters, deck)
@@ -113,6 +118,9 @@ def tally(
 
     The votes possible follow the deck: the standard one for the player count unless --variant/--with.
     """
+    from gm.werewolf.inputs import BadInput, check_player_names, deck_for
+    from gm.werewolf.tally import GRAVEYARD, outcome
+
     with input_errors():
         names, _ = parse_players(players)
         check_player_names(names)
@@ -161,6 +169,9 @@ def judge(
     lang: str = LangOption,
 ) -> None:
     """Who wins, from everyone's final cards and the vote (JSON on stdin or --file)."""
+    from gm.werewolf.inputs import BadInput, card_names, graveyard_names, parse_judge_request
+    from gm.werewolf.judge import judge as judge_cards
+
     voice = _voice(lang)
     with input_errors():
         text = file.read_text(encoding="utf-8") if file else sys.stdin.read()

@@ -5,6 +5,10 @@ and appends, so concurrent `gm score` processes never interleave. A torn last li
 cut short, so never acknowledged) is reported, kept aside next to the journal and cut off
 before the next append; any other bad line stops the command with the file and line number.
 An acknowledged line is never rewritten.
+
+A command reads only the current match: the match index (`gm.score.matches`) says where the
+current match's `new` line is and holds the sheet that line replaced, so the fold starts there.
+Should an undo reach back past that line, the whole journal is folded instead.
 """
 
 from __future__ import annotations
@@ -19,7 +23,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator
 
+from gm.score import matches as index
+from gm.score.matches import Entry, Kept
 from scorer.humalien import Change, Event, ScoreError, State, apply, from_record, to_record
+from scorer.humalien.events import NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
 
 FILE_NAME = "score.jsonl"
@@ -39,35 +46,97 @@ def default_path() -> Path:
 
 @dataclass(frozen=True)
 class Contents:
-    """A parsed journal: the folded state, the length of its good part, and any torn tail."""
+    """A parsed journal: the folded state, the length of its good part, and any torn tail; the
+    number of the match the sheet belongs to, how many matches were started, and the `new`
+    lines met on the way (as match index entries)."""
 
     state: State
     good_length: int
     lines: int
     torn: bytes = b""
+    owner: int | None = None
+    matches: int = 0
+    found: tuple[Entry, ...] = ()
 
 
-def parse(data: bytes, path: Path | str) -> Contents:
-    """Fold the complete lines of `data`; the bytes after the last newline are a torn tail."""
-    end = data.rfind(b"\n") + 1
-    lines = data[:end].split(b"\n")[:-1]
-    state = State()
-    for number, record in enumerate(_records(lines, path), start=1):
+@dataclass(frozen=True)
+class Start:
+    """Where a fold begins: a byte offset and line number in the journal, with the state, its
+    match's number, and the count of matches started before it."""
+
+    offset: int = 0
+    line: int = 1
+    state: State = State()
+    owner: int | None = None
+    matches: int = 0
+
+    @staticmethod
+    def at(entry: Entry) -> "Start":
+        return Start(entry.offset, entry.line, State(entry.before), entry.before_owner, entry.match - 1)
+
+
+@dataclass(frozen=True)
+class _IndexWork:
+    """Entries to add to the match index, or (`rewrite`) all the entries it should hold."""
+
+    entries: list[Entry]
+    rewrite: bool = False
+
+
+class _ReachesBack(Exception):
+    """An undo took back the `new` line a fold started from: the history before it is needed."""
+
+
+def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int = 0) -> Contents:
+    """Fold the complete lines of `data` (which begins at byte `data_start` of the journal) from
+    `start`; the bytes after the last newline are a torn tail."""
+    body = data[start.offset - data_start:]
+    end = body.rfind(b"\n") + 1
+    lines = body[:end].split(b"\n")[:-1]
+    state, owner, count = start.state, start.owner, start.matches
+    owner_before: dict[int, int | None] = {}  # the match number of the sheet before and after each step
+    owner_after: dict[int, int | None] = {}
+    steps = []  # keeps every step alive, so its id stays its own
+    found = []
+    offset = start.offset
+    for number, (raw, record) in enumerate(zip(lines, _records(lines, path, start.line)), start=start.line):
         try:
-            state = advance(state, from_record(record))
+            event = from_record(record)
+            after = advance(state, event)
         except ScoreError as error:
             raise JournalError(f"{path} line {number}: {error}") from None
-    return Contents(state, end, len(lines), data[end:])
+        kind = type(event)
+        if kind is Undo:
+            owner = owner_before[id(state.done[0])]  # type: ignore[index]
+            if after.done is None and start.offset > 0:
+                raise _ReachesBack
+        elif kind is Redo:
+            owner = owner_after[id(state.undone[0])]  # type: ignore[index]
+        else:
+            step = after.done[0]  # type: ignore[index]
+            steps.append(step)
+            owner_before[id(step)] = owner
+            if kind is NewMatch:
+                count += 1
+                length = len(raw) + 1
+                found.append(Entry(count, offset, length, number,
+                                   index.check_of(index.window(data, data_start, offset, length)),
+                                   record.get("at"), after.match.players, state.match, owner))  # type: ignore[union-attr]
+                owner = count
+            owner_after[id(step)] = owner
+        state = after
+        offset += len(raw) + 1
+    return Contents(state, start.offset + end, start.line - 1 + len(lines), body[end:], owner, count, tuple(found))
 
 
-def _records(lines: list[bytes], path: Path | str) -> list:
+def _records(lines: list[bytes], path: Path | str, first: int = 1) -> list:
     """The JSON value of every line: all in one parse when the file is sound, else line by line."""
     with contextlib.suppress(ValueError):
         records = json.loads(b"[" + b",".join(lines) + b"]")
         if len(records) == len(lines):
             return records
     records = []
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=first):
         try:
             records.append(json.loads(raw))
         except ValueError as error:  # JSON or UTF-8 damage
@@ -90,19 +159,64 @@ class Journal:
 
     def load(self) -> State:
         """The state the journal holds (an empty state when there is no file yet)."""
+        return self._contents().state
+
+    def matches(self) -> list[Kept]:
+        """Every match the journal holds, oldest first, with its last sheet and which is current."""
+        contents = self._contents()
+        entries = {e.match: e for e in index.read_all(self.path) if e.match <= contents.matches}
+        entries.update((e.match, e) for e in contents.found)
+        return index.kept([entries[n] for n in sorted(entries)], contents.state.match, contents.owner)
+
+    def _contents(self) -> Contents:
+        """Read under a shared lock; when the match index lags behind, bring it up to date under
+        an exclusive one."""
         try:
             fd = os.open(self.path, os.O_RDONLY | _BINARY)
         except FileNotFoundError:
-            return State()
+            return Contents(State(), 0, 0)
         try:
             with _locked(fd, self.path, exclusive=False):
-                contents = parse(_read_all(fd), self.path)
+                contents, stale = self._read(fd)
+            if stale:
+                with _locked(fd, self.path, exclusive=True):
+                    self._update_index(stale)
         finally:
             os.close(fd)
         if contents.torn:
             self.warn(f"{self.path} line {contents.lines + 1} is a torn write ({len(contents.torn)} bytes, "
                       "cut short and never acknowledged); ignored")
-        return contents.state
+        return contents
+
+    def _read(self, fd: int) -> tuple[Contents, _IndexWork | None]:
+        """The journal folded from the current match on, and what the index needs (None: nothing)."""
+        last = index.read_last(self.path)
+        if last is not None and _holds(fd, last):
+            known, rewrite = [last], False
+        else:  # no index yet, or one that no longer fits the journal: keep what still fits
+            known = index.read_all(self.path)
+            while known and not _holds(fd, known[-1]):
+                known.pop()
+            rewrite = index.index_path(self.path).exists()
+        start = Start.at(known[-1]) if known else Start()
+        data_start = max(0, start.offset - index.CHECKED_BYTES)
+        try:
+            contents = parse(_read_all(fd, data_start), self.path, start, data_start)
+        except _ReachesBack:
+            contents = parse(_read_all(fd), self.path)
+        new = [e for e in contents.found if e.match > start.matches + bool(known)]
+        if rewrite:
+            return contents, _IndexWork(known + new, rewrite=True)
+        return contents, _IndexWork(new) if new else None
+
+    def _update_index(self, work: _IndexWork) -> None:
+        """Bring the index up to date (under the exclusive lock; another command may have done it
+        since the journal was read, and the lines it indexed are never rewritten)."""
+        if work.rewrite:
+            index.rewrite(self.path, work.entries)
+            return
+        last = index.read_last(self.path)
+        index.add(self.path, [e for e in work.entries if last is None or e.match > last.match])
 
     def append(self, make: Callable[[State], Event]) -> tuple[State, Change]:
         """Under the lock: load, build the event from the fresh state, check it, append and fsync.
@@ -120,16 +234,31 @@ class Journal:
             _fsync_dir(self.path.parent)
         try:
             with _locked(fd, self.path, exclusive=True):
-                contents = parse(_read_all(fd), self.path)
+                contents, stale = self._read(fd)
                 event = make(contents.state)
                 state, change = apply(contents.state, event)
                 if contents.torn:
                     self._set_aside(fd, contents)
-                _write_all(fd, encode(event))
+                line = encode(event)
+                _write_all(fd, line)
                 _sync(fd)
+                if stale:
+                    self._update_index(stale)
+                if isinstance(event, NewMatch):
+                    self._index_new(fd, contents, line)
         finally:
             os.close(fd)
         return state, change
+
+    def _index_new(self, fd: int, contents: Contents, line: bytes) -> None:
+        """The match just started, in the index (after its line is on disk)."""
+        offset = contents.good_length
+        start = max(0, offset - index.CHECKED_BYTES)
+        window = _read_at(fd, start, offset - start) + line
+        index.add(self.path, [Entry(contents.matches + 1, offset, len(line), contents.lines + 1,
+                                    index.check_of(window), json.loads(line).get("at"),
+                                    tuple(p.strip() for p in json.loads(line)["players"]),
+                                    contents.state.match, contents.owner)])
 
     def _set_aside(self, fd: int, contents: Contents) -> None:
         """Copy the torn tail next to the journal, then cut it off (it was never acknowledged)."""
@@ -149,10 +278,17 @@ class Journal:
                   f"kept in {aside.name} and cut off")
 
 
-def _read_all(fd: int) -> bytes:
+def _holds(fd: int, entry: Entry) -> bool:
+    """Does the journal still hold this entry's `new` line, with the same bytes before it?"""
+    start = max(0, entry.offset - index.CHECKED_BYTES)
+    window = _read_at(fd, start, entry.offset + entry.length - start)
+    return index.check_of(window) == entry.check
+
+
+def _read_all(fd: int, offset: int = 0) -> bytes:
+    """The file's bytes from `offset` to its end."""
     size = os.fstat(fd).st_size
     chunks = []
-    offset = 0
     while True:
         chunk = _read_at(fd, offset, max(size - offset, 1 << 16))
         if not chunk:

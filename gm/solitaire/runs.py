@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from functools import partial
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from scorer.solitaire.simulate import Unresolved, cards_left
 
 
-def _lefts(seeds: range, rows: int, policy: str, workers: int, max_states: int | None) -> Iterator[int | Unresolved]:
+@contextmanager
+def _lefts(seeds: range, rows: int, policy: str, workers: int, max_states: int | None) -> Iterator[Iterable[int | Unresolved]]:
+    """The cards left per seed, in order, played in `workers` processes. Where the system can
+    fork, workers are forked (they start at once, with everything imported) before any thread
+    of the progress bar exists; elsewhere they are spawned."""
     job = partial(cards_left, rows=rows, policy=policy, max_states=max_states)
     if workers <= 1:
-        yield from map(job, seeds)
+        yield map(job, seeds)
         return
-    from multiprocessing import get_context
+    from multiprocessing import get_all_start_methods, get_context
 
-    with get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap(job, seeds, chunksize=max(1, min(64, len(seeds) // (workers * 8) or 1)))
+    method = "fork" if "fork" in get_all_start_methods() else "spawn"
+    with get_context(method).Pool(workers) as pool:
+        yield pool.imap(job, seeds, chunksize=max(1, min(64, len(seeds) // (workers * 8) or 1)))
 
 
 def run_deals(
@@ -26,17 +32,17 @@ def run_deals(
     """Cards left for each seed, in order; with `progress` (default: stderr is a terminal) a rich bar."""
     if progress is None:
         progress = sys.stderr.isatty()
-    results = _lefts(seeds, rows, policy, workers, max_states)
-    if not progress:
-        return list(results)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    with _lefts(seeds, rows, policy, workers, max_states) as results:
+        if not progress:
+            return list(results)
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    columns = (TextColumn(f"{policy}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    lefts: list[int | Unresolved] = []
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(policy, total=len(seeds))
-        for left in results:
-            lefts.append(left)
-            bar.advance(task)
-    return lefts
+        columns = (TextColumn(f"{policy}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        lefts: list[int | Unresolved] = []
+        with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task(policy, total=len(seeds))
+            for left in results:
+                lefts.append(left)
+                bar.advance(task)
+        return lefts

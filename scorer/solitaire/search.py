@@ -4,28 +4,29 @@ method).
 Everything here works on plain integers and arrays: a deal's `Tables`, the search's memory
 (`search_memory`) and the state (pyramid mask, Eye-turned mask, stock index, flip card, packed
 set-aside counts, specials used); the bound is in `search_bound`. Compiled code is cached on
-disk, so only the first run on a machine compiles.
+disk once per machine (`solver_cache`).
 """
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
-from numba import njit
 
+from scorer.solitaire.jit import I64, array, njit
 from scorer.solitaire.search_bound import KING, lower_bound, lowest, popcount, settle
 from scorer.solitaire.search_memory import (
     BUDGET,
     EPOCH,
     EYE_EPOCH,
+    MEMORY,
     MAX_DEPTH,
     NODES,
     OUT_OF_BUDGET,
     PATH_LEN,
     POOL_USED,
     TABLE_SIZE,
+    TABLES,
     TIGHT,
+    Tables,
     dominated,
     fail,
 )
@@ -36,13 +37,9 @@ MAX_CHILDREN = 256
 EXPAND, SUCCESS, FAILURE = 0, 1, 2  # what a first look at a state finds
 DONE, STOPPED = 0, 1
 
-Tables = namedtuple(
-    "Tables",
-    "spans covers ranks rmask lows highs stock stock_counts kinds humaliens eyes owls other_later passed",
-)
 
 
-@njit(cache=True)
+@njit((TABLES, MEMORY, I64, I64, I64, I64, I64, I64, I64), cache=True)
 def enter(tb, mem, present, revealed, i, flip, aside, k, t):
     """First look at a state: SUCCESS (at most t cards left), FAILURE (known or proven to leave
     more than t, or the budget is spent) or EXPAND."""
@@ -60,7 +57,7 @@ def enter(tb, mem, present, revealed, i, flip, aside, k, t):
     return EXPAND
 
 
-@njit(cache=True)
+@njit((TABLES, array(3), array(3), *(I64,) * 12), cache=True)
 def add_child(tb, moves, states, depth, count, move, a, b, present, revealed, face_up, i, flip, aside, k):
     """Note a move and the state it leads to (the set-aside pile only counts while an Owl is left)."""
     if tb.owls[k] == 0:
@@ -73,7 +70,7 @@ def add_child(tb, moves, states, depth, count, move, a, b, present, revealed, fa
     return count + 1
 
 
-@njit(cache=True)
+@njit((TABLES, array(1), array(3), array(3), I64), cache=True)
 def children(tb, frame, moves, states, depth):
     """The moves from a state, in the order they are tried, and the states they lead to."""
     present, revealed, face_up, i, flip, aside, k = frame[0], frame[1], frame[2], frame[3], frame[4], frame[5], frame[6]
@@ -248,13 +245,3 @@ def run(ranks, stock, kinds, spans, covers, budget, quick_states, mem):
             t += 1
     return DONE, t
 
-
-def compiled() -> bool:
-    """Is the compiled search in numba's cache? (If not, the first search compiles it: about
-    half a minute.) Asked of numba's cache index; True when that cannot be told."""
-    try:
-        from pathlib import Path
-
-        return Path(run._cache._cache_file._index_path).exists()
-    except (AttributeError, TypeError, OSError):
-        return True

@@ -9,14 +9,14 @@ card gone. Chain pairings and Eye options are cached per pyramid in the search's
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from scorer.solitaire.search_memory import EPOCH, EYE_EPOCH, POOL_USED, TIGHT, claim, slot_of
+from scorer.solitaire.jit import I64, array, njit
+from scorer.solitaire.search_memory import EPOCH, EYE_EPOCH, MEMORY, POOL_USED, TABLES, TIGHT, claim, slot_of
 
 KING = 13
 
 
-@njit(cache=True)
+@njit((I64,), cache=True)
 def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -40,7 +40,7 @@ def uncovered(spans, present):
     return present & ~covered
 
 
-@njit(cache=True)
+@njit((TABLES, I64, I64), cache=True)
 def settle(tb, present, revealed):
     """Remove face-up 13s until none is left (SS-R2): (present, revealed-while-covered, face-up)."""
     kings = tb.rmask[KING]
@@ -130,7 +130,7 @@ def pairings(tb, mem, present, revealed):
     return found
 
 
-@njit(cache=True)
+@njit((array(1), I64, I64, I64), cache=True)
 def add_option(pool, start, count, option):
     if option == 0:
         return count
@@ -202,7 +202,7 @@ def shortage(pairs, mine, theirs, supply_s, supply_r, aside_s, aside_r):
     return short, fix
 
 
-@njit(cache=True)
+@njit((TABLES, MEMORY, I64, I64, I64, I64, I64, I64, I64), cache=True)
 def lower_bound(tb, mem, present, revealed, i, flip, aside, k, t):
     """Cards that must stay whatever happens — exactly when that is more than `t` (once it is
     clear the bound cannot exceed `t`, some number at most `t` is returned).

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+
+from scorer.solitaire.jit import I64, array, named, njit
 
 NODES, BUDGET, TIGHT, OUT_OF_BUDGET, EPOCH, EYE_EPOCH, TABLE_SIZE, POOL_USED, PATH_LEN = range(9)  # counters
 PROBES = 8  # slots tried per key
@@ -26,6 +27,13 @@ GUARD = sum(8 << 4 * r for r in range(14))  # the top bit of every 4-bit count i
 # stock index | flip | specials used, set-aside) and pairs and eyes 2 (pyramid, revealed).
 # A memo row's value is its bound, a fails row's how many records it has seen.
 Memory = namedtuple("Memory", "memo fails fail_recs pairs eyes eye_pool path counters")
+# A deal as the search reads it (made by `search.tables`).
+Tables = namedtuple(
+    "Tables",
+    "spans covers ranks rmask lows highs stock stock_counts kinds humaliens eyes owls other_later passed",
+)
+MEMORY = named(Memory, (2, 2, 3, 2, 2, 1, 2, 1))
+TABLES = named(Tables, (2, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1))
 
 
 def new_memory(bits: int = 20) -> Memory:
@@ -44,7 +52,7 @@ def new_memory(bits: int = 20) -> Memory:
     )
 
 
-@njit(cache=True)
+@njit((array(2), I64, I64, I64, I64, I64), cache=True)
 def slot_of(table, epoch, a, b, c, d):
     """The slot holding the key (a, b, c, d) (>= 0), or -1 - the slot to store it in. Tables
     with 2 key words take c = d = 0."""
@@ -62,7 +70,7 @@ def slot_of(table, epoch, a, b, c, d):
     return -1 - home
 
 
-@njit(cache=True)
+@njit((array(2), I64, I64, I64, I64, I64, I64, I64), cache=True)
 def claim(table, slot, epoch, a, b, c, d, value):
     """Store a key and its value in `slot`."""
     row = table[slot]
@@ -72,7 +80,7 @@ def claim(table, slot, epoch, a, b, c, d, value):
     row[-1] = value
 
 
-@njit(cache=True)
+@njit((TABLES, I64, I64, I64, I64, I64, I64, I64, I64), cache=True)
 def reaches(tb, i, flip, aside, k, i2, flip2, aside2, k2):
     """Can state (i2, flip2, aside2, k2) be reached from (i, flip, aside, k) with the same pyramid,
     keeping at least its set-aside cards? Forgoing specials and turning stock cards get there;
@@ -89,7 +97,7 @@ def reaches(tb, i, flip, aside, k, i2, flip2, aside2, k2):
     return (have + GUARD - aside2) & GUARD == GUARD
 
 
-@njit(cache=True)
+@njit((I64, I64, I64), cache=True)
 def memo_key(i, flip, k):
     return i << 8 | flip << 16 | k << 17
 
@@ -125,7 +133,7 @@ def fail(mem, tb, present, revealed, i, flip, aside, k, bound):
     mem.fails[slot, 5] = seen + 1
 
 
-@njit(cache=True)
+@njit((TABLES, MEMORY, I64, I64, I64, I64, I64, I64, I64), cache=True)
 def dominated(tb, mem, present, revealed, i, flip, aside, k, t):
     """Is there a failed state, proving more than `t`, from which this one can be reached?"""
     counters = mem.counters

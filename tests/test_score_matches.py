@@ -1,0 +1,179 @@
+"""Matches kept across evenings: each command folds only the current match (the match index),
+old journals without an index, an index that no longer fits, `gm score matches`, `show --match`."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import gm.score.journal as journal_module
+from gm.cli import app
+from gm.score.journal import Journal, JournalError
+from gm.score.matches import SHEET_FORMAT, index_path
+from scorer.humalien import fold
+from scorer.humalien.events import Finish, Flow, NewMatch, Skull, Undo
+
+A, B = "Alice", "Bob"
+runner = CliRunner()
+
+
+def whole_match(winner=A, left=3):
+    return [NewMatch((A, B), abandon=True), Flow(A, 2), Finish(winner, left), Finish(B, 1), Finish(winner, left)]
+
+
+def write(path, events):
+    journal = Journal(path, warn=lambda note: None)
+    for event in events:
+        journal.append(lambda _state, event=event: event)
+    return journal
+
+
+@pytest.fixture
+def decoded(monkeypatch):
+    """Counts the journal records decoded (the work a command does on the journal)."""
+    count = [0]
+    real = journal_module.from_record
+
+    def counting(record):
+        count[0] += 1
+        return real(record)
+
+    monkeypatch.setattr(journal_module, "from_record", counting)
+    return count
+
+
+def test_a_command_folds_only_the_current_match(tmp_path, decoded):
+    events = whole_match() * 20 + [NewMatch((A, B)), Flow(A, 3), Skull(B, 2)]
+    journal = write(tmp_path / "m.jsonl", events)
+    decoded[0] = 0
+    state = journal.load()
+    assert decoded[0] == 3  # the current match's new, flow and skull
+    assert state.match == fold(events).match and state.match.totals == (3, 2)
+    decoded[0] = 0
+    journal.append(lambda state: Flow(B, 1))
+    assert decoded[0] == 3
+
+
+def test_an_old_journal_without_an_index_loads_and_gains_one(tmp_path, decoded):
+    path = tmp_path / "m.jsonl"
+    events = whole_match() * 3 + [NewMatch((A, B)), Flow(A, 1)]
+    write(path, events)
+    index_path(path).unlink()
+    decoded[0] = 0
+    assert Journal(path).load().match == fold(events).match
+    assert decoded[0] == len(events)
+    assert len(index_path(path).read_text().splitlines()) == 4
+    decoded[0] = 0
+    assert Journal(path).load().match == fold(events).match
+    assert decoded[0] == 2
+
+
+@pytest.mark.parametrize("damage", [b"garbage\n", b'{"match":', b""])
+def test_a_damaged_or_stale_index_is_rebuilt_from_the_journal(tmp_path, damage):
+    path = tmp_path / "m.jsonl"
+    events = whole_match() * 2 + [NewMatch((A, B)), Flow(A, 4)]
+    write(path, events)
+    index_path(path).write_bytes(index_path(path).read_bytes()[:-40] + damage)
+    journal = Journal(path)
+    assert journal.load().match == fold(events).match
+    assert [m.number for m in journal.matches()] == [1, 2, 3]
+    assert journal.load().match.totals == (4, 0)
+
+
+def test_a_journal_cut_back_before_the_current_match_is_folded_from_what_it_holds(tmp_path):
+    path = tmp_path / "m.jsonl"
+    first = whole_match()
+    write(path, first)
+    kept = path.read_bytes()
+    write(path, [NewMatch((A, B)), Flow(A, 5)])
+    path.write_bytes(kept)  # the second match's lines gone (a backup restored)
+    journal = Journal(path)
+    assert journal.load().match == fold(first).match
+    assert [m.number for m in journal.matches()] == [1]
+
+
+def test_undo_reaches_back_through_the_start_of_the_current_match(tmp_path):
+    path = tmp_path / "m.jsonl"
+    journal = write(path, whole_match(left=7) + [NewMatch((A, B)), Flow(A, 1)])
+    for _ in range(3):  # the flow, the new match, then the last finish of the first match
+        journal.append(lambda state: Undo())
+    expected = fold(whole_match(left=7) + [NewMatch((A, B)), Flow(A, 1), Undo(), Undo(), Undo()])
+    assert Journal(path).load().match == expected.match
+    assert expected.match.game == 3 and not expected.match.over
+
+
+def test_damage_in_the_current_match_still_names_its_line(tmp_path):
+    path = tmp_path / "m.jsonl"
+    write(path, whole_match() + [NewMatch((A, B))])
+    path.write_bytes(path.read_bytes() + b'{"v":1,"kind":"flow","player":"Zed","piles":1}\n')
+    with pytest.raises(JournalError, match="m.jsonl line 7: no player 'Zed'"):
+        Journal(path).load()
+
+
+@pytest.fixture
+def gm(tmp_path, monkeypatch):
+    monkeypatch.setenv("GM_SCORE_FILE", str(tmp_path / "match.jsonl"))
+    return lambda *args: runner.invoke(app, ["score", *args])
+
+
+def test_matches_lists_players_date_result_and_the_current_one(gm):
+    for args in (["new", "Alice", "Bob"], ["finish", "a", "3"], ["finish", "b", "1"], ["finish", "a", "2"],
+                 ["new", "健", "美緒"], ["flow", "健", "2"]):
+        assert gm(*args).exit_code == 0
+    listing = json.loads(gm("matches", "--json").stdout)
+    assert [(m["match"], m["players"], m["current"], m["result"]) for m in listing] == [
+        (1, ["Alice", "Bob"], False, "Alice won (Alice 15, Bob 6)"),
+        (2, ["健", "美緒"], True, "game 1 in play (健 2, 美緒 0)"),
+    ]
+    assert all(m["started_at"].endswith("+00:00") for m in listing)
+    lines = gm("matches").stdout.splitlines()
+    assert lines[0].startswith("    1  ") and lines[0].endswith("Alice v Bob: Alice won (Alice 15, Bob 6)")
+    assert lines[1].startswith("*   2  ") and "健 v 美緒" in lines[1]
+
+
+def test_show_match_shows_a_finished_match_after_later_ones(gm):
+    for args in (["new", "Alice", "Bob"], ["finish", "a", "3"], ["finish", "b", "1"], ["finish", "a", "2"],
+                 ["new", "Alice", "Bob"], ["finish", "b", "9"], ["new", "Cy", "Di", "--abandon"]):
+        assert gm(*args).exit_code == 0
+    old = json.loads(gm("show", "--match", "1", "--json").stdout)
+    assert old["totals"] == {"Alice": 15, "Bob": 6} and old["winner"] == "Alice"
+    left = json.loads(gm("show", "--match", "2", "--json").stdout)
+    assert left["totals"] == {"Alice": 0, "Bob": 14} and left["over"] is False
+    assert json.loads(gm("show", "--json").stdout)["players"] == ["Cy", "Di"]
+    assert "Alice" in gm("show", "--match", "1").stdout
+
+
+def test_a_match_taken_back_and_a_missing_number_are_one_line_errors(gm):
+    for args in (["new", "Alice", "Bob"], ["new", "Cy", "Di", "--abandon"], ["undo"], ["flow", "a", "1"]):
+        assert gm(*args).exit_code == 0
+    result = gm("show", "--match", "2")
+    assert result.exit_code == 2 and result.stderr == "gm: match 2 (Cy v Di) was taken back (undone)\n"
+    result = gm("show", "--match", "3")
+    assert result.exit_code == 2 and result.stderr == "gm: no match 3: the journal holds matches 1–2\n"
+    assert json.loads(gm("matches", "--json").stdout)[0]["current"] is True
+
+
+def test_matches_on_an_empty_journal(gm):
+    result = gm("matches")
+    assert result.exit_code == 2 and "no match in" in result.stderr
+    assert json.loads(gm("matches", "--json").stdout) == []
+
+
+def test_an_index_written_for_another_shape_of_sheet_is_rebuilt(tmp_path, decoded):
+    path = tmp_path / "m.jsonl"
+    events = whole_match() + [NewMatch((A, B)), Flow(A, 2)]
+    write(path, events)
+    index = index_path(path)
+    index.write_text(index.read_text().replace(f'"format":"{SHEET_FORMAT}"', '"format":"older"'))
+    decoded[0] = 0
+    assert Journal(path).load().match == fold(events).match
+    assert decoded[0] == len(events)
+    assert all(json.loads(line)["format"] == SHEET_FORMAT for line in index.read_text().splitlines())
+
+
+def test_every_field_of_a_sheet_comes_back_from_the_index():
+    from gm.score.matches import sheet_from, sheet_record
+    from scorer.humalien.sheet import Ending, Game, Match
+
+    sheet = Match(("健", "美緒"), True, (Game(1, (3, 4), 1, (2, 0), 1, 1, Ending("健", "foul")), Game(2)), (("健", "けん"),))
+    assert sheet_from(json.loads(json.dumps(sheet_record(sheet)))) == sheet
