@@ -307,7 +307,12 @@ class MicSource:
     def __init__(self, clock: Clock, gate: EchoGate, device: int | str | None = None,
                  block: float = BLOCK_SECONDS, keep: float = 10.0) -> None:
         sd = import_sounddevice()
-        try:
+        self.clock = clock
+        self.gate = gate
+        self.ended = False
+        self._blocks: deque[bytes] = deque(maxlen=max(1, int(keep / block)))
+        self._ready = threading.Event()
+        try:  # the stream calls back from its own thread as soon as it starts
             info = sd.query_devices(device, "input")
             self.rate = float(info["default_samplerate"])
             self._stream = sd.RawInputStream(
@@ -316,11 +321,6 @@ class MicSource:
             self._stream.start()
         except (sd.PortAudioError, ValueError) as error:
             raise NoAudio(f"no microphone to listen with ({error})") from error
-        self.clock = clock
-        self.gate = gate
-        self.ended = False
-        self._blocks: deque[bytes] = deque(maxlen=max(1, int(keep / block)))
-        self._ready = threading.Event()
 
     def _on_audio(self, indata, frames, time_info, status) -> None:
         if self.gate.open():
