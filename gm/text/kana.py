@@ -187,13 +187,14 @@ def to_kana(text: str) -> str:
 
 
 # は and へ said わ and え: a particle ends its word, before a space, a pause or the line's end
-# (わたしは → わたしわ, {name}は → {name}わ, {taker}へ → {taker}え, こんにちは → こんにちわ).
-_PARTICLE = re.compile(r"(?<=[\u3041-\u30ff}])([はへ])(?=[\s、。！？!?」』）)]|$)")
+# (わたしは → わたしわ, {name}は → {name}わ, {taker}へ → {taker}え, こんにちは → こんにちわ),
+# and では before ない/なく (ぼちではなく → ぼちでわなく).
+_PARTICLE = re.compile(r"(?<=[\u3041-\u30ff}])([はへ])(?=[\s、。！？!?「」『』（）()]|$)|(?<=で)(は)(?=な[いく])")
 
 
 def spoken_particles(text: str) -> str:
     """`text` (kana with `{fields}`) with its particles は and へ written as said: わ and え."""
-    return _PARTICLE.sub(lambda m: "わ" if m.group(1) == "は" else "え", text)
+    return _PARTICLE.sub(lambda m: "え" if m.group() == "へ" else "わ", text)
 
 
 # espeak-ng says っ before ぱ, ぴ, ぺ, ぽ as "h" (いっぴょう → ihp_j'ou); a hyphen after っ makes

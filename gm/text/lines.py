@@ -89,6 +89,13 @@ class Voice:
         spoken = _sentence(spoken_template, _Renderer(self._spoken_field).format(spoken_template, **fields))
         return Line(key=key, text=text, spoken=spoken, urgent=urgent, fields=fields)
 
+    def spoken_as_printed(self, key: str, **fields: Any) -> str:
+        """The spoken sentence of `key` (its `kana`, particles as written) with the fields as
+        printed: 6点, 健. What Open JTalk is given to compare readings."""
+        entry = self.entry(key)
+        template = entry.get("kana", entry["text"]) if isinstance(entry, dict) else entry
+        return _Renderer(self._text_field).format(template, **fields)
+
     def text(self, key: str, **fields: Any) -> str:
         return self.line(key, **fields).text
 

@@ -1,0 +1,112 @@
+"""The Japanese kana fallback reads like Open JTalk: particles, っ, counters, names, pauses (issue 11)."""
+
+import re
+
+import pytest
+
+from gm.text import japanese, kana, samples
+from gm.text.lines import Voice
+from gm.text.reading_check import mismatches
+
+NAMES = {"健": "けん"}
+
+
+@pytest.mark.parametrize("template, said", [
+    ("わたしは かーどを", "わたしわ かーどを"), ("{name}は じんろう", "{name}わ じんろう"),
+    ("{giver}から{taker}へ", "{giver}から{taker}え"), ("こんにちは。", "こんにちわ。"),
+    ("れぎゅれーしょんは「まじゅつし」", "れぎゅれーしょんわ「まじゅつし」"), ("ぼちではなく", "ぼちでわなく"),
+    ("はい", "はい"), ("はかほりが", "はかほりが"), ("へや", "へや"), ("ハーフじんろう", "ハーフじんろう"),
+])
+def test_particles_are_written_as_said(template, said):
+    assert kana.spoken_particles(template) == said
+
+
+def test_particles_of_the_pack_reach_the_voice_as_said_and_names_are_untouched():
+    voice = Voice("ja", {"はるは": "はるは"})
+    line = voice.line("werewolf.verdict.innocent_executed", name="はるは", winners=["みお"])
+    assert line.spoken.startswith("はるはわ じんろうの")
+
+
+@pytest.mark.parametrize("said, handed", [
+    ("いっぴょう", "いっ-ぴょう"), ("ろっぴょう", "ろっ-ぴょう"), ("じゅっぱーせんと", "じゅっ-ぱーせんと"),
+    ("いっぷん", "いっぷん"), ("マット", "マット"), ("フウィー", "フウイー"), ("ウェンディ", "ウェンディ"),
+])
+def test_espeak_is_handed_spellings_it_says(said, handed):
+    assert kana.espeak_kana(said) == handed
+
+
+@pytest.mark.parametrize("n, unit, reading", [
+    (6, "点", "ろくてん"), (8, "点", "はってん"), (1, "点", "いってん"), (6, "戦", "ろくせん"),
+    (1, "戦", "いっせん"), (8, "戦", "はっせん"), (8, "票", "はちひょう"), (10, "票", "じゅっぴょう"),
+    (100, "票", "ひゃっぴょう"), (6, "分", "ろっぷん"), (4, "分", "よんぷん"), (8, "分", "はちふん"),
+    (6, "回", "ろっかい"), (1, "%", "いちぱーせんと"), (6, "%", "ろくぱーせんと"), (7, "人", "しちにん"),
+    (14, "人", "じゅうよにん"), (3, "倍", "さんばい"), (6, "件", "ろっけん"), (10, "枚", "じゅうまい"),
+])
+def test_counters_read_as_open_jtalk_reads_them(n, unit, reading):
+    assert japanese.counter(n, unit) == reading
+
+
+def test_a_name_and_its_count_are_said_with_a_pause():
+    voice = Voice("ja", NAMES)
+    item = voice.line("werewolf.vote.count_item", candidate="健", n=3)
+    assert item.spoken == "けん、さんびょう"
+    assert voice.line("werewolf.vote.readback", counts=[item]).spoken == "とうひょうけっか。けん、さんびょう。"
+    sheet = voice.line("score.totals", game=1, a="健", b="Mike", x=6, y=8)
+    assert "けん、ろくてん。マイク、はってん" in sheet.spoken
+
+
+def test_the_graveyard_has_no_honorific_and_english_lines_start_with_a_capital():
+    ja, en = Voice("ja", NAMES), Voice("en")
+    assert ja.text("werewolf.reveal.holds", name="墓地", cards=["村人"]).startswith("墓地のカード")
+    assert ja.text("werewolf.reveal.holds", name="健", cards=["村人"]).startswith("健さんのカード")
+    assert en.text("werewolf.reveal.holds", name=en.text("common.graveyard"), cards=["Seer"]) == "The graveyard holds Seer."
+    assert en.text("werewolf.timer.keys").startswith("space")
+
+
+def test_rulebook_wording():
+    ja = Voice("ja")
+    assert "せいじゃ" in ja.line("werewolf.regulation_dead").spoken and "せいしゃ" not in ja.line("werewolf.regulation_dead").spoken
+    assert ja.text("werewolf.angel").startswith("天使を持つ人で")
+    assert "「うほうほ」" in ja.text("werewolf.gorilla")
+
+
+@pytest.mark.parametrize("count", [0, 1, 3, 6, 8, 10])
+@pytest.mark.parametrize("name", samples.NAMES)
+def test_no_kanji_or_latin_letter_of_any_ja_line_reaches_espeak(count, name):
+    for line in samples.lines("ja", count, name):
+        handed = kana.espeak_kana(line.spoken)
+        assert kana.unreadable(handed) == [], (line.key, handed)
+
+
+def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
+    en_keys, ja_keys = samples.keys(Voice("en")), samples.keys(Voice("ja"))
+    assert en_keys == ja_keys
+    allowed = set(samples.NAMES) | {"gm", "score", "new", "ALICE", "BOB", "help", "voice", "list", "players",
+                                    "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID", "night.wav",
+                                    "v", "r"}  # keys to press
+    for lang in ("en", "ja"):
+        for line in samples.lines(lang):
+            assert line.text and "{" not in line.text, (lang, line.key)
+            if lang == "ja":
+                latin = set(re.findall(r"[A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z]", line.text)) - allowed
+                assert not latin, (line.key, latin)
+
+
+def test_mismatch_kinds():
+    assert [m.kind for m in mismatches("とうひょうは", "トウヒョウワ")] == ["particle"]
+    assert [m.kind for m in mismatches("ろってん", "ロクテン", count=6)] == ["counter"]
+    assert [m.kind for m in mismatches("アリセ", "アリス", names=("アリス",))] == ["name"]
+    assert mismatches("こーど", "コウド") == []
+
+
+def test_ja_lines_read_as_open_jtalk_reads_them():
+    """Particles, counters and names of every ja line, against Open JTalk where it is installed."""
+    pyopenjtalk = pytest.importorskip("pyopenjtalk")
+    voice = Voice("ja", samples.READINGS)
+    for key in samples.keys(voice):
+        for count in (1, 6, 8):
+            fields = samples.fields(voice, key, count, "健")
+            ours = kana.espeak_kana(voice.line(key, **fields).spoken)
+            best = min((mismatches(ours, pyopenjtalk.g2p(printed, kana=True), names=("ケン",), count=count)
+                        for printed in (voice.text(key, **fields), voice.spoken_as_printed(key, **fields))), key=len)
+            assert [m for m in best if m.kind != "word"] == [], (key, best)
