@@ -57,6 +57,8 @@ _SPELLING = [(re.compile(old), new) for old, new in (
     ("tch", "ch"), ("ch(?=[b-df-hj-np-tv-z])", "k"), ("ph", "f"), ("th", "s"), ("ck", "kk"), ("qu", "kw"), ("q", "k"), ("x", "ks"),
     ("l", "r"), ("c(?=[eiy])", "s"), ("c(?!h)", "k"), ("([wgkrd])h", r"\1"))]
 
+# A small kana with no consonant before it, which espeak-ng calls "Japanese letter" (イュ).
+_LONE_SMALL = re.compile(r"(^|[アイエオンッー])[ァィゥェォャュョ]|ウ[ァゥャュョ]")
 KATAKANA_WORD = re.compile(r"(?![ァィゥェォャュョッー])[\u30a1-\u30fa\u30fc]+")
 KANA = re.compile(r"[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc\u30fd\u30fe]")
 # Pauses and quotes espeak-ng's ja voice passes over silently.
@@ -120,7 +122,8 @@ def english_katakana(word: str) -> str:
     if model is None or not letters:
         return romaji_katakana(word)
     spelt = _E_LONG.sub(r"\1イ", model(letters))
-    return spelt if KATAKANA_WORD.fullmatch(spelt) else romaji_katakana(word)
+    readable = KATAKANA_WORD.fullmatch(spelt) and not _LONE_SMALL.search(spelt)
+    return spelt if readable else romaji_katakana(word)
 
 
 def latin_katakana(word: str) -> str:
