@@ -1,6 +1,8 @@
 """The Japanese kana fallback reads like Open JTalk: particles, っ, counters, names, pauses (issue 11)."""
 
+import io
 import re
+import sys
 
 import pytest
 
@@ -110,3 +112,27 @@ def test_ja_lines_read_as_open_jtalk_reads_them():
             best = min((mismatches(ours, pyopenjtalk.g2p(printed, kana=True), names=("ケン",), count=count)
                         for printed in (voice.text(key, **fields), voice.spoken_as_printed(key, **fields))), key=len)
             assert [m for m in best if m.kind != "word"] == [], (key, best)
+
+
+class _Keyboard(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_kanji_name_without_reading_is_asked_at_set_up_in_kana(monkeypatch, capsys):
+    from gm.commands.werewolf_play import ask_readings
+
+    monkeypatch.setattr(sys, "stdin", _Keyboard("健\nken\nけん\n"))
+    assert ask_readings(["健", "Aki", "美緒"], {"美緒": "みお"}, "ja") == {"健": "けん"}
+    assert capsys.readouterr().err.count("健の読みをかなで入力してください") == 3
+
+
+def test_without_a_keyboard_a_missing_reading_is_a_one_line_error(tmp_path):
+    from typer.testing import CliRunner
+
+    from gm.cli import app
+
+    result = CliRunner().invoke(app, ["werewolf", "play", "--players", "健,Aki,Mio,Sora", "--lang", "ja",
+                                      "--speech", f"wav:{tmp_path}"], input="")
+    assert result.exit_code == 2
+    assert "--players 健=よみ" in result.output and "Traceback" not in result.output

@@ -216,6 +216,19 @@ def espeak_kana(text: str) -> str:
     return _U_SMALL.sub(lambda m: "ウ" + _SMALL_VOWEL[m.group(1)], text)
 
 
+_IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def missing_readings(names, readings) -> list[str]:
+    """The names written in kanji with no reading given: no voice can say them (健 → ?)."""
+    return [name for name in names if name not in readings and _IDEOGRAPH.search(name)]
+
+
+def is_reading(text: str) -> bool:
+    """Whether `text` is a reading a Japanese voice can say: kana, with pauses."""
+    return bool(text.strip()) and KANA.search(text) is not None and not unreadable(text)
+
+
 def unreadable(text: str) -> list[str]:
     """The runs of `text` that espeak-ng's ja voice cannot read as kana (kanji, symbols...)."""
     return [run for run in _UNREADABLE.findall(text) if run.strip()]
