@@ -85,7 +85,7 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
     assert en_keys == ja_keys
     allowed = set(samples.NAMES) | {"gm", "score", "new", "ALICE", "BOB", "help", "voice", "list", "players",
                                     "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID", "night.wav",
-                                    "v", "r"}  # keys to press
+                                    "v", "r", "model"}  # keys to press, the gm voice model command
     for lang in ("en", "ja"):
         for line in samples.lines(lang):
             assert line.text and "{" not in line.text, (lang, line.key)
@@ -136,3 +136,17 @@ def test_without_a_keyboard_a_missing_reading_is_a_one_line_error(tmp_path):
                                       "--speech", f"wav:{tmp_path}"], input="")
     assert result.exit_code == 2
     assert "--players 健=よみ" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("env, lang", [
+    ({"LANG": "ja_JP.UTF-8"}, "ja"), ({"LANG": "en_GB.UTF-8"}, "en"), ({}, "en"),
+    ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "ja_JP.UTF-8"}, "ja"), ({"LC_ALL": "C", "LANG": "ja_JP.UTF-8"}, "en"),
+])
+def test_the_language_follows_a_japanese_locale(monkeypatch, env, lang):
+    from voices import default_language
+
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert default_language() == lang

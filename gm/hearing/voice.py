@@ -276,8 +276,8 @@ def _listening_asker(model, source, keyboard: KeyboardAsker, speaker, voice, clo
     vocabulary = asker.vocabulary
     deaf = unhearable(vocabulary.hear, model.hears, vocabulary.phrases)
     if deaf:
-        note(f"gm: the speech model cannot hear {', '.join(deaf)} ({voice.lang}); those are typed "
-             "(see `gm voice model`)")
+        words = [(vocabulary.phrases(answer) or (answer,))[0] for answer in deaf]
+        note("gm: " + voice.text("listen.deaf", words=words))
     asker.announce()
     return asker
 
