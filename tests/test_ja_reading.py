@@ -150,3 +150,14 @@ def test_the_language_follows_a_japanese_locale(monkeypatch, env, lang):
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     assert default_language() == lang
+
+
+def test_a_players_reading_works_as_a_name_prefix():
+    from scorer.humalien.sheet import Match, UnknownPlayer, resolve_player
+
+    match = Match(players=("健", "美緒"), readings=(("健", "けん"), ("美緒", "みお")))
+    assert resolve_player(match, "け") == "健"
+    assert resolve_player(match, "みお") == "美緒"
+    assert resolve_player(match, "美") == "美緒"
+    with pytest.raises(UnknownPlayer):
+        resolve_player(match, "そ")

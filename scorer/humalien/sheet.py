@@ -133,12 +133,14 @@ class Match:
 
 
 def resolve_player(match: Match, text: str) -> str:
-    """The player `text` names: exact name in any case, else a unique prefix; UnknownPlayer otherwise."""
+    """The player `text` names: exact name or reading in any case, else a unique prefix of either
+    (け → 健 when 健 reads けん); UnknownPlayer otherwise."""
     said = text.strip().casefold()
-    exact = [p for p in match.players if p.casefold() == said]
+    spellings = [(p.casefold(), p) for p in match.players] + [(r.casefold(), p) for p, r in dict(match.readings).items()]
+    exact = [p for spelt, p in spellings if spelt == said]
     if exact:
         return exact[0]
-    hits = [p for p in match.players if said and p.casefold().startswith(said)]
+    hits = list(dict.fromkeys(p for spelt, p in spellings if said and spelt.startswith(said)))
     if len(hits) == 1:
         return hits[0]
     if hits:
