@@ -52,7 +52,8 @@ def main() -> None:
     compared = 0
     kinds: collections.Counter[str] = collections.Counter()
     seen: dict[tuple, str] = {}
-    for key in samples.keys(voice):
+    said = [key for key in samples.keys(voice) if samples.spoken(key)]
+    for key in said:
         for count in COUNTS:
             for name in samples.NAMES:
                 fields = samples.fields(voice, key, count, name)
@@ -66,7 +67,7 @@ def main() -> None:
                 for miss in misses:
                     kinds[miss.kind] += 1
                     seen.setdefault((miss.kind, miss.ours, miss.theirs), f"{key} ({printed})")
-    print(f"lines compared: {compared} ({len(samples.keys(voice))} keys × {len(COUNTS)} counts × "
+    print(f"lines compared: {compared} ({len(said)} keys said × {len(COUNTS)} counts × "
           f"{len(samples.NAMES)} names)")
     print("mismatches by kind: " + (", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"))
     for (kind, ours, theirs), where in sorted(seen.items()):

@@ -75,7 +75,7 @@ def test_rulebook_wording():
 @pytest.mark.parametrize("count", [0, 1, 3, 6, 8, 10])
 @pytest.mark.parametrize("name", samples.NAMES)
 def test_no_kanji_or_latin_letter_of_any_ja_line_reaches_espeak(count, name):
-    for line in samples.lines("ja", count, name):
+    for line in samples.lines("ja", count, name, said_only=True):
         handed = kana.espeak_kana(line.spoken)
         assert kana.unreadable(handed) == [], (line.key, handed)
 
@@ -85,7 +85,8 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
     assert en_keys == ja_keys
     allowed = set(samples.NAMES) | {"gm", "score", "new", "ALICE", "BOB", "help", "voice", "list", "players",
                                     "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID", "night.wav",
-                                    "v", "r", "model"}  # keys to press, the gm voice model command
+                                    "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "new", "undo",
+                                    "flow", "foul", "keep-stock", "angel-cut"}  # keys to press, commands and their arguments
     for lang in ("en", "ja"):
         for line in samples.lines(lang):
             assert line.text and "{" not in line.text, (lang, line.key)
@@ -105,7 +106,7 @@ def test_ja_lines_read_as_open_jtalk_reads_them():
     """Particles, counters and names of every ja line, against Open JTalk where it is installed."""
     pyopenjtalk = pytest.importorskip("pyopenjtalk")
     voice = Voice("ja", samples.READINGS)
-    for key in samples.keys(voice):
+    for key in filter(samples.spoken, samples.keys(voice)):
         for count in (1, 6, 8):
             fields = samples.fields(voice, key, count, "健")
             ours = kana.espeak_kana(voice.line(key, **fields).spoken)
@@ -161,3 +162,24 @@ def test_a_players_reading_works_as_a_name_prefix():
     assert resolve_player(match, "美") == "美緒"
     with pytest.raises(UnknownPlayer):
         resolve_player(match, "そ")
+
+
+def test_score_in_japanese_help_errors_and_readings_as_names(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from gm.cli import app
+
+    monkeypatch.setenv("GM_SCORE_FILE", str(tmp_path / "match.jsonl"))
+    runner = CliRunner()
+    new = runner.invoke(app, ["score", "new", "健=けん", "美緒=みお", "--lang", "ja", "--speech", "off"])
+    assert new.exit_code == 0, new.output
+    wrong = runner.invoke(app, ["score", "flow", "そら", "1", "--lang", "ja", "--speech", "off"])
+    assert wrong.exit_code == 2 and "この対戦に「そら」というプレイヤーはいません" in wrong.output
+    scored = runner.invoke(app, ["score", "skull", "け", "2", "--lang", "ja", "--speech", "off"])
+    assert scored.exit_code == 0 and "健 +2" in scored.stdout
+    played = runner.invoke(app, ["score", "play", "--lang", "ja", "--speech", "off"], input="bogus\nhelp\nf みお x\n")
+    assert "? 「bogus」というコマンドはありません (help で一覧)" in played.stdout
+    assert "場が PLAYER に流れた" in played.stdout and "得点シートを表示" in played.stdout
+    assert "? PILES は整数で入力してください (「x」ではなく)" in played.stdout
+    english = runner.invoke(app, ["score", "play", "--lang", "en", "--speech", "off"], input="bogus\n")
+    assert "? unknown command 'bogus' (try help)" in english.stdout

@@ -96,6 +96,14 @@ class Voice:
         template = entry.get("kana", entry["text"]) if isinstance(entry, dict) else entry
         return _Renderer(self._text_field).format(template, **fields)
 
+    def error(self, error: Exception) -> str:
+        """An error's message in this language: its `errors.<key>` line where the error names one
+        (ScoreError's `key` and `fields`), else the error's own text."""
+        key = getattr(error, "key", "")
+        if key and self.has(f"errors.score.{key}"):
+            return self.text(f"errors.score.{key}", **getattr(error, "fields", {}))
+        return str(error)
+
     def text(self, key: str, **fields: Any) -> str:
         return self.line(key, **fields).text
 

@@ -17,10 +17,19 @@ READINGS = {"健": "けん"}
 NAMES = ("健", "みお", "Alice", "Mike", "Kate")
 
 _NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "taker", "fouler",
-                "traitor_werewolf", "word"}
+                "traitor_werewolf", "word", "command", "text", "holder"}
 _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total", "count",
                   "multiplier", "games", "left", "stock", "percent", "better", "number",
-                  "villagers", "graveyard"}
+                  "villagers", "graveyard", "value", "sixes", "had", "piles", "rows"}
+
+
+# Sections only ever printed, never said: they need no kana.
+PRINTED_ONLY = ("score.help.", "errors.")
+
+
+def spoken(key: str) -> bool:
+    """Whether the line `key` is ever said (else it is only printed)."""
+    return not key.startswith(PRINTED_ONLY)
 
 
 def keys(voice: Voice) -> list[str]:
@@ -50,6 +59,8 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "remote": voice.line("score.sheet.remote"), "what": voice.line("score.kind.finish"),
         "progress": voice.line("score.sheet.progress", game=2, games=3), "file": "night.wav",
         "reason": voice.text("common.graveyard"), "problem": voice.text("werewolf.cards.seer"),
+        "match": f"{name} v Mike", "names": [name], "context": "", "result": "",
+        "kind": "flow", "why": "", "note": "", "commands": "flow, foul", "usage": "flow PLAYER [PILES]",
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")
@@ -68,7 +79,9 @@ def fields(voice: Voice, key: str, count: int = 6, name: str = NAMES[0]) -> dict
     return found
 
 
-def lines(lang: str, count: int = 6, name: str = NAMES[0]) -> list[Line]:
-    """Every line of the `lang` pack, filled with `count` for numbers and `name` for players."""
+def lines(lang: str, count: int = 6, name: str = NAMES[0], *, said_only: bool = False) -> list[Line]:
+    """Every line of the `lang` pack (or every line ever said), filled with `count` for numbers
+    and `name` for players."""
     voice = Voice(lang, READINGS)
-    return [voice.line(key, **fields(voice, key, count, name)) for key in keys(voice)]
+    return [voice.line(key, **fields(voice, key, count, name)) for key in keys(voice)
+            if spoken(key) or not said_only]

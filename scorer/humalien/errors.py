@@ -4,7 +4,15 @@ from __future__ import annotations
 
 
 class ScoreError(ValueError):
-    """An event the score sheet cannot take; the message names the input and the state."""
+    """An event the score sheet cannot take; the message names the input and the state.
+
+    `key` names the message among the voice packs' `errors.score` lines and `fields` fill it, so
+    the app can say it in the player's language."""
+
+    def __init__(self, message: str, key: str = "", **fields: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
 
 
 class NoMatch(ScoreError):

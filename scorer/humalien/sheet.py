@@ -85,7 +85,8 @@ class Match:
             return 0
         if player == self.players[1]:
             return 1
-        raise UnknownPlayer(f"no player {player!r} in the match {self.title}")
+        raise UnknownPlayer(f"no player {player!r} in the match {self.title}", "no_player",
+                            player=player, match=self.title)
 
     def opponent(self, player: str) -> str:
         return self.players[1 - self.index(player)]
@@ -144,5 +145,6 @@ def resolve_player(match: Match, text: str) -> str:
     if len(hits) == 1:
         return hits[0]
     if hits:
-        raise UnknownPlayer(f"player {text!r} could be {hits[0]} or {hits[1]} in the match {match.title}")
-    raise UnknownPlayer(f"no player {text!r} in the match {match.title}")
+        raise UnknownPlayer(f"player {text!r} could be {hits[0]} or {hits[1]} in the match {match.title}",
+                            "player_could_be", player=text, a=hits[0], b=hits[1], match=match.title)
+    raise UnknownPlayer(f"no player {text!r} in the match {match.title}", "no_player", player=text, match=match.title)
