@@ -86,7 +86,8 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
     allowed = set(samples.NAMES) | {"gm", "score", "new", "ALICE", "BOB", "help", "voice", "list", "players",
                                     "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID", "night.wav",
                                     "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "new", "undo",
-                                    "flow", "foul", "keep-stock", "angel-cut", "HU-R6"}  # keys to press, commands, arguments, rulings
+                                    "flow", "foul", "keep-stock", "angel-cut", "HU-R6",
+                                    "pair", "flip", "special", "hint", "quit", "skip", "keep", "A", "B", "I", "N", "F", "W", "E"}  # keys to press, commands, arguments, rulings
     for lang in ("en", "ja"):
         for line in samples.lines(lang):
             assert line.text and "{" not in line.text, (lang, line.key)

@@ -98,10 +98,10 @@ class Voice:
 
     def error(self, error: Exception) -> str:
         """An error's message in this language: its `errors.<key>` line where the error names one
-        (ScoreError's `key` and `fields`), else the error's own text."""
+        (a Refusal's `key` and `fields`), else the error's own text."""
         key = getattr(error, "key", "")
-        if key and self.has(f"errors.score.{key}"):
-            return self.text(f"errors.score.{key}", **getattr(error, "fields", {}))
+        if key and self.has(f"errors.{key}"):
+            return self.text(f"errors.{key}", **getattr(error, "fields", {}))
         return str(error)
 
     def text(self, key: str, **fields: Any) -> str:

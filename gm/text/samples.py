@@ -17,14 +17,15 @@ READINGS = {"健": "けん"}
 NAMES = ("健", "みお", "Alice", "Mike", "Kate")
 
 _NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "taker", "fouler",
-                "traitor_werewolf", "word", "command", "text", "holder"}
+                "traitor_werewolf", "word", "command", "text", "holder", "head", "help"}
 _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total", "count",
                   "multiplier", "games", "left", "stock", "percent", "better", "number",
-                  "villagers", "graveyard", "value", "sixes", "had", "piles", "rows"}
+                  "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
+                  "position", "size", "guess", "index"}
 
 
 # Sections only ever printed, never said: they need no kana.
-PRINTED_ONLY = ("score.help.", "errors.")
+PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.")
 
 
 def spoken(key: str) -> bool:
@@ -61,6 +62,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "reason": voice.text("common.graveyard"), "problem": voice.text("werewolf.cards.seer"),
         "match": f"{name} v Mike", "names": [name], "context": "", "result": "",
         "kind": "flow", "why": "", "note": "", "commands": "flow, foul", "usage": "flow PLAYER [PILES]",
+        "card_a": "7 fire", "card_b": "5 water", "card": "7 fire", "pending": "owl", "expected": "eye",
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")

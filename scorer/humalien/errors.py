@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
+from scorer.refusal import Refusal
 
-class ScoreError(ValueError):
-    """An event the score sheet cannot take; the message names the input and the state.
 
-    `key` names the message among the voice packs' `errors.score` lines and `fields` fill it, so
-    the app can say it in the player's language."""
+class ScoreError(Refusal):
+    """An event the score sheet cannot take; the message names the input and the state (its
+    key is under the voice packs' `errors.score`)."""
 
-    def __init__(self, message: str, key: str = "", **fields: object) -> None:
-        super().__init__(message)
-        self.key = key
-        self.fields = fields
+    prefix = "score"
 
 
 class NoMatch(ScoreError):
