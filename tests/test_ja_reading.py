@@ -63,6 +63,9 @@ def test_the_graveyard_has_no_honorific_and_english_lines_start_with_a_capital()
     assert ja.text("werewolf.reveal.holds", name="健", cards=["村人"]).startswith("健さんのカード")
     assert en.text("werewolf.reveal.holds", name=en.text("common.graveyard"), cards=["Seer"]) == "The graveyard holds Seer."
     assert en.text("werewolf.timer.keys").startswith("space")
+    ko = Voice("ko")
+    assert ko.text("werewolf.reveal.holds", name="묘지", cards=["시민"]).startswith("묘지의 카드")
+    assert ko.text("werewolf.reveal.holds", name="민수", cards=["시민"]).startswith("민수님의 카드")
 
 
 def test_rulebook_wording():
@@ -81,14 +84,14 @@ def test_no_kanji_or_latin_letter_of_any_ja_line_reaches_espeak(count, name):
 
 
 def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
-    en_keys, ja_keys = samples.keys(Voice("en")), samples.keys(Voice("ja"))
-    assert en_keys == ja_keys
+    en_keys, ja_keys, ko_keys = samples.keys(Voice("en")), samples.keys(Voice("ja")), samples.keys(Voice("ko"))
+    assert sorted(en_keys) == sorted(ja_keys) == sorted(ko_keys)
     allowed = set(samples.NAMES) | {"gm", "score", "new", "ALICE", "BOB", "help", "voice", "list", "players",
                                     "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID", "night.wav",
                                     "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "new", "undo",
                                     "flow", "foul", "keep-stock", "angel-cut", "HU-R6",
                                     "pair", "flip", "special", "hint", "quit", "skip", "keep", "A", "B", "I", "N", "F", "W", "E"}  # keys to press, commands, arguments, rulings
-    for lang in ("en", "ja"):
+    for lang in ("en", "ja", "ko"):
         for line in samples.lines(lang):
             assert line.text and "{" not in line.text, (lang, line.key)
             if lang == "ja":

@@ -10,7 +10,7 @@ spec after a colon:
   (ko) — the digit, said as a native number (4 → 넷);
 - `{secs:duration}` — a duration: "3 minutes" / "3分" (さんぷん);
 - `{names:list}` — a sequence joined as "A, B and C" / "A、B、C";
-- `{name:honorific}` — a name with さん in Japanese, except the graveyard (墓地).
+- `{name:honorific}` — a name with さん in Japanese or 님 in Korean, except the graveyard (墓地, 묘지).
 
 In the spoken form, Korean numbers become Hangul words, Japanese numbers become kana words (and the
 Japanese particles は and へ are written as said: わ, え), and other strings go through the word
@@ -25,6 +25,9 @@ from typing import Any, Callable, Mapping, Sequence
 from gm.text import japanese, kana, korean
 from gm.ports import Line
 from voices import load_pack
+
+
+_HONORIFICS = {"ja": "さん", "ko": "님"}
 
 
 class UnknownLine(KeyError):
@@ -130,8 +133,8 @@ class Voice:
         return ", ".join(items[:-1]) + " and " + items[-1]
 
     def _honorific(self, name: Any) -> str:
-        """さん after a player's name in Japanese; none after the graveyard, none in English."""
-        return "さん" if self.lang == "ja" and str(name) != self.text("common.graveyard") else ""
+        """さん (ja) or 님 (ko) after a player's name; none after the graveyard, none in English."""
+        return "" if str(name) == self.text("common.graveyard") else _HONORIFICS.get(self.lang, "")
 
     def _text_field(self, value: Any, spec: str) -> str:
         if isinstance(value, Line):
