@@ -25,7 +25,7 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 
 
 # Sections only ever printed, never said: they need no kana.
-PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.")
+PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "listen.deaf", "listen.not_listening")
 
 
 def spoken(key: str) -> bool:
@@ -63,6 +63,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "match": f"{name} v Mike", "names": [name], "context": "", "result": "",
         "kind": "flow", "why": "", "note": "", "commands": "flow, foul", "usage": "flow PLAYER [PILES]",
         "card_a": "7 fire", "card_b": "5 water", "card": "7 fire", "pending": "owl", "expected": "eye",
+        "pile_word": "piles", "boxes": "one box has only four Owls",
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")

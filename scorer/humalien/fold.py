@@ -214,7 +214,8 @@ def _flow_piles(piles: int, what: str, player: str, match: Match, strict: bool) 
         raise Impossible(
             f"{what} of {piles} empty {'pile' if piles == 1 else 'piles'} for {player} refused: {player} "
             f"already had {had} empty in game {match.game}, and empty piles never come back (HU-R6)",
-            "piles_come_back", player=player, piles=piles, had=had, game=match.game)
+            "piles_come_back", what=what, piles=piles, pile_word="pile" if piles == 1 else "piles", player=player,
+            had=had, game=match.game)
     return piles
 
 
@@ -223,7 +224,7 @@ def _one_more(count: int, what: str, cards: str, player: str, match: Match, stri
     if strict and count >= match.boxes:
         boxes = "two boxes allow at most two" if match.remote else f"one box has only {cards}"
         raise Impossible(f"{what} by {player} refused: game {match.game} already had {count} ({boxes}; HU-R6)",
-                         "one_per_box", what=what, player=player, game=match.game, count=count)
+                         "one_per_box", what=what, player=player, game=match.game, count=count, boxes=boxes)
     return count + 1
 
 
@@ -234,7 +235,8 @@ def _cards_left(left: int, name: str, what: str, player: str, match: Match, stri
     _count(left, 0, MAX_LEFT, name, player, match, f": hand + stock piles of {holder}")
     if strict and left == 0:
         raise Impossible(f"{what} by {player} with {holder} holding 0 cards refused: "
-                         f"{holder} would have finished first (HU-R6)", "nothing_left", player=player, holder=holder)
+                         f"{holder} would have finished first (HU-R6)", "nothing_left", what=what, player=player,
+                         holder=holder)
     return left
 
 
