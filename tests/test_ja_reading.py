@@ -187,3 +187,14 @@ def test_score_in_japanese_help_errors_and_readings_as_names(tmp_path, monkeypat
     assert "? PILES は整数で入力してください (「x」ではなく)" in played.stdout
     english = runner.invoke(app, ["score", "play", "--lang", "en", "--speech", "off"], input="bogus\n")
     assert "? unknown command 'bogus' (try help)" in english.stdout
+
+
+def test_a_solitaire_refusal_is_said_in_the_language_asked():
+    from typer.testing import CliRunner
+
+    from gm.cli import app
+
+    for lang, said in (("ja", "gm: 7段のピラミッドは28枚です：残り100枚にはなりません\n"),
+                       ("en", "gm: a 7-row pyramid holds 28 cards: 100 cannot be left\n")):
+        result = CliRunner().invoke(app, ["solitaire", "reading", "100", "--lang", lang, "--speech", "off"])
+        assert result.exit_code == 2 and result.output == said
