@@ -45,8 +45,9 @@ def input_errors(lang: str = "en") -> Iterator[None]:
         yield
     except (ValueError, OSError) as error:
         from gm.text.lines import Voice
+        from voices import LANGUAGES
 
-        message = Voice(lang).error(error) if lang in ("en", "ja") else str(error)
+        message = Voice(lang).error(error) if lang in LANGUAGES else str(error)
         fail(message.splitlines()[0] if message else type(error).__name__)
 
 

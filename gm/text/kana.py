@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from typing import Iterable, Mapping
 
 from gm.text import japanese
 
@@ -219,7 +220,7 @@ def espeak_kana(text: str) -> str:
 _IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
-def missing_readings(names, readings) -> list[str]:
+def missing_readings(names: Iterable[str], readings: Mapping[str, str]) -> list[str]:
     """The names written in kanji with no reading given: no voice can say them (健 → ?)."""
     return [name for name in names if name not in readings and _IDEOGRAPH.search(name)]
 
