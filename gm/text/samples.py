@@ -21,7 +21,7 @@ _NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "take
 _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total", "count",
                   "multiplier", "games", "left", "stock", "percent", "better", "number",
                   "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
-                  "position", "size", "guess", "index"}
+                  "position", "size", "guess", "index", "limit", "nights"}
 
 
 # Sections only ever printed, never said: they need no kana.
@@ -62,7 +62,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "reason": voice.text("common.graveyard"), "problem": voice.text("werewolf.cards.seer"),
         "match": f"{name} v Mike", "names": [name], "context": "", "result": "",
         "kind": "flow", "why": "", "note": "", "commands": "flow, foul", "usage": "flow PLAYER [PILES]",
-        "card_a": "7 fire", "card_b": "5 water", "card": "7 fire", "pending": "owl", "expected": "eye",
+        "card_a": "7 fire", "card_b": "5 water", "card": voice.line("werewolf.cards.seer"), "pending": "owl", "expected": "eye",
         "pile_word": "piles", "boxes": "one box has only four Owls",
     }
     if field not in samples:
