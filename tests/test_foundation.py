@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from gm.text import japanese
+from gm.text import japanese, samples
 from gm.hearing.answers import match_answer
 from gm.commands.common import BadPlayers, parse_players
 from gm.clock import FakeClock
@@ -55,7 +55,7 @@ KANA_ONLY = re.compile(r"^[\u3040-\u30ff\s、。！？!?,.…「」『』（）(
 def test_every_japanese_line_reaches_speech_as_kana():
     voice = Voice("ja")
     bad = []
-    for key in _keys(voice.pack):
+    for key in filter(samples.spoken, _keys(voice.pack)):  # not the printed-only help and errors
         entry = voice.entry(key)
         spoken = entry.get("kana", entry["text"]) if isinstance(entry, dict) else entry
         if not KANA_ONLY.match(re.sub(r"\{[^}]*\}", "", spoken)):

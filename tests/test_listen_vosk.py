@@ -158,8 +158,9 @@ def test_open_asker_replays_a_file_and_falls_back_without_a_microphone(model, mo
     asker = open_asker(str(wav("myoji")), clock, Said(), EN, model_path=KO_MODEL, stream=io.StringIO(),
                        note=notes.append)
     assert isinstance(asker, VoiceAsker)
-    assert notes == ["gm: the speech model cannot hear yes, no, graveyard, 0, 1, 2, 3, 4, 5, 6, wake, pause, "
-                     "resume, add_minute, end, repeat (en); those are typed (see `gm voice model`)"]
+    assert notes == ["gm: The speech model cannot hear yes, no, graveyard, zero, one, two, three, four, five, six, "
+                     "game master, pause, resume, one more minute, vote now and repeat: those are typed "
+                     "(see gm voice model)."]  # the words to say, never internal ids
     notes.clear()
     monkeypatch.setitem(sys.modules, "sounddevice", None)
     asker = open_asker("on", clock, Said(), EN, model_path=KO_MODEL, stream=io.StringIO(), note=notes.append)

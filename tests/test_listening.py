@@ -131,7 +131,7 @@ def test_unclear_or_unknown_speech_is_rejected_and_asked_again(clock):
                       keyboard="Aki\n")
     assert asker.ask(NAMES) == "graveyard"
     assert asker.speaker.keys()[:2] == ["listen.not_understood", "vote"]
-    assert asker.speaker.lines[-1].text == "the graveyard. Right?"
+    assert asker.speaker.lines[-1].text == "The graveyard. Right?"  # a sentence starts with a capital
     assert asker.ask(NAMES) == "Aki"  # twice unclear: typed
     assert asker.speaker.keys()[-3:] == ["listen.not_understood", "vote", "listen.type_it"]
 

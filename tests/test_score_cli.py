@@ -219,7 +219,7 @@ def test_say_speaks_japanese_numbers_as_kana_words(gm, tmp_path):
 
     match = fold([NewMatch(("健", "美緒"), readings=(("健", "けん"), ("美緒", "みお"))), Finish("健", 7)]).match
     spoken = [line.spoken for line in totals_lines(Voice("ja", dict(match.readings)), match)]
-    assert spoken == ["だいにせん。けん じゅうにてん、みお ぜろてん。", "けんが じゅうにてん りーど。"]
+    assert spoken == ["だいにせん。けん、じゅうにてん。みお、ぜろてん。", "けんが じゅうにてん りーど。"]
 
 
 def test_say_reports_the_winner_or_a_draw(gm):

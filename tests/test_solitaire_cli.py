@@ -118,7 +118,21 @@ def test_play_with_the_eye_and_japanese_lines():
     assert result.exit_code == 0, result.output
     assert "プロビデンスの目" in result.output
     assert "はずれです：13でした。" in result.output  # position 1 held a 13: turned face up, it leaves (SS-R2)
-    assert "left 26" in result.output
+    assert "場札 26" in result.output and "left" not in result.output  # the status line in Japanese too
+
+
+def test_play_in_japanese_shows_its_board_hints_and_errors_in_japanese():
+    result = runner.invoke(app, ["solitaire", "play", "--seed", "3", "--speech", "off", "--lang", "ja"],
+                           input="bogus\npair 1 1\npair 99 22\nhint\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "山札 24" in out and "めくり札 --" in out and "置き札:" in out and "属性:" in out and "F  火" in out
+    assert "「bogus」というコマンドはありません" in out
+    assert "1 番は自分自身とペアにできません" in out
+    assert "ピラミッドに 99 番はありません (1〜28)" in out
+    assert "ヒント: pair " in out
+    for english in ("stock", "specials", "set aside", "elements", "unknown command", "hint:", "cannot"):
+        assert english not in out, english
 
 
 def test_simulate_lists_the_deals_the_solver_cannot_settle_in_budget():

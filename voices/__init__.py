@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from importlib import resources
 from typing import Any
@@ -16,6 +17,13 @@ LANGUAGES = ("en", "ja", "ko")
 
 class UnknownLanguage(ValueError):
     """A language with no voice pack."""
+
+
+def default_language() -> str:
+    """The locale's language where gm has a pack for it (the first of LC_ALL, LC_MESSAGES, LANG
+    that is set: ja_JP.UTF-8 → "ja", ko_KR.UTF-8 → "ko"), else "en"."""
+    locale = next((os.environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if os.environ.get(name)), "")
+    return locale[:2] if locale[:2] in LANGUAGES else "en"
 
 
 def load_pack(lang: str) -> dict[str, Any]:

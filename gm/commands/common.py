@@ -38,12 +38,17 @@ def fail(message: str) -> NoReturn:
 
 
 @contextmanager
-def input_errors() -> Iterator[None]:
-    """Turn a precise ValueError (or an unreadable file) from the core into `fail`."""
+def input_errors(lang: str = "en") -> Iterator[None]:
+    """Turn a precise ValueError (or an unreadable file) from the core into `fail`, said in
+    `lang` where the voice pack has the error's line."""
     try:
         yield
     except (ValueError, OSError) as error:
-        fail(str(error).splitlines()[0] if str(error) else type(error).__name__)
+        from gm.text.lines import Voice
+        from voices import LANGUAGES
+
+        message = Voice(lang).error(error) if lang in LANGUAGES else str(error)
+        fail(message.splitlines()[0] if message else type(error).__name__)
 
 
 def print_json(data: Any) -> None:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import typer
 
-LangOption = typer.Option("en", "--lang", help="Language of every line: en, ja or ko.")
+from voices import default_language
+
+LangOption = typer.Option(default_language(), "--lang", help="Language of every line: en, ja or ko (by default "
+                          "the locale's, when it is Japanese or Korean).")
 SpeechOption = typer.Option(
     "on", "--speech", help="on (speak and print), off (print only) or wav:DIR (one WAV file per line)."
 )

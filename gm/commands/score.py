@@ -8,6 +8,7 @@ from typing import Callable, Optional
 
 import typer
 
+from voices import default_language
 from gm.commands.common import fail, input_errors, print_json
 from gm.speech.settings import SpeechSettings
 from gm.commands.options import LangOption, RateOption, SpeechOption, VoiceOption, VolumeOption
@@ -22,7 +23,7 @@ FileOption = typer.Option(
     None, "--file", envvar="GM_SCORE_FILE",
     help="The match journal (default: score.jsonl in the user data dir; or $GM_SCORE_FILE).")
 JsonOption = typer.Option(False, "--json", help="Print the change as JSON.")
-PrintLangOption = typer.Option("en", "--lang", help="Language of the printed lines: en, ja or ko.")
+PrintLangOption = typer.Option(default_language(), "--lang", help="Language of the printed lines: en, ja or ko.")
 QuietSpeechOption = typer.Option("off", "--speech", help="off (print only, the default), on, or wav:DIR.")
 
 
@@ -48,7 +49,7 @@ def _record(file: Optional[Path], make: Callable, as_json: bool, lang: str, spee
     from gm.score.render import change_dict, change_lines, voice_for
 
     speaker = None if as_json else _speaker(lang, speech)
-    with input_errors():
+    with input_errors(lang):
         _, change = _journal(file).append(make)
     if as_json:
         print_json(change_dict(change))
@@ -76,7 +77,7 @@ def new(
     """Start a match of three games between two players."""
     from gm.score.entry import new_match
 
-    with input_errors():
+    with input_errors(lang):
         event = new_match([alice, bob], remote=remote, abandon=abandon)
     _record(file, lambda state: event, as_json, lang, speech)
 

@@ -31,7 +31,7 @@ def reading(
     """Speak and print the reading (導きの結果) for LEFT cards left."""
     from gm.solitaire.talk import reading_lines, smart_distribution
 
-    with input_errors():
+    with input_errors(lang):
         distribution = smart_distribution(rows) if odds else None
         lines, data = reading_lines(left, lang, rows, distribution)
     if json_out:

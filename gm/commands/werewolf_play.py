@@ -13,6 +13,23 @@ from gm.speech.settings import SpeechSettings
 from gm.commands.options import LangOption, ListenFromOption, ListenOption, RateOption, SpeechOption, VoiceOption, VolumeOption, VoskModelOption, listen_spec
 
 
+def ask_readings(names: list[str], readings: dict[str, str], lang: str) -> dict[str, str]:
+    """Readings typed in kana for the names in kanji given without one, so every vote question
+    can say them; without a keyboard, a one-line error asks for `--players 健=けん`."""
+    from gm.text import kana
+    from gm.text.lines import Voice
+
+    voice, typed = Voice(lang), {}
+    for name in kana.missing_readings(names, readings):
+        if not sys.stdin.isatty():
+            fail(voice.text("voice.no_reading", word=name))
+        reading = ""
+        while not kana.is_reading(reading):
+            reading = typer.prompt(voice.text("werewolf.ask_reading", name=name), err=True)
+        typed[name] = reading.strip()
+    return typed
+
+
 def play(
     players: str = typer.Option(..., "--players", help="Names in seating order, each followed by the player on their "
                                 "right; a reading may follow '=', e.g. \"健=けん,美緒=みお\"."),
@@ -58,6 +75,8 @@ def play(
     with input_errors():
         names, readings = parse_players(players)
         check_player_names(names)
+        if speech != "off":
+            readings.update(ask_readings(names, readings, lang))
         deck = deck_for(len(names), variant, with_cards)
         voice = Voice(lang, readings)
         clock = RealClock(time_scale)

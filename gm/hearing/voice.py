@@ -247,7 +247,7 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
         path = str(model_dir(model_path, voice.lang))  # a missing or incomplete model: said at once
         source = source or MicSource(clock, EchoGate(speaker))
     except (NoModel, NoAudio) as error:
-        note(f"gm: not listening: {str(error).splitlines()[0]}; answers are typed")
+        note("gm: " + voice.text("listen.not_listening", reason=str(error).splitlines()[0]))
         return keyboard
 
     def listening(model):
@@ -255,7 +255,7 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
 
     def typing(error: NoModel):
         source.close()
-        note(f"gm: not listening: {str(error).splitlines()[0]}; answers are typed")
+        note("gm: " + voice.text("listen.not_listening", reason=str(error).splitlines()[0]))
         return keyboard
 
     if background:
@@ -276,8 +276,8 @@ def _listening_asker(model, source, keyboard: KeyboardAsker, speaker, voice, clo
     vocabulary = asker.vocabulary
     deaf = unhearable(vocabulary.hear, model.hears, vocabulary.phrases)
     if deaf:
-        note(f"gm: the speech model cannot hear {', '.join(deaf)} ({voice.lang}); those are typed "
-             "(see `gm voice model`)")
+        words = [(vocabulary.phrases(answer) or (answer,))[0] for answer in deaf]
+        note("gm: " + voice.text("listen.deaf", words=words))
     asker.announce()
     return asker
 

@@ -18,24 +18,22 @@ ALIASES = {
     "a": "angel-cut", "angel": "angel-cut", "ac": "angel-cut", "fi": "finish", "fo": "foul",
     "u": "undo", "r": "redo", "q": "quit", "exit": "quit", "?": "help",
 }
+# Each verb's arguments and alias; what it does is in the voice packs (`score.help`).
 USAGE = {
-    "new": "new ALICE BOB [--remote] [--abandon]  start a match (NAME=reading gives a spoken reading)",
-    "flow": "flow PLAYER [PILES]   (f)  the flow went to PLAYER; PILES of their own piles are empty "
-            "(default: as last recorded this game)",
-    "skull": "skull PLAYER [CARDS]  (s)  PLAYER played skulls: CARDS = 6s + Humaliens in the play (default 1)",
-    "666": "666 PLAYER [PILES]    (6)  three 6s + the Eye: 3 skull cards, end points ×3, and the forced "
-           "flow (PILES as for flow)",
-    "god-island": "god-island PLAYER     (g)  four Owls: 30 points",
-    "angel-cut": "angel-cut PLAYER [--keep-stock [PILES]]  (a)  three 7s + the Eye: stock piles gone, the flow "
-                 "scores 5 (--keep-stock: kept, PILES as for flow)",
-    "finish": "finish PLAYER LEFT    (fi) PLAYER went out; the opponent holds LEFT cards (hand + stock)",
-    "foul": "foul PLAYER LEFT      (fo) PLAYER finished on a forbidden card; the opponent holds LEFT",
-    "undo": "undo                  (u)  take back the last event",
-    "redo": "redo                  (r)  put back what undo took",
-    "show": "show                       the score sheet",
-    "say": "say                        read the totals aloud",
-    "help": "help                  (?)  this list",
-    "quit": "quit                  (q)  leave (everything is already saved)",
+    "new": "new ALICE BOB [--remote] [--abandon]",
+    "flow": "flow PLAYER [PILES]   (f)",
+    "skull": "skull PLAYER [CARDS]  (s)",
+    "666": "666 PLAYER [PILES]    (6)",
+    "god-island": "god-island PLAYER     (g)",
+    "angel-cut": "angel-cut PLAYER [--keep-stock [PILES]]  (a)",
+    "finish": "finish PLAYER LEFT    (fi)",
+    "foul": "foul PLAYER LEFT      (fo)",
+    "undo": "undo                  (u)",
+    "redo": "redo                  (r)",
+    "show": "show",
+    "say": "say",
+    "help": "help                  (?)",
+    "quit": "quit                  (q)",
 }
 
 
@@ -57,20 +55,21 @@ def resolve_verb(text: str) -> str:
     if len(hits) == 1:
         return hits[0]
     if hits:
-        raise BadEntry(f"{text!r} could be {', '.join(hits)}")
-    raise BadEntry(f"unknown command {text!r} (try help)")
+        raise BadEntry(f"{text!r} could be {', '.join(hits)}", "command_could_be", command=text,
+                       commands=", ".join(hits))
+    raise BadEntry(f"unknown command {text!r} (try help)", "unknown_command", command=text)
 
 
 def parse_count(text: str, what: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise BadEntry(f"{what} must be a whole number, not {text!r}") from None
+        raise BadEntry(f"{what} must be a whole number, not {text!r}", "whole_number", what=what, text=text) from None
 
 
 def match_of(state: State) -> Match:
     if state.match is None:
-        raise NoMatch("no match yet: start one with `gm score new ALICE BOB`")
+        raise NoMatch("no match yet: start one with `gm score new ALICE BOB`", "no_match")
     return state.match
 
 
@@ -84,7 +83,7 @@ def new_match(names: Sequence[str], remote: bool = False, abandon: bool = False)
         if reading.strip():
             readings.append((name.strip(), reading.strip()))
     if len(players) != 2:
-        raise BadEntry(f"a match needs two players, not {len(players)}: {list(names)!r}")
+        raise BadEntry(f"a match needs two players, not {len(players)}: {list(names)!r}", "two_players", n=len(players), names=list(names))
     return NewMatch((players[0], players[1]), remote=remote, abandon=abandon, readings=tuple(readings))
 
 
@@ -97,26 +96,26 @@ def build(verb: str, args: Sequence[str], state: State) -> Event:
     if verb == "new":
         flags = {a for a in args if a.startswith("--")}
         if flags - {"--remote", "--abandon"}:
-            raise BadEntry(f"usage: {USAGE['new'].split('  ')[0]}")
+            raise BadEntry(f"usage: {USAGE['new']}", "usage", usage=USAGE["new"])
         return new_match([a for a in args if not a.startswith("--")], "--remote" in flags, "--abandon" in flags)
     if verb not in SCORING_VERBS:
-        raise BadEntry(f"{verb!r} is not a scoring command")
+        raise BadEntry(f"{verb!r} is not a scoring command", "not_scoring", command=verb)
     match = match_of(state)
     usage = USAGE[verb].split("  ")[0].strip()
     flags = [a for a in args if a.startswith("--")]
     if flags and (verb != "angel-cut" or flags != [KEEP_STOCK]):
-        raise BadEntry(f"usage: {usage}")
+        raise BadEntry(f"usage: {usage}", "usage", usage=usage)
     args = [a for a in args if not a.startswith("--")]
     if verb == "angel-cut":
         if not flags and len(args) > 1:
             raise BadEntry(f"angel-cut takes PILES only with {KEEP_STOCK} "
-                           "(a discarded stock leaves all 5 piles empty)")
+                           "(a discarded stock leaves all 5 piles empty)", "angel_cut_piles")
         usage = f"angel-cut PLAYER {KEEP_STOCK} [PILES]" if flags else "angel-cut PLAYER"
     words = [word for word in usage.split()[1:] if not word.startswith("--")]
     takes = len(words)
     needed = sum(1 for word in words if not word.startswith("["))
     if not needed <= len(args) <= takes:
-        raise BadEntry(f"usage: {usage}")
+        raise BadEntry(f"usage: {usage}", "usage", usage=usage)
     player = resolve_player(match, args[0])
     count = args[1] if len(args) > 1 else None
 

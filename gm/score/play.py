@@ -92,7 +92,7 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
             if verb == "quit":
                 break
             if verb == "help":
-                echo("\n".join(f"  {USAGE[v]}" for v in VERBS))
+                echo("\n".join(f"  {USAGE[v]:<26} {voice.text(f'score.help.{v}')}" for v in VERBS))
                 continue
             if verb == "show":
                 show(journal.load())
@@ -105,7 +105,7 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
             args = words[1:]
             _, change = journal.append(lambda fresh: build(verb, args, fresh))
         except ValueError as error:  # ScoreError, JournalError, BadEntry: nothing was written
-            echo(f"? {str(error).splitlines()[0]}")
+            echo(f"? {voice.error(error).splitlines()[0]}")
             continue
         for line in change_lines(voice_for(lang, change.match), change):
             speaker.say(line)

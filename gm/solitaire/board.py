@@ -7,6 +7,7 @@ from typing import Iterable
 from rich.console import Console
 from rich.text import Text
 
+from gm.text.lines import Voice
 from scorer.solitaire.cards import element, label, rank
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.engine import GameState, apply, start
@@ -17,7 +18,6 @@ from scorer.solitaire.stats import Summary, wilson
 COLOURS = {"fire": "bold white on red", "water": "bold white on blue", "wind": "bold black on green", "earth": "bold black on yellow"}
 # A letter per element as well as its colour: readable with NO_COLOR=1 and by colour-blind players.
 MARKS = {"fire": "F", "water": "W", "wind": "A", "earth": "E"}
-NAMES = {"fire": "fire", "water": "water", "wind": "wind (air)", "earth": "earth"}
 BACK = "white on grey23"
 CELL = 7  # characters per card in the drawing
 
@@ -27,12 +27,18 @@ def card_text(card: int) -> Text:
     return Text(f"{rank(card):>2}{MARKS[element(card)]}", style=COLOURS[element(card)])
 
 
-def legend_text() -> Text:
-    """What the element letters stand for, each in its colour."""
-    out = Text("elements:")
+def legend_text(voice: Voice | None = None) -> Text:
+    """What the element letters stand for, each in its colour (words in `voice`'s language)."""
+    words = _board_words(voice)
+    out = Text(f"{words('elements')}:")
     for name, mark in MARKS.items():
-        out.append(" ").append(f" {mark} ", style=COLOURS[name]).append(f" {NAMES[name]}")
+        out.append(" ").append(f" {mark} ", style=COLOURS[name]).append(f" {words(name)}")
     return out
+
+
+def _board_words(voice: Voice | None):
+    voice = voice or Voice("en")
+    return lambda word: voice.text(f"solitaire.board.{word}")
 
 
 def pyramid_text(state: GameState) -> Text:
@@ -56,11 +62,12 @@ def pyramid_text(state: GameState) -> Text:
     return out
 
 
-def table_text(state: GameState) -> Text:
-    """Stock, flip card, set-aside pile and specials under the pyramid."""
-    out = Text(f"stock {state.stock_left}   flip ")
+def table_text(state: GameState, voice: Voice | None = None) -> Text:
+    """Stock, flip card, set-aside pile and specials under the pyramid (words in `voice`'s language)."""
+    words = _board_words(voice)
+    out = Text(f"{words('stock')} {state.stock_left}   {words('flip')} ")
     out.append(card_text(state.flip) if state.flip is not None else Text("--"))
-    out.append(f"   specials {state.specials_left}   left {state.left}\nset aside: ")
+    out.append(f"   {words('specials')} {state.specials_left}   {words('left')} {state.left}\n{words('set_aside')}: ")
     for index, card in enumerate(state.set_aside, 1):
         out.append(f"{index}:").append(card_text(card)).append(" ")
     return out

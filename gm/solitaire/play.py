@@ -16,30 +16,32 @@ from scorer.solitaire.engine import GameState, IllegalMove, apply, start
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
 from scorer.solitaire.policies import smart
 
-HELP = "pair A B | pair A (with the flip card) | flip | special | hint | quit"
-EFFECT_HELP = {
-    HUMALIEN: "humalien: the card to discard (A), or skip",
-    EYE: "eye: the face-down card and your prediction (A N, add 'keep' to keep it if right), or skip",
-    OWL: "owl: the set-aside card's index and the pyramid card (I A), or skip",
-}
+# The help line for each turned special card (the voice packs' `solitaire.board`).
+EFFECT_HELP = {HUMALIEN: "humalien", EYE: "eye", OWL: "owl"}
 
 
 class BadCommand(ValueError):
     """A typed command that cannot be read."""
 
 
-def parse_command(text: str, state: GameState) -> Move | str:
-    """The move typed, or "hint" / "quit"."""
+def _usage(state: GameState, voice: Voice) -> str:
+    """The commands that fit now: the turned special card's, else the game's."""
+    return voice.text(f"solitaire.board.{EFFECT_HELP[state.pending] if state.pending else 'help'}")
+
+
+def parse_command(text: str, state: GameState, voice: Voice | None = None) -> Move | str:
+    """The move typed, or "hint" / "quit"; a BadCommand says why not in `voice`'s language."""
+    voice = voice or Voice("en")
     words = text.lower().split()
     if not words:
-        raise BadCommand(HELP)
+        raise BadCommand(voice.text("solitaire.board.help"))
     head, args = words[0], words[1:]
     if head in ("hint", "quit", "help"):
         return head
     try:
         numbers = [int(w) for w in args if w != "keep"]
     except ValueError as error:
-        raise BadCommand(f"numbers expected after {head!r}: {text!r}") from error
+        raise BadCommand(voice.text("solitaire.board.numbers_expected", head=head, text=text)) from error
     if state.pending is not None:
         if head == "skip":
             return Forgo()
@@ -50,9 +52,9 @@ def parse_command(text: str, state: GameState) -> Move | str:
             return Eye(values[0] - 1, values[1], discard="keep" not in words)
         if len(values) == 2 and state.pending == OWL:
             if not 1 <= values[0] <= len(state.set_aside):
-                raise BadCommand(f"no set-aside card {values[0]} (there are {len(state.set_aside)})")
+                raise BadCommand(voice.text("solitaire.board.no_set_aside", index=values[0], count=len(state.set_aside)))
             return Owl(state.set_aside[values[0] - 1], values[1] - 1)
-        raise BadCommand(EFFECT_HELP[state.pending])
+        raise BadCommand(_usage(state, voice))
     if head == "pair" and len(numbers) == 2:
         return Pair(numbers[0] - 1, numbers[1] - 1)
     if head == "pair" and len(numbers) == 1:
@@ -61,7 +63,7 @@ def parse_command(text: str, state: GameState) -> Move | str:
         return Turn()
     if head == "special" and not numbers:
         return Special()
-    raise BadCommand(f"unknown command {text.strip()!r}: {HELP}")
+    raise BadCommand(voice.text("solitaire.board.unknown_command", text=text.strip(), help=_usage(state, voice)))
 
 
 def command_for(state: GameState, move: Move) -> str:
@@ -84,10 +86,12 @@ def command_for(state: GameState, move: Move) -> str:
     return "skip"
 
 
-def hint_line(state: GameState) -> str:
-    """The smart player's move as the command to type, then in words."""
+def hint_line(state: GameState, voice: Voice | None = None) -> str:
+    """The smart player's move as the command to type, then in words (English only)."""
+    voice = voice or Voice("en")
     move = smart(state)
-    return f"hint: {command_for(state, move)}   ({describe(state, move)})"
+    words = f"   ({describe(state, move)})" if voice.lang == "en" else ""
+    return f"{voice.text('solitaire.board.hint')}: {command_for(state, move)}{words}"
 
 
 def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: Console | None = None) -> GameState:
@@ -100,28 +104,28 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
     while not state.over:
         if redraw:
             console.print(pyramid_text(state))
-            console.print(table_text(state))
-            console.print(legend_text())
-            console.print(EFFECT_HELP[state.pending] if state.pending else HELP, style="dim")
+            console.print(table_text(state, voice))
+            console.print(legend_text(voice))
+            console.print(_usage(state, voice), style="dim", markup=False)
         redraw = False
         console.print("> ", end="")
         text = stream.readline()
         try:
-            command = parse_command(text, state) if text else "quit"  # end of input: as quit
+            command = parse_command(text, state, voice) if text else "quit"  # end of input: as quit
         except BadCommand as error:
-            console.print(str(error), style="yellow")
+            console.print(str(error), style="yellow", markup=False)
             continue
         if command == "quit":
             speaker.say(voice.line("solitaire.quit", left=state.left))
             _say_reading(state, lang, speaker)
             return state
         if command in ("hint", "help"):
-            console.print(hint_line(state) if command == "hint" else HELP, style="cyan")
+            console.print(hint_line(state, voice) if command == "hint" else _usage(state, voice), style="cyan", markup=False)
             continue
         try:
             after = apply(state, command)
         except IllegalMove as error:
-            console.print(str(error), style="yellow")
+            console.print(voice.error(error), style="yellow", markup=False)
             continue
         _announce(state, command, after, voice, speaker)
         state, redraw = after, True

@@ -25,7 +25,7 @@ def spoken_form(lang: str, notes: Notes) -> Callable[[str], str]:
         return str
 
     def prepare(text: str) -> str:
-        text = kana.to_kana(text)
+        text = kana.espeak_kana(text)
         for run in kana.unreadable(text):
             notes.note("voice.no_reading", word=run)
         return kana.readable(text)

@@ -29,52 +29,57 @@ def number(n: int) -> str:
     return "".join(parts)
 
 
-def _geminate(n: int, plain: str, *, small: str, voiced3: str | None = None) -> str:
-    """Counter reading with the sound changes after 1, 6, 8, 10 (っ) and 3/4 where given."""
+# Counters whose sound changes after some numbers (っ): the plain reading, the reading after
+# っ, which last digits take っ (1 → いっ, 6 → ろっ, 8 → はっ), whether a round 10 or 100 does
+# (じゅっ, ひゃっ), and the reading after 3 where it is voiced. The readings are Open JTalk's:
+# 6点 → ろくてん, 6戦 → ろくせん, 8票 → はちひょう, 10% → じゅっぱーせんと.
+_SOUND_CHANGES = {
+    "票": ("ひょう", "ぴょう", {1, 6}, (10, 100), "びょう"),
+    "分": ("ふん", "ぷん", {1, 6}, (10, 100), "ぷん"),
+    "回": ("かい", "かい", {1, 6}, (10, 100), None),
+    "件": ("けん", "けん", {1, 6}, (10, 100), None),
+    "点": ("てん", "てん", {1, 8}, (10,), None),
+    "戦": ("せん", "せん", {1, 8}, (10,), None),
+    "%": ("ぱーせんと", "ぱーせんと", set(), (10,), None),
+}
+_SMALL_TSU = {1: ("いち", "いっ"), 6: ("ろく", "ろっ"), 8: ("はち", "はっ")}
+_PLAIN = {"枚": "まい", "秒": "びょう", "番": "ばん", "倍": "ばい"}
+
+
+def _sound_change(n: int, unit: str) -> str:
+    plain, small, ones, rounds, voiced3 = _SOUND_CHANGES[unit]
     head = number(n)
     last = n % 10
-    if last == 0 and head.endswith("じゅう"):
+    if last in ones:
+        word, geminated = _SMALL_TSU[last]
+        return head[: -len(word)] + geminated + small
+    if last == 0 and 10 in rounds and head.endswith("じゅう"):
         return head[: -len("じゅう")] + "じゅっ" + small
-    if last == 1:
-        return head[: -len("いち")] + "いっ" + small
-    if last == 6:
-        return head[: -len("ろく")] + "ろっ" + small
-    if last == 8:
-        return head[: -len("はち")] + "はっ" + small
-    if voiced3 and last == 3:
+    if last == 0 and 100 in rounds and head.endswith("ゃく"):  # ひゃく, さんびゃく, ろっぴゃく
+        return head[:-1] + "っ" + small
+    if last == 3 and voiced3:
         return head + voiced3
+    if last == 4 and unit == "分":
+        return head + "ぷん"
     return head + plain
 
 
 def counter(n: int, unit: str) -> str:
     """`n` with a Japanese counter, read in kana: (3, "人") → さんにん, (1, "票") → いっぴょう."""
     if unit == "人":
-        return {1: "ひとり", 2: "ふたり", 4: "よにん"}.get(n, number(n) + "にん")
-    if unit == "枚":
-        return number(n) + "まい"
-    if unit == "票":
-        return _geminate(n, "ひょう", small="ぴょう", voiced3="びょう")
-    if unit == "秒":
-        return number(n) + "びょう"
-    if unit == "分":
-        if n % 10 == 4:
-            return number(n) + "ぷん"
-        return _geminate(n, "ふん", small="ぷん", voiced3="ぷん")
-    if unit == "点":
-        return _geminate(n, "てん", small="てん")
-    if unit == "回":
-        return _geminate(n, "かい", small="かい")
-    if unit == "戦":
-        return _geminate(n, "せん", small="せん")
-    if unit == "番":
-        return number(n) + "ばん"
+        if n in (1, 2):
+            return ("ひとり", "ふたり")[n - 1]
+        head = number(n)
+        if n % 10 in (4, 7):  # よにん, しちにん
+            head = head[: -len(_DIGITS[n % 10])] + ("よ" if n % 10 == 4 else "しち")
+        return head + "にん"
+    if unit in _PLAIN:
+        return number(n) + _PLAIN[unit]
+    if unit in _SOUND_CHANGES:
+        return _sound_change(n, unit)
     if unit == "つ":
         return {1: "ひとつ", 2: "ふたつ", 3: "みっつ", 4: "よっつ", 5: "いつつ", 6: "むっつ",
                 7: "ななつ", 8: "やっつ", 9: "ここのつ", 10: "とお"}.get(n, number(n))
-    if unit == "%":
-        return _geminate(n, "ぱーせんと", small="ぱーせんと")
-    if unit == "倍":
-        return number(n) + "ばい"
     raise ValueError(f"unknown Japanese counter {unit!r}")
 
 

@@ -4,8 +4,11 @@ espeak-ng's `ja` voice reads only kana: kanji are named in English ("Chinese let
 letters are spelt in English, and a lone small kana or `・` becomes "Japanese letter".
 So, before a Japanese line is spoken:
 
-- Latin words become katakana by their romaji-like spelling (Aki → アキ, Ken → ケン,
-  Emma → エンマ, John → ジョン): the line stays in one Japanese voice;
+- Latin words become katakana: a name spelt as romaji by its romaji (Aki → アキ, Ken → ケン,
+  Shinji → シンジ), any other word by its English pronunciation from e2k's model
+  (Alice → アリス, Mike → マイク, Kate → ケイト): the line stays in one Japanese voice;
+- particles are written as said (わたしは → わたしわ, ぼちへ → ぼちえ, `spoken_particles`), and
+  っ before ぱ/ぴ/ぺ/ぽ is spelt so espeak-ng closes the stop (`espeak_kana`);
 - digits become Japanese number words (3 → さん);
 - kana and pauses pass through;
 - anything else (a kanji name with no reading) cannot be read: `unreadable` finds it so the
@@ -14,8 +17,10 @@ So, before a Japanese line is spoken:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from typing import Iterable, Mapping
 
 from gm.text import japanese
 
@@ -53,9 +58,12 @@ _SPELLING = [(re.compile(old), new) for old, new in (
     ("tch", "ch"), ("ch(?=[b-df-hj-np-tv-z])", "k"), ("ph", "f"), ("th", "s"), ("ck", "kk"), ("qu", "kw"), ("q", "k"), ("x", "ks"),
     ("l", "r"), ("c(?=[eiy])", "s"), ("c(?!h)", "k"), ("([wgkrd])h", r"\1"))]
 
+# A small kana with no consonant before it, which espeak-ng calls "Japanese letter" (イュ).
+_LONE_SMALL = re.compile(r"(^|[アイエオンッー])[ァィゥェォャュョ]|ウ[ァゥャュョ]")
+KATAKANA_WORD = re.compile(r"(?![ァィゥェォャュョッー])[\u30a1-\u30fa\u30fc]+")
 KANA = re.compile(r"[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc\u30fd\u30fe]")
 # Pauses and quotes espeak-ng's ja voice passes over silently.
-PAUSES = "、。！？!?,…「」『』（）() 　\n:："
+PAUSES = "、。！？!?,…「」『』（）() 　\n:：-"
 _LATIN = re.compile(r"[A-Za-z]+")
 _DIGITS = re.compile(r"[0-9０-９]+")
 _UNREADABLE = re.compile(rf"[^\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc\u30fd\u30fe{re.escape(PAUSES)}]+")
@@ -80,7 +88,52 @@ def _consonant(word: str, i: int) -> str:
     return word[i]
 
 
+# A word spelt in Hepburn romaji: syllables of an optional (doubled) consonant and a vowel, or ん.
+_ROMAJI = re.compile(r"(?:(?:kk|ss|tt|pp|cch|tch|gg)?(?:[kgnhbpmr]y|sh|ch|ts|j|[kgsztdnhbpmrwfy])?[aiueo]|n(?![aiueoy]))+")
+# English's silent e after one vowel and one consonant: Kate, Mike, Jane, Steve.
+_SILENT_E = re.compile(r"(?:^|[^aeiou])[aeiou][bcdfgklmnprstvz]e$")
+
+
+def reads_as_romaji(word: str) -> bool:
+    """Whether a Latin word is spelt like a Japanese word in romaji (Aki, Shinji, Kyoko; not Kate)."""
+    word = unicodedata.normalize("NFKD", word.lower())
+    word = "".join(ch for ch in word if "a" <= ch <= "z")
+    return bool(word) and _ROMAJI.fullmatch(word) is not None and not _SILENT_E.search(word)
+
+
+# e2k writes English's /eɪ/ as a long e (ケート, デーブ); the sound is ケイト, デイブ.
+_E_LONG = re.compile(r"([エケセテネヘメレゲゼデベペェ])ー")
+
+
+@functools.lru_cache(maxsize=1)
+def _english_model():
+    try:
+        import e2k
+    except ImportError:
+        return None
+    return e2k.C2K(max_len=32)
+
+
+@functools.lru_cache(maxsize=256)
+def english_katakana(word: str) -> str:
+    """Katakana for a word by its English pronunciation (Alice → アリス), from e2k's model;
+    the romaji-like spelling where e2k is not installed."""
+    model = _english_model()
+    letters = "".join(ch for ch in unicodedata.normalize("NFKD", word.lower()) if "a" <= ch <= "z")
+    if model is None or not letters:
+        return romaji_katakana(word)
+    spelt = _E_LONG.sub(r"\1イ", model(letters))
+    readable = KATAKANA_WORD.fullmatch(spelt) and not _LONE_SMALL.search(spelt)
+    return spelt if readable else romaji_katakana(word)
+
+
 def latin_katakana(word: str) -> str:
+    """Katakana for a word in Latin letters: romaji as romaji (Aki → アキ), the rest as English
+    is said (Mike → マイク)."""
+    return romaji_katakana(word) if reads_as_romaji(word) else english_katakana(word)
+
+
+def romaji_katakana(word: str) -> str:
     """Katakana for a word in Latin letters, read as romaji (Aki → アキ, Shinji → シンジ)."""
     word = _spelling(word)
     out: list[str] = []
@@ -135,6 +188,46 @@ def to_kana(text: str) -> str:
     """`text` with its Latin words spelt in katakana and its numbers read as words."""
     text = _LATIN.sub(lambda m: latin_katakana(m.group()), text)
     return _DIGITS.sub(lambda m: _number_words(m.group()), text)
+
+
+# は and へ said わ and え: a particle ends its word, before a space, a pause or the line's end
+# (わたしは → わたしわ, {name}は → {name}わ, {taker}へ → {taker}え, こんにちは → こんにちわ),
+# and では before ない/なく (ぼちではなく → ぼちでわなく).
+_PARTICLE = re.compile(r"(?<=[\u3041-\u30ff}])([はへ])(?=[\s、。！？!?「」『』（）()]|$)|(?<=で)(は)(?=な[いく])")
+
+
+def spoken_particles(text: str) -> str:
+    """`text` (kana with `{fields}`) with its particles は and へ written as said: わ and え."""
+    return _PARTICLE.sub(lambda m: "え" if m.group() == "へ" else "わ", text)
+
+
+# espeak-ng says っ before ぱ, ぴ, ぺ, ぽ as "h" (いっぴょう → ihp_j'ou); a hyphen after っ makes
+# it a closed stop (i?p_j'ou). Before ぷ it is right already (いっぷん → ippuN).
+_SMALL_TSU_P = re.compile(r"([っッ])(?=[ぱぴぺぽパピペポ])")
+# After a kana ending in u, espeak-ng runs ウ into it and calls the small kana "Japanese letter"
+# (フウィ); written out (フウイ) it is read.
+_U_SMALL = re.compile(r"(?<=[うくすつぬふむゆるぐずづぶぷゅウクスツヌフムユルグズヅブプュ])ウ([ィェォ])")
+_SMALL_VOWEL = {"ィ": "イ", "ェ": "エ", "ォ": "オ"}
+
+
+def espeak_kana(text: str) -> str:
+    """What espeak-ng's ja voice is handed: `to_kana(text)` with っ before ぱ/ぴ/ぺ/ぽ and ウィ
+    after a u spelt so it says them."""
+    text = _SMALL_TSU_P.sub(r"\1-", to_kana(text))
+    return _U_SMALL.sub(lambda m: "ウ" + _SMALL_VOWEL[m.group(1)], text)
+
+
+_IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def missing_readings(names: Iterable[str], readings: Mapping[str, str]) -> list[str]:
+    """The names written in kanji with no reading given: no voice can say them (健 → ?)."""
+    return [name for name in names if name not in readings and _IDEOGRAPH.search(name)]
+
+
+def is_reading(text: str) -> bool:
+    """Whether `text` is a reading a Japanese voice can say: kana, with pauses."""
+    return bool(text.strip()) and KANA.search(text) is not None and not unreadable(text)
 
 
 def unreadable(text: str) -> list[str]:

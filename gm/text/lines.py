@@ -9,9 +9,11 @@ spec after a colon:
 - `{n:표}` (ko) — a count with a Korean counter: text "2표", spoken "두 표"; `{n:native}`
   (ko) — the digit, said as a native number (4 → 넷);
 - `{secs:duration}` — a duration: "3 minutes" / "3分" (さんぷん);
-- `{names:list}` — a sequence joined as "A, B and C" / "A、B、C".
+- `{names:list}` — a sequence joined as "A, B and C" / "A、B、C";
+- `{name:honorific}` — a name with さん in Japanese or 님 in Korean, except the graveyard (墓地, 묘지).
 
-In the spoken form, Korean numbers become Hangul words, Japanese numbers become kana words and other strings go through the word
+In the spoken form, Korean numbers become Hangul words, Japanese numbers become kana words (and the
+Japanese particles は and へ are written as said: わ, え), and other strings go through the word
 readings (`[words]` in the pack, card names, and player readings such as 健=けん).
 """
 
@@ -23,6 +25,9 @@ from typing import Any, Callable, Mapping, Sequence
 from gm.text import japanese, kana, korean
 from gm.ports import Line
 from voices import load_pack
+
+
+_HONORIFICS = {"ja": "さん", "ko": "님"}
 
 
 class UnknownLine(KeyError):
@@ -81,9 +86,26 @@ class Voice:
             spoken_template = entry.get("kana", text_template)
         else:
             text_template = spoken_template = entry
-        text = _Renderer(self._text_field).format(text_template, **fields)
-        spoken = _Renderer(self._spoken_field).format(spoken_template, **fields)
+        if self.lang == "ja":
+            spoken_template = kana.spoken_particles(spoken_template)
+        text = _sentence(text_template, _Renderer(self._text_field).format(text_template, **fields))
+        spoken = _sentence(spoken_template, _Renderer(self._spoken_field).format(spoken_template, **fields))
         return Line(key=key, text=text, spoken=spoken, urgent=urgent, fields=fields)
+
+    def spoken_as_printed(self, key: str, **fields: Any) -> str:
+        """The spoken sentence of `key` (its `kana`, particles as written) with the fields as
+        printed: 6点, 健. What Open JTalk is given to compare readings."""
+        entry = self.entry(key)
+        template = entry.get("kana", entry["text"]) if isinstance(entry, dict) else entry
+        return _Renderer(self._text_field).format(template, **fields)
+
+    def error(self, error: Exception) -> str:
+        """An error's message in this language: its `errors.<key>` line where the error names one
+        (a Refusal's `key` and `fields`), else the error's own text."""
+        key = getattr(error, "key", "")
+        if key and self.has(f"errors.{key}"):
+            return self.text(f"errors.{key}", **getattr(error, "fields", {}))
+        return str(error)
 
     def text(self, key: str, **fields: Any) -> str:
         return self.line(key, **fields).text
@@ -110,9 +132,15 @@ class Voice:
             return "".join(items)
         return ", ".join(items[:-1]) + " and " + items[-1]
 
+    def _honorific(self, name: Any) -> str:
+        """さん (ja) or 님 (ko) after a player's name; none after the graveyard, none in English."""
+        return "" if str(name) == self.text("common.graveyard") else _HONORIFICS.get(self.lang, "")
+
     def _text_field(self, value: Any, spec: str) -> str:
         if isinstance(value, Line):
             return value.text
+        if spec == "honorific":
+            return f"{value}{self._honorific(value)}"
         if spec == "list":
             return self._join([v.text if isinstance(v, Line) else str(v) for v in value])
         if spec == "duration":
@@ -133,6 +161,8 @@ class Voice:
     def _spoken_field(self, value: Any, spec: str) -> str:
         if isinstance(value, Line):
             return value.spoken
+        if spec == "honorific":
+            return self.spoken_word(str(value)) + self._honorific(value)
         if spec == "list":
             return self._join([self._spoken_item(v) for v in value])
         if self.lang == "ko" and isinstance(value, int) and not isinstance(value, bool):
@@ -152,6 +182,14 @@ class Voice:
         if isinstance(value, str):
             return self.spoken_word(value)
         return format(value, spec)
+
+
+def _sentence(template: str, rendered: str) -> str:
+    """A line that starts with a field and ends a sentence starts with a capital letter
+    ("{name} holds …." with the graveyard → "The graveyard holds …."); kana has no case."""
+    if template.startswith("{") and template.rstrip().endswith((".", "!", "?")):
+        return rendered[:1].upper() + rendered[1:]
+    return rendered
 
 
 def name_kana(name: str) -> str:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from scorer.refusal import Refusal
 
-class ScoreError(ValueError):
-    """An event the score sheet cannot take; the message names the input and the state."""
+
+class ScoreError(Refusal):
+    """An event the score sheet cannot take; the message names the input and the state (its
+    key is under the voice packs' `errors.score`)."""
+
+    prefix = "score"
 
 
 class NoMatch(ScoreError):

@@ -110,23 +110,25 @@ class State:
 def _count(value: int, low: int, high: int, what: str, player: str, match: Match, context: str = "") -> int:
     if not low <= value <= high:
         raise CountOutOfRange(f"{what} {value} is out of range {low}–{high} "
-                              f"({player}, game {match.game}{context})")
+                              f"({player}, game {match.game}{context})", "out_of_range",
+                              what=what, value=value, low=low, high=high, player=player, game=match.game, context=context)
     return value
 
 
 def _new_match(match: Match | None, event: NewMatch) -> Match:
     names = tuple(p.strip() for p in event.players)
     if len(names) != 2 or not all(names):
-        raise BadPlayers(f"a match needs two player names, not {list(event.players)!r}")
+        raise BadPlayers(f"a match needs two player names, not {list(event.players)!r}", "two_names", names=list(event.players))
     if names[0].casefold() == names[1].casefold():
-        raise BadPlayers(f"the two players must differ, not {names[0]!r} twice")
+        raise BadPlayers(f"the two players must differ, not {names[0]!r} twice", "same_players", player=names[0])
     for name, _ in event.readings:
         if name not in names:
-            raise BadPlayers(f"reading given for {name!r}, who is not a player of {names[0]} v {names[1]}")
+            raise BadPlayers(f"reading given for {name!r}, who is not a player of {names[0]} v {names[1]}",
+                             "reading_not_player", player=name, a=names[0], b=names[1])
     if match is not None and not match.over and not event.abandon:
         raise MatchInProgress(
             f"the match {match.title} is in game {match.game} and unfinished: "
-            "finish it, or start the new one with --abandon")
+            "finish it, or start the new one with --abandon", "match_in_progress", match=match.title, game=match.game)
     return Match(players=names, remote=event.remote, readings=event.readings)  # type: ignore[arg-type]
 
 
@@ -134,12 +136,14 @@ def _score(match: Match | None, event: Doing, strict: bool) -> Match:
     """The sheet after a scoring event (a ScoreError if the event cannot happen now; with
     `strict`, also if the cards cannot produce it: HU-R6)."""
     if match is None:
-        raise NoMatch(f"no match to score {kind_of(event)} for {event.player!r}: start one with `new`")  # type: ignore[union-attr]
+        raise NoMatch(f"no match to score {kind_of(event)} for {event.player!r}: start one with `new`", "no_match_for",
+                      kind=kind_of(event), player=event.player)  # type: ignore[union-attr]
     game = match.games[-1]
     if game.ended_by is not None and game.number == GAMES:
         raise MatchOver(
             f"the match {match.title} is over ({_result(match)}): no {kind_of(event)} after game {GAMES}; "
-            "undo, or start a new match")
+            "undo, or start a new match", "match_over", match=match.title,
+            result=_result(match), kind=kind_of(event), games=GAMES)
     player: str = event.player  # type: ignore[union-attr]
     i = 0 if player == match.players[0] else match.index(player)
     g = game.number
@@ -160,7 +164,9 @@ def _score(match: Match | None, event: Doing, strict: bool) -> Match:
             raise SecondSixSixSix(
                 f"666 by {player} refused: game {g} already had {sixes} 666"
                 + (" (one box has only four 6s; a remote match allows two)" if not match.remote
-                   else " (two boxes allow at most two)"))
+                   else " (two boxes allow at most two)"), "second_666", player=player, game=g, sixes=sixes,
+                why=" (one box has only four 6s; a remote match allows two)" if not match.remote
+                else " (two boxes allow at most two)")
         points = 3 * g
         sixes += 1
         if event.piles is not None:  # type: ignore[union-attr]
@@ -207,7 +213,9 @@ def _flow_piles(piles: int, what: str, player: str, match: Match, strict: bool) 
     if strict and piles < had:
         raise Impossible(
             f"{what} of {piles} empty {'pile' if piles == 1 else 'piles'} for {player} refused: {player} "
-            f"already had {had} empty in game {match.game}, and empty piles never come back (HU-R6)")
+            f"already had {had} empty in game {match.game}, and empty piles never come back (HU-R6)",
+            "piles_come_back", what=what, piles=piles, pile_word="pile" if piles == 1 else "piles", player=player,
+            had=had, game=match.game)
     return piles
 
 
@@ -215,7 +223,8 @@ def _one_more(count: int, what: str, cards: str, player: str, match: Match, stri
     """One more God Island or Angel Cut this game: one per box in play (HU-R6)."""
     if strict and count >= match.boxes:
         boxes = "two boxes allow at most two" if match.remote else f"one box has only {cards}"
-        raise Impossible(f"{what} by {player} refused: game {match.game} already had {count} ({boxes}; HU-R6)")
+        raise Impossible(f"{what} by {player} refused: game {match.game} already had {count} ({boxes}; HU-R6)",
+                         "one_per_box", what=what, player=player, game=match.game, count=count, boxes=boxes)
     return count + 1
 
 
@@ -226,7 +235,8 @@ def _cards_left(left: int, name: str, what: str, player: str, match: Match, stri
     _count(left, 0, MAX_LEFT, name, player, match, f": hand + stock piles of {holder}")
     if strict and left == 0:
         raise Impossible(f"{what} by {player} with {holder} holding 0 cards refused: "
-                         f"{holder} would have finished first (HU-R6)")
+                         f"{holder} would have finished first (HU-R6)", "nothing_left", what=what, player=player,
+                         holder=holder)
     return left
 
 
@@ -247,12 +257,13 @@ def advance(state: State, event: Event, strict: bool = False) -> State:
     if kind is Undo:
         if state.done is None:
             raise NothingToUndo("nothing to undo: no event is left to take back"
-                                + (" (everything is already undone)" if state.undone else ""))
+                                + (" (everything is already undone)" if state.undone else ""), "nothing_to_undo",
+                                note=" (everything is already undone)" if state.undone else "")
         step, rest = state.done
         return State(step.before, rest, (step, state.undone))
     if kind is Redo:
         if state.undone is None:
-            raise NothingToRedo("nothing to redo: no undo since the last scoring event")
+            raise NothingToRedo("nothing to redo: no undo since the last scoring event", "nothing_to_redo")
         step, rest = state.undone
         return State(step.after, (step, state.done), rest)
     after = _new_match(state.match, event) if kind is NewMatch else _score(state.match, event, strict)  # type: ignore[arg-type]

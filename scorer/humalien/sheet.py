@@ -85,7 +85,8 @@ class Match:
             return 0
         if player == self.players[1]:
             return 1
-        raise UnknownPlayer(f"no player {player!r} in the match {self.title}")
+        raise UnknownPlayer(f"no player {player!r} in the match {self.title}", "no_player",
+                            player=player, match=self.title)
 
     def opponent(self, player: str) -> str:
         return self.players[1 - self.index(player)]
@@ -133,14 +134,17 @@ class Match:
 
 
 def resolve_player(match: Match, text: str) -> str:
-    """The player `text` names: exact name in any case, else a unique prefix; UnknownPlayer otherwise."""
+    """The player `text` names: exact name or reading in any case, else a unique prefix of either
+    (け → 健 when 健 reads けん); UnknownPlayer otherwise."""
     said = text.strip().casefold()
-    exact = [p for p in match.players if p.casefold() == said]
+    spellings = [(p.casefold(), p) for p in match.players] + [(r.casefold(), p) for p, r in dict(match.readings).items()]
+    exact = [p for spelt, p in spellings if spelt == said]
     if exact:
         return exact[0]
-    hits = [p for p in match.players if said and p.casefold().startswith(said)]
+    hits = list(dict.fromkeys(p for spelt, p in spellings if said and spelt.startswith(said)))
     if len(hits) == 1:
         return hits[0]
     if hits:
-        raise UnknownPlayer(f"player {text!r} could be {hits[0]} or {hits[1]} in the match {match.title}")
-    raise UnknownPlayer(f"no player {text!r} in the match {match.title}")
+        raise UnknownPlayer(f"player {text!r} could be {hits[0]} or {hits[1]} in the match {match.title}",
+                            "player_could_be", player=text, a=hits[0], b=hits[1], match=match.title)
+    raise UnknownPlayer(f"no player {text!r} in the match {match.title}", "no_player", player=text, match=match.title)

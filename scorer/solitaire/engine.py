@@ -9,14 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from scorer.refusal import Refusal
 from scorer.solitaire.cards import EYE, HUMALIEN, KING, OWL, RANKS, label, rank
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.layout import Pyramid, pyramid
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
 
 
-class IllegalMove(ValueError):
-    """A move the rules do not allow in this state."""
+class IllegalMove(Refusal):
+    """A move the rules do not allow in this state (its key is under the voice packs'
+    `errors.solitaire`)."""
+
+    prefix = "solitaire"
 
 
 @dataclass(frozen=True)
@@ -96,34 +100,37 @@ def _remove(state: GameState, positions: list[int], extra: tuple[int, ...] = ())
 
 def _need_face_up(state: GameState, position: int) -> None:
     if not 0 <= position < state.layout.size:
-        raise IllegalMove(f"no pyramid position {position + 1} (positions are 1–{state.layout.size})")
+        raise IllegalMove(f"no pyramid position {position + 1} (positions are 1–{state.layout.size})",
+                          "no_position", position=position + 1, size=state.layout.size)
     if not state.present >> position & 1:
-        raise IllegalMove(f"position {position + 1} is empty")
+        raise IllegalMove(f"position {position + 1} is empty", "empty_position", position=position + 1)
     if not state.face_up >> position & 1:
-        raise IllegalMove(f"the card at position {position + 1} is face down")
+        raise IllegalMove(f"the card at position {position + 1} is face down", "face_down", position=position + 1)
 
 
 def _need_thirteen(a: int, b: int, what: str) -> None:
     if rank(a) + rank(b) != 13:
-        raise IllegalMove(f"{what}: {label(a)} and {label(b)} make {rank(a) + rank(b)}, not 13")
+        raise IllegalMove(f"{what}: {label(a)} and {label(b)} make {rank(a) + rank(b)}, not 13", "not_thirteen",
+                          what=what, card_a=label(a), card_b=label(b), a=rank(a), b=rank(b), total=rank(a) + rank(b))
 
 
 def apply(state: GameState, move: Move) -> GameState:
     """The state after `move`, or `IllegalMove` saying why it is not allowed."""
     if state.over:
-        raise IllegalMove("the game is over")
+        raise IllegalMove("the game is over", "over")
     if state.pending is not None and not isinstance(move, (Humalien, Eye, Owl, Forgo)):
-        raise IllegalMove(f"the {state.pending} special card is turned: use its effect or forgo it first")
+        raise IllegalMove(f"the {state.pending} special card is turned: use its effect or forgo it first", "pending",
+                          pending=state.pending)
     if isinstance(move, Pair):
         if move.a == move.b:
-            raise IllegalMove(f"position {move.a + 1} cannot pair with itself")
+            raise IllegalMove(f"position {move.a + 1} cannot pair with itself", "self_pair", position=move.a + 1)
         _need_face_up(state, move.a)
         _need_face_up(state, move.b)
         _need_thirteen(state.card_at(move.a), state.card_at(move.b), "pair")
         return _settle(_remove(state, [move.a, move.b]))
     if isinstance(move, PairFlip):
         if state.flip is None:
-            raise IllegalMove("there is no flip card")
+            raise IllegalMove("there is no flip card", "no_flip")
         _need_face_up(state, move.position)
         _need_thirteen(state.flip, state.card_at(move.position), "pair with the flip card")
         return _settle(replace(_remove(state, [move.position], (state.flip,)), flip=None))
@@ -135,37 +142,39 @@ def apply(state: GameState, move: Move) -> GameState:
         return _settle(replace(state, flip=flip, set_aside=set_aside, next_stock=state.next_stock + 1))
     if isinstance(move, Special):
         if state.specials_left == 0:
-            raise IllegalMove("no special card is left")
+            raise IllegalMove("no special card is left", "no_special")
         return replace(state, pending=state.deal.specials[state.specials_used], specials_used=state.specials_used + 1)
     return _resolve(state, move)
 
 
 def _resolve(state: GameState, move: Move) -> GameState:
     if state.pending is None:
-        raise IllegalMove("turn a special card first")
+        raise IllegalMove("turn a special card first", "no_turned")
     done = replace(state, pending=None)
     if isinstance(move, Forgo):
         return done
     expected = {Humalien: HUMALIEN, Eye: EYE, Owl: OWL}[type(move)]
     if expected != state.pending:
-        raise IllegalMove(f"the turned special card is the {state.pending}, not the {expected}")
+        raise IllegalMove(f"the turned special card is the {state.pending}, not the {expected}", "wrong_special",
+                          pending=state.pending, expected=expected)
     if isinstance(move, Humalien):
         _need_face_up(state, move.position)
         return _settle(_remove(done, [move.position]))
     if isinstance(move, Eye):
         p = move.position
         if not 0 <= p < state.layout.size or not state.present >> p & 1:
-            raise IllegalMove(f"no card at position {p + 1}")
+            raise IllegalMove(f"no card at position {p + 1}", "no_card", position=p + 1)
         if state.face_up >> p & 1:
-            raise IllegalMove(f"the card at position {p + 1} is already face up")
+            raise IllegalMove(f"the card at position {p + 1} is already face up", "face_up", position=p + 1)
         if move.guess not in RANKS:
-            raise IllegalMove(f"a prediction is a number 1–13, not {move.guess}")
+            raise IllegalMove(f"a prediction is a number 1–13, not {move.guess}", "prediction", guess=move.guess)
         if move.discard and rank(state.card_at(p)) == move.guess:
             return _settle(_remove(done, [p]))
         return _settle(replace(done, revealed=done.revealed | 1 << p))
     assert isinstance(move, Owl)
     if move.card not in state.set_aside:
-        raise IllegalMove(f"{label(move.card)} is not in the set-aside pile")
+        raise IllegalMove(f"{label(move.card)} is not in the set-aside pile", "not_set_aside",
+                          card=label(move.card))
     _need_face_up(state, move.position)
     _need_thirteen(move.card, state.card_at(move.position), "owl")
     rest = list(state.set_aside)

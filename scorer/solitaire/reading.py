@@ -5,11 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from scorer.refusal import Refusal
 from scorer.solitaire.layout import pyramid
 
 
-class BadLeft(ValueError):
-    """A number of cards left that is not a whole number from 0 up."""
+class BadLeft(Refusal):
+    """A number of cards left that is not a whole number from 0 up, or more than the pyramid holds."""
+
+    prefix = "solitaire"
 
 
 @dataclass(frozen=True)
@@ -25,9 +28,10 @@ def reading(left: int, rows: int | None = None) -> Reading:
     With `rows`, a count the pyramid cannot have (more cards than it holds) is refused.
     """
     if isinstance(left, bool) or not isinstance(left, int) or left < 0:
-        raise BadLeft(f"cards left must be a whole number from 0, not {left!r}")
+        raise BadLeft(f"cards left must be a whole number from 0, not {left!r}", "bad_left", left=repr(left))
     if rows is not None and left > pyramid(rows).size:
-        raise BadLeft(f"a {rows}-row pyramid holds {pyramid(rows).size} cards: {left} cannot be left")
+        raise BadLeft(f"a {rows}-row pyramid holds {pyramid(rows).size} cards: {left} cannot be left", "too_many_left",
+                      rows=rows, size=pyramid(rows).size, left=left)
     if left == 0:
         return Reading(0, 100, "bright")
     if left >= 10:

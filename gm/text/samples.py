@@ -1,0 +1,90 @@
+"""Every line of a voice pack, its fields filled with sample names and numbers.
+
+Used by the tests that walk every key of both packs and by bench/ja_reading_bench.py, which
+compares the kana gm speaks with Open JTalk's reading of the printed text.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any, Iterator
+
+from gm.ports import Line
+from gm.text.lines import Voice
+
+# Sample players: a kanji name with its reading, a kana name, Latin names.
+READINGS = {"健": "けん"}
+NAMES = ("健", "みお", "Alice", "Mike", "Kate")
+
+_NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "taker", "fouler",
+                "traitor_werewolf", "word", "command", "text", "holder", "head", "help"}
+_NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total", "count",
+                  "multiplier", "games", "left", "stock", "percent", "better", "number",
+                  "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
+                  "position", "size", "guess", "index", "limit", "nights"}
+
+
+# Sections only ever printed, never said: they need no kana.
+PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "listen.deaf", "listen.not_listening")
+
+
+def spoken(key: str) -> bool:
+    """Whether the line `key` is ever said (else it is only printed)."""
+    return not key.startswith(PRINTED_ONLY)
+
+
+def keys(voice: Voice) -> list[str]:
+    """Every line's key in the pack (the `[words]` readings are not lines)."""
+    def walk(node: Any, prefix: str) -> Iterator[str]:
+        for name, value in node.items():
+            key = f"{prefix}{name}"
+            if isinstance(value, dict) and "text" not in value:
+                yield from walk(value, key + ".")
+            else:
+                yield key
+    return [key for key in walk(voice.pack, "") if not key.startswith("words.")]
+
+
+def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
+    """A sample value for one `{field:spec}` of a line."""
+    if spec == "list":
+        return [name, NAMES[(NAMES.index(name) + 1) % len(NAMES)]]
+    if spec == "duration":
+        return 60 * (count % 4) + 30
+    if field in _NAME_FIELDS or spec == "honorific":
+        return name
+    if field in _NUMBER_FIELDS:
+        return count
+    samples = {
+        "secs": 150, "side": voice.line("werewolf.sides.living"), "answer": voice.text("common.yes"),
+        "remote": voice.line("score.sheet.remote"), "what": voice.line("score.kind.finish"),
+        "progress": voice.line("score.sheet.progress", game=2, games=3), "file": "night.wav",
+        "reason": voice.text("common.graveyard"), "problem": voice.text("werewolf.cards.seer"),
+        "match": f"{name} v Mike", "names": [name], "context": "", "result": "",
+        "kind": "flow", "why": "", "note": "", "commands": "flow, foul", "usage": "flow PLAYER [PILES]",
+        "card_a": "7 fire", "card_b": "5 water", "card": voice.line("werewolf.cards.seer"), "pending": "owl", "expected": "eye",
+        "pile_word": "piles", "boxes": "one box has only four Owls",
+    }
+    if field not in samples:
+        raise KeyError(f"no sample value for the field {field!r}")
+    return samples[field]
+
+
+def fields(voice: Voice, key: str, count: int = 6, name: str = NAMES[0]) -> dict[str, Any]:
+    """Sample values for every field of the line `key` (its text and its spoken form)."""
+    entry = voice.entry(key)
+    templates = [entry.get("text", ""), entry.get("kana", "")] if isinstance(entry, dict) else [entry]
+    found: dict[str, Any] = {}
+    for template in templates:
+        for _, field, spec, _ in string.Formatter().parse(template):
+            if field and field not in found:
+                found[field] = _value(voice, field, spec or "", count, name)
+    return found
+
+
+def lines(lang: str, count: int = 6, name: str = NAMES[0], *, said_only: bool = False) -> list[Line]:
+    """Every line of the `lang` pack (or every line ever said), filled with `count` for numbers
+    and `name` for players."""
+    voice = Voice(lang, READINGS)
+    return [voice.line(key, **fields(voice, key, count, name)) for key in keys(voice)
+            if spoken(key) or not said_only]
