@@ -14,6 +14,7 @@ from typing import Callable, Mapping
 
 from gm.ports import Line
 from gm.text import kana
+from gm.text.lines import name_kana
 from gm.speech.settings import SpeechSettings
 from gm.speech.notes import Notes
 from gm.speech.player import DevicePlayer, WavSink
@@ -28,15 +29,18 @@ def with_readings(text: str, readings: Mapping[str, str]) -> str:
     return re.sub("|".join(map(re.escape, names)), lambda m: readings[m.group(0)], text)
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
 def spoken_form(settings: SpeechSettings, notes: Notes, reads_kanji: bool) -> Callable[[Line], str]:
     """What goes to the engine for a line. An engine that reads kanji (Open JTalk) gets the printed
-    text with the players' readings put in; espeak-ng's Japanese voice gets kana only (Latin in
-    katakana, numbers in words), and a run with no kana reading (a kanji name given without one)
-    is left out with a note."""
+    text with the players' readings put in and Latin names in katakana (it would spell them
+    letter by letter); espeak-ng's Japanese voice gets kana only (Latin in katakana, numbers in
+    words), and a run with no kana reading (a kanji name given without one) is left out with a note."""
     if settings.lang != "ja":
         return lambda line: line.spoken
     if reads_kanji:
-        return lambda line: with_readings(line.text, settings.readings)
+        return lambda line: _LATIN_WORD.sub(lambda m: name_kana(m.group()), with_readings(line.text, settings.readings))
 
     def prepare(line: Line) -> str:
         text = kana.espeak_kana(line.spoken)

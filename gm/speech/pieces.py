@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 PIECE_CHARS = 300  # longest piece handed to an engine at once
-CLAUSE_CHARS = 80  # a sentence longer than this is cut at its commas
+CLAUSE_CHARS = 80  # a later sentence longer than this is cut at its commas (the first one always is)
 MAX_CHARS = 10_000  # longest text spoken at all (about ten minutes of speech)
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
@@ -52,10 +52,11 @@ def _cut(text: str, limit: int) -> list[str]:
 
 
 def pieces(text: str) -> list[str]:
-    """The speakable pieces of `text`, in order: sentences, long sentences cut at commas, then at PIECE_CHARS."""
+    """The speakable pieces of `text`, in order: sentences, cut at commas (the first sentence, so
+    that the first piece is short and starts soon, and any longer than CLAUSE_CHARS), then at PIECE_CHARS."""
     out: list[str] = []
     for sentence in _SENTENCE_END.split(text.strip()):
-        clauses = _CLAUSE_END.split(sentence) if len(sentence) > CLAUSE_CHARS else [sentence]
+        clauses = _CLAUSE_END.split(sentence) if not out or len(sentence) > CLAUSE_CHARS else [sentence]
         for clause in clauses:
             out.extend(part for part in _cut(clause.strip(), PIECE_CHARS) if speakable(part))
     return out

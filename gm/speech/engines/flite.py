@@ -55,14 +55,15 @@ class Engine:
     reads_kanji = False
 
     def __init__(self, settings: SpeechSettings) -> None:
-        found = voices()
-        if not found:
+        if not available():
             raise SpeechUnavailable("voice.no_engine", "flite is not installed")
-        wanted = settings.voice or DEFAULT_VOICE
-        matching = [v for v in found if v.id == wanted]
-        if not matching:
-            raise UnknownVoice(f"no voice {wanted!r}: `gm voice list` shows the voices found")
-        self.voice = matching[0]
+        if settings.voice is None:  # slt is built into every flite: no need to ask the program
+            self.voice = FoundVoice(DEFAULT_VOICE, _NAMES[DEFAULT_VOICE], "en-us", engine=NAME)
+        else:
+            matching = [v for v in voices() if v.id == settings.voice]
+            if not matching:
+                raise UnknownVoice(f"no voice {settings.voice!r}: `gm voice list` shows the voices found")
+            self.voice = matching[0]
         self.settings = settings
         self._dir = tempfile.TemporaryDirectory(prefix="gm-flite-")
         self._file = Path(self._dir.name) / "line.wav"
