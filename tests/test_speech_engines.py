@@ -257,25 +257,28 @@ def test_flite_renders_english_at_the_rate_and_volume_asked():
     assert _peak(renders[300, 0.2]) < 0.3 * _peak(renders[300, None])
 
 
-@needs_flite
-def test_say_writes_a_flite_wav_in_the_voice_asked(tmp_path):
+def _say_to_wav(tmp_path, *args):
+    """`gm voice say ARGS --to x.wav --json`: its report and stderr, the WAV checked against the report."""
     out = tmp_path / "x.wav"
-    result = runner.invoke(app, ["voice", "say", "Ken, two votes.", "--voice", "kal", "--to", str(out), "--json"])
+    result = runner.invoke(app, ["voice", "say", *args, "--to", str(out), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert (report["engine"], report["voice"]) == ("flite", "kal") and report["seconds"] > 0.5
     with wave.open(str(out)) as w:
         assert w.getnframes() / w.getframerate() == pytest.approx(report["seconds"], abs=0.001)
+    return report, result.stderr
+
+
+@needs_flite
+def test_say_writes_a_flite_wav_in_the_voice_asked(tmp_path):
+    report, _ = _say_to_wav(tmp_path, "Ken, two votes.", "--voice", "kal")
+    assert (report["engine"], report["voice"]) == ("flite", "kal") and report["seconds"] > 0.5
 
 
 @needs_openjtalk
 def test_open_jtalk_reads_the_printed_japanese_at_the_rate_asked(tmp_path):
-    out = tmp_path / "x.wav"
-    result = runner.invoke(app, ["voice", "say", "健とAkiに3票", "--lang", "ja", "--to", str(out), "--json"])
-    assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout)
+    report, stderr = _say_to_wav(tmp_path, "健とAkiに3票", "--lang", "ja")
     assert (report["engine"], report["spoken"], report["sample_rate"]) == ("openjtalk", "健とアキに3票", 48000)
-    assert report["seconds"] > 1.0 and result.stderr == ""  # nothing left out, no library chatter
+    assert report["seconds"] > 1.0 and stderr == ""  # nothing left out, no library chatter
     slow, fast = (tts.Renderer(SpeechSettings("ja", rate=r)).render("夜が明けました。") for r in (DEFAULT_RATE // 2, DEFAULT_RATE))
     assert slow.seconds > 1.5 * fast.seconds
 
