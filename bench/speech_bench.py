@@ -136,7 +136,7 @@ def clarity(folder: Path) -> None:
     expected = [words_of(line) for line in lines]
     listener = Listener({w for words in expected for w in words}, folder)
     voices: dict[str, object] = {}
-    for rate in (140, DEFAULT_RATE, 180):
+    for rate in (130, 140, DEFAULT_RATE, 160, 180):
         label = f"gm --rate {rate}" + (" (default)" if rate == DEFAULT_RATE else "")
         voices[label] = Renderer(SpeechSettings("en", rate=rate)).render
     gm_engine = Renderer(SpeechSettings("en")).engine_name

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-DEFAULT_RATE = 160  # words per minute: clear across a table (bench/speech_bench.py measures it)
+DEFAULT_RATE = 150  # words per minute: the clearest pace the listener of bench/speech_bench.py found (130–180)
 
 
 @dataclass(frozen=True)
