@@ -266,7 +266,8 @@ def cue_lateness(seconds: float = 10.0, phase: int = 180) -> None:
         spoken = speaker.spoken
     schedule = [(phase - mark, when) for mark, when in result.cues] + [(phase, said[-1][1])]
     lateness = [(when - due) * clock.scale for due, when in schedule]
-    print(f"\n4. {len(schedule)} cues of a {phase} s discussion scaled to {seconds:.0f} s, speech on (WAV sink, real time)")
+    print(f"\n4. {len(schedule)} cues of a {phase} s discussion scaled to {seconds:.0f} s, "
+          "speech on (WAV sink, real time)")
     print(f"   cue lateness: median {median_ms(lateness):.2f} ms, max {max(lateness) * 1000:.2f} ms; "
           f"lines spoken {len(spoken)} (cut by the urgent time-up: {sum(not s.completed for s in spoken)})")
 

@@ -234,7 +234,8 @@ def test_an_engine_that_reads_kanji_gets_the_printed_text_with_readings():
     settings = SpeechSettings("ja", readings={"健": "たける"})
     line = Line("k", "健に3票です。", "たけるに さんぴょう です。")
     assert spoken_form(settings, Notes("ja"), True)(line) == "たけるに3票です。"
-    assert spoken_form(settings, Notes("ja"), True)(Line("k", "Akiと健", "アキと たける")) == "アキとたける"
+    latin = Line("k", "Akiと健", "アキと たける")
+    assert spoken_form(settings, Notes("ja"), True)(latin) == "アキとたける"
     assert spoken_form(settings, Notes("ja"), False)(line) == "たけるに さんぴょう です。"
     assert spoken_form(SpeechSettings("en"), Notes("en"), False)(Line("k", "Ken", "Ken.")) == "Ken."
 
@@ -279,7 +280,8 @@ def test_open_jtalk_reads_the_printed_japanese_at_the_rate_asked(tmp_path):
     report, stderr = _say_to_wav(tmp_path, "健とAkiに3票", "--lang", "ja")
     assert (report["engine"], report["spoken"], report["sample_rate"]) == ("openjtalk", "健とアキに3票", 48000)
     assert report["seconds"] > 1.0 and stderr == ""  # nothing left out, no library chatter
-    slow, fast = (tts.Renderer(SpeechSettings("ja", rate=r)).render("夜が明けました。") for r in (DEFAULT_RATE // 2, DEFAULT_RATE))
+    slow, fast = (tts.Renderer(SpeechSettings("ja", rate=r)).render("夜が明けました。")
+                  for r in (DEFAULT_RATE // 2, DEFAULT_RATE))
     assert slow.seconds > 1.5 * fast.seconds
 
 

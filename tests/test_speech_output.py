@@ -280,7 +280,8 @@ def test_rate_and_volume_reach_the_engine(engine, pyttsx3_only):
 def test_no_voice_for_the_language_prints_with_one_note(engine, pyttsx3_only, monkeypatch, tmp_path, capsys):
     from gm.speech.engines import pyttsx3_engine
 
-    monkeypatch.setattr(pyttsx3_engine, "choose_voice", lambda voices, lang, override=None: None)  # a machine with no ja voice
+    # a machine with no ja voice
+    monkeypatch.setattr(pyttsx3_engine, "choose_voice", lambda voices, lang, override=None: None)
     speaker = open_speaker(SpeechSettings("ja", f"wav:{tmp_path}"))
     speaker.say(_line("k", "はい"))
     speaker.close()

@@ -22,7 +22,8 @@ from gm.speech.voices_found import FoundVoice, choose_voice, found_voice
 
 NAME = "pyttsx3"
 _ENGINE_LOCK = threading.RLock()
-_APPLIED: "weakref.WeakKeyDictionary[object, dict[str, object]]" = weakref.WeakKeyDictionary()  # engine → settings last set
+# engine → the settings last set on it
+_APPLIED: "weakref.WeakKeyDictionary[object, dict[str, object]]" = weakref.WeakKeyDictionary()
 _RENDER_TIMEOUT = 30.0  # seconds; espeak-ng renders a line in a few milliseconds
 
 
