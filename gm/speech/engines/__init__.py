@@ -1,0 +1,7 @@
+"""Text-to-speech engines, one module each: `pyttsx3_engine` (the platform's voices), `flite`
+(CMU Flite, English on Linux) and `openjtalk` (Japanese, from the `gm[ja]` extra).
+
+Each module has `NAME`, `available()`, `voices()` (FoundVoice list) and an `Engine(settings)`
+with `voice`, `reads_kanji`, `render(text) -> Audio` and `close()`. Each imports its library or
+runs its program only when used. gm.speech.tts picks the engine for a language.
+"""

@@ -1,0 +1,62 @@
+"""Cutting a line into the pieces an engine renders one at a time: sentences, then clauses.
+
+Speaking the first piece while the rest renders keeps the wait before a long line short, and a
+cap on a piece's length keeps any text within what an engine can take (espeak-ng crashes on
+100,000 letters in one call).
+"""
+
+from __future__ import annotations
+
+import re
+
+PIECE_CHARS = 300  # longest piece handed to an engine at once
+CLAUSE_CHARS = 80  # a later sentence longer than this is cut at its commas (the first one always is)
+MAX_CHARS = 10_000  # longest text spoken at all (about ten minutes of speech)
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
+_CLAUSE_END = re.compile(r"(?<=[,;])\s+|(?<=[、，；])\s*")
+_SPEAKABLE = re.compile(r"\w")
+
+
+class NothingToSay(ValueError):
+    """A text with no letter or digit in it: there is nothing for a voice to say."""
+
+
+class TooLongToSay(ValueError):
+    """A text longer than MAX_CHARS."""
+
+
+def speakable(text: str) -> bool:
+    """True when `text` has a letter or a digit (of any script) to say."""
+    return bool(_SPEAKABLE.search(text))
+
+
+def check_speakable(text: str) -> str:
+    """`text` itself, or NothingToSay / TooLongToSay naming what is wrong with it."""
+    if not speakable(text):
+        raise NothingToSay(f"nothing to say in {text!r}: it has no letter or digit")
+    if len(text) > MAX_CHARS:
+        raise TooLongToSay(f"text too long to say: {len(text)} characters (at most {MAX_CHARS})")
+    return text
+
+
+def _cut(text: str, limit: int) -> list[str]:
+    """`text` in parts of at most `limit` characters, cut at the last space before the limit where there is one."""
+    parts = []
+    while len(text) > limit:
+        space = text.rfind(" ", 0, limit + 1)
+        at = space if space > 0 else limit
+        parts.append(text[:at].strip())
+        text = text[at:].strip()
+    return [*parts, text]
+
+
+def pieces(text: str) -> list[str]:
+    """The speakable pieces of `text`, in order: sentences, cut at commas (the first sentence, so
+    that the first piece is short and starts soon, and any longer than CLAUSE_CHARS), then at PIECE_CHARS."""
+    out: list[str] = []
+    for sentence in _SENTENCE_END.split(text.strip()):
+        clauses = _CLAUSE_END.split(sentence) if not out or len(sentence) > CLAUSE_CHARS else [sentence]
+        for clause in clauses:
+            out.extend(part for part in _cut(clause.strip(), PIECE_CHARS) if speakable(part))
+    return out
