@@ -39,9 +39,9 @@ MORNING_4 = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewol
 YES = [("werewolf.vote.readback", "yes")]
 
 
-def counts(*numbers, confirmed=True):
-    """One round's counts, then the table's "yes" to the whole tally (unless the total is refused)."""
-    return [("werewolf.vote.ask_count", str(n)) for n in numbers] + (YES if confirmed else [])
+def counts(*numbers):
+    """One round's counts (the whole tally's read-back is then accepted, as with Enter)."""
+    return [("werewolf.vote.ask_count", str(n)) for n in numbers]
 
 
 def test_four_players_werewolf_executed_by_count_vote():
@@ -69,7 +69,7 @@ def test_four_players_werewolf_executed_by_count_vote():
 
 def test_a_total_that_cannot_be_is_counted_again():
     # HW-R4: with four players at least three votes; 1 + 1 is refused
-    answers = MORNING_4 + counts(1, 1, 0, 0, 0, confirmed=False) + counts(2, 1, 0, 0, 0) + [
+    answers = MORNING_4 + counts(1, 1, 0, 0, 0) + counts(2, 1, 0, 0, 0) + [
         ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "traitor")]
     result, speaker, log, _ = night(FOUR, answers)
     assert speaker.keys.count("werewolf.vote.bad_total") == 1
@@ -80,7 +80,7 @@ def test_a_total_that_cannot_be_is_counted_again():
 def test_the_whole_tally_is_confirmed_and_one_count_corrected_before_anyone_is_executed():
     """The tally Aki 2, Ken 2 would be a runoff; the table says no, corrects Ken to 1 (a total
     HW-R4 refuses, with four players at least 3: asked again), then Aki to 3, then confirms."""
-    answers = MORNING_4 + counts(2, 2, 0, 0, 0, confirmed=False) + [
+    answers = MORNING_4 + counts(2, 2, 0, 0, 0) + [
         ("werewolf.vote.readback", "no"), ("werewolf.vote.which", "Ken=0"),
         ("werewolf.vote.readback", "Ken=1"), ("werewolf.vote.readback", "Aki=3"), *YES,
         ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "werewolf")]
@@ -192,7 +192,7 @@ def test_a_card_given_too_often_in_the_graveyard_asks_the_graveyard_again_in_jap
 
 def test_roll_call_warns_at_four_players_and_counts_named_votes():
     answers = MORNING_4 + [("werewolf.vote.ask_voter", "Ken"), ("werewolf.vote.ask_voter", "Aki"),
-                           ("werewolf.vote.ask_voter", "Ken"), ("werewolf.vote.ask_voter", "none"), *YES,
+                           ("werewolf.vote.ask_voter", "Ken"), ("werewolf.vote.ask_voter", "none"),
                            ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager")]
     result, speaker, log, _ = night(FOUR, answers, roll_call=True)
     assert "werewolf.vote.roll_call_four" in speaker.keys

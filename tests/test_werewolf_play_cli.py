@@ -12,7 +12,7 @@ from gm.cli import app
 runner = CliRunner()
 
 # deal, pass right, lay down, seer (Enter = done); fingers at Aki, Ken, Mio, Sora, graveyard; Aki's cards
-ANSWERS = "\n\n\n\n" + "3\n1\n0\n0\n0\n" + "werewolf\ntraitor\n"
+ANSWERS = "\n\n\n\n" + "3\n1\n0\n0\n0\n" + "\n" + "werewolf\ntraitor\n"
 
 
 def play(*args, answers=ANSWERS):
