@@ -60,7 +60,7 @@ def _confirmed(ctx: NightContext, candidates: list[str], result: Round, first: R
     fixes = [correction(c, n) for c in candidates for n in numbers]
     labels = {YES: ctx.voice.text("werewolf.vote.yes"), NO: ctx.voice.text("werewolf.vote.no"),
               **{c: ctx.label(c) for c in candidates},
-              **{correction(c, n): f"{ctx.label(c)} {n}" for c in candidates for n in numbers}}
+              **{correction(c, n): correction(ctx.label(c), n) for c in candidates for n in numbers}}
     while True:
         items = [ctx.voice.line("werewolf.vote.count_item", candidate=ctx.label(c), n=result.counts.get(c, 0))
                  for c in candidates]
