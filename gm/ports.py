@@ -27,6 +27,8 @@ class Question:
     `answers` are canonical values (player names, "graveyard", "0".."6", "yes"/"no", card ids);
     `labels` maps an answer to how it is printed and said in the current language.
     With a `timeout` (clock seconds) the asker returns `default` when nobody answers in time.
+    An answer heard by voice is read back for a "yes" unless `readback` is False (a question
+    that is itself a read-back, like the whole vote's tally).
     """
 
     key: str
@@ -35,6 +37,7 @@ class Question:
     labels: Mapping[str, str] = field(default_factory=dict)
     default: str | None = None
     timeout: float | None = None
+    readback: bool = True
 
     def label(self, answer: str) -> str:
         return self.labels.get(answer, answer)

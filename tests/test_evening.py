@@ -99,7 +99,7 @@ def test_again_plays_the_next_night_with_the_same_table_and_the_tally_is_said(la
 
 
 # -- gm werewolf play and gm werewolf evening --------------------------------------------------------
-NIGHT_KEYS = "\n\n\n\n" + "3\n1\n0\n0\n0\n" + "werewolf\ntraitor\n"
+NIGHT_KEYS = "\n\n\n\n" + "3\n1\n0\n0\n0\n" + "\n" + "werewolf\ntraitor\n"
 
 
 def test_play_keeps_the_evening_beside_the_log_and_evening_prints_it(tmp_path):

@@ -6,8 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gm.hearing.phrases import (
-    COMMANDS, Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable,
+    COMMANDS, Heard, Phrasebook, Vocabulary, alike, command_phrases, correction, question_phrases, unhearable,
 )
+from gm.hearing.decoys import DECOYS
 from gm.text.lines import Voice
 from gm.ports import Line, Question
 from voices import LANGUAGES
@@ -39,7 +40,7 @@ def test_japanese_phrases_are_both_the_written_forms_and_their_kana():
 def test_heard_reads_vosk_results_with_and_without_word_confidences():
     result = json.loads('{"result": [{"conf": 0.5, "word": "two"}, {"conf": 0.9, "word": "votes"}], "text": "two votes"}')
     assert Heard.from_result(result) == Heard("two votes", (("two", 0.5), ("votes", 0.9)))
-    assert Heard.from_result(result).sure(0.6) == "votes"
+    assert not Heard.from_result(result).sure(0.6) and Heard.from_result(result).sure(0.5)
     assert Heard.from_result({"text": " Yes "}) == Heard("yes", (("yes", 1.0),))
     assert Heard.from_result({"text": ""}).text == ""
 
@@ -69,17 +70,57 @@ def test_exact_phrases_match_and_unk_or_unsure_words_are_rejected():
     assert book.match(_heard("[unk]")) is None
     assert book.match(_heard("two [unk]")) is None
     assert book.match(_heard("three", conf=0.4)) is None
+    unsure_word = Heard("two votes", (("two", 0.9), ("votes", 0.3)))
+    assert book.match(unsure_word) is None  # one unsure word rejects the whole utterance
+
+
+def test_no_answer_is_built_from_parts():
+    """Table talk "오늘 날씨 좋다" heard as "영 둘 셋", two words unsure: no answer, never 0."""
+    book = Phrasebook({w: str(n) for n, w in enumerate(("영", "하나", "둘", "셋", "넷", "다섯", "여섯"))})
+    assert book.match(Heard("영 둘 셋", (("영", 1.0), ("둘", 0.478), ("셋", 0.554)))) is None
+    assert book.match(_heard("영 둘 셋")) is None  # three answers, sure or not, are no answer
     unsure_noise = Heard("two uh votes", (("two", 0.9), ("uh", 0.3), ("votes", 1.0)))
-    assert book.match(unsure_noise) == "2"
+    assert Phrasebook({"two votes": "2"}).match(unsure_noise) is None
 
 
-def test_near_misses_match_but_ties_and_far_misses_do_not():
-    book = Phrasebook({"one more minute": "add_minute", "vote now": "end", "ken": "Ken", "kenta": "Kenta"})
-    assert book.match(_heard("one more minutes")) == "add_minute"
-    assert book.match(_heard("one more")) is None
-    assert book.match(_heard("kent")) is None  # as near Ken as Kenta: do not guess
-    strict = Phrasebook({"one more minute": "add_minute"}, near_miss=99)
-    assert strict.match(_heard("one more minutes")) is None
+def test_near_misses_of_one_whole_phrase_match_but_never_choose_between_answers():
+    book = Phrasebook({"two votes": "2", "two": "2", "three": "3"})
+    assert book.match(_heard("two two votes")) == "2"  # only words of "2"
+    assert book.match(_heard("two three votes")) is None  # a word of another answer
+    commands = Phrasebook(command_phrases(Vocabulary({
+        "wake": ("게임 마스터",), "resume": ("계속",), "add_minute": ("일분 더",)})))
+    assert commands.match(_heard("게임 마스터 계속 계속")) == "resume"
+    assert commands.match(_heard("게임 마스터 더 계속 더")) is None  # resume 81.8, add_minute 75
+    names = Phrasebook({"ken": "Ken", "kenta": "Kenta"})
+    assert names.match(_heard("kent")) is None  # near both: do not guess
+    strict = Phrasebook({"two votes": "2"}, near_miss=99)
+    assert strict.match(_heard("two two votes")) is None
+
+
+def test_a_result_holding_a_decoy_is_no_answer_and_decoys_go_into_the_grammar():
+    book = Phrasebook({"two": "2", "two votes": "2", "the graveyard": "graveyard"},
+                      decoys=("the", "weather", "two", "is"))
+    assert json.loads(book.grammar()) == ["two", "two votes", "the graveyard", "weather", "is"]
+    assert book.decoy_words() == ("weather", "is")  # a word of a phrase is no decoy
+    assert book.match(_heard("weather")) is None
+    assert book.match(_heard("two weather")) is None
+    assert book.match(_heard("the graveyard")) == "graveyard"
+    assert book.only(lambda w: w != "weather").decoys == ("the", "two", "is")
+
+
+def test_every_language_has_decoys_and_none_is_an_answer_phrase():
+    for lang in LANGUAGES:
+        vocabulary = Vocabulary.from_voice(Voice(lang))
+        assert vocabulary.decoys == DECOYS[lang]
+        phrases = {p for ps in vocabulary.hear.values() for p in ps}
+        assert not phrases & set(vocabulary.decoys), lang
+
+
+def test_a_correction_is_a_name_then_a_number():
+    q = _q(correction("Aki", 2), correction("graveyard", 0), labels={"graveyard": "the graveyard"})
+    phrases = question_phrases(q, EN, str)
+    assert phrases["aki two"] == phrases["aki two votes"] == phrases["aki 2"] == "Aki=2"
+    assert phrases["the graveyard zero"] == phrases["grave none"] == "graveyard=0"
 
 
 @given(st.dictionaries(st.text("abcdefgh", min_size=1, max_size=8), st.sampled_from("xyz"), min_size=1))

@@ -36,7 +36,11 @@ MORNING_4 = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewol
              ("werewolf.seer_one", None)]
 
 
+YES = [("werewolf.vote.readback", "yes")]
+
+
 def counts(*numbers):
+    """One round's counts (the whole tally's read-back is then accepted, as with Enter)."""
     return [("werewolf.vote.ask_count", str(n)) for n in numbers]
 
 
@@ -49,7 +53,7 @@ def test_four_players_werewolf_executed_by_count_vote():
     texts = [line.text for line in speaker.lines]
     assert "Aki to Ken, Ken to Mio, Mio to Sora and Sora to Aki" in texts[speaker.keys.index("werewolf.pass_right")]
     assert "werewolf.vote.four_players" in speaker.keys  # why everyone points at once
-    assert "The votes: Aki: 3 votes, Ken: 1 vote, Mio: 0 votes, Sora: 0 votes and the graveyard: 0 votes." in texts
+    assert "The votes: Aki: 3 votes, Ken: 1 vote, Mio: 0 votes, Sora: 0 votes and the graveyard: 0 votes. Right?" in texts
     assert "Aki is executed." in texts and "Aki holds Villager and Werewolf." in texts
     assert texts[-3:] == ["Victory to the villagers!", "Everyone on that side wins. Turn your cards over to see who.",
                           "That was the night. Shuffle up for the next one!"]
@@ -71,6 +75,29 @@ def test_a_total_that_cannot_be_is_counted_again():
     assert speaker.keys.count("werewolf.vote.bad_total") == 1
     assert [e["type"] for e in log].count("vote_refused") == 1
     assert result.reveal.winning_side == "traitor_werewolf" and result.reveal.winners == ("Aki",)
+
+
+def test_the_whole_tally_is_confirmed_and_one_count_corrected_before_anyone_is_executed():
+    """The tally Aki 2, Ken 2 would be a runoff; the table says no, corrects Ken to 1 (a total
+    HW-R4 refuses, with four players at least 3: asked again), then Aki to 3, then confirms."""
+    answers = MORNING_4 + counts(2, 2, 0, 0, 0) + [
+        ("werewolf.vote.readback", "no"), ("werewolf.vote.which", "Ken=0"),
+        ("werewolf.vote.readback", "Ken=1"), ("werewolf.vote.readback", "Aki=3"), *YES,
+        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "werewolf")]
+    result, speaker, log, _ = night(FOUR, answers)
+    assert result.vote.executed == "Aki" and "werewolf.vote.tie" not in speaker.keys
+    texts = [line.text for line in speaker.lines]
+    assert "That makes 2 votes, which this vote cannot have." in texts
+    tallies = [t for t in texts if t.startswith("The votes: ")]
+    assert tallies == [
+        "The votes: Aki: 2 votes, Ken: 2 votes, Mio: 0 votes, Sora: 0 votes and the graveyard: 0 votes. Right?",
+        "The votes: Aki: 2 votes, Ken: 2 votes, Mio: 0 votes, Sora: 0 votes and the graveyard: 0 votes. Right?",
+        "The votes: Aki: 2 votes, Ken: 1 vote, Mio: 0 votes, Sora: 0 votes and the graveyard: 0 votes. Right?",
+        "The votes: Aki: 3 votes, Ken: 1 vote, Mio: 0 votes, Sora: 0 votes and the graveyard: 0 votes. Right?",
+    ]
+    assert speaker.keys.count("werewolf.vote.ask_count") == 5  # nobody counted everything again
+    assert [e["votes"] for e in log if e["type"] == "vote_corrected"] == [1, 3]
+    assert [e for e in log if e["type"] == "vote"][0]["counts"]["Aki"] == 3
 
 
 FIVE_MORNING = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", None),

@@ -420,15 +420,35 @@ class Session:
 
 
 class Listener:
-    """A speech model listening to one audio source; one session per question."""
+    """A speech model listening to one audio source; one session per question. A replayed
+    recording (`gm.hearing.replay.Utterances`) gives each session its next utterance."""
 
     def __init__(self, model, source: Source) -> None:
         self.model = model
         self.source = source
+        self._peeked: tuple[int, Phrasebook, Heard | None] | None = None
 
     def session(self, book: Phrasebook | None) -> Session:
+        window = getattr(self.source, "window", None)
+        if window is not None:
+            return Session(window(), self.model.recogniser(self.source.rate, book))
         self.source.drain()
         return Session(self.source, self.model.recogniser(self.source.rate, book))
+
+    def peek(self, book: Phrasebook) -> Heard | None:
+        """What the next utterance of a replayed recording says in `book`'s grammar, without
+        taking it (heard once per utterance and book); None at its end."""
+        at = self.source.position
+        if self._peeked is None or self._peeked[0] != at or self._peeked[1] is not book:
+            utterance = self.source.peek()
+            heard = None
+            if utterance is not None:
+                session = Session(utterance, self.model.recogniser(self.source.rate, book))
+                heard = session.step(0.0)
+                while heard is None and not session.done:
+                    heard = session.step(0.0)
+            self._peeked = (at, book, heard)
+        return self._peeked[2]
 
     def transcript(self, book: Phrasebook | None = None) -> str:
         """Everything heard until the source ends (a recording)."""

@@ -4,8 +4,11 @@ A `Vocabulary` maps answer ids ("yes", "no", "graveyard", "0".."6", command name
 to the phrases players say for them; the voice packs hold one per language (`[listen.hear]`).
 A `Phrasebook` is the closed set of phrases of one question: it makes the recogniser's grammar
 and validates its results. A grammar does not force vosk to say one of its phrases, so every
-result is checked here: "[unk]" and low-confidence words are rejected, near misses are matched
-with rapidfuzz.
+result is checked here: the whole utterance must be one phrase, every word heard with at least
+the confidence asked for; "[unk]" or a decoy word (`gm.hearing.decoys`) anywhere makes it no
+answer. Nothing is built from parts: words are never dropped to make a phrase. A near miss of
+one whole phrase is matched with rapidfuzz, only when it holds nothing but that answer's words
+and no other answer is as near.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ COMMANDS = ("pause", "resume", "add_minute", "end", "repeat")
 (the keyboard's "add" adds 30 seconds); "end" is "vote now"."""
 
 NEAR_MISS = 80.0  # rapidfuzz ratio a near miss needs to count as a phrase
-AMBIGUOUS = 5.0  # a near miss must beat the nearest other answer by this much
 ALIKE = 70.0  # rapidfuzz ratio from which two names are too alike to tell apart
 
 
@@ -42,15 +44,19 @@ class Vocabulary:
     """Answer id → the phrases that say it, for one language and one speech model."""
 
     hear: Mapping[str, tuple[str, ...]]
+    decoys: tuple[str, ...] = ()  # words that answer nothing (`gm.hearing.decoys`)
 
     @classmethod
     def from_voice(cls, voice) -> Vocabulary:
-        """The `[listen.hear]` table of a voice pack: printed forms and kana readings alike."""
+        """The `[listen.hear]` table of a voice pack (printed forms and kana readings alike),
+        with the decoy words of its language."""
+        from gm.hearing.decoys import decoys
+
         hear: dict[str, tuple[str, ...]] = {}
         for key, entry in voice.entry("listen.hear").items():
             forms = [entry["text"], entry.get("kana", "")] if isinstance(entry, dict) else [entry]
             hear[key] = tuple(dict.fromkeys(p for f in forms for p in split_phrases(f)))
-        return cls(hear)
+        return cls(hear, decoys(voice.lang))
 
     def phrases(self, answer_id: str) -> tuple[str, ...]:
         return self.hear.get(answer_id, ())
@@ -72,60 +78,94 @@ class Heard:
             words = tuple((w, 1.0) for w in text.split())
         return cls(text, words)
 
-    def sure(self, min_confidence: float) -> str:
-        """The words heard with at least `min_confidence` (unsure ones are mostly noise)."""
-        return " ".join(w for w, c in self.words if c >= min_confidence)
+    def sure(self, min_confidence: float) -> bool:
+        """Whether every word was heard with at least `min_confidence`."""
+        return all(c >= min_confidence for _, c in self.words)
 
 
 @dataclass(frozen=True)
 class Phrasebook:
-    """The phrases one question can be answered with, each mapped to its answer."""
+    """The phrases one question can be answered with, each mapped to its answer, and the decoy
+    words that catch whatever else is said."""
 
     phrases: Mapping[str, str]
     min_confidence: float = 0.6
     unk: bool = False  # whether the model has "[unk]" (then it goes into the grammar)
     near_miss: float = NEAR_MISS  # rapidfuzz ratio from which a near miss counts
+    decoys: tuple[str, ...] = ()
+
+    def answer_words(self) -> set[str]:
+        return {w for p in self.phrases for w in p.split()}
+
+    def decoy_words(self) -> tuple[str, ...]:
+        """The decoys that are no word of any phrase here."""
+        words = self.answer_words()
+        return tuple(d for d in self.decoys if d not in words)
 
     def grammar(self) -> str:
-        """The vosk grammar: a JSON list of the phrases, plus "[unk]" where the model has it."""
-        return json.dumps(list(self.phrases) + ([UNK] if self.unk else []), ensure_ascii=False)
+        """The vosk grammar: a JSON list of the phrases and decoys, plus "[unk]" where the model
+        has it."""
+        return json.dumps(list(self.phrases) + list(self.decoy_words()) + ([UNK] if self.unk else []),
+                          ensure_ascii=False)
 
     def only(self, hearable: Callable[[str], bool]) -> Phrasebook:
-        """Without the phrases holding a word the model cannot hear (vosk drops such phrases)."""
+        """Without the phrases and decoys holding a word the model cannot hear (vosk drops them)."""
         kept = {p: a for p, a in self.phrases.items() if all(hearable(w) for w in p.split())}
-        return replace(self, phrases=kept)
+        return replace(self, phrases=kept, decoys=tuple(d for d in self.decoys if hearable(d)))
+
+    def with_phrases(self, phrases: Mapping[str, str]) -> Phrasebook:
+        """This book with more phrases (those already here keep their answer)."""
+        return replace(self, phrases={**phrases, **self.phrases})
 
     def match(self, heard: Heard) -> str | None:
-        """The answer `heard` names, or None: nothing sure said, "[unk]", or no phrase near.
-        Words heard unsure are left out first."""
-        if UNK in heard.text:
+        """The answer `heard` names, or None: nothing said, a word heard unsure, "[unk]" or a
+        decoy, or no phrase that the whole utterance is (or nearly is, for one answer alone)."""
+        said = heard.text
+        words = said.split()
+        if not words or not heard.sure(self.min_confidence):
             return None
-        said = heard.sure(self.min_confidence)
-        if not said:
+        if UNK in words or set(words) & set(self.decoy_words()):
             return None
         if said in self.phrases:
             return self.phrases[said]
         near = process.extract(said, list(self.phrases), scorer=fuzz.ratio, limit=None,
                                score_cutoff=self.near_miss)
-        if not near:
-            return None
-        answer, score = self.phrases[near[0][0]], near[0][1]
-        if any(self.phrases[p] != answer and score - s < AMBIGUOUS for p, s, _ in near[1:]):
-            return None  # about as near another answer: do not guess
-        return answer
+        answers = {self.phrases[p] for p, _, _ in near}
+        if len(answers) != 1:
+            return None  # nothing near, or near more than one answer: never guess between them
+        answer = answers.pop()
+        own = {w for p, a in self.phrases.items() if a == answer for w in p.split()}
+        return answer if set(words) <= own else None
+
+
+CORRECTION = "="  # an answer "Aki=2" sets one count: said as a name then a number ("aki two")
+
+
+def correction(candidate: str, count: int) -> str:
+    """The answer that sets `candidate`'s count ("Aki=2", also how it is typed)."""
+    return f"{candidate}{CORRECTION}{count}"
 
 
 def question_phrases(question: Question, vocabulary: Vocabulary, spoken: Callable[[str], str],
                      seats: Sequence[str] = ()) -> dict[str, str]:
     """Phrase → answer for `question`: the vocabulary's phrases for known answer ids, each
-    answer's label, its spoken reading, the answer itself; seat numbers for players (`seats`,
-    in seating order) when the question has no numeric answers."""
+    answer's label, its spoken reading, the answer itself; a correction ("Aki=2") as each way of
+    naming the candidate followed by each way of saying the number; seat numbers for players
+    (`seats`, in seating order) when the question has no numeric answers."""
+    def forms(answer: str) -> list[str]:
+        label = question.label(answer)
+        return [p for p in map(norm, (*vocabulary.phrases(answer), label, spoken(label), answer, spoken(answer))) if p]
+
     phrases: dict[str, str] = {}
     for answer in question.answers:
-        label = question.label(answer)
-        for phrase in (*vocabulary.phrases(answer), label, spoken(label), answer, spoken(answer)):
-            if norm(phrase):
-                phrases.setdefault(norm(phrase), answer)
+        who, fix, count = answer.rpartition(CORRECTION)
+        if fix and who and count.isdigit():
+            for name in dict.fromkeys(forms(who)):
+                for number in dict.fromkeys(forms(count)):
+                    phrases.setdefault(f"{name} {number}", answer)
+            continue
+        for phrase in forms(answer):
+            phrases.setdefault(phrase, answer)
     if not any(a.isdigit() for a in question.answers):
         for seat, name in enumerate(seats, start=1):
             if name in question.answers:

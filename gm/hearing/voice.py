@@ -11,13 +11,14 @@ import sys
 import threading
 from typing import Callable, Sequence, TextIO
 
+from gm.hearing.answers import match_answer
 from gm.hearing.phrases import Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.ports import Clock, Controls, Line, Question
 
 SLICE = 0.05  # clock seconds between looks at the keyboard while listening
 LISTEN_SECONDS = 8.0  # how long (real seconds) one try by voice waits for an answer
-CONFIRM_SECONDS = 3.0  # silence this long (real seconds) after a read-back accepts the answer
+CONFIRM_SECONDS = 4.0  # how long (real seconds) a read-back waits for "yes"
 ANSWER_CONFIDENCE = 0.6
 COMMAND_CONFIDENCE = 0.8
 
@@ -26,17 +27,21 @@ def phrasebook(question: Question, model, vocabulary: Vocabulary, spoken: Callab
                seats: Sequence[str] = ()) -> Phrasebook:
     """The phrases `model` can hear that answer `question` (see `gm.hearing.phrases.question_phrases`)."""
     phrases = question_phrases(question, vocabulary, spoken, seats)
-    return Phrasebook(phrases, ANSWER_CONFIDENCE, model.unk).only(model.hears)
+    return Phrasebook(phrases, ANSWER_CONFIDENCE, model.unk, decoys=vocabulary.decoys).only(model.hears)
 
 
 class VoiceAsker:
     """Asks by voice with the keyboard racing it (first answer wins).
 
-    A heard answer is read back ("Ken: 2 votes. Right?"): "yes" or silence accepts it, "no" or
-    a typed line re-asks (a typed valid answer is taken as it is). The one answer of a
-    one-answer question ("done") is taken without a read-back. A timeout or an unclear
-    answer re-asks once; the next one falls back to the keyboard. A question with a timeout
-    and default listens until its deadline and then returns the default.
+    Nothing heard counts without an explicit yes: a heard answer is read back ("Ken: 2 votes.
+    Right?") and only "yes", said alone and surely (or typed, or Enter), accepts it. "No" re-asks
+    the question; one of the question's own answers heard instead is a correction, read back in
+    its turn; silence or an unclear reply reads back once more, and the next one goes to the
+    keyboard. A typed valid answer is taken as it is. The one answer of a one-answer question
+    ("done") and the answers of a question that is itself a read-back (`Question.readback`) are
+    taken as heard. A timeout or an unclear answer re-asks once; the next one falls back to the
+    keyboard. A question with a timeout and default listens until its deadline and then
+    returns the default.
     """
 
     def __init__(self, listener, keyboard: KeyboardAsker, speaker, voice, clock: Clock,
@@ -54,8 +59,10 @@ class VoiceAsker:
         self.listen_seconds = listen_seconds / clock.scale
         self.confirm_seconds = confirm_seconds / clock.scale
         self._typing = keyboard.pollable
+        self._replay = hasattr(listener.source, "window")  # a recording replayed utterance by utterance
         self.told_wake = False  # whether the wake phrase was explained (open_controls)
-        self._yes_no = self._book(Question("confirm", Line("confirm", "", ""), ("yes", "no")))
+        self._yes_no_question = Question("confirm", Line("confirm", "", ""), ("yes", "no"))
+        self._yes_no = self._book(self._yes_no_question)
 
     # -- set-up ------------------------------------------------------------------------------
     def announce(self) -> None:
@@ -89,10 +96,10 @@ class VoiceAsker:
                     return answer
                 continue
             answer = book.match(value) if kind == "heard" else None
-            if answer is not None and len(question.answers) == 1:
+            if answer is not None and (len(question.answers) == 1 or not question.readback):
                 return answer  # "done": nothing to mix it up with
             if answer is not None:
-                confirmed = self._confirm(question, answer)
+                confirmed = self._confirm(question, answer, book)
                 if confirmed is not None:
                     return confirmed
                 self._reask(question, "listen.again")
@@ -100,7 +107,7 @@ class VoiceAsker:
             if self.listener.source.ended:  # a WAV file has run out of answers
                 return self.keyboard.ask(question)
             if deadline is not None:
-                if self.clock.now() >= deadline:
+                if self.clock.now() >= deadline or self._replay:  # a replay's window is its utterance
                     return question.default  # type: ignore[return-value]
                 if kind == "heard":
                     self._say("listen.not_understood")
@@ -115,16 +122,51 @@ class VoiceAsker:
         self._say(key)
         self.speaker.say(question.prompt)
 
-    def _confirm(self, question: Question, answer: str) -> str | None:
-        """The answer once confirmed (a typed answer counts as it is); None to ask again."""
-        self.speaker.say(self._readback(question, answer))
-        kind, value = self._listen(self._yes_no, self.confirm_seconds)
-        if kind == "typed":
-            typed = self.keyboard.take(value, question) if value.strip() else None
-            return typed
-        if kind == "heard":
-            return answer if self._yes_no.match(value) == "yes" else None
-        return answer
+    def _confirm(self, question: Question, answer: str, book: Phrasebook) -> str | None:
+        """The answer once a "yes" confirms it (a typed answer counts as it is); None to ask
+        again. The read-back's grammar holds the question's own phrases: one of them heard is a
+        correction, read back in its turn."""
+        replies = self._yes_no.with_phrases(book.phrases)
+        misses = 0
+        while True:
+            self.speaker.say(self._readback(question, answer))
+            kind, value = self._listen(replies, self.confirm_seconds)
+            if kind == "typed":
+                return self._typed_reply(value, question, answer)
+            reply = replies.match(value) if kind == "heard" else None
+            if reply == "yes":
+                return answer
+            if reply == "no":
+                return None
+            if reply is not None:
+                answer = reply  # the table said the answer (again): read it back
+                continue
+            misses += 1
+            if misses >= 2 or self.listener.source.ended:
+                self._say("listen.type_it")
+                return self.keyboard.ask(question)
+            if kind == "heard":
+                self._say("listen.not_understood")
+
+    def _typed_reply(self, typed: str, question: Question, answer: str) -> str | None:
+        """A line typed at a read-back: Enter or yes accepts `answer`, an answer of the question
+        replaces it; anything else (no) asks again."""
+        if not self.keyboard.interactive:
+            self.keyboard.echo(f"  > {typed}")
+        if not typed.strip():
+            return answer
+        given = match_answer(typed, question)
+        if given is not None:
+            return given
+        spellings = {p: a for a in ("yes", "no") for p in self.vocabulary.phrases(a)}
+        return answer if match_answer(typed, self._yes_no_question, spellings) == "yes" else None
+
+    def confirm_command(self, command: str) -> bool:
+        """Whether a spoken "yes" confirms a voice command that cannot be undone ("vote now");
+        the keyboard's own controls need no read-back."""
+        self._say(f"listen.confirm_{command}")
+        kind, value = self._listen(self._yes_no, self.confirm_seconds, typing=False)
+        return kind == "heard" and self._yes_no.match(value) == "yes"
 
     def _readback(self, question: Question, answer: str):
         """"Ken: 2 votes. Right?" for a count about someone (the prompt's `candidate`, `name` or
@@ -139,10 +181,11 @@ class VoiceAsker:
         return self.voice.line("listen.confirm_named", name=who, answer=label)
 
     def _listen(self, book: Phrasebook, seconds: float, deadline: float | None = None,
-                tick: Callable[[float], None] | None = None) -> tuple[str, object]:
+                tick: Callable[[float], None] | None = None, typing: bool = True) -> tuple[str, object]:
         """("typed", line), ("heard", Heard) or ("silence", None) after `seconds` clock seconds
-        (at the `deadline` instead, when there is one) or when a WAV source has run out;
-        `tick(seconds left)` is called while waiting for the deadline."""
+        (at the `deadline` instead, when there is one) or when a recording's utterance or the
+        whole recording has run out; `tick(seconds left)` is called while waiting for the
+        deadline. Lines are read only with `typing`."""
         flush = getattr(self.speaker, "flush", None)
         if flush is not None:
             flush()  # the window opens once the question or read-back has been said (typing waits)
@@ -151,7 +194,7 @@ class VoiceAsker:
         while self.clock.now() < until and not (session and session.done):
             if tick is not None:
                 tick(until - self.clock.now())
-            typed = self._typed()
+            typed = self._typed() if typing else None
             if typed is not None:
                 return "typed", typed
             wait = min(SLICE, max(0.0, until - self.clock.now()))
@@ -181,17 +224,22 @@ class VoiceAsker:
 
 
 class VoiceControls:
-    """Voice commands during a timed phase: the wake phrase, said exactly, then a command
-    ("game master, pause"; a near miss counts), every word heard with at least
-    `min_confidence`. Keyboard `fallback` controls race it."""
+    """Voice commands during a timed phase: the wake phrase and exactly one command phrase
+    ("game master, pause"), every word heard with at least `min_confidence`; anything else in
+    the utterance makes it no command. Pause, resume, repeat and one more minute act at once
+    (another command undoes each); "vote now" ends the discussion, so it needs a "yes" first
+    (`confirm`). Keyboard `fallback` controls race it. From a recording, only an utterance heard
+    as starting with the wake phrase is taken; any other is left for the next question."""
 
-    def __init__(self, listener, vocabulary: Vocabulary, clock: Clock, fallback: Controls | None = None,
-                 min_confidence: float = COMMAND_CONFIDENCE) -> None:
+    def __init__(self, listener, vocabulary: Vocabulary, clock: Clock, confirm: Callable[[str], bool],
+                 fallback: Controls | None = None, min_confidence: float = COMMAND_CONFIDENCE) -> None:
         model = listener.model
-        self.book = Phrasebook(command_phrases(vocabulary), min_confidence, model.unk).only(model.hears)
-        self.wakes = tuple(f"{wake} " for wake in vocabulary.phrases("wake"))
+        self.book = Phrasebook(command_phrases(vocabulary), min_confidence, model.unk,
+                               decoys=vocabulary.decoys).only(model.hears)
+        self.wakes = tuple(vocabulary.phrases("wake"))
         self.listener = listener
         self.clock = clock
+        self.confirm = confirm
         self.fallback = fallback
         self._session = None
 
@@ -210,21 +258,36 @@ class VoiceControls:
                 if command is not None:
                     return command
             command = self._hear(0.0 if self.fallback is not None else min(SLICE, left))
+            if command == "end" and not self.confirm(command):
+                command = None
             if command is not None:
                 return command
             if self.clock.now() >= until:
                 return None
 
     def _hear(self, wait: float) -> str | None:
-        if self._session is None:
+        replay = getattr(self.listener.source, "peek", None)
+        if replay is not None:
+            heard = self.listener.peek(self.book)
+            if heard is None or not _starts_with(heard.text, self.wakes):
+                self.clock.sleep(wait)
+                return None  # not said to the game master: left for the next question
+            self.listener.source.skip()
+            return self.book.match(heard)
+        if self._session is None or self._session.done:
+            if self._session is not None:  # a WAV file has run out: nothing more to hear
+                self.clock.sleep(wait)
+                return None
             self._session = self.listener.session(self.book)
-        if self._session.done:  # a WAV file has run out: nothing more to hear
-            self.clock.sleep(wait)
-            return None
         heard: Heard | None = self._session.step(wait)
-        if heard is None or not heard.sure(self.book.min_confidence).startswith(self.wakes):
-            return None  # no wake phrase: table talk
-        return self.book.match(heard)
+        command = self.book.match(heard) if heard is not None else None
+        if command == "end":
+            self._session = None  # the read-back listens on its own; then listen afresh
+        return command
+
+
+def _starts_with(text: str, wakes: Sequence[str]) -> bool:
+    return any(text == wake or text.startswith(f"{wake} ") for wake in wakes)
 
 
 # -- the factory -------------------------------------------------------------------------------
@@ -240,9 +303,10 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
     if listen == "off":
         return keyboard
     note = note or _stderr
-    from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, PcmSource, load_model, model_dir
+    from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, load_model, model_dir
+    from gm.hearing.replay import Utterances
 
-    source = None if listen == "on" else PcmSource.from_wavs([listen], clock)  # a bad file is bad input
+    source = None if listen == "on" else Utterances.from_wav(listen, clock)  # a bad file is bad input
     try:
         path = str(model_dir(model_path, voice.lang))  # a missing or incomplete model: said at once
         source = source or MicSource(clock, EchoGate(speaker))
@@ -364,7 +428,7 @@ def open_controls(asker, clock: Clock, fallback: Controls | None = None) -> Cont
         return PendingControls(asker, clock, fallback)
     if not isinstance(asker, VoiceAsker):
         return fallback
-    controls = VoiceControls(asker.listener, asker.vocabulary, clock, fallback)
+    controls = VoiceControls(asker.listener, asker.vocabulary, clock, asker.confirm_command, fallback)
     if not controls.book.phrases:  # the model cannot hear the wake phrase or any command
         return fallback
     if not asker.told_wake:

@@ -51,11 +51,12 @@ class NightContext:
         return line
 
     def ask(self, key: str, answers: Sequence[str], labels: dict[str, str] | None = None,
-            default: str | None = None, timeout: float | None = None, **fields: Any) -> str:
+            default: str | None = None, timeout: float | None = None, readback: bool = True,
+            **fields: Any) -> str:
         """Say the question's line and return the answer given (keyboard or voice)."""
         prompt = self.say(key, **fields)
         question = Question(key=key, prompt=prompt, answers=tuple(answers), labels=labels or {},
-                            default=default, timeout=timeout)
+                            default=default, timeout=timeout, readback=readback)
         while True:
             try:
                 answer = self.asker.ask(question)

@@ -1,9 +1,13 @@
-"""The evening vote: count mode (fingers per candidate) or roll call, with runoff and panic."""
+"""The evening vote: count mode (fingers per candidate) or roll call, with runoff and panic.
+Every round's whole tally is read back and needs a "yes" before anyone is executed."""
 
 from __future__ import annotations
 
+from gm.hearing.phrases import correction
 from gm.night.context import NightContext
-from gm.werewolf.tally import GRAVEYARD, BadTotal, Outcome, Round, count_round, outcome, roll_call_round
+from gm.werewolf.tally import GRAVEYARD, BadTotal, Outcome, Round, TallyError, count_round, outcome, roll_call_round
+
+YES, NO = "yes", "no"
 
 ABSTAIN = "none"
 
@@ -47,12 +51,43 @@ def _checked_round(ctx: NightContext, candidates: list[str], first: Round | None
             ctx.say("werewolf.vote.bad_total", total=error.total)
 
 
+def _confirmed(ctx: NightContext, candidates: list[str], result: Round, first: Round | None) -> Round:
+    """The round once the table says "yes" to its whole tally ("The votes: Aki: 3 votes, ...
+    Right?"). On "no", or straight away, one candidate's count is corrected ("Aki two", typed
+    `Aki=2`) and the tally read back again; a correction the HW-R4 bounds refuse (a runoff's total
+    must equal the first round's) is asked again. Typed yes, or Enter, accepts."""
+    numbers = range(len(ctx.players) + 1)
+    fixes = [correction(c, n) for c in candidates for n in numbers]
+    labels = {YES: ctx.voice.text("werewolf.vote.yes"), NO: ctx.voice.text("werewolf.vote.no"),
+              **{c: ctx.label(c) for c in candidates},
+              **{correction(c, n): correction(ctx.label(c), n) for c in candidates for n in numbers}}
+    while True:
+        items = [ctx.voice.line("werewolf.vote.count_item", candidate=ctx.label(c), n=result.counts.get(c, 0))
+                 for c in candidates]
+        answer = ctx.ask("werewolf.vote.readback", [YES, NO, *fixes], labels, default=YES, readback=False,
+                         counts=items)
+        while answer == NO:
+            answer = ctx.ask("werewolf.vote.which", fixes, labels, readback=False,
+                             name=ctx.label(candidates[0]), n=result.counts.get(candidates[0], 0))
+        if answer == YES:
+            return result
+        who, _, count = answer.rpartition("=")
+        counts = {**result.counts, who: int(count)}
+        try:
+            fixed = count_round(candidates, counts, len(ctx.players), ctx.deck)
+            if first is not None:
+                outcome(first, fixed)
+        except TallyError as error:
+            ctx.log("vote_refused", counts=counts, error=str(error))
+            ctx.say("werewolf.vote.bad_fix", total=sum(counts.values()))
+            continue
+        result = fixed
+        ctx.log("vote_corrected", candidate=who, votes=int(count))
+
+
 def _round(ctx: NightContext, candidates: list[str], number: int, first: Round | None = None) -> Round:
-    result = _checked_round(ctx, candidates, first)
+    result = _confirmed(ctx, candidates, _checked_round(ctx, candidates, first), first)
     ctx.log("vote", round=number, mode="roll_call" if ctx.roll_call else "count", counts=dict(result.counts))
-    items = [ctx.voice.line("werewolf.vote.count_item", candidate=ctx.label(c), n=result.counts.get(c, 0))
-             for c in candidates]
-    ctx.say("werewolf.vote.readback", counts=items)
     return result
 
 
