@@ -16,7 +16,7 @@ from gm.night.evening import run_evening
 from gm.text.lines import Voice
 from gm.werewolf.decks import standard_deck
 from gm.werewolf.evening import Evening, EveningError, evening_from_json
-from gm.werewolf.judge import SIDES
+from gm.werewolf.judge import Side
 
 from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls
 
@@ -43,7 +43,7 @@ def test_an_impossible_night_is_refused(side, winners, message):
         Evening(FOUR).add(side, winners)
 
 
-@given(st.lists(st.tuples(st.sampled_from(SIDES), st.sets(st.sampled_from(FOUR))), max_size=12))
+@given(st.lists(st.tuples(st.sampled_from(list(Side)), st.sets(st.sampled_from(FOUR))), max_size=12))
 def test_the_tally_counts_every_night_once(nights):
     evening = Evening(FOUR)
     for side, winners in nights:

@@ -6,7 +6,7 @@ from gm.text.lines import Voice
 from gm.werewolf.cards import BOX_COUNTS, CARD_IDS, UnknownCard, names_from_pack, parse_card
 from gm.werewolf.decks import DeckError, custom_deck, graveyard_size, standard_deck
 from gm.werewolf.inputs import card_names
-from gm.werewolf.judge import SIDES
+from gm.werewolf.judge import Side
 from voices import load_pack
 
 
@@ -128,7 +128,7 @@ def test_every_card_and_side_has_a_name_in_every_language(lang):
     voice = Voice(lang)
     names = {voice.text(f"werewolf.cards.{card}") for card in CARD_IDS}
     assert len(names) == len(CARD_IDS)
-    assert len({voice.text(f"werewolf.sides.{side}") for side in SIDES}) == len(SIDES)
+    assert len({voice.text(f"werewolf.sides.{side}") for side in Side}) == len(Side)
     if lang == "ja":
         assert voice.line("werewolf.cards.gravedigger").spoken == "はかほり"
         assert voice.spoken_word("裏切り者") == "うらぎりもの"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gm.night.context import NightContext
-from gm.werewolf.judge import MOST_TURNED, JudgeError, Verdict, decided_side, judge, too_many
+from gm.werewolf.judge import MOST_TURNED, JudgeError, Side, Verdict, decided_side, judge, too_many
 from gm.werewolf.tally import GRAVEYARD, Outcome
 
 NONE = "none"
@@ -23,7 +23,7 @@ class Reveal:
     """The night's end: the winning side, the winners when known, and the reason said."""
 
     executed: str | None
-    winning_side: str
+    winning_side: Side
     winners: tuple[str, ...]
     winners_known: bool
     reason: str
@@ -84,7 +84,7 @@ def _judge_table(ctx: NightContext, executed: str | None, known: dict[str, list[
             known, seen = {}, None
 
 
-def _ask_executed(ctx: NightContext, executed: str) -> tuple[list[str], str | None]:
+def _ask_executed(ctx: NightContext, executed: str) -> tuple[list[str], Side | None]:
     """The executed player's (or the graveyard's) cards, and the side they alone decide."""
     while True:
         cards = _ask_cards(ctx, executed)
@@ -111,11 +111,11 @@ def run_reveal(ctx: NightContext, vote: Outcome) -> Reveal:
     side, seen = None, None
     if executed is not None:
         known[executed], side = _ask_executed(ctx, executed)
-    if side not in (None, "traitor_werewolf") and ctx.deck.has("magician"):
+    if side not in (None, Side.TRAITOR_WEREWOLF) and ctx.deck.has("magician"):
         seen = _ask_magician_seen(ctx)
         if seen:
             side = None
-    if side == "traitor_werewolf":
+    if side == Side.TRAITOR_WEREWOLF:
         line = ctx.say("werewolf.verdict.traitor_werewolf_executed", name=executed)
         result = Reveal(executed, side, (executed,), True, line.text)
     elif side is not None:

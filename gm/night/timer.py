@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from gm.ports import Clock, Controls, Line
+from scorer.named import Named
 
 WARNINGS = (120, 60, 30)
 COUNTDOWN = 10
@@ -41,11 +42,18 @@ def cue_marks(seconds: float) -> list[int]:
     return sorted(marks, reverse=True)
 
 
+class Ended(Named):
+    """How a discussion ended: its time ran out, or the players ended it to vote."""
+
+    TIME_UP = "time_up"
+    ENDED = "ended"
+
+
 @dataclass
 class DiscussionResult:
-    """How the discussion went: `how` is "time_up" or "ended"; times in clock seconds."""
+    """How the discussion went; times in clock seconds."""
 
-    how: str
+    how: Ended
     started: float
     ended: float
     added: int = 0
@@ -81,7 +89,7 @@ class Discussion:
     def run(self) -> DiscussionResult:
         start = self.clock.now()
         end = start + self.seconds
-        result = DiscussionResult("time_up", start, start)
+        result = DiscussionResult(Ended.TIME_UP, start, start)
         marks = cue_marks(self.seconds)
         paused_left: float | None = None
         while True:
@@ -127,7 +135,7 @@ class Discussion:
                 marks = [m for m in cue_marks(self.seconds + result.added) if m < left]
                 self.say(self._line("werewolf.timer.added", secs=extra))
             elif command == "end":
-                result.how = "ended"
+                result.how = Ended.ENDED
                 self.say(self._line("werewolf.timer.ended"))
                 break
             elif command == "repeat" and self.last is not None:

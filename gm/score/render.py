@@ -7,7 +7,7 @@ from typing import Any, TextIO
 
 from gm.text.lines import Voice
 from gm.ports import Line
-from scorer.humalien.events import Foul, NewMatch, Undo, to_record
+from scorer.humalien.events import Foul, Kind, NewMatch, Undo, to_record
 from scorer.humalien.fold import Award, Change
 from scorer.humalien.sheet import GAMES, Match
 
@@ -26,9 +26,9 @@ def _pair(match: Match) -> dict[str, Any]:
 
 def award_line(voice: Voice, award: Award, fouler: str | None = None) -> Line:
     key = f"score.award.{award.how}"
-    if award.how in ("finish", "foul") and award.multiplier > 1:
+    if award.how in (Kind.FINISH, Kind.FOUL) and award.multiplier > 1:
         key += "_times"
-    elif award.how == "angel_cut" and award.count is not None:
+    elif award.how == Kind.ANGEL_CUT and award.count is not None:
         key += "_kept"  # the stock was kept: the flow counted the piles empty
     return voice.line(key, player=award.player, points=award.points, total=award.total,
                       count=award.count, game=award.game, multiplier=award.multiplier,

@@ -14,8 +14,19 @@ from typing import Mapping, Sequence
 from gm.werewolf.cards import CARD_IDS
 from gm.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
 from gm.werewolf.tally import GRAVEYARD
+from scorer.named import Named
 
-SIDES = ("villagers", "werewolves", "traitor_werewolf", "living", "dead")
+
+class Side(Named):
+    """Who a player plays for: the village, the werewolves, the Traitor Werewolf alone (HW-R5),
+    or the living against the dead in Battle with the Dead (HW-R6)."""
+
+    VILLAGERS = "villagers"
+    WEREWOLVES = "werewolves"
+    TRAITOR_WEREWOLF = "traitor_werewolf"
+    LIVING = "living"
+    DEAD = "dead"
+
 HAND_SIZE = 2
 MOST_TURNED = 2  # only the seer's and the gravedigger's abilities can see the magician
 
@@ -28,11 +39,11 @@ class JudgeError(ValueError):
 class Verdict:
     """The winning side, who won, and why: `reason` is a voice-pack key rendered with `fields`."""
 
-    winning_side: str
+    winning_side: Side
     winners: tuple[str, ...]
     reason: str
     fields: Mapping[str, object]
-    sides: Mapping[str, str] = field(default_factory=dict)  # player → side in this game
+    sides: Mapping[str, Side] = field(default_factory=dict)  # player → side in this game
 
 
 def _check_hand(hand: Sequence[str], owner: str, size: int = HAND_SIZE) -> None:
@@ -43,19 +54,19 @@ def _check_hand(hand: Sequence[str], owner: str, size: int = HAND_SIZE) -> None:
             raise JudgeError(f"unknown card {card!r} in {owner} (cards: {', '.join(CARD_IDS)})")
 
 
-def side_of(hand: Sequence[str], turned: bool = False) -> str:
+def side_of(hand: Sequence[str], turned: bool = False) -> Side:
     """The side of a player holding `hand` (役職ルール①③); `turned` = saw the magician."""
     _check_hand(hand, "the hand")
     if "werewolf" in hand and "traitor" in hand:
-        return "traitor_werewolf"
+        return Side.TRAITOR_WEREWOLF
     if "werewolf" in hand or "traitor" in hand or turned:
-        return "werewolves"
-    return "villagers"
+        return Side.WEREWOLVES
+    return Side.VILLAGERS
 
 
-def _dead_side(hand: Sequence[str]) -> str:
+def _dead_side(hand: Sequence[str]) -> Side:
     """Battle with the Dead: the gravedigger's and the traitor's holders are dead (HW-R6)."""
-    return "dead" if "gravedigger" in hand or "traitor" in hand else "living"
+    return Side.DEAD if "gravedigger" in hand or "traitor" in hand else Side.LIVING
 
 
 def _validate(
@@ -131,30 +142,30 @@ def judge(
     if "death" in graveyard:
         return _battle_with_the_dead(players, hands, executed)
     sides = {name: side_of(hands[name], name in turned) for name in players}
-    traitor_werewolf = next((name for name in players if sides[name] == "traitor_werewolf"), None)
+    traitor_werewolf = next((name for name in players if sides[name] == Side.TRAITOR_WEREWOLF), None)
 
-    def verdict(side: str, reason: str, **fields: object) -> Verdict:
+    def verdict(side: Side, reason: str, **fields: object) -> Verdict:
         return _verdict(side, reason, fields, sides)
 
     if executed is None:  # HW-R5: a spared Traitor Werewolf reverses the sides: the villagers win
         if traitor_werewolf is not None:
-            return verdict("villagers", "panic_traitor_werewolf", traitor_werewolf=traitor_werewolf)
-        return verdict("werewolves", "panic")
+            return verdict(Side.VILLAGERS, "panic_traitor_werewolf", traitor_werewolf=traitor_werewolf)
+        return verdict(Side.WEREWOLVES, "panic")
     if executed == GRAVEYARD:
         if "werewolf" in graveyard and "traitor" in graveyard:
-            return verdict("villagers", "graveyard_werewolf_traitor")
+            return verdict(Side.VILLAGERS, "graveyard_werewolf_traitor")
         if "werewolf" in graveyard:
-            return verdict("villagers", "graveyard_werewolf")
+            return verdict(Side.VILLAGERS, "graveyard_werewolf")
         if traitor_werewolf is not None:
-            return verdict("villagers", "graveyard_traitor_werewolf_spared", traitor_werewolf=traitor_werewolf)
-        return verdict("werewolves", "graveyard_innocent")
+            return verdict(Side.VILLAGERS, "graveyard_traitor_werewolf_spared", traitor_werewolf=traitor_werewolf)
+        return verdict(Side.WEREWOLVES, "graveyard_innocent")
     if executed == traitor_werewolf:
-        return verdict("traitor_werewolf", "traitor_werewolf_executed", name=executed)
+        return verdict(Side.TRAITOR_WEREWOLF, "traitor_werewolf_executed", name=executed)
     if "werewolf" in hands[executed]:
-        return verdict("villagers", "werewolf_executed", name=executed)
+        return verdict(Side.VILLAGERS, "werewolf_executed", name=executed)
     if traitor_werewolf is not None:
-        return verdict("villagers", "traitor_werewolf_spared", name=executed, traitor_werewolf=traitor_werewolf)
-    return verdict("werewolves", "innocent_executed", name=executed)
+        return verdict(Side.VILLAGERS, "traitor_werewolf_spared", name=executed, traitor_werewolf=traitor_werewolf)
+    return verdict(Side.WEREWOLVES, "innocent_executed", name=executed)
 
 
 def _battle_with_the_dead(
@@ -163,22 +174,22 @@ def _battle_with_the_dead(
     """死者との戦い: the living win only by voting the graveyard (HW-R6); werewolves are ignored."""
     sides = {name: _dead_side(hands[name]) for name in players}
     if executed == GRAVEYARD:
-        side, reason, fields = "living", "dead_graveyard", {}
+        side, reason, fields = Side.LIVING, "dead_graveyard", {}
     elif executed is None:
-        side, reason, fields = "dead", "dead_panic", {}
+        side, reason, fields = Side.DEAD, "dead_panic", {}
     else:
-        side, reason, fields = "dead", "dead_executed", {"name": executed}
+        side, reason, fields = Side.DEAD, "dead_executed", {"name": executed}
     return _verdict(side, reason, fields, sides)
 
 
-def _verdict(side: str, reason: str, fields: Mapping[str, object], sides: Mapping[str, str]) -> Verdict:
+def _verdict(side: Side, reason: str, fields: Mapping[str, object], sides: Mapping[str, Side]) -> Verdict:
     """The players of `side` win; the reason says plainly when nobody does (the `_nobody` lines)."""
     winners = tuple(name for name, their_side in sides.items() if their_side == side)
     key = f"werewolf.verdict.{reason}" + ("" if winners else "_nobody")
     return Verdict(side, winners, key, MappingProxyType({**fields, "winners": winners}), MappingProxyType(dict(sides)))
 
 
-def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] | None) -> str | None:
+def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] | None) -> Side | None:
     """The winning side when the executed player's cards alone decide it, else None.
 
     `executed_hand` is the executed player's 2 cards, or — when the graveyard was voted — the
@@ -197,7 +208,7 @@ def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] 
       villagers; death there → the living); without them → None.
     """
     if executed is None:
-        return None if deck.has("death") or deck.has("traitor") else "werewolves"
+        return None if deck.has("death") or deck.has("traitor") else Side.WEREWOLVES
     if executed_hand is None:
         return None
     owner, size = ("the graveyard", deck.graveyard) if executed == GRAVEYARD else (executed, HAND_SIZE)
@@ -208,15 +219,15 @@ def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] 
         if count > deck.count(card):
             raise JudgeError(f"{owner} holds {count} × {card} but the deck has {deck.count(card)}")
     if executed == GRAVEYARD and "death" in executed_hand:
-        return "living"
+        return Side.LIVING
     if executed != GRAVEYARD and deck.has("death") and "death" not in executed_hand:
         return None
     if "werewolf" in executed_hand:
         if "traitor" in executed_hand and executed != GRAVEYARD:
-            return "traitor_werewolf"
-        return "villagers"
+            return Side.TRAITOR_WEREWOLF
+        return Side.VILLAGERS
     if not deck.has("traitor") or "traitor" in executed_hand:
-        return "werewolves"
+        return Side.WEREWOLVES
     return None
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Union
 
 from scorer.humalien.errors import BadRecord
+from scorer.named import Named
 
 RECORD_VERSION = 1
 
@@ -93,14 +94,31 @@ Scoring = Union[Flow, Skull, SixSixSix, GodIsland, AngelCut, Finish, Foul]
 Doing = Union[NewMatch, Scoring]
 Event = Union[Doing, Undo, Redo]
 
-KINDS: dict[str, type] = {
-    "new": NewMatch, "flow": Flow, "skull": Skull, "666": SixSixSix, "god_island": GodIsland,
-    "angel_cut": AngelCut, "finish": Finish, "foul": Foul, "undo": Undo, "redo": Redo,
+
+
+class Kind(Named):
+    """The kind of an event as records, awards and voice-pack keys name it."""
+
+    NEW = "new"
+    FLOW = "flow"
+    SKULL = "skull"
+    SIX_SIX_SIX = "666"
+    GOD_ISLAND = "god_island"
+    ANGEL_CUT = "angel_cut"
+    FINISH = "finish"
+    FOUL = "foul"
+    UNDO = "undo"
+    REDO = "redo"
+
+
+KINDS: dict[Kind, type] = {
+    Kind.NEW: NewMatch, Kind.FLOW: Flow, Kind.SKULL: Skull, Kind.SIX_SIX_SIX: SixSixSix, Kind.GOD_ISLAND: GodIsland,
+    Kind.ANGEL_CUT: AngelCut, Kind.FINISH: Finish, Kind.FOUL: Foul, Kind.UNDO: Undo, Kind.REDO: Redo,
 }
 _KIND_OF = {cls: kind for kind, cls in KINDS.items()}
 
 
-def kind_of(event: Event) -> str:
+def kind_of(event: Event) -> Kind:
     """The record kind of `event`: "flow", "666", "god_island", …"""
     return _KIND_OF[type(event)]
 
@@ -145,7 +163,7 @@ def _optional(item) -> bool:
 
 # Records whose fields are all present and of their type; the others (an optional field left
 # out) take the checked path.
-_FAST: dict[str, tuple[type, tuple[str, ...], tuple[type, ...]]] = {
+_FAST: dict[Kind, tuple[type, tuple[str, ...], tuple[type, ...]]] = {
     kind: (cls, tuple(item.name for item in fields(cls)), tuple(_kind_of_field(item) for item in fields(cls)))
     for kind, cls in KINDS.items() if cls is not NewMatch
 }

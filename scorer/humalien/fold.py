@@ -14,7 +14,7 @@ from scorer.humalien.errors import (
     NothingToUndo, SecondSixSixSix,
 )
 from scorer.humalien.events import (
-    AngelCut, Doing, Event, Finish, Flow, Foul, GodIsland, NewMatch, Redo, SixSixSix, Skull,
+    AngelCut, Doing, Event, Finish, Flow, Foul, GodIsland, Kind, NewMatch, Redo, SixSixSix, Skull,
     Undo, kind_of,
 )
 from scorer.humalien.sheet import (
@@ -28,7 +28,7 @@ class Award:
     """Points one event gave one player: `count` is the piles, cards or cards left it counted."""
 
     player: str
-    how: str
+    how: Kind
     points: int
     total: int
     game: int
@@ -65,7 +65,7 @@ class Step(NamedTuple):
         if isinstance(event, SixSixSix) and event.piles:  # its forced flow scored too: said apart
             skulls = 3 * g
             return (replace(award, points=skulls, total=before.totals[i] + skulls),
-                    Award(scorer, "flow", event.piles, total, g, event.piles, multiplier))
+                    Award(scorer, Kind.FLOW, event.piles, total, g, event.piles, multiplier))
         return (award,)
 
 
@@ -184,13 +184,13 @@ def _score(match: Match | None, event: Doing, strict: bool) -> Match:
     elif kind is Finish:
         left = _cards_left(event.opponent_left, "opponent's cards left", "finish", player, match, strict)  # type: ignore[union-attr]
         points = (FINISH_BASE + left) * game.multiplier
-        ended = Ending(player, "finish")
+        ended = Ending(player, Kind.FINISH)
     elif kind is Foul:
         scorer = 1 - i
         left = _cards_left(event.winner_left, "winner's own cards left", "foul finish", player, match, strict)  # type: ignore[union-attr]
         # HU-R4: the 666 multiplier applies to a foul finish too.
         points = (FINISH_BASE + left) * game.multiplier
-        ended = Ending(player, "foul")
+        ended = Ending(player, Kind.FOUL)
     else:  # pragma: no cover - every Doing kind is handled above
         raise TypeError(f"not a scoring event: {event!r}")
     a, b = game.points

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.humalien.errors import UnknownPlayer
+from scorer.humalien.events import Kind
 
 GAMES = 3  # 全３戦
 MAX_PILES = 5
@@ -17,10 +18,10 @@ ANGEL_CUT_POINTS = 5  # the forced flow with all five piles gone
 
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """Who ended a game and how: "finish" (they went out) or "foul" (they fouled; the opponent scored)."""
+    """Who ended a game and how: FINISH (they went out) or FOUL (they fouled; the opponent scored)."""
 
     player: str
-    how: str
+    how: Kind
 
 
 @dataclass(frozen=True, slots=True)
