@@ -153,11 +153,13 @@ def tally(
 
 # -- judge ------------------------------------------------------------------------------------
 def verdict_json(verdict: Verdict, voice: Voice) -> dict[str, object]:
+    from gm.text.verdicts import verdict_key
+
     return {
         "winning_side": verdict.winning_side,
         "winners": list(verdict.winners),
-        "reason": voice.text(verdict.reason, **verdict.fields),
-        "reason_key": verdict.reason,
+        "reason": voice.text(verdict_key(verdict), **verdict.fields),
+        "reason_key": verdict_key(verdict),
         "sides": dict(verdict.sides),
     }
 
@@ -170,6 +172,7 @@ def judge(
 ) -> None:
     """Who wins, from everyone's final cards and the vote (JSON on stdin or --file)."""
     from gm.werewolf.inputs import BadInput, card_names, graveyard_names, parse_judge_request
+    from gm.text.verdicts import verdict_key
     from gm.werewolf.judge import judge as judge_cards
 
     voice = _voice(lang)
@@ -187,7 +190,7 @@ def judge(
         return
     from rich.table import Table
 
-    typer.echo(voice.text(verdict.reason, **verdict.fields))
+    typer.echo(voice.text(verdict_key(verdict), **verdict.fields))
     table = Table(show_header=False)
     for name in request.players:
         cards = " + ".join(voice.text(f"werewolf.cards.{card}") for card in request.hands[name])

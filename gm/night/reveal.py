@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gm.night.context import NightContext
-from gm.werewolf.judge import MOST_TURNED, JudgeError, Side, Verdict, decided_side, judge, too_many
+from gm.text.verdicts import reason_key, verdict_key
+from gm.werewolf.judge import MOST_TURNED, JudgeError, Reason, Side, Verdict, decided_side, judge, too_many
 from gm.werewolf.tally import GRAVEYARD, Outcome
 
 NONE = "none"
@@ -116,7 +117,7 @@ def run_reveal(ctx: NightContext, vote: Outcome) -> Reveal:
         if seen:
             side = None
     if side == Side.TRAITOR_WEREWOLF:
-        line = ctx.say("werewolf.verdict.traitor_werewolf_executed", name=executed)
+        line = ctx.say(reason_key(Reason.TRAITOR_WEREWOLF_EXECUTED), name=executed)
         result = Reveal(executed, side, (executed,), True, line.text)
     elif side is not None:
         line = ctx.say("werewolf.reveal.side_wins", side=ctx.voice.line(f"werewolf.sides.{side}"))
@@ -124,7 +125,7 @@ def run_reveal(ctx: NightContext, vote: Outcome) -> Reveal:
         result = Reveal(executed, side, (), False, line.text)
     else:
         verdict = _judge_table(ctx, executed, known, seen)
-        line = ctx.say(verdict.reason, **verdict.fields)
+        line = ctx.say(verdict_key(verdict), **verdict.fields)
         result = Reveal(executed, verdict.winning_side, tuple(verdict.winners), True, line.text)
     ctx.log("verdict", executed=executed, winning_side=result.winning_side, winners=list(result.winners),
             winners_known=result.winners_known, reason=result.reason)

@@ -27,6 +27,24 @@ class Side(Named):
     LIVING = "living"
     DEAD = "dead"
 
+
+class Reason(Named):
+    """Why a side won (ゲームの勝敗): the voice pack words each reason (gm.text.verdicts)."""
+
+    PANIC = "panic"
+    PANIC_TRAITOR_WEREWOLF = "panic_traitor_werewolf"
+    GRAVEYARD_WEREWOLF_TRAITOR = "graveyard_werewolf_traitor"
+    GRAVEYARD_WEREWOLF = "graveyard_werewolf"
+    GRAVEYARD_TRAITOR_WEREWOLF_SPARED = "graveyard_traitor_werewolf_spared"
+    GRAVEYARD_INNOCENT = "graveyard_innocent"
+    TRAITOR_WEREWOLF_EXECUTED = "traitor_werewolf_executed"
+    WEREWOLF_EXECUTED = "werewolf_executed"
+    TRAITOR_WEREWOLF_SPARED = "traitor_werewolf_spared"
+    INNOCENT_EXECUTED = "innocent_executed"
+    DEAD_GRAVEYARD = "dead_graveyard"
+    DEAD_PANIC = "dead_panic"
+    DEAD_EXECUTED = "dead_executed"
+
 HAND_SIZE = 2
 MOST_TURNED = 2  # only the seer's and the gravedigger's abilities can see the magician
 
@@ -37,11 +55,11 @@ class JudgeError(ValueError):
 
 @dataclass(frozen=True)
 class Verdict:
-    """The winning side, who won, and why: `reason` is a voice-pack key rendered with `fields`."""
+    """The winning side, who won, and why: the voice pack words `reason` with `fields`."""
 
     winning_side: Side
     winners: tuple[str, ...]
-    reason: str
+    reason: Reason
     fields: Mapping[str, object]
     sides: Mapping[str, Side] = field(default_factory=dict)  # player → side in this game
 
@@ -144,28 +162,28 @@ def judge(
     sides = {name: side_of(hands[name], name in turned) for name in players}
     traitor_werewolf = next((name for name in players if sides[name] == Side.TRAITOR_WEREWOLF), None)
 
-    def verdict(side: Side, reason: str, **fields: object) -> Verdict:
+    def verdict(side: Side, reason: Reason, **fields: object) -> Verdict:
         return _verdict(side, reason, fields, sides)
 
     if executed is None:  # HW-R5: a spared Traitor Werewolf reverses the sides: the villagers win
         if traitor_werewolf is not None:
-            return verdict(Side.VILLAGERS, "panic_traitor_werewolf", traitor_werewolf=traitor_werewolf)
-        return verdict(Side.WEREWOLVES, "panic")
+            return verdict(Side.VILLAGERS, Reason.PANIC_TRAITOR_WEREWOLF, traitor_werewolf=traitor_werewolf)
+        return verdict(Side.WEREWOLVES, Reason.PANIC)
     if executed == GRAVEYARD:
         if "werewolf" in graveyard and "traitor" in graveyard:
-            return verdict(Side.VILLAGERS, "graveyard_werewolf_traitor")
+            return verdict(Side.VILLAGERS, Reason.GRAVEYARD_WEREWOLF_TRAITOR)
         if "werewolf" in graveyard:
-            return verdict(Side.VILLAGERS, "graveyard_werewolf")
+            return verdict(Side.VILLAGERS, Reason.GRAVEYARD_WEREWOLF)
         if traitor_werewolf is not None:
-            return verdict(Side.VILLAGERS, "graveyard_traitor_werewolf_spared", traitor_werewolf=traitor_werewolf)
-        return verdict(Side.WEREWOLVES, "graveyard_innocent")
+            return verdict(Side.VILLAGERS, Reason.GRAVEYARD_TRAITOR_WEREWOLF_SPARED, traitor_werewolf=traitor_werewolf)
+        return verdict(Side.WEREWOLVES, Reason.GRAVEYARD_INNOCENT)
     if executed == traitor_werewolf:
-        return verdict(Side.TRAITOR_WEREWOLF, "traitor_werewolf_executed", name=executed)
+        return verdict(Side.TRAITOR_WEREWOLF, Reason.TRAITOR_WEREWOLF_EXECUTED, name=executed)
     if "werewolf" in hands[executed]:
-        return verdict(Side.VILLAGERS, "werewolf_executed", name=executed)
+        return verdict(Side.VILLAGERS, Reason.WEREWOLF_EXECUTED, name=executed)
     if traitor_werewolf is not None:
-        return verdict(Side.VILLAGERS, "traitor_werewolf_spared", name=executed, traitor_werewolf=traitor_werewolf)
-    return verdict(Side.WEREWOLVES, "innocent_executed", name=executed)
+        return verdict(Side.VILLAGERS, Reason.TRAITOR_WEREWOLF_SPARED, name=executed, traitor_werewolf=traitor_werewolf)
+    return verdict(Side.WEREWOLVES, Reason.INNOCENT_EXECUTED, name=executed)
 
 
 def _battle_with_the_dead(
@@ -174,19 +192,18 @@ def _battle_with_the_dead(
     """死者との戦い: the living win only by voting the graveyard (HW-R6); werewolves are ignored."""
     sides = {name: _dead_side(hands[name]) for name in players}
     if executed == GRAVEYARD:
-        side, reason, fields = Side.LIVING, "dead_graveyard", {}
+        side, reason, fields = Side.LIVING, Reason.DEAD_GRAVEYARD, {}
     elif executed is None:
-        side, reason, fields = Side.DEAD, "dead_panic", {}
+        side, reason, fields = Side.DEAD, Reason.DEAD_PANIC, {}
     else:
-        side, reason, fields = Side.DEAD, "dead_executed", {"name": executed}
+        side, reason, fields = Side.DEAD, Reason.DEAD_EXECUTED, {"name": executed}
     return _verdict(side, reason, fields, sides)
 
 
-def _verdict(side: Side, reason: str, fields: Mapping[str, object], sides: Mapping[str, Side]) -> Verdict:
-    """The players of `side` win; the reason says plainly when nobody does (the `_nobody` lines)."""
+def _verdict(side: Side, reason: Reason, fields: Mapping[str, object], sides: Mapping[str, Side]) -> Verdict:
+    """The players of `side` win (maybe nobody: the wording says so plainly)."""
     winners = tuple(name for name, their_side in sides.items() if their_side == side)
-    key = f"werewolf.verdict.{reason}" + ("" if winners else "_nobody")
-    return Verdict(side, winners, key, MappingProxyType({**fields, "winners": winners}), MappingProxyType(dict(sides)))
+    return Verdict(side, winners, reason, MappingProxyType({**fields, "winners": winners}), MappingProxyType(dict(sides)))
 
 
 def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] | None) -> Side | None:
