@@ -62,7 +62,7 @@ def deck(
     lang: str = LangOption,
 ) -> None:
     """Show the deck for a player count: which cards to take from the box (HW-R1)."""
-    from gm.werewolf.inputs import deck_for
+    from gm.text.inputs import deck_for
 
     voice = _voice(lang)
     with input_errors():
@@ -85,7 +85,7 @@ def deck(
 
 # -- tally ------------------------------------------------------------------------------------
 def _round_of(spec: str, candidates: list[str], voters: list[str], roll_call: bool, deck: Deck) -> Round:
-    from gm.werewolf.inputs import graveyard_names, parse_counts, parse_roll_call
+    from gm.text.inputs import graveyard_names, parse_counts, parse_roll_call
     from gm.werewolf.tally import count_round, roll_call_round
 
     aliases = graveyard_names()
@@ -118,7 +118,7 @@ def tally(
 
     The votes possible follow the deck: the standard one for the player count unless --variant/--with.
     """
-    from gm.werewolf.inputs import BadInput, check_player_names, deck_for
+    from gm.text.inputs import BadInput, check_player_names, deck_for
     from gm.werewolf.tally import GRAVEYARD, outcome
 
     with input_errors():
@@ -171,7 +171,7 @@ def judge(
     lang: str = LangOption,
 ) -> None:
     """Who wins, from everyone's final cards and the vote (JSON on stdin or --file)."""
-    from gm.werewolf.inputs import BadInput, card_names, graveyard_names, parse_judge_request
+    from gm.text.inputs import BadInput, card_names, graveyard_names, parse_judge_request
     from gm.text.verdicts import verdict_key
     from gm.werewolf.judge import judge as judge_cards
 

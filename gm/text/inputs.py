@@ -1,4 +1,7 @@
-"""Reading what people type: names (any case), "A=2,B=1" pairs, and the judge's JSON request."""
+"""Reading what people type: names (any case), "A=2,B=1" pairs, and the judge's JSON request.
+
+Card and graveyard names come from every language's voice pack (loaded once).
+"""
 
 from __future__ import annotations
 
