@@ -6,7 +6,7 @@ import contextlib
 from typing import Callable, Iterator, Sequence, TextIO
 
 from gm.ports import Speaker
-from gm.score.entry import USAGE, VERBS, build, resolve_verb
+from gm.score.entry import VERB_TABLE, VERBS, build, resolve_verb
 from gm.score.journal import Journal
 from gm.score.render import change_lines, totals_lines, voice_for
 from scorer.humalien.fold import State
@@ -92,7 +92,7 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
             if verb == "quit":
                 break
             if verb == "help":
-                echo("\n".join(f"  {USAGE[v]:<26} {voice.text(f'score.help.{v}')}" for v in VERBS))
+                echo("\n".join(f"  {v.help_usage():<26} {voice.text(f'score.help.{v.name}')}" for v in VERB_TABLE))
                 continue
             if verb == "show":
                 show(journal.load())

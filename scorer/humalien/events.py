@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, fields
-from typing import Any, Union
+from typing import Any, Union, get_args, get_type_hints
 
 from scorer.humalien.errors import BadRecord
 from scorer.named import Named
@@ -153,8 +154,11 @@ def _typed(record: dict, name: str, kind: type, where: str) -> Any:
     return value
 
 
-def _kind_of_field(item) -> type:
-    return int if item.type.startswith("int") else str
+@functools.cache
+def _kind_of_field(cls: type, name: str) -> type:
+    """int for a count (`int` or `int | None`), else str."""
+    hint = get_type_hints(cls)[name]
+    return int if hint is int or int in get_args(hint) else str
 
 
 def _optional(item) -> bool:
@@ -164,7 +168,7 @@ def _optional(item) -> bool:
 # Records whose fields are all present and of their type; the others (an optional field left
 # out) take the checked path.
 _FAST: dict[Kind, tuple[type, tuple[str, ...], tuple[type, ...]]] = {
-    kind: (cls, tuple(item.name for item in fields(cls)), tuple(_kind_of_field(item) for item in fields(cls)))
+    kind: (cls, tuple(item.name for item in fields(cls)), tuple(_kind_of_field(cls, item.name) for item in fields(cls)))
     for kind, cls in KINDS.items() if cls is not NewMatch
 }
 
@@ -209,5 +213,5 @@ def _checked_from_record(record: Any) -> Event:
     for item in fields(cls):
         if _optional(item) and record.get(item.name) is None:
             continue
-        values[item.name] = _typed(record, item.name, _kind_of_field(item), where)
+        values[item.name] = _typed(record, item.name, _kind_of_field(cls, item.name), where)
     return cls(**values)
