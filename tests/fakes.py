@@ -61,6 +61,9 @@ class ScriptedAsker:
         assert answer in question.answers, f"{answer!r} is not an answer to {question.key}: {question.answers}"
         return answer
 
+    def close(self) -> None:
+        """Nothing to let go of."""
+
 
     def _answers_readback(self) -> bool:
         return bool(self.answers) and isinstance(self.answers[0], tuple) and self.answers[0][0] == "werewolf.vote.readback"
@@ -85,6 +88,9 @@ class ScriptedControls:
             return command
         self.clock.t = deadline
         return None
+
+    def release(self) -> None:
+        """No terminal to give back."""
 
 
 class RecordingDisplay:

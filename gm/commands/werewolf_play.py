@@ -101,6 +101,6 @@ def play(
         typer.echo(voice.text("werewolf.stopped"), err=True)
         raise typer.Exit(130)
     finally:
-        getattr(asker, "close", lambda: None)()
+        asker.close()
         speaker.close()
         night_log.close()

@@ -155,9 +155,8 @@ class Discussion:
     def _release(self) -> None:
         """Give the terminal back (display and raw keys) before anything else is asked."""
         self.display.close()
-        release = getattr(self.controls, "release", None)
-        if release:
-            release()
+        if self.controls is not None:
+            self.controls.release()
 
 
 def _next_wait(remaining: float, marks: list[int]) -> float:
