@@ -1,9 +1,25 @@
-"""Fakes for the ports: a recording speaker, scripted answers, scripted timer commands."""
+"""Fakes for the ports: a clock, a recording speaker, scripted answers, scripted timer commands."""
 
 from __future__ import annotations
 
-from gm.clock import FakeClock
 from gm.ports import Line, Question
+
+
+class FakeClock:
+    """A clock that only moves when slept on or advanced: for tests."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self.scale = 1.0
+        self.t = start
+
+    def now(self) -> float:
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            self.t += seconds
+
+    advance = sleep
 
 
 class RecordingSpeaker:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from gm.cli import app
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.night.context import NightContext
 from gm.night.evening import run_evening
 from gm.text.lines import Voice

@@ -10,7 +10,7 @@ import pytest
 from gm.text import japanese, samples
 from gm.hearing.answers import match_answer
 from gm.commands.common import BadPlayers, parse_players
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.text.lines import Voice
 from gm.ports import Line, Question

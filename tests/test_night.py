@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.text.lines import Voice
 from gm.night.context import NightContext
 from gm.night.runner import NightStopped, run_night

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from gm.text.lines import Voice
 from gm.text.verdicts import verdict_key
 from gm.werewolf.decks import custom_deck, standard_deck
-from gm.werewolf.judge import JudgeError, decided_side, judge, needs_everyone, side_of
+from gm.werewolf.judge import JudgeError, decided_side, judge, side_of
 from gm.werewolf.tally import GRAVEYARD
 
 
@@ -291,7 +291,6 @@ def test_more_than_two_magician_sightings_are_refused():
 ])
 def test_decided_side(deck, executed, hand, side):
     assert decided_side(deck, executed, hand) == side
-    assert needs_everyone(deck, executed, hand) == (side is None)
 
 
 @pytest.mark.parametrize("executed, hand, message", [

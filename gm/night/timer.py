@@ -7,7 +7,7 @@ time, end the discussion or repeat the last line. Ctrl-C pauses and asks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from gm.ports import Clock, Controls, Line
@@ -58,7 +58,6 @@ class DiscussionResult:
     ended: float
     added: int = 0
     pauses: int = 0
-    cues: list[tuple[int, float]] = field(default_factory=list)  # (mark, when said)
 
 
 class Discussion:
@@ -99,9 +98,7 @@ class Discussion:
                 due = [m for m in marks if m >= remaining]
                 if due:
                     marks = [m for m in marks if m < remaining]
-                    mark = min(due)  # only the latest cue when several passed at once
-                    result.cues.append((mark, now))
-                    self.say(self._cue_line(mark))
+                    self.say(self._cue_line(min(due)))  # only the latest cue when several passed at once
                 if remaining <= 0:
                     self.say(self._line("werewolf.timer.up", urgent=True))
                     break

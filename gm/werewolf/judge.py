@@ -248,11 +248,6 @@ def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] 
     return None
 
 
-def needs_everyone(deck: Deck, executed: str | None, executed_hand: Sequence[str] | None) -> bool:
-    """Whether the runner must ask everyone's cards and the graveyard to know the winning side."""
-    return decided_side(deck, executed, executed_hand) is None
-
-
 def too_many(deck: Deck, cards_by_owner: Mapping[str, Sequence[str]]) -> tuple[str, int, tuple[str, ...]] | None:
     """The first card given more often than `deck` holds it: (card, how often, the owners naming it).
 

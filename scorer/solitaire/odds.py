@@ -4,7 +4,6 @@ compares with, and the README's odds table (7 rows).
 Each produced by `gm solitaire simulate --deals 10000 --seed 0 --policy smart --rows R --json`.
 """
 
-SMART_DEALS = 10000
 SMART_DISTRIBUTIONS: dict[int, dict[int, int]] = {
     3: {0: 10000},
     4: {0: 9999, 1: 1},
