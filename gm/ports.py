@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping, Protocol
+from typing import TYPE_CHECKING, Protocol
+from collections.abc import Mapping
 
 if TYPE_CHECKING:
     from gm.speech.audio import Audio

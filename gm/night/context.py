@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from gm.text.lines import Voice
 from gm.ports import Asker, Clock, Controls, Line, Question, Speaker

@@ -116,7 +116,7 @@ def run_reveal(ctx: NightContext, vote: Outcome) -> Reveal:
         seen = _ask_magician_seen(ctx)
         if seen:
             side = None
-    if side == Side.TRAITOR_WEREWOLF:
+    if side == Side.TRAITOR_WEREWOLF and executed is not None:  # only a player's own hand decides this
         line = ctx.say(reason_key(Reason.TRAITOR_WEREWOLF_EXECUTED), name=executed)
         result = Reveal(executed, side, (executed,), True, line.text)
     elif side is not None:

@@ -8,7 +8,8 @@ time, end the discussion or repeat the last line. Ctrl-C pauses and asks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Protocol
+from collections.abc import Callable
 
 from gm.ports import Clock, Controls, Line
 from scorer.named import Named
@@ -63,7 +64,7 @@ class DiscussionResult:
 class Discussion:
     """Runs one timed discussion through the ports."""
 
-    def __init__(self, seconds: int, clock: Clock, say: Callable[[Line], None],
+    def __init__(self, seconds: int, clock: Clock, say: Callable[[Line], object],
                  line: Callable[..., Line], controls: Controls | None = None,
                  display: TimerDisplay | None = None,
                  on_interrupt: Callable[[], str] | None = None) -> None:
@@ -105,7 +106,7 @@ class Discussion:
             self.display.show(max(0.0, remaining), paused_left is not None)
             wait = TICK if paused_left is not None else _next_wait(remaining, marks)
             try:
-                command = self.controls.poll(wait) if self.controls else _sleep(self.clock, wait)
+                command = self.controls.poll(wait) if self.controls else self._sleep(wait)
             except KeyboardInterrupt:
                 if paused_left is None:
                     paused_left = end - self.clock.now()
@@ -141,6 +142,11 @@ class Discussion:
         result.ended = self.clock.now()
         return result
 
+    def _sleep(self, seconds: float) -> str | None:
+        """Without controls the time just passes: no command."""
+        self.clock.sleep(seconds)
+        return None
+
     def _interrupted(self) -> str | None:
         """Ctrl-C has paused the timer: ask whether to resume or vote now (or stay paused)."""
         if self.on_interrupt is None:
@@ -163,6 +169,3 @@ def _next_wait(remaining: float, marks: list[int]) -> float:
     return max(0.0, min(to_cue, to_tick))
 
 
-def _sleep(clock: Clock, seconds: float) -> None:
-    clock.sleep(seconds)
-    return None

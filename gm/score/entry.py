@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Sequence
+from collections.abc import Collection, Sequence
 
 from scorer.humalien.errors import NoMatch, ScoreError
 from scorer.humalien.events import (
@@ -150,10 +150,10 @@ def build(verb: str, args: Sequence[str], state: State) -> Event:
         return Redo()
     spec = VERBS_BY_NAME.get(verb)
     if spec is not None and verb == "new":
-        flags = {a for a in args if a.startswith("--")}
-        if flags - set(spec.flags):
+        given = {a for a in args if a.startswith("--")}
+        if given - set(spec.flags):
             raise BadEntry(f"usage: {spec.usage()}", "usage", usage=spec.usage())
-        return new_match([a for a in args if not a.startswith("--")], "--remote" in flags, "--abandon" in flags)
+        return new_match([a for a in args if not a.startswith("--")], "--remote" in given, "--abandon" in given)
     if spec is None or not spec.scoring:
         raise BadEntry(f"{verb!r} is not a scoring command", "not_scoring", command=verb)
     match = match_of(state)
@@ -169,9 +169,9 @@ def build(verb: str, args: Sequence[str], state: State) -> Event:
     if not needed <= len(args) <= len(wanted):
         usage = spec.synopsis(flags)
         raise BadEntry(f"usage: {usage}", "usage", usage=usage)
-    given = list(zip(wanted, args))
-    player = next(resolve_player(match, text) for arg, text in given if arg.kind == ArgKind.PLAYER)
-    counts = [parse_count(text, arg.name) for arg, text in given if arg.kind == ArgKind.COUNT]
+    typed = list(zip(wanted, args))
+    player = next(resolve_player(match, text) for arg, text in typed if arg.kind == ArgKind.PLAYER)
+    counts = [parse_count(text, arg.name) for arg, text in typed if arg.kind == ArgKind.COUNT]
 
     def piles() -> int:
         """PILES as typed, else the player's empty piles as last recorded this game."""

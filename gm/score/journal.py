@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from gm.score import matches as index
 from gm.score.matches import Entry, Kept
@@ -71,7 +71,7 @@ class Start:
     matches: int = 0
 
     @staticmethod
-    def at(entry: Entry) -> "Start":
+    def at(entry: Entry) -> Start:
         return Start(entry.offset, entry.line, State(entry.before), entry.before_owner, entry.match - 1)
 
 
@@ -288,7 +288,7 @@ def _holds(fd: int, entry: Entry) -> bool:
 def _read_all(fd: int, offset: int = 0) -> bytes:
     """The file's bytes from `offset` to its end."""
     size = os.fstat(fd).st_size
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         chunk = _read_at(fd, offset, max(size - offset, 1 << 16))
         if not chunk:

@@ -84,7 +84,7 @@ def _typed(kind: Any, data: Any) -> Any:
         return tuple(_typed(a, d) for a, d in zip(args, data))
     if isinstance(kind, type) and issubclass(kind, Enum):
         return kind(data)
-    if is_dataclass(kind):
+    if isinstance(kind, type) and is_dataclass(kind):
         hints = get_type_hints(kind)
         return kind(**{item.name: _typed(hints[item.name], data[item.name]) for item in fields(kind)})
     return data

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Callable, Iterator, Sequence, TextIO
+from typing import TextIO
+from collections.abc import Callable, Iterator, Sequence
 
 from gm.ports import Speaker
 from gm.score.entry import VERB_TABLE, VERBS, build, resolve_verb

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from rich.console import Console
 from rich.text import Text
@@ -77,8 +77,9 @@ def describe(state: GameState, move: Move) -> str:
     """One move in words, in the state it is played from."""
     if isinstance(move, Pair):
         return f"pair {move.a + 1} ({label(state.card_at(move.a))}) with {move.b + 1} ({label(state.card_at(move.b))})"
-    if isinstance(move, PairFlip):
-        return f"pair the flip card ({label(state.flip)}) with {move.position + 1} ({label(state.card_at(move.position))})"
+    if isinstance(move, PairFlip) and state.flip is not None:  # a flip pair needs the flip card
+        flip, card = label(state.flip), label(state.card_at(move.position))
+        return f"pair the flip card ({flip}) with {move.position + 1} ({card})"
     if isinstance(move, Turn):
         return "turn the next stock card" if state.stock_left else "set the flip card aside: the end"
     if isinstance(move, Special):

@@ -119,8 +119,9 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
             speaker.say(voice.line("solitaire.quit", left=state.left))
             _say_reading(state, lang, speaker)
             return state
-        if command in ("hint", "help"):
-            console.print(hint_line(state, voice) if command == "hint" else _usage(state, voice), style="cyan", markup=False)
+        if isinstance(command, str):  # hint or help
+            console.print(hint_line(state, voice) if command == "hint" else _usage(state, voice),
+                          style="cyan", markup=False)
             continue
         try:
             after = apply(state, command)

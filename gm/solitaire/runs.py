@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 from functools import partial
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from scorer.solitaire.simulate import Unresolved, cards_left
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.simulate import Unresolved, unresolved

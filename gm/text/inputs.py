@@ -6,7 +6,8 @@ Card and graveyard names come from every language's voice pack (loaded once).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from gm.werewolf.cards import names_from_pack, parse_card
 from gm.werewolf.decks import Deck, custom_deck, standard_deck

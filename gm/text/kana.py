@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from gm.text import japanese
 

@@ -7,7 +7,8 @@ compares the kana gm speaks with Open JTalk's reading of the printed text.
 from __future__ import annotations
 
 import string
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from gm.ports import Line
 from gm.text.lines import Voice

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from gm.werewolf.cards import CARD_IDS
 from gm.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
@@ -60,7 +61,7 @@ class Verdict:
     winning_side: Side
     winners: tuple[str, ...]
     reason: Reason
-    fields: Mapping[str, object]
+    fields: Mapping[str, Any]
     sides: Mapping[str, Side] = field(default_factory=dict)  # player → side in this game
 
 
@@ -93,7 +94,7 @@ def _validate(
     graveyard: Sequence[str],
     executed: str | None,
     turned: Sequence[str],
-    deck: Deck,
+    deck: Deck | None,
 ) -> None:
     if len(set(players)) != len(players):
         raise JudgeError(f"a player is named twice in {list(players)}")
@@ -102,6 +103,7 @@ def _validate(
             raise JudgeError(f"{name!r} cannot be a player's name: it is the graveyard's")
     if len(players) not in PLAYER_COUNTS:
         raise JudgeError(f"Half Werewolf is for 4 to 6 players, not {len(players)}")
+    deck = deck or standard_deck(len(players))
     if deck.players != len(players):
         raise JudgeError(f"the deck is for {deck.players} players, not {len(players)}")
     for name in hands:
@@ -154,8 +156,6 @@ def judge(
     or a magician without Magician's Night is refused, never judged as a variant.
     """
     players, turned = list(players), list(magician_seen_by)
-    if deck is None and len(players) in PLAYER_COUNTS:
-        deck = standard_deck(len(players))
     _validate(players, hands, graveyard, executed, turned, deck)
     if "death" in graveyard:
         return _battle_with_the_dead(players, hands, executed)
@@ -191,10 +191,11 @@ def _battle_with_the_dead(
 ) -> Verdict:
     """死者との戦い: the living win only by voting the graveyard (HW-R6); werewolves are ignored."""
     sides = {name: _dead_side(hands[name]) for name in players}
+    fields: dict[str, object] = {}
     if executed == GRAVEYARD:
-        side, reason, fields = Side.LIVING, Reason.DEAD_GRAVEYARD, {}
+        side, reason, fields = Side.LIVING, Reason.DEAD_GRAVEYARD, fields
     elif executed is None:
-        side, reason, fields = Side.DEAD, Reason.DEAD_PANIC, {}
+        side, reason, fields = Side.DEAD, Reason.DEAD_PANIC, fields
     else:
         side, reason, fields = Side.DEAD, Reason.DEAD_EXECUTED, {"name": executed}
     return _verdict(side, reason, fields, sides)

@@ -8,7 +8,8 @@ player i passes a card to player i + 1 (and the last to the first).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from gm.werewolf.decks import Deck
 from scorer.named import Named
@@ -38,7 +39,7 @@ class Step:
     phase: str
     kind: Kind
     key: str
-    fields: Mapping[str, object] = field(default_factory=dict)
+    fields: Mapping[str, Any] = field(default_factory=dict)
 
 
 def pass_pairs(players: Sequence[str]) -> list[tuple[str, str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, fields
-from typing import Any, Union, get_args, get_type_hints
+from typing import Any, get_args, get_type_hints
 
 from scorer.humalien.errors import BadRecord
 from scorer.named import Named
@@ -91,9 +91,9 @@ class Redo:
     """Put back the last event undone, if no scoring event came since."""
 
 
-Scoring = Union[Flow, Skull, SixSixSix, GodIsland, AngelCut, Finish, Foul]
-Doing = Union[NewMatch, Scoring]
-Event = Union[Doing, Undo, Redo]
+Scoring = Flow | Skull | SixSixSix | GodIsland | AngelCut | Finish | Foul
+Doing = NewMatch | Scoring
+Event = Doing | Undo | Redo
 
 
 
@@ -112,11 +112,11 @@ class Kind(Named):
     REDO = "redo"
 
 
-KINDS: dict[Kind, type] = {
+KINDS: dict[str, type] = {
     Kind.NEW: NewMatch, Kind.FLOW: Flow, Kind.SKULL: Skull, Kind.SIX_SIX_SIX: SixSixSix, Kind.GOD_ISLAND: GodIsland,
     Kind.ANGEL_CUT: AngelCut, Kind.FINISH: Finish, Kind.FOUL: Foul, Kind.UNDO: Undo, Kind.REDO: Redo,
 }
-_KIND_OF = {cls: kind for kind, cls in KINDS.items()}
+_KIND_OF = {cls: Kind(kind) for kind, cls in KINDS.items()}
 
 
 def kind_of(event: Event) -> Kind:
@@ -167,7 +167,7 @@ def _optional(item) -> bool:
 
 # Records whose fields are all present and of their type; the others (an optional field left
 # out) take the checked path.
-_FAST: dict[Kind, tuple[type, tuple[str, ...], tuple[type, ...]]] = {
+_FAST: dict[str, tuple[type, tuple[str, ...], tuple[type, ...]]] = {
     kind: (cls, tuple(item.name for item in fields(cls)), tuple(_kind_of_field(cls, item.name) for item in fields(cls)))
     for kind, cls in KINDS.items() if cls is not NewMatch
 }

@@ -7,7 +7,7 @@ covered by (r + 1, c) and (r + 1, c + 1). Sets of positions are int bitmasks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 MIN_ROWS, MAX_ROWS = 3, 9
 DEFAULT_ROWS = 7
@@ -40,7 +40,7 @@ class Pyramid:
         return present & ~covered
 
 
-@lru_cache(maxsize=None)
+@cache
 def pyramid(rows: int = DEFAULT_ROWS) -> Pyramid:
     """The layout with `rows` rows (3–9)."""
     if not isinstance(rows, int) or not MIN_ROWS <= rows <= MAX_ROWS:

@@ -125,7 +125,7 @@ def _run(deal: Deal, max_states: int | None, memory) -> tuple[int, int, int, lis
     nodes = int(counters[search_memory.NODES])
     if status == search.STOPPED:
         raise SearchLimit(int(best), nodes)
-    steps = [tuple(int(x) for x in step) for step in memory.path[: counters[search_memory.PATH_LEN]]]
+    steps = [(int(a), int(b), int(c)) for a, b, c in memory.path[: counters[search_memory.PATH_LEN]]]
     return int(best), nodes, int(counters[search_memory.TABLE_SIZE]), steps
 
 
