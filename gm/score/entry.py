@@ -138,7 +138,8 @@ def new_match(names: Sequence[str], remote: bool = False, abandon: bool = False)
         if reading.strip():
             readings.append((name.strip(), reading.strip()))
     if len(players) != 2:
-        raise BadEntry(f"a match needs two players, not {len(players)}: {list(names)!r}", "two_players", n=len(players), names=list(names))
+        raise BadEntry(f"a match needs two players, not {len(players)}: {list(names)!r}", "two_players",
+                       n=len(players), names=list(names))
     return NewMatch((players[0], players[1]), remote=remote, abandon=abandon, readings=tuple(readings))
 
 

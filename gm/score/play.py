@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from typing import TextIO
 from collections.abc import Callable, Iterator, Sequence
 
@@ -104,7 +105,7 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
                     speaker.say(line)
                 continue
             args = words[1:]
-            _, change = journal.append(lambda fresh: build(verb, args, fresh))
+            _, change = journal.append(functools.partial(build, verb, args))
         except ValueError as error:  # ScoreError, JournalError, BadEntry: nothing was written
             echo(f"? {voice.error(error).splitlines()[0]}")
             continue

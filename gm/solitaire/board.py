@@ -15,7 +15,8 @@ from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFl
 from scorer.solitaire.reading import reading
 from scorer.solitaire.stats import Summary, wilson
 
-COLOURS = {"fire": "bold white on red", "water": "bold white on blue", "wind": "bold black on green", "earth": "bold black on yellow"}
+COLOURS = {"fire": "bold white on red", "water": "bold white on blue", "wind": "bold black on green",
+           "earth": "bold black on yellow"}
 # A letter per element as well as its colour: readable with NO_COLOR=1 and by colour-blind players.
 MARKS = {"fire": "F", "water": "W", "wind": "A", "earth": "E"}
 BACK = "white on grey23"
@@ -91,7 +92,8 @@ def describe(state: GameState, move: Move) -> str:
         return f"eye on {move.position + 1}, predicting {move.guess} ({label(state.card_at(move.position))}): {verb}"
     if isinstance(move, Owl):
         index = state.set_aside.index(move.card) + 1
-        return f"owl pairs set-aside {index} ({label(move.card)}) with {move.position + 1} ({label(state.card_at(move.position))})"
+        card = label(state.card_at(move.position))
+        return f"owl pairs set-aside {index} ({label(move.card)}) with {move.position + 1} ({card})"
     assert isinstance(move, Forgo)
     return f"forgo the {state.pending}"
 
@@ -118,4 +120,5 @@ def histogram(summary: Summary, console: Console | None = None) -> None:
         share = count / summary.deals
         low, high = wilson(count, summary.deals)
         bar = "█" * max(1, round(40 * count / top))
-        console.print(f"{left:>3} left  {reading(left, summary.rows).percent:>3}%  {bar:<40} {share:6.1%}  [{low:.1%}–{high:.1%}]")
+        percent = reading(left, summary.rows).percent
+        console.print(f"{left:>3} left  {percent:>3}%  {bar:<40} {share:6.1%}  [{low:.1%}–{high:.1%}]")

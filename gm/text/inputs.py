@@ -56,7 +56,8 @@ def check_player_names(names: Sequence[str]) -> None:
             raise BadInput(f"a player cannot be named {name!r}: that is the graveyard's name")
 
 
-def resolve_name(text: str, choices: Sequence[str], what: str = "player", aliases: Mapping[str, str] | None = None) -> str:
+def resolve_name(text: str, choices: Sequence[str], what: str = "player",
+                 aliases: Mapping[str, str] | None = None) -> str:
     """The one of `choices` that `text` names, ignoring case (or an alias such as 墓地 → graveyard)."""
     wanted = str(text).strip().casefold()
     for choice in choices:
@@ -153,7 +154,8 @@ def _deck_of(data: Mapping[str, Any], players: int, card_names: Mapping[str, str
     return None  # the judge takes the standard deck for the player count
 
 
-def parse_judge_request(data: Any, card_names: Mapping[str, str], aliases: Mapping[str, str] | None = None) -> JudgeRequest:
+def parse_judge_request(data: Any, card_names: Mapping[str, str],
+                        aliases: Mapping[str, str] | None = None) -> JudgeRequest:
     """Read `{"players", "hands", "graveyard", "executed", "magician_seen_by", "variant"/"with"/"deck"}`."""
     if not isinstance(data, dict):
         raise BadInput(f"the judge reads a JSON object, not {_json_type(data)}")

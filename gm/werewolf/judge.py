@@ -204,7 +204,8 @@ def _battle_with_the_dead(
 def _verdict(side: Side, reason: Reason, fields: Mapping[str, object], sides: Mapping[str, Side]) -> Verdict:
     """The players of `side` win (maybe nobody: the wording says so plainly)."""
     winners = tuple(name for name, their_side in sides.items() if their_side == side)
-    return Verdict(side, winners, reason, MappingProxyType({**fields, "winners": winners}), MappingProxyType(dict(sides)))
+    return Verdict(side, winners, reason, MappingProxyType({**fields, "winners": winners}),
+                   MappingProxyType(dict(sides)))
 
 
 def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] | None) -> Side | None:

@@ -47,7 +47,9 @@ def pass_pairs(players: Sequence[str]) -> list[tuple[str, str]]:
     return [(giver, players[(i + 1) % len(players)]) for i, giver in enumerate(players)]
 
 
-def build_script(players: Sequence[str], deck: Deck, discussion_seconds: int, roll_call: bool = False) -> tuple[Step, ...]:
+def build_script(
+    players: Sequence[str], deck: Deck, discussion_seconds: int, roll_call: bool = False
+) -> tuple[Step, ...]:
     """The steps of a whole night for `players` (seating order) with `deck`."""
     if len(players) != deck.players:
         raise SetupError(f"the deck is for {deck.players} players but {len(players)} are named")

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 from collections.abc import Iterable
 
 from scorer.humalien.errors import (
@@ -85,7 +85,7 @@ def _counted(event: Doing) -> int | None:
     return None
 
 
-Stack = Optional[tuple[Step, "Stack"]]
+Stack = tuple[Step, "Stack"] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,14 +112,16 @@ def _count(value: int, low: int, high: int, what: str, player: str, match: Match
     if not low <= value <= high:
         raise CountOutOfRange(f"{what} {value} is out of range {low}–{high} "
                               f"({player}, game {match.game}{context})", "out_of_range",
-                              what=what, value=value, low=low, high=high, player=player, game=match.game, context=context)
+                              what=what, value=value, low=low, high=high, player=player, game=match.game,
+                              context=context)
     return value
 
 
 def _new_match(match: Match | None, event: NewMatch) -> Match:
     names = tuple(p.strip() for p in event.players)
     if len(names) != 2 or not all(names):
-        raise BadPlayers(f"a match needs two player names, not {list(event.players)!r}", "two_names", names=list(event.players))
+        raise BadPlayers(f"a match needs two player names, not {list(event.players)!r}", "two_names",
+                         names=list(event.players))
     if names[0].casefold() == names[1].casefold():
         raise BadPlayers(f"the two players must differ, not {names[0]!r} twice", "same_players", player=names[0])
     for name, _ in event.readings:

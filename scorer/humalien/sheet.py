@@ -138,7 +138,8 @@ def resolve_player(match: Match, text: str) -> str:
     """The player `text` names: exact name or reading in any case, else a unique prefix of either
     (け → 健 when 健 reads けん); UnknownPlayer otherwise."""
     said = text.strip().casefold()
-    spellings = [(p.casefold(), p) for p in match.players] + [(r.casefold(), p) for p, r in dict(match.readings).items()]
+    spellings = [(p.casefold(), p) for p in match.players]
+    spellings += [(r.casefold(), p) for p, r in dict(match.readings).items()]
     exact = [p for spelt, p in spellings if spelt == said]
     if exact:
         return exact[0]

@@ -196,7 +196,8 @@ def legal_moves(state: GameState) -> list[Move]:
         owls = (Owl(c, p) for c in dict.fromkeys(state.set_aside) for p in up if rank(c) + rank(state.card_at(p)) == 13)
         return [*owls, Forgo()]
     moves: list[Move] = [
-        Pair(a, b) for i, a in enumerate(up) for b in up[i + 1 :] if rank(state.card_at(a)) + rank(state.card_at(b)) == 13
+        Pair(a, b) for i, a in enumerate(up) for b in up[i + 1 :]
+        if rank(state.card_at(a)) + rank(state.card_at(b)) == 13
     ]
     if state.flip is not None:
         moves += [PairFlip(p) for p in up if rank(state.flip) + rank(state.card_at(p)) == 13]

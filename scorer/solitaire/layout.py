@@ -51,7 +51,7 @@ def pyramid(rows: int = DEFAULT_ROWS) -> Pyramid:
             row_of.append(r)
             col_of.append(c)
     start_next = lambda r: (r + 1) * (r + 2) // 2  # noqa: E731
-    for p, (r, c) in enumerate(zip(row_of, col_of)):
+    for r, c in zip(row_of, col_of):
         covers.append(0 if r == rows - 1 else (1 << (start_next(r) + c)) | (1 << (start_next(r) + c + 1)))
     size = rows * (rows + 1) // 2
     bottom = sum(1 << p for p in range(size) if row_of[p] == rows - 1)

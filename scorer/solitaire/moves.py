@@ -85,7 +85,8 @@ def move_to_json(move: Move) -> dict[str, Any]:
     if isinstance(move, Eye):
         return {"move": "eye", "position": move.position + 1, "guess": move.guess, "discard": move.discard}
     if isinstance(move, Owl):
-        return {"move": "owl", "card": {"rank": rank(move.card), "element": element(move.card)}, "position": move.position + 1}
+        return {"move": "owl", "card": {"rank": rank(move.card), "element": element(move.card)},
+                "position": move.position + 1}
     return {"move": {Turn: "turn", Special: "special", Forgo: "forgo"}[type(move)]}
 
 

@@ -25,7 +25,10 @@ class UnknownPolicy(ValueError):
 def face_up_pairs(state: GameState) -> list[Pair | PairFlip]:
     """Every pair the player can see: two face-up pyramid cards, or the flip card and one."""
     up = state.positions(state.face_up)
-    moves: list[Pair | PairFlip] = [Pair(a, b) for i, a in enumerate(up) for b in up[i + 1 :] if rank(state.card_at(a)) + rank(state.card_at(b)) == 13]
+    moves: list[Pair | PairFlip] = [
+        Pair(a, b) for i, a in enumerate(up) for b in up[i + 1 :]
+        if rank(state.card_at(a)) + rank(state.card_at(b)) == 13
+    ]
     if state.flip is not None:
         moves += [PairFlip(p) for p in up if rank(state.flip) + rank(state.card_at(p)) == 13]
     return moves
