@@ -85,7 +85,8 @@ VILLAGERS_NIGHT = MORNING + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_first
 @pytest.mark.parametrize("lang, tally", [
     ("en", "The evening, 2 nights: the villagers won 1 time and the Traitor Werewolf won 1 time. "
            "Wins: Aki 1, Ken 1, Mio 1 and Sora 0."),
-    ("ja", "今夜の成績、2回のゲームで、村人陣営の勝利1回、裏切り人狼の勝利1回。勝った回数はAkiさん1回、Kenさん1回、Mioさん1回、Soraさん0回。"),
+    ("ja",
+     "今夜の成績、2回のゲームで、村人陣営の勝利1回、裏切り人狼の勝利1回。勝った回数はAkiさん1回、Kenさん1回、Mioさん1回、Soraさん0回。"),
 ])
 def test_again_plays_the_next_night_with_the_same_table_and_the_tally_is_said(lang, tally):
     answers = [*VILLAGERS_NIGHT, ("werewolf.evening.again", "yes"), *TRAITOR_WEREWOLF_NIGHT,

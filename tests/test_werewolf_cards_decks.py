@@ -107,12 +107,14 @@ def test_a_custom_deck_with_box_counts_and_one_werewolf():
 
 
 @pytest.mark.parametrize("players, cards, message", [
-    (4, {"villager": 7, "werewolf": 1, "seer": 1, "traitor": 1}, "HW-R2: 4 players need 9 cards (2 each + 1 in the graveyard), not 10"),
+    (4, {"villager": 7, "werewolf": 1, "seer": 1, "traitor": 1},
+     "HW-R2: 4 players need 9 cards (2 each + 1 in the graveyard), not 10"),
     (6, {"villager": 10, "werewolf": 1, "seer": 1}, "HW-R2: 6 players need 14 cards"),
     (4, {"villager": 6, "seer": 1, "traitor": 1, "gravedigger": 1}, "HW-R2: a deck has exactly one werewolf, not 0"),
     (4, {"villager": 6, "werewolf": 2, "seer": 1}, "HW-R2: 2 × werewolf but the box holds 1"),
     (6, {"villager": 11, "werewolf": 1, "seer": 1, "traitor": 1}, "HW-R2: 11 × villager but the box holds 10"),
-    (4, {"villager": 7, "werewolf": 1, "seer": -1, "traitor": 2}, "HW-R2: count of 'seer' must be a whole number ≥ 0, not -1"),
+    (4, {"villager": 7, "werewolf": 1, "seer": -1, "traitor": 2},
+     "HW-R2: count of 'seer' must be a whole number ≥ 0, not -1"),
     (4, {"villager": 6, "werewolf": 1, "seer": "1", "traitor": 1}, "HW-R2: count of 'seer' must be a whole number"),
     (7, {"villager": 10, "werewolf": 1}, "HW-R2: Half Werewolf is for 4 to 6 players, not 7"),
     (4, {"villager": 6, "werewolf": 1, "wizard": 1, "traitor": 1}, "unknown card 'wizard'"),

@@ -237,7 +237,8 @@ def _four(**changes):
     (dict(players=["A", "B", "C", "D", "E"]), "no cards given for E"),
     (dict(players=["A", "B", "C", "A"]), "a player is named twice"),
     (dict(players=["A", "B", "C", "Graveyard"], hands={"A": ["werewolf", "villager"], "B": ["traitor", "seer"],
-                                                       "C": ["villager", "villager"], "Graveyard": ["villager", "villager"]}),
+                                                       "C": ["villager", "villager"],
+                                                       "Graveyard": ["villager", "villager"]}),
      "'Graveyard' cannot be a player's name: it is the graveyard's"),
     (dict(deck=standard_deck(5)), "the deck is for 5 players, not 4"),
 ])
