@@ -80,9 +80,9 @@ class ScriptedAsker:
     def close(self) -> None:
         """Nothing to let go of."""
 
-
     def _answers_readback(self) -> bool:
-        return bool(self.answers) and isinstance(self.answers[0], tuple) and self.answers[0][0] == "werewolf.vote.readback"
+        first = self.answers[0] if self.answers else None
+        return isinstance(first, tuple) and first[0] == "werewolf.vote.readback"
 
 
 class ScriptedControls:

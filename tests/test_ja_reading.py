@@ -52,7 +52,8 @@ def test_a_name_and_its_count_are_said_with_a_pause():
     voice = Voice("ja", NAMES)
     item = voice.line("werewolf.vote.count_item", candidate="健", n=3)
     assert item.spoken == "けん、さんびょう"
-    assert voice.line("werewolf.vote.readback", counts=[item]).spoken == "とうひょうけっか。けん、さんびょう。これで いいですか？"
+    readback = voice.line("werewolf.vote.readback", counts=[item]).spoken
+    assert readback == "とうひょうけっか。けん、さんびょう。これで いいですか？"
     sheet = voice.line("score.totals", game=1, a="健", b="Mike", x=6, y=8)
     assert "けん、ろくてん。マイク、はってん" in sheet.spoken
 

@@ -54,7 +54,8 @@ def test_four_players_werewolf_executed_by_count_vote():
     texts = [line.text for line in speaker.lines]
     assert "Aki to Ken, Ken to Mio, Mio to Sora and Sora to Aki" in texts[speaker.keys.index("werewolf.pass_right")]
     assert "werewolf.vote.four_players" in speaker.keys  # why everyone points at once
-    assert "The votes: Aki: 3 votes, Ken: 1 vote, Mio: 0 votes, Sora: 0 votes and the graveyard: 0 votes. Right?" in texts
+    assert ("The votes: Aki: 3 votes, Ken: 1 vote, Mio: 0 votes, Sora: 0 votes and the graveyard: 0 votes. "
+            "Right?") in texts
     assert "Aki is executed." in texts and "Aki holds Villager and Werewolf." in texts
     assert texts[-3:] == ["Victory to the villagers!", "Everyone on that side wins. Turn your cards over to see who.",
                           "That was the night. Shuffle up for the next one!"]
