@@ -43,7 +43,7 @@ def _readline_lines(journal: Journal) -> Iterator[str]:
     try:
         import readline
     except ImportError:  # Windows without pyreadline: plain input()
-        readline = None  # type: ignore[assignment]
+        readline = None  # type: ignore[assignment]  # the module or None: mypy types the name as the module
     history = journal.path.with_name(journal.path.name + ".history")
     if readline is not None:
         players: list[str] = []

@@ -51,9 +51,9 @@ def change_lines(voice: Voice, change: Change) -> list[Line]:
         return lines
     if change.target is not None:
         lines.append(voice.line("score.redone"))
-    if isinstance(done, NewMatch):
+    if isinstance(done, NewMatch) and match is not None:  # a new match that took effect is the sheet
         lines.append(voice.line("score.new_remote" if done.remote else "score.new",
-                                a=match.players[0], b=match.players[1]))  # type: ignore[union-attr]
+                                a=match.players[0], b=match.players[1]))
         return lines
     fouler = done.player if isinstance(done, Foul) else None
     lines.extend(award_line(voice, award, fouler) for award in change.awards)

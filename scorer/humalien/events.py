@@ -176,7 +176,7 @@ _FAST: dict[str, tuple[type, tuple[str, ...], tuple[type, ...]]] = {
 def from_record(record: Any) -> Event:
     """The event a stored record describes; BadRecord naming what is wrong otherwise."""
     if type(record) is dict and record.get("v") == RECORD_VERSION:
-        spec = _FAST.get(record.get("kind"))  # type: ignore[arg-type]
+        spec = _FAST.get(str(record.get("kind")))
         if spec is not None:
             cls, names, types = spec
             values = tuple(map(record.get, names))
