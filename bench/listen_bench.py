@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from gm.clock import FakeClock, RealClock  # noqa: E402
+from gm.clock import RealClock  # noqa: E402
+from fakes import FakeClock  # noqa: E402
 from gm.hearing.keyboard import KeyboardAsker  # noqa: E402
 from gm.text.lines import Voice  # noqa: E402
 from gm.hearing.voice import VoiceAsker, phrasebook  # noqa: E402

@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ROUND = r"""
 import io, json, sys, time
 start = time.perf_counter()
-from gm.clock import FakeClock
+sys.path.insert(0, "tests")
+from fakes import FakeClock
 from gm.hearing.voice import open_asker
 from gm.ports import Line, Question
 from gm.text.lines import Voice

@@ -252,19 +252,21 @@ def cue_lateness(seconds: float = 10.0, phase: int = 180) -> None:
     """The real discussion timer on a RealClock scaled so `phase` game seconds last `seconds`,
     speaking Japanese to a WAV sink that plays in real time."""
     voice = Voice("ja")
-    said: list[tuple[str, float]] = []
+    said: list[tuple[Line, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         speaker = open_speech_speaker(SpeechSettings("ja", f"wav:{tmp}"), PrintSpeaker(lambda _: None), pace=1.0)
         clock = RealClock(scale=seconds / phase)
 
         def say(line: Line) -> None:
-            said.append((line.key, clock.now()))
+            said.append((line, clock.now()))
             speaker.say(line)
 
-        result = Discussion(phase, clock, say, voice.line).run()
+        Discussion(phase, clock, say, voice.line).run()
         speaker.close()
         spoken = speaker.spoken
-    schedule = [(phase - mark, when) for mark, when in result.cues] + [(phase, said[-1][1])]
+    marks = [(line.fields.get("secs", line.fields.get("n")), when) for line, when in said
+             if line.key in ("werewolf.timer.left", "werewolf.timer.count")]
+    schedule = [(phase - mark, when) for mark, when in marks] + [(phase, said[-1][1])]
     lateness = [(when - due) * clock.scale for due, when in schedule]
     print(f"\n4. {len(schedule)} cues of a {phase} s discussion scaled to {seconds:.0f} s, "
           "speech on (WAV sink, real time)")

@@ -1,4 +1,4 @@
-"""Clocks: the real monotonic clock, optionally compressed by a time scale."""
+"""The real clock: monotonic, optionally compressed by a time scale (tests use a fake one)."""
 
 from __future__ import annotations
 
@@ -21,19 +21,3 @@ class RealClock:
         if seconds > 0:
             time.sleep(seconds * self.scale)
 
-
-class FakeClock:
-    """A clock that only moves when slept on or advanced: for tests."""
-
-    def __init__(self, start: float = 0.0) -> None:
-        self.scale = 1.0
-        self.t = start
-
-    def now(self) -> float:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        if seconds > 0:
-            self.t += seconds
-
-    advance = sleep

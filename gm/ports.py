@@ -1,12 +1,18 @@
-"""The ports a game runner talks through: something that speaks, something that asks, a clock.
+"""The ports a game runner talks through: something that speaks, something that asks, a clock,
+timer controls, and the sink rendered speech is played into.
 
 Implementations live at the edges (printing, speech, keyboard, microphone); tests pass fakes.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
-from typing import Mapping, Protocol
+from typing import TYPE_CHECKING, Protocol
+from collections.abc import Mapping
+
+if TYPE_CHECKING:
+    from gm.speech.audio import Audio
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,9 @@ class Asker(Protocol):
     def ask(self, question: Question) -> str:
         """Return one of `question.answers` (or `question.default` on timeout)."""
 
+    def close(self) -> None:
+        """Stop listening and let go of the microphone or model (nothing for a keyboard)."""
+
 
 class Clock(Protocol):
     """Monotonic game time in seconds; `scale` is real seconds per game second."""
@@ -71,7 +80,21 @@ class Clock(Protocol):
 
 class Controls(Protocol):
     """Commands during a timed phase: "pause", "resume", "toggle", "add" (30 s), "add_minute",
-    "end" (vote now), "repeat". An optional `release()` gives the terminal back."""
+    "end" (vote now), "repeat"."""
 
     def poll(self, timeout: float) -> str | None:
         """Wait up to `timeout` clock seconds for a command; None when none came."""
+
+    def release(self) -> None:
+        """Give the terminal back (raw keys off) before anything else is asked."""
+
+
+class Sink(Protocol):
+    """Where rendered speech is played: a sound device, or a folder of WAV files."""
+
+    realtime: bool  # plays as it goes, so an urgent line can cut what is playing
+
+    def play(self, audio: Audio, key: str, cut: threading.Event) -> bool:
+        """Play `audio` (the line `key`); False when `cut` stopped it early."""
+
+    def close(self) -> None: ...

@@ -2,7 +2,7 @@ import shutil
 
 import pytest
 
-from gm.clock import FakeClock
+from fakes import FakeClock
 
 
 def pytest_collection_modifyitems(config, items):

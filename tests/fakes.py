@@ -1,9 +1,25 @@
-"""Fakes for the ports: a recording speaker, scripted answers, scripted timer commands."""
+"""Fakes for the ports: a clock, a recording speaker, scripted answers, scripted timer commands."""
 
 from __future__ import annotations
 
-from gm.clock import FakeClock
 from gm.ports import Line, Question
+
+
+class FakeClock:
+    """A clock that only moves when slept on or advanced: for tests."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self.scale = 1.0
+        self.t = start
+
+    def now(self) -> float:
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            self.t += seconds
+
+    advance = sleep
 
 
 class RecordingSpeaker:
@@ -61,9 +77,12 @@ class ScriptedAsker:
         assert answer in question.answers, f"{answer!r} is not an answer to {question.key}: {question.answers}"
         return answer
 
+    def close(self) -> None:
+        """Nothing to let go of."""
 
     def _answers_readback(self) -> bool:
-        return bool(self.answers) and isinstance(self.answers[0], tuple) and self.answers[0][0] == "werewolf.vote.readback"
+        first = self.answers[0] if self.answers else None
+        return isinstance(first, tuple) and first[0] == "werewolf.vote.readback"
 
 
 class ScriptedControls:
@@ -85,6 +104,9 @@ class ScriptedControls:
             return command
         self.clock.t = deadline
         return None
+
+    def release(self) -> None:
+        """No terminal to give back."""
 
 
 class RecordingDisplay:

@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from gm.cli import app
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.night.context import NightContext
 from gm.night.evening import run_evening
 from gm.text.lines import Voice
 from gm.werewolf.decks import standard_deck
 from gm.werewolf.evening import Evening, EveningError, evening_from_json
-from gm.werewolf.judge import SIDES
+from gm.werewolf.judge import Side
 
 from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls
 
@@ -43,7 +43,7 @@ def test_an_impossible_night_is_refused(side, winners, message):
         Evening(FOUR).add(side, winners)
 
 
-@given(st.lists(st.tuples(st.sampled_from(SIDES), st.sets(st.sampled_from(FOUR))), max_size=12))
+@given(st.lists(st.tuples(st.sampled_from(list(Side)), st.sets(st.sampled_from(FOUR))), max_size=12))
 def test_the_tally_counts_every_night_once(nights):
     evening = Evening(FOUR)
     for side, winners in nights:
@@ -85,7 +85,8 @@ VILLAGERS_NIGHT = MORNING + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_first
 @pytest.mark.parametrize("lang, tally", [
     ("en", "The evening, 2 nights: the villagers won 1 time and the Traitor Werewolf won 1 time. "
            "Wins: Aki 1, Ken 1, Mio 1 and Sora 0."),
-    ("ja", "今夜の成績、2回のゲームで、村人陣営の勝利1回、裏切り人狼の勝利1回。勝った回数はAkiさん1回、Kenさん1回、Mioさん1回、Soraさん0回。"),
+    ("ja",
+     "今夜の成績、2回のゲームで、村人陣営の勝利1回、裏切り人狼の勝利1回。勝った回数はAkiさん1回、Kenさん1回、Mioさん1回、Soraさん0回。"),
 ])
 def test_again_plays_the_next_night_with_the_same_table_and_the_tally_is_said(lang, tally):
     answers = [*VILLAGERS_NIGHT, ("werewolf.evening.again", "yes"), *TRAITOR_WEREWOLF_NIGHT,

@@ -10,7 +10,7 @@ import pytest
 from gm.text import japanese, samples
 from gm.hearing.answers import match_answer
 from gm.commands.common import BadPlayers, parse_players
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.text.lines import Voice
 from gm.ports import Line, Question
@@ -20,7 +20,7 @@ HEAVY = ("vosk", "pyttsx3", "sounddevice", "numpy", "pykakasi")
 
 
 def test_importing_the_cli_loads_no_device_library():
-    code = "import sys, gm.cli; print(' '.join(m for m in %r if m in sys.modules))" % (HEAVY,)
+    code = f"import sys, gm.cli; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 

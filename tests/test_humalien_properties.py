@@ -75,6 +75,19 @@ def reference(events):
             "counts": counts, "piles": piles, "over": over}
 
 
+def _scoring(draw, kind, player, piles, remote):
+    """One scoring event of `kind` by `player`, its counts drawn (`piles`: the piles it may find empty)."""
+    return {
+        "flow": lambda: Flow(player, draw(piles)),
+        "skull": lambda: Skull(player, draw(st.integers(1, 10 if remote else 6))),
+        "666": lambda: SixSixSix(player, draw(st.none() | piles)),
+        "god": lambda: GodIsland(player),
+        "angel": lambda: AngelCut(player, draw(st.none() | piles)),
+        "finish": lambda: Finish(player, draw(st.integers(1, 30))),
+        "foul": lambda: Foul(player, draw(st.integers(1, 30))),
+    }[kind]()
+
+
 @st.composite
 def valid_events(draw, max_size=40):
     events = [NewMatch(draw(st.sampled_from(PLAYERS)), remote=draw(st.booleans()))]
@@ -103,15 +116,7 @@ def valid_events(draw, max_size=40):
             kinds += [kind for kind, n in model["counts"].items() if n < boxes]
             kind = draw(st.sampled_from(kinds))
             piles = st.integers(model["piles"][player], 5)  # HU-R6: empty piles never come back
-            events.append({
-                "flow": lambda: Flow(player, draw(piles)),
-                "skull": lambda: Skull(player, draw(st.integers(1, 10 if model["remote"] else 6))),
-                "666": lambda: SixSixSix(player, draw(st.none() | piles)),
-                "god": lambda: GodIsland(player),
-                "angel": lambda: AngelCut(player, draw(st.none() | piles)),
-                "finish": lambda: Finish(player, draw(st.integers(1, 30))),
-                "foul": lambda: Foul(player, draw(st.integers(1, 30))),
-            }[kind]())
+            events.append(_scoring(draw, kind, player, piles, model["remote"]))
     return events
 
 

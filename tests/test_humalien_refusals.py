@@ -66,7 +66,8 @@ def test_hu_r6_remote_play_allows_two_of_each_but_not_three():
 ])
 def test_hu_r6_empty_piles_never_come_back_in_a_game(before, refused):
     state = state_of(*before)
-    with pytest.raises(Impossible, match=r"refused: Alice already had \d empty in game 1, and empty piles never come back"):
+    with pytest.raises(Impossible,
+                       match=r"refused: Alice already had \d empty in game 1, and empty piles never come back"):
         fold([refused], state, strict=True)
 
 
@@ -140,8 +141,10 @@ def test_typed_666_and_angel_cut_take_their_piles():
 # --- the command line and `gm score play` -------------------------------------------------------
 
 @pytest.mark.parametrize("setup, refused, reason", [
-    ([], ["finish", "a", "0"], "gm: finish by Alice with Bob holding 0 cards refused: Bob would have finished first (HU-R6)\n"),
-    ([], ["foul", "b", "0"], "gm: foul finish by Bob with Alice holding 0 cards refused: Alice would have finished first (HU-R6)\n"),
+    ([], ["finish", "a", "0"],
+     "gm: finish by Alice with Bob holding 0 cards refused: Bob would have finished first (HU-R6)\n"),
+    ([], ["foul", "b", "0"],
+     "gm: foul finish by Bob with Alice holding 0 cards refused: Alice would have finished first (HU-R6)\n"),
     ([["god-island", "a"]], ["god-island", "b"],
      "gm: God Island by Bob refused: game 1 already had 1 (one box has only four Owls; HU-R6)\n"),
     ([["angel-cut", "a"]], ["angel-cut", "b"],
@@ -163,7 +166,8 @@ def test_hu_r6_refusals_are_one_line_exit_2_and_nothing_written(gm, setup, refus
 def test_666_and_angel_cut_on_the_command_line_are_one_event_each(gm):
     gm("new", "Alice", "Bob")
     gm("flow", "b", "2")
-    assert gm("666", "b").stdout == "Bob +3 (666: 3 cards × game 1; end points ×3) → 5\nBob +2 (flow: 2 empty piles) → 7\n"
+    assert gm("666", "b").stdout == ("Bob +3 (666: 3 cards × game 1; end points ×3) → 5\n"
+                                     "Bob +2 (flow: 2 empty piles) → 7\n")
     assert gm("angel-cut", "a", "--keep-stock", "1").stdout == (
         "Alice +1 (Angel Cut, stock kept: forced flow, 1 empty pile) → 1\n")
     records = [json.loads(line) for line in gm.path.read_text().splitlines()]
@@ -184,7 +188,8 @@ def test_refusals_in_play_are_one_line_and_the_loop_goes_on(tmp_path):
     out = result.stdout
     assert result.exit_code == 0
     assert "score> f a 1\n? flow of 1 empty pile for Alice refused: Alice already had 3 empty in game 1" in out
-    assert "score> fi b 0\n? finish by Bob with Alice holding 0 cards refused: Alice would have finished first (HU-R6)\n" in out
+    assert ("score> fi b 0\n? finish by Bob with Alice holding 0 cards refused: "
+            "Alice would have finished first (HU-R6)\n") in out
     assert "score> g b\n? God Island by Bob refused: game 1 already had 1 (one box has only four Owls; HU-R6)\n" in out
     assert "score> a a --keep-stock\nAlice +3 (Angel Cut, stock kept: forced flow, 3 empty piles) → 36\n" in out
     assert "score> a b\n? Angel Cut by Bob refused" in out

@@ -52,7 +52,8 @@ def test_a_name_and_its_count_are_said_with_a_pause():
     voice = Voice("ja", NAMES)
     item = voice.line("werewolf.vote.count_item", candidate="健", n=3)
     assert item.spoken == "けん、さんびょう"
-    assert voice.line("werewolf.vote.readback", counts=[item]).spoken == "とうひょうけっか。けん、さんびょう。これで いいですか？"
+    readback = voice.line("werewolf.vote.readback", counts=[item]).spoken
+    assert readback == "とうひょうけっか。けん、さんびょう。これで いいですか？"
     sheet = voice.line("score.totals", game=1, a="健", b="Mike", x=6, y=8)
     assert "けん、ろくてん。マイク、はってん" in sheet.spoken
 
@@ -61,7 +62,8 @@ def test_the_graveyard_has_no_honorific_and_english_lines_start_with_a_capital()
     ja, en = Voice("ja", NAMES), Voice("en")
     assert ja.text("werewolf.reveal.holds", name="墓地", cards=["村人"]).startswith("墓地のカード")
     assert ja.text("werewolf.reveal.holds", name="健", cards=["村人"]).startswith("健さんのカード")
-    assert en.text("werewolf.reveal.holds", name=en.text("common.graveyard"), cards=["Seer"]) == "The graveyard holds Seer."
+    graveyard = en.text("common.graveyard")
+    assert en.text("werewolf.reveal.holds", name=graveyard, cards=["Seer"]) == "The graveyard holds Seer."
     assert en.text("werewolf.timer.keys").startswith("space")
     ko = Voice("ko")
     assert ko.text("werewolf.reveal.holds", name="묘지", cards=["시민"]).startswith("묘지의 카드")
@@ -70,7 +72,8 @@ def test_the_graveyard_has_no_honorific_and_english_lines_start_with_a_capital()
 
 def test_rulebook_wording():
     ja = Voice("ja")
-    assert "せいじゃ" in ja.line("werewolf.regulation_dead").spoken and "せいしゃ" not in ja.line("werewolf.regulation_dead").spoken
+    dead = ja.line("werewolf.regulation_dead").spoken
+    assert "せいじゃ" in dead and "せいしゃ" not in dead
     assert ja.text("werewolf.angel").startswith("天使を持つ人で")
     assert "「うほうほ」" in ja.text("werewolf.gorilla")
 
@@ -87,10 +90,13 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
     en_keys, ja_keys, ko_keys = samples.keys(Voice("en")), samples.keys(Voice("ja")), samples.keys(Voice("ko"))
     assert sorted(en_keys) == sorted(ja_keys) == sorted(ko_keys)
     allowed = set(samples.NAMES) | {"gm", "score", "new", "ALICE", "BOB", "help", "voice", "list", "players",
-                                    "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID", "night.wav",
-                                    "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "new", "undo",
+                                    "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID",
+                                    "night.wav",
+                                    "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "undo",
                                     "flow", "foul", "keep-stock", "angel-cut", "HU-R6",
-                                    "pair", "flip", "special", "hint", "quit", "skip", "keep", "A", "B", "I", "N", "F", "W", "E"}  # keys to press, commands, arguments, rulings
+                                    # keys to press, commands, arguments, rulings
+                                    "pair", "flip", "special", "hint", "quit", "skip", "keep",
+                                    "A", "B", "I", "N", "F", "W", "E"}
     for lang in ("en", "ja", "ko"):
         for line in samples.lines(lang):
             assert line.text and "{" not in line.text, (lang, line.key)

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.hearing.decoys import DECOYS
 from gm.hearing.phrases import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker

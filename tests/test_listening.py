@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.hearing.phrases import Heard, Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Voice

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.listener import NoModel
 from gm.hearing.models import default_model

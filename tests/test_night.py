@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.text.lines import Voice
 from gm.night.context import NightContext
 from gm.night.runner import NightStopped, run_night
@@ -24,7 +24,8 @@ def night(players, answers, deck=None, lang="en", events=(), roll_call=False, re
     ctx = NightContext(
         players=players, deck=deck or standard_deck(len(players)), voice=Voice(lang, readings),
         speaker=speaker, asker=ScriptedAsker(answers, clock), clock=clock,
-        controls=ScriptedControls(clock, events), log=lambda kind, **d: log.append({"t": clock.now(), "type": kind, **d}),
+        controls=ScriptedControls(clock, events),
+        log=lambda kind, **d: log.append({"t": clock.now(), "type": kind, **d}),
         pause=20, discussion=discussion, roll_call=roll_call,
     )
     result = run_night(ctx)
@@ -53,7 +54,8 @@ def test_four_players_werewolf_executed_by_count_vote():
     texts = [line.text for line in speaker.lines]
     assert "Aki to Ken, Ken to Mio, Mio to Sora and Sora to Aki" in texts[speaker.keys.index("werewolf.pass_right")]
     assert "werewolf.vote.four_players" in speaker.keys  # why everyone points at once
-    assert "The votes: Aki: 3 votes, Ken: 1 vote, Mio: 0 votes, Sora: 0 votes and the graveyard: 0 votes. Right?" in texts
+    assert ("The votes: Aki: 3 votes, Ken: 1 vote, Mio: 0 votes, Sora: 0 votes and the graveyard: 0 votes. "
+            "Right?") in texts
     assert "Aki is executed." in texts and "Aki holds Villager and Werewolf." in texts
     assert texts[-3:] == ["Victory to the villagers!", "Everyone on that side wins. Turn your cards over to see who.",
                           "That was the night. Shuffle up for the next one!"]
@@ -121,7 +123,8 @@ def test_five_players_runoff_then_innocent_executed_asks_every_card():
     votes = [e for e in log if e["type"] == "vote"]
     assert [v["round"] for v in votes] == [1, 2]
     assert votes[1]["counts"] == {"Aki": 3, "Ken": 2}
-    assert "A tie between Aki and Ken. Runoff: everyone votes again, only among them." in [l.text for l in speaker.lines]
+    tie = "A tie between Aki and Ken. Runoff: everyone votes again, only among them."
+    assert tie in [line.text for line in speaker.lines]
     assert result.reveal.winning_side == "werewolves"
     assert set(result.reveal.winners) == {"Ken", "Mio"}
     assert "werewolf.reveal.everyone" in speaker.keys

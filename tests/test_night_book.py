@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.night.context import NightContext
 from gm.night.runner import run_night
 from gm.text.lines import Voice

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.hearing.keyboard import KeyboardAsker
 from gm.night.runner import NightStopped
 from gm.night.terminal import LiveCountdown, big_time

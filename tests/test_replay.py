@@ -7,7 +7,7 @@ import wave
 import numpy as np
 import pytest
 
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.hearing.replay import Utterances, split_utterances
 
 RATE = 16000

@@ -34,9 +34,12 @@ def test_show_json_is_the_documented_contract(gm):
     assert data == {
         "players": ["Alice", "Bob"], "remote": False, "game": 3, "over": True,
         "games": [
-            {"number": 1, "points": {"Alice": 14, "Bob": 1}, "multiplier": 1, "ended_by": {"player": "Alice", "how": "finish"}},
-            {"number": 2, "points": {"Alice": 33, "Bob": 6}, "multiplier": 3, "ended_by": {"player": "Alice", "how": "finish"}},
-            {"number": 3, "points": {"Alice": 44, "Bob": 5}, "multiplier": 1, "ended_by": {"player": "Bob", "how": "foul"}},
+            {"number": 1, "points": {"Alice": 14, "Bob": 1}, "multiplier": 1,
+             "ended_by": {"player": "Alice", "how": "finish"}},
+            {"number": 2, "points": {"Alice": 33, "Bob": 6}, "multiplier": 3,
+             "ended_by": {"player": "Alice", "how": "finish"}},
+            {"number": 3, "points": {"Alice": 44, "Bob": 5}, "multiplier": 1,
+             "ended_by": {"player": "Bob", "how": "foul"}},
         ],
         "totals": {"Alice": 91, "Bob": 12}, "winner": "Alice", "draw": False,
     }
@@ -161,7 +164,8 @@ def test_events_after_the_match_is_over_are_refused(gm):
     play_example(gm)
     result = gm("flow", "a", "1")
     assert result.exit_code == 2
-    assert result.stderr == "gm: the match Alice v Bob is over (Alice won 91 to 12): no flow after game 3; undo, or start a new match\n"
+    assert result.stderr == ("gm: the match Alice v Bob is over (Alice won 91 to 12): no flow after game 3; "
+                             "undo, or start a new match\n")
 
 
 def test_undo_with_nothing_to_undo(gm):

@@ -57,7 +57,8 @@ def test_a_refused_event_writes_nothing(tmp_path):
     assert path.read_bytes() == before
 
 
-@pytest.mark.parametrize("tail", [b'{"v":1,"kind":"flow","pla', b"\x00" * 40, b'{"v":1,"kind":"flow","player":"Bob","piles":1}'])
+@pytest.mark.parametrize("tail", [b'{"v":1,"kind":"flow","pla', b"\x00" * 40,
+                                  b'{"v":1,"kind":"flow","player":"Bob","piles":1}'])
 def test_a_torn_last_line_is_reported_ignored_then_set_aside_and_cut(tmp_path, tail):
     path = tmp_path / "m.jsonl"
     journal, notes = journal_with(path, NewMatch((A, B)), Flow(A, 2))
@@ -126,7 +127,8 @@ CHILD = textwrap.dedent("""
     path, count = sys.argv[1], int(sys.argv[2])
     journal = Journal(path, warn=lambda note: None)
     for i in range(count):
-        journal.append(lambda state, i=i: NewMatch(("Alice", "Bob")) if state.match is None else Skull("Alice", i % 6 + 1))
+        journal.append(lambda state, i=i: NewMatch(("Alice", "Bob")) if state.match is None
+                       else Skull("Alice", i % 6 + 1))
     print("done", flush=True)
 """)
 
@@ -154,7 +156,7 @@ def _append_until_killed(path, out_fd):
             os.write(out_fd, b"ack 1 new\n")
             continue
         cards = (lines * 7) % 6 + 1
-        journal.append(lambda state: Skull(A, cards))
+        journal.append(lambda state, cards=cards: Skull(A, cards))
         os.write(out_fd, f"ack {lines + 1} {cards}\n".encode())
 
 

@@ -43,10 +43,12 @@ def test_japanese_lines_are_spoken_in_kana_only():
         assert KANA.match(line.spoken), f"{line.key}: {line.spoken}"
     spoken = {line.key: line.spoken for line in lines}
     assert spoken["score.award.flow"] == "けん、ばが ながれて にてん。ごうけい にてん。"
-    assert spoken["score.award.666"] == "みお、ろくろくろく。きゅうてん。あがりの てんわ さんばい。ごうけい よんじゅうにてん。"
+    assert spoken["score.award.666"] == ("みお、ろくろくろく。きゅうてん。あがりの てんわ さんばい。"
+                                         "ごうけい よんじゅうにてん。")
 
 
 def test_japanese_text_uses_the_manuals_words():
     texts = " ".join(line.text for line in all_lines("ja")[0])
-    for word in ("場が流れる", "ドクロ", "ロクロクロク", "ゴッドアイランド", "エンジェルカット", "上がり", "反則上がり"):
+    for word in ("場が流れる", "ドクロ", "ロクロクロク", "ゴッドアイランド", "エンジェルカット", "上がり",
+                 "反則上がり"):
         assert word in texts

@@ -175,5 +175,6 @@ def test_every_field_of_a_sheet_comes_back_from_the_index():
     from gm.score.matches import sheet_from, sheet_record
     from scorer.humalien.sheet import Ending, Game, Match
 
-    sheet = Match(("健", "美緒"), True, (Game(1, (3, 4), 1, (2, 0), 1, 1, Ending("健", "foul")), Game(2)), (("健", "けん"),))
+    games = (Game(1, (3, 4), 1, (2, 0), 1, 1, Ending("健", "foul")), Game(2))
+    sheet = Match(("健", "美緒"), True, games, (("健", "けん"),))
     assert sheet_from(json.loads(json.dumps(sheet_record(sheet)))) == sheet

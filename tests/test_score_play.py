@@ -56,7 +56,8 @@ def test_mistakes_are_reported_and_the_loop_goes_on(tmp_path):
 
 def test_help_lists_every_verb(tmp_path):
     out = play(tmp_path / "m.jsonl", "help\n").stdout
-    for verb in ("new ALICE BOB [--remote]", "flow PLAYER [PILES]", "skull", "666", "god-island", "angel-cut", "finish", "foul",
+    for verb in ("new ALICE BOB [--remote]", "flow PLAYER [PILES]", "skull", "666", "god-island", "angel-cut",
+                 "finish", "foul",
                  "undo", "redo", "show", "say", "quit"):
         assert verb in out
 

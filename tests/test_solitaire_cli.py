@@ -56,7 +56,8 @@ def test_the_odds_of_a_reading_among_games_played_well():
     from scorer.solitaire.odds import SMART_DISTRIBUTION
 
     worse = sum(n for left, n in SMART_DISTRIBUTION.items() if left > 12)
-    assert data["odds"] == {"better_than": worse / 10000, "same_as": SMART_DISTRIBUTION[12] / 10000, "games": 10000, "rows": 7}
+    assert data["odds"] == {"better_than": worse / 10000, "same_as": SMART_DISTRIBUTION[12] / 10000, "games": 10000,
+                            "rows": 7}
 
 
 def test_bad_numbers_are_refused_in_one_line():
@@ -71,7 +72,8 @@ def test_bad_numbers_are_refused_in_one_line():
 
 
 def test_simulate_reports_the_distribution_as_json():
-    result = runner.invoke(app, ["solitaire", "simulate", "--deals", "20", "--seed", "5", "--policy", "greedy", "--json"])
+    result = runner.invoke(app, ["solitaire", "simulate", "--deals", "20", "--seed", "5", "--policy", "greedy",
+                                 "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) == {"deals", "policy", "rows", "distribution", "mean_left", "clear_rate", "clear_rate_ci95"}
@@ -100,9 +102,11 @@ def test_solve_prints_moves_that_replay_to_the_best_result():
 
 
 def test_play_in_the_terminal_to_the_spoken_reading():
-    # seed 3: the bottom row shows 1 wind (22) and 12 fire (24); then turn through the stock and past its last card (SS-R4)
+    # seed 3: the bottom row shows 1 wind (22) and 12 fire (24); then turn through the stock and past its last
+    # card (SS-R4)
     commands = ["hint", "pair 22 24", "pair 1 2", "special", "skip", "dance"] + ["flip"] * 25
-    result = runner.invoke(app, ["solitaire", "play", "--seed", "3", "--speech", "off"], input="\n".join(commands) + "\n")
+    result = runner.invoke(app, ["solitaire", "play", "--seed", "3", "--speech", "off"],
+                           input="\n".join(commands) + "\n")
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Think of your question. 28 cards in the pyramid, 24 cards in the stock." in out
@@ -114,7 +118,8 @@ def test_play_in_the_terminal_to_the_spoken_reading():
 
 
 def test_play_with_the_eye_and_japanese_lines():
-    result = runner.invoke(app, ["solitaire", "play", "--seed", "1", "--speech", "off", "--lang", "ja"], input="special\n1 8\nquit\n")
+    result = runner.invoke(app, ["solitaire", "play", "--seed", "1", "--speech", "off", "--lang", "ja"],
+                           input="special\n1 8\nquit\n")
     assert result.exit_code == 0, result.output
     assert "プロビデンスの目" in result.output
     assert "はずれです：13でした。" in result.output  # position 1 held a 13: turned face up, it leaves (SS-R2)
@@ -174,8 +179,9 @@ def test_the_cache_is_in_the_user_cache_dir_and_the_same_for_every_copy_of_the_c
     shutil.copytree(Path(scorer.__file__).parent, tmp_path / "copy" / "scorer")
     code = "from scorer.solitaire.solver_cache import cache_dir, compiled; print(cache_dir()); print(compiled())"
     env = {"PATH": "", "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path)}
+    wheres = (tmp_path / "copy", Path(scorer.__file__).parent.parent)
     seen = [subprocess.run([sys.executable, "-c", code], cwd=where, env=env, capture_output=True, text=True,
-                           check=True).stdout.split() for where in (tmp_path / "copy", Path(scorer.__file__).parent.parent)]
+                           check=True).stdout.split() for where in wheres]
     assert seen[0] == seen[1]
     assert seen[0][0].startswith(str(tmp_path / "cache" / "gm" / "numba" / "solver-")) and seen[0][1] == "False"
 

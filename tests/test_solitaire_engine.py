@@ -14,7 +14,7 @@ from scorer.solitaire.moves import (
     BadMove, Eye, Forgo, Humalien, Owl, Pair, PairFlip, Special, Turn, move_from_json, move_to_json,
 )
 
-H, E, O = "humalien", "eye", "owl"
+H, E, OW = "humalien", "eye", "owl"
 
 
 def c(text: str) -> int:
@@ -23,7 +23,7 @@ def c(text: str) -> int:
     return card_of(int(text[:-1]), elements[text[-1]])
 
 
-def make_deal(pyramid_cards: str, stock_top: str = "", specials=(H, H, E, E, O, O, O, O)) -> Deal:
+def make_deal(pyramid_cards: str, stock_top: str = "", specials=(H, H, E, E, OW, OW, OW, OW)) -> Deal:
     """A 3-row deal (positions 1 | 2 3 | 4 5 6): the given pyramid, the stock's top cards, then the rest."""
     cards = [c(x) for x in pyramid_cards.split()]
     top = [c(x) for x in stock_top.split()]
@@ -43,17 +43,18 @@ def test_the_pyramid_layout_and_its_bounds():  # SS-R1
 
 def test_a_fixed_seed_deals_the_same_cards_on_every_machine():
     deal = deal_from_seed(1)
-    assert deal.pyramid == (49, 9, 37, 22, 2, 38, 19, 11, 35, 5, 29, 51, 43, 15, 23, 46, 47, 21, 40, 39, 12, 50, 32, 20, 25, 26, 34, 10)
+    assert deal.pyramid == (49, 9, 37, 22, 2, 38, 19, 11, 35, 5, 29, 51, 43, 15, 23, 46, 47, 21, 40, 39, 12, 50, 32,
+                            20, 25, 26, 34, 10)
     assert deal.stock == (33, 3, 18, 14, 17, 44, 0, 27, 42, 1, 45, 6, 13, 24, 41, 30, 28, 31, 7, 16, 4, 48, 36, 8)
-    assert deal.specials == (E, H, O, H, O, O, O, E)
+    assert deal.specials == (E, H, OW, H, OW, OW, OW, E)
     assert deal_from_seed(1, rows=4).pyramid == deal.pyramid[:10]
 
 
 def test_deals_must_hold_the_whole_deck_and_the_eight_specials():
     with pytest.raises(BadDeal, match="holds 6 cards, not 5"):
-        Deal(3, tuple(range(5)), tuple(range(5, 52)), (H, H, E, E, O, O, O, O))
+        Deal(3, tuple(range(5)), tuple(range(5, 52)), (H, H, E, E, OW, OW, OW, OW))
     with pytest.raises(BadDeal, match="each of the 52"):
-        Deal(3, (0, 0, 1, 2, 3, 4), tuple(range(6, 52)), (H, H, E, E, O, O, O, O))
+        Deal(3, (0, 0, 1, 2, 3, 4), tuple(range(6, 52)), (H, H, E, E, OW, OW, OW, OW))
     with pytest.raises(BadDeal, match="specials"):
         make_deal("1f 2f 3f 4f 5f 6f", specials=(H,) * 8)
     with pytest.raises(BadDeal, match="integer"):
@@ -120,9 +121,9 @@ def test_the_game_ends_when_the_stock_is_all_set_aside():  # SS-R4
 
 
 def test_a_special_card_comes_up_in_its_order_and_must_be_resolved():
-    state = start(make_deal("1f 2f 3f 4f 5f 6f", specials=(O, H, H, E, E, O, O, O)))
+    state = start(make_deal("1f 2f 3f 4f 5f 6f", specials=(OW, H, H, E, E, OW, OW, OW)))
     state = apply(state, Special())
-    assert state.pending == O and state.specials_left == 7
+    assert state.pending == OW and state.specials_left == 7
     with pytest.raises(IllegalMove, match="owl special card is turned"):
         apply(state, Turn())
     with pytest.raises(IllegalMove, match="the owl, not the humalien"):
@@ -134,7 +135,7 @@ def test_a_special_card_comes_up_in_its_order_and_must_be_resolved():
 
 
 def test_humalien_discards_any_face_up_card():
-    state = apply(start(make_deal("1f 2f 3f 4f 5f 6f", specials=(H, H, E, E, O, O, O, O))), Special())
+    state = apply(start(make_deal("1f 2f 3f 4f 5f 6f", specials=(H, H, E, E, OW, OW, OW, OW))), Special())
     with pytest.raises(IllegalMove, match="position 1 is face down"):
         apply(state, Humalien(0))
     state = apply(state, Humalien(4))  # 5 covered 2 and 3 with its neighbours: nothing is uncovered yet
@@ -144,7 +145,7 @@ def test_humalien_discards_any_face_up_card():
 
 
 def test_eye_of_providence_right_wrong_and_kept():  # SS-R3: a covered face-up card can be paired
-    deal = make_deal("1f 2f 11f 4f 5f 6f", specials=(E, E, H, H, O, O, O, O))
+    deal = make_deal("1f 2f 11f 4f 5f 6f", specials=(E, E, H, H, OW, OW, OW, OW))
     state = apply(start(deal), Special())
     with pytest.raises(IllegalMove, match="already face up"):
         apply(state, Eye(3, 4))
@@ -162,7 +163,7 @@ def test_eye_of_providence_right_wrong_and_kept():  # SS-R3: a covered face-up c
 
 
 def test_owl_pairs_a_set_aside_card_with_a_face_up_card():
-    deal = make_deal("1f 2f 3f 4f 5f 6f", "9f 7f 8f", specials=(O, O, O, O, H, H, E, E))
+    deal = make_deal("1f 2f 3f 4f 5f 6f", "9f 7f 8f", specials=(OW, OW, OW, OW, H, H, E, E))
     state = start(deal)
     for _ in range(3):
         state = apply(state, Turn())

@@ -50,7 +50,8 @@ def test_ss_r6_a_capped_solve_says_so_and_gives_its_bounds():
 
 
 def test_ss_r6_a_search_within_its_cap_is_the_full_answer():
-    data = json.loads(runner.invoke(app, ["solitaire", "solve", "--seed", "7", "--max-states", "10000000", "--json"]).stdout)
+    data = json.loads(runner.invoke(app, ["solitaire", "solve", "--seed", "7", "--max-states", "10000000",
+                                          "--json"]).stdout)
     assert set(data) == KEYS and data["capped"] is False
     assert data["at_least"] == data["at_most"] == data["best_left"]
     end = replay(deal_from_seed(7), [move_from_json(m) for m in data["moves"]])

@@ -71,7 +71,8 @@ def test_a_state_budget_gives_up_with_the_bound_proven_so_far():
         solve(deal_from_seed(10), max_states=50)
     assert limit.value.at_least == 0 and limit.value.states == 51
     outcome = cards_left(10, 7, "omniscient", max_states=50)
-    assert outcome == Unresolved(10, 0, min(play_out(deal_from_seed(10), greedy).left, play_out(deal_from_seed(10), smart).left))
+    deal = deal_from_seed(10)
+    assert outcome == Unresolved(10, 0, min(play_out(deal, greedy).left, play_out(deal, smart).left))
     assert cards_left(10, 7, "omniscient") == 0
 
 

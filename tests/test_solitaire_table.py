@@ -104,7 +104,8 @@ def test_quit_says_the_reading_of_the_cards_left_so_far():
     assert result.stdout.endswith("You stop here, with 26 cards left in the pyramid.\n"
                                   "26 cards left: the outlook is very dark.\n")
     ja = runner.invoke(app, ["solitaire", "play", "--seed", "3", "--speech", "off", "--lang", "ja"], input="")
-    assert ja.stdout.endswith("ここで終わります。場札の残りは28枚です。\n場札の残り28枚：見通しは非常に暗いでしょう。\n")
+    assert ja.stdout.endswith("ここで終わります。場札の残りは28枚です。\n"
+                              "場札の残り28枚：見通しは非常に暗いでしょう。\n")
 
 
 @pytest.mark.parametrize("args, message", [

@@ -2,7 +2,7 @@
 
 import pytest
 
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.text.lines import Voice
 from gm.night.terminal import big_time
 from gm.night.timer import Discussion, cue_marks

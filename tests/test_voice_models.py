@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from gm.clock import FakeClock
+from fakes import FakeClock
 from gm.hearing import listener, models
 from gm.hearing.listener import BadWav, NoModel, PcmSource, check_model, model_dir, read_wav
 from gm.hearing.models import DownloadFailed, ModelFile, default_model, get_model

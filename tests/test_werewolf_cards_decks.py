@@ -5,8 +5,8 @@ import pytest
 from gm.text.lines import Voice
 from gm.werewolf.cards import BOX_COUNTS, CARD_IDS, UnknownCard, names_from_pack, parse_card
 from gm.werewolf.decks import DeckError, custom_deck, graveyard_size, standard_deck
-from gm.werewolf.inputs import card_names
-from gm.werewolf.judge import SIDES
+from gm.text.inputs import card_names
+from gm.werewolf.judge import Side
 from voices import load_pack
 
 
@@ -107,12 +107,14 @@ def test_a_custom_deck_with_box_counts_and_one_werewolf():
 
 
 @pytest.mark.parametrize("players, cards, message", [
-    (4, {"villager": 7, "werewolf": 1, "seer": 1, "traitor": 1}, "HW-R2: 4 players need 9 cards (2 each + 1 in the graveyard), not 10"),
+    (4, {"villager": 7, "werewolf": 1, "seer": 1, "traitor": 1},
+     "HW-R2: 4 players need 9 cards (2 each + 1 in the graveyard), not 10"),
     (6, {"villager": 10, "werewolf": 1, "seer": 1}, "HW-R2: 6 players need 14 cards"),
     (4, {"villager": 6, "seer": 1, "traitor": 1, "gravedigger": 1}, "HW-R2: a deck has exactly one werewolf, not 0"),
     (4, {"villager": 6, "werewolf": 2, "seer": 1}, "HW-R2: 2 × werewolf but the box holds 1"),
     (6, {"villager": 11, "werewolf": 1, "seer": 1, "traitor": 1}, "HW-R2: 11 × villager but the box holds 10"),
-    (4, {"villager": 7, "werewolf": 1, "seer": -1, "traitor": 2}, "HW-R2: count of 'seer' must be a whole number ≥ 0, not -1"),
+    (4, {"villager": 7, "werewolf": 1, "seer": -1, "traitor": 2},
+     "HW-R2: count of 'seer' must be a whole number ≥ 0, not -1"),
     (4, {"villager": 6, "werewolf": 1, "seer": "1", "traitor": 1}, "HW-R2: count of 'seer' must be a whole number"),
     (7, {"villager": 10, "werewolf": 1}, "HW-R2: Half Werewolf is for 4 to 6 players, not 7"),
     (4, {"villager": 6, "werewolf": 1, "wizard": 1, "traitor": 1}, "unknown card 'wizard'"),
@@ -128,7 +130,7 @@ def test_every_card_and_side_has_a_name_in_every_language(lang):
     voice = Voice(lang)
     names = {voice.text(f"werewolf.cards.{card}") for card in CARD_IDS}
     assert len(names) == len(CARD_IDS)
-    assert len({voice.text(f"werewolf.sides.{side}") for side in SIDES}) == len(SIDES)
+    assert len({voice.text(f"werewolf.sides.{side}") for side in Side}) == len(Side)
     if lang == "ja":
         assert voice.line("werewolf.cards.gravedigger").spoken == "はかほり"
         assert voice.spoken_word("裏切り者") == "うらぎりもの"

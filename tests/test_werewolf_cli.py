@@ -245,7 +245,8 @@ def test_judge_readable_output():
     (request(players=["Aki", "Ken", "Mio"]), "unknown player 'Sora'"),
     (request(deck={"villager": 3, "werewolf": 1}), "HW-R2: 4 players need 9 cards"),
     (request(deck={"villager": 6, "werewolf": 1, "人狼": 1}), 'werewolf is given twice in "deck"'),
-    (request(hands={"Aki": ["werewolf", "traitor"], "aki": ["villager", "villager"]}), "the cards of Aki are given twice"),
+    (request(hands={"Aki": ["werewolf", "traitor"], "aki": ["villager", "villager"]}),
+     "the cards of Aki are given twice"),
 ])
 def test_judge_refusals(payload, message):
     assert message in refused("judge", input=payload)

@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gm.text.lines import Voice
+from gm.text.verdicts import verdict_key
 from gm.werewolf.decks import custom_deck, standard_deck
-from gm.werewolf.judge import JudgeError, decided_side, judge, needs_everyone, side_of
+from gm.werewolf.judge import JudgeError, decided_side, judge, side_of
 from gm.werewolf.tally import GRAVEYARD
 
 
@@ -33,9 +34,9 @@ def verdict_of(deal, executed, **kw):
 def check(verdict, side, winners, reason):
     assert verdict.winning_side == side
     assert verdict.winners == tuple(winners)
-    assert verdict.reason == f"werewolf.verdict.{reason}"
+    assert verdict_key(verdict) == f"werewolf.verdict.{reason}"
     for lang in ("en", "ja"):
-        assert Voice(lang).text(verdict.reason, **verdict.fields)
+        assert Voice(lang).text(verdict_key(verdict), **verdict.fields)
 
 
 # -- sides --------------------------------------------------------------------------------------
@@ -65,7 +66,7 @@ def test_the_traitor_werewolf_executed_wins_alone():
 def test_the_werewolf_executed_is_a_villager_win():
     verdict = verdict_of(FOUR, "A")
     check(verdict, "villagers", ["C", "D"], "werewolf_executed")
-    assert Voice("en").text(verdict.reason, **verdict.fields) == (
+    assert Voice("en").text(verdict_key(verdict), **verdict.fields) == (
         "A held the werewolf card: the villager side wins: C and D.")
     assert dict(verdict.sides) == {"A": "werewolves", "B": "werewolves", "C": "villagers", "D": "villagers"}
 
@@ -106,7 +107,7 @@ def test_an_empty_werewolf_side_wins_nothing():
                  "E=villager+villager", "werewolf+traitor")
     verdict = verdict_of(deal, "C")
     check(verdict, "werewolves", [], "innocent_executed_nobody")
-    assert Voice("en").text(verdict.reason, **verdict.fields).endswith("so nobody wins.")
+    assert Voice("en").text(verdict_key(verdict), **verdict.fields).endswith("so nobody wins.")
 
 
 # -- panic (HW-R5) --------------------------------------------------------------------------------
@@ -118,10 +119,10 @@ def test_panic_with_a_traitor_werewolf_the_villagers_win():
     # HW-R5 (役職ルール③): a Traitor Werewolf reverses both sides' conditions; panic spares them
     verdict = verdict_of(FOUR_TW, None)
     check(verdict, "villagers", ["B", "C", "D"], "panic_traitor_werewolf")
-    assert Voice("en").text(verdict.reason, **verdict.fields) == (
+    assert Voice("en").text(verdict_key(verdict), **verdict.fields) == (
         "A tie again, and the village panics, but the Traitor Werewolf A was spared, which reverses "
         "the sides: the villager side wins: B, C and D.")
-    assert "村人陣営の勝利です。勝者はB、C、D。" in Voice("ja").text(verdict.reason, **verdict.fields)
+    assert "村人陣営の勝利です。勝者はB、C、D。" in Voice("ja").text(verdict_key(verdict), **verdict.fields)
 
 
 def test_panic_with_a_traitor_werewolf_the_magician_turned_lose():
@@ -236,7 +237,8 @@ def _four(**changes):
     (dict(players=["A", "B", "C", "D", "E"]), "no cards given for E"),
     (dict(players=["A", "B", "C", "A"]), "a player is named twice"),
     (dict(players=["A", "B", "C", "Graveyard"], hands={"A": ["werewolf", "villager"], "B": ["traitor", "seer"],
-                                                       "C": ["villager", "villager"], "Graveyard": ["villager", "villager"]}),
+                                                       "C": ["villager", "villager"],
+                                                       "Graveyard": ["villager", "villager"]}),
      "'Graveyard' cannot be a player's name: it is the graveyard's"),
     (dict(deck=standard_deck(5)), "the deck is for 5 players, not 4"),
 ])
@@ -290,7 +292,6 @@ def test_more_than_two_magician_sightings_are_refused():
 ])
 def test_decided_side(deck, executed, hand, side):
     assert decided_side(deck, executed, hand) == side
-    assert needs_everyone(deck, executed, hand) == (side is None)
 
 
 @pytest.mark.parametrize("executed, hand, message", [
@@ -334,4 +335,4 @@ def test_a_decided_side_always_agrees_with_the_full_verdict(deal):
     assert side is None or side == verdict.winning_side
     assert verdict.winners == tuple(p for p in players if verdict.sides[p] == verdict.winning_side)
     for voice in PACKS:  # every reason the judge can give has a line in both packs
-        assert voice.text(verdict.reason, **verdict.fields)
+        assert voice.text(verdict_key(verdict), **verdict.fields)

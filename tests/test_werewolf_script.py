@@ -3,7 +3,7 @@
 import pytest
 
 from gm.werewolf.decks import standard_deck
-from gm.werewolf.script import DISCUSSION, REVEAL, VOTE, WAIT, SetupError, build_script, pass_pairs
+from gm.werewolf.script import Kind, SetupError, build_script, pass_pairs
 
 FOUR = ["Aki", "Ken", "Mio", "Sora"]
 FIVE = FOUR + ["Yui"]
@@ -24,9 +24,9 @@ def test_four_players_seer_sees_one_card_and_there_is_no_gravedigger():
     assert "werewolf.seer_one" in k and "werewolf.seer_two" not in k
     assert "werewolf.gravedigger" not in k and "werewolf.both_abilities" not in k
     assert "werewolf.apprentice" not in k and "werewolf.gorilla" not in k and "werewolf.angel" not in k
-    assert [s.kind for s in script[-3:]] == [DISCUSSION, VOTE, REVEAL]
+    assert [s.kind for s in script[-3:]] == [Kind.DISCUSSION, Kind.VOTE, Kind.REVEAL]
     deal = script[k.index("werewolf.deal")]
-    assert deal.kind == WAIT and deal.fields["total"] == 9 and deal.fields["graveyard"] == 1
+    assert deal.kind == Kind.WAIT and deal.fields["total"] == 9 and deal.fields["graveyard"] == 1
     assert deal.fields["villagers"] == 6 and sorted(deal.fields["others"]) == ["seer", "traitor", "werewolf"]
 
 

@@ -88,7 +88,8 @@ def test_the_runoff_total_equals_the_first_rounds():
     # HW-R4: the runoff is 全プレイヤーによる投票のやり直し: the same voters, so the same total
     first = count_round(CANDIDATES, {"Aki": 1, "Ken": 1, "Mio": 1}, 4)
     fewer = count_round(("Aki", "Ken", "Mio"), {"Aki": 2, "Ken": 2}, 4)
-    with pytest.raises(TallyError, match="HW-R4: the runoff has the same voters as the first round: exactly 3 votes, not 4"):
+    with pytest.raises(TallyError,
+                       match="HW-R4: the runoff has the same voters as the first round: exactly 3 votes, not 4"):
         outcome(first, fewer)
     assert outcome(first, count_round(("Aki", "Ken", "Mio"), {"Aki": 2, "Ken": 1}, 4)).executed == "Aki"
 

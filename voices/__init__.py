@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from importlib import resources
@@ -26,8 +27,9 @@ def default_language() -> str:
     return locale[:2] if locale[:2] in LANGUAGES else "en"
 
 
+@functools.cache
 def load_pack(lang: str) -> dict[str, Any]:
-    """The parsed pack for `lang` (one of LANGUAGES)."""
+    """The parsed pack for `lang` (one of LANGUAGES), read once and shared: callers do not change it."""
     if lang not in LANGUAGES:
         raise UnknownLanguage(f"no voice pack for language {lang!r} (have: {', '.join(LANGUAGES)})")
     text = resources.files(__name__).joinpath(f"{lang}.toml").read_text(encoding="utf-8")

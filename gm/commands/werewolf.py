@@ -62,7 +62,7 @@ def deck(
     lang: str = LangOption,
 ) -> None:
     """Show the deck for a player count: which cards to take from the box (HW-R1)."""
-    from gm.werewolf.inputs import deck_for
+    from gm.text.inputs import deck_for
 
     voice = _voice(lang)
     with input_errors():
@@ -85,7 +85,7 @@ def deck(
 
 # -- tally ------------------------------------------------------------------------------------
 def _round_of(spec: str, candidates: list[str], voters: list[str], roll_call: bool, deck: Deck) -> Round:
-    from gm.werewolf.inputs import graveyard_names, parse_counts, parse_roll_call
+    from gm.text.inputs import graveyard_names, parse_counts, parse_roll_call
     from gm.werewolf.tally import count_round, roll_call_round
 
     aliases = graveyard_names()
@@ -118,7 +118,7 @@ def tally(
 
     The votes possible follow the deck: the standard one for the player count unless --variant/--with.
     """
-    from gm.werewolf.inputs import BadInput, check_player_names, deck_for
+    from gm.text.inputs import BadInput, check_player_names, deck_for
     from gm.werewolf.tally import GRAVEYARD, outcome
 
     with input_errors():
@@ -153,11 +153,13 @@ def tally(
 
 # -- judge ------------------------------------------------------------------------------------
 def verdict_json(verdict: Verdict, voice: Voice) -> dict[str, object]:
+    from gm.text.verdicts import verdict_key
+
     return {
         "winning_side": verdict.winning_side,
         "winners": list(verdict.winners),
-        "reason": voice.text(verdict.reason, **verdict.fields),
-        "reason_key": verdict.reason,
+        "reason": voice.text(verdict_key(verdict), **verdict.fields),
+        "reason_key": verdict_key(verdict),
         "sides": dict(verdict.sides),
     }
 
@@ -169,7 +171,8 @@ def judge(
     lang: str = LangOption,
 ) -> None:
     """Who wins, from everyone's final cards and the vote (JSON on stdin or --file)."""
-    from gm.werewolf.inputs import BadInput, card_names, graveyard_names, parse_judge_request
+    from gm.text.inputs import BadInput, card_names, graveyard_names, parse_judge_request
+    from gm.text.verdicts import verdict_key
     from gm.werewolf.judge import judge as judge_cards
 
     voice = _voice(lang)
@@ -187,7 +190,7 @@ def judge(
         return
     from rich.table import Table
 
-    typer.echo(voice.text(verdict.reason, **verdict.fields))
+    typer.echo(voice.text(verdict_key(verdict), **verdict.fields))
     table = Table(show_header=False)
     for name in request.players:
         cards = " + ".join(voice.text(f"werewolf.cards.{card}") for card in request.hands[name])

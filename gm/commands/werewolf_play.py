@@ -70,7 +70,7 @@ def play(
     from gm.night.runner import NightStopped
     from gm.night.terminal import KeyControls, LiveCountdown
     from gm.speech.speakers import open_speaker
-    from gm.werewolf.inputs import check_player_names, deck_for
+    from gm.text.inputs import check_player_names, deck_for
 
     with input_errors():
         names, readings = parse_players(players)
@@ -101,6 +101,6 @@ def play(
         typer.echo(voice.text("werewolf.stopped"), err=True)
         raise typer.Exit(130)
     finally:
-        getattr(asker, "close", lambda: None)()
+        asker.close()
         speaker.close()
         night_log.close()

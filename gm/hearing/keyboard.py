@@ -108,6 +108,9 @@ class KeyboardAsker:
             if answer is not None:
                 return answer
 
+    def close(self) -> None:
+        """The keyboard stays as it was: nothing to let go of."""
+
 
 def _isatty(stream: TextIO) -> bool:
     try:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from gm.text.lines import Voice
 from gm.ports import Asker, Clock, Controls, Line, Question, Speaker
@@ -40,13 +41,11 @@ class NightContext:
     pause: float = 20.0
     discussion: int = 180
     roll_call: bool = False
-    said: list[Line] = field(default_factory=list)
 
     def say(self, key: str | Line, *, urgent: bool = False, **fields: Any) -> Line:
         """Say a line (by key with fields, or a ready Line), print it and log it."""
         line = key if isinstance(key, Line) else self.voice.line(key, urgent=urgent, **fields)
         self.speaker.say(line)
-        self.said.append(line)
         self.log("say", key=line.key, text=line.text)
         return line
 

@@ -3,7 +3,7 @@ the tally of wins said at the end."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from gm.night.context import NightContext
 from gm.night.runner import DONE, run_night

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gm.night.context import NightContext
-from gm.werewolf.judge import MOST_TURNED, JudgeError, Verdict, decided_side, judge, too_many
+from gm.text.verdicts import reason_key, verdict_key
+from gm.werewolf.judge import MOST_TURNED, JudgeError, Reason, Side, Verdict, decided_side, judge, too_many
 from gm.werewolf.tally import GRAVEYARD, Outcome
 
 NONE = "none"
@@ -23,7 +24,7 @@ class Reveal:
     """The night's end: the winning side, the winners when known, and the reason said."""
 
     executed: str | None
-    winning_side: str
+    winning_side: Side
     winners: tuple[str, ...]
     winners_known: bool
     reason: str
@@ -84,7 +85,7 @@ def _judge_table(ctx: NightContext, executed: str | None, known: dict[str, list[
             known, seen = {}, None
 
 
-def _ask_executed(ctx: NightContext, executed: str) -> tuple[list[str], str | None]:
+def _ask_executed(ctx: NightContext, executed: str) -> tuple[list[str], Side | None]:
     """The executed player's (or the graveyard's) cards, and the side they alone decide."""
     while True:
         cards = _ask_cards(ctx, executed)
@@ -111,12 +112,12 @@ def run_reveal(ctx: NightContext, vote: Outcome) -> Reveal:
     side, seen = None, None
     if executed is not None:
         known[executed], side = _ask_executed(ctx, executed)
-    if side not in (None, "traitor_werewolf") and ctx.deck.has("magician"):
+    if side not in (None, Side.TRAITOR_WEREWOLF) and ctx.deck.has("magician"):
         seen = _ask_magician_seen(ctx)
         if seen:
             side = None
-    if side == "traitor_werewolf":
-        line = ctx.say("werewolf.verdict.traitor_werewolf_executed", name=executed)
+    if side == Side.TRAITOR_WEREWOLF and executed is not None:  # only a player's own hand decides this
+        line = ctx.say(reason_key(Reason.TRAITOR_WEREWOLF_EXECUTED), name=executed)
         result = Reveal(executed, side, (executed,), True, line.text)
     elif side is not None:
         line = ctx.say("werewolf.reveal.side_wins", side=ctx.voice.line(f"werewolf.sides.{side}"))
@@ -124,7 +125,7 @@ def run_reveal(ctx: NightContext, vote: Outcome) -> Reveal:
         result = Reveal(executed, side, (), False, line.text)
     else:
         verdict = _judge_table(ctx, executed, known, seen)
-        line = ctx.say(verdict.reason, **verdict.fields)
+        line = ctx.say(verdict_key(verdict), **verdict.fields)
         result = Reveal(executed, verdict.winning_side, tuple(verdict.winners), True, line.text)
     ctx.log("verdict", executed=executed, winning_side=result.winning_side, winners=list(result.winners),
             winners_known=result.winners_known, reason=result.reason)

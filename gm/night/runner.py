@@ -8,7 +8,7 @@ from gm.night.context import NightContext, NightStopped
 from gm.night.reveal import Reveal, run_reveal
 from gm.night.vote import run_vote
 from gm.night.timer import Discussion, DiscussionResult
-from gm.werewolf.script import ACTION, DISCUSSION, REVEAL, SAY, VOTE, WAIT, Step, build_script
+from gm.werewolf.script import Kind, Step, build_script
 from gm.werewolf.tally import Outcome
 
 DONE = "done"
@@ -42,23 +42,23 @@ def _fields(ctx: NightContext, step: Step) -> dict:
 
 
 def _step(ctx: NightContext, step: Step, result: NightResult) -> None:
-    if step.kind == SAY:
+    if step.kind == Kind.SAY:
         ctx.say(step.key, **_fields(ctx, step))
-    elif step.kind in (ACTION, WAIT):
+    elif step.kind in (Kind.ACTION, Kind.WAIT):
         # A step goes on by itself after `pause` seconds, unless it waits (the deal) or pause is 0
-        timeout = ctx.pause if step.kind == ACTION and ctx.pause > 0 else None
+        timeout = ctx.pause if step.kind == Kind.ACTION and ctx.pause > 0 else None
         labels = {DONE: ctx.voice.text("werewolf.done")}
         ctx.ask(step.key, (DONE,), labels, default=DONE, timeout=timeout, **_fields(ctx, step))
-    elif step.kind == DISCUSSION:
+    elif step.kind == Kind.DISCUSSION:
         ctx.say(step.key, **step.fields)
         discussion = Discussion(ctx.discussion, ctx.clock, ctx.say, ctx.voice.line,
                                 ctx.controls, ctx.display, lambda: _interrupt_choice(ctx))
         result.discussion = discussion.run()
         ctx.log("discussion", how=result.discussion.how, seconds=result.discussion.ended - result.discussion.started,
                 added=result.discussion.added, pauses=result.discussion.pauses)
-    elif step.kind == VOTE:
+    elif step.kind == Kind.VOTE:
         result.vote = run_vote(ctx)
-    elif step.kind == REVEAL:
+    elif step.kind == Kind.REVEAL:
         assert result.vote is not None
         result.reveal = run_reveal(ctx, result.vote)
 

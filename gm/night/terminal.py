@@ -9,9 +9,12 @@ from __future__ import annotations
 import os
 import select
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from gm.ports import Clock
+
+if TYPE_CHECKING:
+    from rich.live import Live
 
 _FONT = {
     "0": ["███", "█ █", "█ █", "█ █", "███"],
@@ -43,7 +46,7 @@ class LiveCountdown:
     def __init__(self, title: str, help_text: str) -> None:
         self.title = title
         self.help_text = help_text
-        self._live = None
+        self._live: Live | None = None
 
     def _render(self, remaining: float, paused: bool):
         from rich.align import Align
@@ -80,7 +83,7 @@ class KeyControls:
     def __init__(self, clock: Clock, stream: TextIO | None = None) -> None:
         self.clock = clock
         self.stream = stream or sys.stdin
-        self._saved = None
+        self._saved: list[Any] | None = None
 
     def _cbreak(self) -> None:
         import termios

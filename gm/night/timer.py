@@ -7,10 +7,12 @@ time, end the discussion or repeat the last line. Ctrl-C pauses and asks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from dataclasses import dataclass
+from typing import Protocol
+from collections.abc import Callable
 
 from gm.ports import Clock, Controls, Line
+from scorer.named import Named
 
 WARNINGS = (120, 60, 30)
 COUNTDOWN = 10
@@ -41,22 +43,28 @@ def cue_marks(seconds: float) -> list[int]:
     return sorted(marks, reverse=True)
 
 
+class Ended(Named):
+    """How a discussion ended: its time ran out, or the players ended it to vote."""
+
+    TIME_UP = "time_up"
+    ENDED = "ended"
+
+
 @dataclass
 class DiscussionResult:
-    """How the discussion went: `how` is "time_up" or "ended"; times in clock seconds."""
+    """How the discussion went; times in clock seconds."""
 
-    how: str
+    how: Ended
     started: float
     ended: float
     added: int = 0
     pauses: int = 0
-    cues: list[tuple[int, float]] = field(default_factory=list)  # (mark, when said)
 
 
 class Discussion:
     """Runs one timed discussion through the ports."""
 
-    def __init__(self, seconds: int, clock: Clock, say: Callable[[Line], None],
+    def __init__(self, seconds: int, clock: Clock, say: Callable[[Line], object],
                  line: Callable[..., Line], controls: Controls | None = None,
                  display: TimerDisplay | None = None,
                  on_interrupt: Callable[[], str] | None = None) -> None:
@@ -81,7 +89,7 @@ class Discussion:
     def run(self) -> DiscussionResult:
         start = self.clock.now()
         end = start + self.seconds
-        result = DiscussionResult("time_up", start, start)
+        result = DiscussionResult(Ended.TIME_UP, start, start)
         marks = cue_marks(self.seconds)
         paused_left: float | None = None
         while True:
@@ -91,16 +99,14 @@ class Discussion:
                 due = [m for m in marks if m >= remaining]
                 if due:
                     marks = [m for m in marks if m < remaining]
-                    mark = min(due)  # only the latest cue when several passed at once
-                    result.cues.append((mark, now))
-                    self.say(self._cue_line(mark))
+                    self.say(self._cue_line(min(due)))  # only the latest cue when several passed at once
                 if remaining <= 0:
                     self.say(self._line("werewolf.timer.up", urgent=True))
                     break
             self.display.show(max(0.0, remaining), paused_left is not None)
             wait = TICK if paused_left is not None else _next_wait(remaining, marks)
             try:
-                command = self.controls.poll(wait) if self.controls else _sleep(self.clock, wait)
+                command = self.controls.poll(wait) if self.controls else self._sleep(wait)
             except KeyboardInterrupt:
                 if paused_left is None:
                     paused_left = end - self.clock.now()
@@ -127,7 +133,7 @@ class Discussion:
                 marks = [m for m in cue_marks(self.seconds + result.added) if m < left]
                 self.say(self._line("werewolf.timer.added", secs=extra))
             elif command == "end":
-                result.how = "ended"
+                result.how = Ended.ENDED
                 self.say(self._line("werewolf.timer.ended"))
                 break
             elif command == "repeat" and self.last is not None:
@@ -135,6 +141,11 @@ class Discussion:
         self._release()
         result.ended = self.clock.now()
         return result
+
+    def _sleep(self, seconds: float) -> str | None:
+        """Without controls the time just passes: no command."""
+        self.clock.sleep(seconds)
+        return None
 
     def _interrupted(self) -> str | None:
         """Ctrl-C has paused the timer: ask whether to resume or vote now (or stay paused)."""
@@ -147,9 +158,8 @@ class Discussion:
     def _release(self) -> None:
         """Give the terminal back (display and raw keys) before anything else is asked."""
         self.display.close()
-        release = getattr(self.controls, "release", None)
-        if release:
-            release()
+        if self.controls is not None:
+            self.controls.release()
 
 
 def _next_wait(remaining: float, marks: list[int]) -> float:
@@ -159,6 +169,3 @@ def _next_wait(remaining: float, marks: list[int]) -> float:
     return max(0.0, min(to_cue, to_tick))
 
 
-def _sleep(clock: Clock, seconds: float) -> None:
-    clock.sleep(seconds)
-    return None

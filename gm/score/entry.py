@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from dataclasses import dataclass
+from collections.abc import Collection, Sequence
 
 from scorer.humalien.errors import NoMatch, ScoreError
 from scorer.humalien.events import (
@@ -10,34 +11,88 @@ from scorer.humalien.events import (
 )
 from scorer.humalien.fold import State
 from scorer.humalien.sheet import Match, resolve_player
+from scorer.named import Named
 
-SCORING_VERBS = ("flow", "skull", "666", "god-island", "angel-cut", "finish", "foul")
-VERBS = ("new",) + SCORING_VERBS + ("undo", "redo", "show", "say", "help", "quit")
-ALIASES = {
-    "f": "flow", "s": "skull", "6": "666", "g": "god-island", "god": "god-island",
-    "a": "angel-cut", "angel": "angel-cut", "ac": "angel-cut", "fi": "finish", "fo": "foul",
-    "u": "undo", "r": "redo", "q": "quit", "exit": "quit", "?": "help",
-}
-# Each verb's arguments and alias; what it does is in the voice packs (`score.help`).
-USAGE = {
-    "new": "new ALICE BOB [--remote] [--abandon]",
-    "flow": "flow PLAYER [PILES]   (f)",
-    "skull": "skull PLAYER [CARDS]  (s)",
-    "666": "666 PLAYER [PILES]    (6)",
-    "god-island": "god-island PLAYER     (g)",
-    "angel-cut": "angel-cut PLAYER [--keep-stock [PILES]]  (a)",
-    "finish": "finish PLAYER LEFT    (fi)",
-    "foul": "foul PLAYER LEFT      (fo)",
-    "undo": "undo                  (u)",
-    "redo": "redo                  (r)",
-    "show": "show",
-    "say": "say",
-    "help": "help                  (?)",
-    "quit": "quit                  (q)",
-}
+
+class ArgKind(Named):
+    """What a verb's argument is: a player (by unique prefix), a new player's NAME[=reading], a count."""
+
+    PLAYER = "player"
+    NAME = "name"
+    COUNT = "count"
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument of a verb: `flag` = given only with that flag (PILES after --keep-stock)."""
+
+    name: str
+    kind: ArgKind
+    optional: bool = False
+    flag: str | None = None
+
+    def usage(self) -> str:
+        return f"[{self.name}]" if self.optional else self.name
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A command of `gm score play` (and of `gm score`): its arguments, flags and aliases; what it
+    does is in the voice packs (`score.help.<name>`). `scoring` verbs append an event."""
+
+    name: str
+    args: tuple[Arg, ...] = ()
+    flags: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    scoring: bool = False
+
+    def args_with(self, flags: Collection[str]) -> tuple[Arg, ...]:
+        """The arguments taken when `flags` are given."""
+        return tuple(arg for arg in self.args if arg.flag is None or arg.flag in flags)
+
+    def synopsis(self, flags: Collection[str] = ()) -> str:
+        """ "angel-cut PLAYER --keep-stock [PILES]": the verb as typed with `flags`."""
+        words = [self.name, *(arg.usage() for arg in self.args if arg.flag is None)]
+        for flag in self.flags:
+            if flag in flags:
+                words += [flag, *(arg.usage() for arg in self.args if arg.flag == flag)]
+        return " ".join(words)
+
+    def usage(self) -> str:
+        """ "angel-cut PLAYER [--keep-stock [PILES]]": every form, for help and errors."""
+        words = [self.name, *(arg.usage() for arg in self.args if arg.flag is None)]
+        for flag in self.flags:
+            words.append("[" + " ".join([flag, *(arg.usage() for arg in self.args if arg.flag == flag)]) + "]")
+        return " ".join(words)
+
+    def help_usage(self) -> str:
+        """The usage with the short alias: "flow PLAYER [PILES]   (f)"."""
+        return f"{self.usage():<20}  ({self.aliases[0]})" if self.aliases else self.usage()
 
 
 KEEP_STOCK = "--keep-stock"
+_PLAYER = Arg("PLAYER", ArgKind.PLAYER)
+
+VERB_TABLE: tuple[Verb, ...] = (
+    Verb("new", (Arg("ALICE", ArgKind.NAME), Arg("BOB", ArgKind.NAME)), ("--remote", "--abandon")),
+    Verb("flow", (_PLAYER, Arg("PILES", ArgKind.COUNT, optional=True)), aliases=("f",), scoring=True),
+    Verb("skull", (_PLAYER, Arg("CARDS", ArgKind.COUNT, optional=True)), aliases=("s",), scoring=True),
+    Verb("666", (_PLAYER, Arg("PILES", ArgKind.COUNT, optional=True)), aliases=("6",), scoring=True),
+    Verb("god-island", (_PLAYER,), aliases=("g", "god"), scoring=True),
+    Verb("angel-cut", (_PLAYER, Arg("PILES", ArgKind.COUNT, optional=True, flag=KEEP_STOCK)), (KEEP_STOCK,),
+         aliases=("a", "angel", "ac"), scoring=True),
+    Verb("finish", (_PLAYER, Arg("LEFT", ArgKind.COUNT)), aliases=("fi",), scoring=True),
+    Verb("foul", (_PLAYER, Arg("LEFT", ArgKind.COUNT)), aliases=("fo",), scoring=True),
+    Verb("undo", aliases=("u",)),
+    Verb("redo", aliases=("r",)),
+    Verb("show"),
+    Verb("say"),
+    Verb("help", aliases=("?",)),
+    Verb("quit", aliases=("q", "exit")),
+)
+VERBS_BY_NAME = {verb.name: verb for verb in VERB_TABLE}
+VERBS = tuple(VERBS_BY_NAME)
+ALIASES = {alias: verb.name for verb in VERB_TABLE for alias in verb.aliases}
 
 
 class BadEntry(ScoreError):
@@ -83,7 +138,8 @@ def new_match(names: Sequence[str], remote: bool = False, abandon: bool = False)
         if reading.strip():
             readings.append((name.strip(), reading.strip()))
     if len(players) != 2:
-        raise BadEntry(f"a match needs two players, not {len(players)}: {list(names)!r}", "two_players", n=len(players), names=list(names))
+        raise BadEntry(f"a match needs two players, not {len(players)}: {list(names)!r}", "two_players",
+                       n=len(players), names=list(names))
     return NewMatch((players[0], players[1]), remote=remote, abandon=abandon, readings=tuple(readings))
 
 
@@ -93,40 +149,39 @@ def build(verb: str, args: Sequence[str], state: State) -> Event:
         return Undo()
     if verb == "redo":
         return Redo()
-    if verb == "new":
-        flags = {a for a in args if a.startswith("--")}
-        if flags - {"--remote", "--abandon"}:
-            raise BadEntry(f"usage: {USAGE['new']}", "usage", usage=USAGE["new"])
-        return new_match([a for a in args if not a.startswith("--")], "--remote" in flags, "--abandon" in flags)
-    if verb not in SCORING_VERBS:
+    spec = VERBS_BY_NAME.get(verb)
+    if spec is not None and verb == "new":
+        given = {a for a in args if a.startswith("--")}
+        if given - set(spec.flags):
+            raise BadEntry(f"usage: {spec.usage()}", "usage", usage=spec.usage())
+        return new_match([a for a in args if not a.startswith("--")], "--remote" in given, "--abandon" in given)
+    if spec is None or not spec.scoring:
         raise BadEntry(f"{verb!r} is not a scoring command", "not_scoring", command=verb)
     match = match_of(state)
-    usage = USAGE[verb].split("  ")[0].strip()
     flags = [a for a in args if a.startswith("--")]
-    if flags and (verb != "angel-cut" or flags != [KEEP_STOCK]):
-        raise BadEntry(f"usage: {usage}", "usage", usage=usage)
+    if any(flag not in spec.flags for flag in flags) or len(set(flags)) != len(flags):
+        raise BadEntry(f"usage: {spec.usage()}", "usage", usage=spec.usage())
     args = [a for a in args if not a.startswith("--")]
-    if verb == "angel-cut":
-        if not flags and len(args) > 1:
-            raise BadEntry(f"angel-cut takes PILES only with {KEEP_STOCK} "
-                           "(a discarded stock leaves all 5 piles empty)", "angel_cut_piles")
-        usage = f"angel-cut PLAYER {KEEP_STOCK} [PILES]" if flags else "angel-cut PLAYER"
-    words = [word for word in usage.split()[1:] if not word.startswith("--")]
-    takes = len(words)
-    needed = sum(1 for word in words if not word.startswith("["))
-    if not needed <= len(args) <= takes:
+    if verb == "angel-cut" and not flags and len(args) > 1:
+        raise BadEntry(f"angel-cut takes PILES only with {KEEP_STOCK} "
+                       "(a discarded stock leaves all 5 piles empty)", "angel_cut_piles")
+    wanted = spec.args_with(flags)
+    needed = sum(1 for arg in wanted if not arg.optional)
+    if not needed <= len(args) <= len(wanted):
+        usage = spec.synopsis(flags)
         raise BadEntry(f"usage: {usage}", "usage", usage=usage)
-    player = resolve_player(match, args[0])
-    count = args[1] if len(args) > 1 else None
+    typed = list(zip(wanted, args))
+    player = next(resolve_player(match, text) for arg, text in typed if arg.kind == ArgKind.PLAYER)
+    counts = [parse_count(text, arg.name) for arg, text in typed if arg.kind == ArgKind.COUNT]
 
     def piles() -> int:
         """PILES as typed, else the player's empty piles as last recorded this game."""
-        return match.current.piles[match.index(player)] if count is None else parse_count(count, "PILES")
+        return counts[0] if counts else match.current.piles[match.index(player)]
 
     if verb == "flow":
         return Flow(player, piles())
     if verb == "skull":
-        return Skull(player, 1 if count is None else parse_count(count, "CARDS"))
+        return Skull(player, counts[0] if counts else 1)
     if verb == "666":
         return SixSixSix(player, piles())
     if verb == "god-island":
@@ -134,5 +189,5 @@ def build(verb: str, args: Sequence[str], state: State) -> Event:
     if verb == "angel-cut":
         return AngelCut(player, piles() if flags else None)
     if verb == "finish":
-        return Finish(player, parse_count(count, "LEFT"))  # type: ignore[arg-type]
-    return Foul(player, parse_count(count, "LEFT"))  # type: ignore[arg-type]
+        return Finish(player, counts[0])
+    return Foul(player, counts[0])

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from gm.score import matches as index
 from gm.score.matches import Entry, Kept
@@ -71,7 +71,7 @@ class Start:
     matches: int = 0
 
     @staticmethod
-    def at(entry: Entry) -> "Start":
+    def at(entry: Entry) -> Start:
         return Start(entry.offset, entry.line, State(entry.before), entry.before_owner, entry.match - 1)
 
 
@@ -107,21 +107,25 @@ def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int
             raise JournalError(f"{path} line {number}: {error}") from None
         kind = type(event)
         if kind is Undo:
-            owner = owner_before[id(state.done[0])]  # type: ignore[index]
+            assert state.done is not None, "an undo that took effect had a step to take back"
+            owner = owner_before[id(state.done[0])]
             if after.done is None and start.offset > 0:
                 raise _ReachesBack
         elif kind is Redo:
-            owner = owner_after[id(state.undone[0])]  # type: ignore[index]
+            assert state.undone is not None, "a redo that took effect had a step to put back"
+            owner = owner_after[id(state.undone[0])]
         else:
-            step = after.done[0]  # type: ignore[index]
+            assert after.done is not None, "an event that took effect leaves its step"
+            step = after.done[0]
             steps.append(step)
             owner_before[id(step)] = owner
             if kind is NewMatch:
+                assert after.match is not None, "a new match that took effect is the sheet after it"
                 count += 1
                 length = len(raw) + 1
                 found.append(Entry(count, offset, length, number,
                                    index.check_of(index.window(data, data_start, offset, length)),
-                                   record.get("at"), after.match.players, state.match, owner))  # type: ignore[union-attr]
+                                   record.get("at"), after.match.players, state.match, owner))
                 owner = count
             owner_after[id(step)] = owner
         state = after
@@ -288,7 +292,7 @@ def _holds(fd: int, entry: Entry) -> bool:
 def _read_all(fd: int, offset: int = 0) -> bytes:
     """The file's bytes from `offset` to its end."""
     size = os.fstat(fd).st_size
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         chunk = _read_at(fd, offset, max(size - offset, 1 << 16))
         if not chunk:
@@ -361,7 +365,7 @@ def _windows_lock(path: Path) -> Iterator[None]:
     try:
         while True:
             try:
-                msvcrt.locking(lock_fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+                msvcrt.locking(lock_fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]  # Windows-only API
                 break
             except OSError:
                 time.sleep(0.01)
@@ -369,6 +373,6 @@ def _windows_lock(path: Path) -> Iterator[None]:
             yield
         finally:
             os.lseek(lock_fd, 0, os.SEEK_SET)
-            msvcrt.locking(lock_fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+            msvcrt.locking(lock_fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]  # Windows-only API
     finally:
         os.close(lock_fd)

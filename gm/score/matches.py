@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, fields, is_dataclass
+from enum import Enum
 from pathlib import Path
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
@@ -81,7 +82,9 @@ def _typed(kind: Any, data: Any) -> Any:
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_typed(args[0], d) for d in data)
         return tuple(_typed(a, d) for a, d in zip(args, data))
-    if is_dataclass(kind):
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        return kind(data)
+    if isinstance(kind, type) and is_dataclass(kind):
         hints = get_type_hints(kind)
         return kind(**{item.name: _typed(hints[item.name], data[item.name]) for item in fields(kind)})
     return data

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Callable, Iterator, Sequence, TextIO
+import functools
+from typing import TextIO
+from collections.abc import Callable, Iterator, Sequence
 
 from gm.ports import Speaker
-from gm.score.entry import USAGE, VERBS, build, resolve_verb
+from gm.score.entry import VERB_TABLE, VERBS, build, resolve_verb
 from gm.score.journal import Journal
 from gm.score.render import change_lines, totals_lines, voice_for
 from scorer.humalien.fold import State
@@ -41,7 +43,7 @@ def _readline_lines(journal: Journal) -> Iterator[str]:
     try:
         import readline
     except ImportError:  # Windows without pyreadline: plain input()
-        readline = None  # type: ignore[assignment]
+        readline = None  # type: ignore[assignment]  # the module or None: mypy types the name as the module
     history = journal.path.with_name(journal.path.name + ".history")
     if readline is not None:
         players: list[str] = []
@@ -92,7 +94,7 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
             if verb == "quit":
                 break
             if verb == "help":
-                echo("\n".join(f"  {USAGE[v]:<26} {voice.text(f'score.help.{v}')}" for v in VERBS))
+                echo("\n".join(f"  {v.help_usage():<26} {voice.text(f'score.help.{v.name}')}" for v in VERB_TABLE))
                 continue
             if verb == "show":
                 show(journal.load())
@@ -103,7 +105,7 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
                     speaker.say(line)
                 continue
             args = words[1:]
-            _, change = journal.append(lambda fresh: build(verb, args, fresh))
+            _, change = journal.append(functools.partial(build, verb, args))
         except ValueError as error:  # ScoreError, JournalError, BadEntry: nothing was written
             echo(f"? {voice.error(error).splitlines()[0]}")
             continue

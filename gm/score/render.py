@@ -7,7 +7,7 @@ from typing import Any, TextIO
 
 from gm.text.lines import Voice
 from gm.ports import Line
-from scorer.humalien.events import Foul, NewMatch, Undo, to_record
+from scorer.humalien.events import Foul, Kind, NewMatch, Undo, to_record
 from scorer.humalien.fold import Award, Change
 from scorer.humalien.sheet import GAMES, Match
 
@@ -26,9 +26,9 @@ def _pair(match: Match) -> dict[str, Any]:
 
 def award_line(voice: Voice, award: Award, fouler: str | None = None) -> Line:
     key = f"score.award.{award.how}"
-    if award.how in ("finish", "foul") and award.multiplier > 1:
+    if award.how in (Kind.FINISH, Kind.FOUL) and award.multiplier > 1:
         key += "_times"
-    elif award.how == "angel_cut" and award.count is not None:
+    elif award.how == Kind.ANGEL_CUT and award.count is not None:
         key += "_kept"  # the stock was kept: the flow counted the piles empty
     return voice.line(key, player=award.player, points=award.points, total=award.total,
                       count=award.count, game=award.game, multiplier=award.multiplier,
@@ -51,9 +51,9 @@ def change_lines(voice: Voice, change: Change) -> list[Line]:
         return lines
     if change.target is not None:
         lines.append(voice.line("score.redone"))
-    if isinstance(done, NewMatch):
+    if isinstance(done, NewMatch) and match is not None:  # a new match that took effect is the sheet
         lines.append(voice.line("score.new_remote" if done.remote else "score.new",
-                                a=match.players[0], b=match.players[1]))  # type: ignore[union-attr]
+                                a=match.players[0], b=match.players[1]))
         return lines
     fouler = done.player if isinstance(done, Foul) else None
     lines.extend(award_line(voice, award, fouler) for award in change.awards)

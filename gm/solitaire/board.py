@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from rich.console import Console
 from rich.text import Text
@@ -15,7 +15,8 @@ from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFl
 from scorer.solitaire.reading import reading
 from scorer.solitaire.stats import Summary, wilson
 
-COLOURS = {"fire": "bold white on red", "water": "bold white on blue", "wind": "bold black on green", "earth": "bold black on yellow"}
+COLOURS = {"fire": "bold white on red", "water": "bold white on blue", "wind": "bold black on green",
+           "earth": "bold black on yellow"}
 # A letter per element as well as its colour: readable with NO_COLOR=1 and by colour-blind players.
 MARKS = {"fire": "F", "water": "W", "wind": "A", "earth": "E"}
 BACK = "white on grey23"
@@ -77,8 +78,9 @@ def describe(state: GameState, move: Move) -> str:
     """One move in words, in the state it is played from."""
     if isinstance(move, Pair):
         return f"pair {move.a + 1} ({label(state.card_at(move.a))}) with {move.b + 1} ({label(state.card_at(move.b))})"
-    if isinstance(move, PairFlip):
-        return f"pair the flip card ({label(state.flip)}) with {move.position + 1} ({label(state.card_at(move.position))})"
+    if isinstance(move, PairFlip) and state.flip is not None:  # a flip pair needs the flip card
+        flip, card = label(state.flip), label(state.card_at(move.position))
+        return f"pair the flip card ({flip}) with {move.position + 1} ({card})"
     if isinstance(move, Turn):
         return "turn the next stock card" if state.stock_left else "set the flip card aside: the end"
     if isinstance(move, Special):
@@ -90,7 +92,8 @@ def describe(state: GameState, move: Move) -> str:
         return f"eye on {move.position + 1}, predicting {move.guess} ({label(state.card_at(move.position))}): {verb}"
     if isinstance(move, Owl):
         index = state.set_aside.index(move.card) + 1
-        return f"owl pairs set-aside {index} ({label(move.card)}) with {move.position + 1} ({label(state.card_at(move.position))})"
+        card = label(state.card_at(move.position))
+        return f"owl pairs set-aside {index} ({label(move.card)}) with {move.position + 1} ({card})"
     assert isinstance(move, Forgo)
     return f"forgo the {state.pending}"
 
@@ -117,4 +120,5 @@ def histogram(summary: Summary, console: Console | None = None) -> None:
         share = count / summary.deals
         low, high = wilson(count, summary.deals)
         bar = "█" * max(1, round(40 * count / top))
-        console.print(f"{left:>3} left  {reading(left, summary.rows).percent:>3}%  {bar:<40} {share:6.1%}  [{low:.1%}–{high:.1%}]")
+        percent = reading(left, summary.rows).percent
+        console.print(f"{left:>3} left  {percent:>3}%  {bar:<40} {share:6.1%}  [{low:.1%}–{high:.1%}]")

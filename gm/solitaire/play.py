@@ -52,7 +52,8 @@ def parse_command(text: str, state: GameState, voice: Voice | None = None) -> Mo
             return Eye(values[0] - 1, values[1], discard="keep" not in words)
         if len(values) == 2 and state.pending == OWL:
             if not 1 <= values[0] <= len(state.set_aside):
-                raise BadCommand(voice.text("solitaire.board.no_set_aside", index=values[0], count=len(state.set_aside)))
+                raise BadCommand(voice.text("solitaire.board.no_set_aside", index=values[0],
+                                            count=len(state.set_aside)))
             return Owl(state.set_aside[values[0] - 1], values[1] - 1)
         raise BadCommand(_usage(state, voice))
     if head == "pair" and len(numbers) == 2:
@@ -119,8 +120,9 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
             speaker.say(voice.line("solitaire.quit", left=state.left))
             _say_reading(state, lang, speaker)
             return state
-        if command in ("hint", "help"):
-            console.print(hint_line(state, voice) if command == "hint" else _usage(state, voice), style="cyan", markup=False)
+        if isinstance(command, str):  # hint or help
+            console.print(hint_line(state, voice) if command == "hint" else _usage(state, voice),
+                          style="cyan", markup=False)
             continue
         try:
             after = apply(state, command)

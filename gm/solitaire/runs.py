@@ -5,13 +5,14 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 from functools import partial
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from scorer.solitaire.simulate import Unresolved, cards_left
 
 
 @contextmanager
-def _lefts(seeds: range, rows: int, policy: str, workers: int, max_states: int | None) -> Iterator[Iterable[int | Unresolved]]:
+def _lefts(seeds: range, rows: int, policy: str, workers: int,
+           max_states: int | None) -> Iterator[Iterable[int | Unresolved]]:
     """The cards left per seed, in order, played in `workers` processes. Where the system can
     fork, workers are forked (they start at once, with everything imported) before any thread
     of the progress bar exists; elsewhere they are spawned."""

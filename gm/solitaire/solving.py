@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.simulate import Unresolved, unresolved
@@ -72,13 +72,14 @@ def solve_reporting(deal: Deal, max_states: int | None, report: Callable[[int, b
     """`solve(deal, max_states)` in a worker thread; `report(states, done)` every `every` seconds
     while it runs, and once more when it is done (then with the final count). Ctrl-C stops the
     wait at once (the worker is a daemon thread)."""
-    outcome: dict[str, object] = {}
+    solutions: list[Solution] = []
+    errors: list[BaseException] = []
 
     def work() -> None:
         try:
-            outcome["solution"] = solve(deal, max_states)
+            solutions.append(solve(deal, max_states))
         except BaseException as error:  # handed to the waiting thread, which raises it
-            outcome["error"] = error
+            errors.append(error)
 
     worker = threading.Thread(target=work, name="solver", daemon=True)
     worker.start()
@@ -86,9 +87,9 @@ def solve_reporting(deal: Deal, max_states: int | None, report: Callable[[int, b
         worker.join(every)
         if worker.is_alive():
             report(searched(), False)
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    solution: Solution = outcome["solution"]  # type: ignore[assignment]
+    if errors:
+        raise errors[0]
+    solution = solutions[0]
     report(solution.nodes, True)
     return solution
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from gm.text.lines import Voice
 from gm.ports import Line
@@ -19,7 +19,8 @@ def smart_distribution(rows: int) -> Mapping[int, int]:
     return SMART_DISTRIBUTIONS[rows]
 
 
-def reading_lines(left: int, lang: str, rows: int, distribution: Mapping[int, int] | None = None) -> tuple[list[Line], dict]:
+def reading_lines(left: int, lang: str, rows: int,
+                  distribution: Mapping[int, int] | None = None) -> tuple[list[Line], dict]:
     """The lines to say for `left` cards left of a `rows`-row pyramid, and the JSON form of the
     reading; with `distribution`, how it stands among those games (of the same layout)."""
     result = reading(left, rows)

@@ -27,7 +27,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from gm.ports import Line, Speaker
+from gm.ports import Line, Sink, Speaker
 from gm.speech.audio import Audio
 from gm.speech.notes import Notes
 from gm.speech.pieces import pieces, speakable
@@ -61,7 +61,7 @@ class SpeechSpeaker:
     raises (SpeechUnavailable, UnknownVoice, BadWavDir).
     """
 
-    def __init__(self, printer: Speaker, make_renderer: Callable[[], Renderer], make_sink: Callable[[], object],
+    def __init__(self, printer: Speaker, make_renderer: Callable[[], Renderer], make_sink: Callable[[], Sink],
                  notes: Notes, prepare: Callable[[Line], str] = lambda line: line.spoken) -> None:
         self._printer = printer
         self._notes = notes

@@ -19,9 +19,11 @@ def number(n: int) -> str:
         n %= 10000
     thousands, hundreds, tens, ones = n // 1000, n // 100 % 10, n // 10 % 10, n % 10
     if thousands:
-        parts.append(_THOUSANDS.get(thousands, "" if thousands == 1 else _DIGITS[thousands]) + ("" if thousands in _THOUSANDS else "せん"))
+        parts.append(_THOUSANDS.get(thousands, "" if thousands == 1 else _DIGITS[thousands])
+                     + ("" if thousands in _THOUSANDS else "せん"))
     if hundreds:
-        parts.append(_HUNDREDS.get(hundreds, "" if hundreds == 1 else _DIGITS[hundreds]) + ("" if hundreds in _HUNDREDS else "ひゃく"))
+        parts.append(_HUNDREDS.get(hundreds, "" if hundreds == 1 else _DIGITS[hundreds])
+                     + ("" if hundreds in _HUNDREDS else "ひゃく"))
     if tens:
         parts.append(("" if tens == 1 else _DIGITS[tens]) + "じゅう")
     if ones:

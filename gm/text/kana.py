@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from gm.text import japanese
 
@@ -55,7 +55,8 @@ _BARE = {"k": "ク", "g": "グ", "s": "ス", "z": "ズ", "t": "ト", "d": "ド",
          "j": "ジ", "sh": "シュ", "ch": "チ", "ts": "ツ"}
 _YOON = {"a": "ャ", "u": "ュ", "o": "ョ"}
 _SPELLING = [(re.compile(old), new) for old, new in (
-    ("tch", "ch"), ("ch(?=[b-df-hj-np-tv-z])", "k"), ("ph", "f"), ("th", "s"), ("ck", "kk"), ("qu", "kw"), ("q", "k"), ("x", "ks"),
+    ("tch", "ch"), ("ch(?=[b-df-hj-np-tv-z])", "k"), ("ph", "f"), ("th", "s"), ("ck", "kk"), ("qu", "kw"),
+    ("q", "k"), ("x", "ks"),
     ("l", "r"), ("c(?=[eiy])", "s"), ("c(?!h)", "k"), ("([wgkrd])h", r"\1"))]
 
 # A small kana with no consonant before it, which espeak-ng calls "Japanese letter" (イュ).
@@ -89,7 +90,8 @@ def _consonant(word: str, i: int) -> str:
 
 
 # A word spelt in Hepburn romaji: syllables of an optional (doubled) consonant and a vowel, or ん.
-_ROMAJI = re.compile(r"(?:(?:kk|ss|tt|pp|cch|tch|gg)?(?:[kgnhbpmr]y|sh|ch|ts|j|[kgsztdnhbpmrwfy])?[aiueo]|n(?![aiueoy]))+")
+_ROMAJI = re.compile(
+    r"(?:(?:kk|ss|tt|pp|cch|tch|gg)?(?:[kgnhbpmr]y|sh|ch|ts|j|[kgsztdnhbpmrwfy])?[aiueo]|n(?![aiueoy]))+")
 # English's silent e after one vowel and one consonant: Kate, Mike, Jane, Steve.
 _SILENT_E = re.compile(r"(?:^|[^aeiou])[aeiou][bcdfgklmnprstvz]e$")
 

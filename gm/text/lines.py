@@ -20,7 +20,8 @@ readings (`[words]` in the pack, card names, and player readings such as 健=け
 from __future__ import annotations
 
 import string
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from gm.text import japanese, kana, korean
 from gm.ports import Line
@@ -83,7 +84,7 @@ class Voice:
         entry = self.entry(key)
         if isinstance(entry, dict):
             text_template = entry["text"]
-            spoken_template = entry.get("kana", text_template)
+            spoken_template = entry["kana"] if "kana" in entry else text_template
         else:
             text_template = spoken_template = entry
         if self.lang == "ja":
@@ -96,7 +97,7 @@ class Voice:
         """The spoken sentence of `key` (its `kana`, particles as written) with the fields as
         printed: 6点, 健. What Open JTalk is given to compare readings."""
         entry = self.entry(key)
-        template = entry.get("kana", entry["text"]) if isinstance(entry, dict) else entry
+        template = (entry["kana"] if "kana" in entry else entry["text"]) if isinstance(entry, dict) else entry
         return _Renderer(self._text_field).format(template, **fields)
 
     def error(self, error: Exception) -> str:

@@ -7,7 +7,8 @@ compares the kana gm speaks with Open JTalk's reading of the printed text.
 from __future__ import annotations
 
 import string
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from gm.ports import Line
 from gm.text.lines import Voice
@@ -62,7 +63,8 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "reason": voice.text("common.graveyard"), "problem": voice.text("werewolf.cards.seer"),
         "match": f"{name} v Mike", "names": [name], "context": "", "result": "",
         "kind": "flow", "why": "", "note": "", "commands": "flow, foul", "usage": "flow PLAYER [PILES]",
-        "card_a": "7 fire", "card_b": "5 water", "card": voice.line("werewolf.cards.seer"), "pending": "owl", "expected": "eye",
+        "card_a": "7 fire", "card_b": "5 water", "card": voice.line("werewolf.cards.seer"),
+        "pending": "owl", "expected": "eye",
         "pile_word": "piles", "boxes": "one box has only four Owls",
     }
     if field not in samples:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 CARD_IDS = (
     "villager", "werewolf", "traitor", "seer", "gravedigger", "magician",

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
-from gm.werewolf.judge import SIDES
+from gm.werewolf.judge import Side
 
 
 class EveningError(ValueError):
@@ -17,7 +18,7 @@ class EveningError(ValueError):
 class Night:
     """One night's result: the winning side and who won."""
 
-    winning_side: str
+    winning_side: Side
     winners: tuple[str, ...]
 
 
@@ -28,27 +29,27 @@ class Evening:
     players: tuple[str, ...]
     nights: tuple[Night, ...] = ()
 
-    def add(self, winning_side: str, winners: Sequence[str]) -> "Evening":
+    def add(self, winning_side: str, winners: Sequence[str]) -> Evening:
         """The evening with one more night."""
-        if winning_side not in SIDES:
-            raise EveningError(f"unknown side {winning_side!r} (sides: {', '.join(SIDES)})")
+        if winning_side not in set(Side):
+            raise EveningError(f"unknown side {winning_side!r} (sides: {', '.join(Side)})")
         for name in winners:
             if name not in self.players:
                 raise EveningError(f"winner {name!r} is not a player ({', '.join(self.players)})")
         if len(set(winners)) != len(winners):
             raise EveningError(f"a winner is named twice in {list(winners)}")
         ordered = tuple(name for name in self.players if name in winners)
-        return Evening(self.players, (*self.nights, Night(winning_side, ordered)))
+        return Evening(self.players, (*self.nights, Night(Side(winning_side), ordered)))
 
     def wins(self) -> dict[str, int]:
         """Nights won per player, in seating order."""
         counts = Counter(name for night in self.nights for name in night.winners)
         return {name: counts[name] for name in self.players}
 
-    def sides(self) -> dict[str, int]:
+    def sides(self) -> dict[Side, int]:
         """Nights won per side, for the sides that won any."""
         counts = Counter(night.winning_side for night in self.nights)
-        return {side: counts[side] for side in SIDES if counts[side]}
+        return {side: counts[side] for side in Side if counts[side]}
 
     def to_json(self) -> dict[str, Any]:
         return {

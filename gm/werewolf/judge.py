@@ -9,13 +9,43 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from gm.werewolf.cards import CARD_IDS
 from gm.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
 from gm.werewolf.tally import GRAVEYARD
+from scorer.named import Named
 
-SIDES = ("villagers", "werewolves", "traitor_werewolf", "living", "dead")
+
+class Side(Named):
+    """Who a player plays for: the village, the werewolves, the Traitor Werewolf alone (HW-R5),
+    or the living against the dead in Battle with the Dead (HW-R6)."""
+
+    VILLAGERS = "villagers"
+    WEREWOLVES = "werewolves"
+    TRAITOR_WEREWOLF = "traitor_werewolf"
+    LIVING = "living"
+    DEAD = "dead"
+
+
+class Reason(Named):
+    """Why a side won (ゲームの勝敗): the voice pack words each reason (gm.text.verdicts)."""
+
+    PANIC = "panic"
+    PANIC_TRAITOR_WEREWOLF = "panic_traitor_werewolf"
+    GRAVEYARD_WEREWOLF_TRAITOR = "graveyard_werewolf_traitor"
+    GRAVEYARD_WEREWOLF = "graveyard_werewolf"
+    GRAVEYARD_TRAITOR_WEREWOLF_SPARED = "graveyard_traitor_werewolf_spared"
+    GRAVEYARD_INNOCENT = "graveyard_innocent"
+    TRAITOR_WEREWOLF_EXECUTED = "traitor_werewolf_executed"
+    WEREWOLF_EXECUTED = "werewolf_executed"
+    TRAITOR_WEREWOLF_SPARED = "traitor_werewolf_spared"
+    INNOCENT_EXECUTED = "innocent_executed"
+    DEAD_GRAVEYARD = "dead_graveyard"
+    DEAD_PANIC = "dead_panic"
+    DEAD_EXECUTED = "dead_executed"
+
 HAND_SIZE = 2
 MOST_TURNED = 2  # only the seer's and the gravedigger's abilities can see the magician
 
@@ -26,13 +56,13 @@ class JudgeError(ValueError):
 
 @dataclass(frozen=True)
 class Verdict:
-    """The winning side, who won, and why: `reason` is a voice-pack key rendered with `fields`."""
+    """The winning side, who won, and why: the voice pack words `reason` with `fields`."""
 
-    winning_side: str
+    winning_side: Side
     winners: tuple[str, ...]
-    reason: str
-    fields: Mapping[str, object]
-    sides: Mapping[str, str] = field(default_factory=dict)  # player → side in this game
+    reason: Reason
+    fields: Mapping[str, Any]
+    sides: Mapping[str, Side] = field(default_factory=dict)  # player → side in this game
 
 
 def _check_hand(hand: Sequence[str], owner: str, size: int = HAND_SIZE) -> None:
@@ -43,19 +73,19 @@ def _check_hand(hand: Sequence[str], owner: str, size: int = HAND_SIZE) -> None:
             raise JudgeError(f"unknown card {card!r} in {owner} (cards: {', '.join(CARD_IDS)})")
 
 
-def side_of(hand: Sequence[str], turned: bool = False) -> str:
+def side_of(hand: Sequence[str], turned: bool = False) -> Side:
     """The side of a player holding `hand` (役職ルール①③); `turned` = saw the magician."""
     _check_hand(hand, "the hand")
     if "werewolf" in hand and "traitor" in hand:
-        return "traitor_werewolf"
+        return Side.TRAITOR_WEREWOLF
     if "werewolf" in hand or "traitor" in hand or turned:
-        return "werewolves"
-    return "villagers"
+        return Side.WEREWOLVES
+    return Side.VILLAGERS
 
 
-def _dead_side(hand: Sequence[str]) -> str:
+def _dead_side(hand: Sequence[str]) -> Side:
     """Battle with the Dead: the gravedigger's and the traitor's holders are dead (HW-R6)."""
-    return "dead" if "gravedigger" in hand or "traitor" in hand else "living"
+    return Side.DEAD if "gravedigger" in hand or "traitor" in hand else Side.LIVING
 
 
 def _validate(
@@ -64,7 +94,7 @@ def _validate(
     graveyard: Sequence[str],
     executed: str | None,
     turned: Sequence[str],
-    deck: Deck,
+    deck: Deck | None,
 ) -> None:
     if len(set(players)) != len(players):
         raise JudgeError(f"a player is named twice in {list(players)}")
@@ -73,6 +103,7 @@ def _validate(
             raise JudgeError(f"{name!r} cannot be a player's name: it is the graveyard's")
     if len(players) not in PLAYER_COUNTS:
         raise JudgeError(f"Half Werewolf is for 4 to 6 players, not {len(players)}")
+    deck = deck or standard_deck(len(players))
     if deck.players != len(players):
         raise JudgeError(f"the deck is for {deck.players} players, not {len(players)}")
     for name in hands:
@@ -125,36 +156,34 @@ def judge(
     or a magician without Magician's Night is refused, never judged as a variant.
     """
     players, turned = list(players), list(magician_seen_by)
-    if deck is None and len(players) in PLAYER_COUNTS:
-        deck = standard_deck(len(players))
     _validate(players, hands, graveyard, executed, turned, deck)
     if "death" in graveyard:
         return _battle_with_the_dead(players, hands, executed)
     sides = {name: side_of(hands[name], name in turned) for name in players}
-    traitor_werewolf = next((name for name in players if sides[name] == "traitor_werewolf"), None)
+    traitor_werewolf = next((name for name in players if sides[name] == Side.TRAITOR_WEREWOLF), None)
 
-    def verdict(side: str, reason: str, **fields: object) -> Verdict:
+    def verdict(side: Side, reason: Reason, **fields: object) -> Verdict:
         return _verdict(side, reason, fields, sides)
 
     if executed is None:  # HW-R5: a spared Traitor Werewolf reverses the sides: the villagers win
         if traitor_werewolf is not None:
-            return verdict("villagers", "panic_traitor_werewolf", traitor_werewolf=traitor_werewolf)
-        return verdict("werewolves", "panic")
+            return verdict(Side.VILLAGERS, Reason.PANIC_TRAITOR_WEREWOLF, traitor_werewolf=traitor_werewolf)
+        return verdict(Side.WEREWOLVES, Reason.PANIC)
     if executed == GRAVEYARD:
         if "werewolf" in graveyard and "traitor" in graveyard:
-            return verdict("villagers", "graveyard_werewolf_traitor")
+            return verdict(Side.VILLAGERS, Reason.GRAVEYARD_WEREWOLF_TRAITOR)
         if "werewolf" in graveyard:
-            return verdict("villagers", "graveyard_werewolf")
+            return verdict(Side.VILLAGERS, Reason.GRAVEYARD_WEREWOLF)
         if traitor_werewolf is not None:
-            return verdict("villagers", "graveyard_traitor_werewolf_spared", traitor_werewolf=traitor_werewolf)
-        return verdict("werewolves", "graveyard_innocent")
+            return verdict(Side.VILLAGERS, Reason.GRAVEYARD_TRAITOR_WEREWOLF_SPARED, traitor_werewolf=traitor_werewolf)
+        return verdict(Side.WEREWOLVES, Reason.GRAVEYARD_INNOCENT)
     if executed == traitor_werewolf:
-        return verdict("traitor_werewolf", "traitor_werewolf_executed", name=executed)
+        return verdict(Side.TRAITOR_WEREWOLF, Reason.TRAITOR_WEREWOLF_EXECUTED, name=executed)
     if "werewolf" in hands[executed]:
-        return verdict("villagers", "werewolf_executed", name=executed)
+        return verdict(Side.VILLAGERS, Reason.WEREWOLF_EXECUTED, name=executed)
     if traitor_werewolf is not None:
-        return verdict("villagers", "traitor_werewolf_spared", name=executed, traitor_werewolf=traitor_werewolf)
-    return verdict("werewolves", "innocent_executed", name=executed)
+        return verdict(Side.VILLAGERS, Reason.TRAITOR_WEREWOLF_SPARED, name=executed, traitor_werewolf=traitor_werewolf)
+    return verdict(Side.WEREWOLVES, Reason.INNOCENT_EXECUTED, name=executed)
 
 
 def _battle_with_the_dead(
@@ -162,23 +191,24 @@ def _battle_with_the_dead(
 ) -> Verdict:
     """死者との戦い: the living win only by voting the graveyard (HW-R6); werewolves are ignored."""
     sides = {name: _dead_side(hands[name]) for name in players}
+    fields: dict[str, object] = {}
     if executed == GRAVEYARD:
-        side, reason, fields = "living", "dead_graveyard", {}
+        side, reason, fields = Side.LIVING, Reason.DEAD_GRAVEYARD, fields
     elif executed is None:
-        side, reason, fields = "dead", "dead_panic", {}
+        side, reason, fields = Side.DEAD, Reason.DEAD_PANIC, fields
     else:
-        side, reason, fields = "dead", "dead_executed", {"name": executed}
+        side, reason, fields = Side.DEAD, Reason.DEAD_EXECUTED, {"name": executed}
     return _verdict(side, reason, fields, sides)
 
 
-def _verdict(side: str, reason: str, fields: Mapping[str, object], sides: Mapping[str, str]) -> Verdict:
-    """The players of `side` win; the reason says plainly when nobody does (the `_nobody` lines)."""
+def _verdict(side: Side, reason: Reason, fields: Mapping[str, object], sides: Mapping[str, Side]) -> Verdict:
+    """The players of `side` win (maybe nobody: the wording says so plainly)."""
     winners = tuple(name for name, their_side in sides.items() if their_side == side)
-    key = f"werewolf.verdict.{reason}" + ("" if winners else "_nobody")
-    return Verdict(side, winners, key, MappingProxyType({**fields, "winners": winners}), MappingProxyType(dict(sides)))
+    return Verdict(side, winners, reason, MappingProxyType({**fields, "winners": winners}),
+                   MappingProxyType(dict(sides)))
 
 
-def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] | None) -> str | None:
+def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] | None) -> Side | None:
     """The winning side when the executed player's cards alone decide it, else None.
 
     `executed_hand` is the executed player's 2 cards, or — when the graveyard was voted — the
@@ -197,7 +227,7 @@ def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] 
       villagers; death there → the living); without them → None.
     """
     if executed is None:
-        return None if deck.has("death") or deck.has("traitor") else "werewolves"
+        return None if deck.has("death") or deck.has("traitor") else Side.WEREWOLVES
     if executed_hand is None:
         return None
     owner, size = ("the graveyard", deck.graveyard) if executed == GRAVEYARD else (executed, HAND_SIZE)
@@ -208,21 +238,16 @@ def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] 
         if count > deck.count(card):
             raise JudgeError(f"{owner} holds {count} × {card} but the deck has {deck.count(card)}")
     if executed == GRAVEYARD and "death" in executed_hand:
-        return "living"
+        return Side.LIVING
     if executed != GRAVEYARD and deck.has("death") and "death" not in executed_hand:
         return None
     if "werewolf" in executed_hand:
         if "traitor" in executed_hand and executed != GRAVEYARD:
-            return "traitor_werewolf"
-        return "villagers"
+            return Side.TRAITOR_WEREWOLF
+        return Side.VILLAGERS
     if not deck.has("traitor") or "traitor" in executed_hand:
-        return "werewolves"
+        return Side.WEREWOLVES
     return None
-
-
-def needs_everyone(deck: Deck, executed: str | None, executed_hand: Sequence[str] | None) -> bool:
-    """Whether the runner must ask everyone's cards and the graveyard to know the winning side."""
-    return decided_side(deck, executed, executed_hand) is None
 
 
 def too_many(deck: Deck, cards_by_owner: Mapping[str, Sequence[str]]) -> tuple[str, int, tuple[str, ...]] | None:

@@ -8,12 +8,24 @@ player i passes a card to player i + 1 (and the last to the first).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from gm.werewolf.decks import Deck
+from scorer.named import Named
 
-# ACTION goes on by itself after a pause unless "done" comes first; WAIT waits for "done".
-SAY, ACTION, WAIT, DISCUSSION, VOTE, REVEAL = "say", "action", "wait", "discussion", "vote", "reveal"
+
+class Kind(Named):
+    """What the runner does with a step. ACTION goes on by itself after a pause unless "done"
+    comes first; WAIT waits for "done"."""
+
+    SAY = "say"
+    ACTION = "action"
+    WAIT = "wait"
+    DISCUSSION = "discussion"
+    VOTE = "vote"
+    REVEAL = "reveal"
+
 
 
 class SetupError(ValueError):
@@ -25,9 +37,9 @@ class Step:
     """One step of the night: `kind` tells the runner what to do, `key` names its line."""
 
     phase: str
-    kind: str
+    kind: Kind
     key: str
-    fields: Mapping[str, object] = field(default_factory=dict)
+    fields: Mapping[str, Any] = field(default_factory=dict)
 
 
 def pass_pairs(players: Sequence[str]) -> list[tuple[str, str]]:
@@ -35,7 +47,9 @@ def pass_pairs(players: Sequence[str]) -> list[tuple[str, str]]:
     return [(giver, players[(i + 1) % len(players)]) for i, giver in enumerate(players)]
 
 
-def build_script(players: Sequence[str], deck: Deck, discussion_seconds: int, roll_call: bool = False) -> tuple[Step, ...]:
+def build_script(
+    players: Sequence[str], deck: Deck, discussion_seconds: int, roll_call: bool = False
+) -> tuple[Step, ...]:
     """The steps of a whole night for `players` (seating order) with `deck`."""
     if len(players) != deck.players:
         raise SetupError(f"the deck is for {deck.players} players but {len(players)} are named")
@@ -44,48 +58,48 @@ def build_script(players: Sequence[str], deck: Deck, discussion_seconds: int, ro
     four = deck.players == 4
     others = [card for card in deck.cards if card != "villager" and deck.count(card)]
     steps = [
-        Step("setup", SAY, "werewolf.intro", {"n": len(players), "players": list(players)}),
+        Step("setup", Kind.SAY, "werewolf.intro", {"n": len(players), "players": list(players)}),
     ]
     if deck.variant == "magician":
-        steps.append(Step("setup", SAY, "werewolf.regulation_magician"))
+        steps.append(Step("setup", Kind.SAY, "werewolf.regulation_magician"))
     if deck.variant == "dead":
-        steps.append(Step("setup", SAY, "werewolf.regulation_dead"))
+        steps.append(Step("setup", Kind.SAY, "werewolf.regulation_dead"))
     steps += [
-        Step("setup", WAIT, "werewolf.deal", {
+        Step("setup", Kind.WAIT, "werewolf.deal", {
             "total": deck.total, "villagers": deck.count("villager"), "others": others,
             "graveyard": deck.graveyard,
         }),
-        Step("morning", SAY, "werewolf.morning"),
-        Step("morning", ACTION, "werewolf.pass_right", {"pairs": pass_pairs(players)}),
-        Step("morning", SAY, "werewolf.side_rules"),
+        Step("morning", Kind.SAY, "werewolf.morning"),
+        Step("morning", Kind.ACTION, "werewolf.pass_right", {"pairs": pass_pairs(players)}),
+        Step("morning", Kind.SAY, "werewolf.side_rules"),
     ]
     abilities = deck.has("seer") or deck.has("gravedigger")
     both = deck.has("seer") and deck.has("gravedigger")
     if abilities:  # 注意1: an ability user on the werewolf side still uses the ability
-        steps.append(Step("morning", SAY, "werewolf.ability_any_side"))
-    steps.append(Step("morning", ACTION, "werewolf.lay_down"))
+        steps.append(Step("morning", Kind.SAY, "werewolf.ability_any_side"))
+    steps.append(Step("morning", Kind.ACTION, "werewolf.lay_down"))
     if both:
-        steps.append(Step("morning", SAY, "werewolf.both_abilities"))
+        steps.append(Step("morning", Kind.SAY, "werewolf.both_abilities"))
     if abilities:  # nobody fakes an ability; every holder comes forward
-        steps.append(Step("morning", SAY, "werewolf.come_forward"))
+        steps.append(Step("morning", Kind.SAY, "werewolf.come_forward"))
     if deck.has("seer"):
-        steps.append(Step("morning", ACTION, "werewolf.seer_one" if four else "werewolf.seer_two"))
+        steps.append(Step("morning", Kind.ACTION, "werewolf.seer_one" if four else "werewolf.seer_two"))
     if deck.has("gravedigger"):
         if deck.has("death"):  # 注意点: said before the gravedigger acts
-            steps.append(Step("morning", SAY, "werewolf.death_note"))
-        steps.append(Step("morning", ACTION, "werewolf.gravedigger", {"graveyard": deck.graveyard}))
+            steps.append(Step("morning", Kind.SAY, "werewolf.death_note"))
+        steps.append(Step("morning", Kind.ACTION, "werewolf.gravedigger", {"graveyard": deck.graveyard}))
     if deck.has("apprentice"):  # HW-R3: the apprentice acts last in the morning
-        steps.append(Step("morning", ACTION, "werewolf.apprentice"))
-    steps.append(Step("morning", SAY, "werewolf.morning_end"))
+        steps.append(Step("morning", Kind.ACTION, "werewolf.apprentice"))
+    steps.append(Step("morning", Kind.SAY, "werewolf.morning_end"))
     if deck.has("gorilla"):
-        steps.append(Step("day", SAY, "werewolf.gorilla"))
+        steps.append(Step("day", Kind.SAY, "werewolf.gorilla"))
     if deck.has("angel"):
-        steps.append(Step("day", SAY, "werewolf.angel"))
+        steps.append(Step("day", Kind.SAY, "werewolf.angel"))
     if both:  # 注意2: <昼フェイズ>において … 告白してもよい
-        steps.append(Step("day", SAY, "werewolf.may_confess"))
+        steps.append(Step("day", Kind.SAY, "werewolf.may_confess"))
     steps += [
-        Step("day", DISCUSSION, "werewolf.day", {"secs": discussion_seconds}),
-        Step("evening", VOTE, "werewolf.vote.roll_call_intro" if roll_call else "werewolf.vote.intro"),
-        Step("end", REVEAL, "werewolf.reveal.intro"),
+        Step("day", Kind.DISCUSSION, "werewolf.day", {"secs": discussion_seconds}),
+        Step("evening", Kind.VOTE, "werewolf.vote.roll_call_intro" if roll_call else "werewolf.vote.intro"),
+        Step("end", Kind.REVEAL, "werewolf.reveal.intro"),
     ]
     return tuple(steps)

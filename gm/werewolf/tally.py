@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from gm.werewolf.decks import PLAYER_COUNTS, Deck, standard_deck
 
@@ -161,7 +161,8 @@ def outcome(first: Round, runoff: Round | None = None) -> Outcome:
             )
     if runoff.total != first.total:  # HW-R4: 全プレイヤーによる投票のやり直し, the same voters
         raise BadTotal(
-            f"HW-R4: the runoff has the same voters as the first round: exactly {first.total} votes, not {runoff.total}",
+            "HW-R4: the runoff has the same voters as the first round: "
+            f"exactly {first.total} votes, not {runoff.total}",
             runoff.total,
         )
     if first.voters is not None and runoff.voters is not None and first.voters != runoff.voters:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, fields
-from typing import Any, Union
+from typing import Any, get_args, get_type_hints
 
 from scorer.humalien.errors import BadRecord
+from scorer.named import Named
 
 RECORD_VERSION = 1
 
@@ -89,18 +91,35 @@ class Redo:
     """Put back the last event undone, if no scoring event came since."""
 
 
-Scoring = Union[Flow, Skull, SixSixSix, GodIsland, AngelCut, Finish, Foul]
-Doing = Union[NewMatch, Scoring]
-Event = Union[Doing, Undo, Redo]
+Scoring = Flow | Skull | SixSixSix | GodIsland | AngelCut | Finish | Foul
+Doing = NewMatch | Scoring
+Event = Doing | Undo | Redo
+
+
+
+class Kind(Named):
+    """The kind of an event as records, awards and voice-pack keys name it."""
+
+    NEW = "new"
+    FLOW = "flow"
+    SKULL = "skull"
+    SIX_SIX_SIX = "666"
+    GOD_ISLAND = "god_island"
+    ANGEL_CUT = "angel_cut"
+    FINISH = "finish"
+    FOUL = "foul"
+    UNDO = "undo"
+    REDO = "redo"
+
 
 KINDS: dict[str, type] = {
-    "new": NewMatch, "flow": Flow, "skull": Skull, "666": SixSixSix, "god_island": GodIsland,
-    "angel_cut": AngelCut, "finish": Finish, "foul": Foul, "undo": Undo, "redo": Redo,
+    Kind.NEW: NewMatch, Kind.FLOW: Flow, Kind.SKULL: Skull, Kind.SIX_SIX_SIX: SixSixSix, Kind.GOD_ISLAND: GodIsland,
+    Kind.ANGEL_CUT: AngelCut, Kind.FINISH: Finish, Kind.FOUL: Foul, Kind.UNDO: Undo, Kind.REDO: Redo,
 }
-_KIND_OF = {cls: kind for kind, cls in KINDS.items()}
+_KIND_OF = {cls: Kind(kind) for kind, cls in KINDS.items()}
 
 
-def kind_of(event: Event) -> str:
+def kind_of(event: Event) -> Kind:
     """The record kind of `event`: "flow", "666", "god_island", …"""
     return _KIND_OF[type(event)]
 
@@ -135,8 +154,11 @@ def _typed(record: dict, name: str, kind: type, where: str) -> Any:
     return value
 
 
-def _kind_of_field(item) -> type:
-    return int if item.type.startswith("int") else str
+@functools.cache
+def _kind_of_field(cls: type, name: str) -> type:
+    """int for a count (`int` or `int | None`), else str."""
+    hint = get_type_hints(cls)[name]
+    return int if hint is int or int in get_args(hint) else str
 
 
 def _optional(item) -> bool:
@@ -146,7 +168,7 @@ def _optional(item) -> bool:
 # Records whose fields are all present and of their type; the others (an optional field left
 # out) take the checked path.
 _FAST: dict[str, tuple[type, tuple[str, ...], tuple[type, ...]]] = {
-    kind: (cls, tuple(item.name for item in fields(cls)), tuple(_kind_of_field(item) for item in fields(cls)))
+    kind: (cls, tuple(item.name for item in fields(cls)), tuple(_kind_of_field(cls, item.name) for item in fields(cls)))
     for kind, cls in KINDS.items() if cls is not NewMatch
 }
 
@@ -154,7 +176,7 @@ _FAST: dict[str, tuple[type, tuple[str, ...], tuple[type, ...]]] = {
 def from_record(record: Any) -> Event:
     """The event a stored record describes; BadRecord naming what is wrong otherwise."""
     if type(record) is dict and record.get("v") == RECORD_VERSION:
-        spec = _FAST.get(record.get("kind"))  # type: ignore[arg-type]
+        spec = _FAST.get(str(record.get("kind")))
         if spec is not None:
             cls, names, types = spec
             values = tuple(map(record.get, names))
@@ -191,5 +213,5 @@ def _checked_from_record(record: Any) -> Event:
     for item in fields(cls):
         if _optional(item) and record.get(item.name) is None:
             continue
-        values[item.name] = _typed(record, item.name, _kind_of_field(item), where)
+        values[item.name] = _typed(record, item.name, _kind_of_field(cls, item.name), where)
     return cls(**values)

@@ -7,14 +7,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, NamedTuple, Optional, Tuple
+from typing import NamedTuple
+from collections.abc import Iterable
 
 from scorer.humalien.errors import (
     BadPlayers, CountOutOfRange, Impossible, MatchInProgress, MatchOver, NoMatch, NothingToRedo,
     NothingToUndo, SecondSixSixSix,
 )
 from scorer.humalien.events import (
-    AngelCut, Doing, Event, Finish, Flow, Foul, GodIsland, NewMatch, Redo, SixSixSix, Skull,
+    AngelCut, Doing, Event, Finish, Flow, Foul, GodIsland, Kind, NewMatch, Redo, Scoring, SixSixSix, Skull,
     Undo, kind_of,
 )
 from scorer.humalien.sheet import (
@@ -28,7 +29,7 @@ class Award:
     """Points one event gave one player: `count` is the piles, cards or cards left it counted."""
 
     player: str
-    how: str
+    how: Kind
     points: int
     total: int
     game: int
@@ -47,7 +48,7 @@ class Step(NamedTuple):
     @property
     def ended_game(self) -> int | None:
         """The game this event ended (a finish or foul finish), else None."""
-        return self.before.game if isinstance(self.event, (Finish, Foul)) else None  # type: ignore[union-attr]
+        return self.before.game if isinstance(self.event, (Finish, Foul)) and self.before is not None else None
 
     @property
     def awards(self) -> tuple[Award, ...]:
@@ -65,7 +66,7 @@ class Step(NamedTuple):
         if isinstance(event, SixSixSix) and event.piles:  # its forced flow scored too: said apart
             skulls = 3 * g
             return (replace(award, points=skulls, total=before.totals[i] + skulls),
-                    Award(scorer, "flow", event.piles, total, g, event.piles, multiplier))
+                    Award(scorer, Kind.FLOW, event.piles, total, g, event.piles, multiplier))
         return (award,)
 
 
@@ -84,7 +85,7 @@ def _counted(event: Doing) -> int | None:
     return None
 
 
-Stack = Optional[Tuple[Step, "Stack"]]
+Stack = tuple[Step, "Stack"] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,14 +112,16 @@ def _count(value: int, low: int, high: int, what: str, player: str, match: Match
     if not low <= value <= high:
         raise CountOutOfRange(f"{what} {value} is out of range {low}–{high} "
                               f"({player}, game {match.game}{context})", "out_of_range",
-                              what=what, value=value, low=low, high=high, player=player, game=match.game, context=context)
+                              what=what, value=value, low=low, high=high, player=player, game=match.game,
+                              context=context)
     return value
 
 
 def _new_match(match: Match | None, event: NewMatch) -> Match:
     names = tuple(p.strip() for p in event.players)
     if len(names) != 2 or not all(names):
-        raise BadPlayers(f"a match needs two player names, not {list(event.players)!r}", "two_names", names=list(event.players))
+        raise BadPlayers(f"a match needs two player names, not {list(event.players)!r}", "two_names",
+                         names=list(event.players))
     if names[0].casefold() == names[1].casefold():
         raise BadPlayers(f"the two players must differ, not {names[0]!r} twice", "same_players", player=names[0])
     for name, _ in event.readings:
@@ -129,37 +132,36 @@ def _new_match(match: Match | None, event: NewMatch) -> Match:
         raise MatchInProgress(
             f"the match {match.title} is in game {match.game} and unfinished: "
             "finish it, or start the new one with --abandon", "match_in_progress", match=match.title, game=match.game)
-    return Match(players=names, remote=event.remote, readings=event.readings)  # type: ignore[arg-type]
+    return Match(players=names, remote=event.remote, readings=event.readings)
 
 
-def _score(match: Match | None, event: Doing, strict: bool) -> Match:
+def _score(match: Match | None, event: Scoring, strict: bool) -> Match:
     """The sheet after a scoring event (a ScoreError if the event cannot happen now; with
     `strict`, also if the cards cannot produce it: HU-R6)."""
     if match is None:
         raise NoMatch(f"no match to score {kind_of(event)} for {event.player!r}: start one with `new`", "no_match_for",
-                      kind=kind_of(event), player=event.player)  # type: ignore[union-attr]
+                      kind=kind_of(event), player=event.player)
     game = match.games[-1]
     if game.ended_by is not None and game.number == GAMES:
         raise MatchOver(
             f"the match {match.title} is over ({_result(match)}): no {kind_of(event)} after game {GAMES}; "
             "undo, or start a new match", "match_over", match=match.title,
             result=_result(match), kind=kind_of(event), games=GAMES)
-    player: str = event.player  # type: ignore[union-attr]
+    player: str = event.player
     i = 0 if player == match.players[0] else match.index(player)
     g = game.number
     piles, sixes = game.piles, game.sixes
     god_islands, angel_cuts = game.god_islands, game.angel_cuts
     scorer = i
     ended: Ending | None = None
-    kind = type(event)
-    if kind is Flow:
-        points = _flow_piles(event.piles, "flow", player, match, strict)  # type: ignore[union-attr]
+    if isinstance(event, Flow):
+        points = _flow_piles(event.piles, "flow", player, match, strict)
         piles = _with(piles, i, points)
-    elif kind is Skull:
-        cards = _count(event.cards, 1, match.max_skull_cards, "skull cards in one play", player, match,  # type: ignore[union-attr]
+    elif isinstance(event, Skull):
+        cards = _count(event.cards, 1, match.max_skull_cards, "skull cards in one play", player, match,
                        ", remote match" if match.remote else ", one-box match")
         points = g * cards
-    elif kind is SixSixSix:
+    elif isinstance(event, SixSixSix):
         if sixes >= match.max_sixes:
             raise SecondSixSixSix(
                 f"666 by {player} refused: game {g} already had {sixes} 666"
@@ -169,28 +171,28 @@ def _score(match: Match | None, event: Doing, strict: bool) -> Match:
                 else " (two boxes allow at most two)")
         points = 3 * g
         sixes += 1
-        if event.piles is not None:  # type: ignore[union-attr]
-            flowed = _flow_piles(event.piles, "666's forced flow", player, match, strict)  # type: ignore[union-attr]
+        if event.piles is not None:
+            flowed = _flow_piles(event.piles, "666's forced flow", player, match, strict)
             points += flowed
             piles = _with(piles, i, flowed)
-    elif kind is GodIsland:
+    elif isinstance(event, GodIsland):
         god_islands = _one_more(god_islands, "God Island", "four Owls", player, match, strict)
         points = GOD_ISLAND_POINTS
-    elif kind is AngelCut:
+    elif isinstance(event, AngelCut):
         angel_cuts = _one_more(angel_cuts, "Angel Cut", "four 7s", player, match, strict)
-        points = ANGEL_CUT_POINTS if event.piles is None else _flow_piles(  # type: ignore[union-attr]
-            event.piles, "Angel Cut's forced flow (stock kept)", player, match, strict)  # type: ignore[union-attr]
-        piles = _with(piles, i, MAX_PILES if event.piles is None else points)  # type: ignore[union-attr]
-    elif kind is Finish:
-        left = _cards_left(event.opponent_left, "opponent's cards left", "finish", player, match, strict)  # type: ignore[union-attr]
+        points = ANGEL_CUT_POINTS if event.piles is None else _flow_piles(
+            event.piles, "Angel Cut's forced flow (stock kept)", player, match, strict)
+        piles = _with(piles, i, MAX_PILES if event.piles is None else points)
+    elif isinstance(event, Finish):
+        left = _cards_left(event.opponent_left, "opponent's cards left", "finish", player, match, strict)
         points = (FINISH_BASE + left) * game.multiplier
-        ended = Ending(player, "finish")
-    elif kind is Foul:
+        ended = Ending(player, Kind.FINISH)
+    elif isinstance(event, Foul):
         scorer = 1 - i
-        left = _cards_left(event.winner_left, "winner's own cards left", "foul finish", player, match, strict)  # type: ignore[union-attr]
+        left = _cards_left(event.winner_left, "winner's own cards left", "foul finish", player, match, strict)
         # HU-R4: the 666 multiplier applies to a foul finish too.
         points = (FINISH_BASE + left) * game.multiplier
-        ended = Ending(player, "foul")
+        ended = Ending(player, Kind.FOUL)
     else:  # pragma: no cover - every Doing kind is handled above
         raise TypeError(f"not a scoring event: {event!r}")
     a, b = game.points
@@ -253,33 +255,34 @@ def advance(state: State, event: Event, strict: bool = False) -> State:
     `strict` adds HU-R6 (what the cards cannot produce), checked on every new entry (`apply`);
     replaying a journal does not, so a match kept before those checks still reads as it was.
     """
-    kind = type(event)
-    if kind is Undo:
+    if isinstance(event, Undo):
         if state.done is None:
             raise NothingToUndo("nothing to undo: no event is left to take back"
                                 + (" (everything is already undone)" if state.undone else ""), "nothing_to_undo",
                                 note=" (everything is already undone)" if state.undone else "")
         step, rest = state.done
         return State(step.before, rest, (step, state.undone))
-    if kind is Redo:
+    if isinstance(event, Redo):
         if state.undone is None:
             raise NothingToRedo("nothing to redo: no undo since the last scoring event", "nothing_to_redo")
         step, rest = state.undone
         return State(step.after, (step, state.done), rest)
-    after = _new_match(state.match, event) if kind is NewMatch else _score(state.match, event, strict)  # type: ignore[arg-type]
-    return State(after, (Step(event, state.match, after), state.done), None)  # type: ignore[arg-type]
+    after = _new_match(state.match, event) if isinstance(event, NewMatch) else _score(state.match, event, strict)
+    return State(after, (Step(event, state.match, after), state.done), None)
 
 
 def apply(state: State, event: Event) -> tuple[State, Change]:
     """The state after `event` and what changed (for an undo: the awards taken back, negated)."""
     after = advance(state, event, strict=True)
     if isinstance(event, Undo):
-        step = after.undone[0]  # type: ignore[index]
-        before = step.before
-        awards = tuple(replace(a, points=-a.points, total=before.total(a.player))  # type: ignore[union-attr]
-                       for a in step.awards)
+        assert after.undone is not None, "an undo that took effect leaves the step it undid"
+        step = after.undone[0]
+        before = step.before  # None for a new match, which has no awards
+        awards = () if before is None else tuple(
+            replace(a, points=-a.points, total=before.total(a.player)) for a in step.awards)
         return after, Change(event, after.match, awards, target=step.event)
-    step = after.done[0]  # type: ignore[index]
+    assert after.done is not None, "an event that took effect leaves its step"
+    step = after.done[0]
     return after, Change(event, after.match, step.awards, target=step.event if isinstance(event, Redo) else None,
                          ended_game=step.ended_game)
 

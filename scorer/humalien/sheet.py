@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.humalien.errors import UnknownPlayer
+from scorer.humalien.events import Kind
 
 GAMES = 3  # 全３戦
 MAX_PILES = 5
@@ -17,10 +18,10 @@ ANGEL_CUT_POINTS = 5  # the forced flow with all five piles gone
 
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """Who ended a game and how: "finish" (they went out) or "foul" (they fouled; the opponent scored)."""
+    """Who ended a game and how: FINISH (they went out) or FOUL (they fouled; the opponent scored)."""
 
     player: str
-    how: str
+    how: Kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +138,8 @@ def resolve_player(match: Match, text: str) -> str:
     """The player `text` names: exact name or reading in any case, else a unique prefix of either
     (け → 健 when 健 reads けん); UnknownPlayer otherwise."""
     said = text.strip().casefold()
-    spellings = [(p.casefold(), p) for p in match.players] + [(r.casefold(), p) for p, r in dict(match.readings).items()]
+    spellings = [(p.casefold(), p) for p in match.players]
+    spellings += [(r.casefold(), p) for p, r in dict(match.readings).items()]
     exact = [p for spelt, p in spellings if spelt == said]
     if exact:
         return exact[0]

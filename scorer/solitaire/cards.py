@@ -13,7 +13,6 @@ KING = 13  # a 13 leaves as soon as it is face up (SS-R2)
 HUMALIEN = "humalien"
 EYE = "eye"
 OWL = "owl"
-SPECIAL_KINDS = (HUMALIEN, EYE, OWL)
 SPECIAL_CARDS = (HUMALIEN,) * 2 + (EYE,) * 2 + (OWL,) * 4
 
 

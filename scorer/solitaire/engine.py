@@ -188,15 +188,16 @@ def legal_moves(state: GameState) -> list[Move]:
         return []
     up = state.positions(state.face_up)
     if state.pending == HUMALIEN:
-        return [Humalien(p) for p in up] + [Forgo()]
+        return [*(Humalien(p) for p in up), Forgo()]
     if state.pending == EYE:
         down = state.positions(state.present & ~state.face_up)
-        return [Eye(p, g, d) for p in down for g in RANKS for d in (True, False)] + [Forgo()]
+        return [*(Eye(p, g, d) for p in down for g in RANKS for d in (True, False)), Forgo()]
     if state.pending == OWL:
-        owls = [Owl(c, p) for c in dict.fromkeys(state.set_aside) for p in up if rank(c) + rank(state.card_at(p)) == 13]
-        return owls + [Forgo()]
+        owls = (Owl(c, p) for c in dict.fromkeys(state.set_aside) for p in up if rank(c) + rank(state.card_at(p)) == 13)
+        return [*owls, Forgo()]
     moves: list[Move] = [
-        Pair(a, b) for i, a in enumerate(up) for b in up[i + 1 :] if rank(state.card_at(a)) + rank(state.card_at(b)) == 13
+        Pair(a, b) for i, a in enumerate(up) for b in up[i + 1 :]
+        if rank(state.card_at(a)) + rank(state.card_at(b)) == 13
     ]
     if state.flip is not None:
         moves += [PairFlip(p) for p in up if rank(state.flip) + rank(state.card_at(p)) == 13]

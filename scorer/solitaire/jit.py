@@ -49,6 +49,6 @@ class MachineWideLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
         return super().from_function(py_func, py_file)
 
 
-_LOCATORS = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # renamed in numba 0.61
+_LOCATORS = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # type: ignore[attr-defined]  # its name before numba 0.61
 if not any(c.__name__ == MachineWideLocator.__name__ for c in _LOCATORS._locator_classes):
     _LOCATORS._locator_classes.insert(0, MachineWideLocator)

@@ -7,7 +7,7 @@ covered by (r + 1, c) and (r + 1, c + 1). Sets of positions are int bitmasks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 MIN_ROWS, MAX_ROWS = 3, 9
 DEFAULT_ROWS = 7
@@ -40,7 +40,7 @@ class Pyramid:
         return present & ~covered
 
 
-@lru_cache(maxsize=None)
+@cache
 def pyramid(rows: int = DEFAULT_ROWS) -> Pyramid:
     """The layout with `rows` rows (3–9)."""
     if not isinstance(rows, int) or not MIN_ROWS <= rows <= MAX_ROWS:
@@ -51,7 +51,7 @@ def pyramid(rows: int = DEFAULT_ROWS) -> Pyramid:
             row_of.append(r)
             col_of.append(c)
     start_next = lambda r: (r + 1) * (r + 2) // 2  # noqa: E731
-    for p, (r, c) in enumerate(zip(row_of, col_of)):
+    for r, c in zip(row_of, col_of):
         covers.append(0 if r == rows - 1 else (1 << (start_next(r) + c)) | (1 << (start_next(r) + c + 1)))
     size = rows * (rows + 1) // 2
     bottom = sum(1 << p for p in range(size) if row_of[p] == rows - 1)

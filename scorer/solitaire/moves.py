@@ -8,7 +8,8 @@ Using a special card takes two moves: `Special()` turns the next face-down speci
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from collections.abc import Callable
+from typing import Any
 
 from scorer.solitaire.cards import ELEMENTS, card_of, element, rank
 
@@ -71,7 +72,7 @@ class Forgo:
     """Discard the turned special without using its effect."""
 
 
-Move = Union[Pair, PairFlip, Turn, Special, Humalien, Eye, Owl, Forgo]
+Move = Pair | PairFlip | Turn | Special | Humalien | Eye | Owl | Forgo
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
@@ -84,7 +85,8 @@ def move_to_json(move: Move) -> dict[str, Any]:
     if isinstance(move, Eye):
         return {"move": "eye", "position": move.position + 1, "guess": move.guess, "discard": move.discard}
     if isinstance(move, Owl):
-        return {"move": "owl", "card": {"rank": rank(move.card), "element": element(move.card)}, "position": move.position + 1}
+        return {"move": "owl", "card": {"rank": rank(move.card), "element": element(move.card)},
+                "position": move.position + 1}
     return {"move": {Turn: "turn", Special: "special", Forgo: "forgo"}[type(move)]}
 
 
@@ -106,7 +108,8 @@ def move_from_json(data: dict[str, Any]) -> Move:
             if card["element"] not in ELEMENTS:
                 raise BadMove(f"unknown element {card['element']!r}")
             return Owl(card_of(int(card["rank"]), card["element"]), int(data["position"]) - 1)
-        return {"turn": Turn, "special": Special, "forgo": Forgo}[kind]()
+        plain: dict[str, Callable[[], Move]] = {"turn": Turn, "special": Special, "forgo": Forgo}
+        return plain[kind]()
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, BadMove):
             raise

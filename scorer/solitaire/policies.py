@@ -8,7 +8,7 @@ special cards are left, and the special just turned. (`omniscient` is the solver
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
 
 from scorer.solitaire.cards import EYE, HUMALIEN, KING, NUMBER_CARDS, OWL, rank
 from scorer.solitaire.deal import Deal
@@ -22,16 +22,19 @@ class UnknownPolicy(ValueError):
     """A policy name other than greedy, smart or omniscient."""
 
 
-def face_up_pairs(state: GameState) -> list[Move]:
+def face_up_pairs(state: GameState) -> list[Pair | PairFlip]:
     """Every pair the player can see: two face-up pyramid cards, or the flip card and one."""
     up = state.positions(state.face_up)
-    moves: list[Move] = [Pair(a, b) for i, a in enumerate(up) for b in up[i + 1 :] if rank(state.card_at(a)) + rank(state.card_at(b)) == 13]
+    moves: list[Pair | PairFlip] = [
+        Pair(a, b) for i, a in enumerate(up) for b in up[i + 1 :]
+        if rank(state.card_at(a)) + rank(state.card_at(b)) == 13
+    ]
     if state.flip is not None:
         moves += [PairFlip(p) for p in up if rank(state.flip) + rank(state.card_at(p)) == 13]
     return moves
 
 
-def owl_moves(state: GameState) -> list[Move]:
+def owl_moves(state: GameState) -> list[Owl]:
     up = state.positions(state.face_up)
     return [Owl(c, p) for c in dict.fromkeys(state.set_aside) for p in up if rank(c) + rank(state.card_at(p)) == 13]
 
@@ -100,7 +103,7 @@ def smart(state: GameState) -> Move:
     return Turn()
 
 
-def _positions(move: Move) -> list[int]:
+def _positions(move: Pair | PairFlip) -> list[int]:
     return [move.a, move.b] if isinstance(move, Pair) else [move.position]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from collections.abc import Mapping
 
 from scorer.refusal import Refusal
 from scorer.solitaire.layout import pyramid

@@ -102,7 +102,8 @@ def children(tb, frame, moves, states, depth):
     if i < tb.stock.shape[0]:  # turn the next stock card (with the stock empty the game ends, SS-R4)
         new_aside = aside + (1 << 4 * tb.stock[i - 1]) if flip else aside
         new_flip = 1 if tb.stock[i] != KING else 0
-        count = add_child(tb, moves, states, depth, count, TURN, 0, 0, present, revealed, face_up, i + 1, new_flip, new_aside, plain_k)
+        count = add_child(tb, moves, states, depth, count, TURN, 0, 0, present, revealed, face_up, i + 1, new_flip,
+                          new_aside, plain_k)
     if k < tb.kinds.shape[0]:
         kind = tb.kinds[k]
         if kind == HUMALIEN:
@@ -130,9 +131,11 @@ def children(tb, frame, moves, states, depth):
                         a = lowest(rest)
                         rest &= rest - 1
                         p, e, f = settle(tb, present & ~(1 << a), revealed)
-                        count = add_child(tb, moves, states, depth, count, USE_OWL, s, a, p, e, f, i, flip, aside - (1 << 4 * s), k + 1)
+                        count = add_child(tb, moves, states, depth, count, USE_OWL, s, a, p, e, f, i, flip,
+                                          aside - (1 << 4 * s), k + 1)
         if tb.other_later[k]:  # forgoing is only worth it with a special of another kind behind
-            count = add_child(tb, moves, states, depth, count, FORGO, 0, 0, present, revealed, face_up, i, flip, aside, k + 1)
+            count = add_child(tb, moves, states, depth, count, FORGO, 0, 0, present, revealed, face_up, i, flip,
+                              aside, k + 1)
     return count
 
 
@@ -208,7 +211,8 @@ def tables(ranks, stock, kinds, spans, covers):
     for j in range(6):
         lows[j] = rmask[j + 1]
         highs[j] = rmask[12 - j]
-    return Tables(spans, covers, ranks, rmask, lows, highs, stock, stock_counts, kinds, humaliens, eyes, owls, other_later, passed)
+    return Tables(spans, covers, ranks, rmask, lows, highs, stock, stock_counts, kinds, humaliens, eyes, owls,
+                  other_later, passed)
 
 
 @njit(cache=True, nogil=True)

@@ -123,7 +123,8 @@ def fail(mem, tb, present, revealed, i, flip, aside, k, bound):
     recs = mem.fail_recs[slot]
     for r in range(min(seen, FAILURES_PER_SLOT)):
         packed = recs[r, 1]
-        if packed & 255 <= bound and reaches(tb, i, flip, aside, k, (packed >> 8) & 255, (packed >> 16) & 1, recs[r, 0], packed >> 17):
+        if packed & 255 <= bound and reaches(tb, i, flip, aside, k, (packed >> 8) & 255, (packed >> 16) & 1,
+                                             recs[r, 0], packed >> 17):
             recs[r, 0] = aside
             recs[r, 1] = state | bound
             return
@@ -146,6 +147,7 @@ def dominated(tb, mem, present, revealed, i, flip, aside, k, t):
     recs = mem.fail_recs[slot]
     for r in range(min(mem.fails[slot, 5], FAILURES_PER_SLOT)):
         packed = recs[r, 1]
-        if packed & 255 > t and reaches(tb, (packed >> 8) & 255, (packed >> 16) & 1, recs[r, 0], packed >> 17, i, flip, aside, k):
+        if packed & 255 > t and reaches(tb, (packed >> 8) & 255, (packed >> 16) & 1, recs[r, 0], packed >> 17, i,
+                                        flip, aside, k):
             return True
     return False

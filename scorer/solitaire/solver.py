@@ -94,7 +94,8 @@ def _search(deal: Deal, max_states: int | None, memory=None) -> tuple[int, int, 
         spent = first.states  # the states of the first try count towards max_states
     _live.memory, _live.spent = None, spent
     try:
-        best, nodes, table_size, steps = _run(deal, None if max_states is None else max_states - spent, _tables_of(LARGE_BITS))
+        best, nodes, table_size, steps = _run(deal, None if max_states is None else max_states - spent,
+                                              _tables_of(LARGE_BITS))
     except SearchLimit as limit:
         raise SearchLimit(limit.at_least, limit.states + spent) from None
     return best, nodes + spent, table_size, steps
@@ -125,7 +126,7 @@ def _run(deal: Deal, max_states: int | None, memory) -> tuple[int, int, int, lis
     nodes = int(counters[search_memory.NODES])
     if status == search.STOPPED:
         raise SearchLimit(int(best), nodes)
-    steps = [tuple(int(x) for x in step) for step in memory.path[: counters[search_memory.PATH_LEN]]]
+    steps = [(int(a), int(b), int(c)) for a, b, c in memory.path[: counters[search_memory.PATH_LEN]]]
     return int(best), nodes, int(counters[search_memory.TABLE_SIZE]), steps
 
 

@@ -1,9 +1,13 @@
-"""Reading what people type: names (any case), "A=2,B=1" pairs, and the judge's JSON request."""
+"""Reading what people type: names (any case), "A=2,B=1" pairs, and the judge's JSON request.
+
+Card and graveyard names come from every language's voice pack (loaded once).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from gm.werewolf.cards import names_from_pack, parse_card
 from gm.werewolf.decks import Deck, custom_deck, standard_deck
@@ -52,7 +56,8 @@ def check_player_names(names: Sequence[str]) -> None:
             raise BadInput(f"a player cannot be named {name!r}: that is the graveyard's name")
 
 
-def resolve_name(text: str, choices: Sequence[str], what: str = "player", aliases: Mapping[str, str] | None = None) -> str:
+def resolve_name(text: str, choices: Sequence[str], what: str = "player",
+                 aliases: Mapping[str, str] | None = None) -> str:
     """The one of `choices` that `text` names, ignoring case (or an alias such as 墓地 → graveyard)."""
     wanted = str(text).strip().casefold()
     for choice in choices:
@@ -149,7 +154,8 @@ def _deck_of(data: Mapping[str, Any], players: int, card_names: Mapping[str, str
     return None  # the judge takes the standard deck for the player count
 
 
-def parse_judge_request(data: Any, card_names: Mapping[str, str], aliases: Mapping[str, str] | None = None) -> JudgeRequest:
+def parse_judge_request(data: Any, card_names: Mapping[str, str],
+                        aliases: Mapping[str, str] | None = None) -> JudgeRequest:
     """Read `{"players", "hands", "graveyard", "executed", "magician_seen_by", "variant"/"with"/"deck"}`."""
     if not isinstance(data, dict):
         raise BadInput(f"the judge reads a JSON object, not {_json_type(data)}")
