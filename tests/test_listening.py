@@ -168,7 +168,7 @@ def test_listening_windows_keep_their_real_length_on_a_compressed_clock():
 
 def test_the_keyboard_wins_while_listening(clock):
     read, write = os.pipe()
-    os.write(write, "Aki\n".encode())
+    os.write(write, b"Aki\n")
     with os.fdopen(read) as stream:
         asker, _ = _asker(clock, keyboard=stream)
         assert asker.ask(NAMES) == "Aki"

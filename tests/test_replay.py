@@ -1,7 +1,6 @@
 """A recording of the table split into utterances at its silences (--listen-from), one per
 listening window."""
 
-import io
 import wave
 
 import numpy as np

@@ -6,7 +6,6 @@ from __future__ import annotations
 import array
 import json
 import re
-import shutil
 import threading
 import wave
 

@@ -216,7 +216,7 @@ def test_a_download_replaces_the_model_it_updates(serve, tmp_path):
 
 @pytest.mark.parametrize("entry, message", [
     (lambda url, body: ModelFile(url, sha256="0" * 64), "is corrupt (SHA-256 "),
-    (lambda url, body: ModelFile(url, size=len(body) + 1), f"stopped at {{n}} of {{n1}} bytes"),
+    (lambda url, body: ModelFile(url, size=len(body) + 1), "stopped at {n} of {n1} bytes"),
     (lambda url, body: ModelFile(url.replace("/en.zip", "/missing.zip")), "failed after 0 bytes (Not Found)"),
     (lambda url, body: ModelFile("http://127.0.0.1:1/en.zip"), "failed after 0 bytes"),
 ])

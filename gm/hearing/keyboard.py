@@ -6,7 +6,8 @@ import math
 import os
 import select
 import sys
-from typing import Callable, TextIO
+from typing import TextIO
+from collections.abc import Callable
 
 from gm.hearing.answers import match_answer, nearest_answer
 from gm.ports import Clock, Question

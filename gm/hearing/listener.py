@@ -21,7 +21,8 @@ import wave
 from array import array
 from collections import deque
 from pathlib import Path
-from typing import Callable, Iterator, Protocol, Sequence
+from typing import Protocol
+from collections.abc import Callable, Iterator, Sequence
 
 from gm.hearing.phrases import Heard, Phrasebook
 from gm.ports import Clock

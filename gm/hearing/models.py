@@ -15,7 +15,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 CHUNK = 1 << 16
 MAX_UNPACKED = 8 << 30  # a zip that unpacks to more than this is refused

@@ -33,7 +33,7 @@ class Audio:
     def seconds(self) -> float:
         return self.frames / self.rate if self.rate else 0.0
 
-    def head(self, seconds: float) -> "Audio":
+    def head(self, seconds: float) -> Audio:
         """The first `seconds` of this audio (what was heard before a cut)."""
         frames = max(0, min(self.frames, int(seconds * self.rate)))
         return Audio(self.rate, self.samples[: frames * 2])

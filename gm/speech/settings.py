@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from collections.abc import Mapping
 
 DEFAULT_RATE = 150  # words per minute: the clearest pace the listener of bench/speech_bench.py found (130–180)
 

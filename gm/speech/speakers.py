@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from gm.speech.settings import SpeechSettings
 from gm.ports import Line

@@ -8,7 +8,7 @@ pyttsx3's drivers report languages differently: espeak `ja` or `en-gb-x-rp`, NSS
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 # Preferred regional tags per language, best first; any other tag of the language follows.
 _PREFERRED = {"en": ("en-us", "en-gb", "en"), "ja": ("ja-jp", "ja"), "ko": ("ko-kr", "ko")}

@@ -23,7 +23,7 @@ from gm.speech.voices_found import FoundVoice, choose_voice, found_voice
 NAME = "pyttsx3"
 _ENGINE_LOCK = threading.RLock()
 # engine → the settings last set on it
-_APPLIED: "weakref.WeakKeyDictionary[object, dict[str, object]]" = weakref.WeakKeyDictionary()
+_APPLIED: weakref.WeakKeyDictionary[object, dict[str, object]] = weakref.WeakKeyDictionary()
 _RENDER_TIMEOUT = 30.0  # seconds; espeak-ng renders a line in a few milliseconds
 
 
