@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from scorer.refusal import Refusal
-from scorer.solitaire.cards import EYE, HUMALIEN, KING, OWL, RANKS, label, rank
+from scorer.solitaire.cards import EYE, HUMALIEN, KING, OWL, RANKS, label, pairs, rank
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.layout import Pyramid, pyramid
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
@@ -109,7 +109,7 @@ def _need_face_up(state: GameState, position: int) -> None:
 
 
 def _need_thirteen(a: int, b: int, what: str) -> None:
-    if rank(a) + rank(b) != 13:
+    if not pairs(a, b):
         raise IllegalMove(f"{what}: {label(a)} and {label(b)} make {rank(a) + rank(b)}, not 13", "not_thirteen",
                           what=what, card_a=label(a), card_b=label(b), a=rank(a), b=rank(b), total=rank(a) + rank(b))
 
@@ -182,6 +182,23 @@ def _resolve(state: GameState, move: Move) -> GameState:
     return _settle(replace(_remove(done, [move.position], (move.card,)), set_aside=tuple(rest)))
 
 
+def face_up_pairs(state: GameState) -> list[Pair | PairFlip]:
+    """Every pair the player can see: two face-up pyramid cards, or the flip card and one."""
+    up = state.positions(state.face_up)
+    moves: list[Pair | PairFlip] = [
+        Pair(a, b) for i, a in enumerate(up) for b in up[i + 1 :] if pairs(state.card_at(a), state.card_at(b))
+    ]
+    if state.flip is not None:
+        moves += [PairFlip(p) for p in up if pairs(state.flip, state.card_at(p))]
+    return moves
+
+
+def owl_moves(state: GameState) -> list[Owl]:
+    """Every Owl pairing: a set-aside card with a face-up pyramid card that makes 13."""
+    up = state.positions(state.face_up)
+    return [Owl(c, p) for c in dict.fromkeys(state.set_aside) for p in up if pairs(c, state.card_at(p))]
+
+
 def legal_moves(state: GameState) -> list[Move]:
     """Every move allowed now (Eye moves: every face-down card × every prediction × keep/discard)."""
     if state.over:
@@ -193,14 +210,8 @@ def legal_moves(state: GameState) -> list[Move]:
         down = state.positions(state.present & ~state.face_up)
         return [*(Eye(p, g, d) for p in down for g in RANKS for d in (True, False)), Forgo()]
     if state.pending == OWL:
-        owls = (Owl(c, p) for c in dict.fromkeys(state.set_aside) for p in up if rank(c) + rank(state.card_at(p)) == 13)
-        return [*owls, Forgo()]
-    moves: list[Move] = [
-        Pair(a, b) for i, a in enumerate(up) for b in up[i + 1 :]
-        if rank(state.card_at(a)) + rank(state.card_at(b)) == 13
-    ]
-    if state.flip is not None:
-        moves += [PairFlip(p) for p in up if rank(state.flip) + rank(state.card_at(p)) == 13]
+        return [*owl_moves(state), Forgo()]
+    moves: list[Move] = list(face_up_pairs(state))
     if state.specials_left:
         moves.append(Special())
     moves.append(Turn())

@@ -12,31 +12,14 @@ from collections.abc import Callable
 
 from scorer.solitaire.cards import EYE, HUMALIEN, KING, NUMBER_CARDS, OWL, rank
 from scorer.solitaire.deal import Deal
-from scorer.solitaire.engine import GameState, apply, start
-from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
+from scorer.solitaire.engine import GameState, apply, face_up_pairs, owl_moves, start
+from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Pair, PairFlip, Special, Turn
 
 Policy = Callable[[GameState], Move]
 
 
 class UnknownPolicy(ValueError):
     """A policy name other than greedy, smart or omniscient."""
-
-
-def face_up_pairs(state: GameState) -> list[Pair | PairFlip]:
-    """Every pair the player can see: two face-up pyramid cards, or the flip card and one."""
-    up = state.positions(state.face_up)
-    moves: list[Pair | PairFlip] = [
-        Pair(a, b) for i, a in enumerate(up) for b in up[i + 1 :]
-        if rank(state.card_at(a)) + rank(state.card_at(b)) == 13
-    ]
-    if state.flip is not None:
-        moves += [PairFlip(p) for p in up if rank(state.flip) + rank(state.card_at(p)) == 13]
-    return moves
-
-
-def owl_moves(state: GameState) -> list[Owl]:
-    up = state.positions(state.face_up)
-    return [Owl(c, p) for c in dict.fromkeys(state.set_aside) for p in up if rank(c) + rank(state.card_at(p)) == 13]
 
 
 def uncovers(state: GameState, positions: list[int]) -> int:
