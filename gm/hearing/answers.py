@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from gm.ports import Question
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().split())
+from gm.text.parse import norm
 
 
 def match_answer(text: str, question: Question, extra: dict[str, str] | None = None) -> str | None:
@@ -14,15 +11,15 @@ def match_answer(text: str, question: Question, extra: dict[str, str] | None = N
 
     `extra` maps further spellings (aliases, seat numbers) to answers.
     """
-    said = _norm(text)
+    said = norm(text)
     if not said:
         return None
     spellings: dict[str, str] = {}
     for answer in question.answers:
-        spellings.setdefault(_norm(answer), answer)
-        spellings.setdefault(_norm(question.label(answer)), answer)
+        spellings.setdefault(norm(answer), answer)
+        spellings.setdefault(norm(question.label(answer)), answer)
     for spelling, answer in (extra or {}).items():
-        spellings.setdefault(_norm(spelling), answer)
+        spellings.setdefault(norm(spelling), answer)
     if said in spellings:
         return spellings[said]
     hits = {answer for spelling, answer in spellings.items() if spelling.startswith(said)}

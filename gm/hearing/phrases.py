@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 from rapidfuzz import fuzz, process
 
 from gm.ports import Question
+from gm.text.parse import norm, split_list
 
 UNK = "[unk]"
 COMMANDS = ("pause", "resume", "add_minute", "end", "repeat")
@@ -30,13 +31,9 @@ NEAR_MISS = 80.0  # rapidfuzz ratio a near miss needs to count as a phrase
 ALIKE = 70.0  # rapidfuzz ratio from which two names are too alike to tell apart
 
 
-def norm(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
 def split_phrases(entry: str) -> tuple[str, ...]:
     """ "yes, yeah" or "はい、ええ" → ("yes", "yeah") / ("はい", "ええ")."""
-    return tuple(p for p in (norm(x) for x in entry.replace("、", ",").split(",")) if p)
+    return tuple(norm(x) for x in split_list(entry))
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 
+from gm.text.parse import split_list
 from gm.werewolf.cards import names_from_pack, parse_card
 from gm.werewolf.decks import Deck, custom_deck, standard_deck
 from gm.werewolf.tally import GRAVEYARD
@@ -40,7 +41,7 @@ def graveyard_names() -> dict[str, str]:
 def parse_card_list(spec: str) -> list[str]:
     """ "gorilla, ゴリラ" or "天使、apprentice" → card ids: the one card parser every command uses."""
     names = card_names()
-    return [parse_card(item.strip(), names) for item in spec.replace("、", ",").split(",") if item.strip()]
+    return [parse_card(item, names) for item in split_list(spec)]
 
 
 def deck_for(players: int, variant: str | None = None, swap_ins: str = "") -> Deck:
@@ -72,12 +73,10 @@ def resolve_name(text: str, choices: Sequence[str], what: str = "player",
 def parse_pairs(spec: str) -> list[tuple[str, str]]:
     """ "A=2, B=1" → [("A", "2"), ("B", "1")]; each left side at most once (any case)."""
     pairs: list[tuple[str, str]] = []
-    for item in spec.replace("、", ",").split(","):
-        if not item.strip():
-            continue
+    for item in split_list(spec):
         left, sep, right = (part.strip() for part in item.partition("="))
         if not sep or not left or not right:
-            raise BadInput(f"{item.strip()!r} is not name=value (in {spec!r})")
+            raise BadInput(f"{item!r} is not name=value (in {spec!r})")
         if left.casefold() in (seen.casefold() for seen, _ in pairs):
             raise BadInput(f"{left!r} is given twice in {spec!r}")
         pairs.append((left, right))
