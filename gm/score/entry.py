@@ -10,6 +10,8 @@ from scorer.humalien.events import (
 )
 from scorer.humalien.fold import State
 from scorer.humalien.sheet import Match, resolve_player
+from scorer.names import plain_name
+from scorer.counts import whole_number
 
 SCORING_VERBS = ("flow", "skull", "666", "god-island", "angel-cut", "finish", "foul")
 VERBS = ("new",) + SCORING_VERBS + ("undo", "redo", "show", "say", "help", "quit")
@@ -61,10 +63,11 @@ def resolve_verb(text: str) -> str:
 
 
 def parse_count(text: str, what: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise BadEntry(f"{what} must be a whole number, not {text!r}", "whole_number", what=what, text=text) from None
+    """ASCII or full-width digits (３, as Japanese input methods type them); nothing else."""
+    count = whole_number(text)
+    if count is None:
+        raise BadEntry(f"{what} must be a whole number, not {text!r}", "whole_number", what=what, text=text)
+    return count
 
 
 def match_of(state: State) -> Match:
@@ -78,10 +81,10 @@ def new_match(names: Sequence[str], remote: bool = False, abandon: bool = False)
     players: list[str] = []
     readings: list[tuple[str, str]] = []
     for spec in names:
-        name, _, reading = spec.partition("=")
-        players.append(name.strip())
-        if reading.strip():
-            readings.append((name.strip(), reading.strip()))
+        name, equals, reading = spec.partition("=")
+        players.append(plain_name(name))
+        if equals:  # "Al=" names no reading: refused, not taken as "Al"
+            readings.append((players[-1], plain_name(reading, f"reading for {name.strip()!r}")))
     if len(players) != 2:
         raise BadEntry(f"a match needs two players, not {len(players)}: {list(names)!r}", "two_players", n=len(players), names=list(names))
     return NewMatch((players[0], players[1]), remote=remote, abandon=abandon, readings=tuple(readings))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from typing import Callable, Iterator, Sequence, TextIO
 
+from gm.files import read_line
 from gm.ports import Speaker
 from gm.score.entry import USAGE, VERBS, build, resolve_verb
 from gm.score.journal import Journal
@@ -31,7 +32,7 @@ def typed_lines(stream: TextIO, echo: Callable[[str], None], journal: Journal) -
     if stream.isatty():
         yield from _readline_lines(journal)
         return
-    for raw in stream:
+    while raw := read_line(stream):
         line = raw.rstrip("\r\n")
         echo(f"{PROMPT}{line}")
         yield line

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from gm.errors import GmError
+
 CARD_IDS = (
     "villager", "werewolf", "traitor", "seer", "gravedigger", "magician",
     "gorilla", "death", "angel", "apprentice", "blank",
@@ -24,7 +26,7 @@ ALIASES: Mapping[str, str] = {
 }
 
 
-class UnknownCard(ValueError):
+class UnknownCard(GmError):
     """A card name that is no Half Werewolf card."""
 
 

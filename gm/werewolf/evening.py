@@ -6,10 +6,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from gm.errors import GmError
 from gm.werewolf.judge import SIDES
 
 
-class EveningError(ValueError):
+class EveningError(GmError):
     """An evening record that cannot be: a winner who is not a player, an unknown side, bad JSON."""
 
 

@@ -14,13 +14,14 @@ from typing import Mapping, Sequence
 from gm.werewolf.cards import CARD_IDS
 from gm.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
 from gm.werewolf.tally import GRAVEYARD
+from gm.errors import GmError
 
 SIDES = ("villagers", "werewolves", "traitor_werewolf", "living", "dead")
 HAND_SIZE = 2
 MOST_TURNED = 2  # only the seer's and the gravedigger's abilities can see the magician
 
 
-class JudgeError(ValueError):
+class JudgeError(GmError):
     """Cards that cannot be the end of a real game, or names that are not in it."""
 
 

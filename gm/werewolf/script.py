@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from gm.werewolf.decks import Deck
+from gm.errors import GmError
 
 # ACTION goes on by itself after a pause unless "done" comes first; WAIT waits for "done".
 SAY, ACTION, WAIT, DISCUSSION, VOTE, REVEAL = "say", "action", "wait", "discussion", "vote", "reveal"
 
 
-class SetupError(ValueError):
+class SetupError(GmError):
     """A night that cannot be run with these players and this deck."""
 
 

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from scorer.solitaire.cards import ELEMENTS, card_of, element, rank
+from scorer.errors import ScorerError
 
 
-class BadMove(ValueError):
+class BadMove(ScorerError):
     """A move description that cannot be read."""
 
 
