@@ -78,7 +78,7 @@ def root(
 
 def _exit_on_signal(signum: int, frame: object) -> None:
     """SIGTERM or SIGHUP: leave like an interrupted command, so every `finally` and exit handler runs
-    (the terminal gets its echo and cursor back, temporary speech files are removed)."""
+    (the terminal gets its echo and cursor back, temporary speech files (gm-speech-*, gm-flite-*) are removed)."""
     raise SystemExit(128 + signum)
 
 

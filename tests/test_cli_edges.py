@@ -353,7 +353,7 @@ def test_a_signal_in_the_discussion_restores_the_terminal_and_removes_temp_files
                 break
             out = _drain(master, out, seconds=0.1)
         assert not termios.tcgetattr(slave)[3] & termios.ECHO
-        assert glob.glob(str(tmp_path / "gm-speech-*"))
+        assert glob.glob(str(tmp_path / "gm-*"))
         night.send_signal(sig)
         while night.poll() is None:
             out = _drain(master, out, seconds=0.2)
@@ -365,6 +365,6 @@ def test_a_signal_in_the_discussion_restores_the_terminal_and_removes_temp_files
     assert night.returncode == 128 + sig
     assert termios.tcgetattr(slave)[3] & termios.ECHO
     assert out.rfind(b"\x1b[?25h") > out.rfind(b"\x1b[?25l")
-    assert glob.glob(str(tmp_path / "gm-speech-*")) == [] and b"Traceback" not in out
+    assert glob.glob(str(tmp_path / "gm-*")) == [] and b"Traceback" not in out
     os.close(master)
     os.close(slave)
