@@ -22,7 +22,7 @@ from gm.score.entry import new_match
 from gm.score.journal import Journal
 
 runner = CliRunner()
-QUICK, LONG = 120, 3000
+QUICK, LONG = 400, 4000
 
 # Commands or options whose effects reach beyond the test: the network, the shell's rc files,
 # a microphone, worker processes; and the waits of a real night, which fixed values keep short.
