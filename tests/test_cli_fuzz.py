@@ -134,6 +134,14 @@ def invocations(draw, paths):
     return [*args, *FIXED.get(path, [])], draw(st.sampled_from(["", "\n", "yes\nno\n", "[" * 5000, "q\n" * 3]))
 
 
+@pytest.fixture(scope="module", autouse=True)
+def in_the_fuzz_folder(files):
+    """Relative paths the fuzz types (an output named `1e20`) land in its own folder, never the checkout."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(files["root"] / "folder")
+        yield
+
+
 def run_and_check(files, args, stdin):
     journal: Path = files["journal"]
     journal.write_bytes(files["journal_bytes"])
