@@ -1,14 +1,16 @@
-"""The `gm` command: one sub-app per command group, each imported only when it is run or listed."""
+"""The `gm` command: one sub-app per command group, each imported only when it is run or listed;
+`--version`; shell completion."""
 
 from __future__ import annotations
 
 import importlib
+from typing import Annotated
 
 import typer
 from typer.core import TyperGroup
 
-from gm.commands.common import OneLineErrors
-from gm.commands.plain_params import plain_help_flag, read_plainly
+from gm.commands.common import GmApp, GmGroup
+from gm.commands.plain_params import plain_help_flag, read_params_plainly, read_plainly
 
 GROUPS = {
     "werewolf": "gm.commands.werewolf",
@@ -18,7 +20,7 @@ GROUPS = {
 }
 
 
-class LazyGroups(OneLineErrors):
+class LazyGroups(GmGroup):
     """The root group: a command group's module is imported only when that group is needed."""
 
     def list_commands(self, ctx: typer.Context) -> list[str]:
@@ -48,19 +50,46 @@ class LazyGroups(OneLineErrors):
     def get_help_option(self, ctx: typer.Context):
         return plain_help_flag(super().get_help_option(ctx))
 
+    def get_params(self, ctx: typer.Context):
+        """The root's own options (--version, completion) read plainly too."""
+        params = super().get_params(ctx)
+        read_params_plainly(params)
+        return params
 
-app = typer.Typer(
-    cls=LazyGroups,
-    help="A spoken game master for card nights played with real cards.",
-    no_args_is_help=True,
-    add_completion=False,
-)
+
+app = GmApp(cls=LazyGroups, help="A spoken game master for card nights played with real cards.", add_completion=True)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"gm {version('gm')}")
+        raise typer.Exit()
 
 
 @app.callback()
-def _root() -> None:
-    pass
+def root(
+    _version: Annotated[bool, typer.Option(
+        "--version", callback=_show_version, is_eager=True, help="Show gm's version and exit.")] = False,
+) -> None:
+    """A spoken game master for card nights played with real cards."""
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    """SIGTERM or SIGHUP: leave like an interrupted command, so every `finally` and exit handler runs
+    (the terminal gets its echo and cursor back, temporary speech files (gm-speech-*, gm-flite-*) are removed)."""
+    raise SystemExit(128 + signum)
 
 
 def main() -> None:
+    import signal
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _exit_on_signal)
     app()
+
+
+if __name__ == "__main__":
+    main()

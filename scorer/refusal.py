@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from scorer.errors import ScorerError
 
-class Refusal(ValueError):
+
+class Refusal(ScorerError):
     """A precise ValueError whose message names the bad input; `key` (under the voice packs'
     `errors` table) and `fields` let the app say it in another language."""
 

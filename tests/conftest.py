@@ -6,7 +6,13 @@ from fakes import FakeClock
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests marked `espeak` need the espeak-ng program; skip them, saying why, where it is missing."""
+    """Tests marked `espeak` need the espeak-ng program; skip them, saying why, where it is missing.
+    The long fuzz runs only when asked for (`-m fuzz_long`)."""
+    if "fuzz_long" not in (config.getoption("markexpr") or ""):
+        long = pytest.mark.skip(reason="the long CLI fuzz runs with -m fuzz_long")
+        for item in items:
+            if "fuzz_long" in item.keywords:
+                item.add_marker(long)
     if shutil.which("espeak-ng"):
         return
     skip = pytest.mark.skip(reason="espeak-ng is not installed (./setup.sh installs it as root)")
@@ -22,13 +28,14 @@ def clock():
 
 @pytest.fixture
 def gm(tmp_path, monkeypatch):
-    """Run `gm score ...` on a journal in tmp_path (never the user's real one)."""
+    """Run `gm score ...` on a journal in tmp_path (never the user's real one), printing only."""
     from typer.testing import CliRunner
 
     from gm.cli import app
 
     path = tmp_path / "match.jsonl"
     monkeypatch.setenv("GM_SCORE_FILE", str(path))
+    monkeypatch.setenv("GM_SPEECH", "off")
     runner = CliRunner()
 
     def run(*args):

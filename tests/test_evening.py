@@ -106,7 +106,7 @@ NIGHT_KEYS = "\n\n\n\n" + "3\n1\n0\n0\n0\n" + "\n" + "werewolf\ntraitor\n"
 def test_play_keeps_the_evening_beside_the_log_and_evening_prints_it(tmp_path):
     runner = CliRunner()
     log = tmp_path / "night.jsonl"
-    result = runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.0005",
+    result = runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
                                  "--speech", "off", "--log", str(log)], input=NIGHT_KEYS + "y\n" + NIGHT_KEYS + "no\n")
     assert result.exit_code == 0, result.output
     assert "The evening, 2 nights: the Traitor Werewolf won 2 times. Wins: Aki 2" in result.output
@@ -120,7 +120,7 @@ def test_play_without_a_log_keeps_nights_in_the_data_dir():
     data_home = Path(os.environ["XDG_DATA_HOME"])  # each test's own (conftest)
     runner = CliRunner()
     assert runner.invoke(app, ["werewolf", "evening", "--json"]).exit_code == 2  # nothing played yet
-    result = runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.0005",
+    result = runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
                                  "--speech", "off"], input=NIGHT_KEYS)
     assert result.exit_code == 0, result.output
     folder = data_home / "gm" / "werewolf"

@@ -16,7 +16,7 @@ ANSWERS = "\n\n\n\n" + "3\n1\n0\n0\n0\n" + "\n" + "werewolf\ntraitor\n"
 
 
 def play(*args, answers=ANSWERS):
-    return runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.0005",
+    return runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
                                "--speech", "off", *args], input=answers)
 
 
@@ -55,7 +55,7 @@ def test_a_typed_correction_at_the_tally_changes_one_count_and_a_count_out_of_ra
 
 def test_japanese_night_with_readings():
     result = runner.invoke(app, ["werewolf", "play", "--players", "健=けん,美緒=みお,空=そら,愛=あい", "--lang", "ja",
-                                 "--time-scale", "0.0005", "--speech", "off"], input=ANSWERS.replace("Aki", "健"))
+                                 "--time-scale", "0.001", "--speech", "off"], input=ANSWERS.replace("Aki", "健"))
     assert result.exit_code == 0, result.output
     assert "健さんが処刑されます。" in result.output
 

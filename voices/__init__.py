@@ -8,6 +8,8 @@ import sys
 from importlib import resources
 from typing import Any
 
+from scorer.errors import ScorerError
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -16,7 +18,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 LANGUAGES = ("en", "ja", "ko")
 
 
-class UnknownLanguage(ValueError):
+class UnknownLanguage(ScorerError):
     """A language with no voice pack."""
 
 

@@ -1,54 +1,74 @@
-"""Shared CLI plumbing: one-line errors with exit code 2, JSON output, player lists."""
+"""Shared CLI plumbing: the app and command classes, one-line errors, crash files, JSON, players.
+
+Bad input (a narrow `GmError`/`ScorerError`, an OS error about a path the user gave, a usage
+mistake) is one stderr line and exit code 2. Anything else is a bug: exit code 1, one line
+saying so and where the traceback was written. No traceback reaches the terminal.
+"""
 
 from __future__ import annotations
 
+import inspect
 import json
 from contextlib import contextmanager
 from typing import Any, Iterator, NoReturn
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+
+from gm.errors import BAD_INPUT, GmError
 
 EXIT_BAD_INPUT = 2
+EXIT_BUG = 1
 
-
-# Click's UsageError as vendored by Typer (not exported under a public name).
+# Click's exceptions as vendored by Typer (not all exported under a public name).
+_ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+_Exit = typer.Exit
+_Abort = typer.Abort
 
 
-class OneLineErrors(TyperGroup):
-    """A missing or malformed argument is one stderr line with exit code 2, like any bad input."""
-
-    def invoke(self, ctx: typer.Context):
-        try:
-            return super().invoke(ctx)
-        except _UsageError as error:
-            path = (error.ctx or ctx).command_path.split()[1:]  # "score flow", whatever the program name
-            fail(f"{' '.join(path)}: {error.format_message()}")
-
-
-class BadPlayers(ValueError):
+class BadPlayers(GmError):
     """A player list that cannot be used (empty names, duplicates, bad readings)."""
+
+
+def printable(text: str) -> str:
+    """`text` on one line: control characters (newlines, escapes) shown as escapes."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def fail(message: str) -> NoReturn:
     """Report bad input on one stderr line and exit with code 2."""
-    typer.echo(f"gm: {message}", err=True)
+    typer.echo(f"gm: {printable(message)}", err=True)
     raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def error_line(error: BaseException) -> str:
+    """The one line that tells a person what was wrong."""
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"{error.strerror or type(error).__name__}: {str(error.filename)!r}"
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 @contextmanager
 def input_errors(lang: str = "en") -> Iterator[None]:
-    """Turn a precise ValueError (or an unreadable file) from the core into `fail`, said in
-    `lang` where the voice pack has the error's line."""
+    """Turn a narrow error (or an unusable file) from the core into `fail`, said in `lang`
+    where the voice pack has the error's line."""
     try:
         yield
-    except (ValueError, OSError) as error:
-        from gm.text.lines import Voice
-        from voices import LANGUAGES
+    except (*BAD_INPUT, OSError) as error:
+        fail(said_in(lang, error))
 
-        message = Voice(lang).error(error) if lang in LANGUAGES else str(error)
-        fail(message.splitlines()[0] if message else type(error).__name__)
+
+def said_in(lang: str, error: BaseException) -> str:
+    """The error's one line in `lang` (its voice-pack line where it names one)."""
+    from voices import LANGUAGES
+
+    if lang in LANGUAGES and getattr(error, "key", ""):
+        from gm.text.lines import Voice
+
+        return Voice(lang).error(error).strip().splitlines()[0]
+    return error_line(error)
 
 
 def print_json(data: Any) -> None:
@@ -57,6 +77,8 @@ def print_json(data: Any) -> None:
 
 def parse_players(spec: str) -> tuple[list[str], dict[str, str]]:
     """Split "Aki,Ken" or "健=けん,美緒=みお" into names and their spoken readings."""
+    from scorer.names import plain_name
+
     names: list[str] = []
     readings: dict[str, str] = {}
     for item in spec.replace("、", ",").split(","):
@@ -68,7 +90,138 @@ def parse_players(spec: str) -> tuple[list[str], dict[str, str]]:
             raise BadPlayers(f"player {name!r} is named twice in {spec!r}")
         if _ and not reading:
             raise BadPlayers(f"empty reading for player {name!r}")
-        names.append(name)
+        names.append(plain_name(name))
         if reading:
-            readings[name] = reading
+            readings[name] = plain_name(reading)
     return names, readings
+
+
+# -- usage errors and bugs ------------------------------------------------------------------------
+def _usage_line(error: Exception) -> str:
+    """A Click usage error as one lower-case line: "no such option '--bogus'"."""
+    kind = type(error).__name__
+    if kind == "NoSuchOption":
+        text = f"no such option {error.option_name!r}"  # type: ignore[attr-defined]
+        if error.possibilities:  # type: ignore[attr-defined]
+            text += f" (did you mean {', '.join(sorted(error.possibilities))}?)"  # type: ignore[attr-defined]
+        return text
+    if kind == "BadParameter":
+        param = error.param  # type: ignore[attr-defined]
+        hint = error.param_hint or (param.get_error_hint() if param is not None else "")  # type: ignore[attr-defined]
+        message = str(error.message).removeprefix("Value error, ")  # type: ignore[attr-defined]
+        return f"{str(hint).replace(chr(39), '')}: {message}" if hint else message
+    text = error.format_message().strip().rstrip(".")  # type: ignore[attr-defined]
+    return text[:1].lower() + text[1:]
+
+
+def _usage_failure(error: Exception, ctx: Any) -> NoReturn:
+    if type(error).__name__ == "NoArgsIsHelpError":  # rich has printed the help page already
+        raise typer.Exit(0)
+    path = (getattr(error, "ctx", None) or ctx).command_path.split()[1:]  # whatever the program name
+    fail(f"{' '.join(path)}: {_usage_line(error)}" if path else _usage_line(error))
+
+
+def _crash(error: BaseException) -> NoReturn:
+    """A bug: write the traceback to a crash file, say so in one line, exit 1."""
+    import os
+    import time
+    import traceback
+
+    text = "".join(traceback.format_exception(error))
+    try:
+        import platformdirs
+
+        folder = platformdirs.user_state_path("gm") / "crashes"
+        folder.mkdir(parents=True, exist_ok=True)
+        where = folder / f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+        where.write_text(text, encoding="utf-8")
+        place = f"the traceback is in {where}"
+    except OSError as write_error:
+        place = f"its traceback could not be written ({error_line(write_error)})"
+    typer.echo(f"gm: a bug in gm ({type(error).__name__}); {printable(place)}", err=True)
+    raise typer.Exit(EXIT_BUG)
+
+
+@contextmanager
+def _one_line_errors(ctx: Any = None) -> Iterator[None]:
+    try:
+        yield
+    except _UsageError as error:
+        _usage_failure(error, ctx)
+    except (_ClickException, _Exit, _Abort):
+        raise
+    except (*BAD_INPUT, OSError) as error:
+        fail(error_line(error))
+    except Exception as error:  # noqa: BLE001 - the one place a bug is turned into a crash file
+        _crash(error)
+
+
+# -- help pages: plain metavars ---------------------------------------------------------------------
+class _PlainArgument(TyperArgument):
+    """An argument shown as its metavar alone: NAME in the usage line, no <str> beside it."""
+
+    def display_type_rich(self, ctx):
+        return None
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw
+        return name if self.required else f"[{name}]"
+
+
+class _PlainFlag(TyperOption):
+    """A flag shown bare (--json), not as --json <bool>."""
+
+    def display_type_rich(self, ctx):
+        return None
+
+
+def _plain(params) -> None:
+    for param in params:
+        if isinstance(param, TyperArgument):
+            param.__class__ = _PlainArgument
+        elif isinstance(param, TyperOption) and param.is_flag:
+            param.__class__ = _PlainFlag
+
+
+class _PlainAndOneLine:
+    """Plain help and one-line errors, for a command and a group alike."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.help:  # paragraphs flow with the terminal's width; no line breaks mid-phrase
+            self.help = "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(self.help).split("\n\n"))
+
+    def get_params(self, ctx):
+        params = super().get_params(ctx)  # with the help and completion options made on the way
+        _plain(params)
+        return params
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with _one_line_errors(parent):
+            return super().make_context(info_name, args, parent=parent, **extra)
+
+    def invoke(self, ctx: typer.Context):
+        with _one_line_errors(ctx):
+            return super().invoke(ctx)
+
+
+class GmCommand(_PlainAndOneLine, TyperCommand):
+    """A command with plain help and one-line errors."""
+
+
+class GmGroup(_PlainAndOneLine, TyperGroup):
+    """A command group with plain help and one-line errors; alone, it shows its help."""
+
+
+class GmApp(typer.Typer):
+    """A Typer app whose groups and commands are `GmGroup` and `GmCommand`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("cls", GmGroup)
+        kwargs.setdefault("no_args_is_help", True)
+        kwargs.setdefault("add_completion", False)
+        super().__init__(**kwargs)
+
+    def command(self, *args: Any, **kwargs: Any):
+        kwargs.setdefault("cls", GmCommand)
+        return super().command(*args, **kwargs)

@@ -39,6 +39,14 @@ if RuntimeParam is not None:
 
         def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
             kind = self.annotation
+            parser = getattr(self.parameter_info, "parser", None)
+            if parser is not None:  # gm's own checked reader (gm.commands.options): its message as it is
+                try:
+                    return parser(value)
+                except typer.BadParameter as error:
+                    raise typer.BadParameter(error.message, ctx=ctx, param=param) from None
+            if kind is bool and isinstance(value, bool):
+                return value
             if kind in _SIMPLE and not (isinstance(value, kind) and not isinstance(value, bool)):
                 if not (isinstance(value, str) and _SIMPLE[kind].fullmatch(value)):
                     typers = build_runtime_param(resolve_type_descriptor(kind, self.parameter_info))
@@ -59,6 +67,10 @@ def _plain_kind(param: Any) -> type | None:
         return None
     kind = descriptor.annotation
     info = descriptor.parameter_info
+    if getattr(info, "parser", None) is not None and param.nargs == 1 and not param.multiple:
+        return kind
+    if kind is bool and getattr(param, "is_flag", False):
+        return bool
     plain = kind in (str, int, float, Path) and getattr(info, "parser", None) is None \
         and getattr(info, "click_type", None) is None and not getattr(info, "clamp", False)
     bounded = getattr(info, "min", None) is not None or getattr(info, "max", None) is not None
@@ -86,7 +98,14 @@ def read_plainly(command: Any, ctx: typer.Context) -> None:
         return
     for sub in getattr(command, "commands", {}).values():
         read_plainly(sub, ctx)
-    for param in command.params:
+    read_params_plainly(command.params)
+
+
+def read_params_plainly(params: Any) -> None:
+    """Give each plain parameter in `params` that has no reader yet the plain reader."""
+    if RuntimeParam is None:
+        return
+    for param in params:
         kind = _plain_kind(param)
         if kind is not None:
             param._runtime_param = PlainParam(parameter_info=param.type_descriptor.parameter_info, annotation=kind)

@@ -2,29 +2,26 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Annotated, Callable, Optional
 
 import typer
 
-from voices import default_language
-from gm.commands.common import fail, input_errors, print_json
+from gm.commands.common import GmApp, fail, input_errors, print_json
+from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
+from gm.files import write_new_file
 from gm.speech.settings import SpeechSettings
-from gm.commands.options import LangOption, RateOption, SpeechOption, VoiceOption, VolumeOption
 
-app = typer.Typer(
-    help="Keep a Humalien (ザ・ヒューメイリアン) match: 3 games, two players, a crash-safe score sheet. "
-         "Every entry is saved (fsync'ed) to a journal before it is reported.",
-    no_args_is_help=True,
-)
+app = GmApp(
+    help="Keep a Humalien (ザ・ヒューメイリアン) match: 3 games, two players.\n\n"
+         "A crash-safe score sheet: every entry is saved (fsync'ed) to a journal before it is reported.")
 
-FileOption = typer.Option(
-    None, "--file", envvar="GM_SCORE_FILE",
-    help="The match journal (default: score.jsonl in the user data dir; or $GM_SCORE_FILE).")
-JsonOption = typer.Option(False, "--json", help="Print the change as JSON.")
-PrintLangOption = typer.Option(default_language(), "--lang", help="Language of the printed lines: en, ja or ko.")
-QuietSpeechOption = typer.Option("off", "--speech", help="off (print only, the default), on, or wav:DIR.")
+File = Annotated[Optional[Path], typer.Option(
+    "--file", metavar="FILE", envvar="GM_SCORE_FILE", show_envvar=False,
+    help="The match journal (default: score.jsonl in the user data folder, or $GM_SCORE_FILE).")]
+Player = Annotated[str, typer.Argument(metavar="PLAYER", help="A player's name, or its first letters.")]
 
 
 def _journal(file: Optional[Path]):
@@ -67,12 +64,13 @@ def _entry(verb: str, *args: str) -> Callable:
 
 @app.command()
 def new(
-    alice: str = typer.Argument(..., help="First player (NAME or NAME=reading, e.g. 健=けん)."),
-    bob: str = typer.Argument(..., help="Second player."),
-    remote: bool = typer.Option(False, "--remote", help="Remote play, one box each: 666 twice per game, skulls up to 10."),
-    abandon: bool = typer.Option(False, "--abandon", help="Start even though the current match is unfinished."),
-    file: Optional[Path] = FileOption, as_json: bool = JsonOption,
-    lang: str = PrintLangOption, speech: str = QuietSpeechOption,
+    alice: Annotated[str, typer.Argument(metavar="ALICE", help="First player: NAME, or NAME=reading (健=けん).")],
+    bob: Annotated[str, typer.Argument(metavar="BOB", help="Second player, the same way.")],
+    remote: Annotated[bool, typer.Option(
+        "--remote", help="Remote play, one box each: 666 twice per game, skulls up to 10.")] = False,
+    abandon: Annotated[bool, typer.Option(
+        "--abandon", help="Start even though the current match is unfinished.")] = False,
+    file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on",
 ) -> None:
     """Start a match of three games between two players."""
     from gm.score.entry import new_match
@@ -83,52 +81,54 @@ def new(
 
 
 @app.command()
-def flow(player: str = typer.Argument(..., help="Who made the last play before the flow."),
-         piles: str = typer.Argument(..., help="How many of that player's own piles are empty (0–5)."),
-         file: Optional[Path] = FileOption, as_json: bool = JsonOption,
-         lang: str = PrintLangOption, speech: str = QuietSpeechOption) -> None:
-    """場が流れる: a flow scores the player's empty piles (HU-R2)."""
+def flow(player: Player,
+         piles: Annotated[str, typer.Argument(metavar="PILES", help="How many of that player's own piles are empty (0–5).")],
+         file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
+    """場が流れる: a flow scores the player's empty piles (HU-R2).
+
+    PLAYER made the last play before the flow.
+    """
     _record(file, _entry("flow", player, piles), as_json, lang, speech)
 
 
 @app.command()
-def skull(player: str = typer.Argument(...),
-          cards: str = typer.Argument(..., help="6s plus Humaliens in the play (1–6; remote 1–10)."),
-          file: Optional[Path] = FileOption, as_json: bool = JsonOption,
-          lang: str = PrintLangOption, speech: str = QuietSpeechOption) -> None:
+def skull(player: Player,
+          cards: Annotated[str, typer.Argument(metavar="CARDS", help="6s plus Humaliens in the play (1–6; remote 1–10).")],
+          file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """ドクロ: game number × cards in the play."""
     _record(file, _entry("skull", player, cards), as_json, lang, speech)
 
 
 @app.command("666")
-def six_six_six(player: str = typer.Argument(...),
-                piles: Optional[str] = typer.Argument(
-                    None, help="The player's own empty piles at the forced flow (default: as last recorded)."),
-                file: Optional[Path] = FileOption,
-                as_json: bool = JsonOption, lang: str = PrintLangOption,
-                speech: str = QuietSpeechOption) -> None:
-    """ロクロクロク: 3 skull cards now, this game's end points ×3, and the forced flow it makes."""
+def six_six_six(player: Player,
+                piles: Annotated[Optional[str], typer.Argument(
+                    metavar="PILES", help="The player's own empty piles at the forced flow (default: as last recorded).")] = None,
+                file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
+    """ロクロクロク: 3 skull cards now, end points ×3, and the forced flow.
+
+    This game's end points count three times; the 666 forces a flow.
+    """
     _record(file, _entry("666", player, *filter(None, [piles])), as_json, lang, speech)
 
 
 @app.command("god-island")
-def god_island(player: str = typer.Argument(...), file: Optional[Path] = FileOption,
-               as_json: bool = JsonOption, lang: str = PrintLangOption,
-               speech: str = QuietSpeechOption) -> None:
+def god_island(player: Player, file: File = None, as_json: Json = False, lang: Lang = LANG,
+               speech: Speech = "on") -> None:
     """ゴッドアイランド: 30 points."""
     _record(file, _entry("god-island", player), as_json, lang, speech)
 
 
 @app.command("angel-cut")
-def angel_cut(player: str = typer.Argument(...),
-              piles: Optional[str] = typer.Argument(
-                  None, help="With --keep-stock: the player's own empty piles (default: as last recorded)."),
-              keep_stock: bool = typer.Option(
-                  False, "--keep-stock", help="The stock piles were kept: the flow scores the piles empty."),
-              file: Optional[Path] = FileOption,
-              as_json: bool = JsonOption, lang: str = PrintLangOption,
-              speech: str = QuietSpeechOption) -> None:
-    """エンジェルカット: the stock piles go; the forced flow scores 5 (record `finish` too if the hand is empty)."""
+def angel_cut(player: Player,
+              piles: Annotated[Optional[str], typer.Argument(
+                  metavar="PILES", help="With --keep-stock: the player's own empty piles (default: as last recorded).")] = None,
+              keep_stock: Annotated[bool, typer.Option(
+                  "--keep-stock", help="The stock piles were kept: the flow scores the piles empty.")] = False,
+              file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
+    """エンジェルカット: the stock piles go; the forced flow scores 5.
+
+    Record `finish` too if the hand is empty.
+    """
     from gm.score.entry import KEEP_STOCK
 
     flags = [KEEP_STOCK] if keep_stock else []
@@ -136,33 +136,37 @@ def angel_cut(player: str = typer.Argument(...),
 
 
 @app.command()
-def finish(player: str = typer.Argument(..., help="Who went out."),
-           opponent_left: str = typer.Argument(..., help="The opponent's cards left: hand + stock (0–30)."),
-           file: Optional[Path] = FileOption, as_json: bool = JsonOption,
-           lang: str = PrintLangOption, speech: str = QuietSpeechOption) -> None:
-    """上がり: (5 + the opponent's cards left) × the game's multiplier; ends the game."""
+def finish(player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who went out.")],
+           opponent_left: Annotated[str, typer.Argument(
+               metavar="LEFT", help="The opponent's cards left: hand + stock (0–30).")],
+           file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
+    """上がり: 5 + the opponent's cards left, × the multiplier.
+
+    Ends the game.
+    """
     _record(file, _entry("finish", player, opponent_left), as_json, lang, speech)
 
 
 @app.command()
-def foul(player: str = typer.Argument(..., help="Who fouled (finished on a forbidden card)."),
-         winner_left: str = typer.Argument(..., help="The OPPONENT's own cards left: hand + stock (0–30)."),
-         file: Optional[Path] = FileOption, as_json: bool = JsonOption,
-         lang: str = PrintLangOption, speech: str = QuietSpeechOption) -> None:
-    """反則上がり: the opponent scores (5 + their own cards left) × the multiplier (HU-R4); ends the game."""
+def foul(player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who fouled (went out on a forbidden card).")],
+         winner_left: Annotated[str, typer.Argument(
+             metavar="LEFT", help="The OPPONENT's own cards left: hand + stock (0–30).")],
+         file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
+    """反則上がり: the opponent scores 5 + their cards left, × the multiplier.
+
+    Ends the game (HU-R4).
+    """
     _record(file, _entry("foul", player, winner_left), as_json, lang, speech)
 
 
 @app.command()
-def undo(file: Optional[Path] = FileOption, as_json: bool = JsonOption,
-         lang: str = PrintLangOption, speech: str = QuietSpeechOption) -> None:
+def undo(file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """Take back the last event (recorded as an undo; nothing is erased)."""
     _record(file, _entry("undo"), as_json, lang, speech)
 
 
 @app.command()
-def redo(file: Optional[Path] = FileOption, as_json: bool = JsonOption,
-         lang: str = PrintLangOption, speech: str = QuietSpeechOption) -> None:
+def redo(file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """Put back what undo took (until the next scoring event)."""
     _record(file, _entry("redo"), as_json, lang, speech)
 
@@ -188,11 +192,11 @@ def print_sheet(match, lang: str) -> None:
 
 
 @app.command()
-def show(file: Optional[Path] = FileOption,
-         as_json: bool = typer.Option(False, "--json", help="Print the sheet as JSON."),
-         lang: str = PrintLangOption,
-         number: Optional[int] = typer.Option(None, "--match", help="An earlier match, by its number in `gm score matches`.")) -> None:
-    """The score sheet: games × players, multipliers, totals, and a bar per game."""
+def show(file: File = None, as_json: Json = False, lang: Lang = LANG,
+         number: Annotated[Optional[int], typer.Option(
+             "--match", metavar="N", parser=whole_in(1, None),
+             help="An earlier match, by its number in `gm score matches`.")] = None) -> None:
+    """The score sheet: games × players, multipliers, totals, a bar per game."""
     match = _loaded_match(file) if number is None else _kept_match(file, number).sheet
     if as_json:
         print_json(match.to_dict())
@@ -208,8 +212,7 @@ def _kept_match(file: Optional[Path], number: int):
 
 
 @app.command()
-def matches(file: Optional[Path] = FileOption,
-            as_json: bool = typer.Option(False, "--json", help="Print the list as JSON.")) -> None:
+def matches(file: File = None, as_json: Json = False) -> None:
     """The matches kept in the journal: number, players, date, result; * marks the current one."""
     from rich.console import Console
     from rich.markup import escape
@@ -229,9 +232,8 @@ def matches(file: Optional[Path] = FileOption,
 
 
 @app.command()
-def say(file: Optional[Path] = FileOption, lang: str = LangOption, speech: str = SpeechOption,
-        voice: Optional[str] = VoiceOption, rate: Optional[int] = RateOption,
-        volume: Optional[float] = VolumeOption) -> None:
+def say(file: File = None, lang: Lang = LANG, speech: Speech = "on", voice: VoiceId = None,
+        rate: Rate = None, volume: Volume = None) -> None:
     """Read the totals and the leader aloud (numbers as words in Japanese)."""
     from gm.score.render import totals_lines, voice_for
 
@@ -243,30 +245,35 @@ def say(file: Optional[Path] = FileOption, lang: str = LangOption, speech: str =
 
 
 @app.command()
-def export(csv_format: bool = typer.Option(False, "--csv", help="Write the sheet as CSV."),
-           output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write (default: stdout)."),
-           file: Optional[Path] = FileOption) -> None:
-    """Export the score sheet (one row per game, then the totals)."""
+def export(output: Annotated[Optional[Path], typer.Option(
+               "--output", "-o", metavar="FILE", help="File to write (default: standard output).")] = None,
+           as_json: Json = False, file: File = None) -> None:
+    """Write the score sheet as CSV: one row per game, then the totals.
+
+    With --json, the sheet as JSON (as `show --json`).
+    """
     from gm.score.render import write_csv
 
-    if not csv_format:
-        fail("choose an export format: --csv")
     match = _loaded_match(file)
+    if as_json:
+        text = json.dumps(match.to_dict(), ensure_ascii=False, indent=2) + "\n"
+        write = lambda out: out.write(text)  # noqa: E731
+    else:
+        write = lambda out: write_csv(match, out)  # noqa: E731
     if output is None:
-        write_csv(match, sys.stdout)
+        write(sys.stdout)
         return
-    with input_errors(), open(output, "w", encoding="utf-8", newline="") as out:
-        write_csv(match, out)
+    with input_errors():
+        write_new_file(output, write)
 
 
 @app.command()
-def play(file: Optional[Path] = FileOption, lang: str = LangOption, speech: str = SpeechOption,
-         voice: Optional[str] = VoiceOption, rate: Optional[int] = RateOption,
-         volume: Optional[float] = VolumeOption) -> None:
-    """Score during a game with short commands: `f alice 2`, `s bob 3`, `fi alice 7`, `u`, `show`, `help`.
+def play(file: File = None, lang: Lang = LANG, speech: Speech = "on", voice: VoiceId = None,
+         rate: Rate = None, volume: Volume = None) -> None:
+    """Score during a game with short commands: `f alice 2`, `u`, `show`, `help`.
 
-    Tab completes verbs and names; player names match by unique prefix. Each entry is saved
-    before it is said.
+    Also `s bob 3`, `fi alice 7`. Tab completes verbs and names; player names match by unique
+    prefix. Each entry is saved before it is said.
     """
     from gm.score.play import run, typed_lines
 
@@ -279,5 +286,3 @@ def play(file: Optional[Path] = FileOption, lang: str = LangOption, speech: str 
                 show=lambda state: print_sheet(state.match, lang) if state.match else echo("? no match yet"))
     finally:
         speaker.close()
-
-

@@ -2,35 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
-from gm.commands.common import fail, input_errors, print_json
+from gm.commands.common import GmApp, fail, input_errors, print_json
+from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
 from gm.speech.settings import SpeechSettings
-from gm.commands.options import LangOption, RateOption, SpeechOption, VoiceOption, VolumeOption
 
-app = typer.Typer(help="7th Sense Training: the reading, the pyramid game, its odds.", no_args_is_help=True)
+app = GmApp(help="7th Sense Training: the reading, the pyramid game, its odds.")
 
-RowsOption = typer.Option(7, "--rows", help="Rows of the pyramid (3–9; SS-R1).")
-SeedOption = typer.Option(0, "--seed", help="Seed of the deal (the same deal on every machine).")
+MAX_SEED = 2**32 - 1
+Rows = Annotated[int, typer.Option(  # the layout checks the range (SS-R1)
+    "--rows", metavar="ROWS", parser=whole_in(0, None), help="Rows of the pyramid, 3–9 (SS-R1).")]
+SEED = whole_in(-MAX_SEED, MAX_SEED)  # a negative seed gets its own message (SS-R5) from the deal
+Seed = Annotated[int, typer.Option(
+    "--seed", metavar="SEED", parser=SEED,
+    help="Seed of the deal (the same deal on every machine).")]
 
 
 @app.command()
 def reading(
-    left: int = typer.Argument(..., help="Pyramid cards left at the end."),
-    odds: bool = typer.Option(False, "--odds", help="Also say how this reading stands among simulated games."),
-    rows: int = RowsOption,
-    json_out: bool = typer.Option(False, "--json", help="Print JSON instead of speaking."),
-    lang: str = LangOption,
-    speech: str = SpeechOption,
-    voice: Optional[str] = VoiceOption,
-    rate: Optional[int] = RateOption,
-    volume: Optional[float] = VolumeOption,
+    left: Annotated[int, typer.Argument(
+        metavar="LEFT", parser=whole_in(0, None), help="Pyramid cards left at the end (0 up to the pyramid's size).")],
+    odds: Annotated[bool, typer.Option("--odds", help="Also say how this reading stands among simulated games.")] = False,
+    rows: Rows = 7, json_out: Json = False, lang: Lang = LANG, speech: Speech = "on",
+    voice: VoiceId = None, rate: Rate = None, volume: Volume = None,
 ) -> None:
     """Speak and print the reading (導きの結果) for LEFT cards left."""
     from gm.solitaire.talk import reading_lines, smart_distribution
-
     with input_errors(lang):
         distribution = smart_distribution(rows) if odds else None
         lines, data = reading_lines(left, lang, rows, distribution)
@@ -55,17 +55,20 @@ def _speak(lines, settings: SpeechSettings) -> None:
 
 @app.command()
 def simulate(
-    deals: int = typer.Option(1000, "--deals", min=1, help="How many deals (seeds S, S+1, …)."),
-    seed: int = SeedOption,
-    policy: str = typer.Option("smart", "--policy", help="greedy, smart or omniscient."),
-    rows: int = RowsOption,
-    workers: int = typer.Option(1, "--workers", min=1, help="Worker processes (deals are independent)."),
-    max_states: Optional[int] = typer.Option(
-        None, "--max-states", min=1, help="omniscient: give up a deal after this many states (listed as unresolved)."
-    ),
-    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    deals: Annotated[int, typer.Option(
+        "--deals", metavar="N", parser=whole_in(1, 10**7, "deals"), help="How many deals, 1–10⁷ (seeds S, S+1 and on).")] = 1000,
+    seed: Seed = 0,
+    policy: Annotated[str, typer.Option(
+        "--policy", metavar="POLICY", help="greedy, smart or omniscient.")] = "smart",
+    rows: Rows = 7,
+    workers: Annotated[int, typer.Option(
+        "--workers", metavar="N", parser=whole_in(1, 64), help="Worker processes, 1–64 (deals are independent).")] = 1,
+    max_states: Annotated[Optional[int], typer.Option(
+        "--max-states", metavar="N", parser=whole_in(1, 10**12),
+        help="omniscient: give up a deal after this many states (listed as unresolved).")] = None,
+    json_out: Json = False,
 ) -> None:
-    """Play many deals with one policy: the distribution of readings and the clear rate.
+    """Play many deals with one policy: the readings' spread and the clear rate.
 
     With --max-states, deals the solver cannot settle are left out of the distribution and
     listed under "unresolved" with the bounds known for them.
@@ -86,14 +89,20 @@ def simulate(
         _prepare_solver()
     results = run_deals(range(seed, seed + deals), rows, policy, workers, max_states=max_states)
     unresolved = [r for r in results if isinstance(r, Unresolved)]
-    summary = summarize([r for r in results if not isinstance(r, Unresolved)], policy, rows)
+    settled = [r for r in results if not isinstance(r, Unresolved)]
+    summary = summarize(settled, policy, rows) if settled else None  # every deal may hit --max-states
     if json_out:
-        data = summary.to_json()
+        data = summary.to_json() if summary else {
+            "deals": 0, "policy": policy, "rows": rows, "distribution": {},
+            "mean_left": None, "clear_rate": None, "clear_rate_ci95": None}
         if max_states is not None:
             data["unresolved"] = [r.to_json() for r in unresolved]
         print_json(data)
         return
-    histogram(summary)
+    if summary:
+        histogram(summary)
+    else:
+        typer.echo(f"no deal settled within {max_states} states")
     for r in unresolved:
         typer.echo(f"unresolved within {max_states} states: seed {r.seed}, between {r.at_least} and {r.at_most} left")
 
@@ -111,14 +120,13 @@ def _prepare_solver() -> None:
 
 @app.command()
 def solve(
-    seed: int = SeedOption,
-    rows: int = RowsOption,
-    max_states: Optional[int] = typer.Option(
-        None, "--max-states", min=1, help="Give up after this many states and say the bounds known (SS-R6)."
-    ),
-    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    seed: Seed = 0, rows: Rows = 7,
+    max_states: Annotated[Optional[int], typer.Option(
+        "--max-states", metavar="N", parser=whole_in(1, 10**12),
+        help="Give up after this many states and say the bounds known (SS-R6).")] = None,
+    json_out: Json = False,
 ) -> None:
-    """The fewest cards left for one deal with perfect information, and the moves that reach it.
+    """The fewest cards left for one deal seen whole, and the moves that reach it.
 
     Capped by --max-states, it says so and gives the bounds it knows (SS-R6).
     """
@@ -140,13 +148,10 @@ def solve(
 
 @app.command()
 def play(
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deal (random when left out)."),
-    rows: int = RowsOption,
-    lang: str = LangOption,
-    speech: str = SpeechOption,
-    voice: Optional[str] = VoiceOption,
-    rate: Optional[int] = RateOption,
-    volume: Optional[float] = VolumeOption,
+    seed: Annotated[Optional[int], typer.Option(
+        "--seed", metavar="SEED", parser=SEED, help="Seed of the deal (random when left out).")] = None,
+    rows: Rows = 7, lang: Lang = LANG, speech: Speech = "on",
+    voice: VoiceId = None, rate: Rate = None, volume: Volume = None,
 ) -> None:
     """Play the pyramid in the terminal; the reading is spoken at the end."""
     import random

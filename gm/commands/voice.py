@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
-from gm.commands.common import fail, input_errors, print_json
+from gm.commands.common import GmApp, fail, input_errors, print_json
+from gm.commands.options import LANG, Json, Lang, Rate, VoiceId, Volume, VoskModel, number_in, text_up_to
+from gm.errors import GmError
 from gm.speech.settings import SpeechSettings
-from gm.commands.options import LangOption, RateOption, VoiceOption, VolumeOption, VoskModelOption
 from voices import LANGUAGES
 
-app = typer.Typer(help="Voices, microphone and speech-model checks.", no_args_is_help=True)
+app = GmApp(help="Voices, microphone and speech-model checks.")
 
 
 @app.command("list")
 def list_voices(
-    lang: Optional[str] = typer.Option(None, "--lang", help="Only voices speaking this language (en, ja, ko)."),
-    json_out: bool = typer.Option(False, "--json", help="Print the voices as JSON."),
+    lang: Annotated[Optional[str], typer.Option(
+        "--lang", metavar="LANG", help="Only voices speaking this language (en, ja, ko).")] = None,
+    json_out: Json = False,
 ) -> None:
     """Every speech engine's voices (flite, Open JTalk, pyttsx3); the one gm uses for each language is marked."""
     from rich.console import Console
@@ -56,13 +58,12 @@ def list_voices(
 
 @app.command("say")
 def say(
-    text: Optional[str] = typer.Argument(None, help="What to say (default: a greeting in the language)."),
-    lang: str = LangOption,
-    voice: Optional[str] = VoiceOption,
-    rate: Optional[int] = RateOption,
-    volume: Optional[float] = VolumeOption,
-    to: Optional[Path] = typer.Option(None, "--to", help="Write the speech to this WAV file instead of playing it."),
-    json_out: bool = typer.Option(False, "--json", help="Print what was rendered as JSON (with --to)."),
+    text: Annotated[Optional[str], typer.Argument(
+        metavar="TEXT", parser=text_up_to(100_000), help="What to say (default: a greeting in the language).")] = None,
+    lang: Lang = LANG, voice: VoiceId = None, rate: Rate = None, volume: Volume = None,
+    to: Annotated[Optional[Path], typer.Option(
+        "--to", metavar="WAV", help="Write the speech to this WAV file instead of playing it.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print what was rendered as JSON (with --to).")] = False,
 ) -> None:
     """Speak a line (or write it to a WAV file): a check that speech works."""
     from gm.ports import Line
@@ -116,14 +117,19 @@ def _render(settings: SpeechSettings, line):
 # -- listening: gm voice model / check / hear ----------------------------------------------------
 @app.command("model")
 def model_command(
-    path: str = typer.Argument(None, help="Model directory to check (default: --vosk-model, $GM_VOSK_MODEL or the language's default)."),
-    vosk_model: str = VoskModelOption,
-    lang: str = LangOption,
-    get: Optional[str] = typer.Option(None, "--get", help="Download the small official model for en or ja and make it "
-                                      "that language's default (ko: says which pip package brings it)."),
-    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    path: Annotated[Optional[str], typer.Argument(
+        metavar="DIR", parser=text_up_to(4096),
+        help="Model folder to check (default: --vosk-model, $GM_VOSK_MODEL or the language's default).")] = None,
+    vosk_model: VoskModel = None, lang: Lang = LANG,
+    get: Annotated[Optional[str], typer.Option(
+        "--get", metavar="LANG", help="Download the small official model for en or ja and make it that "
+                                      "language's default (ko: says which pip package brings it).")] = None,
+    json_out: Json = False,
 ) -> None:
-    """Where to get a small vosk speech model, and whether one works (words it cannot hear)."""
+    """Where to get a small vosk speech model, and whether one works.
+
+    A model that works is checked for the words it cannot hear.
+    """
     from gm.hearing import models
     from gm.hearing.phrases import Vocabulary
     from gm.hearing.listener import MODEL_ENV, NoModel, load_model
@@ -197,10 +203,13 @@ def _get_model(lang: str, table, json_out: bool) -> None:
 
 @app.command("check")
 def check_command(
-    seconds: float = typer.Option(3.0, "--seconds", min=0.5, max=30.0, help="How long to record."),
-    device: str = typer.Option(None, "--device", help="Input device index or name (default: the system's)."),
-    vosk_model: str = VoskModelOption,
-    lang: str = LangOption,
+    seconds: Annotated[float, typer.Option(
+        "--seconds", metavar="SECONDS", parser=number_in(0.5, 30.0, "seconds"),
+        help="How long to record, 0.5–30 seconds.")] = 3.0,
+    device: Annotated[Optional[str], typer.Option(
+        "--device", metavar="DEVICE", parser=text_up_to(200),
+        help="Input device index or name (default: the system's).")] = None,
+    vosk_model: VoskModel = None, lang: Lang = LANG,
 ) -> None:
     """List input devices, record a few seconds, show the level and what the model heard."""
     from gm.clock import RealClock
@@ -235,14 +244,17 @@ def check_command(
 
 @app.command("hear")
 def hear_command(
-    wavs: list[Path] = typer.Argument(..., help="16-bit PCM WAV files (mono, or stereo mixed down; 8–48 kHz)."),
-    answers: str = typer.Option(..., "--answers", help="The closed set of answers, comma-separated."),
-    vosk_model: str = VoskModelOption,
-    lang: str = LangOption,
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object per file, one per line."),
+    wavs: Annotated[list[Path], typer.Argument(
+        metavar="WAV...", help="16-bit PCM WAV files (mono, or stereo mixed down; 8–48 kHz).")],
+    answers: Annotated[str, typer.Option(
+        "--answers", metavar="LIST", parser=text_up_to(4096), help="The closed set of answers, comma-separated.")],
+    vosk_model: VoskModel = None, lang: Lang = LANG,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object per file, one per line.")] = False,
 ) -> None:
-    """What the listener hears in WAV files, and which answer it takes (a night's listener, on
-    files); the model is loaded once for all of them."""
+    """What the listener hears in WAV files, and which answer it takes.
+
+    The listener of a night, on files; the model is loaded once for all of them.
+    """
     import json
 
     from gm.clock import RealClock
@@ -255,7 +267,7 @@ def hear_command(
     with input_errors():
         choices = tuple(dict.fromkeys(a.strip() for a in answers.replace("、", ",").split(",") if a.strip()))
         if not choices:
-            raise ValueError(f"--answers names no answer: {answers!r}")
+            raise GmError(f"--answers names no answer: {answers!r}")
         voice = Voice(lang)
         sources = [PcmSource.from_wavs([wav], RealClock()) for wav in wavs]
         model = load_model(vosk_model, lang)

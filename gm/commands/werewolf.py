@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from gm.commands.common import input_errors, parse_players, print_json
+from gm.commands.common import GmApp, input_errors, parse_players, print_json
+from gm.commands.options import LANG, Json, Lang, text_up_to, whole_in
 from gm.commands.werewolf_play import play
-from gm.commands.options import LangOption
+from gm.files import read_stream, read_text
 
 if TYPE_CHECKING:
     from gm.text.lines import Voice
@@ -19,12 +20,14 @@ if TYPE_CHECKING:
     from gm.werewolf.judge import Verdict
     from gm.werewolf.tally import Outcome, Round
 
-app = typer.Typer(help="Narrate a Half Werewolf (ハーフ人狼) night: deck, vote tally, verdict, the whole night.", no_args_is_help=True)
+MAX_JUDGE_BYTES = 1024 * 1024  # a table's cards and votes fit in a few kilobytes
+app = GmApp(help="Half Werewolf (ハーフ人狼): a whole night narrated, the deck, a vote, the verdict.")
 app.command("play")(play)
 
-JsonOption = typer.Option(False, "--json", help="Print JSON instead of a table.")
-VariantOption = typer.Option(None, "--variant", help="6 players: magician (魔術師の夜) or dead (死者との戦い).")
-WithOption = typer.Option("", "--with", help="Cards replacing a villager each: gorilla (4–6), angel, apprentice (6).")
+Variant = Annotated[Optional[str], typer.Option(
+    "--variant", metavar="NAME", help="6 players: magician (魔術師の夜) or dead (死者との戦い).")]
+With = Annotated[str, typer.Option(
+    "--with", metavar="CARDS", help="Cards replacing a villager each: gorilla (4–6 players), angel, apprentice (6).")]
 
 
 def _voice(lang: str) -> Voice:
@@ -55,11 +58,9 @@ def deck_json(deck: Deck) -> dict[str, object]:
 
 @app.command()
 def deck(
-    players: int = typer.Option(..., "--players", "-p", help="Number of players: 4, 5 or 6."),
-    variant: Optional[str] = VariantOption,
-    swap_ins: str = WithOption,
-    as_json: bool = JsonOption,
-    lang: str = LangOption,
+    players: Annotated[int, typer.Option(
+        "--players", "-p", metavar="N", parser=whole_in(0, None), help="Number of players: 4, 5 or 6.")],
+    variant: Variant = None, swap_ins: With = "", as_json: Json = False, lang: Lang = LANG,
 ) -> None:
     """Show the deck for a player count: which cards to take from the box (HW-R1)."""
     from gm.text.inputs import deck_for
@@ -106,13 +107,16 @@ def tally_json(first: Round, second: Round | None, result: Outcome) -> dict[str,
 
 @app.command()
 def tally(
-    players: str = typer.Option(..., "--players", help='The players, comma-separated: "Aki,Ken,Mio,Sora".'),
-    votes: str = typer.Option(..., "--votes", help='Count mode "Aki=2,graveyard=1"; roll call "Aki=Ken,Ken=graveyard".'),
-    runoff: Optional[str] = typer.Option(None, "--runoff", help="The runoff's votes, among the tied only."),
-    roll_call: bool = typer.Option(False, "--roll-call", help="Votes are voter=candidate instead of candidate=count."),
-    variant: Optional[str] = VariantOption,
-    swap_ins: str = WithOption,
-    as_json: bool = JsonOption,
+    players: Annotated[str, typer.Option(
+        "--players", metavar="NAMES", parser=text_up_to(4096), help='The players, comma-separated: "Aki,Ken,Mio,Sora".')],
+    votes: Annotated[str, typer.Option(
+        "--votes", metavar="VOTES", parser=text_up_to(4096),
+        help='Count mode "Aki=2,graveyard=1"; roll call "Aki=Ken,Ken=graveyard".')],
+    runoff: Annotated[Optional[str], typer.Option(
+        "--runoff", metavar="VOTES", parser=text_up_to(4096), help="The runoff's votes, among the tied only.")] = None,
+    roll_call: Annotated[bool, typer.Option(
+        "--roll-call", help="Votes are voter=candidate instead of candidate=count.")] = False,
+    variant: Variant = None, swap_ins: With = "", as_json: Json = False,
 ) -> None:
     """Count a vote: the executed player (or the graveyard), a runoff among the tied, or panic (HW-R4).
 
@@ -166,9 +170,9 @@ def verdict_json(verdict: Verdict, voice: Voice) -> dict[str, object]:
 
 @app.command()
 def judge(
-    file: Optional[Path] = typer.Option(None, "--file", help="Read the cards from this JSON file instead of stdin."),
-    as_json: bool = JsonOption,
-    lang: str = LangOption,
+    file: Annotated[Optional[Path], typer.Option(
+        "--file", metavar="FILE", help="Read the cards from this JSON file instead of standard input.")] = None,
+    as_json: Json = False, lang: Lang = LANG,
 ) -> None:
     """Who wins, from everyone's final cards and the vote (JSON on stdin or --file)."""
     from gm.text.inputs import BadInput, card_names, graveyard_names, parse_judge_request
@@ -177,11 +181,13 @@ def judge(
 
     voice = _voice(lang)
     with input_errors():
-        text = file.read_text(encoding="utf-8") if file else sys.stdin.read()
+        text = read_text(file, MAX_JUDGE_BYTES) if file else read_stream(sys.stdin, MAX_JUDGE_BYTES)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise BadInput(f"bad JSON: {error}") from None
+        except RecursionError:
+            raise BadInput("bad JSON: nested too deep") from None
         request = parse_judge_request(data, card_names(), graveyard_names())
         verdict = judge_cards(request.players, request.hands, request.graveyard, request.executed,
                               request.magician_seen_by, request.deck)
@@ -202,9 +208,9 @@ def judge(
 # -- evening ----------------------------------------------------------------------------------
 @app.command()
 def evening(
-    file: Optional[Path] = typer.Option(None, "--file", help="An evening file (default: the latest one `play` kept)."),
-    as_json: bool = JsonOption,
-    lang: str = LangOption,
+    file: Annotated[Optional[Path], typer.Option(
+        "--file", metavar="FILE", help="An evening file (default: the latest one `play` kept).")] = None,
+    as_json: Json = False, lang: Lang = LANG,
 ) -> None:
     """The evening's wins per player and per side, as `gm werewolf play` keeps them night after night."""
     from gm.night.log import latest_evening
@@ -216,9 +222,11 @@ def evening(
         if path is None:
             raise EveningError("no evening yet: play one with gm werewolf play")
         try:
-            chosen = evening_from_json(json.loads(path.read_text(encoding="utf-8")))
+            chosen = evening_from_json(json.loads(read_text(path)))
         except json.JSONDecodeError as error:
             raise EveningError(f"{path}: bad JSON: {error}") from None
+        except RecursionError:
+            raise EveningError(f"{path}: bad JSON: nested too deep") from None
     if as_json:
         print_json(chosen.to_json())
         return

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
 from gm.commands.common import fail, input_errors, parse_players
+from gm.commands.options import (
+    LANG, Lang, Listen, ListenFrom, Rate, Speech, VoiceId, Volume, VoskModel, listen_spec, number_in, text_up_to, whole_in,
+)
 from gm.speech.settings import SpeechSettings
-from gm.commands.options import LangOption, ListenFromOption, ListenOption, RateOption, SpeechOption, VoiceOption, VolumeOption, VoskModelOption, listen_spec
 
 
 def ask_readings(names: list[str], readings: dict[str, str], lang: str) -> dict[str, str]:
@@ -31,34 +33,40 @@ def ask_readings(names: list[str], readings: dict[str, str], lang: str) -> dict[
 
 
 def play(
-    players: str = typer.Option(..., "--players", help="Names in seating order, each followed by the player on their "
-                                "right; a reading may follow '=', e.g. \"健=けん,美緒=みお\"."),
-    variant: Optional[str] = typer.Option(None, "--variant", help="6 players: magician (Magician's Night) or dead "
-                                          "(Battle with the Dead)."),
-    with_cards: str = typer.Option("", "--with", help="Swap-ins, each replacing a villager: gorilla (4-6 players), "
-                                   "angel, apprentice (6)."),
-    discussion: int = typer.Option(180, "--discussion", min=1, help="Discussion time in seconds."),
-    pause: float = typer.Option(20.0, "--pause", min=0.0, help="Seconds a morning step waits for 'done' before going on."),
-    time_scale: float = typer.Option(1.0, "--time-scale", min=0.0001, help="Compress every wait and the timer "
-                                     "(0.1 = ten times faster; for demos)."),
-    roll_call: bool = typer.Option(False, "--roll-call", help="Ask each voter in turn instead of counting fingers."),
-    log: Optional[Path] = typer.Option(None, "--log", help="Write the JSON-lines log of the nights to this file "
-                                       "(default: a new file in gm's data dir); the evening's wins go beside it."),
-    lang: str = LangOption,
-    speech: str = SpeechOption,
-    voice_id: Optional[str] = VoiceOption,
-    rate: Optional[int] = RateOption,
-    volume: Optional[float] = VolumeOption,
-    listen: str = ListenOption,
-    listen_from: Optional[str] = ListenFromOption,
-    vosk_model: Optional[str] = VoskModelOption,
+    players: Annotated[str, typer.Option(
+        "--players", metavar="NAMES", parser=text_up_to(4096),
+        help="Names in seating order, each followed by the player on their right; a reading may "
+             "follow '=', e.g. \"健=けん,美緒=みお\".")],
+    variant: Annotated[Optional[str], typer.Option(
+        "--variant", metavar="NAME", help="6 players: magician (Magician's Night) or dead (Battle with the Dead).")] = None,
+    with_cards: Annotated[str, typer.Option(
+        "--with", metavar="CARDS",
+        help="Swap-ins, each replacing a villager: gorilla (4–6 players), angel, apprentice (6).")] = "",
+    discussion: Annotated[int, typer.Option(
+        "--discussion", metavar="SECONDS", parser=whole_in(10, 3600, "seconds"),
+        help="Discussion time, 10–3600 seconds.")] = 180,
+    pause: Annotated[float, typer.Option(
+        "--pause", metavar="SECONDS", parser=number_in(0, 600, "seconds"),
+        help="Seconds a morning step waits for 'done' before going on (0–600).")] = 20.0,
+    time_scale: Annotated[float, typer.Option(
+        "--time-scale", metavar="FACTOR", parser=number_in(0.001, 100),
+        help="Scale every wait and the timer, 0.001–100 (0.1 = ten times faster; for demos).")] = 1.0,
+    roll_call: Annotated[bool, typer.Option(
+        "--roll-call", help="Ask each voter in turn instead of counting fingers.")] = False,
+    log: Annotated[Optional[Path], typer.Option(
+        "--log", metavar="FILE", help="Write the JSON-lines log of the nights to this file (default: a new file "
+                                      "in gm's data folder); the evening's wins go beside it.")] = None,
+    lang: Lang = LANG, speech: Speech = "on", voice_id: VoiceId = None, rate: Rate = None,
+    volume: Volume = None, listen: Listen = "on", listen_from: ListenFrom = None, vosk_model: VoskModel = None,
 ) -> None:
-    """Narrate a Half Werewolf night: the deal, the morning, a timed discussion, the vote, the verdict.
+    """Narrate a whole night: deal, morning, timed discussion, vote, verdict.
 
-    Answers are spoken (with a vosk model; each is read back for a yes or no), typed (Enter =
-    done), or piped on stdin one per line. During the discussion: space pauses/resumes, + adds
-    30 s, v votes now, r repeats the last line, Ctrl-C pauses and asks; or say "game master,
-    pause / resume / one more minute / vote now / repeat".
+    Answers are spoken (with a vosk model; each is read back for a yes or no), typed (Enter
+    means done), or piped on standard input one per line.
+
+    During the discussion: space pauses and resumes, + adds 30 s, v votes now, r repeats the
+    last line, Ctrl-C pauses and asks. Or say "game master, pause / resume / one more minute /
+    vote now / repeat".
     """
     from gm.clock import RealClock
     from gm.hearing.keyboard import AnswersExhausted
@@ -86,11 +94,11 @@ def play(
         log = log or new_log_path()
         night_log = NightLog(log, clock)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    keys = KeyControls(clock) if interactive else None
+    display = LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys")) if interactive else None
     ctx = NightContext(
         players=names, deck=deck, voice=voice, speaker=speaker, asker=asker, clock=clock,
-        controls=open_controls(asker, clock, KeyControls(clock) if interactive else None),
-        display=LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys"))
-        if interactive else None,
+        controls=open_controls(asker, clock, keys), display=display,
         log=night_log, pause=pause, discussion=discussion, roll_call=roll_call,
     )
     try:
@@ -100,7 +108,11 @@ def play(
     except (NightStopped, KeyboardInterrupt):
         typer.echo(voice.text("werewolf.stopped"), err=True)
         raise typer.Exit(130)
-    finally:
+    finally:  # also on SIGTERM or SIGHUP (see gm.cli.main): the terminal gets its echo and cursor back
+        if display:
+            display.close()
+        if keys:
+            keys.release()
         asker.close()
         speaker.close()
         night_log.close()

@@ -9,6 +9,7 @@ import sys
 from typing import TextIO
 from collections.abc import Callable
 
+from gm.files import MAX_LINE, MAX_SKIP, read_line
 from gm.hearing.answers import match_answer, nearest_answer
 from gm.ports import Clock, Question
 
@@ -42,7 +43,7 @@ class KeyboardAsker:
         """A line, or None on timeout; raises AnswersExhausted at end of input. With a timeout,
         `tick(seconds left)` is called about every second while nothing has come."""
         if self._fd is None:
-            line = self.stream.readline()
+            line = read_line(self.stream)
             if line == "":
                 raise AnswersExhausted("standard input ended before the night did")
             return line.rstrip("\r\n")
@@ -63,8 +64,23 @@ class KeyboardAsker:
                     break
                 raise AnswersExhausted("standard input ended before the night did")
             self._pending += chunk
+            if len(self._pending) > MAX_LINE and b"\n" not in self._pending:
+                self._pending = self._pending[:MAX_LINE] + self._skip_to_line_end()
         line, _, self._pending = self._pending.partition(b"\n")
         return line.decode("utf-8", "replace").rstrip("\r")
+
+    def _skip_to_line_end(self) -> bytes:
+        """Drop the rest of an over-long line: the newline and what follows it (memory stays bounded)."""
+        skipped = 0
+        while skipped < MAX_SKIP:
+            chunk = os.read(self._fd, 4096)  # type: ignore[arg-type]
+            if not chunk:
+                return b""
+            end = chunk.find(b"\n")
+            if end >= 0:
+                return chunk[end:]
+            skipped += len(chunk)
+        raise AnswersExhausted("standard input holds a line with no end")
 
     def choices(self, question: Question) -> str:
         return " / ".join(question.label(a) for a in question.answers)

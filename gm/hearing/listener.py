@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from gm.hearing.phrases import Heard, Phrasebook
 from gm.ports import Clock
+from gm.errors import GmError
 
 MODEL_ENV = "GM_VOSK_MODEL"
 BLOCK_SECONDS = 0.1
@@ -34,7 +35,7 @@ MAX_WAV_BYTES = 1 << 30
 GRACE_SECONDS = 0.3  # microphone audio dropped after a spoken line ends (its echo in the room)
 
 
-class NoModel(ValueError):
+class NoModel(GmError):
     """No speech model was given, or the one given is missing or broken."""
 
 
@@ -45,7 +46,7 @@ class NoAudio(OSError):
     """No way to record: PortAudio (libportaudio2) or an input device is missing."""
 
 
-class BadWav(ValueError):
+class BadWav(GmError):
     """A WAV file that is not 16-bit PCM, mono or stereo, at 8–48 kHz (or not a WAV file)."""
 
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Mapping
 
+from gm.errors import GmError
+
 CHUNK = 1 << 16
 MAX_UNPACKED = 8 << 30  # a zip that unpacks to more than this is refused
 
@@ -51,7 +53,7 @@ class Fetched:
     sha256: str
 
 
-class DownloadFailed(ValueError):
+class DownloadFailed(GmError):
     """A model download that failed, stopped early or does not check out; nothing was kept."""
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, Optional, TextIO
 
 from gm.ports import Clock
 from gm.werewolf.evening import Evening
@@ -46,29 +47,70 @@ def latest_evening() -> Path | None:
     return found[-1] if found else None
 
 
-class EveningFile:
-    """Keeps the evening's tally in one JSON file, replaced whole after every night."""
+def _stderr(text: str) -> None:
+    print(f"gm: {text}", file=sys.stderr, flush=True)
 
-    def __init__(self, path: Path) -> None:
+
+class EveningFile:
+    """Keeps the evening's tally in one JSON file, replaced whole after every night.
+
+    A tally that cannot be written (a full disk) is said with `warn`; the evening goes on.
+    """
+
+    def __init__(self, path: Path, warn: Callable[[str], None] = _stderr) -> None:
         self.path = path
+        self.warn = warn
 
     def __call__(self, evening: Evening) -> None:
-        temporary = self.path.with_name(self.path.name + ".tmp")
-        temporary.write_text(json.dumps(evening.to_json(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        os.replace(temporary, self.path)
+        from gm.files import write_new_file
+
+        try:
+            write_new_file(self.path, lambda out: out.write(
+                json.dumps(evening.to_json(), ensure_ascii=False, indent=2) + "\n"))
+        except OSError as error:
+            self.warn(f"the evening's tally cannot be written to {str(self.path)!r} ({error.strerror or error})")
 
 
 class NightLog:
-    """Appends events to a file as they happen, each line flushed, so a crash keeps the night."""
+    """Appends events to a file as they happen, each line flushed, so a crash keeps the night.
 
-    def __init__(self, path: Path, clock: Clock) -> None:
+    A log that cannot be written (a full disk, `--log /dev/full`) is said once with `warn`;
+    the night plays on without it.
+    """
+
+    def __init__(self, path: Path, clock: Clock, warn: Callable[[str], None] = _stderr) -> None:
         self.clock = clock
-        self._file: TextIO = open(path, "w", encoding="utf-8")
+        self.path = path
+        self.warn = warn
+        # O_NONBLOCK: a FIFO nobody reads is refused at once instead of waited on
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0), 0o644)
+        self._file: Optional[TextIO] = open(fd, "w", encoding="utf-8")
 
     def __call__(self, kind: str, **data: Any) -> None:
+        if self._file is None:
+            return
         event = {"t": round(self.clock.now(), 3), "type": kind, **data}
-        self._file.write(json.dumps(event, ensure_ascii=False) + "\n")
-        self._file.flush()
+        try:
+            self._file.write(json.dumps(event, ensure_ascii=False) + "\n")
+            self._file.flush()
+        except OSError as error:
+            self._give_up(error)
+
+    def _give_up(self, error: OSError) -> None:
+        self.warn(f"the night's log cannot be written to {str(self.path)!r} ({error.strerror or error}); "
+                  "the night goes on without it")
+        file, self._file = self._file, None
+        try:
+            file.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
 
     def close(self) -> None:
-        self._file.close()
+        if self._file is None:
+            return
+        try:
+            self._file.close()
+        except OSError as error:
+            self._file = None
+            self.warn(f"the end of the night's log could not be written to {str(self.path)!r} "
+                      f"({error.strerror or error})")

@@ -12,6 +12,8 @@ from scorer.humalien.events import (
 from scorer.humalien.fold import State
 from scorer.humalien.sheet import Match, resolve_player
 from scorer.named import Named
+from scorer.names import plain_name
+from scorer.counts import whole_number
 
 
 class ArgKind(Named):
@@ -116,10 +118,11 @@ def resolve_verb(text: str) -> str:
 
 
 def parse_count(text: str, what: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise BadEntry(f"{what} must be a whole number, not {text!r}", "whole_number", what=what, text=text) from None
+    """ASCII or full-width digits (３, as Japanese input methods type them); nothing else."""
+    count = whole_number(text)
+    if count is None:
+        raise BadEntry(f"{what} must be a whole number, not {text!r}", "whole_number", what=what, text=text)
+    return count
 
 
 def match_of(state: State) -> Match:
@@ -133,10 +136,10 @@ def new_match(names: Sequence[str], remote: bool = False, abandon: bool = False)
     players: list[str] = []
     readings: list[tuple[str, str]] = []
     for spec in names:
-        name, _, reading = spec.partition("=")
-        players.append(name.strip())
-        if reading.strip():
-            readings.append((name.strip(), reading.strip()))
+        name, equals, reading = spec.partition("=")
+        players.append(plain_name(name))
+        if equals:  # "Al=" names no reading: refused, not taken as "Al"
+            readings.append((players[-1], plain_name(reading, f"reading for {name.strip()!r}")))
     if len(players) != 2:
         raise BadEntry(f"a match needs two players, not {len(players)}: {list(names)!r}", "two_players",
                        n=len(players), names=list(names))

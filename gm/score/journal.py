@@ -28,12 +28,15 @@ from gm.score.matches import Entry, Kept
 from scorer.humalien import Change, Event, ScoreError, State, apply, from_record, to_record
 from scorer.humalien.events import NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
+from gm.errors import GmError
+from gm.files import check_regular
 
 FILE_NAME = "score.jsonl"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO given as the journal is refused, not waited on
 
 
-class JournalError(ValueError):
+class JournalError(GmError):
     """A journal line that is not a valid event in its place; names the file and line number."""
 
 
@@ -134,17 +137,19 @@ def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int
 
 
 def _records(lines: list[bytes], path: Path | str, first: int = 1) -> list:
-    """The JSON value of every line: all in one parse when the file is sound, else line by line."""
-    with contextlib.suppress(ValueError):
-        records = json.loads(b"[" + b",".join(lines) + b"]")
-        if len(records) == len(lines):
-            return records
+    """The JSON value of every line, each line parsed alone: any bad line stops.
+
+    (One parse of all lines joined could take a value split over two lines, or two values on
+    one line, for good lines.)
+    """
     records = []
     for number, raw in enumerate(lines, start=first):
         try:
             records.append(json.loads(raw))
         except ValueError as error:  # JSON or UTF-8 damage
             raise JournalError(f"{path} line {number}: not a JSON event record ({error})") from None
+        except RecursionError:
+            raise JournalError(f"{path} line {number}: not a JSON event record (nested too deep)") from None
     return records
 
 
@@ -176,10 +181,11 @@ class Journal:
         """Read under a shared lock; when the match index lags behind, bring it up to date under
         an exclusive one."""
         try:
-            fd = os.open(self.path, os.O_RDONLY | _BINARY)
+            fd = os.open(self.path, os.O_RDONLY | _BINARY | _NONBLOCK)
         except FileNotFoundError:
             return Contents(State(), 0, 0)
         try:
+            check_regular(self.path, fd)
             with _locked(fd, self.path, exclusive=False):
                 contents, stale = self._read(fd)
             if stale:
@@ -228,15 +234,18 @@ class Journal:
         Nothing is written when the journal is damaged or the event is refused (the error
         propagates); when this returns, the event is on disk.
         """
-        flags = os.O_RDWR | os.O_APPEND | _BINARY
+        flags = os.O_RDWR | os.O_APPEND | _BINARY | _NONBLOCK
+        created = False
         try:
             fd = os.open(self.path, flags)
         except FileNotFoundError:
             apply(State(), make(State()))  # a refused first event creates no file
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, flags | os.O_CREAT, 0o644)
+            fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644)
+            created = True
             _fsync_dir(self.path.parent)
         try:
+            check_regular(self.path, fd)
             with _locked(fd, self.path, exclusive=True):
                 contents, stale = self._read(fd)
                 event = make(contents.state)
@@ -250,6 +259,10 @@ class Journal:
                     self._update_index(stale)
                 if isinstance(event, NewMatch):
                     self._index_new(fd, contents, line)
+        except BaseException:
+            if created and os.fstat(fd).st_size == 0:  # a full disk leaves no empty journal behind
+                self.path.unlink(missing_ok=True)
+            raise
         finally:
             os.close(fd)
         return state, change
@@ -271,10 +284,14 @@ class Journal:
         while aside.exists():
             aside = self.path.with_name(f"{self.path.name}.torn-{contents.good_length}.{n}")
             n += 1
-        with open(aside, "wb") as out:
-            out.write(contents.torn)
-            out.flush()
-            os.fsync(out.fileno())
+        try:
+            with open(aside, "xb") as out:
+                out.write(contents.torn)
+                out.flush()
+                os.fsync(out.fileno())
+        except BaseException:  # a full disk leaves no empty copy behind
+            aside.unlink(missing_ok=True)
+            raise
         _fsync_dir(self.path.parent)
         os.ftruncate(fd, contents.good_length)
         _sync(fd)

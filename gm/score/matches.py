@@ -19,6 +19,7 @@ from pathlib import Path
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from gm.errors import GmError
 from scorer.humalien import Match
 from scorer.humalien.sheet import Ending, Game
 
@@ -26,7 +27,7 @@ CHECKED_BYTES = 4096  # how much of the journal before each `new` line its hash 
 _TAIL = 1 << 16
 
 
-class NoSuchMatch(ValueError):
+class NoSuchMatch(GmError):
     """A match number the journal does not hold, or a match that was taken back."""
 
 

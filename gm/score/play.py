@@ -7,6 +7,7 @@ import functools
 from typing import TextIO
 from collections.abc import Callable, Iterator, Sequence
 
+from gm.files import read_line
 from gm.ports import Speaker
 from gm.score.entry import VERB_TABLE, VERBS, build, resolve_verb
 from gm.score.journal import Journal
@@ -33,7 +34,7 @@ def typed_lines(stream: TextIO, echo: Callable[[str], None], journal: Journal) -
     if stream.isatty():
         yield from _readline_lines(journal)
         return
-    for raw in stream:
+    while raw := read_line(stream):
         line = raw.rstrip("\r\n")
         echo(f"{PROMPT}{line}")
         yield line

@@ -112,12 +112,14 @@ def sheet(match: Match, voice: Voice, width: int = 30):
     """The score sheet as rich renderables: games × players with multiplier and ending, then bars.
 
     Every printed word comes from the voice pack's `score.sheet` table, in the voice's language.
+    Names are plain text (rich `Text`), never read as markup: `[/bold]` is a name like any other.
     """
     from rich.console import Group
     from rich.table import Table
+    from rich.text import Text
 
-    def word(key: str, **fields: Any) -> str:
-        return voice.text(f"score.sheet.{key}", **fields)
+    def word(key: str, **fields: Any) -> Text:
+        return Text(voice.text(f"score.sheet.{key}", **fields))
 
     progress = (voice.line("score.sheet.over") if match.over
                 else voice.line("score.sheet.progress", game=match.game, games=GAMES))
@@ -126,7 +128,7 @@ def sheet(match: Match, voice: Voice, width: int = 30):
     table = Table(title=title, title_justify="left")
     table.add_column(word("game"), justify="right")
     for name in match.players:
-        table.add_column(name, justify="right")
+        table.add_column(Text(name), justify="right")
     table.add_column("×", justify="right")
     table.add_column(word("ended_by"))
     played = {g.number: g for g in match.games}
@@ -135,14 +137,14 @@ def sheet(match: Match, voice: Voice, width: int = 30):
         if game is None:
             table.add_row(str(number), "", "", "", "")
             continue
-        ending = "" if game.ended_by is None else word(game.ended_by.how, player=game.ended_by.player)
+        ending = Text() if game.ended_by is None else word(game.ended_by.how, player=game.ended_by.player)
         if game.ended_by is None and not match.over:
             ending = word("playing")
         table.add_row(str(number), *(str(p) for p in game.points), f"×{game.multiplier}", ending)
     table.add_section()
     result, fields = _result(match)
     table.add_row(word("total"), *(str(t) for t in match.totals), "", word(result, **fields))
-    return Group(table, *bar_rows(match, voice, width))
+    return Group(table, *map(Text, bar_rows(match, voice, width)))
 
 
 def _result(match: Match) -> tuple[str, dict[str, str]]:
@@ -180,13 +182,22 @@ def _pad(text: str, width: int) -> str:
     return text + " " * (width - cell_len(text))
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A cell a spreadsheet shows as written: text that would start a formula gets a leading '."""
+    return f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
 def write_csv(match: Match, out: TextIO) -> None:
-    """The sheet as CSV: one row per game, then the totals."""
+    """The sheet as CSV: one row per game, then the totals. A name like `@SUM(1+1)` stays text."""
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["game", *match.players, "multiplier", "ended_by", "how"])
+    rows = [["game", *match.players, "multiplier", "ended_by", "how"]]
     for game in match.games:
         ended = game.ended_by
-        writer.writerow([game.number, *game.points, game.multiplier,
-                         ended.player if ended else "", ended.how if ended else ""])
-    writer.writerow(["total", *match.totals, "", match.winner or "", "draw" if match.draw else ""])
+        rows.append([game.number, *game.points, game.multiplier,
+                     ended.player if ended else "", ended.how if ended else ""])
+    rows.append(["total", *match.totals, "", match.winner or "", "draw" if match.draw else ""])
+    writer.writerows([csv_cell(cell) for cell in row] for row in rows)
 

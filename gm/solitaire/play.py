@@ -15,13 +15,24 @@ from scorer.solitaire.deal import Deal
 from scorer.solitaire.engine import GameState, IllegalMove, apply, start
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
 from scorer.solitaire.policies import smart
+from gm.errors import GmError
+from gm.files import read_line
+from scorer.counts import whole_number
 
 # The help line for each turned special card (the voice packs' `solitaire.board`).
 EFFECT_HELP = {HUMALIEN: "humalien", EYE: "eye", OWL: "owl"}
 
 
-class BadCommand(ValueError):
+class BadCommand(GmError):
     """A typed command that cannot be read."""
+
+
+def _number(word: str) -> int:
+    """A typed number: ASCII or full-width digits (ValueError otherwise)."""
+    number = whole_number(word)
+    if number is None:
+        raise ValueError(word)
+    return number
 
 
 def _usage(state: GameState, voice: Voice) -> str:
@@ -39,13 +50,13 @@ def parse_command(text: str, state: GameState, voice: Voice | None = None) -> Mo
     if head in ("hint", "quit", "help"):
         return head
     try:
-        numbers = [int(w) for w in args if w != "keep"]
+        numbers = [_number(w) for w in args if w != "keep"]
     except ValueError as error:
         raise BadCommand(voice.text("solitaire.board.numbers_expected", head=head, text=text)) from error
     if state.pending is not None:
         if head == "skip":
             return Forgo()
-        values = [int(w) for w in words if w != "keep" and w.isdigit()]
+        values = [_number(w) for w in words if w != "keep" and whole_number(w) is not None]
         if len(values) == 1 and state.pending == HUMALIEN:
             return Humalien(values[0] - 1)
         if len(values) == 2 and state.pending == EYE:
@@ -110,7 +121,7 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
             console.print(_usage(state, voice), style="dim", markup=False)
         redraw = False
         console.print("> ", end="")
-        text = stream.readline()
+        text = read_line(stream)
         try:
             command = parse_command(text, state, voice) if text else "quit"  # end of input: as quit
         except BadCommand as error:

@@ -13,8 +13,10 @@ import wave
 from dataclasses import dataclass
 from pathlib import Path
 
+from gm.errors import GmError
 
-class BadAudio(ValueError):
+
+class BadAudio(GmError):
     """A file that is not 16-bit PCM WAV or AIFF."""
 
 
@@ -100,8 +102,12 @@ def read_audio(path: Path) -> Audio:
 
 
 def write_wav(path: Path, audio: Audio) -> None:
-    """Write `audio` as a 16-bit mono WAV file."""
-    with wave.open(str(path), "wb") as wav:
+    """Write `audio` as a 16-bit mono WAV file.
+
+    The file is opened first: `wave.open` on a path it cannot create leaves a half-made writer
+    whose finaliser prints "Exception ignored" after the error.
+    """
+    with open(path, "wb") as file, wave.open(file, "wb") as wav:
         wav.setnchannels(1)
         wav.setsampwidth(2)
         wav.setframerate(audio.rate)

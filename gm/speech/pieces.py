@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from gm.errors import GmError
+
 PIECE_CHARS = 300  # longest piece handed to an engine at once
 CLAUSE_CHARS = 80  # a later sentence longer than this is cut at its commas (the first one always is)
 MAX_CHARS = 10_000  # longest text spoken at all (about ten minutes of speech)
@@ -18,11 +20,11 @@ _CLAUSE_END = re.compile(r"(?<=[,;])\s+|(?<=[、，；])\s*")
 _SPEAKABLE = re.compile(r"\w")
 
 
-class NothingToSay(ValueError):
+class NothingToSay(GmError):
     """A text with no letter or digit in it: there is nothing for a voice to say."""
 
 
-class TooLongToSay(ValueError):
+class TooLongToSay(GmError):
     """A text longer than MAX_CHARS."""
 
 

@@ -14,12 +14,13 @@ import time
 from pathlib import Path
 
 from gm.speech.audio import Audio, write_wav
+from gm.errors import GmError
 from gm.speech.unavailable import SpeechUnavailable
 
 _POLL = 0.02  # seconds between checks for a cut
 
 
-class BadWavDir(ValueError):
+class BadWavDir(GmError):
     """A wav:DIR folder that cannot be created or written."""
 
 

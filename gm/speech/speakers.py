@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from gm.speech.settings import SpeechSettings
 from gm.ports import Line
+from gm.errors import GmError
 
 
 class PrintSpeaker:
@@ -36,7 +37,7 @@ def _stdout(text: str) -> None:
     print(text, flush=True)
 
 
-class BadSpeech(ValueError):
+class BadSpeech(GmError):
     """A --speech value that is not on, off or wav:DIR."""
 
 

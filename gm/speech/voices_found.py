@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Iterable, Sequence
 
+from gm.errors import GmError
+
 # Preferred regional tags per language, best first; any other tag of the language follows.
 _PREFERRED = {"en": ("en-us", "en-gb", "en"), "ja": ("ja-jp", "ja"), "ko": ("ko-kr", "ko")}
 
 
-class UnknownVoice(ValueError):
+class UnknownVoice(GmError):
     """A --voice id that the speech engine does not have."""
 
 

@@ -14,9 +14,11 @@ from gm.werewolf.cards import names_from_pack, parse_card
 from gm.werewolf.decks import Deck, custom_deck, standard_deck
 from gm.werewolf.tally import GRAVEYARD
 from voices import LANGUAGES, load_pack
+from gm.errors import GmError
+from scorer.counts import whole_number
 
 
-class BadInput(ValueError):
+class BadInput(GmError):
     """Typed input that does not parse: a name nobody has, a count that is no number, bad JSON."""
 
 
@@ -92,10 +94,10 @@ def parse_counts(spec: str, candidates: Sequence[str], aliases: Mapping[str, str
         candidate = resolve_name(name, candidates, "candidate", aliases)
         if candidate in counts:
             raise BadInput(f"{candidate!r} is given twice in {spec!r}")
-        try:
-            counts[candidate] = int(value)
-        except ValueError:
-            raise BadInput(f"votes for {name!r} must be a whole number, not {value!r}") from None
+        count = whole_number(value)
+        if count is None:
+            raise BadInput(f"votes for {name!r} must be a whole number, not {value!r}")
+        counts[candidate] = count
     return counts
 
 

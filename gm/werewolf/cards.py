@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping
 
+from gm.errors import GmError
+
 CARD_IDS = (
     "villager", "werewolf", "traitor", "seer", "gravedigger", "magician",
     "gorilla", "death", "angel", "apprentice", "blank",
@@ -25,7 +27,7 @@ ALIASES: Mapping[str, str] = {
 }
 
 
-class UnknownCard(ValueError):
+class UnknownCard(GmError):
     """A card name that is no Half Werewolf card."""
 
 

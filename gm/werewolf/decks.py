@@ -8,6 +8,7 @@ from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 
 from gm.werewolf.cards import BOX_COUNTS, CARD_IDS, parse_card
+from gm.errors import GmError
 
 PLAYER_COUNTS = (4, 5, 6)
 VARIANTS = ("magician", "dead")
@@ -25,7 +26,7 @@ _VARIANT_CARD = {"magician": "magician", "dead": "death"}
 SWAP_INS: Mapping[str, tuple[int, ...]] = {"gorilla": (4, 5, 6), "angel": (6,), "apprentice": (6,)}
 
 
-class DeckError(ValueError):
+class DeckError(GmError):
     """A deck the rules do not allow (HW-R1, HW-R2)."""
 
 

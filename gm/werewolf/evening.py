@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Mapping, Sequence
 
+from gm.errors import GmError
 from gm.werewolf.judge import Side
 
 
-class EveningError(ValueError):
+class EveningError(GmError):
     """An evening record that cannot be: a winner who is not a player, an unknown side, bad JSON."""
 
 

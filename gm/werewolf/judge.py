@@ -15,6 +15,7 @@ from typing import Any
 from gm.werewolf.cards import CARD_IDS
 from gm.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
 from gm.werewolf.tally import GRAVEYARD
+from gm.errors import GmError
 from scorer.named import Named
 
 
@@ -50,7 +51,7 @@ HAND_SIZE = 2
 MOST_TURNED = 2  # only the seer's and the gravedigger's abilities can see the magician
 
 
-class JudgeError(ValueError):
+class JudgeError(GmError):
     """Cards that cannot be the end of a real game, or names that are not in it."""
 
 

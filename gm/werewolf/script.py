@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gm.werewolf.decks import Deck
+from gm.errors import GmError
 from scorer.named import Named
 
 
@@ -28,7 +29,7 @@ class Kind(Named):
 
 
 
-class SetupError(ValueError):
+class SetupError(GmError):
     """A night that cannot be run with these players and this deck."""
 
 

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 
+from gm.errors import GmError
 from gm.werewolf.decks import PLAYER_COUNTS, Deck, standard_deck
 
 GRAVEYARD = "graveyard"
 
 
-class TallyError(ValueError):
+class TallyError(GmError):
     """Votes that cannot be counted: an unknown name, a bad count, an impossible total."""
 
 

@@ -5,6 +5,8 @@ A number card is an int 0..51: rank = card // 4 + 1, element = ELEMENTS[card % 4
 
 from __future__ import annotations
 
+from scorer.errors import ScorerError
+
 ELEMENTS = ("fire", "water", "wind", "earth")
 RANKS = range(1, 14)
 NUMBER_CARDS = tuple(range(52))
@@ -16,7 +18,7 @@ OWL = "owl"
 SPECIAL_CARDS = (HUMALIEN,) * 2 + (EYE,) * 2 + (OWL,) * 4
 
 
-class BadCard(ValueError):
+class BadCard(ScorerError):
     """A card id or name that is not one of the 52 number cards."""
 
 

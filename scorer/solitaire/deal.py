@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 from scorer.solitaire.cards import NUMBER_CARDS, SPECIAL_CARDS
 from scorer.solitaire.layout import DEFAULT_ROWS, pyramid
+from scorer.errors import ScorerError
 
 
-class BadDeal(ValueError):
+class BadDeal(ScorerError):
     """Cards that are not a full deck, or a bad seed."""
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from scorer.errors import ScorerError
+
 MIN_ROWS, MAX_ROWS = 3, 9
 DEFAULT_ROWS = 7
 
 
-class BadLayout(ValueError):
+class BadLayout(ScorerError):
     """A pyramid size outside 3–9 rows."""
 
 

@@ -12,9 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 from scorer.solitaire.cards import ELEMENTS, card_of, element, rank
+from scorer.errors import ScorerError
 
 
-class BadMove(ValueError):
+class BadMove(ScorerError):
     """A move description that cannot be read."""
 
 

@@ -14,11 +14,12 @@ from scorer.solitaire.cards import EYE, HUMALIEN, KING, NUMBER_CARDS, OWL, rank
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.engine import GameState, apply, face_up_pairs, owl_moves, start
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Pair, PairFlip, Special, Turn
+from scorer.errors import ScorerError
 
 Policy = Callable[[GameState], Move]
 
 
-class UnknownPolicy(ValueError):
+class UnknownPolicy(ScorerError):
     """A policy name other than greedy, smart or omniscient."""
 
 

@@ -36,6 +36,7 @@ from scorer.solitaire.engine import GameState, start
 from scorer.solitaire.engine import apply as apply_move
 from scorer.solitaire.layout import pyramid
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
+from scorer.errors import ScorerError
 
 
 QUICK_STATES = 1000  # states for the first, quick try at the lower bound
@@ -137,7 +138,7 @@ def least_left(deal: Deal, max_states: int | None = None, memory=None) -> int:
     return _search(deal, max_states, memory)[0]
 
 
-class SearchLimit(ValueError):
+class SearchLimit(ScorerError):
     """The search reached its state budget before proving the best result."""
 
     def __init__(self, at_least: int, states: int) -> None:

@@ -13,12 +13,14 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+from scorer.errors import ScorerError
+
 HERE = Path(__file__).resolve().parent
 SOURCES = ("jit.py", "search.py", "search_bound.py", "search_memory.py")
 INSTALL_HINT = "the pyramid solver needs numba: pip install 'gm[solver]' (./setup.sh installs it)"
 
 
-class SolverMissing(ValueError):
+class SolverMissing(ScorerError):
     """numba is not installed, so the solver cannot run."""
 
 

@@ -1,0 +1,88 @@
+"""Files and lines read and written safely: regular files under a size cap, lines under a length cap,
+new files written whole or not at all."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import IO, Callable
+
+from gm.errors import GmError
+
+MAX_FILE_BYTES = 64 * 1024 * 1024  # a match journal of a lifetime is a few MB
+MAX_LINE = 4096  # characters of one typed line or answer
+MAX_SKIP = 1024 * 1024  # characters skipped in search of a line's end before input counts as ended
+
+
+class BadFile(GmError):
+    """A path that is not a regular file of a sensible size, or text that is not UTF-8."""
+
+
+def check_regular(path: Path, fd: int, limit: int = MAX_FILE_BYTES) -> int:
+    """The size of the open file `fd`; BadFile unless it is a regular file of at most `limit` bytes."""
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        raise BadFile(f"{str(path)!r} is not a regular file")
+    if info.st_size > limit:
+        raise BadFile(f"{str(path)!r} is larger than {limit // (1024 * 1024)} MB")
+    return info.st_size
+
+
+def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most `limit` bytes (never blocks on a FIFO)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        check_regular(path, fd, limit)
+        data = os.read(fd, limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise BadFile(f"{str(path)!r} is larger than {limit // (1024 * 1024)} MB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadFile(f"{str(path)!r} is not UTF-8 text (byte {error.start})") from None
+
+
+def read_stream(stream: IO[str], limit: int = MAX_FILE_BYTES) -> str:
+    """All of `stream` (standard input), refused past `limit` characters."""
+    text = stream.read(limit + 1)
+    if len(text) > limit:
+        raise BadFile(f"the input is longer than {limit // (1024 * 1024)} MB")
+    return text
+
+
+def read_line(stream: IO[str], limit: int = MAX_LINE) -> str:
+    """One line of at most `limit` characters ("" at the end of input).
+
+    A longer line is cut to `limit` (its rest is skipped); a line with no end in sight
+    (`< /dev/zero`) counts as the end of input, so memory stays bounded.
+    """
+    line = stream.readline(limit + 1)
+    if len(line) <= limit or line.endswith("\n"):
+        return line
+    skipped = 0
+    while skipped < MAX_SKIP:
+        rest = stream.readline(limit)
+        if not rest or rest.endswith("\n"):
+            return line[:limit] + "\n"
+        skipped += len(rest)
+    return ""
+
+
+def write_new_file(path: Path, write: Callable[[IO[str]], object]) -> None:
+    """Write `path` whole or not at all: into a temporary file beside it, synced, then renamed."""
+    path = Path(path)
+    if path.exists() and not path.is_file():
+        raise BadFile(f"{str(path)!r} is not a regular file")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "x", encoding="utf-8", newline="") as out:
+            write(out)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
