@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO
+from collections.abc import Callable
 
 from gm.errors import GmError
 

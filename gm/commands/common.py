@@ -10,7 +10,8 @@ from __future__ import annotations
 import inspect
 import json
 from contextlib import contextmanager
-from typing import Any, Iterator, NoReturn
+from typing import Any, NoReturn
+from collections.abc import Iterator
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
@@ -21,9 +22,10 @@ EXIT_BAD_INPUT = 2
 EXIT_BUG = 1
 
 # Click's exceptions as vendored by Typer (not all exported under a public name).
-_ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
-_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+_ClickException: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+_UsageError: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 _Exit = typer.Exit
+BAD_INPUT_OR_PATH: tuple[type[Exception], ...] = (*BAD_INPUT, OSError)
 _Abort = typer.Abort
 
 
@@ -56,7 +58,7 @@ def input_errors(lang: str = "en") -> Iterator[None]:
     where the voice pack has the error's line."""
     try:
         yield
-    except (*BAD_INPUT, OSError) as error:
+    except BAD_INPUT_OR_PATH as error:
         fail(said_in(lang, error))
 
 
@@ -64,7 +66,7 @@ def said_in(lang: str, error: BaseException) -> str:
     """The error's one line in `lang` (its voice-pack line where it names one)."""
     from voices import LANGUAGES
 
-    if lang in LANGUAGES and getattr(error, "key", ""):
+    if lang in LANGUAGES and isinstance(error, Exception) and getattr(error, "key", None):
         from gm.text.lines import Voice
 
         return Voice(lang).error(error).strip().splitlines()[0]
@@ -150,7 +152,7 @@ def _one_line_errors(ctx: Any = None) -> Iterator[None]:
         _usage_failure(error, ctx)
     except (_ClickException, _Exit, _Abort):
         raise
-    except (*BAD_INPUT, OSError) as error:
+    except BAD_INPUT_OR_PATH as error:
         fail(error_line(error))
     except Exception as error:  # noqa: BLE001 - the one place a bug is turned into a crash file
         _crash(error)

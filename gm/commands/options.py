@@ -7,7 +7,8 @@ range in the message. Counts are typed with ASCII or full-width digits (３) onl
 from __future__ import annotations
 
 import math
-from typing import Annotated, Callable, Optional
+from typing import Annotated
+from collections.abc import Callable
 
 import typer
 
@@ -81,13 +82,13 @@ Speech = Annotated[str, typer.Option(
     "--speech", metavar="MODE", envvar="GM_SPEECH", show_envvar=False,
     help="on: speak and print every line (the default; or $GM_SPEECH); off: print only; "
          "wav:DIR: one WAV file per line.")]
-VoiceId = Annotated[Optional[str], typer.Option(
+VoiceId = Annotated[str | None, typer.Option(
     "--voice", metavar="ID", parser=text_up_to(200),
     help="A voice from `gm voice list` instead of the language's default.")]
-Rate = Annotated[Optional[int], typer.Option(
+Rate = Annotated[int | None, typer.Option(
     "--rate", metavar="WPM", parser=whole_in(80, 400, "words per minute"),
     help="Speaking rate for every engine, 80–400 words per minute (default: 150).")]
-Volume = Annotated[Optional[float], typer.Option(
+Volume = Annotated[float | None, typer.Option(
     "--volume", metavar="LEVEL", parser=number_in(0.0, 1.0), help="Volume from 0.0 to 1.0.")]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON (stable snake_case keys) instead.")]
 
@@ -95,10 +96,10 @@ Json = Annotated[bool, typer.Option("--json", help="Print JSON (stable snake_cas
 # -- listening (gm/hearing) -----------------------------------------------------------------
 Listen = Annotated[str, typer.Option(
     "--listen", metavar="on|off", help="on: spoken answers and commands, keyboard too; off: keyboard only.")]
-ListenFrom = Annotated[Optional[str], typer.Option(
+ListenFrom = Annotated[str | None, typer.Option(
     "--listen-from", metavar="WAV", parser=text_up_to(4096),
     help="Hear the answers from this WAV file instead of the microphone (tests, replays).")]
-VoskModel = Annotated[Optional[str], typer.Option(
+VoskModel = Annotated[str | None, typer.Option(
     "--vosk-model", metavar="DIR", parser=text_up_to(4096),
     help="Vosk model folder (default: $GM_VOSK_MODEL; see `gm voice model`).")]
 

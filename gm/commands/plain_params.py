@@ -54,7 +54,8 @@ if RuntimeParam is not None:
             value = kind(value)
             low, high = getattr(self.parameter_info, "min", None), getattr(self.parameter_info, "max", None)
             if low is not None and value < low:
-                raise typer.BadParameter(f"Input should be greater than or equal to {_shown(low)}", ctx=ctx, param=param)
+                raise typer.BadParameter(
+                    f"Input should be greater than or equal to {_shown(low)}", ctx=ctx, param=param)
             if high is not None and value > high:
                 raise typer.BadParameter(f"Input should be less than or equal to {_shown(high)}", ctx=ctx, param=param)
             return value

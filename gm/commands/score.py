@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Callable, Optional
+from typing import Annotated
+from collections.abc import Callable
 
 import typer
 
@@ -18,13 +19,13 @@ app = GmApp(
     help="Keep a Humalien (ザ・ヒューメイリアン) match: 3 games, two players.\n\n"
          "A crash-safe score sheet: every entry is saved (fsync'ed) to a journal before it is reported.")
 
-File = Annotated[Optional[Path], typer.Option(
+File = Annotated[Path | None, typer.Option(
     "--file", metavar="FILE", envvar="GM_SCORE_FILE", show_envvar=False,
     help="The match journal (default: score.jsonl in the user data folder, or $GM_SCORE_FILE).")]
 Player = Annotated[str, typer.Argument(metavar="PLAYER", help="A player's name, or its first letters.")]
 
 
-def _journal(file: Optional[Path]):
+def _journal(file: Path | None):
     from gm.score.journal import Journal, default_path
 
     return Journal(file or default_path())
@@ -41,14 +42,14 @@ def _speaker(lang: str, speech: str, voice: str | None = None, rate: int | None 
         return open_speaker(SpeechSettings(lang=lang, speech=speech, voice=voice, rate=rate, volume=volume))
 
 
-def _record(file: Optional[Path], make: Callable, as_json: bool, lang: str, speech: str) -> None:
+def _record(file: Path | None, make: Callable, as_json: bool, lang: str, speech: str) -> None:
     """Append one event (built from the fresh state under the journal lock), then report it."""
     from gm.score.render import change_dict, change_lines, voice_for
 
     speaker = None if as_json else _speaker(lang, speech)
     with input_errors(lang):
         _, change = _journal(file).append(make)
-    if as_json:
+    if speaker is None:  # --json
         print_json(change_dict(change))
         return
     for line in change_lines(voice_for(lang, change.match), change):
@@ -82,7 +83,8 @@ def new(
 
 @app.command()
 def flow(player: Player,
-         piles: Annotated[str, typer.Argument(metavar="PILES", help="How many of that player's own piles are empty (0–5).")],
+         piles: Annotated[str, typer.Argument(
+             metavar="PILES", help="How many of that player's own piles are empty (0–5).")],
          file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """場が流れる: a flow scores the player's empty piles (HU-R2).
 
@@ -93,7 +95,8 @@ def flow(player: Player,
 
 @app.command()
 def skull(player: Player,
-          cards: Annotated[str, typer.Argument(metavar="CARDS", help="6s plus Humaliens in the play (1–6; remote 1–10).")],
+          cards: Annotated[str, typer.Argument(
+              metavar="CARDS", help="6s plus Humaliens in the play (1–6; remote 1–10).")],
           file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """ドクロ: game number × cards in the play."""
     _record(file, _entry("skull", player, cards), as_json, lang, speech)
@@ -101,8 +104,9 @@ def skull(player: Player,
 
 @app.command("666")
 def six_six_six(player: Player,
-                piles: Annotated[Optional[str], typer.Argument(
-                    metavar="PILES", help="The player's own empty piles at the forced flow (default: as last recorded).")] = None,
+                piles: Annotated[str | None, typer.Argument(
+                    metavar="PILES",
+                    help="The player's own empty piles at the forced flow (default: as last recorded).")] = None,
                 file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """ロクロクロク: 3 skull cards now, end points ×3, and the forced flow.
 
@@ -120,8 +124,9 @@ def god_island(player: Player, file: File = None, as_json: Json = False, lang: L
 
 @app.command("angel-cut")
 def angel_cut(player: Player,
-              piles: Annotated[Optional[str], typer.Argument(
-                  metavar="PILES", help="With --keep-stock: the player's own empty piles (default: as last recorded).")] = None,
+              piles: Annotated[str | None, typer.Argument(
+                  metavar="PILES",
+                  help="With --keep-stock: the player's own empty piles (default: as last recorded).")] = None,
               keep_stock: Annotated[bool, typer.Option(
                   "--keep-stock", help="The stock piles were kept: the flow scores the piles empty.")] = False,
               file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
@@ -171,7 +176,7 @@ def redo(file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Sp
     _record(file, _entry("redo"), as_json, lang, speech)
 
 
-def _loaded_match(file: Optional[Path]):
+def _loaded_match(file: Path | None):
     journal = _journal(file)
     with input_errors():
         state = journal.load()
@@ -193,7 +198,7 @@ def print_sheet(match, lang: str) -> None:
 
 @app.command()
 def show(file: File = None, as_json: Json = False, lang: Lang = LANG,
-         number: Annotated[Optional[int], typer.Option(
+         number: Annotated[int | None, typer.Option(
              "--match", metavar="N", parser=whole_in(1, None),
              help="An earlier match, by its number in `gm score matches`.")] = None) -> None:
     """The score sheet: games × players, multipliers, totals, a bar per game."""
@@ -204,7 +209,7 @@ def show(file: File = None, as_json: Json = False, lang: Lang = LANG,
         print_sheet(match, lang)
 
 
-def _kept_match(file: Optional[Path], number: int):
+def _kept_match(file: Path | None, number: int):
     from gm.score.matches import one
 
     with input_errors():
@@ -245,7 +250,7 @@ def say(file: File = None, lang: Lang = LANG, speech: Speech = "on", voice: Voic
 
 
 @app.command()
-def export(output: Annotated[Optional[Path], typer.Option(
+def export(output: Annotated[Path | None, typer.Option(
                "--output", "-o", metavar="FILE", help="File to write (default: standard output).")] = None,
            as_json: Json = False, file: File = None) -> None:
     """Write the score sheet as CSV: one row per game, then the totals.

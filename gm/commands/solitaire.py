@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -24,8 +24,10 @@ Seed = Annotated[int, typer.Option(
 @app.command()
 def reading(
     left: Annotated[int, typer.Argument(
-        metavar="LEFT", parser=whole_in(0, None), help="Pyramid cards left at the end (0 up to the pyramid's size).")],
-    odds: Annotated[bool, typer.Option("--odds", help="Also say how this reading stands among simulated games.")] = False,
+        metavar="LEFT", parser=whole_in(0, None),
+        help="Pyramid cards left at the end (0 up to the pyramid's size).")],
+    odds: Annotated[bool, typer.Option(
+        "--odds", help="Also say how this reading stands among simulated games.")] = False,
     rows: Rows = 7, json_out: Json = False, lang: Lang = LANG, speech: Speech = "on",
     voice: VoiceId = None, rate: Rate = None, volume: Volume = None,
 ) -> None:
@@ -56,14 +58,15 @@ def _speak(lines, settings: SpeechSettings) -> None:
 @app.command()
 def simulate(
     deals: Annotated[int, typer.Option(
-        "--deals", metavar="N", parser=whole_in(1, 10**7, "deals"), help="How many deals, 1–10⁷ (seeds S, S+1 and on).")] = 1000,
+        "--deals", metavar="N", parser=whole_in(1, 10**7, "deals"),
+        help="How many deals, 1–10⁷ (seeds S, S+1 and on).")] = 1000,
     seed: Seed = 0,
     policy: Annotated[str, typer.Option(
         "--policy", metavar="POLICY", help="greedy, smart or omniscient.")] = "smart",
     rows: Rows = 7,
     workers: Annotated[int, typer.Option(
         "--workers", metavar="N", parser=whole_in(1, 64), help="Worker processes, 1–64 (deals are independent).")] = 1,
-    max_states: Annotated[Optional[int], typer.Option(
+    max_states: Annotated[int | None, typer.Option(
         "--max-states", metavar="N", parser=whole_in(1, 10**12),
         help="omniscient: give up a deal after this many states (listed as unresolved).")] = None,
     json_out: Json = False,
@@ -121,7 +124,7 @@ def _prepare_solver() -> None:
 @app.command()
 def solve(
     seed: Seed = 0, rows: Rows = 7,
-    max_states: Annotated[Optional[int], typer.Option(
+    max_states: Annotated[int | None, typer.Option(
         "--max-states", metavar="N", parser=whole_in(1, 10**12),
         help="Give up after this many states and say the bounds known (SS-R6).")] = None,
     json_out: Json = False,
@@ -148,7 +151,7 @@ def solve(
 
 @app.command()
 def play(
-    seed: Annotated[Optional[int], typer.Option(
+    seed: Annotated[int | None, typer.Option(
         "--seed", metavar="SEED", parser=SEED, help="Seed of the deal (random when left out).")] = None,
     rows: Rows = 7, lang: Lang = LANG, speech: Speech = "on",
     voice: VoiceId = None, rate: Rate = None, volume: Volume = None,

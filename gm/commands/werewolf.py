@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,7 +24,7 @@ MAX_JUDGE_BYTES = 1024 * 1024  # a table's cards and votes fit in a few kilobyte
 app = GmApp(help="Half Werewolf (ハーフ人狼): a whole night narrated, the deck, a vote, the verdict.")
 app.command("play")(play)
 
-Variant = Annotated[Optional[str], typer.Option(
+Variant = Annotated[str | None, typer.Option(
     "--variant", metavar="NAME", help="6 players: magician (魔術師の夜) or dead (死者との戦い).")]
 With = Annotated[str, typer.Option(
     "--with", metavar="CARDS", help="Cards replacing a villager each: gorilla (4–6 players), angel, apprentice (6).")]
@@ -108,11 +108,12 @@ def tally_json(first: Round, second: Round | None, result: Outcome) -> dict[str,
 @app.command()
 def tally(
     players: Annotated[str, typer.Option(
-        "--players", metavar="NAMES", parser=text_up_to(4096), help='The players, comma-separated: "Aki,Ken,Mio,Sora".')],
+        "--players", metavar="NAMES", parser=text_up_to(4096),
+        help='The players, comma-separated: "Aki,Ken,Mio,Sora".')],
     votes: Annotated[str, typer.Option(
         "--votes", metavar="VOTES", parser=text_up_to(4096),
         help='Count mode "Aki=2,graveyard=1"; roll call "Aki=Ken,Ken=graveyard".')],
-    runoff: Annotated[Optional[str], typer.Option(
+    runoff: Annotated[str | None, typer.Option(
         "--runoff", metavar="VOTES", parser=text_up_to(4096), help="The runoff's votes, among the tied only.")] = None,
     roll_call: Annotated[bool, typer.Option(
         "--roll-call", help="Votes are voter=candidate instead of candidate=count.")] = False,
@@ -170,7 +171,7 @@ def verdict_json(verdict: Verdict, voice: Voice) -> dict[str, object]:
 
 @app.command()
 def judge(
-    file: Annotated[Optional[Path], typer.Option(
+    file: Annotated[Path | None, typer.Option(
         "--file", metavar="FILE", help="Read the cards from this JSON file instead of standard input.")] = None,
     as_json: Json = False, lang: Lang = LANG,
 ) -> None:
@@ -208,7 +209,7 @@ def judge(
 # -- evening ----------------------------------------------------------------------------------
 @app.command()
 def evening(
-    file: Annotated[Optional[Path], typer.Option(
+    file: Annotated[Path | None, typer.Option(
         "--file", metavar="FILE", help="An evening file (default: the latest one `play` kept).")] = None,
     as_json: Json = False, lang: Lang = LANG,
 ) -> None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from gm.commands.common import fail, input_errors, parse_players
 from gm.commands.options import (
-    LANG, Lang, Listen, ListenFrom, Rate, Speech, VoiceId, Volume, VoskModel, listen_spec, number_in, text_up_to, whole_in,
+    LANG, Lang, Listen, ListenFrom, Rate, Speech, VoiceId, Volume, VoskModel, listen_spec, number_in, text_up_to,
+    whole_in,
 )
 from gm.speech.settings import SpeechSettings
 
@@ -37,8 +38,9 @@ def play(
         "--players", metavar="NAMES", parser=text_up_to(4096),
         help="Names in seating order, each followed by the player on their right; a reading may "
              "follow '=', e.g. \"健=けん,美緒=みお\".")],
-    variant: Annotated[Optional[str], typer.Option(
-        "--variant", metavar="NAME", help="6 players: magician (Magician's Night) or dead (Battle with the Dead).")] = None,
+    variant: Annotated[str | None, typer.Option(
+        "--variant", metavar="NAME",
+        help="6 players: magician (Magician's Night) or dead (Battle with the Dead).")] = None,
     with_cards: Annotated[str, typer.Option(
         "--with", metavar="CARDS",
         help="Swap-ins, each replacing a villager: gorilla (4–6 players), angel, apprentice (6).")] = "",
@@ -53,7 +55,7 @@ def play(
         help="Scale every wait and the timer, 0.001–100 (0.1 = ten times faster; for demos).")] = 1.0,
     roll_call: Annotated[bool, typer.Option(
         "--roll-call", help="Ask each voter in turn instead of counting fingers.")] = False,
-    log: Annotated[Optional[Path], typer.Option(
+    log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="Write the JSON-lines log of the nights to this file (default: a new file "
                                       "in gm's data folder); the evening's wins go beside it.")] = None,
     lang: Lang = LANG, speech: Speech = "on", voice_id: VoiceId = None, rate: Rate = None,
@@ -95,7 +97,8 @@ def play(
         night_log = NightLog(log, clock)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     keys = KeyControls(clock) if interactive else None
-    display = LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys")) if interactive else None
+    display = (LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys"))
+               if interactive else None)
     ctx = NightContext(
         players=names, deck=deck, voice=voice, speaker=speaker, asker=asker, clock=clock,
         controls=open_controls(asker, clock, keys), display=display,
@@ -107,7 +110,7 @@ def play(
         fail(str(error))
     except (NightStopped, KeyboardInterrupt):
         typer.echo(voice.text("werewolf.stopped"), err=True)
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     finally:  # also on SIGTERM or SIGHUP (see gm.cli.main): the terminal gets its echo and cursor back
         if display:
             display.close()
