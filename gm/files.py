@@ -3,10 +3,11 @@ new files written whole or not at all."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 from collections.abc import Callable
 
 from gm.errors import GmError
@@ -18,6 +19,17 @@ MAX_SKIP = 1024 * 1024  # characters skipped in search of a line's end before in
 
 class BadFile(GmError):
     """A path that is not a regular file of a sensible size, or text that is not UTF-8."""
+
+
+def json_value(text: str | bytes, bad: Callable[[str], Exception]) -> Any:
+    """The JSON value of `text`; otherwise `bad(reason)` is raised, also for nesting too deep
+    for the parser (which raises RecursionError, not a ValueError)."""
+    try:
+        return json.loads(text)
+    except ValueError as error:  # JSON or UTF-8 damage
+        raise bad(str(error)) from None
+    except RecursionError:
+        raise bad("nested too deep") from None
 
 
 def check_regular(path: Path, fd: int, limit: int = MAX_FILE_BYTES) -> int:

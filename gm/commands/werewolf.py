@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -12,7 +11,7 @@ import typer
 from gm.commands.common import GmApp, input_errors, parse_players, print_json
 from gm.commands.options import LANG, Json, Lang, text_up_to, whole_in
 from gm.commands.werewolf_play import play
-from gm.files import read_stream, read_text
+from gm.files import json_value, read_stream, read_text
 
 if TYPE_CHECKING:
     from gm.text.lines import Voice
@@ -183,12 +182,7 @@ def judge(
     voice = _voice(lang)
     with input_errors():
         text = read_text(file, MAX_JUDGE_BYTES) if file else read_stream(sys.stdin, MAX_JUDGE_BYTES)
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise BadInput(f"bad JSON: {error}") from None
-        except RecursionError:
-            raise BadInput("bad JSON: nested too deep") from None
+        data = json_value(text, lambda reason: BadInput(f"bad JSON: {reason}"))
         request = parse_judge_request(data, card_names(), graveyard_names())
         verdict = judge_cards(request.players, request.hands, request.graveyard, request.executed,
                               request.magician_seen_by, request.deck)
@@ -222,12 +216,8 @@ def evening(
         path = file or latest_evening()
         if path is None:
             raise EveningError("no evening yet: play one with gm werewolf play")
-        try:
-            chosen = evening_from_json(json.loads(read_text(path)))
-        except json.JSONDecodeError as error:
-            raise EveningError(f"{path}: bad JSON: {error}") from None
-        except RecursionError:
-            raise EveningError(f"{path}: bad JSON: nested too deep") from None
+        data = json_value(read_text(path), lambda reason: EveningError(f"{path}: bad JSON: {reason}"))
+        chosen = evening_from_json(data)
     if as_json:
         print_json(chosen.to_json())
         return

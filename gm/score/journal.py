@@ -29,7 +29,7 @@ from scorer.humalien import Change, Event, ScoreError, State, apply, from_record
 from scorer.humalien.events import NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
 from gm.errors import GmError
-from gm.files import check_regular
+from gm.files import check_regular, json_value
 
 FILE_NAME = "score.jsonl"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
@@ -144,12 +144,10 @@ def _records(lines: list[bytes], path: Path | str, first: int = 1) -> list:
     """
     records = []
     for number, raw in enumerate(lines, start=first):
-        try:
-            records.append(json.loads(raw))
-        except ValueError as error:  # JSON or UTF-8 damage
-            raise JournalError(f"{path} line {number}: not a JSON event record ({error})") from None
-        except RecursionError:
-            raise JournalError(f"{path} line {number}: not a JSON event record (nested too deep)") from None
+        def bad(reason: str, where: str = f"{path} line {number}") -> JournalError:
+            return JournalError(f"{where}: not a JSON event record ({reason})")
+
+        records.append(json_value(raw, bad))
     return records
 
 
