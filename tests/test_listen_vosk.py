@@ -217,6 +217,15 @@ def test_gm_voice_hear_on_a_recording():
     assert json.loads(result.stdout) == {"file": str(wav("hana")), "text": "넷", "answer": None}
 
 
+def test_gm_voice_hear_validates_as_a_night_does_and_table_talk_lands_on_a_decoy():
+    """The Korean pack's decoys are in `gm voice hear`'s grammar, as in a night's: "오늘 날씨
+    좋다" is heard with a decoy word in it and answers nothing."""
+    result = CliRunner().invoke(app, ["voice", "hear", str(wav("talk")), "--answers", "영,하나,둘,셋,넷,다섯,여섯",
+                                      "--lang", "ko", "--vosk-model", KO_MODEL, "--json"])
+    heard = json.loads(result.stdout)
+    assert heard["answer"] is None and set(heard["text"].split()) & set(DECOYS["ko"]), heard
+
+
 def test_gm_voice_model_checks_a_model():
     result = CliRunner().invoke(app, ["voice", "model", KO_MODEL, "--json"])
     assert result.exit_code == 0, result.output

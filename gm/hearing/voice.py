@@ -17,6 +17,7 @@ from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.ports import Clock, Controls, Line, Question
 
 SLICE = 0.05  # clock seconds between looks at the keyboard while listening
+VOICE, KEYBOARD, DEFAULT = "voice", "keyboard", "default"  # how an answer came (the night log's `by`)
 LISTEN_SECONDS = 8.0  # how long (real seconds) one try by voice waits for an answer
 CONFIRM_SECONDS = 4.0  # how long (real seconds) a read-back waits for "yes"
 ANSWER_CONFIDENCE = 0.6
@@ -62,6 +63,7 @@ class VoiceAsker:
         self._replay = hasattr(listener.source, "window")  # a recording replayed utterance by utterance
         self.told_wake = False  # whether the wake phrase was explained (open_controls)
         self._yes_no_question = Question("confirm", Line("confirm", "", ""), ("yes", "no"))
+        self.answered_by = KEYBOARD  # how the last answer came: VOICE, KEYBOARD or DEFAULT
         self._yes_no = self._book(self._yes_no_question)
 
     # -- set-up ------------------------------------------------------------------------------
@@ -81,6 +83,7 @@ class VoiceAsker:
 
     # -- asking ------------------------------------------------------------------------------
     def ask(self, question: Question) -> str:
+        self.answered_by = KEYBOARD
         book = self._book(question)
         if not book.phrases or self.listener.source.ended:
             return self.keyboard.ask(question)
@@ -97,6 +100,7 @@ class VoiceAsker:
                 continue
             answer = book.match(value) if kind == "heard" else None
             if answer is not None and (len(question.answers) == 1 or not question.readback):
+                self.answered_by = VOICE
                 return answer  # "done": nothing to mix it up with
             if answer is not None:
                 confirmed = self._confirm(question, answer, book)
@@ -108,6 +112,7 @@ class VoiceAsker:
                 return self.keyboard.ask(question)
             if deadline is not None:
                 if self.clock.now() >= deadline or self._replay:  # a replay's window is its utterance
+                    self.answered_by = DEFAULT
                     return question.default  # type: ignore[return-value]
                 if kind == "heard":
                     self._say("listen.not_understood")
@@ -135,6 +140,7 @@ class VoiceAsker:
                 return self._typed_reply(value, question, answer)
             reply = replies.match(value) if kind == "heard" else None
             if reply == "yes":
+                self.answered_by = VOICE
                 return answer
             if reply == "no":
                 return None
@@ -387,6 +393,11 @@ class PendingAsker:
 
     def ask(self, question: Question) -> str:
         return self.ready().ask(question)
+
+    @property
+    def answered_by(self) -> str:
+        """How the last answer came (`VoiceAsker.answered_by`)."""
+        return getattr(self._asker, "answered_by", KEYBOARD)
 
     def close(self) -> None:
         if self._asker is None:

@@ -63,7 +63,7 @@ class NightContext:
             except KeyboardInterrupt:
                 self.paused()
                 self.say(prompt)
-        self.log("answer", key=key, answer=answer)
+        self.log("answer", key=key, answer=answer, by=getattr(self.asker, "answered_by", "keyboard"))
         return answer
 
     def paused(self) -> None:
