@@ -271,7 +271,8 @@ def test_names_that_look_like_markup_print_as_written(gm):
     assert gm("new", "[/bold]", "[ken]").exit_code == 0
     sheet = gm("show")
     assert sheet.exit_code == 0 and "[/bold]" in sheet.stdout and "[ken]" in sheet.stdout
-    tally = runner.invoke(app, ["werewolf", "tally", "--players", "[/bold],[ken],Mio,Sora", "--votes", "[/bold]=3,[ken]=1"])
+    tally = runner.invoke(app, ["werewolf", "tally", "--players", "[/bold],[ken],Mio,Sora",
+                                "--votes", "[/bold]=3,[ken]=1"])
     assert tally.exit_code == 0 and "│ [/bold]" in tally.stdout and "│ [ken]" in tally.stdout
     hands = {"[/bold]": ["werewolf", "traitor"], "[ken]": ["villager", "seer"],
              "Mio": ["villager", "villager"], "Sora": ["villager", "villager"]}

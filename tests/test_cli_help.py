@@ -26,7 +26,8 @@ PATHS = [path for path, _ in commands_with_params()]
 
 
 def help_page(path):
-    result = runner.invoke(app, [*path, "--help"], prog_name="gm", env={"COLUMNS": str(WIDTH), "TERMINAL_WIDTH": str(WIDTH)})
+    width = {"COLUMNS": str(WIDTH), "TERMINAL_WIDTH": str(WIDTH)}
+    result = runner.invoke(app, [*path, "--help"], prog_name="gm", env=width)
     assert result.exit_code == 0, result.output
     return result.stdout
 
@@ -51,7 +52,8 @@ def test_help_page_at_80_columns_reads_plainly(path):
             assert line.index(inner) <= 40, line
 
 
-@pytest.mark.parametrize("path, command", list(commands_with_params()), ids=lambda p: " ".join(p) if isinstance(p, tuple) else "")
+@pytest.mark.parametrize("path, command", list(commands_with_params()),
+                         ids=lambda p: " ".join(p) if isinstance(p, tuple) else "")
 def test_one_default_for_speech_and_a_plain_json_flag(path, command):
     for param in command.params:
         if "--speech" in getattr(param, "opts", ()):

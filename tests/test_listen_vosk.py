@@ -252,10 +252,11 @@ def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model
         "aniyo", "minsu+net", "maja"], clock)
     table, log = Table(), []
     players = ["민수", "지훈", "서연", "Zoë"]
-    asker = VoiceAsker(listener, KeyboardAsker(clock, io.StringIO("\n" * 4 + "werewolf\nvillager\n"), echo=lambda _: None),
-                       table, EN, clock, vocabulary=COMMANDS_KO, seats=players)
+    keyboard = KeyboardAsker(clock, io.StringIO("\n" * 4 + "werewolf\nvillager\n"), echo=lambda _: None)
+    asker = VoiceAsker(listener, keyboard, table, EN, clock, vocabulary=COMMANDS_KO, seats=players)
     ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=table, asker=asker, clock=clock,
-                       controls=open_controls(asker, clock, None), log=lambda kind, **d: log.append({"type": kind, **d}))
+                       controls=open_controls(asker, clock, None),
+                       log=lambda kind, **d: log.append({"type": kind, **d}))
     result = run_night(ctx)
     assert listener.source.ended  # every utterance was heard
     assert [(e["how"], e["pauses"]) for e in log if e["type"] == "discussion"] == [("time_up", 1)]

@@ -8,7 +8,8 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Optional, TextIO
+from typing import Any, TextIO
+from collections.abc import Callable
 
 from gm.ports import Clock
 from gm.werewolf.evening import Evening
@@ -84,7 +85,7 @@ class NightLog:
         self.warn = warn
         # O_NONBLOCK: a FIFO nobody reads is refused at once instead of waited on
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0), 0o644)
-        self._file: Optional[TextIO] = open(fd, "w", encoding="utf-8")
+        self._file: TextIO | None = open(fd, "w", encoding="utf-8")
 
     def __call__(self, kind: str, **data: Any) -> None:
         if self._file is None:

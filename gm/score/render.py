@@ -193,7 +193,7 @@ def csv_cell(value: object) -> object:
 def write_csv(match: Match, out: TextIO) -> None:
     """The sheet as CSV: one row per game, then the totals. A name like `@SUM(1+1)` stays text."""
     writer = csv.writer(out, lineterminator="\n")
-    rows = [["game", *match.players, "multiplier", "ended_by", "how"]]
+    rows: list[list[object]] = [["game", *match.players, "multiplier", "ended_by", "how"]]
     for game in match.games:
         ended = game.ended_by
         rows.append([game.number, *game.points, game.multiplier,
