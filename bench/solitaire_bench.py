@@ -56,14 +56,16 @@ def main() -> None:
     parser.add_argument("--solve-deals", type=int, default=1000)
     parser.add_argument("--play-deals", type=int, default=1000)
     args = parser.parse_args()
-    print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}, one core, 7 rows")
+    machine = platform.processor() or platform.machine()
+    print(f"machine: {machine}, Python {platform.python_version()}, one core, 7 rows")
 
     deals = {seed: deal_from_seed(seed) for seed in range(max(args.solve_deals, args.play_deals))}
     least_left(deals[0])  # loads the compiled search
     seeds = range(args.solve_deals)
     runs = [timed(lambda s: least_left(deals[s]), seeds) for _ in range(args.runs)]
     rates = [len(seeds) / sum(run) for run in runs]
-    print(f"omniscient: {statistics.median(rates):8.1f} solves/s  (median of {args.runs} runs of {len(seeds)} deals; runs: "
+    print(f"omniscient: {statistics.median(rates):8.1f} solves/s  "
+          f"(median of {args.runs} runs of {len(seeds)} deals; runs: "
           + ", ".join(f"{r:.1f}" for r in rates) + ")")
     with_moves = len(seeds) / sum(timed(lambda s: solve(deals[s]), seeds))
     print(f"            {with_moves:8.1f} solves/s with the moves rebuilt through the engine (one run)")
@@ -73,12 +75,16 @@ def main() -> None:
     print(f"per deal: median {pick(0.5) * 1000:.2f} ms, 90th percentile {pick(0.9) * 1000:.1f} ms, "
           f"99th {pick(0.99) * 1000:.0f} ms, max {ordered[-1]:.2f} s")
     slowest = sorted(seeds, key=lambda s: per_deal[s], reverse=True)[:5]
+    others_rate = (len(seeds) - 5) / (sum(per_deal) - sum(per_deal[s] for s in slowest))
     print("slowest: " + ", ".join(f"seed {s} {per_deal[s]:.2f} s" for s in slowest)
-          + f"; the other {len(seeds) - 5} deals: {(len(seeds) - 5) / (sum(per_deal) - sum(per_deal[s] for s in slowest)):.1f} solves/s")
+          + f"; the other {len(seeds) - 5} deals: {others_rate:.1f} solves/s")
 
     for name, policy in (("greedy", greedy), ("smart", smart)):
-        rates = [args.play_deals / sum(timed(lambda s: play_out(deals[s], policy), range(args.play_deals))) for _ in range(args.runs)]
-        print(f"{name:>10}: {statistics.median(rates):8.1f} deals/s   (median of {args.runs} runs of {args.play_deals} deals)")
+        def play(seed: int, policy=policy) -> None:
+            play_out(deals[seed], policy)
+        rates = [args.play_deals / sum(timed(play, range(args.play_deals))) for _ in range(args.runs)]
+        print(f"{name:>10}: {statistics.median(rates):8.1f} deals/s   "
+              f"(median of {args.runs} runs of {args.play_deals} deals)")
 
     hardest = slowest[0]
     easy = min(seeds, key=lambda s: per_deal[s])

@@ -16,6 +16,7 @@ Timings are medians of --runs runs. Run: .venv/bin/python bench/speech_bench.py 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import shutil
@@ -197,7 +198,8 @@ def first_audio(runs: int) -> None:
         engine = engine_for(settings)
         sink = FirstAudio()
         notes = Notes(lang)
-        speaker = SpeechSpeaker(PrintSpeaker(lambda _: None), lambda: Renderer(settings), lambda: sink, notes,
+        speaker = SpeechSpeaker(PrintSpeaker(lambda _: None), functools.partial(Renderer, settings),
+                                lambda sink=sink: sink, notes,
                                 spoken_form(settings, notes, engine.Engine.reads_kanji))
         speaker.say(Line("warm", "a", "a") if lang == "en" else Line("warm", "あ", "あ"))
         speaker.flush()

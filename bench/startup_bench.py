@@ -66,7 +66,9 @@ def timed(command: list[str], env: dict[str, str] | None = None, cwd: Path | Non
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def medians(cases: dict[str, list[str]], runs: int, env: dict[str, str] | None = None) -> dict[str, tuple[float, float]]:
+def medians(
+    cases: dict[str, list[str]], runs: int, env: dict[str, str] | None = None
+) -> dict[str, tuple[float, float]]:
     """Run every case `runs` times, interleaved (a busy moment hits all alike); median wall and CPU."""
     walls: dict[str, list[float]] = {name: [] for name in cases}
     cpus: dict[str, list[float]] = {name: [] for name in cases}
@@ -191,8 +193,8 @@ def bench_install(tmp: Path) -> None:
         venv = tmp / f"venv-{extra or 'base'}"
         subprocess.run([PY, "-m", "venv", str(venv)], check=True)
         spec = f"{wheel}[{extra}]" if extra else str(wheel)
-        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check", spec],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check", spec]
+        subprocess.run(pip, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         size = du(next((venv / "lib").glob("python3*")) / "site-packages")
         base = size if base is None else base
         name = f"gm[{extra}]" if extra else "gm"
@@ -205,7 +207,8 @@ def bench_setup(tmp: Path) -> None:
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
     for args in ([], ["--test"]):
         start = time.perf_counter()
-        subprocess.run(["./setup.sh", *args], cwd=clone, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(["./setup.sh", *args], cwd=clone, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         print(f"\n`{' '.join(['./setup.sh', *args])}` on a fresh clone: {time.perf_counter() - start:.0f} s wall"
               + (" (after the line above: the venv exists)" if args else ""))
 

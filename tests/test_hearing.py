@@ -38,7 +38,8 @@ def test_japanese_phrases_are_both_the_written_forms_and_their_kana():
 
 
 def test_heard_reads_vosk_results_with_and_without_word_confidences():
-    result = json.loads('{"result": [{"conf": 0.5, "word": "two"}, {"conf": 0.9, "word": "votes"}], "text": "two votes"}')
+    result = json.loads('{"result": [{"conf": 0.5, "word": "two"}, {"conf": 0.9, "word": "votes"}], '
+                        '"text": "two votes"}')
     assert Heard.from_result(result) == Heard("two votes", (("two", 0.5), ("votes", 0.9)))
     assert not Heard.from_result(result).sure(0.6) and Heard.from_result(result).sure(0.5)
     assert Heard.from_result({"text": " Yes "}) == Heard("yes", (("yes", 1.0),))

@@ -19,10 +19,12 @@ def test_a_built_wheel_installs_with_every_voice_pack(tmp_path):
     python = tmp_path / "env" / "bin" / "python"
     subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, capture_output=True)
     code = ("from gm.text.lines import Voice; import voices; print(voices.__file__); "
-            "print(Voice('en').text('werewolf.day', secs=180)); print(Voice('ja').line('werewolf.day', secs=180).spoken); "
+            "print(Voice('en').text('werewolf.day', secs=180)); "
+            "print(Voice('ja').line('werewolf.day', secs=180).spoken); "
             "print(Voice('ko').line('werewolf.day', secs=180).spoken); import importlib.metadata as m; "
             "print([r for r in m.requires('gm') if 'extra == \"ko\"' in r])")
-    out = subprocess.run([python, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True).stdout.splitlines()
+    run = subprocess.run([python, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+    out = run.stdout.splitlines()
     assert str(tmp_path / "env") in out[0]
     assert out[1].startswith("Day. You have 3 minutes")
     assert out[2].startswith("ひるふぇいずです。さんぷんの")

@@ -115,7 +115,7 @@ NAMES = Question("vote", Line("vote", "Who?", ""), ("Aki", "Ken", "graveyard"), 
 def test_silence_after_a_read_back_reads_it_again_and_then_the_keyboard_answers(clock):
     asker, out = _asker(clock, [said("two votes")], keyboard="3\n")
     assert asker.ask(_votes()) == "3"  # nothing heard is counted without a yes
-    assert [l.text for l in asker.speaker.lines] == [
+    assert [line.text for line in asker.speaker.lines] == [
         "Ken: 2 votes. Right?", "Ken: 2 votes. Right?", "I could not hear an answer. Please type it."]
     assert "  (heard) two votes" in out
 
@@ -123,7 +123,7 @@ def test_silence_after_a_read_back_reads_it_again_and_then_the_keyboard_answers(
 def test_a_number_said_again_at_the_read_back_is_a_correction_read_back_in_its_turn(clock):
     asker, _ = _asker(clock, [said("six"), said("five"), said("five"), said("yes")])
     assert asker.ask(_votes()) == "5"
-    assert [l.text for l in asker.speaker.lines] == [
+    assert [line.text for line in asker.speaker.lines] == [
         "Ken: 6 votes. Right?", "Ken: 5 votes. Right?", "Ken: 5 votes. Right?"]
 
 
@@ -192,7 +192,7 @@ def test_the_read_back_names_who_the_answer_is_about(clock):
     vote = Question("v", Line("v", "Mio, who?", "", fields={"voter": "Mio"}), ("Aki", "Ken"))
     done = Question("d", Line("d", "Say done", ""), ("done",), default="done", timeout=20)
     assert [asker.ask(q) for q in (count, vote, done)] == ["3", "Ken", "done"]
-    assert [l.text for l in asker.speaker.lines] == ["Aki: 3 votes. Right?", "Mio: Ken. Right?"]
+    assert [line.text for line in asker.speaker.lines] == ["Aki: 3 votes. Right?", "Mio: Ken. Right?"]
     assert clock.now() < 5  # "done" was taken at once
 
 
@@ -267,7 +267,7 @@ def test_seat_numbers_answer_for_names_and_the_model_says_which_it_cannot_hear(c
     model = FakeModel(words={"aki", "mio", "miho", "one", "two", "three", "four", "yes", "no"})
     asker, _ = _asker(clock, [said("two"), said("yes")], model=model, seats=("Aki", "Zoë", "Mio", "Miho"))
     asker.announce()
-    assert [l.text for l in asker.speaker.lines] == [
+    assert [line.text for line in asker.speaker.lines] == [
         "I cannot hear the name Zoë. For Zoë, say the seat number 2.",
         "Mio and Miho sound alike to me. If I mix them up, say the seat number.",
     ]
@@ -456,7 +456,9 @@ def test_voice_controls_only_with_a_listening_asker(clock):
 @pytest.mark.parametrize("typed, answer", [("", "Ken"), ("y", "Ken"), ("yes", "Ken"), ("aki", "Aki")])
 def test_enter_or_yes_typed_at_a_read_back_accepts_it_and_a_typed_answer_replaces_it(clock, typed, answer):
     read, write = os.pipe()
-    speaker = FakeSpeaker(on_say=lambda line: os.write(write, f"{typed}\n".encode()) if line.key == "listen.confirm" else None)
+    speaker = FakeSpeaker(
+        on_say=lambda line: os.write(write, f"{typed}\n".encode()) if line.key == "listen.confirm" else None
+    )
     with os.fdopen(read) as stream:
         asker, _ = _asker(clock, [said("ken")], keyboard=stream, speaker=speaker, model=FakeModel(words={"ken"}))
         assert asker.ask(NAMES) == answer
@@ -466,7 +468,9 @@ def test_enter_or_yes_typed_at_a_read_back_accepts_it_and_a_typed_answer_replace
 def test_no_typed_at_a_read_back_asks_again(clock):
     read, write = os.pipe()
     replies = [b"no\n"]  # typed at the first read-back only
-    speaker = FakeSpeaker(on_say=lambda line: os.write(write, replies.pop()) if replies and line.key == "listen.confirm" else None)
+    speaker = FakeSpeaker(
+        on_say=lambda line: os.write(write, replies.pop()) if replies and line.key == "listen.confirm" else None
+    )
     with os.fdopen(read) as stream:
         asker, _ = _asker(clock, [said("ken"), "", said("aki"), said("yes")], keyboard=stream, speaker=speaker)
         assert asker.ask(NAMES) == "Aki"
@@ -522,7 +526,8 @@ def test_gm_voice_check_lists_inputs_records_and_shows_the_level(fake_sounddevic
     result = CliRunner().invoke(app, ["voice", "check", "--seconds", "0.5"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[:3] == ["input devices:", "  0: USB mic (1 ch, 48000 Hz)", "recording 0.5 s at 48000 Hz: say something…"]
+    assert lines[:3] == [
+        "input devices:", "  0: USB mic (1 ch, 48000 Hz)", "recording 0.5 s at 48000 Hz: say something…"]
     assert lines[3] == "level: -9.0 dBFS average, -6.0 dBFS peak"
     assert lines[4].startswith("heard: (no model: no speech model")
 

@@ -253,7 +253,8 @@ def test_a_models_folder_that_cannot_be_written_is_one_reason(serve, tmp_path):
 def test_gm_voice_model_get_installs_and_the_language_then_has_a_model(serve, monkeypatch):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
     body = model_zip()
-    monkeypatch.setattr(models, "OFFICIAL", {"en": ModelFile(serve("/en.zip", body)), "ja": ModelFile(serve("/x", b"x"))})
+    official = {"en": ModelFile(serve("/en.zip", body)), "ja": ModelFile(serve("/x", b"x"))}
+    monkeypatch.setattr(models, "OFFICIAL", official)
     result = runner.invoke(app, ["voice", "model", "--get", "en", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == {"lang": "en", "path": str(models.user_models() / "en"), "size": len(body),

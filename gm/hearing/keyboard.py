@@ -65,15 +65,15 @@ class KeyboardAsker:
                 raise AnswersExhausted("standard input ended before the night did")
             self._pending += chunk
             if len(self._pending) > MAX_LINE and b"\n" not in self._pending:
-                self._pending = self._pending[:MAX_LINE] + self._skip_to_line_end()
-        line, _, self._pending = self._pending.partition(b"\n")
-        return line.decode("utf-8", "replace").rstrip("\r")
+                self._pending = self._pending[:MAX_LINE] + self._skip_to_line_end(self._fd)
+        raw, _, self._pending = self._pending.partition(b"\n")
+        return raw.decode("utf-8", "replace").rstrip("\r")
 
-    def _skip_to_line_end(self) -> bytes:
+    def _skip_to_line_end(self, fd: int) -> bytes:
         """Drop the rest of an over-long line: the newline and what follows it (memory stays bounded)."""
         skipped = 0
         while skipped < MAX_SKIP:
-            chunk = os.read(self._fd, 4096)  # type: ignore[arg-type]
+            chunk = os.read(fd, 4096)
             if not chunk:
                 return b""
             end = chunk.find(b"\n")

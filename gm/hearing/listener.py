@@ -21,7 +21,7 @@ import wave
 from array import array
 from collections import deque
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 from collections.abc import Callable, Iterator, Sequence
 
 from gm.hearing.phrases import Heard, Phrasebook
@@ -205,6 +205,27 @@ class Source(Protocol):
 
     def drain(self) -> None:
         """Drop audio that arrived before now."""
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class Recording(Protocol):
+    """A recording replayed utterance by utterance (`gm.hearing.replay.Utterances`)."""
+
+    rate: float
+
+    @property
+    def ended(self) -> bool: ...
+
+    @property
+    def position(self) -> int: ...
+
+    def peek(self) -> Source | None: ...
+
+    def skip(self) -> None: ...
+
+    def window(self) -> Source: ...
 
     def close(self) -> None: ...
 
@@ -425,27 +446,29 @@ class Listener:
     """A speech model listening to one audio source; one session per question. A replayed
     recording (`gm.hearing.replay.Utterances`) gives each session its next utterance."""
 
-    def __init__(self, model, source: Source) -> None:
+    def __init__(self, model, source: Source | Recording) -> None:
         self.model = model
         self.source = source
         self._peeked: tuple[int, Phrasebook, Heard | None] | None = None
 
     def session(self, book: Phrasebook | None) -> Session:
-        window = getattr(self.source, "window", None)
-        if window is not None:
-            return Session(window(), self.model.recogniser(self.source.rate, book))
+        if isinstance(self.source, Recording):
+            return Session(self.source.window(), self.model.recogniser(self.source.rate, book))
         self.source.drain()
         return Session(self.source, self.model.recogniser(self.source.rate, book))
 
     def peek(self, book: Phrasebook) -> Heard | None:
         """What the next utterance of a replayed recording says in `book`'s grammar, without
         taking it (heard once per utterance and book); None at its end."""
-        at = self.source.position
+        recording = self.source
+        if not isinstance(recording, Recording):
+            raise TypeError("only a replayed recording can be heard ahead")
+        at = recording.position
         if self._peeked is None or self._peeked[0] != at or self._peeked[1] is not book:
-            utterance = self.source.peek()
+            utterance = recording.peek()
             heard = None
             if utterance is not None:
-                session = Session(utterance, self.model.recogniser(self.source.rate, book))
+                session = Session(utterance, self.model.recogniser(recording.rate, book))
                 heard = session.step(0.0)
                 while heard is None and not session.done:
                     heard = session.step(0.0)

@@ -148,7 +148,9 @@ def _download(entry: ModelFile, to: Path, progress: Progress | None, timeout: fl
                     progress(done, total)
     except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as error:
         reason = getattr(error, "reason", None) or error
-        raise DownloadFailed(f"download from {entry.url} failed after {done} bytes ({reason}); nothing was kept") from error
+        raise DownloadFailed(
+            f"download from {entry.url} failed after {done} bytes ({reason}); nothing was kept"
+        ) from error
     expected = entry.size if entry.size is not None else total
     if expected is None:
         raise DownloadFailed(f"download from {entry.url}: the server gave no size to check; nothing was kept")
@@ -165,7 +167,9 @@ def _unzip(archive: Path, to: Path) -> Path:
     try:
         with zipfile.ZipFile(archive) as z:
             if sum(info.file_size for info in z.infolist()) > MAX_UNPACKED:
-                raise DownloadFailed(f"the downloaded zip would unpack to more than {MAX_UNPACKED >> 30} GB; nothing was kept")
+                raise DownloadFailed(
+                    f"the downloaded zip would unpack to more than {MAX_UNPACKED >> 30} GB; nothing was kept"
+                )
             z.extractall(to)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as error:
         raise DownloadFailed(f"the download is not a usable zip file ({error}); nothing was kept") from error

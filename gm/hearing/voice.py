@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Callable, Sequence, TextIO
+from typing import TYPE_CHECKING, TextIO
+from collections.abc import Callable, Sequence
 
 from gm.hearing.answers import match_answer
 from gm.hearing.phrases import Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.ports import Clock, Controls, Line, Question
+
+if TYPE_CHECKING:
+    from gm.hearing.listener import Session
 
 SLICE = 0.05  # clock seconds between looks at the keyboard while listening
 VOICE, KEYBOARD, DEFAULT = "voice", "keyboard", "default"  # how an answer came (the night log's `by`)
@@ -92,13 +96,13 @@ class VoiceAsker:
         tick = (lambda left: self.keyboard.prompt(question, left)) if deadline is not None else None
         misses = 0
         while True:
-            kind, value = self._listen(book, self.listen_seconds, deadline, tick)
-            if kind == "typed":
-                answer = self.keyboard.take(value, question)
+            reply = self._listen(book, self.listen_seconds, deadline, tick)
+            if isinstance(reply, str):
+                answer = self.keyboard.take(reply, question)
                 if answer is not None:
                     return answer
                 continue
-            answer = book.match(value) if kind == "heard" else None
+            answer = book.match(reply) if reply is not None else None
             if answer is not None and (len(question.answers) == 1 or not question.readback):
                 self.answered_by = VOICE
                 return answer  # "done": nothing to mix it up with
@@ -114,14 +118,14 @@ class VoiceAsker:
                 if self.clock.now() >= deadline or self._replay:  # a replay's window is its utterance
                     self.answered_by = DEFAULT
                     return question.default  # type: ignore[return-value]
-                if kind == "heard":
+                if reply is not None:
                     self._say("listen.not_understood")
                 continue
             misses += 1
             if misses >= 2:
                 self._say("listen.type_it")
                 return self.keyboard.ask(question)
-            self._reask(question, "listen.not_understood" if kind == "heard" else "listen.again")
+            self._reask(question, "listen.not_understood" if reply is not None else "listen.again")
 
     def _reask(self, question: Question, key: str) -> None:
         self._say(key)
@@ -135,10 +139,10 @@ class VoiceAsker:
         misses = 0
         while True:
             self.speaker.say(self._readback(question, answer))
-            kind, value = self._listen(replies, self.confirm_seconds)
-            if kind == "typed":
-                return self._typed_reply(value, question, answer)
-            reply = replies.match(value) if kind == "heard" else None
+            said = self._listen(replies, self.confirm_seconds)
+            if isinstance(said, str):
+                return self._typed_reply(said, question, answer)
+            reply = replies.match(said) if said is not None else None
             if reply == "yes":
                 self.answered_by = VOICE
                 return answer
@@ -151,7 +155,7 @@ class VoiceAsker:
             if misses >= 2 or self.listener.source.ended:
                 self._say("listen.type_it")
                 return self.keyboard.ask(question)
-            if kind == "heard":
+            if said is not None:
                 self._say("listen.not_understood")
 
     def _typed_reply(self, typed: str, question: Question, answer: str) -> str | None:
@@ -171,8 +175,8 @@ class VoiceAsker:
         """Whether a spoken "yes" confirms a voice command that cannot be undone ("vote now");
         the keyboard's own controls need no read-back."""
         self._say(f"listen.confirm_{command}")
-        kind, value = self._listen(self._yes_no, self.confirm_seconds, typing=False)
-        return kind == "heard" and self._yes_no.match(value) == "yes"
+        heard = self._listen(self._yes_no, self.confirm_seconds, typing=False)
+        return isinstance(heard, Heard) and self._yes_no.match(heard) == "yes"
 
     def _readback(self, question: Question, answer: str):
         """"Ken: 2 votes. Right?" for a count about someone (the prompt's `candidate`, `name` or
@@ -187,8 +191,8 @@ class VoiceAsker:
         return self.voice.line("listen.confirm_named", name=who, answer=label)
 
     def _listen(self, book: Phrasebook, seconds: float, deadline: float | None = None,
-                tick: Callable[[float], None] | None = None, typing: bool = True) -> tuple[str, object]:
-        """("typed", line), ("heard", Heard) or ("silence", None) after `seconds` clock seconds
+                tick: Callable[[float], None] | None = None, typing: bool = True) -> str | Heard | None:
+        """A typed line, what was heard (`Heard`), or None for silence after `seconds` clock seconds
         (at the `deadline` instead, when there is one) or when a recording's utterance or the
         whole recording has run out; `tick(seconds left)` is called while waiting for the
         deadline. Lines are read only with `typing`."""
@@ -202,7 +206,7 @@ class VoiceAsker:
                 tick(until - self.clock.now())
             typed = self._typed() if typing else None
             if typed is not None:
-                return "typed", typed
+                return typed
             wait = min(SLICE, max(0.0, until - self.clock.now()))
             if session is None:  # nothing the model can hear: only the keyboard counts
                 self.clock.sleep(wait)
@@ -210,8 +214,8 @@ class VoiceAsker:
             heard = session.step(wait)
             if heard is not None and heard.text:
                 self.keyboard.echo(f"  (heard) {heard.text}")
-                return "heard", heard
-        return "silence", None
+                return heard
+        return None
 
     def _typed(self) -> str | None:
         if not self._typing:
@@ -247,7 +251,7 @@ class VoiceControls:
         self.clock = clock
         self.confirm = confirm
         self.fallback = fallback
-        self._session = None
+        self._session: Session | None = None
 
     def release(self) -> None:
         """Give the terminal back (the keyboard controls' raw mode)."""
@@ -285,7 +289,7 @@ class VoiceControls:
                 self.clock.sleep(wait)
                 return None
             self._session = self.listener.session(self.book)
-        heard: Heard | None = self._session.step(wait)
+        heard = self._session.step(wait)
         command = self.book.match(heard) if heard is not None else None
         if command == "end":
             self._session = None  # the read-back listens on its own; then listen afresh
@@ -312,10 +316,10 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
     from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, load_model, model_dir
     from gm.hearing.replay import Utterances
 
-    source = None if listen == "on" else Utterances.from_wav(listen, clock)  # a bad file is bad input
+    recording = None if listen == "on" else Utterances.from_wav(listen, clock)  # a bad file is bad input
     try:
         path = str(model_dir(model_path, voice.lang))  # a missing or incomplete model: said at once
-        source = source or MicSource(clock, EchoGate(speaker))
+        source = recording or MicSource(clock, EchoGate(speaker))
     except (NoModel, NoAudio) as error:
         note("gm: " + voice.text("listen.not_listening", reason=str(error).splitlines()[0]))
         return keyboard
@@ -323,7 +327,7 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
     def listening(model):
         return _listening_asker(model, source, keyboard, speaker, voice, clock, players, note)
 
-    def typing(error: NoModel):
+    def typing(error: Exception):
         source.close()
         note("gm: " + voice.text("listen.not_listening", reason=str(error).splitlines()[0]))
         return keyboard

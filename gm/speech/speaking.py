@@ -75,7 +75,7 @@ class SpeechSpeaker:
         self.speaking = False
         self.last_spoken_end = -math.inf
         self.spoken: list[Spoken] = []
-        self.renderer: Renderer | None = None
+        self._renderer: Renderer | None = None
         self._failure: BaseException | None = None
         self._sink_ready = threading.Event()
         ready = threading.Event()
@@ -91,6 +91,13 @@ class SpeechSpeaker:
             self._stop_thread()
             raise
         self._sink_ready.set()
+
+    @property
+    def renderer(self) -> Renderer:
+        """The renderer the speaking thread made (the constructor raises when it could not)."""
+        if self._renderer is None:
+            raise RuntimeError("the speaking thread made no renderer")
+        return self._renderer
 
     # -- the caller's side ------------------------------------------------------------------
     def say(self, line: Line) -> None:
@@ -130,7 +137,7 @@ class SpeechSpeaker:
     # -- the speaking thread ----------------------------------------------------------------
     def _run(self, make_renderer: Callable[[], Renderer], ready: threading.Event) -> None:
         try:
-            self.renderer = make_renderer()
+            renderer = self._renderer = make_renderer()
         except BaseException as error:  # handed to the constructor, which raises it
             self._failure = error
             ready.set()
@@ -139,16 +146,17 @@ class SpeechSpeaker:
         try:
             while (item := self._next()) is not None:
                 try:
-                    self._speak(item)
+                    self._speak(renderer, item)
                 except Exception as error:  # a broken engine or device: go on printing only
                     self._broken = True
-                    self._notes.note("voice.speech_failed", reason=str(error).splitlines()[0] if str(error) else type(error).__name__)
+                    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+                    self._notes.note("voice.speech_failed", reason=reason)
                 finally:
                     with self._cond:
                         self._current = None
                         self._cond.notify_all()
         finally:
-            self.renderer.close()
+            renderer.close()
 
     def _next(self) -> _Item | None:
         self._sink_ready.wait()
@@ -160,13 +168,13 @@ class SpeechSpeaker:
             self._current = self._pending.popleft()
             return self._current
 
-    def _speak(self, item: _Item) -> None:
+    def _speak(self, renderer: Renderer, item: _Item) -> None:
         """Render and play one line. A sink that `streams` (the loudspeaker) plays the first piece
         while the next ones render; any other sink gets the line's audio whole."""
         if self._broken or item.cut.is_set() or not speakable(item.text):
             return
         if not getattr(self._sink, "streams", False):
-            self._play(item, [self.renderer.render(item.text)])
+            self._play(item, [renderer.render(item.text)])
             return
         rendered: queue.Queue = queue.Queue()
         failure: list[BaseException] = []
@@ -184,7 +192,7 @@ class SpeechSpeaker:
             for piece in pieces(item.text):
                 if item.cut.is_set():
                     break
-                rendered.put(self.renderer.render(piece))
+                rendered.put(renderer.render(piece))
         finally:
             rendered.put(None)
             player.join()

@@ -66,7 +66,8 @@ def choose_voice(voices: Sequence[FoundVoice], lang: str, override: str | None =
     if override:
         for exact in (True, False):
             for voice in voices:
-                if (voice.id == override) if exact else override.casefold() in (voice.id.casefold(), voice.name.casefold()):
+                names = (voice.id,) if exact else (voice.id.casefold(), voice.name.casefold())
+                if (override if exact else override.casefold()) in names:
                     return voice
         raise UnknownVoice(f"no voice {override!r}: `gm voice list` shows the voices found")
     best = voices_for(voices, lang)

@@ -81,7 +81,7 @@ class Engine:
         if self._engine.isBusy():  # a new engine holds settings back until its first loop: run an empty one
             self._engine.runAndWait()
         espeak = self._engine.driver_name == "espeak"
-        wanted = {
+        wanted: dict[str, object] = {
             "voice": self.voice.id if self.voice else None,
             "rate": self.settings.wpm,
             # pyttsx3's espeak driver starts at full volume; go back there for None
