@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 from collections.abc import Mapping
 
+from scorer.named import Named
+
 if TYPE_CHECKING:
     from gm.speech.audio import Audio
 
@@ -78,11 +80,22 @@ class Clock(Protocol):
     def sleep(self, seconds: float) -> None: ...
 
 
-class Controls(Protocol):
-    """Commands during a timed phase: "pause", "resume", "toggle", "add" (30 s), "add_minute",
-    "end" (vote now), "repeat"."""
+class Command(Named):
+    """A command during a timed phase, typed (keys) or said (the wake phrase and a command)."""
 
-    def poll(self, timeout: float) -> str | None:
+    PAUSE = "pause"
+    RESUME = "resume"
+    TOGGLE = "toggle"  # pause or resume, whichever applies
+    ADD = "add"  # 30 more seconds
+    ADD_MINUTE = "add_minute"  # one more minute
+    END = "end"  # vote now
+    REPEAT = "repeat"  # say the last line again
+
+
+class Controls(Protocol):
+    """Commands during a timed phase."""
+
+    def poll(self, timeout: float) -> Command | None:
         """Wait up to `timeout` clock seconds for a command; None when none came."""
 
     def release(self) -> None:

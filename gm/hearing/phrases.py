@@ -19,13 +19,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from rapidfuzz import fuzz, process
 
-from gm.ports import Question
+from gm.ports import Command, Question
 from gm.text.parse import norm, split_list
 
 UNK = "[unk]"
-COMMANDS = ("pause", "resume", "add_minute", "end", "repeat")
-"""Voice commands and the Controls command each one is: "add_minute" adds a whole minute
-(the keyboard's "add" adds 30 seconds); "end" is "vote now"."""
+COMMANDS = (Command.PAUSE, Command.RESUME, Command.ADD_MINUTE, Command.END, Command.REPEAT)
+"""The commands that can be said: one more minute (the keyboard's "+" adds 30 seconds), and
+"vote now" (END), which is read back for a yes."""
 
 NEAR_MISS = 80.0  # rapidfuzz ratio a near miss needs to count as a phrase
 ALIKE = 70.0  # rapidfuzz ratio from which two names are too alike to tell apart

@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from gm.hearing.answers import match_answer
 from gm.hearing.phrases import Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
-from gm.ports import Clock, Controls, Line, Question
+from gm.hearing.listener import Recording
+from gm.ports import Clock, Command, Controls, Line, Question
 
 if TYPE_CHECKING:
     from gm.hearing.listener import Session
@@ -64,7 +65,7 @@ class VoiceAsker:
         self.listen_seconds = listen_seconds / clock.scale
         self.confirm_seconds = confirm_seconds / clock.scale
         self._typing = keyboard.pollable
-        self._replay = hasattr(listener.source, "window")  # a recording replayed utterance by utterance
+        self._replay = isinstance(listener.source, Recording)  # replayed utterance by utterance
         self.told_wake = False  # whether the wake phrase was explained (open_controls)
         self._yes_no_question = Question("confirm", Line("confirm", "", ""), ("yes", "no"))
         self.answered_by = KEYBOARD  # how the last answer came: VOICE, KEYBOARD or DEFAULT
@@ -259,7 +260,7 @@ class VoiceControls:
         if release:
             release()
 
-    def poll(self, timeout: float) -> str | None:
+    def poll(self, timeout: float) -> Command | None:
         until = self.clock.now() + timeout
         while True:
             left = max(0.0, until - self.clock.now())
@@ -268,32 +269,36 @@ class VoiceControls:
                 if command is not None:
                     return command
             command = self._hear(0.0 if self.fallback is not None else min(SLICE, left))
-            if command == "end" and not self.confirm(command):
+            if command == Command.END and not self.confirm(command):
                 command = None
             if command is not None:
                 return command
             if self.clock.now() >= until:
                 return None
 
-    def _hear(self, wait: float) -> str | None:
-        replay = getattr(self.listener.source, "peek", None)
-        if replay is not None:
+    def _hear(self, wait: float) -> Command | None:
+        if isinstance(self.listener.source, Recording):
             heard = self.listener.peek(self.book)
             if heard is None or not _starts_with(heard.text, self.wakes):
                 self.clock.sleep(wait)
                 return None  # not said to the game master: left for the next question
             self.listener.source.skip()
-            return self.book.match(heard)
+            return _command(self.book.match(heard))
         if self._session is None or self._session.done:
             if self._session is not None:  # a WAV file has run out: nothing more to hear
                 self.clock.sleep(wait)
                 return None
             self._session = self.listener.session(self.book)
         heard = self._session.step(wait)
-        command = self.book.match(heard) if heard is not None else None
-        if command == "end":
+        command = _command(self.book.match(heard)) if heard is not None else None
+        if command == Command.END:
             self._session = None  # the read-back listens on its own; then listen afresh
         return command
+
+
+def _command(answer: str | None) -> Command | None:
+    """The command a matched command phrase names (the command book's answers are commands)."""
+    return None if answer is None else Command(answer)
 
 
 def _starts_with(text: str, wakes: Sequence[str]) -> bool:
@@ -421,7 +426,7 @@ class PendingControls:
         self._controls: Controls | None = None
         self._resolved = False
 
-    def poll(self, timeout: float) -> str | None:
+    def poll(self, timeout: float) -> Command | None:
         if not self._resolved:
             self._controls = open_controls(self._asker.ready(), self._clock, self._fallback)
             self._resolved = True

@@ -11,7 +11,7 @@ import select
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from gm.ports import Clock
+from gm.ports import Clock, Command
 
 if TYPE_CHECKING:
     from rich.live import Live
@@ -30,7 +30,8 @@ _FONT = {
     ":": ["   ", " █ ", "   ", " █ ", "   "],
 }
 
-KEYS = {" ": "toggle", "p": "toggle", "+": "add", "a": "add", "v": "end", "e": "end", "r": "repeat"}
+KEYS = {" ": Command.TOGGLE, "p": Command.TOGGLE, "+": Command.ADD, "a": Command.ADD,
+        "v": Command.END, "e": Command.END, "r": Command.REPEAT}
 
 
 def big_time(remaining: float) -> str:
@@ -100,7 +101,7 @@ class KeyControls:
             termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self._saved)
             self._saved = None
 
-    def poll(self, timeout: float) -> str | None:
+    def poll(self, timeout: float) -> Command | None:
         self._cbreak()
         fd = self.stream.fileno()
         ready, _, _ = select.select([fd], [], [], max(0.0, timeout * self.clock.scale))

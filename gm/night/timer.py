@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 from collections.abc import Callable
 
-from gm.ports import Clock, Controls, Line
+from gm.ports import Clock, Command, Controls, Line
 from scorer.named import Named
 
 WARNINGS = (120, 60, 30)
@@ -112,18 +112,18 @@ class Discussion:
                     paused_left = end - self.clock.now()
                     result.pauses += 1
                 command = self._interrupted()
-            if command == "toggle":
-                command = "resume" if paused_left is not None else "pause"
-            if command == "pause" and paused_left is None:
+            if command == Command.TOGGLE:
+                command = Command.RESUME if paused_left is not None else Command.PAUSE
+            if command == Command.PAUSE and paused_left is None:
                 paused_left = end - self.clock.now()
                 result.pauses += 1
                 self.say(self._line("werewolf.timer.paused"))
-            elif command == "resume" and paused_left is not None:
+            elif command == Command.RESUME and paused_left is not None:
                 end = self.clock.now() + paused_left
                 paused_left = None
                 self.say(self._line("werewolf.timer.resumed"))
-            elif command in ("add", "add_minute"):
-                extra = ADD_SECONDS if command == "add" else 60
+            elif command in (Command.ADD, Command.ADD_MINUTE):
+                extra = ADD_SECONDS if command == Command.ADD else 60
                 result.added += extra
                 if paused_left is not None:
                     paused_left += extra
@@ -132,11 +132,11 @@ class Discussion:
                 left = paused_left if paused_left is not None else end - self.clock.now()
                 marks = [m for m in cue_marks(self.seconds + result.added) if m < left]
                 self.say(self._line("werewolf.timer.added", secs=extra))
-            elif command == "end":
+            elif command == Command.END:
                 result.how = Ended.ENDED
                 self.say(self._line("werewolf.timer.ended"))
                 break
-            elif command == "repeat" and self.last is not None:
+            elif command == Command.REPEAT and self.last is not None:
                 self._say(self.last)
         self._release()
         result.ended = self.clock.now()
@@ -152,7 +152,7 @@ class Discussion:
         if self.on_interrupt is None:
             return None
         self._release()
-        return {"resume": "resume", "vote": "end"}.get(self.on_interrupt())
+        return {"resume": Command.RESUME, "vote": Command.END}.get(self.on_interrupt())
 
 
     def _release(self) -> None:
