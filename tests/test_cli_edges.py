@@ -368,3 +368,15 @@ def test_a_signal_in_the_discussion_restores_the_terminal_and_removes_temp_files
     assert glob.glob(str(tmp_path / "gm-*")) == [] and b"Traceback" not in out
     os.close(master)
     os.close(slave)
+
+
+def test_a_reader_that_went_away_is_no_error(tmp_path):
+    """`gm … | head`: once the pipe is closed, gm stops quietly (141, as a shell reports SIGPIPE)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-m", "gm", "werewolf", "deck", "--players", "5"],
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120, cwd=tmp_path)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (141, "")

@@ -8,6 +8,8 @@ saying so and where the traceback was written. No traceback reaches the terminal
 from __future__ import annotations
 
 import inspect
+import os
+import sys
 import json
 from contextlib import contextmanager
 from typing import Any, NoReturn
@@ -19,6 +21,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from gm.errors import BAD_INPUT, GmError
 
 EXIT_BAD_INPUT = 2
+EXIT_BROKEN_PIPE = 141  # as a shell reports a program ended by SIGPIPE
 EXIT_BUG = 1
 
 # Click's exceptions as vendored by Typer (not all exported under a public name).
@@ -152,6 +155,9 @@ def _one_line_errors(ctx: Any = None) -> Iterator[None]:
         _usage_failure(error, ctx)
     except (_ClickException, _Exit, _Abort):
         raise
+    except BrokenPipeError:  # the reader went away (gm … | head): nothing more to say to anyone
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(EXIT_BROKEN_PIPE) from None
     except BAD_INPUT_OR_PATH as error:
         fail(error_line(error))
     except Exception as error:  # noqa: BLE001 - the one place a bug is turned into a crash file
