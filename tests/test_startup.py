@@ -16,10 +16,9 @@ HEAVY = ("vosk", "pyttsx3", "sounddevice", "numpy", "numba", "pykakasi", "pydant
 LOADED = """
 import sys
 from gm.cli import app
-try:
+import contextlib
+with contextlib.suppress(SystemExit):
     app(sys.argv[1:], prog_name="gm")
-except SystemExit:
-    pass
 print("LOADED", *sorted(m for m in sys.modules if m.split(".")[0] in {heavy!r} or m.startswith("gm.commands.")),
       file=sys.stderr)
 """
@@ -68,7 +67,7 @@ def _option(kind, plain, **bounds):
 
     @typed.command()
     def one(x: kind = typer.Option(None, "--x", **bounds)) -> None:  # noqa: B008
-        pass
+        """Only its parameter is read."""
 
     command = typer.main.get_command(typed)
     ctx = typer.Context(command)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -101,10 +102,9 @@ class NightLog:
         self.warn(f"the night's log cannot be written to {str(self.path)!r} ({error.strerror or error}); "
                   "the night goes on without it")
         file, self._file = self._file, None
-        try:
-            file.close()  # type: ignore[union-attr]
-        except OSError:
-            pass
+        if file is not None:
+            with contextlib.suppress(OSError):  # the error was just reported: closing adds nothing
+                file.close()
 
     def close(self) -> None:
         if self._file is None:
