@@ -116,7 +116,7 @@ def test_silence_after_a_read_back_reads_it_again_and_then_the_keyboard_answers(
     asker, out = _asker(clock, [said("two votes")], keyboard="3\n")
     assert asker.ask(_votes()) == "3"  # nothing heard is counted without a yes
     assert [line.text for line in asker.speaker.lines] == [
-        "Ken: 2 votes. Right?", "Ken: 2 votes. Right?", "I could not hear an answer. Please type it."]
+        "Ken has 2 votes. Right?", "Ken has 2 votes. Right?", "I could not hear an answer. Please type it."]
     assert "  (heard) two votes" in out
 
 
@@ -124,7 +124,7 @@ def test_a_number_said_again_at_the_read_back_is_a_correction_read_back_in_its_t
     asker, _ = _asker(clock, [said("six"), said("five"), said("five"), said("yes")])
     assert asker.ask(_votes()) == "5"
     assert [line.text for line in asker.speaker.lines] == [
-        "Ken: 6 votes. Right?", "Ken: 5 votes. Right?", "Ken: 5 votes. Right?"]
+        "Ken has 6 votes. Right?", "Ken has 5 votes. Right?", "Ken has 5 votes. Right?"]
 
 
 def test_only_yes_alone_and_sure_accepts_a_read_back(clock):
@@ -183,7 +183,7 @@ def test_a_key_during_the_read_back_corrects_the_answer(clock):
         asker, _ = _asker(clock, [said("three")], keyboard=stream, speaker=speaker)
         assert asker.ask(_votes("Mio")) == "4"
     os.close(write)
-    assert speaker.lines[0].text == "Mio: 3 votes. Right?"
+    assert speaker.lines[0].text == "Mio has 3 votes. Right?"
 
 
 def test_the_read_back_names_who_the_answer_is_about(clock):
@@ -192,7 +192,7 @@ def test_the_read_back_names_who_the_answer_is_about(clock):
     vote = Question("v", Line("v", "Mio, who?", "", fields={"voter": "Mio"}), ("Aki", "Ken"))
     done = Question("d", Line("d", "Say done", ""), ("done",), default="done", timeout=20)
     assert [asker.ask(q) for q in (count, vote, done)] == ["3", "Ken", "done"]
-    assert [line.text for line in asker.speaker.lines] == ["Aki: 3 votes. Right?", "Mio: Ken. Right?"]
+    assert [line.text for line in asker.speaker.lines] == ["Aki has 3 votes. Right?", "Mio: Ken. Right?"]
     assert clock.now() < 5  # "done" was taken at once
 
 
