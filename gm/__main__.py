@@ -1,3 +1,3 @@
-from gm.cli import main
+from gm.launch import main
 
 main()

@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 from pathlib import Path
 from typing import IO, Any
 from collections.abc import Callable
 
 from gm.errors import GmError
 
+EXIT_BROKEN_PIPE = 141  # as a shell reports a program ended by SIGPIPE
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a match journal of a lifetime is a few MB
 MAX_LINE = 4096  # characters of one typed line or answer
 MAX_SKIP = 1024 * 1024  # characters skipped in search of a line's end before input counts as ended
@@ -19,6 +21,25 @@ MAX_SKIP = 1024 * 1024  # characters skipped in search of a line's end before in
 
 class BadFile(GmError):
     """A path that is not a regular file of a sensible size, or text that is not UTF-8."""
+
+
+def stdout_gone() -> None:
+    """The reader of stdout went away (gm … | head): what is still printed goes nowhere."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def print_or_end_quietly(text: str) -> None:
+    """Print `text`; if the reader went away, end at once with EXIT_BROKEN_PIPE and nothing on stderr."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        stdout_gone()
+        sys.exit(EXIT_BROKEN_PIPE)
+
+
+def json_text(data: Any) -> str:
+    """`data` as gm prints JSON: indented, non-ASCII kept."""
+    return json.dumps(data, ensure_ascii=False, indent=2)
 
 
 def json_value(text: str | bytes, bad: Callable[[str], Exception]) -> Any:

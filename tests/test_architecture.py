@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("gm", "scorer", "voices")
-CLI = ("gm.__main__", "gm.cli", "gm.commands")
+CLI = ("gm.__main__", "gm.launch", "gm.cli", "gm.commands")
 PURE = ("scorer", "gm.werewolf")
 DEVICES = ("typer", "rich", "click", "vosk", "pyttsx3", "sounddevice", "pyopenjtalk")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from importlib import resources
 from typing import Any
 
 from scorer.errors import ScorerError
@@ -34,5 +33,5 @@ def load_pack(lang: str) -> dict[str, Any]:
     """The parsed pack for `lang` (one of LANGUAGES), read once and shared: callers do not change it."""
     if lang not in LANGUAGES:
         raise UnknownLanguage(f"no voice pack for language {lang!r} (have: {', '.join(LANGUAGES)})")
-    text = resources.files(__name__).joinpath(f"{lang}.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    with open(os.path.join(os.path.dirname(__file__), f"{lang}.toml"), "rb") as pack:  # installed beside this file
+        return tomllib.load(pack)

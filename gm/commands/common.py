@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import inspect
 import os
-import sys
-import json
 from contextlib import contextmanager
 from typing import Any, NoReturn
 from collections.abc import Iterator
@@ -19,9 +17,9 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from gm.errors import BAD_INPUT, GmError
+from gm.files import EXIT_BROKEN_PIPE, json_text, stdout_gone
 
 EXIT_BAD_INPUT = 2
-EXIT_BROKEN_PIPE = 141  # as a shell reports a program ended by SIGPIPE
 EXIT_BUG = 1
 
 # Click's exceptions as vendored by Typer (not all exported under a public name).
@@ -77,7 +75,7 @@ def said_in(lang: str, error: BaseException) -> str:
 
 
 def print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    typer.echo(json_text(data))
 
 
 def parse_players(spec: str) -> tuple[list[str], dict[str, str]]:
@@ -128,7 +126,6 @@ def _usage_failure(error: Exception, ctx: Any) -> NoReturn:
 
 def _crash(error: BaseException) -> NoReturn:
     """A bug: write the traceback to a crash file, say so in one line, exit 1."""
-    import os
     import time
     import traceback
 
@@ -156,7 +153,7 @@ def _one_line_errors(ctx: Any = None) -> Iterator[None]:
     except (_ClickException, _Exit, _Abort):
         raise
     except BrokenPipeError:  # the reader went away (gm … | head): nothing more to say to anyone
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        stdout_gone()
         raise typer.Exit(EXIT_BROKEN_PIPE) from None
     except BAD_INPUT_OR_PATH as error:
         fail(error_line(error))

@@ -6,71 +6,43 @@ range in the message. Counts are typed with ASCII or full-width digits (３) onl
 
 from __future__ import annotations
 
-import math
-from typing import Annotated
+from typing import Annotated, TypeVar
 from collections.abc import Callable
 
 import typer
 
-from voices import default_language
+from gm.commands import values
 from gm.errors import GmError
-from scorer.counts import whole_number
+from voices import default_language
+
+T = TypeVar("T")
+
+
+def for_typer(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """`parse` with its BadValue turned into the BadParameter Typer reports."""
+
+    def checked(text: str) -> T:
+        try:
+            return parse(text)
+        except values.BadValue as error:
+            raise typer.BadParameter(str(error)) from None
+
+    return checked
 
 
 def whole_in(low: int, high: int | None, unit: str = "") -> Callable[[str], int]:
-    """A parser for a whole number from `low` to `high` (the message names the range; a sign only if `low` < 0).
-
-    With `high` None the rules check the range (and name it): any whole number of up to 18 digits passes.
-    """
-    span = f"{low}–{high}{f' {unit}' if unit else ''}" if high is not None else ""
-
-    def parse(text: str | int) -> int:
-        text = str(text).strip()  # a default comes as a number
-        sign = -1 if low < 0 and text.startswith("-") else 1
-        value = whole_number(text[1:] if sign < 0 else text)
-        if value is not None:
-            value *= sign
-        if value is None:
-            raise typer.BadParameter(f"must be a whole number{f' {span}' if span else ''}, not {text!r}")
-        if high is not None and not low <= value <= high:
-            raise typer.BadParameter(f"must be {span}, not {value}")
-        return value
-
-    return parse
+    """gm.commands.values.whole_in for a Typer option."""
+    return for_typer(values.whole_in(low, high, unit))
 
 
 def number_in(low: float, high: float, unit: str = "") -> Callable[[str], float]:
-    """A parser for a decimal number from `low` to `high` (not inf or nan)."""
-    span = f"{low:g}–{high:g}{f' {unit}' if unit else ''}"
-
-    def parse(text: str | float) -> float:
-        text = str(text)  # a default comes as a number
-        try:
-            value = float(text) if text.strip().isascii() and "_" not in text else math.nan
-        except ValueError:
-            value = math.nan
-        if math.isnan(value):
-            raise typer.BadParameter(f"must be a number {span}, not {text!r}")
-        if not low <= value <= high:
-            raise typer.BadParameter(f"must be {span}, not {text.strip()}")
-        return value
-
-    return parse
+    """gm.commands.values.number_in for a Typer option."""
+    return for_typer(values.number_in(low, high, unit))
 
 
 def text_up_to(limit: int) -> Callable[[str], str]:
-    """A parser for plain text (no control characters), at most `limit` characters, not empty."""
-
-    def parse(text: str) -> str:
-        if not text.strip():
-            raise typer.BadParameter("must not be empty")
-        if len(text) > limit:
-            raise typer.BadParameter(f"must be at most {limit} characters, not {len(text)}")
-        if not text.isprintable():
-            raise typer.BadParameter(f"must be plain text, not {text!r}")
-        return text
-
-    return parse
+    """gm.commands.values.text_up_to for a Typer option."""
+    return for_typer(values.text_up_to(limit))
 
 
 # -- talking (gm/speech) ---------------------------------------------------------------------
@@ -83,13 +55,13 @@ Speech = Annotated[str, typer.Option(
     help="on: speak and print every line (the default; or $GM_SPEECH); off: print only; "
          "wav:DIR: one WAV file per line.")]
 VoiceId = Annotated[str | None, typer.Option(
-    "--voice", metavar="ID", parser=text_up_to(200),
+    "--voice", metavar="ID", parser=for_typer(values.VOICE_ID),
     help="A voice from `gm voice list` instead of the language's default.")]
 Rate = Annotated[int | None, typer.Option(
-    "--rate", metavar="WPM", parser=whole_in(80, 400, "words per minute"),
+    "--rate", metavar="WPM", parser=for_typer(values.RATE),
     help="Speaking rate for every engine, 80–400 words per minute (default: 150).")]
 Volume = Annotated[float | None, typer.Option(
-    "--volume", metavar="LEVEL", parser=number_in(0.0, 1.0), help="Volume from 0.0 to 1.0.")]
+    "--volume", metavar="LEVEL", parser=for_typer(values.VOLUME), help="Volume from 0.0 to 1.0.")]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON (stable snake_case keys) instead.")]
 
 

@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from gm.commands.common import GmApp, fail, input_errors, print_json
-from gm.commands.options import LANG, Json, Lang, Rate, VoiceId, Volume, VoskModel, number_in, text_up_to
+from gm.commands.options import LANG, Json, Lang, Rate, VoiceId, Volume, VoskModel, for_typer, number_in, text_up_to
+from gm.commands.values import SAID_TEXT
 from gm.errors import GmError
 from gm.speech.settings import SpeechSettings
 from voices import LANGUAGES
@@ -59,7 +60,7 @@ def list_voices(
 @app.command("say")
 def say(
     text: Annotated[str | None, typer.Argument(
-        metavar="TEXT", parser=text_up_to(100_000), help="What to say (default: a greeting in the language).")] = None,
+        metavar="TEXT", parser=for_typer(SAID_TEXT), help="What to say (default: a greeting in the language).")] = None,
     lang: Lang = LANG, voice: VoiceId = None, rate: Rate = None, volume: Volume = None,
     to: Annotated[Path | None, typer.Option(
         "--to", metavar="WAV", help="Write the speech to this WAV file instead of playing it.")] = None,
@@ -68,7 +69,10 @@ def say(
     """Speak a line (or write it to a WAV file): a check that speech works."""
     from gm.ports import Line
     from gm.speech.pieces import check_speakable
+    from gm.speech.notes import Notes
+    from gm.speech.say import say_to_wav
     from gm.speech.speakers import open_speaker
+    from gm.speech.tts import SpeechUnavailable
     from gm.text.lines import Voice
 
     settings = SpeechSettings(lang=lang, speech="on", voice=voice, rate=rate, volume=volume)
@@ -80,38 +84,13 @@ def say(
             speaker.say(line)
             speaker.close()
             return
-        spoken, engine, voice_id, audio = _render(settings, line)
-        from gm.speech.audio import write_wav
-
-        write_wav(to, audio)
-    if json_out:
-        print_json({"text": line.text, "spoken": spoken, "file": str(to), "engine": engine, "voice": voice_id,
-                    "sample_rate": audio.rate, "seconds": round(audio.seconds, 3)})
-        return
-    typer.echo(line.text)
-    typer.echo(words.text("voice.saved", file=str(to)))
-
-
-def _render(settings: SpeechSettings, line):
-    """What is said for `line`, the engine and voice, and the audio (exit 1 without an engine;
-    NothingToSay when nothing speakable is left, e.g. a kanji name with no reading)."""
-    from gm.speech.notes import Notes
-    from gm.speech.output import spoken_form
-    from gm.speech.pieces import check_speakable
-    from gm.speech.tts import Renderer, SpeechUnavailable
-
-    notes = Notes(settings.lang)
-    try:
-        renderer = Renderer(settings)
-    except SpeechUnavailable as error:
-        notes.note(error.note)
-        raise typer.Exit(1) from None
-    try:
-        spoken = check_speakable(spoken_form(settings, notes, renderer.reads_kanji)(line))
-        audio = renderer.render(spoken)
-    finally:
-        renderer.close()
-    return spoken, renderer.engine_name, renderer.voice.id if renderer.voice else None, audio
+        notes = Notes(lang)
+        try:
+            said = say_to_wav(settings, line, to, notes)
+        except SpeechUnavailable as error:
+            notes.note(error.note)
+            raise typer.Exit(1) from None
+    typer.echo(said.report(json_out, words.text("voice.saved", file=str(to))))
 
 
 # -- listening: gm voice model / check / hear ----------------------------------------------------

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import sys
+from typing import Protocol
 
 from gm.text.lines import Voice
+
+
+class NoteTaker(Protocol):
+    """Where a note about speech goes: Notes prints it."""
+
+    def note(self, key: str, **fields: object) -> None: ...
 
 
 class Notes:

@@ -16,7 +16,7 @@ from gm.ports import Line
 from gm.text import kana
 from gm.text.lines import name_kana
 from gm.speech.settings import SpeechSettings
-from gm.speech.notes import Notes
+from gm.speech.notes import NoteTaker, Notes
 from gm.speech.player import DevicePlayer, WavSink
 from gm.speech.tts import Renderer, SpeechUnavailable, engine_for
 
@@ -32,7 +32,7 @@ def with_readings(text: str, readings: Mapping[str, str]) -> str:
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
-def spoken_form(settings: SpeechSettings, notes: Notes, reads_kanji: bool) -> Callable[[Line], str]:
+def spoken_form(settings: SpeechSettings, notes: NoteTaker, reads_kanji: bool) -> Callable[[Line], str]:
     """What goes to the engine for a line. An engine that reads kanji (Open JTalk) gets the printed
     text with the players' readings put in and Latin names in katakana (it would spell them
     letter by letter); espeak-ng's Japanese voice gets kana only (Latin in katakana, numbers in
