@@ -154,9 +154,9 @@ def test_a_sequence_of_questions_answered_from_one_recording(model, tmp_path):
     assert [asker.ask(q) for q in (WHO, COUNT, CARD, WHO)] == ["민수", "4", "watermelon", "서연"]
     assert speaker.lines == [
         "민수. Right?",
-        "민수: 6 votes. Right?", "민수: 6 votes. Right?", "Once more, please.", "Votes for 민수?",
+        "민수 has 6 votes. Right?", "민수 has 6 votes. Right?", "Once more, please.", "Votes for 민수?",
         "Sorry, I did not catch that.", "Votes for 민수?",
-        "민수: 4 votes. Right?",
+        "민수 has 4 votes. Right?",
         "수박. Right?", "수박. Right?",
     ]
 
@@ -262,7 +262,7 @@ def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model
     assert [(e["how"], e["pauses"]) for e in log if e["type"] == "discussion"] == [("time_up", 1)]
     counts = [e["answer"] for e in log if e["type"] == "answer" and e["key"] == "werewolf.vote.ask_count"]
     assert counts == ["0", "4", "0", "0", "0"]  # the misheard 4 for 민수 was never counted
-    assert table.lines.count("민수: 4 votes. Right?") == 1 and "민수: 0 votes. Right?" in table.lines
+    assert table.lines.count("민수 has 4 votes. Right?") == 1 and "민수 has 0 votes. Right?" in table.lines
     assert "That makes 8 votes, which this vote cannot have." in table.lines
     assert [e["counts"] for e in log if e["type"] == "vote_refused"] == [{**dict.fromkeys(players + ["graveyard"], 0),
                                                                           "민수": 4, "지훈": 4}]
