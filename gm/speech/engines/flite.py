@@ -1,8 +1,9 @@
-"""Rendering with CMU Flite (Debian package `flite`): clear English, `slt` by default.
+"""Rendering with CMU Flite (Debian packages `flite`, `libflite1`): clear English, `slt` by default.
 
-Each line is one `flite -voice NAME -t TEXT -o FILE` run (a few tens of milliseconds). The rate
-is flite's `duration_stretch` (1.0 is the voice's own pace, about NATURAL_WPM); flite has no
-volume, so the samples are scaled.
+Where Debian's flite libraries load, each piece is rendered in process (gm.speech.engines.
+flite_library: no process start, no voice load, no file); elsewhere it is one `flite -voice NAME
+-t TEXT -o FILE` run (a few tens of milliseconds). The rate is flite's `duration_stretch` (1.0 is
+the voice's own pace, about NATURAL_WPM); flite has no volume, so the samples are scaled.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from gm.speech.audio import Audio, read_audio, scaled
+from gm.speech.engines import flite_library
 from gm.speech.settings import SpeechSettings
 from gm.speech.unavailable import SpeechUnavailable
 from gm.speech.voices_found import FoundVoice, UnknownVoice
@@ -28,12 +30,18 @@ _TIMEOUT = 60.0  # seconds for one piece; flite renders a sentence in tens of mi
 
 
 def available() -> bool:
-    """flite is used on Linux where the program is installed; macOS and Windows have good system voices."""
-    return sys.platform.startswith("linux") and shutil.which("flite") is not None
+    """flite is used on Linux where its libraries or its program are installed (macOS, Windows: system voices)."""
+    return sys.platform.startswith("linux") and (flite_library.load() is not None or shutil.which("flite") is not None)
+
+
+def _voice_ids() -> tuple[str, ...]:
+    """The voices whose libraries are installed, else the ones the program has compiled in."""
+    library = flite_library.load()
+    return tuple(v for v in _NAMES if library.has_voice(v)) if library is not None else _program_voice_ids()
 
 
 @functools.lru_cache(maxsize=1)
-def _voice_ids() -> tuple[str, ...]:
+def _program_voice_ids() -> tuple[str, ...]:
     try:
         listing = subprocess.run(["flite", "-lv"], capture_output=True, text=True, timeout=_TIMEOUT).stdout
     except (OSError, subprocess.SubprocessError):
@@ -42,22 +50,44 @@ def _voice_ids() -> tuple[str, ...]:
 
 
 def voices() -> list[FoundVoice]:
-    """The voices compiled into flite, slt first (the program is not asked when it is not installed)."""
+    """flite's voices, slt first (none asked for where flite is not installed)."""
     if not available():
         return []
     ids = sorted(_voice_ids(), key=lambda v: (v != DEFAULT_VOICE, v))
     return [FoundVoice(v, _NAMES.get(v, f"English ({v})"), "en-us", engine=NAME) for v in ids]
 
 
+class _Program:
+    """Renders with one `flite` run per piece, through a temporary WAV file."""
+
+    def __init__(self, voice_id: str) -> None:
+        self.voice_id = voice_id
+        self._dir = tempfile.TemporaryDirectory(prefix="gm-flite-")
+        self._file = Path(self._dir.name) / "line.wav"
+
+    def render(self, text: str, stretch: float) -> Audio:
+        command = ["flite", "-voice", self.voice_id, "--setf", f"duration_stretch={stretch:.3f}",
+                   "-t", text, "-o", str(self._file)]
+        self._file.unlink(missing_ok=True)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=_TIMEOUT)
+        if done.returncode != 0 or not self._file.exists():
+            raise RuntimeError(f"flite wrote no audio for {text[:40]!r}: {done.stderr.strip() or done.returncode}")
+        return read_audio(self._file)
+
+    def close(self) -> None:
+        self._dir.cleanup()
+
+
 class Engine:
-    """Renders English with one flite voice at the settings' rate and volume."""
+    """Renders English with one flite voice at the settings' rate and volume: in process where
+    flite's libraries load, else with the `flite` program."""
 
     reads_kanji = False
 
     def __init__(self, settings: SpeechSettings) -> None:
         if not available():
             raise SpeechUnavailable("voice.no_engine", "flite is not installed")
-        if settings.voice is None:  # slt is built into every flite: no need to ask the program
+        if settings.voice is None:  # slt is in every flite: no need to look for voices
             self.voice = FoundVoice(DEFAULT_VOICE, _NAMES[DEFAULT_VOICE], "en-us", engine=NAME)
         else:
             matching = [v for v in voices() if v.id == settings.voice]
@@ -65,20 +95,18 @@ class Engine:
                 raise UnknownVoice(f"no voice {settings.voice!r}: `gm voice list` shows the voices found")
             self.voice = matching[0]
         self.settings = settings
-        self._dir = tempfile.TemporaryDirectory(prefix="gm-flite-")
-        self._file = Path(self._dir.name) / "line.wav"
+        library = flite_library.load()
+        self._renderer = library.voice(self.voice.id) if library is not None else _Program(self.voice.id)
+
+    @property
+    def in_process(self) -> bool:
+        """True when pieces are rendered by flite's library, not by its program."""
+        return not isinstance(self._renderer, _Program)
 
     def render(self, text: str) -> Audio:
         """The audio of `text`."""
-        stretch = NATURAL_WPM / self.settings.wpm
-        command = ["flite", "-voice", self.voice.id, "--setf", f"duration_stretch={stretch:.3f}",
-                   "-t", text, "-o", str(self._file)]
-        self._file.unlink(missing_ok=True)
-        done = subprocess.run(command, capture_output=True, text=True, timeout=_TIMEOUT)
-        if done.returncode != 0 or not self._file.exists():
-            raise RuntimeError(f"flite wrote no audio for {text[:40]!r}: {done.stderr.strip() or done.returncode}")
-        audio = read_audio(self._file)
+        audio = self._renderer.render(text, NATURAL_WPM / self.settings.wpm)
         return scaled(audio, self.settings.volume) if self.settings.volume is not None else audio
 
     def close(self) -> None:
-        self._dir.cleanup()
+        self._renderer.close()
