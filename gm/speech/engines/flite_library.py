@@ -32,15 +32,16 @@ class _Voice(ctypes.Structure):
 
 def _open(name: str) -> ctypes.CDLL | None:
     """The shared library `lib{name}`: Debian's soname (`lib{name}.so.1`), else whatever the system's linker finds."""
-    import ctypes.util
+    try:
+        return ctypes.CDLL(f"lib{name}.so.1")
+    except OSError:
+        from ctypes.util import find_library
 
-    for path in (f"lib{name}.so.1", ctypes.util.find_library(name)):
-        if path:
-            try:
-                return ctypes.CDLL(path)
-            except OSError:
-                continue
-    return None
+        found = find_library(name)
+    try:
+        return ctypes.CDLL(found) if found else None
+    except OSError:
+        return None
 
 
 @functools.cache
