@@ -105,7 +105,8 @@ class Engine:
 
     def render(self, text: str) -> Audio:
         """The audio of `text`."""
-        audio = self._renderer.render(text, NATURAL_WPM / self.settings.wpm)
+        stretch = round(NATURAL_WPM / self.settings.wpm, 3)  # as the program is told it: the same samples both ways
+        audio = self._renderer.render(text, stretch)
         return scaled(audio, self.settings.volume) if self.settings.volume is not None else audio
 
     def close(self) -> None:

@@ -3,7 +3,9 @@
 A render is one `flite_text_to_wave` call: no process to start, no voice to load, no file. A
 voice keeps its features (`duration_stretch`) in state shared by everyone using it, and flite is
 not thread-safe, so every call into the library holds one lock. ctypes releases the GIL while
-flite renders, so other threads (the one playing the previous piece) keep running.
+flite renders, so other threads (the one playing the previous piece) keep running. slt, rms
+and awb mix in noise from the C library's rand(): it is seeded before each render as in a fresh
+`flite` process, so a text always gives the same samples, those of the `flite` program.
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ class Library:
         flite.flite_feat_set_float.restype = None
         flite.flite_init()
         self._flite = flite
+        self._libc = ctypes.CDLL(None)  # the process's own C library: the rand() flite calls
+        self._libc.srand.argtypes, self._libc.srand.restype = [ctypes.c_uint], None
         self._lock = threading.Lock()
         self._voices: dict[str, LibraryVoice] = {}
 
@@ -103,6 +107,7 @@ class Library:
         """The audio of `text` in `voice` at `stretch` (flite's waves are mono, native-endian 16-bit)."""
         with self._lock:
             self._flite.flite_feat_set_float(voice.contents.features, b"duration_stretch", stretch)
+            self._libc.srand(1)
             wave = self._flite.flite_text_to_wave(text.encode("utf-8"), voice)
             if not wave:
                 raise RuntimeError(f"flite made no audio for {text[:40]!r}")
