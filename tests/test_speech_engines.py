@@ -19,7 +19,7 @@ from gm.cli import app
 from gm.ports import Line
 from gm.speech import tts
 from gm.speech.audio import Audio
-from gm.speech.engines import flite, flite_library, openjtalk, pyttsx3_engine
+from gm.speech.engines import flite, flite_library, flite_program, openjtalk, pyttsx3_engine
 from gm.speech.notes import Notes
 from gm.speech.output import spoken_form, with_readings
 from gm.speech.pieces import CLAUSE_CHARS, PIECE_CHARS, NothingToSay, TooLongToSay, check_speakable, pieces
@@ -38,7 +38,7 @@ needs_openjtalk = pytest.mark.skipif(not openjtalk.available(), reason="pyopenjt
 
 def _machine(monkeypatch, platform="linux", has_flite=True, has_openjtalk=True):
     monkeypatch.setattr(flite.sys, "platform", platform)
-    monkeypatch.setattr(flite.shutil, "which", lambda name: f"/usr/bin/{name}" if has_flite else None)
+    monkeypatch.setattr(flite_program.shutil, "which", lambda name: f"/usr/bin/{name}" if has_flite else None)
     if not has_flite:
         monkeypatch.setattr(flite_library, "load", lambda: None)
     monkeypatch.setattr(flite, "_voice_ids", lambda: ("kal", "slt", "rms"))
@@ -304,7 +304,7 @@ def test_flite_in_process_gives_the_flite_programs_samples(monkeypatch, voice):
 
 def test_without_flites_library_or_program_there_is_no_flite(monkeypatch):
     monkeypatch.setattr(flite_library, "load", lambda: None)
-    monkeypatch.setattr(flite.shutil, "which", lambda name: None)
+    monkeypatch.setattr(flite_program.shutil, "which", lambda name: None)
     assert not flite.available() and flite.voices() == []
     with pytest.raises(tts.SpeechUnavailable):
         flite.Engine(SpeechSettings("en"))
@@ -319,11 +319,11 @@ def test_without_flites_library_the_flite_program_renders(monkeypatch):
         with wave.open(out, "wb") as w:
             w.setnchannels(1), w.setsampwidth(2), w.setframerate(16000)
             w.writeframes(b"\x10\x00" * 8000)
-        return flite.subprocess.CompletedProcess(command, 0, "", "")
+        return flite_program.subprocess.CompletedProcess(command, 0, "", "")
 
     monkeypatch.setattr(flite_library, "load", lambda: None)
-    monkeypatch.setattr(flite.shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(flite.subprocess, "run", fake_flite)
+    monkeypatch.setattr(flite_program.shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(flite_program.subprocess, "run", fake_flite)
     engine = flite.Engine(SpeechSettings("en", rate=85))
     audio = engine.render("Ken: 5 votes.")
     engine.close()

@@ -1,21 +1,17 @@
 """Rendering with CMU Flite (Debian packages `flite`, `libflite1`): clear English, `slt` by default.
 
-Where Debian's flite libraries load, each piece is rendered in process (gm.speech.engines.
-flite_library: no process start, no voice load, no file); elsewhere it is one `flite -voice NAME
--t TEXT -o FILE` run (a few tens of milliseconds). The rate is flite's `duration_stretch` (1.0 is
-the voice's own pace, about NATURAL_WPM); flite has no volume, so the samples are scaled.
+Where Debian's flite libraries load, each piece is rendered in process (flite_library: no process
+start, no voice load, no file, the same samples); elsewhere by the `flite` program (flite_program,
+imported only then). The rate is flite's `duration_stretch` (1.0 is the voice's own pace, about
+NATURAL_WPM); flite has no volume, so the samples are scaled.
 """
 
 from __future__ import annotations
 
-import functools
-import shutil
-import subprocess
 import sys
-import tempfile
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gm.speech.audio import Audio, read_audio, scaled
+from gm.speech.audio import Audio, scaled
 from gm.speech.engines import flite_library
 from gm.speech.settings import SpeechSettings
 from gm.speech.unavailable import SpeechUnavailable
@@ -24,29 +20,32 @@ from gm.speech.voices_found import FoundVoice, UnknownVoice
 NAME = "flite"
 DEFAULT_VOICE = "slt"
 NATURAL_WPM = 170  # slt's words per minute at duration_stretch 1.0 (bench/speech_bench.py)
+if TYPE_CHECKING:
+    from gm.speech.engines import flite_program
+
 _NAMES = {"slt": "US female (slt)", "rms": "US male (rms)", "awb": "Scottish male (awb)",
           "kal": "US male, diphone (kal)", "kal16": "US male, diphone (kal16)"}
-_TIMEOUT = 60.0  # seconds for one piece; flite renders a sentence in tens of milliseconds
 
 
 def available() -> bool:
     """flite is used on Linux where its libraries or its program are installed (macOS, Windows: system voices)."""
-    return sys.platform.startswith("linux") and (flite_library.load() is not None or shutil.which("flite") is not None)
+    if not sys.platform.startswith("linux"):
+        return False
+    if flite_library.load() is not None:
+        return True
+    from gm.speech.engines import flite_program
+
+    return flite_program.found()
 
 
 def _voice_ids() -> tuple[str, ...]:
     """The voices whose libraries are installed, else the ones the program has compiled in."""
     library = flite_library.load()
-    return tuple(v for v in _NAMES if library.has_voice(v)) if library is not None else _program_voice_ids()
+    if library is not None:
+        return tuple(v for v in _NAMES if library.has_voice(v))
+    from gm.speech.engines import flite_program
 
-
-@functools.lru_cache(maxsize=1)
-def _program_voice_ids() -> tuple[str, ...]:
-    try:
-        listing = subprocess.run(["flite", "-lv"], capture_output=True, text=True, timeout=_TIMEOUT).stdout
-    except (OSError, subprocess.SubprocessError):
-        return ()
-    return tuple(listing.partition(":")[2].split())
+    return flite_program.voice_ids()
 
 
 def voices() -> list[FoundVoice]:
@@ -55,27 +54,6 @@ def voices() -> list[FoundVoice]:
         return []
     ids = sorted(_voice_ids(), key=lambda v: (v != DEFAULT_VOICE, v))
     return [FoundVoice(v, _NAMES.get(v, f"English ({v})"), "en-us", engine=NAME) for v in ids]
-
-
-class _Program:
-    """Renders with one `flite` run per piece, through a temporary WAV file."""
-
-    def __init__(self, voice_id: str) -> None:
-        self.voice_id = voice_id
-        self._dir = tempfile.TemporaryDirectory(prefix="gm-flite-")
-        self._file = Path(self._dir.name) / "line.wav"
-
-    def render(self, text: str, stretch: float) -> Audio:
-        command = ["flite", "-voice", self.voice_id, "--setf", f"duration_stretch={stretch:.3f}",
-                   "-t", text, "-o", str(self._file)]
-        self._file.unlink(missing_ok=True)
-        done = subprocess.run(command, capture_output=True, text=True, timeout=_TIMEOUT)
-        if done.returncode != 0 or not self._file.exists():
-            raise RuntimeError(f"flite wrote no audio for {text[:40]!r}: {done.stderr.strip() or done.returncode}")
-        return read_audio(self._file)
-
-    def close(self) -> None:
-        self._dir.cleanup()
 
 
 class Engine:
@@ -96,12 +74,17 @@ class Engine:
             self.voice = matching[0]
         self.settings = settings
         library = flite_library.load()
-        self._renderer = library.voice(self.voice.id) if library is not None else _Program(self.voice.id)
+        if library is not None:
+            self._renderer: flite_library.LibraryVoice | flite_program.ProgramVoice = library.voice(self.voice.id)
+        else:
+            from gm.speech.engines import flite_program
+
+            self._renderer = flite_program.ProgramVoice(self.voice.id)
 
     @property
     def in_process(self) -> bool:
         """True when pieces are rendered by flite's library, not by its program."""
-        return not isinstance(self._renderer, _Program)
+        return isinstance(self._renderer, flite_library.LibraryVoice)
 
     def render(self, text: str) -> Audio:
         """The audio of `text`."""
