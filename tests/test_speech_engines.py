@@ -357,6 +357,25 @@ def test_flite_renders_correctly_from_many_threads_at_once():
     assert wrong == [] and len({audio.frames for audio in alone.values()}) == len(asked)
 
 
+@needs_flite_library
+def test_threads_asking_for_flite_at_once_share_one_library(monkeypatch):
+    """One Library, so one lock, whichever thread loads it first."""
+    monkeypatch.setattr(flite_library, "_loaded", [])
+    start = threading.Barrier(8)
+    found = []
+
+    def ask():
+        start.wait()
+        found.append(flite_library.load())
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(found) == 8 and len({id(library) for library in found}) == 1 and found[0] is not None
+
+
 def _say_to_wav(tmp_path, *args):
     """`gm voice say ARGS --to x.wav --json`: its report and stderr, the WAV checked against the report."""
     out = tmp_path / "x.wav"

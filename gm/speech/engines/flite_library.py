@@ -123,8 +123,14 @@ class Library:
         return Audio(rate, samples)
 
 
-@functools.lru_cache(maxsize=1)
+_LOADING = threading.Lock()
+_loaded: list[Library | None] = []  # one Library (one lock) per process, whichever thread asks first
+
+
 def load() -> Library | None:
-    """libflite, initialised once per process; None where it is not installed (or not Linux's ELF)."""
-    flite = _open("flite")
-    return Library(flite) if flite is not None else None
+    """libflite, initialised once per process; None where it cannot be loaded."""
+    with _LOADING:
+        if not _loaded:
+            flite = _open("flite")
+            _loaded.append(Library(flite) if flite is not None else None)
+        return _loaded[0]
