@@ -17,12 +17,12 @@ from gm.speech.settings import SpeechSettings
 from gm.speech.unavailable import SpeechUnavailable
 from gm.speech.voices_found import FoundVoice, UnknownVoice
 
-NAME = "flite"
-DEFAULT_VOICE = "slt"
-NATURAL_WPM = 170  # slt's words per minute at duration_stretch 1.0 (bench/speech_bench.py)
 if TYPE_CHECKING:
     from gm.speech.engines import flite_program
 
+NAME = "flite"
+DEFAULT_VOICE = "slt"
+NATURAL_WPM = 170  # slt's words per minute at duration_stretch 1.0 (bench/speech_bench.py)
 _NAMES = {"slt": "US female (slt)", "rms": "US male (rms)", "awb": "Scottish male (awb)",
           "kal": "US male, diphone (kal)", "kal16": "US male, diphone (kal16)"}
 
