@@ -340,9 +340,10 @@ def test_a_signal_in_the_discussion_restores_the_terminal_and_removes_temp_files
 
     master, slave = pty.openpty()
     env = dict(os.environ, TMPDIR=str(tmp_path), COLUMNS="80", XDG_DATA_HOME=str(tmp_path))
+    # espeak-ng's voice renders through a temporary file (flite renders in memory)
     night = subprocess.Popen([*GM, "werewolf", "play", "--players", "a,b,c,d", "--listen", "off",
-                              "--speech", f"wav:{tmp_path / 'wav'}", "--pause", "0", "--discussion", "3600",
-                              "--time-scale", "0.01"],
+                              "--speech", f"wav:{tmp_path / 'wav'}", "--voice", "gmw/en-us", "--pause", "0",
+                              "--discussion", "3600", "--time-scale", "0.01"],
                              stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
     try:
         out = _drain(master, b"", until=b"Go!", answer=True)

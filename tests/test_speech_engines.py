@@ -6,6 +6,7 @@ from __future__ import annotations
 import array
 import json
 import re
+import shutil
 import threading
 import wave
 
@@ -18,7 +19,7 @@ from gm.cli import app
 from gm.ports import Line
 from gm.speech import tts
 from gm.speech.audio import Audio
-from gm.speech.engines import flite, openjtalk, pyttsx3_engine
+from gm.speech.engines import flite, flite_library, flite_program, openjtalk, pyttsx3_engine
 from gm.speech.notes import Notes
 from gm.speech.output import spoken_form, with_readings
 from gm.speech.pieces import CLAUSE_CHARS, PIECE_CHARS, NothingToSay, TooLongToSay, check_speakable, pieces
@@ -26,16 +27,20 @@ from gm.speech.player import WavSink
 from gm.speech.settings import DEFAULT_RATE, SpeechSettings
 from gm.speech.speakers import PrintSpeaker, open_speaker
 from gm.speech.speaking import SpeechSpeaker
-from gm.speech.voices_found import FoundVoice, choose_voice
+from gm.speech.voices_found import FoundVoice, UnknownVoice, choose_voice
 
 runner = CliRunner()
 needs_flite = pytest.mark.skipif(not flite.available(), reason="flite is not installed (./setup.sh installs it)")
+needs_flite_library = pytest.mark.skipif(flite_library.load() is None, reason="libflite1 is not installed (flite's)")
+needs_flite_program = pytest.mark.skipif(shutil.which("flite") is None, reason="flite is not installed")
 needs_openjtalk = pytest.mark.skipif(not openjtalk.available(), reason="pyopenjtalk-plus is not installed (gm[ja])")
 
 
 def _machine(monkeypatch, platform="linux", has_flite=True, has_openjtalk=True):
     monkeypatch.setattr(flite.sys, "platform", platform)
-    monkeypatch.setattr(flite.shutil, "which", lambda name: f"/usr/bin/{name}" if has_flite else None)
+    monkeypatch.setattr(flite_program.shutil, "which", lambda name: f"/usr/bin/{name}" if has_flite else None)
+    if not has_flite:
+        monkeypatch.setattr(flite_library, "load", lambda: None)
     monkeypatch.setattr(flite, "_voice_ids", lambda: ("kal", "slt", "rms"))
     monkeypatch.setattr(openjtalk, "available", lambda: has_openjtalk)
 
@@ -244,17 +249,131 @@ def _peak(audio: Audio) -> int:
     return max(abs(v) for v in array.array("h", audio.samples))
 
 
-@needs_flite
-def test_flite_renders_english_at_the_rate_and_volume_asked():
+@pytest.fixture(params=["library", "program"])
+def flite_path(request, monkeypatch):
+    """flite rendering in process (libflite1), or with the `flite` program where the library is missing."""
+    if request.param == "library" and flite_library.load() is None:
+        pytest.skip("libflite1 is not installed")
+    if request.param == "program":
+        if shutil.which("flite") is None:
+            pytest.skip("flite is not installed")
+        monkeypatch.setattr(flite_library, "load", lambda: None)
+    return request.param
+
+
+def test_flite_renders_english_at_the_rate_and_volume_asked(flite_path):
     renders = {}
     for rate, volume in ((100, None), (300, None), (300, 0.2)):
         renderer = tts.Renderer(SpeechSettings("en", rate=rate, volume=volume))
         assert (renderer.engine_name, renderer.voice.id) == ("flite", "slt")
+        assert renderer.engine.in_process == (flite_path == "library")
         renders[rate, volume] = renderer.render("Ken: 5 votes. Aki: 6 votes.")
         renderer.close()
     assert renders[100, None].rate == 16000
     assert renders[100, None].seconds > 2 * renders[300, None].seconds
     assert _peak(renders[300, 0.2]) < 0.3 * _peak(renders[300, None])
+
+
+def test_flite_refuses_a_voice_it_does_not_have(flite_path):
+    with pytest.raises(UnknownVoice, match="'nobody'"):
+        flite.Engine(SpeechSettings("en", voice="nobody"))
+
+
+@needs_flite_library
+def test_flite_renders_a_short_line_in_process_with_each_voice_registered_once():
+    engine = flite.Engine(SpeechSettings("en"))
+    audio = engine.render("Ken: 5 votes.")
+    engine.close()
+    assert engine.in_process and audio.rate == 16000
+    assert 0.8 < audio.seconds < 2.5  # four words at 150 words a minute, with the pauses around them
+    assert flite_library.load().voice("slt") is flite_library.load().voice("slt")
+    assert [v.id for v in flite.voices()] == ["slt", "awb", "kal", "kal16", "rms"]  # libflite1 ships all five
+
+
+@needs_flite_library
+@needs_flite_program
+@pytest.mark.parametrize("voice", ["slt", "kal"])
+def test_flite_in_process_gives_the_flite_programs_samples(monkeypatch, voice):
+    line = "The night is over. Everyone, open your eyes. Ken has five votes and leaves the village."
+    settings = SpeechSettings("en", voice=voice, rate=130)
+    in_process = [tts.Renderer(settings).render(line) for _ in range(2)]
+    monkeypatch.setattr(flite_library, "load", lambda: None)
+    program = tts.Renderer(settings).render(line)
+    assert in_process[0] == in_process[1] == program and program.seconds > 3
+
+
+def test_without_flites_library_or_program_there_is_no_flite(monkeypatch):
+    monkeypatch.setattr(flite_library, "load", lambda: None)
+    monkeypatch.setattr(flite_program.shutil, "which", lambda name: None)
+    assert not flite.available() and flite.voices() == []
+    with pytest.raises(tts.SpeechUnavailable):
+        flite.Engine(SpeechSettings("en"))
+
+
+def test_without_flites_library_the_flite_program_renders(monkeypatch):
+    runs = []
+
+    def fake_flite(command, **kwargs):
+        runs.append(command)
+        out = command[command.index("-o") + 1]
+        with wave.open(out, "wb") as w:
+            w.setnchannels(1), w.setsampwidth(2), w.setframerate(16000)
+            w.writeframes(b"\x10\x00" * 8000)
+        return flite_program.subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(flite_library, "load", lambda: None)
+    monkeypatch.setattr(flite_program.shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(flite_program.subprocess, "run", fake_flite)
+    engine = flite.Engine(SpeechSettings("en", rate=85))
+    audio = engine.render("Ken: 5 votes.")
+    engine.close()
+    assert not engine.in_process and (audio.rate, audio.seconds) == (16000, 0.5)
+    assert runs == [["flite", "-voice", "slt", "--setf", "duration_stretch=2.000", "-t", "Ken: 5 votes.",
+                     "-o", runs[0][-1]]]
+
+
+@needs_flite_library
+def test_flite_renders_correctly_from_many_threads_at_once():
+    """Voices keep their rate, and flite its noise, in shared state: each thread gets the very
+    samples its engine renders alone."""
+    asked = {("slt", 100): "Ken: 5 votes.", ("slt", 250): "Aki is out.", ("kal", 150): "The night is over.",
+             ("rms", 250): "Ken: 5 votes."}
+    engines = {(voice, rate): flite.Engine(SpeechSettings("en", voice=voice, rate=rate)) for voice, rate in asked}
+    alone = {key: engines[key].render(text) for key, text in asked.items()}
+    start = threading.Barrier(2 * len(asked))
+    wrong = []
+
+    def speak(key):
+        start.wait()
+        for _ in range(5):
+            if engines[key].render(asked[key]) != alone[key]:
+                wrong.append(key)
+
+    threads = [threading.Thread(target=speak, args=(key,)) for key in asked for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == [] and len({audio.frames for audio in alone.values()}) == len(asked)
+
+
+@needs_flite_library
+def test_threads_asking_for_flite_at_once_share_one_library(monkeypatch):
+    """One Library, so one lock, whichever thread loads it first."""
+    monkeypatch.setattr(flite_library, "_loaded", [])
+    start = threading.Barrier(8)
+    found = []
+
+    def ask():
+        start.wait()
+        found.append(flite_library.load())
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(found) == 8 and len({id(library) for library in found}) == 1 and found[0] is not None
 
 
 def _say_to_wav(tmp_path, *args):

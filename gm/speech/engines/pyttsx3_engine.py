@@ -10,7 +10,6 @@ one `Engine` at a time (a lock guards the engine).
 from __future__ import annotations
 
 import sys
-import tempfile
 import threading
 import weakref
 from pathlib import Path
@@ -70,6 +69,8 @@ class Engine:
             found = [found_voice(v.id, v.name, v.languages) for v in self._engine.getProperty("voices")]
         self.voice = choose_voice(found, settings.lang, settings.voice)
         self.settings = settings
+        import tempfile  # here, not at the top: a line said by flite or Open JTalk needs no temporary file
+
         self._dir = tempfile.TemporaryDirectory(prefix="gm-speech-")
         self._file = Path(self._dir.name) / "line.wav"
         # espeak-ng renders on its own thread: runAndWait can return before the file is written.
