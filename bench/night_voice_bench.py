@@ -32,7 +32,7 @@ from gm.cli import app  # noqa: E402
 from gm.speech.audio import read_audio  # noqa: E402
 from gm.speech.settings import SpeechSettings  # noqa: E402
 from gm.speech.tts import engine_for  # noqa: E402
-from speech_bench import HOMOPHONES, at_16k, number_words, words_of  # noqa: E402
+from speech_bench import HOMOPHONES, decoded, number_words, words_of  # noqa: E402
 
 # deal, pass right, lay down, seer (Enter = done); fingers at each player and the graveyard; the first player's cards
 ANSWERS = "\n\n\n\n" + "3\n1\n0\n0\n0\n" + "\n" + "werewolf\ntraitor\n"
@@ -84,11 +84,7 @@ class LineListener:
         grammar = f"#JSGF V1.0;\ngrammar {name};\npublic <line> = <word>+;\n<word> = {vocabulary};\n"
         self.decoder.add_jsgf_string(name, grammar)
         self.decoder.activate_search(name)
-        self.decoder.start_utt()
-        self.decoder.process_raw(at_16k(audio).samples, full_utt=True)
-        self.decoder.end_utt()
-        hyp = self.decoder.hyp()
-        return hyp.hypstr.split() if hyp else []
+        return decoded(self.decoder, audio)
 
 
 def english(folder: Path) -> None:

@@ -99,11 +99,16 @@ class Listener:
         self.decoder = Decoder(jsgf=str(grammar), samprate=16000, logfn=os.devnull)
 
     def hear(self, audio: Audio) -> list[str]:
-        self.decoder.start_utt()
-        self.decoder.process_raw(at_16k(audio).samples, full_utt=True)
-        self.decoder.end_utt()
-        hyp = self.decoder.hyp()
-        return hyp.hypstr.split() if hyp else []
+        return decoded(self.decoder, audio)
+
+
+def decoded(decoder, audio: Audio) -> list[str]:
+    """The words `decoder` (pocketsphinx, its search set) hears in `audio`."""
+    decoder.start_utt()
+    decoder.process_raw(at_16k(audio).samples, full_utt=True)
+    decoder.end_utt()
+    hyp = decoder.hyp()
+    return hyp.hypstr.split() if hyp else []
 
 
 def at_16k(audio: Audio) -> Audio:

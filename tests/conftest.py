@@ -52,6 +52,19 @@ def own_data_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
 
 
+@pytest.fixture(scope="module")
+def engine():
+    """Skips where no text-to-speech engine can render English (no flite, no espeak-ng library)."""
+    from gm.speech.settings import SpeechSettings
+    from gm.speech.tts import Renderer, SpeechUnavailable
+
+    try:
+        renderer = Renderer(SpeechSettings("en"))
+    except SpeechUnavailable as error:
+        pytest.skip(f"no text-to-speech engine: {error}")
+    renderer.close()
+
+
 @pytest.fixture
 def pyttsx3_only(monkeypatch):
     """A machine without flite and without Open JTalk: every language is spoken through pyttsx3 (espeak-ng)."""

@@ -12,18 +12,8 @@ import gm.cli
 from gm import launch
 from gm.speech import say as say_module
 from gm.speech.say import Said
-from gm.speech.settings import SpeechSettings
-from gm.speech.tts import Renderer, SpeechUnavailable
 
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def engine():
-    try:
-        Renderer(SpeechSettings("en")).close()
-    except SpeechUnavailable as error:
-        pytest.skip(f"no text-to-speech engine: {error}")
 
 
 def run_quick(monkeypatch, capsys, args):

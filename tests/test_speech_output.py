@@ -17,21 +17,11 @@ from gm.speech.speakers import PrintSpeaker, open_speaker
 from gm.speech.notes import Notes
 from gm.speech.player import BadWavDir, DevicePlayer, WavSink
 from gm.speech.speaking import SpeechSpeaker
-from gm.speech.tts import Renderer, SpeechUnavailable
+from gm.speech.tts import Renderer
 
 
 def _line(key: str, text: str, urgent: bool = False) -> Line:
     return Line(key=key, text=text, spoken=text, urgent=urgent)
-
-
-@pytest.fixture(scope="module")
-def engine():
-    """Skips where pyttsx3 cannot render (no espeak-ng library)."""
-    try:
-        renderer = Renderer(SpeechSettings("en"))
-    except SpeechUnavailable as error:
-        pytest.skip(f"no text-to-speech engine: {error}")
-    renderer.close()
 
 
 def _speaker(tmp_path, pace=0.0, printed=None):

@@ -9,18 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from gm.speech.settings import SpeechSettings
-from gm.speech.tts import Renderer, SpeechUnavailable
 
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def engine():
-    try:
-        Renderer(SpeechSettings("en")).close()
-    except SpeechUnavailable as error:
-        pytest.skip(f"no text-to-speech engine: {error}")
 
 
 @pytest.mark.espeak
