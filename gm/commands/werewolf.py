@@ -65,7 +65,7 @@ def deck(
     from gm.text.inputs import deck_for
 
     voice = _voice(lang)
-    with input_errors():
+    with input_errors(lang):
         chosen = deck_for(players, variant, swap_ins)
     if as_json:
         print_json(deck_json(chosen))
@@ -116,7 +116,7 @@ def tally(
         "--runoff", metavar="VOTES", parser=text_up_to(4096), help="The runoff's votes, among the tied only.")] = None,
     roll_call: Annotated[bool, typer.Option(
         "--roll-call", help="Votes are voter=candidate instead of candidate=count.")] = False,
-    variant: Variant = None, swap_ins: With = "", as_json: Json = False,
+    variant: Variant = None, swap_ins: With = "", as_json: Json = False, lang: Lang = LANG,
 ) -> None:
     """Count a vote: the executed player (or the graveyard), a runoff among the tied, or panic (HW-R4).
 
@@ -125,7 +125,7 @@ def tally(
     from gm.text.inputs import BadInput, check_player_names, deck_for
     from gm.werewolf.tally import GRAVEYARD, outcome
 
-    with input_errors():
+    with input_errors(lang):
         names, _ = parse_players(players)
         check_player_names(names)
         chosen = deck_for(len(names), variant, swap_ins)
@@ -180,7 +180,7 @@ def judge(
     from gm.werewolf.judge import judge as judge_cards
 
     voice = _voice(lang)
-    with input_errors():
+    with input_errors(lang):
         text = read_text(file, MAX_JUDGE_BYTES) if file else read_stream(sys.stdin, MAX_JUDGE_BYTES)
         data = json_value(text, lambda reason: BadInput(f"bad JSON: {reason}"))
         request = parse_judge_request(data, card_names(), graveyard_names())
@@ -212,11 +212,12 @@ def evening(
     from gm.werewolf.evening import EveningError, evening_from_json
 
     voice = _voice(lang)
-    with input_errors():
+    with input_errors(lang):
         path = file or latest_evening()
         if path is None:
-            raise EveningError("no evening yet: play one with gm werewolf play")
-        data = json_value(read_text(path), lambda reason: EveningError(f"{path}: bad JSON: {reason}"))
+            raise EveningError("no evening yet: play one with gm werewolf play", "no_evening")
+        data = json_value(read_text(path),
+                          lambda reason: EveningError(f"{path}: bad JSON: {reason}", "evening_json", path=path, reason=reason))
         chosen = evening_from_json(data)
     if as_json:
         print_json(chosen.to_json())

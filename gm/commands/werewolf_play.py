@@ -82,7 +82,7 @@ def play(
     from gm.speech.speakers import open_speaker
     from gm.text.inputs import check_player_names, deck_for
 
-    with input_errors():
+    with input_errors(lang):
         names, readings = parse_players(players)
         check_player_names(names)
         if speech != "off":

@@ -81,7 +81,7 @@ def _judge_table(ctx: NightContext, executed: str | None, known: dict[str, list[
             return judge(list(ctx.players), table, graveyard, executed, seen, ctx.deck)
         except JudgeError as error:
             ctx.log("judge_refused", error=str(error))
-            ctx.say("werewolf.reveal.inconsistent", problem=str(error))
+            ctx.say("werewolf.reveal.inconsistent", problem=ctx.voice.error(error))
             known, seen = {}, None
 
 
@@ -93,7 +93,7 @@ def _ask_executed(ctx: NightContext, executed: str) -> tuple[list[str], Side | N
             side = decided_side(ctx.deck, executed, cards)
         except JudgeError as error:
             ctx.log("judge_refused", error=str(error))
-            ctx.say("werewolf.reveal.inconsistent", problem=str(error))
+            ctx.say("werewolf.reveal.inconsistent", problem=ctx.voice.error(error))
             continue
         ctx.say("werewolf.reveal.holds", name=ctx.label(executed), cards=[ctx.card_line(c) for c in cards])
         return cards, side

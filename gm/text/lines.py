@@ -10,7 +10,10 @@ spec after a colon:
   (ko) — the digit, said as a native number (4 → 넷);
 - `{secs:duration}` — a duration: "3 minutes" / "3分" (さんぷん);
 - `{names:list}` — a sequence joined as "A, B and C" / "A、B、C";
-- `{name:honorific}` — a name with さん in Japanese or 님 in Korean, except the graveyard (墓地, 묘지).
+- `{name:honorific}` — a name with さん in Japanese or 님 in Korean, except the graveyard (墓地, 묘지);
+- `{names:items}` — a name or a sequence as given, joined plainly ("A, B" / "A、B"), as refusals
+  list the choices; `{cards:cards}` — card ids as this pack names the cards; `{owner:owner}` — a
+  player's name, or the graveyard's name for "graveyard".
 
 In the spoken form, Korean numbers become Hangul words, Japanese numbers become kana words (and the
 Japanese particles は and へ are written as said: わ, え), and other strings go through the word
@@ -25,10 +28,13 @@ from collections.abc import Callable, Mapping, Sequence
 
 from gm.text import japanese, kana, korean
 from gm.ports import Line
+from gm.werewolf.tally import GRAVEYARD
 from voices import load_pack
 
 
 _HONORIFICS = {"ja": "さん", "ko": "님"}
+_PLAIN_JOINS = {"ja": "、"}  # `items`, `cards`, `owner`: joined without "and"; ", " elsewhere
+_ITEM_SPECS = ("items", "cards", "owner")
 
 
 class UnknownLine(KeyError):
@@ -137,9 +143,21 @@ class Voice:
         """さん (ja) or 님 (ko) after a player's name; none after the graveyard, none in English."""
         return "" if str(name) == self.text("common.graveyard") else _HONORIFICS.get(self.lang, "")
 
+    def _items(self, value: Any, spec: str) -> list[Any]:
+        """The items of an `items`, `cards` or `owner` field: strings, or lines to say in this language."""
+        values = [value] if isinstance(value, str) else list(value)
+        if spec == "cards":
+            return [self.line(f"werewolf.cards.{card}") for card in values]
+        if spec == "owner":
+            return [self.line("common.graveyard") if v == GRAVEYARD else str(v) for v in values]
+        return [str(v) for v in values]
+
     def _text_field(self, value: Any, spec: str) -> str:
         if isinstance(value, Line):
             return value.text
+        if spec in _ITEM_SPECS:
+            items = self._items(value, spec)
+            return _PLAIN_JOINS.get(self.lang, ", ").join(v.text if isinstance(v, Line) else v for v in items)
         if spec == "honorific":
             return f"{value}{self._honorific(value)}"
         if spec == "list":
@@ -162,6 +180,8 @@ class Voice:
     def _spoken_field(self, value: Any, spec: str) -> str:
         if isinstance(value, Line):
             return value.spoken
+        if spec in _ITEM_SPECS:
+            return _PLAIN_JOINS.get(self.lang, ", ").join(map(self._spoken_item, self._items(value, spec)))
         if spec == "honorific":
             return self.spoken_word(str(value)) + self._honorific(value)
         if spec == "list":

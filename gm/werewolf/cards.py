@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping
 
-from gm.errors import GmError
+from gm.werewolf.refusal import WerewolfRefusal
 
 CARD_IDS = (
     "villager", "werewolf", "traitor", "seer", "gravedigger", "magician",
@@ -27,7 +27,7 @@ ALIASES: Mapping[str, str] = {
 }
 
 
-class UnknownCard(GmError):
+class UnknownCard(WerewolfRefusal):
     """A card name that is no Half Werewolf card."""
 
 
@@ -43,7 +43,8 @@ def parse_card(text: str, names: Mapping[str, str] | None = None) -> str:
     lookup.update({_key(name): card for name, card in (names or {}).items()})
     if wanted and wanted in lookup:
         return lookup[wanted]
-    raise UnknownCard(f"unknown card {text!r} (cards: {', '.join(CARD_IDS)})")
+    raise UnknownCard(f"unknown card {text!r} (cards: {', '.join(CARD_IDS)})", "unknown_card",
+                      text=text, cards=CARD_IDS)
 
 
 def names_from_pack(table: Mapping[str, Any]) -> dict[str, str]:

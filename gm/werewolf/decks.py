@@ -8,7 +8,7 @@ from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 
 from gm.werewolf.cards import BOX_COUNTS, CARD_IDS, parse_card
-from gm.errors import GmError
+from gm.werewolf.refusal import WerewolfRefusal
 
 PLAYER_COUNTS = (4, 5, 6)
 VARIANTS = ("magician", "dead")
@@ -26,7 +26,7 @@ _VARIANT_CARD = {"magician": "magician", "dead": "death"}
 SWAP_INS: Mapping[str, tuple[int, ...]] = {"gorilla": (4, 5, 6), "angel": (6,), "apprentice": (6,)}
 
 
-class DeckError(GmError):
+class DeckError(WerewolfRefusal):
     """A deck the rules do not allow (HW-R1, HW-R2)."""
 
 
@@ -58,7 +58,8 @@ def graveyard_size(players: int) -> int:
 
 def _check_players(players: int, rule: str) -> None:
     if players not in PLAYER_COUNTS:
-        raise DeckError(f"{rule}: Half Werewolf is for 4 to 6 players, not {players}")
+        raise DeckError(f"{rule}: Half Werewolf is for 4 to 6 players, not {players}", "deck_players",
+                        rule=rule, players=players)
 
 
 def _deck(players: int, counts: Mapping[str, int], variant: str | None) -> Deck:
@@ -70,9 +71,11 @@ def standard_deck(players: int, variant: str | None = None, swap_ins: Sequence[s
     """The rulebook's deck for `players`, optionally a 6-player variant and swap-ins (HW-R1)."""
     _check_players(players, "HW-R1")
     if variant is not None and variant not in VARIANTS:
-        raise DeckError(f"HW-R1: unknown variant {variant!r} (variants: {', '.join(VARIANTS)})")
+        raise DeckError(f"HW-R1: unknown variant {variant!r} (variants: {', '.join(VARIANTS)})", "unknown_variant",
+                        variant=variant, variants=VARIANTS)
     if variant is not None and players != 6:
-        raise DeckError(f"HW-R1: the {variant} variant is for 6 players only, not {players}")
+        raise DeckError(f"HW-R1: the {variant} variant is for 6 players only, not {players}", "variant_players",
+                        variant=variant, players=players)
     villagers, specials = _BASE[players]
     counts = Counter(specials)
     if variant is not None:
@@ -81,12 +84,14 @@ def standard_deck(players: int, variant: str | None = None, swap_ins: Sequence[s
     for raw in swap_ins:
         card = parse_card(raw)
         if card not in SWAP_INS:
-            raise DeckError(f"HW-R1: {raw!r} cannot be swapped in (swap-ins: {', '.join(SWAP_INS)})")
+            raise DeckError(f"HW-R1: {raw!r} cannot be swapped in (swap-ins: {', '.join(SWAP_INS)})", "not_swap_in",
+                            raw=raw, swap_ins=tuple(SWAP_INS))
         if players not in SWAP_INS[card]:
             allowed = "/".join(map(str, SWAP_INS[card]))
-            raise DeckError(f"HW-R1: {card} is swapped in with {allowed} players only, not {players}")
+            raise DeckError(f"HW-R1: {card} is swapped in with {allowed} players only, not {players}",
+                            "swap_in_players", card=card, allowed=allowed, players=players)
         if counts[card]:
-            raise DeckError(f"HW-R1: {card} is swapped in twice (the box has one)")
+            raise DeckError(f"HW-R1: {card} is swapped in twice (the box has one)", "swap_in_twice", card=card)
         counts[card] += 1
         villagers -= 1
     counts["villager"] = villagers
@@ -100,18 +105,22 @@ def custom_deck(players: int, cards: Mapping[str, int]) -> Deck:
     for raw, count in cards.items():
         card = parse_card(raw)
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise DeckError(f"HW-R2: count of {raw!r} must be a whole number ≥ 0, not {count!r}")
+            raise DeckError(f"HW-R2: count of {raw!r} must be a whole number ≥ 0, not {count!r}", "bad_card_count",
+                            raw=raw, count=count)
         counts[card] += count
     for card, count in counts.items():
         if count > BOX_COUNTS[card]:
-            raise DeckError(f"HW-R2: {count} × {card} but the box holds {BOX_COUNTS[card]}")
+            raise DeckError(f"HW-R2: {count} × {card} but the box holds {BOX_COUNTS[card]}", "over_box",
+                            count=count, card=card, limit=BOX_COUNTS[card])
     if counts["werewolf"] != 1:
-        raise DeckError(f"HW-R2: a deck has exactly one werewolf, not {counts['werewolf']}")
+        raise DeckError(f"HW-R2: a deck has exactly one werewolf, not {counts['werewolf']}", "deck_werewolves",
+                        count=counts["werewolf"])
     wanted = 2 * players + graveyard_size(players)
     total = sum(counts.values())
     if total != wanted:
         raise DeckError(
             f"HW-R2: {players} players need {wanted} cards (2 each + {graveyard_size(players)} "
-            f"in the graveyard), not {total}"
+            f"in the graveyard), not {total}",
+            "deck_size", players=players, wanted=wanted, graveyard=graveyard_size(players), total=total,
         )
     return _deck(players, counts, "custom")

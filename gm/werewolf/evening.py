@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Mapping, Sequence
 
-from gm.errors import GmError
+from gm.werewolf.refusal import WerewolfRefusal
 from gm.werewolf.judge import Side
 
 
-class EveningError(GmError):
+class EveningError(WerewolfRefusal):
     """An evening record that cannot be: a winner who is not a player, an unknown side, bad JSON."""
 
 
@@ -33,12 +33,14 @@ class Evening:
     def add(self, winning_side: str, winners: Sequence[str]) -> Evening:
         """The evening with one more night."""
         if winning_side not in set(Side):
-            raise EveningError(f"unknown side {winning_side!r} (sides: {', '.join(Side)})")
+            raise EveningError(f"unknown side {winning_side!r} (sides: {', '.join(Side)})", "unknown_side",
+                               side=winning_side, sides=tuple(Side))
         for name in winners:
             if name not in self.players:
-                raise EveningError(f"winner {name!r} is not a player ({', '.join(self.players)})")
+                raise EveningError(f"winner {name!r} is not a player ({', '.join(self.players)})", "winner_not_player",
+                                   name=name, players=self.players)
         if len(set(winners)) != len(winners):
-            raise EveningError(f"a winner is named twice in {list(winners)}")
+            raise EveningError(f"a winner is named twice in {list(winners)}", "winner_twice", winners=list(winners))
         ordered = tuple(name for name in self.players if name in winners)
         return Evening(self.players, (*self.nights, Night(Side(winning_side), ordered)))
 
@@ -65,10 +67,11 @@ def evening_from_json(data: Any) -> Evening:
     """Read what `Evening.to_json` wrote (the tallies are recomputed, not trusted)."""
     if not isinstance(data, Mapping) or not isinstance(data.get("players"), list) or not isinstance(
             data.get("nights"), list):
-        raise EveningError('an evening is a JSON object with "players" and "nights" lists')
+        raise EveningError('an evening is a JSON object with "players" and "nights" lists', "not_an_evening")
     evening = Evening(tuple(str(name) for name in data["players"]))
     for night in data["nights"]:
         if not isinstance(night, Mapping) or not isinstance(night.get("winners"), list):
-            raise EveningError(f'a night needs "winning_side" and a "winners" list, not {night!r}')
+            raise EveningError(f'a night needs "winning_side" and a "winners" list, not {night!r}', "not_a_night",
+                               night=night)
         evening = evening.add(str(night.get("winning_side")), [str(name) for name in night["winners"]])
     return evening

@@ -15,7 +15,7 @@ from typing import Any
 from gm.werewolf.cards import CARD_IDS
 from gm.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
 from gm.werewolf.tally import GRAVEYARD
-from gm.errors import GmError
+from gm.werewolf.refusal import WerewolfRefusal
 from scorer.named import Named
 
 
@@ -51,7 +51,7 @@ HAND_SIZE = 2
 MOST_TURNED = 2  # only the seer's and the gravedigger's abilities can see the magician
 
 
-class JudgeError(GmError):
+class JudgeError(WerewolfRefusal):
     """Cards that cannot be the end of a real game, or names that are not in it."""
 
 
@@ -66,17 +66,26 @@ class Verdict:
     sides: Mapping[str, Side] = field(default_factory=dict)  # player → side in this game
 
 
-def _check_hand(hand: Sequence[str], owner: str, size: int = HAND_SIZE) -> None:
+def _owner_text(owner: str) -> str:
+    """How an English message names whose cards they are: a player, or the graveyard."""
+    return "the graveyard" if owner == GRAVEYARD else owner
+
+
+def _check_hand(hand: Sequence[str], owner: str | None, size: int = HAND_SIZE) -> None:
+    """`owner`: a player, `GRAVEYARD`, or None for a hand on its own."""
+    whose, held = ("the hand", "hand_") if owner is None else (_owner_text(owner), "held_")
     if len(hand) != size:
-        raise JudgeError(f"{owner} has {len(hand)} cards, not {size}")
+        raise JudgeError(f"{whose} has {len(hand)} cards, not {size}", f"{held}size",
+                         owner=owner or "", count=len(hand), size=size)
     for card in hand:
         if card not in CARD_IDS:
-            raise JudgeError(f"unknown card {card!r} in {owner} (cards: {', '.join(CARD_IDS)})")
+            raise JudgeError(f"unknown card {card!r} in {whose} (cards: {', '.join(CARD_IDS)})", f"{held}unknown_card",
+                             card=card, owner=owner or "", cards=CARD_IDS)
 
 
 def side_of(hand: Sequence[str], turned: bool = False) -> Side:
     """The side of a player holding `hand` (役職ルール①③); `turned` = saw the magician."""
-    _check_hand(hand, "the hand")
+    _check_hand(hand, None)
     if "werewolf" in hand and "traitor" in hand:
         return Side.TRAITOR_WEREWOLF
     if "werewolf" in hand or "traitor" in hand or turned:
@@ -98,43 +107,52 @@ def _validate(
     deck: Deck | None,
 ) -> None:
     if len(set(players)) != len(players):
-        raise JudgeError(f"a player is named twice in {list(players)}")
+        raise JudgeError(f"a player is named twice in {list(players)}", "player_twice", players=list(players))
     for name in players:
         if name.casefold() == GRAVEYARD:
-            raise JudgeError(f"{name!r} cannot be a player's name: it is the graveyard's")
+            raise JudgeError(f"{name!r} cannot be a player's name: it is the graveyard's", "graveyard_name", name=name)
     if len(players) not in PLAYER_COUNTS:
-        raise JudgeError(f"Half Werewolf is for 4 to 6 players, not {len(players)}")
+        raise JudgeError(f"Half Werewolf is for 4 to 6 players, not {len(players)}", "players", players=len(players))
     deck = deck or standard_deck(len(players))
     if deck.players != len(players):
-        raise JudgeError(f"the deck is for {deck.players} players, not {len(players)}")
+        raise JudgeError(f"the deck is for {deck.players} players, not {len(players)}", "deck_for",
+                         deck=deck.players, players=len(players))
     for name in hands:
         if name not in players:
-            raise JudgeError(f"cards given for {name!r}, who is not a player ({', '.join(players)})")
+            raise JudgeError(f"cards given for {name!r}, who is not a player ({', '.join(players)})",
+                             "cards_not_player", name=name, players=tuple(players))
     for name in players:
         if name not in hands:
-            raise JudgeError(f"no cards given for {name}")
+            raise JudgeError(f"no cards given for {name}", "no_cards", name=name)
         _check_hand(hands[name], name)
-    _check_hand(graveyard, "the graveyard", graveyard_size(len(players)))
+    _check_hand(graveyard, GRAVEYARD, graveyard_size(len(players)))
     seen = Counter(card for name in players for card in hands[name]) + Counter(graveyard)
     if seen["werewolf"] != 1:
-        raise JudgeError(f"{seen['werewolf']} werewolf cards, but every deck has exactly one")
+        raise JudgeError(f"{seen['werewolf']} werewolf cards, but every deck has exactly one", "werewolves",
+                         count=seen["werewolf"])
     limits = deck.cards
     for card, count in seen.items():
         if count > limits.get(card, 0):
             if card not in limits:
-                raise JudgeError(f"{card} is not in the deck ({_deck_name(deck)})")
-            raise JudgeError(f"{count} × {card} but the deck has {limits[card]}")
+                raise JudgeError(f"{card} is not in the deck ({_deck_name(deck)})",
+                                 f"not_in_{deck.variant or 'standard'}_deck", card=card, players=deck.players)
+            raise JudgeError(f"{count} × {card} but the deck has {limits[card]}", "over_deck",
+                             count=count, card=card, limit=limits[card])
     if executed is not None and executed != GRAVEYARD and executed not in players:
-        raise JudgeError(f"the executed {executed!r} is neither a player ({', '.join(players)}) nor {GRAVEYARD!r}")
+        raise JudgeError(f"the executed {executed!r} is neither a player ({', '.join(players)}) nor {GRAVEYARD!r}",
+                         "executed_unknown", executed=executed, players=tuple(players))
     for name in turned:
         if name not in players:
-            raise JudgeError(f"{name!r} saw the magician but is not a player ({', '.join(players)})")
+            raise JudgeError(f"{name!r} saw the magician but is not a player ({', '.join(players)})",
+                             "turned_not_player", name=name, players=tuple(players))
     if turned and not seen["magician"]:
-        raise JudgeError("players saw the magician, but no magician card is in play")
+        raise JudgeError("players saw the magician, but no magician card is in play", "no_magician")
     if len(set(turned)) != len(turned):
-        raise JudgeError(f"a player is named twice among those who saw the magician: {list(turned)}")
+        raise JudgeError(f"a player is named twice among those who saw the magician: {list(turned)}",
+                         "turned_twice", players=list(turned))
     if len(turned) > MOST_TURNED:
-        raise JudgeError(f"{len(turned)} players saw the magician, but only the seer and the gravedigger can")
+        raise JudgeError(f"{len(turned)} players saw the magician, but only the seer and the gravedigger can",
+                         "too_many_turned", count=len(turned))
 
 
 def _deck_name(deck: Deck) -> str:
@@ -231,13 +249,14 @@ def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] 
         return None if deck.has("death") or deck.has("traitor") else Side.WEREWOLVES
     if executed_hand is None:
         return None
-    owner, size = ("the graveyard", deck.graveyard) if executed == GRAVEYARD else (executed, HAND_SIZE)
-    _check_hand(executed_hand, owner, size)
+    _check_hand(executed_hand, executed, deck.graveyard if executed == GRAVEYARD else HAND_SIZE)
+    whose = _owner_text(executed)
     for card, count in Counter(executed_hand).items():
         if not deck.has(card):
-            raise JudgeError(f"{card} in {owner} is not in the deck")
+            raise JudgeError(f"{card} in {whose} is not in the deck", "held_not_in_deck", card=card, owner=executed)
         if count > deck.count(card):
-            raise JudgeError(f"{owner} holds {count} × {card} but the deck has {deck.count(card)}")
+            raise JudgeError(f"{whose} holds {count} × {card} but the deck has {deck.count(card)}", "held_over_deck",
+                             owner=executed, count=count, card=card, limit=deck.count(card))
     if executed == GRAVEYARD and "death" in executed_hand:
         return Side.LIVING
     if executed != GRAVEYARD and deck.has("death") and "death" not in executed_hand:

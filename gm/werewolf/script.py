@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gm.werewolf.decks import Deck
-from gm.errors import GmError
+from gm.werewolf.refusal import WerewolfRefusal
 from scorer.named import Named
 
 
@@ -29,7 +29,7 @@ class Kind(Named):
 
 
 
-class SetupError(GmError):
+class SetupError(WerewolfRefusal):
     """A night that cannot be run with these players and this deck."""
 
 
@@ -53,9 +53,11 @@ def build_script(
 ) -> tuple[Step, ...]:
     """The steps of a whole night for `players` (seating order) with `deck`."""
     if len(players) != deck.players:
-        raise SetupError(f"the deck is for {deck.players} players but {len(players)} are named")
+        raise SetupError(f"the deck is for {deck.players} players but {len(players)} are named", "deck_named",
+                         deck=deck.players, players=len(players))
     if discussion_seconds <= 0:
-        raise SetupError(f"the discussion must last some time, not {discussion_seconds} s")
+        raise SetupError(f"the discussion must last some time, not {discussion_seconds} s", "no_discussion",
+                         secs=discussion_seconds)
     four = deck.players == 4
     others = [card for card in deck.cards if card != "villager" and deck.count(card)]
     steps = [

@@ -11,21 +11,21 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 
-from gm.errors import GmError
+from gm.werewolf.refusal import WerewolfRefusal
 from gm.werewolf.decks import PLAYER_COUNTS, Deck, standard_deck
 
 GRAVEYARD = "graveyard"
 
 
-class TallyError(GmError):
+class TallyError(WerewolfRefusal):
     """Votes that cannot be counted: an unknown name, a bad count, an impossible total."""
 
 
 class BadTotal(TallyError):
     """A total of votes this deck cannot have, or a runoff with other voters than the first round (HW-R4)."""
 
-    def __init__(self, message: str, total: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, key: str, total: int, **fields: object) -> None:
+        super().__init__(message, key, total=total, **fields)
         self.total = total
 
 
@@ -37,9 +37,10 @@ def most_without_vote(players: int, deck: Deck | None = None) -> int:
     revealed angel. Without a deck, the standard deck for `players` (HW-R4).
     """
     if players not in PLAYER_COUNTS:
-        raise TallyError(f"Half Werewolf is for 4 to 6 players, not {players}")
+        raise TallyError(f"Half Werewolf is for 4 to 6 players, not {players}", "players", players=players)
     if deck is not None and deck.players != players:
-        raise TallyError(f"the deck is for {deck.players} players, not {players}")
+        raise TallyError(f"the deck is for {deck.players} players, not {players}", "deck_for",
+                         deck=deck.players, players=players)
     if deck is None:
         deck = standard_deck(players)
     traitor = 1 if players == 4 and deck.has("traitor") else 0
@@ -67,7 +68,8 @@ def check_total(total: int, players: int, deck: Deck | None = None) -> None:
     """HW-R4: a vote's total must be possible with `deck` (one vote per player, some may lack one)."""
     low, high = vote_bounds(players, deck)
     if not low <= total <= high:
-        raise BadTotal(f"HW-R4: {total} votes in all, but {players} players cast {votes_phrase(low, high)}", total)
+        raise BadTotal(f"HW-R4: {total} votes in all, but {players} players cast {votes_phrase(low, high)}",
+                       "total_exactly" if low == high else "total_between", total, players=players, low=low, high=high)
 
 
 @dataclass(frozen=True)
@@ -90,10 +92,11 @@ class Round:
 
 def _round(candidates: Sequence[str], counts: Mapping[str, int], voters: frozenset[str] | None = None) -> Round:
     if len(set(candidates)) != len(candidates):
-        raise TallyError(f"a candidate is named twice in {list(candidates)}")
+        raise TallyError(f"a candidate is named twice in {list(candidates)}", "candidate_twice",
+                         candidates=list(candidates))
     full = {candidate: counts.get(candidate, 0) for candidate in candidates}
     if sum(full.values()) == 0:
-        raise TallyError("no votes were cast")
+        raise TallyError("no votes were cast", "no_votes")
     top = max(full.values())
     return Round(MappingProxyType(full), tuple(c for c in candidates if full[c] == top), voters)
 
@@ -104,9 +107,11 @@ def count_round(
     """Count mode: candidate → number of votes; missing candidates have none (HW-R4 bounds)."""
     for candidate, count in counts.items():
         if candidate not in candidates:
-            raise TallyError(f"{candidate!r} is not a candidate (candidates: {', '.join(candidates)})")
+            raise TallyError(f"{candidate!r} is not a candidate (candidates: {', '.join(candidates)})",
+                             "not_candidate", candidate=candidate, candidates=tuple(candidates))
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise TallyError(f"votes for {candidate!r} must be a whole number ≥ 0, not {count!r}")
+            raise TallyError(f"votes for {candidate!r} must be a whole number ≥ 0, not {count!r}", "bad_votes",
+                             candidate=candidate, count=count)
     check_total(sum(counts.values()), players, deck)
     return _round(candidates, counts)
 
@@ -119,10 +124,12 @@ def roll_call_round(
     tally = dict.fromkeys(candidates, 0)
     for voter, candidate in votes.items():
         if voter not in voters:
-            raise TallyError(f"{voter!r} is not a voter (voters: {', '.join(voters)})")
+            raise TallyError(f"{voter!r} is not a voter (voters: {', '.join(voters)})", "not_voter",
+                             voter=voter, voters=tuple(voters))
         if candidate not in tally:
             raise TallyError(
-                f"{voter} voted for {candidate!r}, not a candidate (candidates: {', '.join(candidates)})"
+                f"{voter} voted for {candidate!r}, not a candidate (candidates: {', '.join(candidates)})",
+                "voted_not_candidate", voter=voter, candidate=candidate, candidates=tuple(candidates),
             )
         tally[candidate] += 1
     check_total(len(votes), len(voters), deck)
@@ -150,7 +157,8 @@ def outcome(first: Round, runoff: Round | None = None) -> Outcome:
     """The executed candidate, the runoff still to hold, or panic (a tie after the runoff)."""
     if first.executed is not None:
         if runoff is not None:
-            raise TallyError(f"no runoff: {first.executed} has the most votes in the first round")
+            raise TallyError(f"no runoff: {first.executed} has the most votes in the first round", "no_runoff",
+                             executed=first.executed)
         return Outcome(first.executed, None, False)
     tied = first.leaders
     if runoff is None:
@@ -158,18 +166,20 @@ def outcome(first: Round, runoff: Round | None = None) -> Outcome:
     for candidate, count in runoff.counts.items():
         if count and candidate not in tied:
             raise TallyError(
-                f"the runoff is among {', '.join(tied)} only, but {candidate!r} got {count} votes"
+                f"the runoff is among {', '.join(tied)} only, but {candidate!r} got {count} votes",
+                "runoff_not_tied", tied=tied, candidate=candidate, count=count,
             )
     if runoff.total != first.total:  # HW-R4: 全プレイヤーによる投票のやり直し, the same voters
         raise BadTotal(
             "HW-R4: the runoff has the same voters as the first round: "
             f"exactly {first.total} votes, not {runoff.total}",
-            runoff.total,
+            "runoff_total", runoff.total, first=first.total,
         )
     if first.voters is not None and runoff.voters is not None and first.voters != runoff.voters:
         changed = sorted(first.voters ^ runoff.voters)
         raise BadTotal(
-            f"HW-R4: the runoff has the same voters as the first round, but {', '.join(changed)} changed", runoff.total
+            f"HW-R4: the runoff has the same voters as the first round, but {', '.join(changed)} changed",
+            "runoff_voters", runoff.total, changed=changed,
         )
     if runoff.executed is None:
         return Outcome(None, tied, True)

@@ -1,0 +1,13 @@
+"""The Half Werewolf rules' refusals: a precise English message naming the bad input, plus a key
+(under the voice packs' `errors.werewolf`) and fields that let the app say it in another language."""
+
+from __future__ import annotations
+
+from gm.errors import GmError
+from scorer.refusal import Refusal
+
+
+class WerewolfRefusal(GmError, Refusal):
+    """Input the Half Werewolf rules cannot take; `key` and `fields` word it in every voice pack."""
+
+    prefix = "werewolf"
