@@ -197,6 +197,21 @@ def test_a_card_given_too_often_in_the_graveyard_asks_the_graveyard_again_in_jap
     assert result.reveal.winning_side == "werewolves" and result.reveal.winners == ("Ken",)
 
 
+
+@pytest.mark.parametrize("lang, said", [
+    ("ja", "そのカードでは辻褄が合いません（Akiに占い師が2枚ありますが、役職カードには1枚です）。もう一度確認しましょう。"),
+    ("ko", "그 카드로는 맞지 않습니다 (Aki에 예언자 카드가 2장이지만, 이번 카드에는 1장이에요). 다시 확인해 볼게요."),
+    ("en", "Those cards do not add up (Aki holds 2 × seer but the deck has 1). Let's go through them again."),
+])
+def test_cards_the_deck_cannot_hold_are_refused_in_the_nights_language(lang, said):
+    answers = MORNING_4 + counts(3, 1, 0, 0, 0) + [
+        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "seer"),  # Aki: two seers
+        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "werewolf")]
+    result, speaker, log, _ = night(FOUR, answers, lang=lang)
+    assert speaker.lines[speaker.keys.index("werewolf.reveal.inconsistent")].text == said
+    assert [e["error"] for e in log if e["type"] == "judge_refused"] == ["Aki holds 2 × seer but the deck has 1"]
+    assert result.reveal.winning_side == "villagers"
+
 def test_roll_call_warns_at_four_players_and_counts_named_votes():
     answers = MORNING_4 + [("werewolf.vote.ask_voter", "Ken"), ("werewolf.vote.ask_voter", "Aki"),
                            ("werewolf.vote.ask_voter", "Ken"), ("werewolf.vote.ask_voter", "none"),
