@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from gm.ports import Line
 from gm.text.lines import Voice
+from gm.werewolf.tally import GRAVEYARD
 
 # Sample players: a kanji name with its reading, a kana name, Latin names.
 READINGS = {"健": "けん"}
@@ -48,6 +49,8 @@ def keys(voice: Voice) -> list[str]:
 
 def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
     """A sample value for one `{field:spec}` of a line."""
+    if spec in ("items", "cards", "owner"):
+        return {"cards": ["seer", "werewolf"], "owner": [name, GRAVEYARD]}.get(spec, [name, "Mike"])
     if spec == "list":
         return [name, NAMES[(NAMES.index(name) + 1) % len(NAMES)]]
     if spec == "duration":
@@ -66,6 +69,9 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "card_a": "7 fire", "card_b": "5 water", "card": voice.line("werewolf.cards.seer"),
         "pending": "owl", "expected": "eye",
         "pile_word": "piles", "boxes": "one box has only four Owls",
+        "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
+        "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,
+        "winners": [name], "candidates": [name],
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")

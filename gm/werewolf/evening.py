@@ -34,7 +34,7 @@ class Evening:
         """The evening with one more night."""
         if winning_side not in set(Side):
             raise EveningError(f"unknown side {winning_side!r} (sides: {', '.join(Side)})", "unknown_side",
-                               side=winning_side, sides=tuple(Side))
+                               text=winning_side, sides=tuple(Side))
         for name in winners:
             if name not in self.players:
                 raise EveningError(f"winner {name!r} is not a player ({', '.join(self.players)})", "winner_not_player",

@@ -80,7 +80,7 @@ def _check_hand(hand: Sequence[str], owner: str | None, size: int = HAND_SIZE) -
     for card in hand:
         if card not in CARD_IDS:
             raise JudgeError(f"unknown card {card!r} in {whose} (cards: {', '.join(CARD_IDS)})", f"{held}unknown_card",
-                             card=card, owner=owner or "", cards=CARD_IDS)
+                             text=card, owner=owner or "", cards=CARD_IDS)
 
 
 def side_of(hand: Sequence[str], turned: bool = False) -> Side:
