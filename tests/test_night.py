@@ -199,7 +199,8 @@ def test_a_card_given_too_often_in_the_graveyard_asks_the_graveyard_again_in_jap
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("ja", "そのカードでは辻褄が合いません（Akiに占い師が2枚ありますが、役職カードには1枚です）。もう一度確認しましょう。"),
+    ("ja", "そのカードでは辻褄が合いません（Akiに占い師が2枚ありますが、役職カードには1枚です）。"
+           "もう一度確認しましょう。"),
     ("ko", "그 카드로는 맞지 않습니다 (Aki에 예언자 카드가 2장이지만, 이번 카드에는 1장이에요). 다시 확인해 볼게요."),
     ("en", "Those cards do not add up (Aki holds 2 × seer but the deck has 1). Let's go through them again."),
 ])

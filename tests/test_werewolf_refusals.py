@@ -196,8 +196,10 @@ TWO_WEREWOLVES = ('{"players": ["A", "B", "C", "D"], "hands": {"A": ["werewolf",
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("ja", "gm: 「bogus」というカードはありません (カード：村人、人狼、裏切り者、占い師、墓堀、魔術師、ゴリラ、死神、天使、見習い、ブランク)"),
-    ("ko", "gm: ‘bogus’라는 카드는 없어요 (카드: 시민, 늑대인간, 배신자, 예언자, 무덤지기, 마술사, 고릴라, 사신, 천사, 견습생, 백지)"),
+    ("ja", "gm: 「bogus」というカードはありません "
+           "(カード：村人、人狼、裏切り者、占い師、墓堀、魔術師、ゴリラ、死神、天使、見習い、ブランク)"),
+    ("ko", "gm: ‘bogus’라는 카드는 없어요 "
+           "(카드: 시민, 늑대인간, 배신자, 예언자, 무덤지기, 마술사, 고릴라, 사신, 천사, 견습생, 백지)"),
     ("en", "gm: unknown card 'bogus' (cards: villager, werewolf, traitor, seer, gravedigger, magician, gorilla, "
            "death, angel, apprentice, blank)"),
 ])

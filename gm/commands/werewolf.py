@@ -216,8 +216,8 @@ def evening(
         path = file or latest_evening()
         if path is None:
             raise EveningError("no evening yet: play one with gm werewolf play", "no_evening")
-        data = json_value(read_text(path),
-                          lambda reason: EveningError(f"{path}: bad JSON: {reason}", "evening_json", path=path, reason=reason))
+        data = json_value(read_text(path), lambda reason: EveningError(
+            f"{path}: bad JSON: {reason}", "evening_json", path=path, reason=reason))
         chosen = evening_from_json(data)
     if as_json:
         print_json(chosen.to_json())
