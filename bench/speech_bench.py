@@ -10,7 +10,8 @@
    same text (goal ≤ 3×), with the floor of `python -c pass` and `gm --help`.
 4. The discussion timer's cues spoken to a WAV sink playing in real time: lateness (≤ 50 ms).
 
-Timings are medians of --runs runs. Run: .venv/bin/python bench/speech_bench.py [--runs 7]
+Timings are medians of --runs runs. Run: .venv/bin/python bench/speech_bench.py [--runs 7] [--parts 2,3]
+(part 1 takes minutes; --parts runs only the parts named).
 """
 
 from __future__ import annotations
@@ -284,15 +285,17 @@ def cue_lateness(seconds: float = 10.0, phase: int = 180) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--parts", type=lambda s: {int(p) for p in s.split(",")}, default={1, 2, 3, 4},
+                        help="the parts to run, e.g. 2,3 (default: all four)")
     args = parser.parse_args()
     if not shutil.which("espeak-ng"):
         sys.exit("bench: espeak-ng is not installed")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        clarity(folder)
-        first_audio(args.runs)
-        whole_process(args.runs, folder)
-    cue_lateness()
+        parts = {1: lambda: clarity(folder), 2: lambda: first_audio(args.runs),
+                 3: lambda: whole_process(args.runs, folder), 4: cue_lateness}
+        for number in sorted(args.parts & parts.keys()):
+            parts[number]()
 
 
 if __name__ == "__main__":
