@@ -7,6 +7,7 @@ import time
 import types
 
 from gm.speech.audio import Audio
+from gm.speech.pieces import pieces
 
 RATE = 8000
 
@@ -23,6 +24,10 @@ class FakeRenderer:
     def render(self, text: str) -> Audio:
         self.rendered.append(text)
         return Audio(RATE, b"\x10\x00" * int(RATE * 0.1 * len(text)))
+
+    def parts(self, text: str):
+        """The audio of each piece of `text`, rendered when asked for, as Renderer.parts gives it."""
+        return (self.render(piece) for piece in pieces(text))
 
     def close(self) -> None:
         """Nothing to release: no engine was opened."""

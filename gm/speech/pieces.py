@@ -53,12 +53,16 @@ def _cut(text: str, limit: int) -> list[str]:
     return [*parts, text]
 
 
-def pieces(text: str) -> list[str]:
+def pieces(text: str, *, clauses: bool = True) -> list[str]:
     """The speakable pieces of `text`, in order: sentences, cut at commas (the first sentence, so
-    that the first piece is short and starts soon, and any longer than CLAUSE_CHARS), then at PIECE_CHARS."""
+    that the first piece is short and starts soon, and any longer than CLAUSE_CHARS), then at PIECE_CHARS.
+
+    `clauses=False` keeps sentences whole (cut at PIECE_CHARS only), for an engine that cuts a
+    sentence itself where its voice pauses (Open JTalk)."""
     out: list[str] = []
     for sentence in _SENTENCE_END.split(text.strip()):
-        clauses = _CLAUSE_END.split(sentence) if not out or len(sentence) > CLAUSE_CHARS else [sentence]
-        for clause in clauses:
+        cut = clauses and (not out or len(sentence) > CLAUSE_CHARS)
+        clauses_of = _CLAUSE_END.split(sentence) if cut else [sentence]
+        for clause in clauses_of:
             out.extend(part for part in _cut(clause.strip(), PIECE_CHARS) if speakable(part))
     return out

@@ -4,8 +4,8 @@
 
 - `say(line)` prints `line.text` in the caller's thread and queues what is said (`prepare`,
   by default `line.spoken`); it never waits for speech, so a timer loop can call it.
-- On the loudspeaker a long line is rendered sentence by sentence and its first sentence
-  plays while the rest renders (gm.speech.pieces).
+- On the loudspeaker a long line is rendered part by part (sentences, clauses, Open JTalk's
+  phrases: Renderer.parts) and its first part plays while the rest renders.
 - An urgent line (`line.urgent`, e.g. "time is up") on a real-time output (the loudspeaker)
   cuts the line being spoken within ~20 ms and drops the lines still waiting (they were
   printed already and are stale), then is spoken. With `wav:DIR` nothing plays in real time,
@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from gm.ports import Line, Sink, Speaker
 from gm.speech.audio import Audio
 from gm.speech.notes import Notes
-from gm.speech.pieces import pieces, speakable
+from gm.speech.pieces import speakable
 from gm.speech.tts import Renderer
 
 _WAIT = 0.5  # seconds between checks that the speaking thread is still alive
@@ -169,7 +169,7 @@ class SpeechSpeaker:
             return self._current
 
     def _speak(self, renderer: Renderer, item: _Item) -> None:
-        """Render and play one line. A sink that `streams` (the loudspeaker) plays the first piece
+        """Render and play one line. A sink that `streams` (the loudspeaker) plays the first part
         while the next ones render; any other sink gets the line's audio whole."""
         if self._broken or item.cut.is_set() or not speakable(item.text):
             return
@@ -189,10 +189,10 @@ class SpeechSpeaker:
         player = threading.Thread(target=play, name="gm-speech-player", daemon=True)
         player.start()
         try:
-            for piece in pieces(item.text):
+            for audio in renderer.parts(item.text):
+                rendered.put(audio)
                 if item.cut.is_set():
                     break
-                rendered.put(renderer.render(piece))
         finally:
             rendered.put(None)
             player.join()

@@ -4,10 +4,13 @@ English: flite's `slt` voice on Linux where flite is installed, else pyttsx3 (th
 voice; espeak-ng's `en-us` on Linux). Japanese: Open JTalk where `gm[ja]` is installed, else
 pyttsx3 (espeak-ng's kana-only voice). A `--voice` picks the engine that has that voice. Every
 engine takes the same `--rate` (words per minute) and renders a line piece by piece
-(gm.speech.pieces), so no text is too long for it.
+(gm.speech.pieces), so no text is too long for it. An engine with `render_parts` (Open JTalk)
+is handed whole sentences and gives each back in parts cut where its voice moves between phrases.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from gm.speech.audio import Audio, joined
 from gm.speech.engines import flite, openjtalk, pyttsx3_engine
@@ -66,6 +69,7 @@ class Renderer:
         self.engine = module.Engine(settings)
         self.voice: FoundVoice | None = self.engine.voice
         self.reads_kanji: bool = self.engine.reads_kanji
+        self._render_parts = getattr(self.engine, "render_parts", None)
 
     @property
     def missing_language(self) -> bool:
@@ -74,7 +78,19 @@ class Renderer:
 
     def render(self, text: str) -> Audio:
         """The audio of `text`, rendered piece by piece (empty audio when nothing in it is speakable)."""
-        return joined([self.engine.render(piece) for piece in pieces(text)])
+        return joined([self.engine.render(piece) for piece in self._pieces(text)])
+
+    def parts(self, text: str) -> Iterator[Audio]:
+        """The audio of `text` in parts played one after the other, each given as soon as it is
+        rendered, so the first plays while the next ones render."""
+        for piece in self._pieces(text):
+            if self._render_parts is None:
+                yield self.engine.render(piece)
+            else:
+                yield from self._render_parts(piece)
+
+    def _pieces(self, text: str) -> list[str]:
+        return pieces(text, clauses=self._render_parts is None)
 
     def close(self) -> None:
         self.engine.close()

@@ -4,6 +4,10 @@ Open JTalk reads the printed text itself (kanji, particles, counters) with the d
 the HTS voice inside the wheel: nothing is downloaded. Names are read as the players gave them
 (健=けん): the caller substitutes readings before rendering. `--rate` maps to Open JTalk's
 speed, 1.0 at the default rate.
+
+The engine is warmed when it is made (the HTS voice loads on first use), and `render_parts`
+gives a sentence's audio in parts cut at its phrases, the first as soon as it is rendered
+(gm.speech.engines.openjtalk_parts).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import contextlib
 import importlib.util
 import io
 import threading
+from collections.abc import Iterator, Sequence
 
 from gm.speech.audio import Audio, from_floats
 from gm.speech.settings import DEFAULT_RATE, SpeechSettings
@@ -21,6 +26,7 @@ from gm.speech.voices_found import FoundVoice, UnknownVoice
 NAME = "openjtalk"
 VOICE = FoundVoice("openjtalk", "Open JTalk (mei)", "ja-jp", engine=NAME)
 _LOCK = threading.Lock()  # one synthesis at a time: the library keeps one Open JTalk instance
+_warm = False  # True once the library has rendered something in this process
 
 
 def available() -> bool:
@@ -52,13 +58,44 @@ class Engine:
             raise UnknownVoice(f"no voice {settings.voice!r}: `gm voice list` shows the voices found")
         self.voice = VOICE
         self.settings = settings
-        self._tts = _pyopenjtalk().tts
+        self._library = _pyopenjtalk()
+        self._speed = settings.wpm / DEFAULT_RATE
+        self._rate = 48000
+        self._warm_up()
+
+    def _warm_up(self) -> None:
+        """Render one mora once per process, so that loading the voice does not delay the first line."""
+        global _warm
+        with _LOCK:
+            if _warm:
+                return
+            _warm = True
+        self._synthesize(self._labels("あ"))
+
+    def _labels(self, text: str) -> list[str]:
+        with _LOCK:
+            return self._library.extract_fullcontext(text)
+
+    def _synthesize(self, labels: Sequence[str]):
+        """The samples of `labels` (floats on the 16-bit scale)."""
+        with _LOCK:
+            samples, self._rate = self._library.synthesize(list(labels), self._speed)
+        return samples
+
+    def _audio(self, samples) -> Audio:
+        return from_floats(samples, self._rate, self.settings.volume if self.settings.volume is not None else 1.0)
 
     def render(self, text: str) -> Audio:
         """The audio of `text`."""
-        with _LOCK:
-            samples, rate = self._tts(text, speed=self.settings.wpm / DEFAULT_RATE)
-        return from_floats(samples, rate, self.settings.volume if self.settings.volume is not None else 1.0)
+        return self._audio(self._synthesize(self._labels(text)))
+
+    def render_parts(self, text: str) -> Iterator[Audio]:
+        """The audio of the sentence `text` in parts played one after the other, each as soon as it
+        is rendered: Open JTalk reads the whole sentence, the voice renders it phrase by phrase."""
+        from gm.speech.engines.openjtalk_parts import rendered_parts
+
+        for samples in rendered_parts(self._labels(text), self._synthesize):
+            yield self._audio(samples)
 
     def close(self) -> None:
         """The library keeps its one instance for the process."""
