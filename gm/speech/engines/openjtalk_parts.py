@@ -3,14 +3,15 @@
 Open JTalk reads the whole sentence once: its full-context labels give every phoneme its place
 in the sentence (accent phrase, breath group, pitch), and the HTS voice renders those labels
 part by part. Rendering costs about 45 ms a second of speech here, so a sentence's first part
-is kept to its first accent phrase (今夜の|レギュレーションは). Parts end where the voice moves
-from one phrase to the next anyway: before each pause (a comma, 「」), and once at the end of
-the first phrase. Never inside a word or a phrase, never between a name and its count (健 5票).
+is kept to its first accent phrase (今夜の|レギュレーションは); later parts run on to a pause
+(a comma, 「」). Never inside a word or a phrase, never between a name and its count (健 5票).
 
-Each part is rendered with one label of its neighbours on either side, so the voice moves into
-and out of the cut as it does in the whole sentence; neighbouring parts are joined by a
-crossfade of a few milliseconds at the start of the label after the cut, aligned on the
-voice's pitch periods, so the joint has no click and the sentence keeps its length.
+A part after the first is rendered from the phoneme before its cut, so the voice moves into the
+cut as it does in the whole sentence; it is joined to the part before by a crossfade of 10 ms
+just before the cut, aligned on the voice's pitch periods: no click, and the sentence keeps
+its length. Each part is one run of the HTS voice, whose global variance is fitted to that run:
+a short part can come out a few dB louder than the same words in the whole sentence, as a
+sentence cut at its commas into separate lines does.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ SILENT = frozenset({PAUSE, "sil"})
 NUMBER = "05"  # Open JTalk's part-of-speech code of a number: a phrase starting with one is a count
 DETERMINER = "07"  # 連体詞 (この, その): the one word a count may be cut from
 FIRST_PART_LABELS = 3  # a first part has the silence before the sentence and at least two phonemes
+PART_LABELS = 24  # a later part runs on to the first pause after this many phonemes (about 1.5 s)
 FADE = 480  # samples over which two parts are crossfaded (10 ms at Open JTalk's 48 kHz)
 SHIFT = 240  # samples a joint may move to line up the voice's pitch periods
 
@@ -40,16 +42,17 @@ def _marks(label: str) -> tuple[str, str, str, str]:
 
 
 def cuts(labels: Sequence[str]) -> list[int]:
-    """The indices of the labels that start a part: each pause (it starts the part after it), and,
-    before the sentence's first pause, the first phoneme of its second accent phrase unless that
-    phrase is a count after a name or a noun (健 5票, 投票結果 3票). A sentence with neither is
-    cut before its closing silence, which takes as long to render as a short word."""
+    """The indices of the labels that start a part. The first part ends at the sentence's first
+    pause or, before it, at the start of its second accent phrase unless that phrase is a count
+    after a name or a noun (健 5票, 投票結果 3票); a later part runs on to the first pause after
+    PART_LABELS phonemes (a pause starts the part after it). A sentence with neither is cut
+    before its closing silence, which takes as long to render as a short word."""
     marks = [_marks(label) for label in labels]
     found: list[int] = []
     for i in range(FIRST_PART_LABELS, len(marks)):
         phoneme, word, before, phrase = marks[i]
         previous, previous_phrase = marks[i - 1][0], marks[i - 1][3]
-        if phoneme == PAUSE and previous not in SILENT:
+        if phoneme == PAUSE and previous not in SILENT and (not found or i - found[-1] >= PART_LABELS):
             found.append(i)
         elif (not found and phoneme not in SILENT and previous not in SILENT and phrase != previous_phrase
               and (word != NUMBER or before == DETERMINER)):
