@@ -14,7 +14,9 @@ from gm.speech import tts
 from gm.speech.audio import Audio
 from gm.speech.engines import openjtalk
 from gm.speech.notes import Notes
-from gm.speech.output import spoken_form
+from gm.ports import Line
+from gm.speech.output import open_speech_speaker, spoken_form
+from gm.speech.speakers import PrintSpeaker
 from gm.speech.pieces import pieces
 from gm.speech.settings import SpeechSettings
 from gm.speech.voices_found import FoundVoice
@@ -144,14 +146,19 @@ def _fake_library(calls: list[str]) -> types.SimpleNamespace:
     return types.SimpleNamespace(extract_fullcontext=extract_fullcontext, synthesize=synthesize)
 
 
-def test_the_voice_is_warmed_once_when_the_first_engine_is_made(monkeypatch):
+def test_a_speaker_warms_the_voice_once_before_the_first_line_and_a_wav_file_gets_it_whole(monkeypatch, tmp_path):
     calls: list[str] = []
+    monkeypatch.setattr(openjtalk, "available", lambda: True)
     monkeypatch.setattr(openjtalk, "_pyopenjtalk", lambda: _fake_library(calls))
     monkeypatch.setattr(openjtalk, "_warm", False)
-    openjtalk.Engine(SpeechSettings("ja"))
-    assert calls == ["read あ", "render ['あ']"]
-    openjtalk.Engine(SpeechSettings("ja")).render("夜")
-    assert calls[2:] == ["read 夜", "render ['夜']"]
+    for folder in ("a", "b"):
+        speaker = open_speech_speaker(SpeechSettings("ja", f"wav:{tmp_path / folder}"), PrintSpeaker(lambda _: None))
+        speaker.say(Line("k", "夜が明けました、みなさん。", "よがあけました、みなさん。"))
+        speaker.close()
+    line = ["read 夜が明けました、みなさん。", "render ['夜が明けました、みなさん。']"]
+    assert calls == ["read あ", "render ['あ']", *line, *line]
+    tts.Renderer(SpeechSettings("ja")).render("夜")
+    assert calls[-2:] == ["read 夜", "render ['夜']"]  # `gm voice say --to` renders at once
 
 
 class _PartsModule:

@@ -66,7 +66,7 @@ def open_speech_speaker(settings: SpeechSettings, printer, *, pace: float = 0.0)
         make_sink = DevicePlayer
     try:
         prepare = spoken_form(settings, notes, engine_for(settings).Engine.reads_kanji)
-        speaker = SpeechSpeaker(printer, lambda: Renderer(settings), make_sink, notes, prepare)
+        speaker = SpeechSpeaker(printer, lambda: Renderer(settings).warmed(), make_sink, notes, prepare)
     except SpeechUnavailable as error:
         notes.note(error.note)
         return printer

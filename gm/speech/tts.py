@@ -80,6 +80,14 @@ class Renderer:
         """The audio of `text`, rendered piece by piece (empty audio when nothing in it is speakable)."""
         return joined([self.engine.render(piece) for piece in self._pieces(text)])
 
+    def warmed(self) -> Renderer:
+        """This renderer, its engine warmed up where it has a cost on first use (Open JTalk loads
+        its voice): for a speaker, made before the first line is asked for."""
+        warm_up = getattr(self.engine, "warm_up", None)
+        if warm_up is not None:
+            warm_up()
+        return self
+
     def parts(self, text: str) -> Iterator[Audio]:
         """The audio of `text` in parts played one after the other, each given as soon as it is
         rendered, so the first plays while the next ones render."""

@@ -5,5 +5,6 @@
 Each module has `NAME`, `available()`, `voices()` (FoundVoice list) and an `Engine(settings)`
 with `voice`, `reads_kanji`, `render(text) -> Audio` and `close()`; an engine that renders a
 sentence in parts itself also has `render_parts(sentence) -> Iterator[Audio]` (Open JTalk, see
-`openjtalk_parts`). Each imports its library or runs its program only when used. gm.speech.tts picks the engine for a language.
+`openjtalk_parts`). Each imports its library or runs its program only when used.
+gm.speech.tts picks the engine for a language.
 """

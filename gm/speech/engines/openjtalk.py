@@ -5,9 +5,9 @@ the HTS voice inside the wheel: nothing is downloaded. Names are read as the pla
 (健=けん): the caller substitutes readings before rendering. `--rate` maps to Open JTalk's
 speed, 1.0 at the default rate.
 
-The engine is warmed when it is made (the HTS voice loads on first use), and `render_parts`
-gives a sentence's audio in parts cut at its phrases, the first as soon as it is rendered
-(gm.speech.engines.openjtalk_parts).
+`warm_up` loads the HTS voice before the first line (a speaker does it when it is made), and
+`render_parts` gives a sentence's audio in parts cut at its phrases, the first as soon as it is
+rendered (gm.speech.engines.openjtalk_parts).
 """
 
 from __future__ import annotations
@@ -61,10 +61,9 @@ class Engine:
         self._library = _pyopenjtalk()
         self._speed = settings.wpm / DEFAULT_RATE
         self._rate = 48000
-        self._warm_up()
 
-    def _warm_up(self) -> None:
-        """Render one mora once per process, so that loading the voice does not delay the first line."""
+    def warm_up(self) -> None:
+        """Render one mora, once per process, so that loading the voice does not delay the first line."""
         global _warm
         with _LOCK:
             if _warm:
