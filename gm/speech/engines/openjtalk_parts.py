@@ -29,6 +29,7 @@ FIRST_PART_LABELS = 3  # a first part has the silence before the sentence and at
 PART_LABELS = 24  # a later part runs on to the first pause after this many phonemes (about 1.5 s)
 FADE = 480  # samples over which two parts are crossfaded (10 ms at Open JTalk's 48 kHz)
 SHIFT = 240  # samples a joint may move to line up the voice's pitch periods
+# FADE + SHIFT stay under the 1,200 samples (5 frames of 240) HTS renders the shortest label in.
 
 _LABEL = re.compile(r"-(?P<phoneme>[^+]+)\+.*/B:(?P<before>[^-]+)-.*/C:(?P<word>[^_]+)_.*/F:[^@]*@(?P<phrase>[^_]+)_")
 
