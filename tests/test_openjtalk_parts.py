@@ -106,6 +106,24 @@ def test_parts_played_one_after_the_other_are_the_whole_sentence(library):
         assert len(parts) >= 2 and numpy.allclose(numpy.concatenate(parts), _noise(labels)), sentence
 
 
+@needs_openjtalk
+def test_a_part_rendered_louder_starts_at_the_loudness_before_it_and_glides_to_its_own(library):
+    from gm.speech.engines.openjtalk_parts import FADE, GLIDE, rendered_parts
+
+    labels = library.extract_fullcontext(VOTES)
+
+    def louder_later(part):  # a voice whose parts after the first come out twice as loud
+        return _noise(part) * (1.0 if part[0] == labels[0] else 2.0)
+
+    parts = list(rendered_parts(labels, louder_later))
+    joined, whole = numpy.concatenate(parts), _noise(labels)
+    at = len(parts[0]) + FADE  # where the second part's own samples start
+    assert len(parts[1]) > GLIDE
+    assert numpy.allclose(joined[:at - FADE], whole[:at - FADE])
+    assert numpy.allclose(joined[at: at + GLIDE], whole[at: at + GLIDE] * numpy.linspace(1.0, 2.0, GLIDE))
+    assert numpy.allclose(joined[at + GLIDE:], 2 * whole[at + GLIDE:])  # and the third part goes on as loud
+
+
 def _steps(samples: numpy.ndarray) -> numpy.ndarray:
     return numpy.abs(numpy.diff(samples))
 

@@ -6,12 +6,13 @@ part by part. Rendering costs about 45 ms a second of speech here, so a sentence
 is kept to its first accent phrase (今夜の|レギュレーションは); later parts run on to a pause
 (a comma, 「」). Never inside a word or a phrase, never between a name and its count (健 5票).
 
-A part after the first is rendered from the phoneme before its cut, so the voice moves into the
-cut as it does in the whole sentence; it is joined to the part before by a crossfade of 10 ms
-just before the cut, aligned on the voice's pitch periods: no click, and the sentence keeps
-its length. Each part is one run of the HTS voice, whose global variance is fitted to that run:
-a short part can come out a few dB louder than the same words in the whole sentence, as a
-sentence cut at its commas into separate lines does.
+A part after the first is rendered from the phonemes before its cut, so the voice moves into
+the cut as it does in the whole sentence; it is joined to the part before by a crossfade of 10 ms
+just before the cut, aligned on the voice's pitch periods: no click, and the sentence keeps its
+length. Each part is one run of the HTS voice, whose global variance is fitted to that run, so
+a short part can come out a few dB louder or softer than the same words in the whole sentence
+(as a sentence cut at its commas into separate lines does): a part starts at the loudness the
+part before ended with and glides to its own over half a second, so no joint jumps in loudness.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ NUMBER = "05"  # Open JTalk's part-of-speech code of a number: a phrase starting
 DETERMINER = "07"  # 連体詞 (この, その): the one word a count may be cut from
 FIRST_PART_LABELS = 3  # a first part has the silence before the sentence and at least two phonemes
 PART_LABELS = 24  # a later part runs on to the first pause after this many phonemes (about 1.5 s)
+BEHIND = 3  # labels before its cut a part is rendered from
+LEVEL = 2  # labels before a cut on which two parts' loudness is compared
+GLIDE = 24_000  # samples over which a part glides from the loudness of the part before to its own (0.5 s)
+QUIET = 300.0  # a level (RMS on the 16-bit scale) below which loudness is not compared
 FADE = 480  # samples over which two parts are crossfaded (10 ms at Open JTalk's 48 kHz)
 SHIFT = 240  # samples a joint may move to line up the voice's pitch periods
 # FADE + SHIFT stay under the 1,200 samples (5 frames of 240) HTS renders the shortest label in.
@@ -78,23 +83,45 @@ def _aligned(end: numpy.ndarray, samples: numpy.ndarray, start: int) -> int:
     return start + low + int(numpy.argmax(scores / numpy.sqrt(energy + 1.0)))
 
 
+def _level(samples: numpy.ndarray) -> float:
+    return float(numpy.sqrt(numpy.mean(samples * samples))) if len(samples) else 0.0
+
+
+def _gain(heard: numpy.ndarray, again: numpy.ndarray) -> float:
+    """The gain that brings `again` (phonemes as a new part renders them) to the loudness of
+    `heard` (the same phonemes as the part before rendered them), within ×½ to ×2; 1 in silence."""
+    loud, quiet = _level(heard), _level(again)
+    return float(numpy.clip(loud / quiet, 0.5, 2.0)) if min(loud, quiet) > QUIET else 1.0
+
+
 def rendered_parts(labels: Sequence[str], synthesize: Callable[[Sequence[str]], numpy.ndarray]
                    ) -> Iterator[numpy.ndarray]:
     """The audio of the sentence `labels`, part by part (see `cuts`); `synthesize` renders labels to samples.
 
-    A part after the first is rendered from the label before its cut, so its voice comes into
-    the cut as in the whole sentence, and its first FADE samples are crossfaded with the end
-    of the part before (held back until then). Played one after the other, the parts are the whole sentence."""
+    A part after the first is rendered from BEHIND labels before its cut, so its voice comes into
+    the cut as in the whole sentence; it starts at the loudness the part before ended with
+    (compared on the LEVEL phonemes before the cut, which both render) and glides to its own over
+    GLIDE samples; its first FADE samples are crossfaded with the end of the part before (held
+    back until then). Played one after the other, the parts are the whole sentence."""
     bounds = [0, *cuts(labels), len(labels)]
     ramp = numpy.linspace(0.0, 1.0, FADE)
     end: numpy.ndarray | None = None  # the previous part's last FADE samples, held back for the joint
+    previous = numpy.zeros(0)
     for first, last in zip(bounds, bounds[1:]):
-        low = max(first - 1, 0)
+        low = max(first - BEHIND, 0)
         samples = synthesize(labels[low:last])
         stop = len(samples) - FADE if last < len(labels) else len(samples)
         if end is None:
             yield samples[:stop]
         else:
             start = _aligned(end, samples, len(synthesize(labels[low:first])))
+            heard = len(synthesize(labels[first - LEVEL:first]))
+            gain = _gain(previous[len(previous) - heard:], samples[start - heard: start])
+            glide = numpy.ones(len(samples))
+            glide[:start] = gain
+            reach = min(GLIDE, len(samples) - start)
+            glide[start: start + reach] = numpy.linspace(gain, 1.0, reach)
+            samples = samples * glide
             yield numpy.concatenate([end * (1.0 - ramp) + samples[start - FADE: start] * ramp, samples[start:stop]])
         end = samples[stop:]
+        previous = samples
