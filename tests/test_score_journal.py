@@ -1,5 +1,6 @@
 """The journal: append + fsync, torn last lines set aside, damage named by line, locking, crashes."""
 
+import contextlib
 import json
 import os
 import random
@@ -227,3 +228,45 @@ def test_sigkill_of_the_real_cli_keeps_every_acknowledged_entry(tmp_path):
         state = Journal(path, warn=lambda note: None).load()
         assert state.match.totals[0] >= acknowledged
     assert Journal(path).load().match.totals[0] <= 12
+
+
+def test_two_journals_creating_the_file_at_the_same_moment_both_append(tmp_path, monkeypatch):
+    """The other process creates the journal between our 'not there' and our create: we append to it."""
+    path = tmp_path / "m.jsonl"
+    real_open = os.open
+    raced = []
+
+    def racing_open(name, flags, *mode):
+        if flags & os.O_EXCL and not raced:
+            raced.append(True)
+            Journal(path).append(lambda state: NewMatch((A, B)))  # the other process wins the race
+        return real_open(name, flags, *mode)
+
+    monkeypatch.setattr(os, "open", racing_open)
+    Journal(path).append(lambda state: NewMatch((A, B)) if state.match is None else Skull(A, 3))
+    monkeypatch.undo()
+    assert raced and [json.loads(line)["kind"] for line in path.read_text().splitlines()] == ["new", "skull"]
+    assert Journal(path).load().match.totals[0] == 3
+
+
+def test_an_empty_journal_given_up_while_we_waited_is_not_written_into(tmp_path, monkeypatch):
+    """We opened the journal, then its creator removed it (empty, its write failed) before we had the
+    lock: our event goes to the journal at the path, never into the removed file."""
+    import gm.score.journal as journal_module
+
+    path = tmp_path / "m.jsonl"
+    path.touch()
+    real_locked = journal_module._locked
+    removed = []
+
+    @contextlib.contextmanager
+    def locked_after_removal(fd, where, exclusive):
+        if not removed:
+            removed.append(True)
+            path.unlink()
+        with real_locked(fd, where, exclusive):
+            yield
+
+    monkeypatch.setattr(journal_module, "_locked", locked_after_removal)
+    Journal(path).append(lambda state: NewMatch((A, B)))
+    assert removed and [json.loads(line)["kind"] for line in path.read_text().splitlines()] == ["new"]

@@ -232,38 +232,54 @@ class Journal:
         Nothing is written when the journal is damaged or the event is refused (the error
         propagates); when this returns, the event is on disk.
         """
-        flags = os.O_RDWR | os.O_APPEND | _BINARY | _NONBLOCK
-        created = False
-        try:
-            fd = os.open(self.path, flags)
-        except FileNotFoundError:
-            apply(State(), make(State()))  # a refused first event creates no file
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644)
-            created = True
-            _fsync_dir(self.path.parent)
-        try:
-            check_regular(self.path, fd)
-            with _locked(fd, self.path, exclusive=True):
-                contents, stale = self._read(fd)
-                event = make(contents.state)
-                state, change = apply(contents.state, event)
-                if contents.torn:
-                    self._set_aside(fd, contents)
-                line = encode(event)
-                _write_all(fd, line)
-                _sync(fd)
-                if stale:
-                    self._update_index(stale)
-                if isinstance(event, NewMatch):
-                    self._index_new(fd, contents, line)
-        except BaseException:
-            if created and os.fstat(fd).st_size == 0:  # a full disk leaves no empty journal behind
-                self.path.unlink(missing_ok=True)
-            raise
-        finally:
-            os.close(fd)
+        while True:
+            fd, created = self._open_to_append(make)
+            try:
+                check_regular(self.path, fd)
+                with _locked(fd, self.path, exclusive=True):
+                    if not _still_the_journal(fd, self.path):  # its creator gave up an empty file: open again
+                        continue
+                    try:
+                        return self._append_locked(fd, make)
+                    except BaseException:
+                        if created and os.fstat(fd).st_size == 0:  # a full disk leaves no empty journal behind
+                            self.path.unlink(missing_ok=True)
+                        raise
+            finally:
+                os.close(fd)
+
+    def _append_locked(self, fd: int, make: Callable[[State], Event]) -> tuple[State, Change]:
+        """Append the event `make` builds from the journal's state (the caller holds the lock)."""
+        contents, stale = self._read(fd)
+        event = make(contents.state)
+        state, change = apply(contents.state, event)
+        if contents.torn:
+            self._set_aside(fd, contents)
+        line = encode(event)
+        _write_all(fd, line)
+        _sync(fd)
+        if stale:
+            self._update_index(stale)
+        if isinstance(event, NewMatch):
+            self._index_new(fd, contents, line)
         return state, change
+
+    def _open_to_append(self, make: Callable[[State], Event]) -> tuple[int, bool]:
+        """The journal opened for appending, and whether this call created it (a first event the
+        rules refuse creates nothing). Another gm creating it at the same moment is fine: both append."""
+        flags = os.O_RDWR | os.O_APPEND | _BINARY | _NONBLOCK
+        while True:
+            try:
+                return os.open(self.path, flags), False
+            except FileNotFoundError:
+                apply(State(), make(State()))
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                continue
+            _fsync_dir(self.path.parent)
+            return fd, True
 
     def _index_new(self, fd: int, contents: Contents, line: bytes) -> None:
         """The match just started, in the index (after its line is on disk)."""
@@ -353,6 +369,16 @@ def _fsync_dir(directory: Path) -> None:
     finally:
         os.close(fd)
 
+
+
+def _still_the_journal(fd: int, path: Path) -> bool:
+    """True when `fd` is still the file at `path` (not one removed since it was opened)."""
+    try:
+        named = os.stat(path)
+    except FileNotFoundError:
+        return False
+    opened = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino)
 
 @contextmanager
 def _locked(fd: int, path: Path, exclusive: bool) -> Iterator[None]:
