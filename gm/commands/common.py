@@ -18,6 +18,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from gm.errors import BAD_INPUT, GmError
 from gm.files import EXIT_BROKEN_PIPE, json_text, stdout_gone
+from scorer.refusal import Refusal
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 1
@@ -30,8 +31,11 @@ BAD_INPUT_OR_PATH: tuple[type[Exception], ...] = (*BAD_INPUT, OSError)
 _Abort = typer.Abort
 
 
-class BadPlayers(GmError):
-    """A player list that cannot be used (empty names, duplicates, bad readings)."""
+class BadPlayers(GmError, Refusal):
+    """A player list that cannot be used (empty names, duplicates, bad readings); `key` (under the
+    voice packs' `errors.players`) and `fields` word it in every language."""
+
+    prefix = "players"
 
 
 def printable(text: str) -> str:
@@ -88,11 +92,11 @@ def parse_players(spec: str) -> tuple[list[str], dict[str, str]]:
         name, _, reading = item.partition("=")
         name, reading = name.strip(), reading.strip()
         if not name:
-            raise BadPlayers(f"empty player name in {spec!r}")
+            raise BadPlayers(f"empty player name in {spec!r}", "empty_name", spec=spec)
         if name.casefold() in (n.casefold() for n in names):
-            raise BadPlayers(f"player {name!r} is named twice in {spec!r}")
+            raise BadPlayers(f"player {name!r} is named twice in {spec!r}", "named_twice", name=name, spec=spec)
         if _ and not reading:
-            raise BadPlayers(f"empty reading for player {name!r}")
+            raise BadPlayers(f"empty reading for player {name!r}", "empty_reading", name=name)
         names.append(plain_name(name))
         if reading:
             readings[name] = plain_name(reading)

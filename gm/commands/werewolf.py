@@ -134,25 +134,37 @@ def tally(
         second = None
         if runoff is not None:
             if not result.needs_runoff:
-                raise BadInput(f"no runoff: {result.executed} has the most votes")
+                raise BadInput(f"no runoff: {result.executed} has the most votes", "no_runoff",
+                               executed=result.executed)
             second = _round_of(runoff, list(result.runoff_candidates or ()), names, roll_call, chosen)
             result = outcome(first, second)
     if as_json:
         print_json(tally_json(first, second, result))
         return
+    _print_tally(_voice(lang), first, second, result)
+
+
+def _print_tally(voice: Voice, first: Round, second: Round | None, result: Outcome) -> None:
+    """The vote's table (candidate, votes, runoff) and its outcome, in the voice's language."""
     from rich.table import Table
 
-    table = Table("candidate", "votes", *(["runoff"] if second else []))
+    from gm.werewolf.tally import GRAVEYARD
+
+    def shown(name: str) -> str:
+        return voice.text("werewolf.tally.graveyard") if name == GRAVEYARD else name
+
+    headers = ["candidate", "votes", *(["runoff"] if second else [])]
+    table = Table(*(voice.text(f"werewolf.tally.{header}") for header in headers))
     for candidate, count in first.counts.items():
         extra = [str(second.counts[candidate]) if candidate in second.counts else ""] if second else []
-        table.add_row(escape(candidate), str(count), *extra)
+        table.add_row(escape(shown(candidate)), str(count), *extra)
     _print_table(table)
     if result.panic:
-        typer.echo("Tie again: the village panics.")
+        typer.echo(voice.text("werewolf.tally.panic"))
     elif result.executed is not None:
-        typer.echo(f"Executed: {result.executed}")
+        typer.echo(voice.text("werewolf.tally.executed", name=shown(result.executed)))
     else:
-        typer.echo(f"Tie: runoff among {', '.join(result.runoff_candidates or ())}")
+        typer.echo(voice.text("werewolf.tally.tie", names=[shown(n) for n in result.runoff_candidates or ()]))
 
 
 # -- judge ------------------------------------------------------------------------------------
@@ -182,7 +194,7 @@ def judge(
     voice = _voice(lang)
     with input_errors(lang):
         text = read_text(file, MAX_JUDGE_BYTES) if file else read_stream(sys.stdin, MAX_JUDGE_BYTES)
-        data = json_value(text, lambda reason: BadInput(f"bad JSON: {reason}"))
+        data = json_value(text, lambda reason: BadInput(f"bad JSON: {reason}", "bad_json", reason=reason))
         request = parse_judge_request(data, card_names(), graveyard_names())
         verdict = judge_cards(request.players, request.hands, request.graveyard, request.executed,
                               request.magician_seen_by, request.deck)

@@ -5,6 +5,7 @@ Card and graveyard names come from every language's voice pack (loaded once).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable, Mapping, Sequence
@@ -15,11 +16,15 @@ from gm.werewolf.decks import Deck, custom_deck, standard_deck
 from gm.werewolf.tally import GRAVEYARD
 from voices import LANGUAGES, load_pack
 from gm.errors import GmError
+from scorer.refusal import Refusal
 from scorer.counts import whole_number
 
 
-class BadInput(GmError):
-    """Typed input that does not parse: a name nobody has, a count that is no number, bad JSON."""
+class BadInput(GmError, Refusal):
+    """Typed input that does not parse: a name nobody has, a count that is no number, bad JSON;
+    `key` (under the voice packs' `errors.input`) and `fields` word it in every language."""
+
+    prefix = "input"
 
 
 def _every_language(tables: Callable[[dict[str, Any]], Mapping[str, Any]]) -> dict[str, str]:
@@ -56,7 +61,8 @@ def check_player_names(names: Sequence[str]) -> None:
     graveyard = {name.casefold() for name in graveyard_names()} | {GRAVEYARD}
     for name in names:
         if name.strip().casefold() in graveyard:
-            raise BadInput(f"a player cannot be named {name!r}: that is the graveyard's name")
+            raise BadInput(f"a player cannot be named {name!r}: that is the graveyard's name", "graveyard_name",
+                           name=name)
 
 
 def resolve_name(text: str, choices: Sequence[str], what: str = "player",
@@ -69,7 +75,8 @@ def resolve_name(text: str, choices: Sequence[str], what: str = "player",
     for alias, choice in (aliases or {}).items():
         if alias.casefold() == wanted and choice in choices:
             return choice
-    raise BadInput(f"unknown {what} {text!r} (choose from: {', '.join(choices)})")
+    raise BadInput(f"unknown {what} {text!r} (choose from: {', '.join(choices)})",
+                   f"unknown_{what.replace(' ', '_')}", text=text, choices=list(choices))
 
 
 def parse_pairs(spec: str) -> list[tuple[str, str]]:
@@ -78,12 +85,12 @@ def parse_pairs(spec: str) -> list[tuple[str, str]]:
     for item in split_list(spec):
         left, sep, right = (part.strip() for part in item.partition("="))
         if not sep or not left or not right:
-            raise BadInput(f"{item!r} is not name=value (in {spec!r})")
+            raise BadInput(f"{item!r} is not name=value (in {spec!r})", "not_pair", item=item, spec=spec)
         if left.casefold() in (seen.casefold() for seen, _ in pairs):
-            raise BadInput(f"{left!r} is given twice in {spec!r}")
+            raise BadInput(f"{left!r} is given twice in {spec!r}", "given_twice", name=left, spec=spec)
         pairs.append((left, right))
     if not pairs:
-        raise BadInput(f"no name=value pairs in {spec!r}")
+        raise BadInput(f"no name=value pairs in {spec!r}", "no_pairs", spec=spec)
     return pairs
 
 
@@ -93,10 +100,11 @@ def parse_counts(spec: str, candidates: Sequence[str], aliases: Mapping[str, str
     for name, value in parse_pairs(spec):
         candidate = resolve_name(name, candidates, "candidate", aliases)
         if candidate in counts:
-            raise BadInput(f"{candidate!r} is given twice in {spec!r}")
+            raise BadInput(f"{candidate!r} is given twice in {spec!r}", "given_twice", name=candidate, spec=spec)
         count = whole_number(value)
         if count is None:
-            raise BadInput(f"votes for {name!r} must be a whole number, not {value!r}")
+            raise BadInput(f"votes for {name!r} must be a whole number, not {value!r}", "votes_whole",
+                           name=name, value=value)
         counts[candidate] = count
     return counts
 
@@ -126,7 +134,8 @@ class JudgeRequest:
 def _list(data: Mapping[str, Any], key: str, required: bool = True) -> list[Any]:
     value = data.get(key, None if required else [])
     if not isinstance(value, list):
-        raise BadInput(f'"{key}" must be a JSON list, not {_json_type(value)}')
+        raise BadInput(f'"{key}" must be a JSON list, not {_json_type(value)}', "not_list", field=key,
+                       **_kind(value))
     return value
 
 
@@ -134,23 +143,32 @@ def _json_type(value: Any) -> str:
     return {dict: "an object", list: "a list", str: "a string", type(None): "null"}.get(type(value), repr(value))
 
 
+def _kind(value: Any) -> dict[str, str]:
+    """A refusal's fields naming a JSON value's type: `kind` in English ("a list"), `json` in
+    JSON's own words ("array", "null", or the value itself) for the other languages."""
+    names = {dict: "object", list: "array", str: "string", type(None): "null"}
+    return {"kind": _json_type(value), "json": names.get(type(value)) or json.dumps(value)}
+
+
 def _deck_of(data: Mapping[str, Any], players: int, card_names: Mapping[str, str]) -> Deck | None:
     """The deck the request names: "deck" (custom, card → count), or "variant"/"with", or none."""
     if "deck" in data:
         cards = data["deck"]
         if not isinstance(cards, dict):
-            raise BadInput(f'"deck" must be a JSON object of card → count, not {_json_type(cards)}')
+            raise BadInput(f'"deck" must be a JSON object of card → count, not {_json_type(cards)}',
+                           "deck_object", field="deck", **_kind(cards))
         counts: dict[str, Any] = {}
         for name, count in cards.items():
             card = parse_card(name, card_names)
             if card in counts:
-                raise BadInput(f'{card} is given twice in "deck"')
+                raise BadInput(f'{card} is given twice in "deck"', "deck_twice", card=card, field="deck")
             counts[card] = count
         return custom_deck(players, counts)
     if "variant" in data or "with" in data:
         variant = data.get("variant")
         if variant is not None and not isinstance(variant, str):
-            raise BadInput(f'"variant" must be a string or null, not {_json_type(variant)}')
+            raise BadInput(f'"variant" must be a string or null, not {_json_type(variant)}', "variant_type",
+                           field="variant", **_kind(variant))
         return standard_deck(players, variant, [parse_card(c, card_names) for c in _list(data, "with", False)])
     return None  # the judge takes the standard deck for the player count
 
@@ -159,29 +177,34 @@ def parse_judge_request(data: Any, card_names: Mapping[str, str],
                         aliases: Mapping[str, str] | None = None) -> JudgeRequest:
     """Read `{"players", "hands", "graveyard", "executed", "magician_seen_by", "variant"/"with"/"deck"}`."""
     if not isinstance(data, dict):
-        raise BadInput(f"the judge reads a JSON object, not {_json_type(data)}")
+        raise BadInput(f"the judge reads a JSON object, not {_json_type(data)}", "not_object", **_kind(data))
     players = _list(data, "players")
     if not all(isinstance(name, str) and name.strip() for name in players):
-        raise BadInput(f'"players" must be a list of names, not {players!r}')
+        raise BadInput(f'"players" must be a list of names, not {players!r}', "player_names", field="players",
+                       players=players)
     players = [name.strip() for name in players]
     if len({name.casefold() for name in players}) != len(players):
-        raise BadInput(f"a player is named twice in {players!r}")
+        raise BadInput(f"a player is named twice in {players!r}", "player_twice", players=players)
     check_player_names(players)
     hands_data = data.get("hands")
     if not isinstance(hands_data, dict):
-        raise BadInput(f'"hands" must be a JSON object of player → cards, not {_json_type(hands_data)}')
+        raise BadInput(f'"hands" must be a JSON object of player → cards, not {_json_type(hands_data)}',
+                       "hands_object", field="hands", **_kind(hands_data))
     hands: dict[str, tuple[str, ...]] = {}
     for name, cards in hands_data.items():
         if not isinstance(cards, list):
-            raise BadInput(f"the cards of {name!r} must be a JSON list, not {_json_type(cards)}")
+            raise BadInput(f"the cards of {name!r} must be a JSON list, not {_json_type(cards)}", "cards_list",
+                           name=name, **_kind(cards))
         player = resolve_name(name, players)
         if player in hands:
-            raise BadInput(f'the cards of {player} are given twice in "hands"')
+            raise BadInput(f'the cards of {player} are given twice in "hands"', "hands_twice", player=player,
+                           field="hands")
         hands[player] = tuple(parse_card(card, card_names) for card in cards)
     executed = data.get("executed")
     if executed is not None:
         if not isinstance(executed, str):
-            raise BadInput(f'"executed" must be a player, "{GRAVEYARD}" or null, not {_json_type(executed)}')
+            raise BadInput(f'"executed" must be a player, "{GRAVEYARD}" or null, not {_json_type(executed)}',
+                           "executed_type", field="executed", **_kind(executed))
         executed = resolve_name(executed, [*players, GRAVEYARD], "executed player", aliases)
     return JudgeRequest(
         players=tuple(players),
