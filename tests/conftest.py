@@ -1,8 +1,16 @@
+import os
 import shutil
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from fakes import FakeClock
+
+# Property tests are bounded by example count, never by time: a busy CI machine must not fail
+# them (Hypothesis's 200 ms deadline did). Under CI the examples are fixed, so a run repeats.
+settings.register_profile("gm", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", parent=settings.get_profile("gm"), derandomize=True, database=None)
+settings.load_profile("ci" if os.environ.get("CI") else "gm")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -43,6 +51,13 @@ def gm(tmp_path, monkeypatch):
 
     run.path = path
     return run
+
+
+@pytest.fixture(autouse=True)
+def clean_python_environment(monkeypatch):
+    """Subprocesses import the Python they were given, not whatever PYTHONPATH points at."""
+    for name in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONSAFEPATH"):
+        monkeypatch.delenv(name, raising=False)
 
 
 @pytest.fixture(autouse=True)
