@@ -55,6 +55,8 @@ def play(
         help="Scale every wait and the timer, 0.001–100 (0.1 = ten times faster; for demos).")] = 1.0,
     roll_call: Annotated[bool, typer.Option(
         "--roll-call", help="Ask each voter in turn instead of counting fingers.")] = False,
+    teach: Annotated[bool, typer.Option(
+        "--teach", help="Before the deal, explain each card in play and the night (as `gm werewolf rules`).")] = False,
     log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="Write the JSON-lines log of the nights to this file (default: a new file "
                                       "in gm's data folder); the evening's wins go beside it.")] = None,
@@ -105,6 +107,11 @@ def play(
         log=night_log, pause=pause, discussion=discussion, roll_call=roll_call,
     )
     try:
+        if teach:
+            from gm.commands.werewolf_rules import lesson_lines
+
+            for line in lesson_lines(voice, deck, discussion):
+                speaker.say(line)
         run_evening(ctx, EveningFile(evening_path(log)))
     except AnswersExhausted as error:
         fail(str(error))
