@@ -10,8 +10,8 @@ from __future__ import annotations
 import inspect
 import os
 from contextlib import contextmanager
-from typing import Any, NoReturn
-from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Iterable, Iterator
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
@@ -19,6 +19,10 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from gm.errors import BAD_INPUT, GmError
 from gm.files import EXIT_BROKEN_PIPE, json_text, stdout_gone
 from scorer.refusal import Refusal
+
+if TYPE_CHECKING:
+    from gm.ports import Line
+    from gm.speech.settings import SpeechSettings
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 1
@@ -76,6 +80,20 @@ def said_in(lang: str, error: BaseException) -> str:
 
         return Voice(lang).error(error).strip().splitlines()[0]
     return error_line(error)
+
+
+def speak_lines(lines: Iterable[Line], settings: SpeechSettings) -> None:
+    """Say (and print) `lines` with a speaker for `settings`, and wait until they are said."""
+    from gm.speech.speakers import open_speaker
+
+    with input_errors(settings.lang):
+        speaker = open_speaker(settings)
+    try:
+        for line in lines:
+            speaker.say(line)
+        speaker.flush()
+    finally:
+        speaker.close()
 
 
 def print_json(data: Any) -> None:

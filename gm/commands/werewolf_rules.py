@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gm.commands.common import input_errors, parse_players, print_json
+from gm.commands.common import input_errors, parse_players, print_json, speak_lines
 from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, text_up_to
 from gm.speech.settings import SpeechSettings
 
@@ -69,7 +69,7 @@ def rules(
         print_json({"players": deck.players, "variant": deck.variant, "cards": dict(deck.cards),
                     "lines": [{"key": line.key, "text": line.text} for line in lines]})
         return
-    say_all(lines, SpeechSettings(lang, speech, voice_id, rate, volume))
+    speak_lines(lines, SpeechSettings(lang, speech, voice_id, rate, volume))
 
 
 def _print_ruling(voice: Voice, ruling_id: str, as_json: bool) -> None:
@@ -83,17 +83,3 @@ def _print_ruling(voice: Voice, ruling_id: str, as_json: bool) -> None:
     typer.echo(voice.text("werewolf.rules.heading", id=found.id, title=found.title))
     typer.echo(found.text)
     typer.echo(voice.text("werewolf.rules.book", quote=found.book))
-
-
-def say_all(lines: list[Line], settings: SpeechSettings) -> None:
-    """Say (and print) `lines` with the speaker `settings` open, and wait until they are said."""
-    from gm.speech.speakers import open_speaker
-
-    with input_errors(settings.lang):
-        speaker = open_speaker(settings)
-    try:
-        for line in lines:
-            speaker.say(line)
-        speaker.flush()
-    finally:
-        speaker.close()
