@@ -34,7 +34,7 @@ def player_count(text: str) -> int:
 
 def rules(
     ruling_id: Annotated[str | None, typer.Argument(
-        metavar="[RULING]", parser=text_up_to(40),
+        metavar="RULING", parser=text_up_to(40),
         help="A ruling an error cites (HW-R4, HU-R6, SS-R5): print it instead.")] = None,
     players: Annotated[str | None, typer.Option(
         "--players", "-p", metavar="N|NAMES", parser=text_up_to(4096),
@@ -49,7 +49,7 @@ def rules(
 ) -> None:
     """Explain each card of the deck in play and the night's flow, in about a minute of speech.
 
-    With a ruling id, print that ruling in your own language and the rulebook sentence it rests on.
+    With a ruling id (as an error cites it), print that ruling in --lang and the rulebook sentence it rests on.
     """
     from gm.text.inputs import deck_for
     from gm.text.lines import Voice
