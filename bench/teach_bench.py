@@ -40,14 +40,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", default="en,ja,ko")
     args = parser.parse_args()
-    print(f"{'lang':4}  {'deck':48}  lines  seconds")
+    print(f"{'lang':4}  {"deck":62}  lines  seconds")
     worst = 0.0
     for lang in args.lang.split(","):
         for players, options in DECKS:
             seconds, lines = spoken_seconds(lang, players, options)
             worst = max(worst, seconds)
             deck = " ".join([f"{players} players", *options])
-            print(f"{lang:4}  {deck:48}  {lines:5}  {seconds:7.1f}{'  over 60 s' if seconds > 60 else ''}")
+            print(f"{lang:4}  {deck:62}  {lines:5}  {seconds:7.1f}{'  over 60 s' if seconds > 60 else ''}")
     print(f"longest: {worst:.1f} s (goal ≤ 60 s)")
 
 
