@@ -40,7 +40,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", default="en,ja,ko")
     args = parser.parse_args()
-    print(f"{'lang':4}  {"deck":62}  lines  seconds")
+    print(f"{'lang':4}  {'deck':62}  lines  seconds")
     worst = 0.0
     for lang in args.lang.split(","):
         for players, options in DECKS:
