@@ -109,12 +109,14 @@ def test_the_readme_is_a_users_guide_of_at_most_300_lines():
     assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 300
 
 
-PATH = re.compile(r"`((?:gm|scorer|voices|tests|bench|docs|\.ci)/[\w./-]*|[\w-]+\.(?:md|sh|toml))`")
+PATH = re.compile(r"`([\w.-]+(?:/[\w.-]+)+/?|[\w-]+\.(?:md|sh|toml))`")  # a relative path in code style
+LINK = re.compile(r"\]\((?!https?:)([^)#\s]+)\)")
 
 
 @pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
 def test_every_path_a_document_names_exists(document):
-    named = set(PATH.findall(document.read_text(encoding="utf-8")))
+    text = document.read_text(encoding="utf-8")
+    named = set(PATH.findall(text)) | set(LINK.findall(text))
     missing = sorted(path for path in named if not (ROOT / path).exists() and not (document.parent / path).exists())
     assert not missing, f"{document.name} names paths that do not exist: {missing}"
 
