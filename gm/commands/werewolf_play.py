@@ -44,6 +44,8 @@ def play(
     with_cards: Annotated[str, typer.Option(
         "--with", metavar="CARDS",
         help="Swap-ins, each replacing a villager: gorilla (4–6 players), angel, apprentice (6).")] = "",
+    teach: Annotated[bool, typer.Option(
+        "--teach", help="Before the deal, explain each card in play and the night (as `gm werewolf rules`).")] = False,
     discussion: Annotated[int, typer.Option(
         "--discussion", metavar="SECONDS", parser=whole_in(10, 3600, "seconds"),
         help="Discussion time, 10–3600 seconds.")] = 180,
@@ -55,8 +57,6 @@ def play(
         help="Scale every wait and the timer, 0.001–100 (0.1 = ten times faster; for demos).")] = 1.0,
     roll_call: Annotated[bool, typer.Option(
         "--roll-call", help="Ask each voter in turn instead of counting fingers.")] = False,
-    teach: Annotated[bool, typer.Option(
-        "--teach", help="Before the deal, explain each card in play and the night (as `gm werewolf rules`).")] = False,
     log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="Write the JSON-lines log of the nights to this file (default: a new file "
                                       "in gm's data folder); the evening's wins go beside it.")] = None,
