@@ -250,7 +250,7 @@ class _Box:
                 f"{what} by {self.player} refused: {had} of the {limit} 6s and Humaliens a game holds were "
                 f"played already in game {match.game}, so at most {limit - had} can still come (HU-R6)",
                 "skull_cards_played", what=what, player=self.player, had=had, limit=limit, game=match.game,
-                more=limit - had)
+                more=limit - had, cards=cards)
         self.skull_cards += cards
         self.least_sixes += sixes
 
@@ -261,7 +261,7 @@ class _Box:
             raise Impossible(
                 f"{what} by {self.player} refused: {self.player} can hold at most {most} "
                 f"{'card' if most == 1 else 'cards'} now in game {self.match.game} (HU-R6)", "play_exceeds_hand",
-                what=what, player=self.player, most=most, game=self.match.game)
+                what=what, player=self.player, most=most, game=self.match.game, cards=cards)
         self.can_hold = _with(self.can_hold, self.i, max(0, most - cards))
 
     def left(self, left: int, name: str, what: str, holder_index: int) -> int:
@@ -278,8 +278,8 @@ class _Box:
         if self.strict and left > most:
             stock_gone = self.game.piles[holder_index] == MAX_PILES
             played = MAX_LEFT - most
-            reason = (f"{holder}'s stock is gone, so at most {most} {'card' if most == 1 else 'cards'} "
-                      "are left in hand" if stock_gone else
+            reason = (f"{holder}'s stock is gone, so at most {most} {'card is' if most == 1 else 'cards are'} "
+                      "left in hand" if stock_gone else
                       f"{holder} can hold at most {most}: 10 in hand and 20 in stock, less the {played} "
                       f"{'card' if played == 1 else 'cards'} {holder} played this game")
             raise Impossible(f"{what} by {player} with {holder} holding {left} cards refused: {reason} (HU-R6)",
