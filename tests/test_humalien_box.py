@@ -31,7 +31,8 @@ REFUSED = {
         "skull of 3 cards by Alice refused: 4 of the 6 6s and Humaliens a game holds were played already in "
         "game 1, so at most 2 can still come (HU-R6)"),
     "five single-6 plays": (
-        [["skull", "a", "1"], ["skull", "b", "1"], ["skull", "a", "1"], ["skull", "b", "1"]], ["skull", "a", "1"], "sixes_played",
+        [["skull", "a", "1"], ["skull", "b", "1"], ["skull", "a", "1"], ["skull", "b", "1"]], ["skull", "a", "1"],
+        "sixes_played",
         "skull of 1 card by Alice refused: at least 4 of the 4 6s a game holds were played already in game 1, "
         "and it needs 1 (HU-R6)"),
     "666 after two skull plays": (

@@ -13,6 +13,7 @@ from gm.score.entry import VERB_TABLE, VERBS, WON, BadEntry, build, parse_count,
 from gm.score.journal import Journal
 from gm.score.render import change_lines, totals_lines, voice_for
 from gm.text.lines import Voice
+from scorer.humalien.events import AngelCut
 from scorer.humalien.fold import State, advance
 
 PROMPT = "score> "
@@ -126,7 +127,7 @@ def _won(journal: Journal, args: list[str], lines: Iterator[str], voice: Voice, 
     state = journal.load()
     cut = build("angel-cut", args, state)
     advance(state, cut, strict=True)
-    assert state.match is not None, "build refuses an entry without a match"
+    assert isinstance(cut, AngelCut) and state.match is not None, "build makes a cut, in a match, or refuses"
     speaker.say(voice.line("score.ask_won", player=cut.player, opponent=state.match.opponent(cut.player)))
     no = {"", "n", "no", "-", voice.text("score.answer_no").casefold()}
     for answer in lines:

@@ -230,6 +230,8 @@ class _Box:
     holds, and the most cards each player can still hold (10 in hand and 20 in stock, less
     what they played; no stock once it was discarded or all 5 piles are empty)."""
 
+    __slots__ = ("match", "game", "player", "i", "strict", "skull_cards", "least_sixes", "can_hold")
+
     def __init__(self, match: Match, game: Game, player: str, i: int, strict: bool) -> None:
         self.match, self.game, self.player, self.i, self.strict = match, game, player, i, strict
         self.skull_cards, self.least_sixes = game.skull_cards, game.least_sixes
@@ -289,8 +291,12 @@ class _Box:
 
     def holds(self, piles: tuple[int, int]) -> tuple[int, int]:
         """The most cards each player can still hold, with no stock for one whose piles are all empty."""
-        return tuple(min(n, MAX_HAND) if p == MAX_PILES else n  # type: ignore[return-value]
-                     for n, p in zip(self.can_hold, piles))
+        a, b = self.can_hold
+        if piles[0] == MAX_PILES and a > MAX_HAND:
+            a = MAX_HAND
+        if piles[1] == MAX_PILES and b > MAX_HAND:
+            b = MAX_HAND
+        return self.can_hold if (a, b) == self.can_hold else (a, b)
 
 
 def _with(piles: tuple[int, int], i: int, value: int) -> tuple[int, int]:
