@@ -148,7 +148,6 @@ def test_the_counts_start_again_with_each_game():
 
 
 @pytest.mark.parametrize("event, message", [
-    (Skull(A, 7), r"skull cards in one play 7 is out of range 1–6 \(Alice, game 1, one-box match\)"),
     (Finish(A, 31), r"opponent's cards left 31 is out of range 1–30"),
     (AngelCut(B, None, 31), r"opponent's cards left 31 is out of range 1–30"),
 ])
