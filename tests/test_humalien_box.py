@@ -247,3 +247,19 @@ def test_a_negative_count_is_answered_with_its_range(gm, args, message):
     result = gm(*args)
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", message)
     assert gm.path.read_bytes() == before
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("ja", "? Aliceのドクロ3枚は受け付けられません：第1戦ではもう6とヒューメイリアンが4枚出ていて (全部で6枚)、"
+           "あと2枚までです (HU-R6)\n"),
+    ("ko", "? Alice의 해골 3장은 받을 수 없어요: 1번째 게임에서 이미 6과 휴메일리언이 4장 나왔고 (모두 6장), "
+           "앞으로 2장까지예요 (HU-R6)\n"),
+])
+def test_score_play_refuses_in_the_players_language(tmp_path, lang, line):
+    path = tmp_path / "m.jsonl"
+    runner.invoke(app, ["score", "new", A, B, "--file", str(path)])
+    result = play(path, "s a 4\n", "--lang", lang)
+    before = path.read_bytes()
+    out = play(path, "s a 3\nq\n", "--lang", lang).stdout
+    assert f"score> s a 3\n{line}score> q\n" in out
+    assert path.read_bytes() == before and result.exit_code == 0
