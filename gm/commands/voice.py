@@ -201,7 +201,7 @@ def check_command(
         typer.echo("input devices:" if devices else "input devices: none")
         for d in devices:
             typer.echo(f"  {d['index']}: {d['name']} ({d['channels']} ch, {d['rate']:g} Hz)")
-        pick = int(device) if device is not None and device.isdigit() else device
+        pick = _device(device, devices)
         source = MicSource(RealClock(), EchoGate(None), device=pick)
     except NoAudio as error:
         fail(str(error))
@@ -222,6 +222,16 @@ def check_command(
         return
     heard = Listener(model, PcmSource(source.rate, audio, RealClock())).transcript()
     typer.echo(f"heard: {heard or '(nothing)'}")
+
+
+def _device(device: str | None, devices: list[dict]) -> int | str | None:
+    """The input device `--device` names: an index among `devices` (refused otherwise), or a name."""
+    if device is None or not device.strip().isdecimal():
+        return device
+    if len(device.strip()) > 9 or int(device) not in {d["index"] for d in devices}:
+        known = ", ".join(str(d["index"]) for d in devices) or "none"
+        fail(f"--device: no input device {device.strip()[:12]} (input devices: {known})")
+    return int(device)
 
 
 @app.command("hear")

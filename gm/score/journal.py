@@ -29,11 +29,12 @@ from scorer.humalien import Change, Event, ScoreError, State, apply, from_record
 from scorer.humalien.events import NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
 from gm.errors import GmError
-from gm.files import check_regular, json_value
+from gm.files import BadFile, check_regular, json_value
 
 FILE_NAME = "score.jsonl"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO given as the journal is refused, not waited on
+_TRIES = 1000  # opens of a journal that another gm is creating or giving up at the same moment
 
 
 class JournalError(GmError):
@@ -133,7 +134,11 @@ def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int
             owner_after[id(step)] = owner
         state = after
         offset += len(raw) + 1
-    return Contents(state, start.offset + end, start.line - 1 + len(lines), body[end:], owner, count, tuple(found))
+    torn = body[end:]
+    if start.offset + end == 0 and torn[:1] not in (b"", b"{", b"\0"):
+        raise JournalError(f"{path} is not a score journal (its first line is not an event record gm "
+                           "wrote, nor part of one); nothing was changed")
+    return Contents(state, start.offset + end, start.line - 1 + len(lines), torn, owner, count, tuple(found))
 
 
 def _records(lines: list[bytes], path: Path | str, first: int = 1) -> list:
@@ -171,7 +176,7 @@ class Journal:
     def matches(self) -> list[Kept]:
         """Every match the journal holds, oldest first, with its last sheet and which is current."""
         contents = self._contents()
-        entries = {e.match: e for e in index.read_all(self.path) if e.match <= contents.matches}
+        entries = {e.match: e for e in index.read_all(self.path).entries if e.match <= contents.matches}
         entries.update((e.match, e) for e in contents.found)
         return index.kept([entries[n] for n in sorted(entries)], contents.state.match, contents.owner)
 
@@ -202,10 +207,14 @@ class Journal:
         if last is not None and _holds(fd, last):
             known, rewrite = [last], False
         else:  # no index yet, or one that no longer fits the journal: keep what still fits
-            known = index.read_all(self.path)
+            read = index.read_all(self.path)
+            known = read.entries
             while known and not _holds(fd, known[-1]):
                 known.pop()
-            rewrite = index.index_path(self.path).exists()
+            rewrite = os.path.lexists(index.index_path(self.path))
+            if read.damage is not None:
+                self.warn(f"the match index {str(index.index_path(self.path))!r} is damaged ({read.damage}); "
+                          "rebuilt from the journal")
         start = Start.at(known[-1]) if known else Start()
         data_start = max(0, start.offset - index.CHECKED_BYTES)
         try:
@@ -232,7 +241,7 @@ class Journal:
         Nothing is written when the journal is damaged or the event is refused (the error
         propagates); when this returns, the event is on disk.
         """
-        while True:
+        for _ in range(_TRIES):
             fd, created = self._open_to_append(make)
             try:
                 check_regular(self.path, fd)
@@ -247,6 +256,7 @@ class Journal:
                         raise
             finally:
                 os.close(fd)
+        raise BadFile(f"{str(self.path)!r} keeps being replaced while gm writes to it; try again")
 
     def _append_locked(self, fd: int, make: Callable[[State], Event]) -> tuple[State, Change]:
         """Append the event `make` builds from the journal's state (the caller holds the lock)."""
@@ -268,11 +278,13 @@ class Journal:
         """The journal opened for appending, and whether this call created it (a first event the
         rules refuse creates nothing). Another gm creating it at the same moment is fine: both append."""
         flags = os.O_RDWR | os.O_APPEND | _BINARY | _NONBLOCK
-        while True:
+        for _ in range(_TRIES):
             try:
                 return os.open(self.path, flags), False
             except FileNotFoundError:
                 apply(State(), make(State()))
+            if self.path.is_symlink() and not self.path.exists():
+                raise BadFile(f"{str(self.path)!r} is a link to {os.readlink(self.path)!r}, which does not exist")
             self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
                 fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644)
@@ -280,6 +292,7 @@ class Journal:
                 continue
             _fsync_dir(self.path.parent)
             return fd, True
+        raise BadFile(f"{str(self.path)!r} keeps appearing and vanishing; try again")
 
     def _index_new(self, fd: int, contents: Contents, line: bytes) -> None:
         """The match just started, in the index (after its line is on disk)."""
@@ -315,6 +328,8 @@ class Journal:
 
 def _holds(fd: int, entry: Entry) -> bool:
     """Does the journal still hold this entry's `new` line, with the same bytes before it?"""
+    if entry.offset + entry.length > os.fstat(fd).st_size:
+        return False
     start = max(0, entry.offset - index.CHECKED_BYTES)
     window = _read_at(fd, start, entry.offset + entry.length - start)
     return index.check_of(window) == entry.check
