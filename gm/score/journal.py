@@ -266,13 +266,26 @@ class Journal:
         if contents.torn:
             self._set_aside(fd, contents)
         line = encode(event)
-        _write_all(fd, line)
-        _sync(fd)
+        self._write_line(fd, line, contents.good_length)
         if stale:
             self._update_index(stale)
         if isinstance(event, NewMatch):
             self._index_new(fd, contents, line)
         return state, change
+
+    def _write_line(self, fd: int, line: bytes, length: int) -> None:
+        """Append `line` and fsync; should that fail (a full disk), cut the journal back to `length`
+        bytes, so no part of the unacknowledged line stays, and name the journal in the error."""
+        try:
+            _write_all(fd, line)
+            _sync(fd)
+        except BaseException as error:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, length)
+                _sync(fd)
+            if isinstance(error, OSError):
+                raise OSError(error.errno, error.strerror, str(self.path)) from None
+            raise
 
     def _open_to_append(self, make: Callable[[State], Event]) -> tuple[int, bool]:
         """The journal opened for appending, and whether this call created it (a first event the
