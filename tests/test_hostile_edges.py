@@ -329,7 +329,10 @@ def test_ctrl_c_while_the_panel_draws_or_a_cue_is_said_pauses_and_asks(where, ch
     seconds = 20 if where == "display" else 5  # 5 s: the first cue (4) is due at once
     discussion = Discussion(seconds, clock, say, Voice("en").line, ScriptedControls(clock, []), display,
                             lambda: asked.append(1) or choice)
-    result = discussion.run()
+    try:
+        result = discussion.run()
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C ended the discussion")
     assert asked == [1] and result.pauses == 1
     assert result.how == ("ended" if choice == "vote" else "time_up")
 
@@ -355,5 +358,8 @@ def test_ctrl_c_as_the_discussion_line_is_said_pauses_and_asks():
 
     ctx = Context()
     result = type("Result", (), {"discussion": None})()
-    _step(ctx, Step("day", Kind.DISCUSSION, "werewolf.day", {"secs": 10}), result)  # type: ignore[arg-type]
+    try:
+        _step(ctx, Step("day", Kind.DISCUSSION, "werewolf.day", {"secs": 10}), result)  # type: ignore[arg-type]
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C ended the night")
     assert ctx.paused_times == 1 and result.discussion.how == "time_up"
