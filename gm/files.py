@@ -60,13 +60,16 @@ def _printable_strings(value: Any) -> Any:
     return value
 
 
+_DECODER = json.JSONDecoder()
+
+
 def json_value(text: str | bytes, bad: Callable[[str], Exception]) -> Any:
     """The JSON value of `text`, every string in it printable (a name with an escape sequence or a
     lone surrogate is shown escaped, never sent to the terminal); otherwise `bad(reason)` is
     raised, also for nesting too deep for the parser (which raises RecursionError, not a ValueError)."""
     escaped = b"\\u" in text if isinstance(text, bytes) else "\\u" in text
     try:
-        value = json.loads(text)
+        value = _DECODER.decode(text.decode("utf-8") if isinstance(text, bytes) else text)
         if escaped or not text.isascii():  # only these can hold what is not printable
             value = _printable_strings(value)
     except ValueError as error:  # JSON or UTF-8 damage

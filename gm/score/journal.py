@@ -91,19 +91,26 @@ class _ReachesBack(Exception):
     """An undo took back the `new` line a fold started from: the history before it is needed."""
 
 
-def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int = 0) -> Contents:
+def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int = 0, cut: bool = True) -> Contents:
     """Fold the complete lines of `data` (which begins at byte `data_start` of the journal) from
-    `start`; the bytes after the last newline are a torn tail."""
-    body = data[start.offset - data_start:]
-    end = body.rfind(b"\n") + 1
-    lines = body[:end].split(b"\n")[:-1]
+    `start`; the bytes after the last newline are a torn tail.
+
+    Lines are read and folded one at a time. With `cut`, the undo history is dropped below each
+    `new` line that takes effect (so memory stays with the current match, not the whole journal);
+    an undo that reaches past it raises _ReachesBack, for a fold that keeps it all.
+    """
+    begin = start.offset - data_start
+    end = data.rfind(b"\n", begin) + 1 or begin
     state, owner, count = start.state, start.owner, start.matches
-    owner_before: dict[int, int | None] = {}  # the match number of the sheet before and after each step
-    owner_after: dict[int, int | None] = {}
-    steps = []  # keeps every step alive, so its id stays its own
+    cut_below = start.offset > 0  # the history before `start` is not in the state
+    owners: dict[int, tuple[int | None, int]] = {}  # each `new` step's match numbers before and after it
+    new_steps = []  # keeps those steps alive, so their ids stay their own
     found = []
-    offset = start.offset
-    for number, (raw, record) in enumerate(zip(lines, _records(lines, path, start.line)), start=start.line):
+    position, number = begin, start.line
+    while position < end:
+        line_end = data.index(b"\n", position)
+        raw = data[position:line_end]
+        record = _record(raw, path, number)
         try:
             event = from_record(record)
             after = advance(state, event)
@@ -112,48 +119,47 @@ def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int
         kind = type(event)
         if kind is Undo:
             assert state.done is not None, "an undo that took effect had a step to take back"
-            owner = owner_before[id(state.done[0])]
-            if after.done is None and start.offset > 0:
+            undone = state.done[0]
+            if type(undone.event) is NewMatch:
+                owner = owners[id(undone)][0]
+            if after.done is None and cut_below:
                 raise _ReachesBack
         elif kind is Redo:
             assert state.undone is not None, "a redo that took effect had a step to put back"
-            owner = owner_after[id(state.undone[0])]
-        else:
-            assert after.done is not None, "an event that took effect leaves its step"
+            redone = state.undone[0]
+            if type(redone.event) is NewMatch:
+                owner = owners[id(redone)][1]
+        elif kind is NewMatch:
+            assert after.done is not None and after.match is not None, "a new match that took effect leaves its step"
             step = after.done[0]
-            steps.append(step)
-            owner_before[id(step)] = owner
-            if kind is NewMatch:
-                assert after.match is not None, "a new match that took effect is the sheet after it"
-                count += 1
-                length = len(raw) + 1
-                found.append(Entry(count, offset, length, number,
-                                   index.check_of(index.window(data, data_start, offset, length)),
-                                   record.get("at"), after.match.players, state.match, owner))
-                owner = count
-            owner_after[id(step)] = owner
+            count += 1
+            offset = data_start + position
+            length = line_end + 1 - position
+            found.append(Entry(count, offset, length, number,
+                               index.check_of(index.window(data, data_start, offset, length)),
+                               record.get("at"), after.match.players, state.match, owner))
+            new_steps.append(step)
+            owners[id(step)] = (owner, count)
+            owner = count
+            if cut:
+                after = State(after.match, (step, None), None)
+                cut_below = True
         state = after
-        offset += len(raw) + 1
-    torn = body[end:]
-    if start.offset + end == 0 and torn[:1] not in (b"", b"{", b"\0"):
+        position, number = line_end + 1, number + 1
+    torn = data[end:]
+    if start.offset + end - begin == 0 and torn[:1] not in (b"", b"{", b"\0"):
         raise JournalError(f"{path} is not a score journal (its first line is not an event record gm "
                            "wrote, nor part of one); nothing was changed")
-    return Contents(state, start.offset + end, start.line - 1 + len(lines), torn, owner, count, tuple(found))
+    return Contents(state, data_start + end, number - 1, torn, owner, count, tuple(found))
 
 
-def _records(lines: list[bytes], path: Path | str, first: int = 1) -> list:
-    """The JSON value of every line, each line parsed alone: any bad line stops.
+def _record(raw: bytes, path: Path | str, number: int):
+    """The JSON value of one line, parsed alone (one parse of lines joined could take a value split
+    over two lines, or two values on one line, for good lines)."""
+    def bad(reason: str) -> JournalError:
+        return JournalError(f"{path} line {number}: not a JSON event record ({reason})")
 
-    (One parse of all lines joined could take a value split over two lines, or two values on
-    one line, for good lines.)
-    """
-    records = []
-    for number, raw in enumerate(lines, start=first):
-        def bad(reason: str, where: str = f"{path} line {number}") -> JournalError:
-            return JournalError(f"{where}: not a JSON event record ({reason})")
-
-        records.append(json_value(raw, bad))
-    return records
+    return json_value(raw, bad)
 
 
 def encode(event: Event, at: datetime | None = None) -> bytes:
@@ -220,7 +226,10 @@ class Journal:
         try:
             contents = parse(_read_all(fd, data_start), self.path, start, data_start)
         except _ReachesBack:
-            contents = parse(_read_all(fd), self.path)
+            try:
+                contents = parse(_read_all(fd), self.path)
+            except _ReachesBack:  # an undo reaches past a `new` line: the whole history is needed
+                contents = parse(_read_all(fd), self.path, cut=False)
         new = [e for e in contents.found if e.match > start.matches + bool(known)]
         if rewrite:
             return contents, _IndexWork(known + new, rewrite=True)
@@ -349,15 +358,13 @@ def _holds(fd: int, entry: Entry) -> bool:
 
 
 def _read_all(fd: int, offset: int = 0) -> bytes:
-    """The file's bytes from `offset` to its end."""
+    """The file's bytes from `offset` to its end (in one read where the system allows: no copy)."""
     size = os.fstat(fd).st_size
-    chunks: list[bytes] = []
-    while True:
-        chunk = _read_at(fd, offset, max(size - offset, 1 << 16))
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-        offset += len(chunk)
+    data = _read_at(fd, offset, max(size - offset, 1 << 16))
+    chunks = [data]
+    while chunks[-1]:
+        chunks.append(_read_at(fd, offset + sum(map(len, chunks)), 1 << 20))
+    return data if len(chunks) == 2 else b"".join(chunks)
 
 
 def _read_at(fd: int, offset: int, size: int) -> bytes:

@@ -10,6 +10,7 @@ the index rebuilt from the journal itself.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -108,12 +109,18 @@ def _typed(kind: Any, data: Any) -> Any:
     if isinstance(kind, type) and is_dataclass(kind):
         if not isinstance(data, dict):
             raise _Damaged(f"{data!r:.40} is not an object")
-        hints = get_type_hints(kind)
+        hints = _hints(kind)
         try:
             return kind(**{item.name: _typed(hints[item.name], data[item.name]) for item in fields(kind)})
         except KeyError as missing:
             raise _Damaged(f"no {missing}") from None
     return _plain_value(kind, data)
+
+
+@functools.cache
+def _hints(kind: type) -> dict[str, Any]:
+    """A dataclass's field types, resolved once (resolving them is slow)."""
+    return get_type_hints(kind)
 
 
 def _plain_value(kind: Any, data: Any) -> Any:
