@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from gm.cli import app
 from gm.solitaire import runs
 
-SAFETY_NET = 20
+SAFETY_NET = 300
 
 
 def _python(code: str) -> subprocess.CompletedProcess:
