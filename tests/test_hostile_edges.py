@@ -363,3 +363,15 @@ def test_ctrl_c_as_the_discussion_line_is_said_pauses_and_asks():
     except KeyboardInterrupt:
         pytest.fail("Ctrl-C ended the night")
     assert ctx.paused_times == 1 and result.discussion.how == "time_up"
+
+
+@pytest.mark.parametrize("args", [["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
+                                   "--pause", "0", "--listen", "off"],
+                                  ["score", "play"]], ids=["werewolf play", "score play"])
+def test_piped_answers_are_echoed_with_control_characters_escaped(tmp_path, args, monkeypatch):
+    monkeypatch.setenv("GM_SPEECH", "off")
+    monkeypatch.setenv("GM_SCORE_FILE", str(tmp_path / "m.jsonl"))
+    result = runner.invoke(app, args, input="\x1b]0;pwned\x07\n\x1b[2J\nquit\n")
+    assert result.exit_code in (0, 2), result.stderr
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "\\x1b]0;pwned\\x07" in result.stdout
