@@ -106,8 +106,11 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
 
 
 def read_stream(stream: IO[str], limit: int = MAX_FILE_BYTES) -> str:
-    """All of `stream` (standard input), refused past `limit` characters."""
-    text = stream.read(limit + 1)
+    """All of `stream` (standard input), refused past `limit` characters or when it is not UTF-8 text."""
+    try:
+        text = stream.read(limit + 1)
+    except UnicodeDecodeError as error:
+        raise BadFile(f"the input is not UTF-8 text (byte {error.start})") from None
     if len(text) > limit:
         raise BadFile(f"the input is longer than {limit // (1024 * 1024)} MB")
     return text
@@ -119,6 +122,13 @@ def read_line(stream: IO[str], limit: int = MAX_LINE) -> str:
     A longer line is cut to `limit` (its rest is skipped); a line with no end in sight
     (`< /dev/zero`) counts as the end of input, so memory stays bounded.
     """
+    try:
+        return _read_line(stream, limit)
+    except UnicodeDecodeError as error:
+        raise BadFile(f"the input is not UTF-8 text (byte {error.start})") from None
+
+
+def _read_line(stream: IO[str], limit: int) -> str:
     line = stream.readline(limit + 1)
     if len(line) <= limit or line.endswith("\n"):
         return line
