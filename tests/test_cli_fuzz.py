@@ -28,9 +28,9 @@ runner = CliRunner()
 QUICK, LONG = 400, 4000
 
 # Commands or options whose effects reach beyond the test: the network, the shell's rc files,
-# a microphone, worker processes; and the waits of a real night, which fixed values keep short.
+# a microphone; and the waits of a real night, which fixed values keep short.
 SKIPPED_COMMANDS = {("voice", "check")}
-SKIPPED_OPTIONS = {"--install-completion", "--get", "--device", "--workers", "--max-states",
+SKIPPED_OPTIONS = {"--install-completion", "--get", "--device", "--max-states",
                    "--time-scale", "--pause", "--discussion"}
 FIXED = {
     ("werewolf", "play"): ["--time-scale", "0.001", "--pause", "0", "--discussion", "10"],
