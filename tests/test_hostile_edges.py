@@ -193,7 +193,8 @@ def test_names_in_judge_json_are_shown_escaped(tmp_path, name, as_json):
 @pytest.mark.parametrize("name", ["\\ud800", "\\u001b[31mred", "A\\u0007"])
 def test_names_in_a_hand_made_journal_are_shown_escaped(tmp_path, name):
     journal = tmp_path / "j.jsonl"
-    journal.write_text('{"v":1,"kind":"new","players":["%s","Bo"],"remote":false,"at":"2026-01-01T00:00:00+00:00"}\n' % name)
+    journal.write_text('{"v":1,"kind":"new","players":["NAME","Bo"],"remote":false,'
+                       '"at":"2026-01-01T00:00:00+00:00"}\n'.replace("NAME", name))
     for args in (["show"], ["matches"], ["flow", "Bo", "1"], ["show", "--json"]):
         done = gm(tmp_path, "score", *args, "--file", "j.jsonl")
         assert done.returncode == 0, (args, done.stderr)

@@ -12,6 +12,7 @@ import os
 import sys
 from contextlib import contextmanager
 from functools import partial
+from typing import Any, cast
 from collections.abc import Callable, Iterable, Iterator
 
 from scorer.solitaire.simulate import Unresolved, cards_left
@@ -78,9 +79,10 @@ def _lefts(seeds: range, rows: int, policy: str, workers: int,
     if workers <= 1 or len(seeds) <= 1:
         yield map(job, seeds)
         return
-    from multiprocessing import get_all_start_methods, get_context
+    import multiprocessing
 
-    context = get_context("fork" if "fork" in get_all_start_methods() else "spawn")
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context: Any = multiprocessing.get_context(method)
     size = max(1, min(_BLOCK, len(seeds) // (workers * 8)))
     blocks = [seeds[i:i + size] for i in range(0, len(seeds), size)]
     processes, connections = [], []
@@ -103,17 +105,17 @@ def _lefts(seeds: range, rows: int, policy: str, workers: int,
                 process.join()
 
 
-def _in_order(blocks: list[range], connections: list) -> Iterator[Left]:
+def _in_order(blocks: list[range], connections: list[Any]) -> Iterator[Left]:
     """The cards left per seed in seed order, as the workers' blocks come in."""
-    from multiprocessing.connection import wait
+    from multiprocessing.connection import Connection, wait
 
-    waiting: list = list(connections)
+    waiting: list[Connection] = list(connections)
     ready: dict[int, list[Left]] = {}
     for start in (block.start for block in blocks):
         while start not in ready:
             if not waiting:
                 raise WorkerLost("a worker process ended before sending its deals")
-            for connection in wait(waiting):
+            for connection in cast(list[Connection], wait(waiting)):  # only connections are waited on
                 try:
                     at, lefts = connection.recv()
                 except EOFError:
