@@ -25,6 +25,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from fakes import hostile  # noqa: E402
+
 SAFETY_NET = 60.0
 GM = [sys.executable, "-m", "gm"]
 
@@ -72,23 +76,6 @@ def hostile_paths(root: Path) -> dict[str, Path]:
             "zero": root / "zero", "full": Path("/dev/full"), "missing_dir": root / "missing" / "x"}
 
 
-def make_hostile(path: Path, kind: str) -> None:
-    if path.is_dir() and not path.is_symlink():
-        path.rmdir()
-    else:
-        path.unlink(missing_ok=True)
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "dangling":
-        path.symlink_to(path.with_name("missing") / "nowhere")
-    elif kind == "zero":
-        path.symlink_to("/dev/zero")
-    elif kind == "folder":
-        path.mkdir()
-    elif kind == "damaged":
-        path.write_text('{"match":1,"offset":-5,"length":1000000000000000,"line":[[[1]]]}\n' + "[" * 50_000)
-
-
 JUDGE = ('{"players": ["%s", "Ken", "Mio", "Sora"], "hands": {"%s": ["werewolf", "traitor"], '
          '"Ken": ["villager", "seer"], "Mio": ["villager", "villager"], "Sora": ["villager", "villager"]}, '
          '"graveyard": ["villager"], "executed": "Ken"}')
@@ -129,9 +116,9 @@ def main() -> None:
         for kind in ("fifo", "dangling", "zero", "folder", "damaged"):
             for command in (["show"], ["matches"], ["flow", "Aki", "1"]):
                 journal.write_bytes(kept)
-                make_hostile(journal.with_name(journal.name + ".matches"), kind)
+                hostile(journal.with_name(journal.name + ".matches"), kind)
                 tally.run("beside", ["score", *command, "--file", str(journal)], root, env)
-            make_hostile(root / "n.evening.json", kind)
+            hostile(root / "n.evening.json", kind)
             tally.run("beside", ["werewolf", "play", "--players", "A,B,C,D", "--time-scale", "0.001", "--pause", "0",
                                  "--log", str(root / "n.jsonl")], root, env)
         for name in NAMES:

@@ -23,6 +23,7 @@ from gm.cli import app
 from gm.commands.options import number_in, text_up_to, whole_in
 from gm.score.entry import new_match
 from gm.score.journal import Journal
+from fakes import hostile
 
 runner = CliRunner()
 QUICK, LONG = 400, 4000
@@ -45,7 +46,7 @@ TEXTS = ["", " ", "-", "--", "[/bold]", "[ken]", "Al=", "=x", "a,b", "Aki,Ken,Mi
          "\x1b[2J", "a\tb", "a\nb", "\r", "{name}", "%s", "'", '"', "\\", "x" * 5000, "graveyard", "Aki=2,graveyard=1",
          "werewolf", "traitor,angel", "gorilla", "magician", "dead", "omniscient", "smart", "greedy",
          "on", "off", "wav:", "en", "ja", "ko", "fr", "yes,no",
-         "\ud800", "Aki,\udfff,Mio,Sora", "\x1b]0;title\x07", "\x9b31m", "Ken\x1b[2J", "\u202eevil", "\x7f"]
+         "\udcff", "Aki,\udc80,Mio,Sora", "\x1b]0;title\x07", "\x9b31m", "Ken\x1b[2J", "\u202eevil", "\x7f"]
 # Standard input: ordinary answers, endless or broken text, JSON with lone surrogates and escapes in names.
 JUDGE = ('{"players": ["%s", "Ken", "Mio", "Sora"], "hands": {"%s": ["werewolf", "traitor"], '
          '"Ken": ["villager", "seer"], "Mio": ["villager", "villager"], "Sora": ["villager", "villager"]}, '
@@ -188,24 +189,6 @@ def in_the_fuzz_folder(files):
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(files["root"] / "folder")
         yield
-
-
-def hostile(path: Path, kind: str) -> None:
-    """Make `path` (a file gm keeps beside another) one of the BESIDE kinds."""
-    if path.is_dir() and not path.is_symlink():
-        path.rmdir()
-    else:
-        path.unlink(missing_ok=True)
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "dangling":
-        path.symlink_to(path.with_name("missing") / "nowhere")
-    elif kind == "zero":
-        path.symlink_to("/dev/zero")
-    elif kind == "damaged":
-        path.write_text('{"match": 1, "offset": -5, "length": 1000000000000000, "line": [[[1]]]}\n' + "[" * 50_000)
-    elif kind == "folder":
-        path.mkdir()
 
 
 def run_and_check(files, args, stdin, beside="none"):
