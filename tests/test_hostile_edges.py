@@ -140,7 +140,8 @@ def test_a_damaged_match_index_is_rebuilt_with_one_line(tmp_path, case):
 
 
 # -- files that never were journals ---------------------------------------------------------------
-@pytest.mark.parametrize("text", [b"hello notes", b"shopping: eggs, milk\nbread", b"\xff\xfe not text"])
+@pytest.mark.parametrize("text", [b"hello notes", b"shopping: eggs, milk\nbread", b"\xff\xfe not text",
+                                  b"{not json", b'{"v":1,"kind":"flow"', b"\0\0{"])
 def test_a_file_that_never_was_a_journal_is_refused_and_left_untouched(tmp_path, text):
     notes = tmp_path / "notes.txt"
     notes.write_bytes(text)
@@ -150,6 +151,15 @@ def test_a_file_that_never_was_a_journal_is_refused_and_left_untouched(tmp_path,
         assert len(result.stderr.strip().splitlines()) == 1 and "notes.txt" in result.stderr
     assert notes.read_bytes() == text
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+@pytest.mark.parametrize("torn", [b'{"v":1,"ki', b'{"v":1,"kind":"new","players":["A"', b"\0" * 30])
+def test_a_first_line_cut_short_is_still_a_torn_write(tmp_path, torn):
+    journal = tmp_path / "j.jsonl"
+    journal.write_bytes(torn)
+    result = runner.invoke(app, ["score", "new", "A", "B", "--file", str(journal)], env={"GM_SPEECH": "off"})
+    assert result.exit_code == 0 and "torn write" in result.stderr
+    assert (tmp_path / "j.jsonl.torn-0").read_bytes() == torn
 
 
 # -- standard streams -----------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from gm.score import matches as index
 from gm.score.matches import Entry, Kept
 from scorer.humalien import Change, Event, ScoreError, State, apply, from_record, to_record
-from scorer.humalien.events import NewMatch, Redo, Undo
+from scorer.humalien.events import RECORD_VERSION, NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
 from gm.errors import GmError
 from gm.files import BadFile, check_regular, json_value
@@ -147,10 +147,20 @@ def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int
         state = after
         position, number = line_end + 1, number + 1
     torn = data[end:]
-    if start.offset + end - begin == 0 and torn[:1] not in (b"", b"{", b"\0"):
+    if start.offset + end - begin == 0 and not _could_start_a_journal(torn):
         raise JournalError(f"{path} is not a score journal (its first line is not an event record gm "
                            "wrote, nor part of one); nothing was changed")
     return Contents(state, data_start + end, number - 1, torn, owner, count, tuple(found))
+
+
+_FIRST_LINE = json.dumps({"v": RECORD_VERSION, "kind": "new"}, separators=(",", ":")).encode()[:-1] + b","
+
+
+def _could_start_a_journal(torn: bytes) -> bool:
+    """Could these bytes be gm's first line cut short (a match's `new` record begun, or the zeros a
+    file system leaves after a power cut)? Anything else means the file never was a journal."""
+    head = torn[:len(_FIRST_LINE)]
+    return _FIRST_LINE.startswith(head) or not torn.strip(b"\0")
 
 
 def _record(raw: bytes, path: Path | str, number: int):
