@@ -20,6 +20,7 @@ from enum import Enum
 from pathlib import Path
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
+from collections.abc import Callable
 
 from gm.errors import GmError
 from gm.files import MAX_FILE_BYTES
@@ -89,52 +90,81 @@ MAX_LINE_BYTES = 1 << 16  # a `new` line is a few hundred bytes
 def _typed(kind: Any, data: Any) -> Any:
     """`data` (from `_plain`) back as a value of `kind`: a dataclass, a tuple, an optional, a plain
     value; _Damaged unless every part has the type and a sensible size."""
-    if get_origin(kind) in (Union, UnionType):
-        inner = [a for a in get_args(kind) if a is not type(None)]
-        return None if data is None else _typed(inner[0], data)
-    if get_origin(kind) is tuple:
-        args = get_args(kind)
-        if not isinstance(data, list):
-            raise _Damaged(f"{data!r:.40} is not a list")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_typed(args[0], d) for d in data)
-        if len(args) != len(data):
-            raise _Damaged(f"{len(data)} values where {len(args)} belong")
-        return tuple(_typed(a, d) for a, d in zip(args, data))
-    if isinstance(kind, type) and issubclass(kind, Enum):
-        try:
-            return kind(data)
-        except (ValueError, TypeError):
-            raise _Damaged(f"{data!r:.40} is not a {kind.__name__}") from None
-    if isinstance(kind, type) and is_dataclass(kind):
-        if not isinstance(data, dict):
-            raise _Damaged(f"{data!r:.40} is not an object")
-        hints = _hints(kind)
-        try:
-            return kind(**{item.name: _typed(hints[item.name], data[item.name]) for item in fields(kind)})
-        except KeyError as missing:
-            raise _Damaged(f"no {missing}") from None
-    return _plain_value(kind, data)
+    return _reader(kind)(data)
+
+
+Reader = Callable[[Any], Any]
 
 
 @functools.cache
-def _hints(kind: type) -> dict[str, Any]:
-    """A dataclass's field types, resolved once (resolving them is slow)."""
-    return get_type_hints(kind)
+def _reader(kind: Any) -> Reader:
+    """How to read a value of `kind` (worked out once per kind: resolving types is slow)."""
+    origin = get_origin(kind)
+    if origin in (Union, UnionType):
+        inner = _reader(next(a for a in get_args(kind) if a is not type(None)))
+        return lambda data: None if data is None else inner(data)
+    if origin is tuple:
+        return _tuple_reader(get_args(kind))
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        return functools.partial(_enum, kind)
+    if isinstance(kind, type) and is_dataclass(kind):
+        hints = get_type_hints(kind)
+        readers = tuple((item.name, _reader(hints[item.name])) for item in fields(kind))
+        return functools.partial(_dataclass, kind, readers)
+    if kind in (int, bool, str):
+        return functools.partial(_plain_value, kind)
+    raise TypeError(f"no {kind!r} in an index")
 
 
-def _plain_value(kind: Any, data: Any) -> Any:
+def _tuple_reader(args: tuple[Any, ...]) -> Reader:
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = _reader(args[0])
+
+        def many(data: Any) -> tuple:
+            return tuple(map(item, _list(data)))
+
+        return many
+    readers = tuple(map(_reader, args))
+
+    def fixed(data: Any) -> tuple:
+        if len(_list(data)) != len(readers):
+            raise _Damaged(f"{len(data)} values where {len(readers)} belong")
+        return tuple(read(d) for read, d in zip(readers, data))
+
+    return fixed
+
+
+def _list(data: Any) -> list:
+    if not isinstance(data, list):
+        raise _Damaged(f"{data!r:.40} is not a list")
+    return data
+
+
+def _enum(kind: type[Enum], data: Any) -> Enum:
+    try:
+        return kind(data)
+    except (ValueError, TypeError):
+        raise _Damaged(f"{data!r:.40} is not a {kind.__name__}") from None
+
+
+def _dataclass(kind: type, readers: tuple[tuple[str, Reader], ...], data: Any) -> Any:
+    if not isinstance(data, dict):
+        raise _Damaged(f"{data!r:.40} is not an object")
+    try:
+        return kind(**{name: read(data[name]) for name, read in readers})
+    except KeyError as missing:
+        raise _Damaged(f"no {missing}") from None
+
+
+def _plain_value(kind: type, data: Any) -> Any:
     if kind is int:
         if type(data) is not int or not -MAX_NUMBER <= data <= MAX_NUMBER:
             raise _Damaged(f"{data!r:.40} is not a whole number of a sensible size")
     elif kind is bool:
         if type(data) is not bool:
             raise _Damaged(f"{data!r:.40} is not true or false")
-    elif kind is str:
-        if not isinstance(data, str) or len(data) > MAX_LINE_BYTES:
-            raise _Damaged(f"{data!r:.40} is not a short string")
-    else:
-        raise _Damaged(f"no {kind!r} in an index")
+    elif not isinstance(data, str) or len(data) > MAX_LINE_BYTES:
+        raise _Damaged(f"{data!r:.40} is not a short string")
     return data
 
 
