@@ -386,3 +386,13 @@ def test_piped_answers_are_echoed_with_control_characters_escaped(tmp_path, args
     assert result.exit_code in (0, 2), result.stderr
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
     assert "\\x1b]0;pwned\\x07" in result.stdout
+
+
+def test_a_journal_line_longer_than_any_event_is_damage_not_a_memory_hog(tmp_path):
+    journal = tmp_path / "j.jsonl"
+    before = started(journal)
+    huge = b'{"v":1,"kind":"flow","player":"Aki","piles":1,"x":[' + b"0," * 2_000_000 + b'0]}\n'
+    journal.write_bytes(before + huge)
+    result = runner.invoke(app, ["score", "show", "--file", str(journal)], env={"GM_SPEECH": "off"})
+    assert result.exit_code == 2 and "line 2" in result.stderr and "longer than any event" in result.stderr
+    assert journal.read_bytes() == before + huge

@@ -34,6 +34,7 @@ from gm.files import BadFile, check_regular, json_value
 FILE_NAME = "score.jsonl"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO given as the journal is refused, not waited on
+MAX_EVENT_BYTES = 1 << 16  # an event line is well under 1 KB (names are at most 40 characters)
 _TRIES = 1000  # opens of a journal that another gm is creating or giving up at the same moment
 
 
@@ -109,6 +110,9 @@ def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int
     position, number = begin, start.line
     while position < end:
         line_end = data.index(b"\n", position)
+        if line_end - position > MAX_EVENT_BYTES:  # what it would parse to could be many times its size
+            raise JournalError(f"{path} line {number}: {line_end - position} bytes, longer than any event "
+                               "gm writes")
         raw = data[position:line_end]
         record = _record(raw, path, number)
         try:
