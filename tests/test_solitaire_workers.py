@@ -96,5 +96,5 @@ def test_more_workers_than_cores_are_cut_with_a_note(monkeypatch):
     result = CliRunner().invoke(app, ["solitaire", "simulate", "--deals", "20", "--workers", "64", "--json"])
     assert result.exit_code == 0, result.stderr
     assert used == [2]
-    assert result.stderr.strip() == ("gm: using 2 worker processes, not 64: this machine has 2 cores "
+    assert result.stderr.strip() == ("gm: Using 2 worker processes, not 64: this machine has 2 cores "
                                      "and memory free for 436.")

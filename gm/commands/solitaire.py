@@ -66,8 +66,9 @@ def _workers(asked: int, deals: int) -> int:
 
         memory = free_memory()
         room = memory // WORKER_BYTES if memory is not None else cores()
-        typer.echo(Voice(default_language()).text("solitaire.workers.fewer", workers=workers, asked=asked,
-                                                  cores=cores(), room=room), err=True)
+        line = Voice(default_language()).text("solitaire.workers.fewer", workers=workers, asked=asked, cores=cores(),
+                                              room=room)
+        typer.echo(f"gm: {line}", err=True)
     return workers
 
 
