@@ -83,6 +83,10 @@ class _Damaged(Exception):
     """An index line that is not an entry gm wrote; names what is wrong."""
 
 
+class _OtherFormat(_Damaged):
+    """An index line gm wrote for sheets of another shape (another version of gm): rebuilt, no damage."""
+
+
 MAX_NUMBER = 10**9  # far above any score, count or place in a journal of MAX_FILE_BYTES
 MAX_LINE_BYTES = 1 << 16  # a `new` line is a few hundred bytes
 
@@ -202,7 +206,8 @@ def _entry(record: Any) -> Entry:
     if not isinstance(record, dict):
         raise _Damaged("not an object")
     if record.get("format") != SHEET_FORMAT:
-        raise _Damaged(f"an index of sheets shaped {record.get('format')!r:.40}, not {SHEET_FORMAT}")
+        other = _OtherFormat if isinstance(record.get("format"), str) else _Damaged
+        raise other(f"an index of sheets shaped {record.get('format')!r:.40}, not {SHEET_FORMAT}")
     players = _typed(tuple[str, str], record["players"])
     check, at, before, owner = record["check"], record["at"], record["before"], record["before_owner"]
     if not isinstance(check, str) or len(check) != 32 or not (at is None or _typed(str, at)):
@@ -227,6 +232,8 @@ def _parsed(lines: list[bytes]) -> Read:
     for number, raw in enumerate(lines, start=1):
         try:
             entry = _entry(json.loads(raw))
+        except _OtherFormat:
+            return Read(entries)
         except (_Damaged, ValueError, KeyError, RecursionError) as error:
             return Read(entries, f"line {number}: {error_reason(error)}")
         if entries and not (entry.match == entries[-1].match + 1 and entry.offset > entries[-1].offset
