@@ -157,7 +157,7 @@ def appends_killed(tally: Tally, root: Path, env: dict, count: int) -> int:
     journal = root / "kill.jsonl"
     rng = random.Random(7)
     tally.run("kill", ["score", "new", "Aki", "Ken", "--file", str(journal)], root, env)
-    acknowledged = 0
+    acknowledged = killed = 0
     for _ in range(count):
         child = subprocess.Popen([*GM, "score", "flow", "Aki", "0", "--file", str(journal)], cwd=root, env=env,
                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -165,6 +165,7 @@ def appends_killed(tally: Tally, root: Path, env: dict, count: int) -> int:
         if rng.random() < 0.3:
             time.sleep(rng.uniform(0.05, 0.6))
             child.send_signal(signal.SIGKILL)
+            killed += 1
         out, err = child.communicate(timeout=SAFETY_NET)
         if child.returncode == 0:
             acknowledged += 1
@@ -172,6 +173,7 @@ def appends_killed(tally: Tally, root: Path, env: dict, count: int) -> int:
             tally.rows["kill"][2] += 1
     tally.run("kill", ["score", "show", "--file", str(journal)], root, env)  # reads, sets aside any torn tail
     flows = [json.loads(line) for line in journal.read_bytes().splitlines() if b'"kind":"flow"' in line]
+    print(f"kill: {count} appends, {killed} sent SIGKILL, {acknowledged} acknowledged, {len(flows)} in the journal")
     return max(0, acknowledged - len(flows))
 
 
