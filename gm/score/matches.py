@@ -269,8 +269,9 @@ def _read_index(journal: Path, tail: int | None = None) -> tuple[bytes | None, s
         if info.st_size > MAX_INDEX_BYTES:
             return None, f"larger than {MAX_INDEX_BYTES // (1024 * 1024)} MB"
         start = 0 if tail is None else max(0, info.st_size - tail)
+        os.lseek(fd, start, os.SEEK_SET)
         chunks = []
-        while chunk := os.pread(fd, min(info.st_size - start, MAX_INDEX_BYTES) or 1, start):
+        while chunk := os.read(fd, min(info.st_size - start, MAX_INDEX_BYTES) or 1):
             chunks.append(chunk)
             start += len(chunk)
             if start > info.st_size:  # it grows while read: another gm is writing; what was there is enough
