@@ -335,7 +335,8 @@ def rewrite(journal: Path, entries: list[Entry]) -> None:
         fd, name = tempfile.mkstemp(prefix=target.name + ".", dir=target.parent)
         try:
             with os.fdopen(fd, "wb") as out:
-                os.fchmod(out.fileno(), 0o644)
+                if hasattr(os, "fchmod"):  # readable like the journal (mkstemp makes it private)
+                    os.fchmod(out.fileno(), 0o644)
                 out.write(b"".join(map(_line, entries)))
             os.replace(name, target)
         except OSError:
