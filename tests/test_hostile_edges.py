@@ -396,3 +396,15 @@ def test_a_journal_line_longer_than_any_event_is_damage_not_a_memory_hog(tmp_pat
     result = runner.invoke(app, ["score", "show", "--file", str(journal)], env={"GM_SPEECH": "off"})
     assert result.exit_code == 2 and "line 2" in result.stderr and "longer than any event" in result.stderr
     assert journal.read_bytes() == before + huge
+
+
+@pytest.mark.parametrize("name", ["\\ud800", "\\u001b]0;pwned\\u0007", "\\u001b[2J"])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_names_in_an_evening_file_are_shown_escaped(tmp_path, name, as_json):
+    (tmp_path / "e.json").write_text('{"players": ["NAME", "Ken", "Mio", "Sora"], "nights": [{"winning_side": '
+                                     '"villagers", "winners": ["NAME", "Ken"]}]}'.replace("NAME", name))
+    done = gm(tmp_path, "werewolf", "evening", "--file", "e.json", *(["--json"] if as_json else []))
+    assert done.returncode == 0, done.stderr
+    assert not any(c in done.stdout for c in "\x1b\x07\ud800")
+    if as_json:
+        json.loads(done.stdout)
