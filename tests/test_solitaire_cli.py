@@ -166,7 +166,7 @@ def test_the_compiled_solver_is_found_in_the_machine_s_cache():
     from scorer.solitaire.solver_cache import cache_dir, compiled
 
     least_left(deal_from_seed(3))
-    assert compiled() and list(cache_dir().glob("search.run-*.nbi"))
+    assert compiled() and list(cache_dir().glob("*/search.run-*.nbi"))
 
 
 def test_the_cache_is_in_the_user_cache_dir_and_the_same_for_every_copy_of_the_code(tmp_path):
