@@ -15,9 +15,8 @@ from scorer.solitaire.solver_cache import cache_dir
 
 os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_dir()))
 
-from numba import types  # noqa: E402 - numba reads NUMBA_CACHE_DIR when it is imported
+from numba import njit, types  # noqa: E402 - numba reads NUMBA_CACHE_DIR when it is imported
 from numba.core.config import reload_config  # noqa: E402
-from numba import njit  # noqa: E402
 
 reload_config()  # numba imported before this module: it reads the cache directory now
 
