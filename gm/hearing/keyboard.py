@@ -9,7 +9,7 @@ import sys
 from typing import TextIO
 from collections.abc import Callable
 
-from gm.files import MAX_LINE, MAX_SKIP, read_line
+from gm.files import MAX_LINE, MAX_SKIP, printable, read_line
 from gm.hearing.answers import match_answer, nearest_answer
 from gm.ports import Clock, Question
 
@@ -95,7 +95,7 @@ class KeyboardAsker:
     def take(self, typed: str, question: Question) -> str | None:
         """The answer a typed line gives (an empty line: the default), or None after saying why not."""
         if not self.interactive:
-            self.echo(f"  > {typed}")
+            self.echo(f"  > {printable(typed)}")  # a piped answer is echoed with its control characters escaped
         if not typed.strip() and question.default is not None:
             return question.default
         answer = match_answer(typed, question)
