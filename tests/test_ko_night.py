@@ -61,6 +61,7 @@ def test_a_korean_night_runs_by_voice_from_one_recording_and_counts_only_the_vot
     assert answered("werewolf.reveal.ask_first") + answered("werewolf.reveal.ask_second") == ["werewolf", "villager"]
     verdict = next(e for e in events if e["type"] == "verdict")
     assert (verdict["executed"], verdict["winning_side"]) == ("지훈", "villagers")
-    assert answered("werewolf.evening.ask_winner") == ["민수", "서연", "done"]
+    assert answered("werewolf.reveal.ask_holder") == ["graveyard"]  # the traitor, so everyone voted
+    assert verdict["winners"] == ["민수", "서연", "지민"]
     assert answered("werewolf.evening.again") == ["no"]
     assert "시민 진영의 승리!" in result.stdout

@@ -14,7 +14,8 @@ from gm.ports import Line, Question
 from fakes import CTRL_C
 from test_night import MORNING_4, counts, night
 
-EXECUTED_WEREWOLF = [("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager")]
+EXECUTED_WEREWOLF = [("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager"),
+                     ("werewolf.reveal.ask_holder", "graveyard")]  # the traitor: all four vote
 
 
 def test_ctrl_c_at_the_deal_pauses_and_resumes_the_same_question():

@@ -23,7 +23,7 @@ _NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "take
 _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total", "count",
                   "multiplier", "games", "left", "stock", "percent", "better", "number",
                   "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
-                  "position", "size", "guess", "index", "limit", "nights"}
+                  "position", "size", "guess", "index", "limit", "nights", "counted"}
 
 
 # Sections only ever printed, never said: they need no kana.

@@ -68,9 +68,9 @@ def next_question(known: Known) -> Question | None:
     if dead or not known.deck.has("magician"):
         return None
     if known.pending is not None:
-        card = card_to_ask(known, known.pending)
-        assert card is not None, "a pending seer is decided once every ability card is placed"
-        return WhoHolds(card)
+        unplaced = card_to_ask(known, known.pending)
+        assert unplaced is not None, "a pending seer is decided once every ability card is placed"
+        return WhoHolds(unplaced)
     if not known.seers_done:
         return WhoSawMagician(more=bool(known.seers))
     return None

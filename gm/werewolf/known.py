@@ -82,7 +82,7 @@ class Known:
         cards = tuple(cards)
         decided_side(self.deck, owner, cards)  # size, cards in the deck, counts within the deck
         counts = Counter(cards)
-        for other, hand in self.hands.items():
+        for hand in self.hands.values():
             counts.update(hand)
         for card, count in counts.items():
             if count > self.deck.count(card):
