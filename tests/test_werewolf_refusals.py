@@ -18,6 +18,7 @@ from gm.werewolf.decks import custom_deck, standard_deck
 from gm.werewolf.evening import Evening, evening_from_json
 from gm.werewolf.judge import decided_side, judge, side_of
 from gm.werewolf.known import Known
+from gm.night.groups import group_name
 from gm.werewolf.refusal import WerewolfRefusal
 from gm.werewolf.script import build_script
 from gm.werewolf.tally import GRAVEYARD, count_round, most_without_vote, outcome, roll_call_round
@@ -120,11 +121,13 @@ REFUSALS = {
     "not_shown": lambda: _known().with_hand("A", ["villager", "villager"]).with_holder("werewolf", "A"),
     "owner_full": lambda: _known().with_holder("werewolf", GRAVEYARD).with_holder("traitor", GRAVEYARD),
     "holder_unknown": lambda: _known().with_holder("werewolf", "Z"),
+    "side_not_player": lambda: Evening(tuple(FOUR)).add("villagers", ["A"], {"Z": "villagers"}),
+    "group_empty": lambda: group_name(" , "),
     "not_a_seer": lambda: Known(("A", "B", "C", "D", "E", "F"), standard_deck(6, "magician"), None)
     .with_holder("seer", "B").with_holder("gravedigger", "C").with_seer("A"),
 }
 # Refused by `gm werewolf evening` itself (a missing or unreadable evening file).
-COMMAND_REFUSALS = {"no_evening", "evening_json"}
+COMMAND_REFUSALS = {"no_evening", "evening_json", "no_group"}
 
 
 def _refusal(key):

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from gm.night.context import NightContext
 from gm.night.runner import run_night
-from gm.werewolf.evening import Evening
+from gm.werewolf.evening import Evening, Night
 
 YES, NO = "yes", "no"
 
@@ -20,16 +20,16 @@ def say_tally(ctx: NightContext, evening: Evening) -> None:
     ctx.say("werewolf.evening.tally", nights=len(evening.nights), sides=sides, players=players)
 
 
-def run_evening(ctx: NightContext, keep: Callable[[Evening], None] = lambda evening: None) -> Evening:
-    """Play nights until the table says no more; `keep` stores the evening after every night."""
+def run_evening(ctx: NightContext, keep: Callable[[Night], None] = lambda night: None) -> Evening:
+    """Play nights until the table says no more; `keep` stores each night as soon as it is judged."""
     evening = Evening(tuple(ctx.players))
     labels = {YES: ctx.voice.text("common.yes"), NO: ctx.voice.text("common.no")}
     while True:
         reveal = run_night(ctx).reveal
         assert reveal is not None
-        evening = evening.add(reveal.winning_side, reveal.winners)
+        evening = evening.add(reveal.winning_side, reveal.winners, reveal.sides)
         ctx.log("evening", **evening.to_json())
-        keep(evening)
+        keep(evening.nights[-1])
         try:
             again = ctx.ask("werewolf.evening.again", (YES, NO), labels)
         except EOFError:  # piped answers ran out after a verdict: the evening is over

@@ -19,15 +19,17 @@ READINGS = {"健": "けん"}
 NAMES = ("健", "みお", "Alice", "Mike", "Kate")
 
 _NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "taker", "fouler",
-                "traitor_werewolf", "word", "command", "text", "holder", "head", "help"}
+                "traitor_werewolf", "word", "command", "text", "holder", "head", "help", "group"}
 _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total", "count",
                   "multiplier", "games", "left", "stock", "percent", "better", "number",
                   "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
-                  "position", "size", "guess", "index", "limit", "nights", "counted"}
+                  "position", "size", "guess", "index", "limit", "nights", "counted", "tonight",
+                  "evenings", "line", "wins"}
 
 
 # Sections only ever printed, never said: they need no kana.
-PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "werewolf.tally.", "listen.deaf", "listen.not_listening")
+PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "werewolf.tally.", "listen.deaf", "listen.not_listening",
+                "werewolf.log.", "werewolf.group.", "werewolf.results.")
 
 
 def spoken(key: str) -> bool:
