@@ -21,11 +21,15 @@ class EveningError(WerewolfRefusal):
     """An evening record that cannot be: a winner who is not a player, an unknown side, bad JSON."""
 
 
+_SIDES: Mapping[object, Side] = {str(side): side for side in Side}
+
+
 def _side(text: object) -> Side:
-    if text not in set(Side):
+    side = _SIDES.get(text) if isinstance(text, str) else None
+    if side is None:
         raise EveningError(f"unknown side {text!r} (sides: {', '.join(Side)})", "unknown_side",
                            text=text, sides=tuple(Side))
-    return Side(str(text))
+    return side
 
 
 @dataclass(frozen=True)
@@ -160,21 +164,28 @@ class PlayerResults:
 
 def results(nights: Iterable[Night]) -> list[PlayerResults]:
     """Every player's results over `nights`, in the order they first played (one pass)."""
-    played: dict[str, Counter[str]] = {}
+    played: dict[str, list[int]] = {}  # name → [nights, wins]
+    on_side: dict[tuple[str, Side], list[int]] = {}  # (name, side) → [nights, wins]
     for each in nights:
         won = set(each.winners)
         for name in each.players:
-            tally = played.setdefault(name, Counter())
-            tally["nights"] += 1
-            tally["wins"] += name in won
+            win = name in won
+            tally = played.get(name)
+            if tally is None:
+                tally = played[name] = [0, 0]
+            tally[0] += 1
+            tally[1] += win
             side = each.sides.get(name)
             if side is not None:
-                tally[f"{side}.nights"] += 1
-                tally[f"{side}.wins"] += name in won
-    return [PlayerResults(name, Played(t["nights"], t["wins"]),
-                          MappingProxyType({side: Played(t[f"{side}.nights"], t[f"{side}.wins"])
-                                            for side in Side if t[f"{side}.nights"]}))
-            for name, t in played.items()]
+                by = on_side.get((name, side))
+                if by is None:
+                    by = on_side[(name, side)] = [0, 0]
+                by[0] += 1
+                by[1] += win
+    return [PlayerResults(name, Played(*tally),
+                          MappingProxyType({side: Played(*on_side[(name, side)])
+                                            for side in Side if (name, side) in on_side}))
+            for name, tally in played.items()]
 
 
 @dataclass(frozen=True)
