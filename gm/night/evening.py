@@ -23,7 +23,6 @@ def say_tally(ctx: NightContext, evening: Evening) -> None:
 def run_evening(ctx: NightContext, keep: Callable[[Night], None] = lambda night: None) -> Evening:
     """Play nights until the table says no more; `keep` stores each night as soon as it is judged."""
     evening = Evening(tuple(ctx.players))
-    labels = {YES: ctx.voice.text("common.yes"), NO: ctx.voice.text("common.no")}
     while True:
         reveal = run_night(ctx).reveal
         assert reveal is not None
@@ -31,10 +30,10 @@ def run_evening(ctx: NightContext, keep: Callable[[Night], None] = lambda night:
         ctx.log("evening", **evening.to_json())
         keep(evening.nights[-1])
         try:
-            again = ctx.ask("werewolf.evening.again", (YES, NO), labels)
+            again = ctx.ask(ctx.table.yes_no("werewolf.evening.again")).value
         except EOFError:  # piped answers ran out after a verdict: the evening is over
-            again = NO
-        if again != YES:
+            again = False
+        if not again:
             break
     say_tally(ctx, evening)
     ctx.speaker.flush()
