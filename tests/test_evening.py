@@ -76,10 +76,8 @@ def evening_of(answers, lang="en"):
     return evening, speaker, kept
 
 
-TRAITOR_WEREWOLF_NIGHT = MORNING + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_first", "werewolf"),
-                                                           ("werewolf.reveal.ask_second", "traitor")]
-VILLAGERS_NIGHT = MORNING + counts(3, 0, 0, 0, 0) + [("werewolf.reveal.ask_first", "werewolf"),
-                                                    ("werewolf.reveal.ask_second", "villager"),
+TRAITOR_WEREWOLF_NIGHT = MORNING + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_hand", "werewolf traitor")]
+VILLAGERS_NIGHT = MORNING + counts(3, 0, 0, 0, 0) + [("werewolf.reveal.ask_hand", "werewolf villager"),
                                                     ("werewolf.reveal.ask_holder", "Sora")]  # the traitor
 
 
@@ -102,7 +100,7 @@ def test_again_plays_the_next_night_with_the_same_table_and_the_tally_is_said(la
 
 
 # -- gm werewolf play and gm werewolf evening --------------------------------------------------------
-NIGHT_KEYS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf\ntraitor\n"  # 3 + 1: every vote counted
+NIGHT_KEYS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf traitor\n"  # 3 + 1: every vote counted
 
 
 def play(*args, keys=NIGHT_KEYS):

@@ -17,7 +17,7 @@ from gm.text.lines import Voice
 from gm.werewolf.evening import night
 
 FOUR = ("Aki", "Ken", "Mio", "Sora")
-NIGHT_KEYS = "\n\n\n\n" + "3\n1\n0\n0\n0\n" + "\n" + "werewolf\ntraitor\n"
+NIGHT_KEYS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf traitor\n"
 
 
 def a_night(winner="Aki"):

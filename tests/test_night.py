@@ -58,8 +58,7 @@ def counts(*numbers):
 
 
 def test_four_players_werewolf_executed_by_count_vote():
-    answers = MORNING_4 + counts(3, 0, 0, 0, 0) + [("werewolf.reveal.ask_first", "villager"),
-                                                 ("werewolf.reveal.ask_second", "werewolf")] + held_by("Ken")
+    answers = MORNING_4 + counts(3, 0, 0, 0, 0) + [("werewolf.reveal.ask_hand", "villager werewolf")] + held_by("Ken")
     result, speaker, log, clock = night(FOUR, answers)
     assert result.vote.executed == "Aki" and not result.vote.panic
     assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Mio", "Sora")
@@ -87,7 +86,7 @@ def test_four_players_werewolf_executed_by_count_vote():
 def test_a_total_that_cannot_be_is_counted_again():
     # HW-R4: with four players at least three votes; 1 + 1 is refused
     answers = MORNING_4 + counts(1, 1, 0, 0, 0) + counts(2, 1, 0, 0, 0) + [
-        ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "traitor")]
+        ("werewolf.reveal.ask_hand", "werewolf traitor")]
     result, speaker, log, _ = night(FOUR, answers)
     assert speaker.keys.count("werewolf.vote.bad_total") == 1
     assert [e["type"] for e in log].count("vote_refused") == 1
@@ -101,7 +100,7 @@ def test_the_whole_tally_is_confirmed_and_one_count_corrected_before_anyone_is_e
     answers = MORNING_4 + counts(2, 2, 0, 0, 0) + [
         ("werewolf.vote.readback", "no"), ("werewolf.vote.which", "Ken 0"),
         ("werewolf.vote.readback", "ken=1, AKI 3"), ("werewolf.vote.readback", ""),
-        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "werewolf"), *held_by("graveyard")]
+        ("werewolf.reveal.ask_hand", "villager werewolf"), *held_by("graveyard")]
     result, speaker, log, _ = night(FOUR, answers)
     assert result.vote.executed == "Aki" and "werewolf.vote.tie" not in speaker.keys
     refused = speaker.lines[speaker.keys.index("werewolf.vote.bad_fix")]
@@ -125,7 +124,7 @@ def cards(owner_key, *pairs):
 
 def test_five_players_runoff_then_innocent_executed_asks_who_holds_the_werewolf_and_the_traitor():
     answers = FIVE_MORNING + counts(2, 2, 1, 0, 0, 0) + counts(3, 2) + [
-        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "villager"),   # Aki, executed
+        ("werewolf.reveal.ask_hand", "seer villager"),   # Aki, executed
         *held_by("Ken", "Mio")]
     result, speaker, log, _ = night(FIVE, answers)
     votes = [e for e in log if e["type"] == "vote"]
@@ -150,7 +149,7 @@ def test_panic_after_a_second_tie_asks_who_holds_the_werewolf_and_the_traitor():
 
 def test_graveyard_voted_asks_only_the_graveyard_when_it_decides():
     answers = FIVE_MORNING + counts(0, 0, 0, 0, 0, 5) + [
-        ("werewolf.reveal.ask_graveyard", "werewolf"), ("werewolf.reveal.ask_graveyard", "villager"), *held_by("Yui")]
+        ("werewolf.reveal.ask_graveyard_two", "werewolf villager"), *held_by("Yui")]
     result, speaker, _, _ = night(FIVE, answers)
     assert result.vote.executed == "graveyard"
     assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Aki", "Ken", "Mio", "Sora")
@@ -163,7 +162,7 @@ def test_graveyard_voted_asks_only_the_graveyard_when_it_decides():
 ])
 def test_a_holder_the_shown_cards_rule_out_is_refused_and_asked_again(lang, said):
     answers = FIVE_MORNING + counts(3, 1, 1, 0, 0, 0) + [
-        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "villager"),  # Aki executed
+        ("werewolf.reveal.ask_hand", "seer villager"),  # Aki executed
         *held_by("Aki", "Ken", "Mio")]  # Aki cannot hold the werewolf: asked again
     result, speaker, log, _ = night(FIVE, answers, lang=lang)
     assert speaker.lines[speaker.keys.index("werewolf.reveal.refused")].text == said
@@ -173,7 +172,7 @@ def test_a_holder_the_shown_cards_rule_out_is_refused_and_asked_again(lang, said
 
 
 def test_the_graveyard_named_for_a_card_it_did_not_show_is_refused():
-    answers = MORNING_4 + counts(0, 0, 0, 0, 3) + [("werewolf.reveal.ask_graveyard", "seer"),
+    answers = MORNING_4 + counts(0, 0, 0, 0, 3) + [("werewolf.reveal.ask_graveyard_one", "seer"),
                                                  *held_by("graveyard", "Ken", "Mio")]
     result, speaker, log, _ = night(FOUR, answers)
     assert [e["error"] for e in log if e["type"] == "answer_refused"] == ["the graveyard showed seer, no werewolf"]
@@ -187,8 +186,8 @@ def test_the_graveyard_named_for_a_card_it_did_not_show_is_refused():
 ])
 def test_cards_the_deck_cannot_hold_are_refused_in_the_nights_language(lang, said):
     answers = MORNING_4 + counts(3, 1, 0, 0, 0) + [
-        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "seer"),  # Aki: two seers
-        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "werewolf"), *held_by("Ken")]
+        ("werewolf.reveal.ask_hand", "seer seer"),  # Aki: two seers
+        ("werewolf.reveal.ask_hand", "villager werewolf"), *held_by("Ken")]
     result, speaker, log, _ = night(FOUR, answers, lang=lang)
     assert speaker.lines[speaker.keys.index("werewolf.reveal.refused")].text == said
     assert [e["error"] for e in log if e["type"] == "answer_refused"] == ["Aki holds 2 × seer but the deck has 1"]
@@ -197,7 +196,7 @@ def test_cards_the_deck_cannot_hold_are_refused_in_the_nights_language(lang, sai
 def test_roll_call_warns_at_four_players_and_counts_named_votes():
     answers = MORNING_4 + [("werewolf.vote.ask_voter", "Ken"), ("werewolf.vote.ask_voter", "Aki"),
                            ("werewolf.vote.ask_voter", "Ken"), ("werewolf.vote.ask_voter", "none"),
-                           ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager"),
+                           ("werewolf.reveal.ask_hand", "werewolf villager"),
                            *held_by("Sora")]
     result, speaker, log, _ = night(FOUR, answers, roll_call=True)
     assert "werewolf.vote.roll_call_four" in speaker.keys
@@ -206,7 +205,7 @@ def test_roll_call_warns_at_four_players_and_counts_named_votes():
 
 
 def test_vote_now_key_ends_the_discussion_early():
-    answers = MORNING_4 + counts(0, 0, 0, 0, 3) + [("werewolf.reveal.ask_graveyard", "traitor"), *held_by("Mio")]
+    answers = MORNING_4 + counts(0, 0, 0, 0, 3) + [("werewolf.reveal.ask_graveyard_one", "traitor"), *held_by("Mio")]
     result, speaker, log, clock = night(FOUR, answers, events=[(60 + 40, "end")])
     assert result.discussion.how == "ended"
     assert result.vote.executed == "graveyard"
@@ -227,7 +226,7 @@ def test_magicians_night_asks_who_saw_the_magician():
     morning = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", None),
                ("werewolf.seer_two", None), ("werewolf.gravedigger", None)]
     # Aki villager + villager, Ken werewolf, Mio seer, Sora traitor, Yui gravedigger, Rin magician
-    reveal = [("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),  # Aki
+    reveal = [("werewolf.reveal.ask_hand", "villager villager"),  # Aki
               *held_by("Ken", "Sora"), ("werewolf.reveal.magician_seen", "Mio"), *held_by("Mio"),
               ("werewolf.reveal.magician_more", "none")]
     answers = morning + counts(4, 1, 0, 0, 0, 0, 0) + reveal
@@ -237,8 +236,7 @@ def test_magicians_night_asks_who_saw_the_magician():
 
 
 def test_a_whole_night_in_japanese_speaks_only_kana():
-    answers = MORNING_4 + counts(3, 0, 0, 0, 0) + [("werewolf.reveal.ask_first", "werewolf"),
-                                                 ("werewolf.reveal.ask_second", "villager"), *held_by("Ken")]
+    answers = MORNING_4 + counts(3, 0, 0, 0, 0) + [("werewolf.reveal.ask_hand", "werewolf villager"), *held_by("Ken")]
     readings = {"Aki": "あき", "Ken": "けん", "Mio": "みお", "Sora": "そら"}
     result, speaker, _, _ = night(FOUR, answers, lang="ja", readings=readings)
     assert result.reveal.winning_side == "villagers"

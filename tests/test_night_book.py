@@ -40,7 +40,6 @@ class TableAsker:
         self.round, self.asked = 0, set()
         self.keys: list[str] = []
         self.refusals: list[str] = []
-        self._cards: dict[str, list[str]] = {}
         self._seen = list(table.seen)
 
     def _candidate(self, label: str) -> str:
@@ -68,13 +67,9 @@ class TableAsker:
                 self.round, self.asked = self.round + 1, set()
             self.asked.add(candidate)
             return str(self.table.rounds[self.round].get(candidate, 0))
-        if key in ("werewolf.reveal.ask_first", "werewolf.reveal.ask_graveyard"):
-            owner = GRAVEYARD if key.endswith("graveyard") else fields["name"]
-            if key.endswith("first") or fields.get("n") == 1:
-                self._cards[owner] = list(self.table.graveyard if owner == GRAVEYARD else self.table.hands[owner])
-            return self._cards[owner].pop(0)
-        if key == "werewolf.reveal.ask_second":
-            return self._cards[fields["name"]].pop(0) if fields else None
+        if key in ("werewolf.reveal.ask_hand", "werewolf.reveal.ask_graveyard_one",
+                   "werewolf.reveal.ask_graveyard_two"):  # a whole hand in one line
+            return " ".join(self.table.hands[fields["name"]] if "name" in fields else self.table.graveyard)
         if key == "werewolf.vote.readback":  # the whole tally, as counted
             return "yes"
         if key == "werewolf.reveal.ask_holder":
@@ -138,7 +133,7 @@ def test_four_players_a_traitor_werewolf_votes_and_panic_spares_them(lang):
 def test_four_players_roll_call_warns_and_says_the_traitor_werewolf_votes(lang):
     clock = FakeClock()
     voice = Voice(lang, READINGS)
-    answers = ["done"] * 4 + ["Aki", "none", "Aki", "Aki", "werewolf", "villager", "Ken"]  # Ken: the traitor
+    answers = ["done"] * 4 + ["Aki", "none", "Aki", "Aki", "werewolf villager", "Ken"]  # Ken: the traitor
     ctx = NightContext(players=NAMES[:4], deck=standard_deck(4), voice=voice, speaker=RecordingSpeaker(clock),
                        asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock),
                        roll_call=True)

@@ -20,10 +20,6 @@ from gm.werewolf.known import Known, SeerRefused
 from gm.werewolf.miscount import TRAITOR, miscount
 from gm.werewolf.tally import GRAVEYARD, Outcome
 
-NONE = "none"
-HAND = 2
-
-
 @dataclass(frozen=True)
 class Reveal:
     """The night's end: the winning side, who won, every player's side, and the reason said."""
@@ -35,32 +31,30 @@ class Reveal:
     reason: str
 
 
-def _ask_cards(ctx: NightContext, owner: str) -> list[str]:
+def _ask_hand(ctx: NightContext, owner: str) -> tuple[str, ...]:
+    """`owner`'s cards turned face up, given in one line ("werewolf villager", "人狼 村人")."""
     cards = [c for c in ctx.deck.cards if ctx.deck.count(c)]
-    labels = {c: ctx.card_label(c) for c in cards}
     if owner == GRAVEYARD:
-        return [ctx.ask("werewolf.reveal.ask_graveyard", cards, labels, n=i + 1) for i in range(ctx.deck.graveyard)]
-    keys = ["werewolf.reveal.ask_first", "werewolf.reveal.ask_second"]
-    return [ctx.ask(keys[i], cards, labels, name=owner) for i in range(HAND)]
+        key = "werewolf.reveal.ask_graveyard_one" if ctx.deck.graveyard == 1 else "werewolf.reveal.ask_graveyard_two"
+        return ctx.ask(ctx.table.hand(key, cards, owner, size=ctx.deck.graveyard)).value
+    return ctx.ask(ctx.table.hand("werewolf.reveal.ask_hand", cards, owner, name=owner)).value
 
 
-def _ask_holder(ctx: NightContext, card: str) -> str:
-    owners = [*ctx.players, GRAVEYARD]
-    return ctx.ask("werewolf.reveal.ask_holder", owners, {GRAVEYARD: ctx.label(GRAVEYARD)},
-                   card=ctx.card_line(card))
+def _ask_holder(ctx: NightContext, card: str) -> str | None:
+    question = ctx.table.pick("werewolf.reveal.ask_holder", [*ctx.players, GRAVEYARD], card=ctx.card_line(card))
+    return ctx.ask(question).value
 
 
 def _ask_seer(ctx: NightContext, known: Known, more: bool) -> str | None:
     """One player who saw the magician through an ability, or None: nobody (else)."""
-    choices = [p for p in ctx.players if p not in known.seers] + [NONE]
     key = "werewolf.reveal.magician_more" if more else "werewolf.reveal.magician_seen"
-    answer = ctx.ask(key, choices, {NONE: ctx.voice.text("werewolf.reveal.none")})
-    return None if answer == NONE else answer
+    choices = [p for p in ctx.players if p not in known.seers]
+    return ctx.ask(ctx.table.pick(key, choices, nobody="werewolf.reveal.none")).value
 
 
 def _answer(ctx: NightContext, known: Known, question: Question) -> object:
     if isinstance(question, HandOf):
-        return _ask_cards(ctx, question.owner)
+        return _ask_hand(ctx, question.owner)
     if isinstance(question, WhoHolds):
         return _ask_holder(ctx, question.card)
     return _ask_seer(ctx, known, question.more)
