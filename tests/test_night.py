@@ -246,3 +246,11 @@ def test_a_whole_night_in_japanese_speaks_only_kana():
     assert speaker.lines[0].spoken.startswith("ハーフじんろう、よにんぷれいです。あき、けん、みお、そら。")
     for line in speaker.lines:
         assert not re.search(r"[\u4e00-\u9fff0-9A-Za-z]", line.spoken), f"{line.key}: {line.spoken}"
+
+
+def test_repeat_at_the_start_of_the_discussion_says_the_days_line_again():
+    answers = MORNING_4 + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_first", "werewolf"),
+                                                 ("werewolf.reveal.ask_second", "villager")]
+    _, speaker, _, _ = night(FOUR, answers, events=[(41, "repeat")])
+    day = speaker.keys.index("werewolf.day")
+    assert speaker.keys[day + 1] == "werewolf.day"

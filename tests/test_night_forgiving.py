@@ -141,8 +141,8 @@ def test_a_step_that_goes_on_by_itself_shows_its_countdown(capsys):
         os.close(read)
         os.close(write)
     shown = capsys.readouterr().out.split("\r")
-    countdown = [part for part in shown if part.startswith("  [Enter · ") and " s] > " in part]
-    numbers = [int(part.split()[2]) for part in countdown]  # in the table's seconds, not the game clock's
+    countdown = [part for part in shown if part.startswith("\033[K  [Enter · ") and " s] > " in part]
+    numbers = [int(part.split()[3]) for part in countdown]  # in the table's seconds, not the game clock's
     assert numbers[0] == 5 and len(numbers) >= 2 and numbers == sorted(set(numbers), reverse=True)
 
 
@@ -154,7 +154,7 @@ def test_a_step_that_goes_on_by_itself_counts_down_while_listening_too(capsys):
     asker.keyboard.interactive = True  # a terminal
     question = Table(Voice("en")).step("werewolf.lay_down", timeout=3)
     assert asker.ask(question).value is Done.DONE
-    numbers = {part.split()[2] for part in capsys.readouterr().out.split("\r") if part.startswith("  [Enter · ")}
+    numbers = {part.split()[3] for part in capsys.readouterr().out.split("\r") if part.startswith("\033[K  [Enter · ")}
     assert {"3", "2", "1"} <= numbers
 
 

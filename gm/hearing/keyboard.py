@@ -102,7 +102,7 @@ class KeyboardAsker:
         shows its countdown (in the table's seconds), redrawn in place."""
         if self.interactive:
             shown = None if left is None else left * self.clock.scale
-            print(f"\r  [{question.hint(shown)}] > \033[K", end="", flush=True)
+            print(f"\r\033[K  [{question.hint(shown)}] > ", end="", flush=True)
             self._open = True
 
     def end_prompt(self) -> None:

@@ -22,6 +22,7 @@ from gm.text.lines import Voice
 
 if TYPE_CHECKING:
     from gm.hearing.listener import Listener, Session
+    from gm.hearing.replay import Utterances
 
 T = TypeVar("T")
 
@@ -319,14 +320,16 @@ def _starts_with(text: str, wakes: Sequence[str]) -> bool:
 
 
 # -- the factory -------------------------------------------------------------------------------
-def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None = None,
+def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_path: str | None = None,
                stream: TextIO | None = None, players: Sequence[str] = (),
-               note: Callable[[str], None] | None = None, background: bool = False):
+               note: Callable[[str], None] | None = None, background: bool = False,
+               recording: Utterances | None = None) -> Asker:
     """The asker for a night. `listen` is "off" (keyboard only), "on" (the microphone) or the
     path of a WAV file (--listen-from). Falls back to the keyboard, with one note on stderr,
     when vosk, the speech model, PortAudio or an input device is missing. `players` in seating
     order give seat numbers for names the model cannot hear. With `background`, the model loads
-    while the night's first lines are spoken (a `PendingAsker`)."""
+    while the night's first lines are spoken (a `PendingAsker`). A `recording` already read from
+    the WAV file (so that a bad file is refused before anything opens) is used as it is."""
     keyboard = KeyboardAsker(clock, stream)
     if listen == "off":
         return keyboard
@@ -334,7 +337,8 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
     from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, load_model, model_dir
     from gm.hearing.replay import Utterances
 
-    recording = None if listen == "on" else Utterances.from_wav(listen, clock)  # a bad file is bad input
+    if recording is None and listen != "on":
+        recording = Utterances.from_wav(listen, clock)  # a bad file is bad input
     try:
         path = str(model_dir(model_path, voice.lang))  # a missing or incomplete model: said at once
         source = recording or MicSource(clock, EchoGate(speaker))

@@ -53,6 +53,7 @@ def _step(ctx: NightContext, step: Step, result: NightResult) -> None:
         ctx.say(step.key, **step.fields)
         discussion = Discussion(ctx.discussion, ctx.clock, ctx.say, ctx.voice.line,
                                 ctx.controls, ctx.display, lambda: _interrupt_choice(ctx))
+        discussion.last = ctx.last  # "repeat" says the last line, whoever said it (at first: the day's)
         result.discussion = discussion.run()
         ctx.log("discussion", how=result.discussion.how, seconds=result.discussion.ended - result.discussion.started,
                 added=result.discussion.added, pauses=result.discussion.pauses)

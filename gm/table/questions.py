@@ -107,10 +107,14 @@ class Asked(Generic[T]):
         """The one token whose label or spelling `said` is near to (a typo: "vilager")."""
         from rapidfuzz import fuzz, process
 
-        spellings = {fold(self.label(a)): a for a in self.answers} | {fold(a): a for a in self.answers}
+        spellings = self.spellings()
         hits = process.extract(said, list(spellings), scorer=fuzz.ratio, score_cutoff=NEAR, limit=None)
         found = {spellings[s] for s, _, _ in hits}
         return found.pop() if len(found) == 1 else None
+
+    def spellings(self) -> Mapping[str, str]:
+        """Folded spelling → token: what a typo is compared with."""
+        return {fold(self.label(a)): a for a in self.answers} | {fold(a): a for a in self.answers}
 
     def refused(self, key: str, **fields: Any) -> Refused:
         return Refused(self.voice.line(key, **fields))
@@ -268,6 +272,9 @@ class Card(Asked[str]):
         if card is not None:
             return self.refused("table.not_in_deck", text=text, card=self.voice.line(f"werewolf.cards.{card}"))
         return super().refusal(text, words)
+
+    def spellings(self) -> Mapping[str, str]:
+        return {**super().spellings(), **{n: c for n, c in self.words.cards.items() if c in self.answers}}
 
     def readback(self, value: str, sure: bool = True) -> Line | None:
         if self.owner:
@@ -486,7 +493,14 @@ class Table:
         """One of `answers` (tokens, printed as `labels`), asked by the line `key` (or `prompt`)."""
         return Choice(key, prompt or self._line(key, fields), self.voice, self.words, tuple(answers),
                       dict(labels or {}), timeout, () if default is None else (default,), confirm=confirm,
-                      names=Names.of(answers, self.readings, self.words, labels))
+                      names=self._choice_names(answers, labels or {}))
+
+    def _choice_names(self, answers: Sequence[str], labels: Mapping[str, str]) -> Names:
+        """How a choice's answers are named: tokens, labels, readings, and for card ids every
+        language's card names (じんろう, 人狼, Werewolf)."""
+        names = Names.of(answers, self.readings, self.words, labels)
+        cards = {name: card for name, card in self.words.cards.items() if card in answers}
+        return Names({**cards, **names.spellings})
 
     def pick(self, key: str, choices: Sequence[str], nobody: str = "", **fields: Any) -> Pick:
         """One of `choices` (players, GRAVEYARD), or nobody (`none`, labelled by the line

@@ -91,8 +91,10 @@ class Words:
         )
 
     def answer_words(self) -> frozenset[str]:
-        """Every word that answers something by itself: no player may be named so."""
-        return self.yes | self.no | self.done | self.nobody | self.graveyard | frozenset(self.numbers)
+        """Every word that answers something by itself, but the one-letter keys (y, n, d): no
+        player may be named so (a player named D is still named exactly)."""
+        words = self.yes | self.no | self.done | self.nobody | self.graveyard | frozenset(self.numbers)
+        return frozenset(w for w in words if len(w) > 1 or not w.isascii())
 
     def number(self, words: Sequence[str]) -> int | None:
         """The number `words` say: digits (with a counter: 3票, 3 votes) or a number word."""

@@ -74,7 +74,8 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,
         "winners": [name], "candidates": [name], "item": f"{name}=", "spec": f"{name}=2", "field": "players",
-        "json": "1",
+        "json": "1", "votes": count, "tip": "Enter", "example": f"{name} 2", "yes": voice.text("common.yes"),
+        "no": voice.text("common.no"), "none": voice.text("werewolf.reveal.none"),
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")
