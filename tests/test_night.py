@@ -249,8 +249,8 @@ def test_a_whole_night_in_japanese_speaks_only_kana():
 
 
 def test_repeat_at_the_start_of_the_discussion_says_the_days_line_again():
-    answers = MORNING_4 + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_first", "werewolf"),
-                                                 ("werewolf.reveal.ask_second", "villager")]
+    answers = MORNING_4 + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_hand", "werewolf villager"),
+                                                 *held_by("graveyard")]
     _, speaker, _, _ = night(FOUR, answers, events=[(41, "repeat")])
     day = speaker.keys.index("werewolf.day")
     assert speaker.keys[day + 1] == "werewolf.day"

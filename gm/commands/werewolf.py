@@ -282,7 +282,7 @@ def evening(
 ) -> None:
     """Tonight's and all-time results per player: nights, wins, share won, and by side."""
     from gm.files import print_or_end_quietly
-    from gm.werewolf.evening import results
+    from gm.werewolf.evening import results, side_wins
 
     voice = _voice(lang)
     with input_errors(lang):
@@ -297,8 +297,10 @@ def evening(
     from rich.table import Table
 
     tonight = {player.name: player.overall for player in results(record.tonight())}
-    typer.echo(voice.text("werewolf.results.title", group=record.group or name, tonight=len(record.tonight()),
-                          nights=len(record.nights), evenings=len(record.evenings)))
+    group_shown = record.group or (name if file is None else "")
+    counts = {"tonight": len(record.tonight()), "nights": len(record.nights), "evenings": len(record.evenings)}
+    typer.echo(voice.text("werewolf.results.title", group=group_shown, **counts) if group_shown
+               else voice.text("werewolf.results.title_nameless", **counts))
     headers = ("player", "tonight", "all_time", "share", "by_side")
     table = Table(*(voice.text(f"werewolf.results.{header}") for header in headers))
     for player in results(record.nights):
@@ -308,4 +310,8 @@ def evening(
                           for side, played in player.by_side.items())
         table.add_row(escape(player.name), f"{now.wins}/{now.nights}" if now else "",
                       f"{player.overall.wins}/{player.overall.nights}", f"{player.overall.share:.0%}", sides)
+    won_tonight = side_wins(record.tonight())
+    for side, wins in side_wins(record.nights).items():  # the nights each side won
+        table.add_row(voice.text(f"werewolf.sides.{side}"), str(won_tonight.get(side, 0)), str(wins), "", "",
+                      style="dim")
     _print_table(table)
