@@ -1,5 +1,8 @@
 """The fewest questions after the vote, and the winners they give: the same as judging the whole table."""
 
+import itertools
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -238,3 +241,45 @@ def test_the_questions_give_exactly_the_winners_of_the_whole_table(game):
     assert dict(found.sides) == dict(whole.sides) and dict(found.fields) == dict(whole.fields)
     holder_questions = [q for q in asked if isinstance(q, WhoHolds)]
     assert len(holder_questions) == len(set(holder_questions)) <= 5
+
+
+# -- the fewest: every holder asked was still open, and every side still undecided --------------------
+def _four_player_deals():
+    """Every 4-player table: where the werewolf, the seer and the traitor lie (villagers elsewhere)."""
+    slots = [*(p for p in "ABCD" for _ in range(2)), GRAVEYARD]
+    for places in itertools.permutations(range(len(slots)), 3):
+        owners = {owner: [] for owner in [*"ABCD", GRAVEYARD]}
+        for card, slot in zip(("werewolf", "seer", "traitor"), places):
+            owners[slots[slot]].append(card)
+        for cards in owners.values():
+            cards += ["villager"] * ((1 if cards is owners[GRAVEYARD] else 2) - len(cards))
+        yield {owner: sorted(cards) for owner, cards in owners.items()}
+
+
+def _agrees(deal, known):
+    return (all(sorted(deal[owner]) == sorted(cards) for owner, cards in known.hands.items())
+            and all(card in deal[owner] for card, owner in known.holders.items()))
+
+
+def _sides(deal, executed):
+    hands = {p: deal[p] for p in "ABCD"}
+    return dict(judge(list("ABCD"), hands, deal[GRAVEYARD], executed, deck=FOUR).sides)
+
+
+DEALS = list({json.dumps(d, sort_keys=True): d for d in _four_player_deals()}.values())
+
+
+@pytest.mark.parametrize("executed", ["A", GRAVEYARD, None])
+def test_no_question_is_asked_whose_answer_or_whose_sides_are_already_known(executed):
+    for deal in DEALS[::3]:
+        table = Table(list("ABCD"), {p: deal[p] for p in "ABCD"}, deal[GRAVEYARD])
+        known = Known(tuple("ABCD"), FOUR, executed)
+        while (question := next_question(known)) is not None:
+            if isinstance(question, WhoHolds):
+                open_deals = [d for d in DEALS if _agrees(d, known)]
+                holders = {next(o for o, cards in d.items() if question.card in cards) for d in open_deals}
+                sides = {json.dumps(_sides(d, executed), sort_keys=True) for d in open_deals}
+                assert len(holders) > 1 and len(sides) > 1, (deal, question)
+            known = answered(known, question, table.answer(question))
+        open_deals = [d for d in DEALS if _agrees(d, known)]
+        assert len({json.dumps(_sides(d, executed), sort_keys=True) for d in open_deals}) == 1
