@@ -28,6 +28,7 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 
 # Sections only ever printed, never said: they need no kana.
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "werewolf.tally.", "listen.deaf", "listen.not_listening",
+                "listen.heard",
                 "table.")
 
 
