@@ -363,7 +363,7 @@ def test_no_commands_once_a_file_has_run_out(clock):
 # -- not hearing the game master itself ----------------------------------------------------------
 class TalkingSpeaker:
     speaking = False
-    last_spoken_end = None
+    last_spoken_end = -math.inf
 
 
 def test_the_echo_gate_closes_while_speaking_and_for_a_grace_period():

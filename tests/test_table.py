@@ -215,3 +215,29 @@ def test_a_recording_that_is_no_file_is_refused_before_the_speaker_says_anything
     result = CliRunner().invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--listen-from",
                                       str(tmp_path / "missing.wav")], input="")
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+
+
+def test_what_was_typed_before_a_question_opened_is_dropped_on_a_terminal(capsys):
+    import os
+    import pty
+    import threading
+
+    from gm.clock import RealClock
+
+    master, slave = pty.openpty()
+    try:
+        with os.fdopen(slave, "r", closefd=False) as stream:
+            asker = KeyboardAsker(RealClock(0.001), stream, echo=lambda _: None)
+            question = table("en")[0].choice("werewolf.timer.interrupted", ("resume", "vote"), default="resume",
+                                             timeout=20)
+            os.write(master, b"vote\n")  # three quick keys while the night was still talking
+            assert asker.ask(question) == Answer("resume", How.DEFAULT)  # not "vote": it went on by itself
+            assert capsys.readouterr().out.endswith("\n")  # the prompt line was ended: nothing is printed onto it
+            later = threading.Timer(0.3, os.write, (master, b"vote\n"))  # typed once the question is open
+            later.start()
+            asker.clock = RealClock(1.0)  # 20 s to answer
+            assert asker.ask(question) == Answer("vote")
+            later.join()
+    finally:
+        os.close(master)
+        os.close(slave)

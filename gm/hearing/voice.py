@@ -220,7 +220,7 @@ class VoiceAsker:
                 continue
             heard = session.step(wait)
             if heard is not None and heard.text:
-                self.keyboard.echo(f"  (heard) {heard.text}")
+                self.keyboard.echo("  " + self.voice.text("listen.heard", text=heard.text))
                 return heard
         return None
 
