@@ -129,6 +129,15 @@ def test_death_in_a_hand_judges_by_the_werewolf():
     assert found.reason == Reason.WEREWOLF_EXECUTED and found.winners == ("C", "D", "E", "F")
 
 
+def test_a_graveyard_shown_without_death_asks_no_more_about_death():
+    """死神のカードが墓地にあった場合 only: a graveyard turned up without it is a normal game."""
+    players, hands, grave = deal("A=werewolf+villager B=traitor+seer C=gravedigger+villager D=death+villager "
+                                 "E=villager+villager F=villager+villager", "villager+villager")
+    asked, found = inquire(players, hands, grave, GRAVEYARD, DEAD)
+    assert asked == [HandOf(GRAVEYARD), *HOLDERS]
+    assert found.reason == Reason.GRAVEYARD_INNOCENT and found.winners == ("A", "B")
+
+
 # -- the magician's seers (HW-R7) ------------------------------------------------------------------
 MAGIC_DEAL = deal("A=villager+villager B=werewolf+villager C=seer+villager D=traitor+villager "
                   "E=gravedigger+villager F=magician+villager", "villager+villager")

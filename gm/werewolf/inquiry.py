@@ -49,7 +49,7 @@ Question = HandOf | WhoHolds | WhoSawMagician
 
 def death_in_graveyard(known: Known) -> bool | None:
     """Whether the death card lies in the graveyard (HW-R6); None while unknown."""
-    if not known.deck.has("death"):
+    if not known.deck.has("death") or not known.could_hold(GRAVEYARD, "death"):
         return False
     holder = known.holder("death")
     return None if holder is None else holder == GRAVEYARD
