@@ -279,6 +279,10 @@ def _agrees(deal, known):
             and all(card in deal[owner] for card, owner in known.holders.items()))
 
 
+def _holder(deal, card):
+    return next(owner for owner, cards in deal.items() if card in cards)
+
+
 def _sides(deal, executed, deck):
     hands = {p: deal[p] for p in "ABCD"}
     return json.dumps(dict(judge(list("ABCD"), hands, deal[GRAVEYARD], executed, deck=deck).sides), sort_keys=True)
@@ -292,10 +296,13 @@ def test_no_question_is_asked_whose_answer_or_whose_sides_are_already_known(deck
         table = Table(list("ABCD"), {p: deal[p] for p in "ABCD"}, deal[GRAVEYARD])
         known = Known(tuple("ABCD"), deck, executed)
         while (question := next_question(known)) is not None:
-            if isinstance(question, WhoHolds):
+            if isinstance(question, WhoHolds):  # its holder is open, and with the rest alike, it moves a side
                 open_deals = [d for d in deals if _agrees(d, known)]
-                holders = {next(o for o, cards in d.items() if question.card in cards) for d in open_deals}
-                assert len(holders) > 1, (deal, question)
-                assert len({_sides(d, executed, deck) for d in open_deals}) > 1, (deal, question)
+                assert len({_holder(d, question.card) for d in open_deals}) > 1, (deal, question)
+                others = [card for card in deck.cards if card not in ("villager", question.card)]
+                alike: dict[tuple, set] = {}
+                for d in open_deals:
+                    alike.setdefault(tuple(_holder(d, card) for card in others), set()).add(_sides(d, executed, deck))
+                assert any(len(sides) > 1 for sides in alike.values()), (deal, question)
             known = answered(known, question, table.answer(question))
         assert len({_sides(d, executed, deck) for d in deals if _agrees(d, known)}) == 1
