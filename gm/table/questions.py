@@ -481,8 +481,9 @@ class Table:
         """How many point at `candidate`, at most `high`; `following` (from `candidate` on) may
         be given in one line, up to `total` votes in all; `candidates` may be named with counts."""
         key = "werewolf.vote.ask_count"
-        tokens = tuple(str(n) for n in range(high + 1))
         every = tuple(candidates) or tuple(following) or (candidate,)
+        # heard: a number only; names in a count's grammar take its number words (영 표 → 영 묘지)
+        tokens = tuple(str(n) for n in range(high + 1))
         return Count(key, self._line(key, {"candidate": self.label(candidate)}), self.voice, self.words, tokens,
                      candidate=candidate, high=high, following=tuple(following) or (candidate,),
                      names=self.names(every), total=high if total is None else total)
