@@ -223,10 +223,10 @@ def test_a_key_during_the_read_back_corrects_the_answer(clock):
 def test_the_read_back_names_who_the_answer_is_about(clock):
     asker, _ = _asker(clock, [said("werewolf"), said("yes"), said("ken"), said("yes"), said("done")])
     card = TABLE.card("werewolf.reveal.ask_first", ("villager", "werewolf"), "Aki", name="Aki")
-    vote = TABLE.pick("werewolf.vote.ask_voter", ("Aki", "Ken"), voter="Mio")
+    vote = TABLE.pick("werewolf.vote.ask_voter", ("Aki", "Ken"), about="Mio", voter="Mio")
     done = TABLE.step("werewolf.lay_down", timeout=20)
     assert [asker.ask(q).value for q in (card, vote, done)] == ["werewolf", "Ken", Done.DONE]
-    assert [line.text for line in asker.speaker.lines] == ["Aki: Werewolf. Right?", "Ken. Right?"]
+    assert [line.text for line in asker.speaker.lines] == ["Aki: Werewolf. Right?", "Mio: Ken. Right?"]
     assert clock.now() < 5  # "done" was taken at once
 
 

@@ -121,8 +121,8 @@ def play(
     )
     try:
         run_evening(ctx, EveningFile(evening_path(log)))
-    except AnswersExhausted as error:
-        fail(str(error))
+    except AnswersExhausted:
+        fail(voice.text("table.input_ended"))
     except (NightStopped, KeyboardInterrupt):
         typer.echo(voice.text("werewolf.stopped"), err=True)
         raise typer.Exit(130) from None

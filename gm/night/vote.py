@@ -51,7 +51,8 @@ def _count_mode_round(ctx: NightContext, candidates: list[str], first: Round | N
 def _roll_call_round(ctx: NightContext, candidates: list[str]) -> Round:
     votes = {}
     for voter in ctx.players:
-        answer = ctx.ask(ctx.table.pick("werewolf.vote.ask_voter", candidates, "werewolf.vote.abstain", voter=voter))
+        answer = ctx.ask(ctx.table.pick("werewolf.vote.ask_voter", candidates, "werewolf.vote.abstain", voter,
+                                          voter=voter))
         if answer.value is not None:
             votes[voter] = answer.value
     return roll_call_round(candidates, votes, list(ctx.players), ctx.deck)

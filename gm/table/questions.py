@@ -233,6 +233,7 @@ class Pick(Asked["str | None"]):
 
     nobody: bool = False
     names: Names = field(default=Names({}), repr=False, compare=False)
+    about: str = ""  # whose answer it is ("Mio: Ken. Right?")
 
     def read(self, words: list[str]) -> str | None:
         choice = self.names.name(words, self.words.answer_words())
@@ -245,6 +246,8 @@ class Pick(Asked["str | None"]):
         return super().parse(text)
 
     def readback(self, value: str | None, sure: bool = True) -> Line | None:
+        if self.about:
+            return self.voice.line("listen.confirm_named", name=self.about, answer=self.show(value))
         return self.voice.line("listen.confirm", answer=self.show(value))
 
     def show(self, value: str | None) -> str:
@@ -503,16 +506,16 @@ class Table:
         cards = {name: card for name, card in self.words.cards.items() if card in answers}
         return Names({**cards, **names.spellings})
 
-    def pick(self, key: str, choices: Sequence[str], nobody: str = "", **fields: Any) -> Pick:
+    def pick(self, key: str, choices: Sequence[str], nobody: str = "", about: str = "", **fields: Any) -> Pick:
         """One of `choices` (players, GRAVEYARD), or nobody (`none`, labelled by the line
-        `nobody`) where `nobody` is given."""
+        `nobody`) where `nobody` is given; `about` names whose answer it is in the read-back."""
         labels = {c: self.label(c) for c in choices}
         tokens = tuple(choices)
         if nobody:
             labels[NONE] = self.voice.text(nobody)
             tokens += (NONE,)
         return Pick(key, self._line(key, fields), self.voice, self.words, tokens, labels, nobody=bool(nobody),
-                    names=self.names(choices))
+                    names=self.names(choices), about=about)
 
     def card(self, key: str, cards: Sequence[str], owner: str = "", **fields: Any) -> Card:
         labels = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}
