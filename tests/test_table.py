@@ -136,7 +136,7 @@ def test_the_tally_takes_enter_yes_no_or_fixes_in_one_line():
     assert tally.has_default and tally.default is True
     assert [tally.parse(t) for t in ("yes", "y", "no")] == [True, True, False]
     assert dict(tally.parse("Aki 2")) == {"Aki": 2} and dict(tally.parse("ken=2, mio 1")) == {"Ken": 2, "Mio": 1}
-    assert tally.hint() == "Enter = yes · or a fix, like “Aki 3”"
+    assert tally.hint() == "Enter = yes · or a fix, like “Aki 2”"
     asker = KeyboardAsker(FakeClock(), io.StringIO("\n"), echo=lambda _: None)
     assert asker.ask(tally) == Answer(True, How.DEFAULT)  # one keystroke
 

@@ -372,7 +372,7 @@ class Tally(Asked["bool | Counts"]):
 
     def example(self) -> str:
         first = next(iter(self.shown), "")
-        return self.voice.text("table.fix_example", name=self.label(first), n=self.shown.get(first, 0))
+        return self.voice.text("table.fix_example", name=self.label(first), n=other_count(self.shown.get(first, 0)))
 
     def readback(self, value: bool | Counts, sure: bool = True) -> Line | None:
         return None
@@ -406,6 +406,11 @@ class Roster(Asked["tuple[str, ...]"]):
 
     def tip(self) -> str:
         return self.voice.text("table.hint_roster", none=self.label(NONE))
+
+
+def other_count(n: int) -> int:
+    """A count unlike `n`, for an example of a fix ("Aki 2" when Aki has 3)."""
+    return n - 1 if n > 0 else 1
 
 
 def loggable(value: object) -> object:
@@ -544,7 +549,7 @@ class Table:
         question = self.tally(shown, candidates, most)
         first = candidates[0]
         key = "werewolf.vote.which"
-        prompt = self.voice.line(key, name=self.label(first), n=shown.get(first, 0))
+        prompt = self.voice.line(key, name=self.label(first), n=other_count(shown.get(first, 0)))
         return Tally(key, prompt, self.voice, self.words, question.answers[2:], question.labels,
                      shown=question.shown, names=question.names, most=most)
 
