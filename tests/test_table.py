@@ -3,6 +3,9 @@
 import io
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from fakes import FakeClock
@@ -165,7 +168,7 @@ def test_every_prompt_tip_fits_a_line(lang):
              questions.tally(dict.fromkeys(candidates, 1), candidates, 6),
              questions.pick("werewolf.vote.ask_voter", candidates, "werewolf.vote.abstain", voter=players[0])]
     for question in asked:
-        assert len(f"  [{question.hint(20.0)}] > ") <= 80, question.key
+        assert cell_len(f"  [{question.hint(20.0)}] > ") <= 80, question.key  # columns: 健 takes two
 
 
 # -- whole nights typed as people type ------------------------------------------------------------
@@ -241,3 +244,18 @@ def test_what_was_typed_before_a_question_opened_is_dropped_on_a_terminal(capsys
     finally:
         os.close(master)
         os.close(slave)
+
+
+FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+@given(st.lists(st.tuples(st.sampled_from([*EN_PLAYERS, "graveyard"]), st.integers(0, 4)), min_size=1, max_size=5,
+                unique_by=lambda pair: pair[0]),
+       st.sampled_from([" ", "=", ":", ""]), st.sampled_from([", ", " ", "、", ","]), st.booleans(), st.booleans())
+def test_a_tally_typed_any_way_reads_back_as_typed(pairs, between, separator, wide, lower):
+    questions, players = table("en")
+    candidates = [*players, "graveyard"]
+    tally = questions.tally(dict.fromkeys(candidates, 1), candidates, 4)
+    typed = separator.join(f"{who}{between}{n}" for who, n in pairs)
+    typed = typed.translate(FULL_WIDTH) if wide else typed
+    assert dict(tally.parse(typed.lower() if lower else typed)) == dict(pairs)
