@@ -582,3 +582,23 @@ def test_a_broken_model_is_one_line_on_stderr(tmp_path):
     out = subprocess.run([sys.executable, "-m", "gm", "voice", "model", str(tmp_path)], capture_output=True, text=True)
     assert out.returncode == 2
     assert out.stderr == f"gm: vosk could not load the speech model in {str(tmp_path.resolve())!r}\n"
+
+
+def test_a_vote_by_voice_takes_one_answer_per_count_asked_and_one_yes(clock):
+    """Four players, everything heard surely: Aki three, Ken one (every vote counted, nobody else
+    asked), then one yes to the whole tally, read in one line naming only who has votes (HW-R4)."""
+    from gm.night.context import NightContext
+    from gm.night.vote import run_vote
+    from gm.werewolf.decks import standard_deck
+
+    asker, _ = _asker(clock, [said("three"), said("one"), said("yes")], endless=False)
+    players = ["Aki", "Ken", "Mio", "Sora"]
+    log = []
+    ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=asker.speaker, asker=asker,
+                       clock=clock, log=lambda kind, **d: log.append({"type": kind, **d}))
+    assert run_vote(ctx).executed == "Aki"
+    answers = [e for e in log if e["type"] == "answer"]
+    assert len(answers) == 3 and {e["by"] for e in answers} == {"voice"}  # at most candidates + 1 (6)
+    assert [line.text for line in asker.speaker.lines if line.key == "werewolf.vote.readback"] == [
+        "Aki 3, Ken 1, nobody else. Right?"]
+    assert not [key for key in asker.speaker.keys() if key.startswith("listen.")]  # no count read back alone
