@@ -259,3 +259,12 @@ def test_a_tally_typed_any_way_reads_back_as_typed(pairs, between, separator, wi
     typed = separator.join(f"{who}{between}{n}" for who, n in pairs)
     typed = typed.translate(FULL_WIDTH) if wide else typed
     assert dict(tally.parse(typed.lower() if lower else typed)) == dict(pairs)
+
+
+def test_control_characters_typed_are_shown_escaped_never_sent_to_the_terminal():
+    out = []
+    asker = KeyboardAsker(FakeClock(), io.StringIO("\x1b]0;owned\x07\nwerewolf\n"), echo=out.append)
+    questions, _ = table("en")
+    assert asker.ask(questions.card(REVEAL, CARDS, "Aki", name="Aki")).value == "werewolf"
+    assert out[:2] == ["  > \\x1b]0;owned\\x07", "  ? “\\x1b]0;owned\\x07” answers nothing here; ? lists the answers."]
+    assert not any("\x1b" in line for line in out)

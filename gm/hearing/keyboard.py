@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from gm.files import MAX_LINE, MAX_SKIP, read_line
 from gm.ports import Answer, Clock, How, Question, Refused
+from gm.table.words import printable
 
 T = TypeVar("T")
 
@@ -117,7 +118,7 @@ class KeyboardAsker:
         if self.interactive:  # Enter ended the prompt line; a countdown redrawn since is wiped
             print("\r\033[K", end="", flush=True)
         else:
-            self.echo(f"  > {typed}")
+            self.echo(f"  > {printable(typed)}")
         self._open = False
         offered, self._offered = self._offered, None
         if not typed.strip():

@@ -17,7 +17,7 @@ from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.listener import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker
 from gm.table.questions import YesNo
-from gm.table.words import Words
+from gm.table.words import Words, printable
 from gm.text.lines import Voice
 
 if TYPE_CHECKING:
@@ -186,7 +186,7 @@ class VoiceAsker:
         """A line typed at a read-back: Enter or yes accepts the heard answer, an answer of the
         question replaces it; anything else (no) asks again."""
         if not self.keyboard.interactive:
-            self.keyboard.echo(f"  > {typed}")
+            self.keyboard.echo(f"  > {printable(typed)}")
         if not typed.strip() or self._yes_no_question.parse(typed) is True:
             return Answer(heard.value, How.VOICE, True)
         given = question.parse(typed)

@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar
 from collections.abc import Callable, Mapping, Sequence
 
 from gm.ports import Line, Refused
-from gm.table.words import Names, Words, fold, segment, words_of
+from gm.table.words import Names, Words, fold, printable, segment, words_of
 from gm.text.lines import Voice
 from gm.werewolf.tally import GRAVEYARD
 from scorer.named import Named
@@ -87,7 +87,7 @@ class Asked(Generic[T]):
         if not words:
             return self.refused("table.empty")
         value = self.read(words)
-        return self.refusal(text, words) if value is None else value
+        return self.refusal(printable(text), words) if value is None else value
 
     def read(self, words: list[str]) -> T | None:
         """The value folded `words` give, or None (then `refusal` says why)."""
