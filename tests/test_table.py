@@ -13,7 +13,7 @@ from gm.cli import app
 from gm.hearing.keyboard import KeyboardAsker
 from gm.ports import Answer, How, Refused
 from gm.table.questions import Done, Table
-from gm.table.words import fold, words_of
+from gm.table.words import fold, printable, words_of
 from gm.text.lines import Voice
 
 EN_PLAYERS = ["Aki", "Ken", "Mio", "Sora"]
@@ -268,3 +268,4 @@ def test_control_characters_typed_are_shown_escaped_never_sent_to_the_terminal()
     assert asker.ask(questions.card(REVEAL, CARDS, "Aki", name="Aki")).value == "werewolf"
     assert out[:2] == ["  > \\x1b]0;owned\\x07", "  ? “\\x1b]0;owned\\x07” answers nothing here; ? lists the answers."]
     assert not any("\x1b" in line for line in out)
+    assert printable("けん　３ Aki") == "けん　３ Aki"  # an ideographic space is no control character

@@ -35,7 +35,7 @@ def fold(text: str) -> str:
 def printable(text: str) -> str:
     """`text` with control characters (ESC, BEL, lone surrogates…) escaped, so what was typed is
     shown and never acted on by the terminal."""
-    return "".join(ch if ch.isprintable() or ch == " " else ascii(ch)[1:-1] for ch in str(text))
+    return "".join(ascii(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Cs") else ch for ch in str(text))
 
 
 def tight(text: str) -> str:
