@@ -3,6 +3,9 @@
 import io
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from fakes import FakeClock
@@ -10,7 +13,7 @@ from gm.cli import app
 from gm.hearing.keyboard import KeyboardAsker
 from gm.ports import Answer, How, Refused
 from gm.table.questions import Done, Table
-from gm.table.words import fold, words_of
+from gm.table.words import fold, printable, words_of
 from gm.text.lines import Voice
 
 EN_PLAYERS = ["Aki", "Ken", "Mio", "Sora"]
@@ -136,7 +139,7 @@ def test_the_tally_takes_enter_yes_no_or_fixes_in_one_line():
     assert tally.has_default and tally.default is True
     assert [tally.parse(t) for t in ("yes", "y", "no")] == [True, True, False]
     assert dict(tally.parse("Aki 2")) == {"Aki": 2} and dict(tally.parse("ken=2, mio 1")) == {"Ken": 2, "Mio": 1}
-    assert tally.hint() == "Enter = yes · or a fix, like “Aki 3”"
+    assert tally.hint() == "Enter = yes · or a fix, like “Aki 2”"
     asker = KeyboardAsker(FakeClock(), io.StringIO("\n"), echo=lambda _: None)
     assert asker.ask(tally) == Answer(True, How.DEFAULT)  # one keystroke
 
@@ -165,7 +168,7 @@ def test_every_prompt_tip_fits_a_line(lang):
              questions.tally(dict.fromkeys(candidates, 1), candidates, 6),
              questions.pick("werewolf.vote.ask_voter", candidates, "werewolf.vote.abstain", voter=players[0])]
     for question in asked:
-        assert len(f"  [{question.hint(20.0)}] > ") <= 80, question.key
+        assert cell_len(f"  [{question.hint(20.0)}] > ") <= 80, question.key  # columns: 健 takes two
 
 
 # -- whole nights typed as people type ------------------------------------------------------------
@@ -241,3 +244,28 @@ def test_what_was_typed_before_a_question_opened_is_dropped_on_a_terminal(capsys
     finally:
         os.close(master)
         os.close(slave)
+
+
+FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+@given(st.lists(st.tuples(st.sampled_from([*EN_PLAYERS, "graveyard"]), st.integers(0, 4)), min_size=1, max_size=5,
+                unique_by=lambda pair: pair[0]),
+       st.sampled_from([" ", "=", ":", ""]), st.sampled_from([", ", " ", "、", ","]), st.booleans(), st.booleans())
+def test_a_tally_typed_any_way_reads_back_as_typed(pairs, between, separator, wide, lower):
+    questions, players = table("en")
+    candidates = [*players, "graveyard"]
+    tally = questions.tally(dict.fromkeys(candidates, 1), candidates, 4)
+    typed = separator.join(f"{who}{between}{n}" for who, n in pairs)
+    typed = typed.translate(FULL_WIDTH) if wide else typed
+    assert dict(tally.parse(typed.lower() if lower else typed)) == dict(pairs)
+
+
+def test_control_characters_typed_are_shown_escaped_never_sent_to_the_terminal():
+    out = []
+    asker = KeyboardAsker(FakeClock(), io.StringIO("\x1b]0;owned\x07\nwerewolf\n"), echo=out.append)
+    questions, _ = table("en")
+    assert asker.ask(questions.card(REVEAL, CARDS, "Aki", name="Aki")).value == "werewolf"
+    assert out[:2] == ["  > \\x1b]0;owned\\x07", "  ? “\\x1b]0;owned\\x07” answers nothing here; ? lists the answers."]
+    assert not any("\x1b" in line for line in out)
+    assert printable("けん　３ Aki") == "けん　３ Aki"  # an ideographic space is no control character

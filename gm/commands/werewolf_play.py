@@ -127,8 +127,8 @@ def play(
     )
     try:
         run_evening(ctx, keep)
-    except AnswersExhausted as error:
-        fail(str(error))
+    except AnswersExhausted:
+        fail(voice.text("table.input_ended"))
     except (NightStopped, KeyboardInterrupt):
         typer.echo(voice.text("werewolf.stopped"), err=True)
         night_log.where()

@@ -17,7 +17,7 @@ from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.listener import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker
 from gm.table.questions import YesNo
-from gm.table.words import Words
+from gm.table.words import Words, printable
 from gm.text.lines import Voice
 
 if TYPE_CHECKING:
@@ -186,7 +186,7 @@ class VoiceAsker:
         """A line typed at a read-back: Enter or yes accepts the heard answer, an answer of the
         question replaces it; anything else (no) asks again."""
         if not self.keyboard.interactive:
-            self.keyboard.echo(f"  > {typed}")
+            self.keyboard.echo(f"  > {printable(typed)}")
         if not typed.strip() or self._yes_no_question.parse(typed) is True:
             return Answer(heard.value, How.VOICE, True)
         given = question.parse(typed)
@@ -248,7 +248,7 @@ class VoiceControls:
     (`confirm`). Keyboard `fallback` controls race it. From a recording, only an utterance heard
     as starting with the wake phrase is taken; any other is left for the next question."""
 
-    def __init__(self, listener, vocabulary: Vocabulary, clock: Clock, confirm: Callable[[str], bool],
+    def __init__(self, listener: Listener, vocabulary: Vocabulary, clock: Clock, confirm: Callable[[str], bool],
                  fallback: Controls | None = None, min_confidence: float = COMMAND_CONFIDENCE) -> None:
         model = listener.model
         self.book = Phrasebook(command_phrases(vocabulary), min_confidence, model.unk,
@@ -363,7 +363,7 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
     return listening(model)
 
 
-def _listening_asker(model, source, keyboard: KeyboardAsker, speaker, voice, clock: Clock,
+def _listening_asker(model: Any, source: Any, keyboard: KeyboardAsker, speaker: Speaker, voice: Voice, clock: Clock,
                      players: Sequence[str], note: Callable[[str], None]) -> VoiceAsker:
     """The VoiceAsker over a loaded model, having said what the model cannot hear."""
     from gm.hearing.listener import Listener
@@ -453,7 +453,7 @@ class PendingControls:
             controls.release()
 
 
-def open_controls(asker, clock: Clock, fallback: Controls | None = None) -> Controls | None:
+def open_controls(asker: Asker, clock: Clock, fallback: Controls | None = None) -> Controls | None:
     """Voice commands sharing a listening asker's microphone (or file), raced by the keyboard's
     `fallback` controls; just `fallback` when the asker does not listen."""
     if isinstance(asker, PendingAsker):
