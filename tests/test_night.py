@@ -258,7 +258,7 @@ def test_repeat_at_the_start_of_the_discussion_says_the_days_line_again():
 
 def test_another_candidates_count_typed_first_still_asks_the_one_asked():
     answers = MORNING_4 + [("werewolf.vote.ask_count", "Ken 1"), ("werewolf.vote.ask_count", "3")] + [
-        ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager")]
+        ("werewolf.reveal.ask_hand", "werewolf villager"), *held_by("graveyard")]
     result, speaker, log, _ = night(FOUR, answers)
     asked = [line.fields["candidate"] for line in speaker.lines if line.key == "werewolf.vote.ask_count"]
     assert asked == ["Aki", "Aki"]  # Aki's count was still to come

@@ -10,7 +10,7 @@ import stat
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 from gm.ports import Clock
@@ -52,12 +52,13 @@ def warn_on_stderr(text: str) -> None:
 
 
 class NightLog:
-    """Appends events to a file as they happen, each line flushed, so a crash keeps the night; a
-    second evening with the same log is appended to the first.
+    """Appends events to a file as they happen, each line written whole, so a crash keeps the
+    night; a second evening with the same log is appended to the first.
 
     A log that cannot be written (a full disk, `--log /dev/full`) is said once with `warn`; the
-    night plays on without it. A log deleted during the night is said once and written again
-    from there. The lines are the voice pack's (`werewolf.log`).
+    night plays on without it, and what is left of the file is its whole lines (a file this log
+    created and never wrote is removed). A log deleted during the night is said once and written
+    again from there. The lines are the voice pack's (`werewolf.log`).
     """
 
     def __init__(self, path: Path, clock: Clock, warn: Callable[[str], None] = warn_on_stderr,
@@ -66,12 +67,12 @@ class NightLog:
         self.path = path
         self.warn = warn
         self.voice = voice
-        self._file: TextIO | None = self._open()
+        self._fd: int | None = self._open()
+        self._written = os.fstat(self._fd).st_size  # bytes of whole lines: the earlier evenings' too
 
-    def _open(self) -> TextIO:
+    def _open(self) -> int:
         # O_NONBLOCK: a FIFO nobody reads is refused at once instead of waited on
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NONBLOCK", 0), 0o644)
-        return open(fd, "w", encoding="utf-8")
+        return os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NONBLOCK", 0), 0o644)
 
     def _say(self, key: str, **fields: Any) -> None:
         from gm.text.lines import Voice
@@ -79,42 +80,53 @@ class NightLog:
         self.warn((self.voice or Voice("en")).text(f"werewolf.log.{key}", path=str(self.path), **fields))
 
     def __call__(self, kind: str, **data: Any) -> None:
-        if self._file is None:
+        if self._fd is None:
             return
         event = {"t": round(self.clock.now(), 3), "type": kind, **data}
+        line = (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace")
+        rest = memoryview(line)
         try:
-            if _deleted(self._file):
-                self._file.close()
+            if _deleted(self._fd):
+                os.close(self._fd)
                 self._say("deleted")
-                self._file = self._open()
-            self._file.write(json.dumps(event, ensure_ascii=False) + "\n")
-            self._file.flush()
+                self._fd, self._written = self._open(), 0
+            while rest:
+                rest = rest[os.write(self._fd, rest):]
         except OSError as error:
             self._give_up(error)
+            return
+        self._written += len(line)
 
     def _give_up(self, error: OSError) -> None:
         self._say("cannot_write", reason=error.strerror or str(error))
-        file, self._file = self._file, None
-        if file is not None:
-            with contextlib.suppress(OSError):  # the error was just reported: closing adds nothing
-                file.close()
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        with contextlib.suppress(OSError):
+            opened = os.fstat(fd)
+            if stat.S_ISREG(opened.st_mode):
+                os.ftruncate(fd, self._written)
+                if self._written == 0 and os.path.samestat(os.stat(self.path), opened):
+                    os.unlink(self.path)
+        with contextlib.suppress(OSError):  # the error was just reported: closing adds nothing
+            os.close(fd)
 
     def where(self) -> None:
         """Say where the log is (when a signal ends the night)."""
-        if self._file is not None:
+        if self._fd is not None:
             self._say("kept_in")
 
     def close(self) -> None:
-        if self._file is None:
+        if self._fd is None:
             return
+        fd, self._fd = self._fd, None
         try:
-            self._file.close()
+            os.close(fd)
         except OSError as error:
-            self._file = None
             self._say("end_not_written", reason=error.strerror or str(error))
 
 
-def _deleted(file: TextIO) -> bool:
-    """Whether the regular file open as `file` was removed from its folder."""
-    info = os.fstat(file.fileno())
+def _deleted(fd: int) -> bool:
+    """Whether the regular file open as `fd` was removed from its folder."""
+    info = os.fstat(fd)
     return stat.S_ISREG(info.st_mode) and info.st_nlink == 0
