@@ -5,6 +5,9 @@ import json
 import os
 import random
 import signal
+import subprocess
+import sys
+import time
 
 import pytest
 from typer.testing import CliRunner
@@ -170,3 +173,23 @@ def test_a_log_to_dev_null_leaves_nothing_beside_it(tmp_path):
                                       "--speech", "off", "--log", os.devnull], input=NIGHT_KEYS)
     assert result.exit_code == 0, result.output
     assert not os.path.exists(os.devnull + ".evening.json")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_real_signal_ends_the_night_saying_where_its_log_is(tmp_path, signum):
+    log = tmp_path / "night.jsonl"
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    night = subprocess.Popen([sys.executable, "-m", "gm", "werewolf", "play", "--players", ",".join(FOUR),
+                              "--speech", "off", "--listen", "off", "--log", str(log)],
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    try:
+        for _ in range(6000):  # the deal's question is asked: the night waits for "done"
+            if log.exists() and '"werewolf.deal"' in log.read_text(encoding="utf-8"):
+                break
+            time.sleep(0.01)
+        night.send_signal(signum)
+        _, err = night.communicate(timeout=60)
+    finally:
+        night.kill()
+    assert night.returncode == 128 + signum
+    assert f"gm: the night's log is in '{log}'" in err.decode()
