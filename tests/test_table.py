@@ -1,6 +1,7 @@
 """The conversation's questions read what people type, in every pack's language (gm/table)."""
 
 import io
+import json
 
 import pytest
 from hypothesis import given
@@ -269,3 +270,10 @@ def test_control_characters_typed_are_shown_escaped_never_sent_to_the_terminal()
     assert out[:2] == ["  > \\x1b]0;owned\\x07", "  ? “\\x1b]0;owned\\x07” answers nothing here; ? lists the answers."]
     assert not any("\x1b" in line for line in out)
     assert printable("けん　３ Aki") == "けん　３ Aki"  # an ideographic space is no control character
+
+
+def test_the_tally_command_reads_names_as_typed_with_an_ime():
+    result = CliRunner().invoke(app, ["werewolf", "tally", "--players", "Aki,Ken,Mio,Sora", "--votes",
+                                      "ＡＫＩ=３,ken=1,ｇｒａｖｅｙａｒｄ=0", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["executed"] == "Aki"
