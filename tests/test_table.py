@@ -277,3 +277,18 @@ def test_the_tally_command_reads_names_as_typed_with_an_ime():
                                       "ＡＫＩ=３,ken=1,ｇｒａｖｅｙａｒｄ=0", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["executed"] == "Aki"
+
+
+@pytest.mark.parametrize("lang, typed, named", [
+    ("en", "Aki Ken", ("Aki", "Ken")), ("en", "aki, sora", ("Aki", "Sora")), ("en", "none", ()),
+    ("ja", "けん、みお", ("健", "美緒")), ("ja", "健 空", ("健", "空")), ("ja", "いない", ()),
+    ("ko", "민수, 서연", ("민수", "서연")), ("ko", "없음", ()),
+])
+def test_some_players_are_named_in_one_line(lang, typed, named):
+    questions, players = table(lang)
+    assert questions.roster("werewolf.reveal.magician_seen", players).parse(typed) == named
+
+
+def test_a_roster_naming_someone_twice_or_a_stranger_is_refused():
+    roster = table("en")[0].roster("werewolf.reveal.magician_seen", EN_PLAYERS)
+    assert isinstance(roster.parse("Aki Aki"), Refused) and isinstance(roster.parse("Aki Zed"), Refused)
