@@ -17,7 +17,8 @@ from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.listener import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker
 from gm.table.questions import YesNo
-from gm.table.words import Words, printable
+from gm.files import printable
+from gm.table.words import Words
 from gm.text.lines import Voice
 
 if TYPE_CHECKING:

@@ -26,7 +26,8 @@ from typing import Any, Generic, TypeVar
 from collections.abc import Callable, Mapping, Sequence
 
 from gm.ports import Line, Refused
-from gm.table.words import Names, Words, fold, printable, segment, words_of
+from gm.files import printable
+from gm.table.words import Names, Words, fold, segment, words_of
 from gm.text.lines import Voice
 from gm.werewolf.tally import GRAVEYARD
 from scorer.named import Named
