@@ -64,6 +64,7 @@ def test_a_count_reads_numbers_and_names_as_people_type_them(lang, typed, counts
 @pytest.mark.parametrize("lang, typed, key", [
     ("en", "5", "table.out_of_range"), ("en", "3 3", "table.too_many_votes"), ("en", "Yui 1", "table.not_count"),
     ("ja", "５", "table.out_of_range"), ("ko", "다섯", "table.out_of_range"), ("en", "", "table.empty"),
+    ("en", "1 1 1 0 0 0", "table.too_many_numbers"),
 ])
 def test_a_count_the_vote_cannot_have_is_refused_by_a_pack_line(lang, typed, key):
     refused = count(lang).parse(typed)
