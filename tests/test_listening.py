@@ -602,3 +602,9 @@ def test_a_vote_by_voice_takes_one_answer_per_count_asked_and_one_yes(clock):
     assert [line.text for line in asker.speaker.lines if line.key == "werewolf.vote.readback"] == [
         "Aki 3, Ken 1, nobody else. Right?"]
     assert not [key for key in asker.speaker.keys() if key.startswith("listen.")]  # no count read back alone
+
+
+def test_done_is_taken_however_surely_it_is_heard(clock):
+    asker, _ = _asker(clock, [said("done", conf=0.7)])
+    assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, False)
+    assert asker.speaker.lines == []

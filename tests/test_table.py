@@ -1,6 +1,7 @@
 """The conversation's questions read what people type, in every pack's language (gm/table)."""
 
 import io
+import json
 
 import pytest
 from hypothesis import given
@@ -13,7 +14,8 @@ from gm.cli import app
 from gm.hearing.keyboard import KeyboardAsker
 from gm.ports import Answer, How, Refused
 from gm.table.questions import Done, Table
-from gm.table.words import fold, printable, words_of
+from gm.files import printable
+from gm.table.words import fold, words_of
 from gm.text.lines import Voice
 
 EN_PLAYERS = ["Aki", "Ken", "Mio", "Sora"]
@@ -62,6 +64,7 @@ def test_a_count_reads_numbers_and_names_as_people_type_them(lang, typed, counts
 @pytest.mark.parametrize("lang, typed, key", [
     ("en", "5", "table.out_of_range"), ("en", "3 3", "table.too_many_votes"), ("en", "Yui 1", "table.not_count"),
     ("ja", "５", "table.out_of_range"), ("ko", "다섯", "table.out_of_range"), ("en", "", "table.empty"),
+    ("en", "1 1 1 0 0 0", "table.too_many_numbers"),
 ])
 def test_a_count_the_vote_cannot_have_is_refused_by_a_pack_line(lang, typed, key):
     refused = count(lang).parse(typed)
@@ -269,3 +272,25 @@ def test_control_characters_typed_are_shown_escaped_never_sent_to_the_terminal()
     assert out[:2] == ["  > \\x1b]0;owned\\x07", "  ? “\\x1b]0;owned\\x07” answers nothing here; ? lists the answers."]
     assert not any("\x1b" in line for line in out)
     assert printable("けん　３ Aki") == "けん　３ Aki"  # an ideographic space is no control character
+
+
+def test_the_tally_command_reads_names_as_typed_with_an_ime():
+    result = CliRunner().invoke(app, ["werewolf", "tally", "--players", "Aki,Ken,Mio,Sora", "--votes",
+                                      "ＡＫＩ=３,ken=1,ｇｒａｖｅｙａｒｄ=0", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["executed"] == "Aki"
+
+
+@pytest.mark.parametrize("lang, typed, named", [
+    ("en", "Aki Ken", ("Aki", "Ken")), ("en", "aki, sora", ("Aki", "Sora")), ("en", "none", ()),
+    ("ja", "けん、みお", ("健", "美緒")), ("ja", "健 空", ("健", "空")), ("ja", "いない", ()),
+    ("ko", "민수, 서연", ("민수", "서연")), ("ko", "없음", ()),
+])
+def test_some_players_are_named_in_one_line(lang, typed, named):
+    questions, players = table(lang)
+    assert questions.roster("werewolf.reveal.magician_seen", players).parse(typed) == named
+
+
+def test_a_roster_naming_someone_twice_or_a_stranger_is_refused():
+    roster = table("en")[0].roster("werewolf.reveal.magician_seen", EN_PLAYERS)
+    assert isinstance(roster.parse("Aki Aki"), Refused) and isinstance(roster.parse("Aki Zed"), Refused)

@@ -8,9 +8,8 @@ import sys
 from typing import TextIO, TypeVar
 from collections.abc import Callable
 
-from gm.files import MAX_LINE, MAX_SKIP, read_line
+from gm.files import MAX_LINE, MAX_SKIP, printable, read_line
 from gm.ports import Answer, Clock, How, Question, Refused
-from gm.table.words import printable
 
 T = TypeVar("T")
 

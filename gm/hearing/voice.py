@@ -17,7 +17,8 @@ from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.listener import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker
 from gm.table.questions import YesNo
-from gm.table.words import Words, printable
+from gm.files import printable
+from gm.table.words import Words
 from gm.text.lines import Voice
 
 if TYPE_CHECKING:
@@ -116,9 +117,10 @@ class VoiceAsker:
                 continue
             heard = self._value(question, book, reply) if reply is not None else None
             if heard is not None:
-                line = question.readback(heard.value, heard.sure) if len(question.answers) > 1 else None
-                if line is None and heard.sure:
-                    return heard  # "done", a count heard surely, a yes: nothing to mix it up with
+                only = len(question.answers) == 1  # "done": nothing to mix it up with
+                line = None if only else question.readback(heard.value, heard.sure)
+                if line is None and (heard.sure or only):
+                    return heard  # a count or a yes heard surely, "done" however heard
                 if line is not None:
                     confirmed = self._confirm(question, heard, line, book)
                     if confirmed is not None:

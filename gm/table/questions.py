@@ -26,7 +26,8 @@ from typing import Any, Generic, TypeVar
 from collections.abc import Callable, Mapping, Sequence
 
 from gm.ports import Line, Refused
-from gm.table.words import Names, Words, fold, printable, segment, words_of
+from gm.files import printable
+from gm.table.words import Names, Words, fold, segment, words_of
 from gm.text.lines import Voice
 from gm.werewolf.tally import GRAVEYARD
 from scorer.named import Named
@@ -199,6 +200,8 @@ class Count(Asked[Counts]):
         numbers = segment(words, self.words.number)
         if numbers is not None and len(numbers) == 1:
             return self.refused("table.out_of_range", text=text, low=0, high=self.high)
+        if numbers is not None and len(numbers) > len(self.following):
+            return self.refused("table.too_many_numbers", text=text, n=len(numbers), left=len(self.following))
         if numbers is not None or read_pairs(words, self.names, self.words) is not None:
             return self.refused("table.too_many_votes", text=text, high=self.total)
         return self.refused("table.not_count", text=text, low=0, high=self.high)

@@ -32,12 +32,6 @@ def fold(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", str(text)).casefold().translate(_KATAKANA).split())
 
 
-def printable(text: str) -> str:
-    """`text` with control characters (ESC, BEL, lone surrogates…) escaped, so what was typed is
-    shown and never acted on by the terminal."""
-    return "".join(ascii(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Cs") else ch for ch in str(text))
-
-
 def tight(text: str) -> str:
     """`fold` without spaces, hyphens or underscores: "grave digger" and "Gravedigger" alike."""
     return "".join(ch for ch in fold(text) if not (ch.isspace() or ch in "-_"))
