@@ -348,10 +348,10 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
         note("gm: " + voice.text("listen.not_listening", reason=str(error).splitlines()[0]))
         return keyboard
 
-    def listening(model):
+    def listening(model: Any) -> Asker:
         return _listening_asker(model, source, keyboard, speaker, voice, clock, players, note)
 
-    def typing(error: Exception):
+    def typing(error: Exception) -> Asker:
         source.close()
         note("gm: " + voice.text("listen.not_listening", reason=str(error).splitlines()[0]))
         return keyboard
