@@ -121,11 +121,12 @@ def test_a_deck_the_rules_refuse_is_refused_and_no_deck_at_all_says_what_to_give
 
 
 def test_play_teach_explains_the_deck_before_the_deal(tmp_path):
-    night = "\n\n\n\n3\n1\n0\n0\n0\n\nwerewolf\nvillager\n" + "\n" * 6 + "no\n"
+    night = "\n\n\n\n3\n0\n0\n0\n0\n\nwerewolf villager\nKen\nno\n"
     args = ["play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001", "--listen", "off",
             "--log", str(tmp_path / "n.jsonl")]
-    taught = run(*args, "--teach", input=night).stdout.splitlines()
-    plain = run(*args, input=night).stdout.splitlines()
+    taught_run, plain_run = run(*args, "--teach", input=night), run(*args, input=night)
+    assert taught_run.exit_code == plain_run.exit_code == 0, taught_run.output
+    taught, plain = taught_run.stdout.splitlines(), plain_run.stdout.splitlines()
     lesson_text = [line["text"] for line in lesson("--players", "4")["lines"]]
     assert taught[:len(lesson_text)] == lesson_text
     assert taught[len(lesson_text)] == plain[0] and plain[0].startswith("Half Werewolf for 4 players")
