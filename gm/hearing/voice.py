@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, TextIO
 from collections.abc import Callable, Sequence
 
 from gm.hearing.answers import match_answer
-from gm.hearing.phrases import Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable
+from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_phrases, other_phrases,
+                                question_phrases, unhearable)
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.listener import Recording
 from gm.ports import Clock, Command, Controls, Line, Question
@@ -31,9 +32,11 @@ COMMAND_CONFIDENCE = 0.8
 
 def phrasebook(question: Question, model, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
-    """The phrases `model` can hear that answer `question` (see `gm.hearing.phrases.question_phrases`)."""
+    """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`),
+    with every other phrase of the table as no answer (`other_phrases`)."""
     phrases = question_phrases(question, vocabulary, spoken, seats)
-    return Phrasebook(phrases, ANSWER_CONFIDENCE, model.unk, decoys=vocabulary.decoys).only(model.hears)
+    return Phrasebook(phrases, ANSWER_CONFIDENCE, model.unk, decoys=vocabulary.decoys,
+                      others=other_phrases(vocabulary, spoken, seats)).only(model.hears)
 
 
 class VoiceAsker:
@@ -246,7 +249,7 @@ class VoiceControls:
                  fallback: Controls | None = None, min_confidence: float = COMMAND_CONFIDENCE) -> None:
         model = listener.model
         self.book = Phrasebook(command_phrases(vocabulary), min_confidence, model.unk,
-                               decoys=vocabulary.decoys).only(model.hears)
+                               decoys=vocabulary.decoys, others=other_phrases(vocabulary)).only(model.hears)
         self.wakes = tuple(vocabulary.phrases("wake"))
         self.listener = listener
         self.clock = clock
