@@ -3,6 +3,11 @@
 vosk and sounddevice are imported inside functions only. Audio is 16-bit mono PCM at the
 source's rate, in small blocks. A `Listener` runs one recogniser at a time over one source and
 hands back final results as `Heard`; deciding what they mean is `gm.hearing.phrases`'s job.
+
+A recogniser cuts its audio into utterances (`gm.hearing.utterance.Cutter`), brings each to one
+level and decodes it from a fresh state (vosk's online i-vector and CMVN adaptation carries over
+from one result to the next within a recogniser unless the utterance is finalised), so the same
+words give the same result wherever they fall in the audio.
 """
 
 from __future__ import annotations
@@ -36,14 +41,26 @@ GRACE_SECONDS = 0.3  # microphone audio dropped after a spoken line ends (its ec
 
 
 class NoModel(GmError):
-    """No speech model was given, or the one given is missing or broken."""
+    """No speech model was given, or the one given is missing or broken; `key` (under the voice
+    packs' `listen.reason`) and `fields` say why in the night's language."""
+
+    def __init__(self, message: str, key: str = "bad_model", **fields: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
 
 
 MIC_PATIENCE = 5  # seconds without a single block before recording gives up
 
 
 class NoAudio(OSError):
-    """No way to record: PortAudio (libportaudio2) or an input device is missing."""
+    """No way to record: PortAudio (libportaudio2) or an input device is missing; `key` (under
+    the voice packs' `listen.reason`) and `fields` say why in the night's language."""
+
+    def __init__(self, message: str, key: str = "no_microphone", **fields: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
 
 
 class BadWav(GmError):
@@ -70,7 +87,7 @@ def model_dir(option: str | None, lang: str | None = None) -> Path:
         found = default_model(lang) if lang else None
         if found is None:
             raise NoModel(f"no speech model{f' for {lang}' if lang else ''}: give --vosk-model PATH or set "
-                          f"{MODEL_ENV} ({how_to_get(lang)})")
+                          f"{MODEL_ENV} ({how_to_get(lang)})", "no_model", lang=lang or "", env=MODEL_ENV)
         given = str(found)
     return check_model(Path(given).expanduser(), given)
 
@@ -122,7 +139,7 @@ class SpeechModel:
         try:
             import vosk
         except (ImportError, OSError) as error:
-            raise NoModel(f"vosk cannot be loaded ({error})") from error
+            raise NoModel(f"vosk cannot be loaded ({error})", "no_vosk") from error
         vosk.SetLogLevel(-1)
         self.path = path
         self._vosk = vosk
@@ -142,11 +159,22 @@ class SpeechModel:
 
     def recogniser(self, rate: float, book: Phrasebook | None = None) -> Recogniser:
         """A recogniser for audio at `rate`; with a `book` holding phrases, limited to its grammar
-        (vosk 0.3.45 crashes on an empty grammar, so an empty book listens without one)."""
-        args = (self._model, float(rate)) + ((book.grammar(),) if book is not None and book.phrases else ())
-        kaldi = self._vosk.KaldiRecognizer(*args)
+        (vosk 0.3.45 crashes on an empty grammar, so an empty book listens without one). With
+        `second_opinion`, an answer must also be in what the model hears without the grammar."""
+        grammar = book is not None and bool(book.phrases)
+        kaldi = self._kaldi(rate, book.grammar() if grammar and book is not None else None)
+        free = self._kaldi(rate, None) if grammar and self.second_opinion else None
+        return VoskRecogniser(kaldi, rate, book if grammar else None, free)
+
+    second_opinion = False
+    """Whether answers are checked by a second decode without the grammar. Off: with the small
+    models it costs several times the grammar's decode and hears espeak-ng's single words as other
+    words (bench/listen_bench.py measures it)."""
+
+    def _kaldi(self, rate: float, grammar: str | None):
+        kaldi = self._vosk.KaldiRecognizer(*((self._model, float(rate)) + ((grammar,) if grammar else ())))
         kaldi.SetWords(True)
-        return VoskRecogniser(kaldi)
+        return kaldi
 
 
 @contextlib.contextmanager
@@ -176,23 +204,81 @@ def _loaded(path: Path) -> SpeechModel:
 
 class Recogniser(Protocol):
     def accept(self, block: bytes) -> Heard | None:
-        """Feed audio; a final result when vosk found the end of an utterance."""
+        """Feed audio; a final result when an utterance has ended."""
 
     def finish(self) -> Heard:
         """The final result of whatever audio is left."""
 
 
-class VoskRecogniser:
-    def __init__(self, kaldi) -> None:
-        self._kaldi = kaldi
+class UtteranceRecogniser:
+    """A recogniser port over a decoder of whole utterances: audio is cut into utterances
+    (`Cutter`), each brought to one level (`levelled`) and heard on its own (`hear`), from a
+    fresh state. With a `book`, an answer must survive `confirm` (a second decode without the
+    grammar, where the model has one): otherwise its words count as heard unsure."""
+
+    def __init__(self, rate: float, book: Phrasebook | None = None) -> None:
+        from gm.hearing.utterance import Cutter
+
+        self.rate = rate
+        self.book = book
+        self._cutter = Cutter(rate)
+        self._done: deque[bytes] = deque()
 
     def accept(self, block: bytes) -> Heard | None:
-        if self._kaldi.AcceptWaveform(block):
-            return Heard.from_result(json.loads(self._kaldi.Result()))
-        return None
+        self._done.extend(self._cutter.feed(block))
+        return self._heard(self._done.popleft()) if self._done else None
 
     def finish(self) -> Heard:
-        return Heard.from_result(json.loads(self._kaldi.FinalResult()))
+        self._done.extend(self._cutter.flush())
+        heard = [self._heard(u) for u in self._done]
+        self._done.clear()
+        return Heard(" ".join(h.text for h in heard if h.text), tuple(w for h in heard for w in h.words))
+
+    def _heard(self, utterance: bytes) -> Heard:
+        from gm.hearing.utterance import levelled
+
+        audio = levelled(utterance, self.rate)
+        heard = self.hear(audio)
+        if self.book is not None and heard.text and self.book.match(heard) is not None:
+            second = self.confirm(audio)
+            if second is not None and not set(heard.text.split()) <= set(second.split()):
+                return Heard(heard.text, tuple((w, 0.0) for w, _ in heard.words))
+        return heard
+
+    def hear(self, audio: bytes) -> Heard:
+        """What one utterance says, heard from a fresh state."""
+        raise NotImplementedError
+
+    def confirm(self, audio: bytes) -> str | None:
+        """What the utterance says without the grammar; None where there is no second decode."""
+        return None
+
+
+class VoskRecogniser(UtteranceRecogniser):
+    """vosk, one utterance at a time: each is finalised (FinalResult), which gives the next a
+    fresh feature pipeline (vosk keeps its adaptation across Result() endpoints)."""
+
+    def __init__(self, kaldi, rate: float, book: Phrasebook | None = None, free=None) -> None:
+        super().__init__(rate, book)
+        self._kaldi = kaldi
+        self._free = free
+
+    def hear(self, audio: bytes) -> Heard:
+        results = _decoded(self._kaldi, audio, self.rate)
+        return Heard(" ".join(h.text for h in results if h.text), tuple(w for h in results for w in h.words))
+
+    def confirm(self, audio: bytes) -> str | None:
+        if self._free is None:
+            return None
+        return " ".join(h.text for h in _decoded(self._free, audio, self.rate) if h.text)
+
+
+def _decoded(kaldi, audio: bytes, rate: float) -> list[Heard]:
+    """Every result vosk gives for `audio` fed in blocks, the last one finalised."""
+    step = 2 * max(1, int(BLOCK_SECONDS * rate))
+    results = [Heard.from_result(json.loads(kaldi.Result()))
+               for at in range(0, len(audio), step) if kaldi.AcceptWaveform(audio[at:at + step])]
+    return [*results, Heard.from_result(json.loads(kaldi.FinalResult()))]
 
 
 # -- audio sources -----------------------------------------------------------------------------
@@ -413,11 +499,16 @@ def input_devices() -> list[dict]:
 
 # -- listening ---------------------------------------------------------------------------------
 class Session:
-    """One recogniser over the source: feeds it and reports final results."""
+    """One recogniser over the source: feeds it and reports final results. A voice command
+    heard while a question is asked (`Phrasebook.passed_over`) is no reply: the session listens
+    on (to a recording's next utterance, from `advance`)."""
 
-    def __init__(self, source: Source, recogniser: Recogniser) -> None:
+    def __init__(self, source: Source, recogniser: Recogniser, book: Phrasebook | None = None,
+                 advance: Callable[[], Source | None] | None = None) -> None:
         self.source = source
         self.recogniser = recogniser
+        self.book = book
+        self.advance = advance
         self._unfinished = False
 
     @property
@@ -428,6 +519,15 @@ class Session:
     def step(self, wait: float) -> Heard | None:
         """Feed the audio that came within `wait` clock seconds (all of it that is waiting);
         a final result as soon as there is one. At the end of a file: its last result."""
+        heard = self._step(wait)
+        if heard is None or self.book is None or not self.book.passed_over(heard):
+            return heard
+        following = self.advance() if self.advance is not None and self.source.ended else None
+        if following is not None:
+            self.source = following
+        return None
+
+    def _step(self, wait: float) -> Heard | None:
         block = self.source.read(wait)
         while block is not None:
             self._unfinished = True
@@ -452,10 +552,15 @@ class Listener:
         self._peeked: tuple[int, Phrasebook, Heard | None] | None = None
 
     def session(self, book: Phrasebook | None) -> Session:
+        """A session for one question: a recording's next utterance, or the source from now on
+        (what was said before is dropped, so nothing left over answers this question)."""
+        recogniser = self.model.recogniser(self.source.rate, book)
         if isinstance(self.source, Recording):
-            return Session(self.source.window(), self.model.recogniser(self.source.rate, book))
+            recording = self.source
+            return Session(recording.window(), recogniser, book,
+                           lambda: None if recording.ended else recording.window())
         self.source.drain()
-        return Session(self.source, self.model.recogniser(self.source.rate, book))
+        return Session(self.source, recogniser, book)
 
     def peek(self, book: Phrasebook) -> Heard | None:
         """What the next utterance of a replayed recording says in `book`'s grammar, without
