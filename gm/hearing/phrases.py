@@ -26,7 +26,7 @@ from gm.ports import Command, Question
 from gm.text.parse import norm, split_list
 
 UNK = "[unk]"
-COMMAND = "command"  # the kind of another phrase that is a voice command (wake phrase and command)
+WAKE = "wake"  # the answer id of the wake phrase ("game master"), which starts every voice command
 COMMANDS = (Command.PAUSE, Command.RESUME, Command.ADD_MINUTE, Command.END, Command.REPEAT)
 """The commands that can be said: one more minute (the keyboard's "+" adds 30 seconds), and
 "vote now" (END), which is read back for a yes."""
@@ -97,7 +97,7 @@ class Heard:
 @dataclass(frozen=True)
 class Phrasebook:
     """The phrases one question can be answered with, each mapped to its answer; the other
-    phrases of the table (phrase → what it is: an answer id, "player", "card" or COMMAND) and
+    phrases of the table (phrase → what it is: an answer id, "player", "card", or WAKE) and
     the decoy words that catch whatever else is said. A phrase of the question is never one of
     its others."""
 
@@ -143,9 +143,10 @@ class Phrasebook:
         return replace(self, phrases={**phrases, **self.phrases})
 
     def passed_over(self, heard: Heard) -> bool:
-        """Whether `heard` is a voice command: said to the game master, never an answer to a
-        question (one left over from the discussion is passed over, not taken as a reply)."""
-        return self.others.get(heard.text) == COMMAND
+        """Whether `heard` starts with the wake phrase: said to the game master, never an answer
+        to a question (a command left over from the discussion is passed over, not a reply)."""
+        wakes = [p for p, kind in self.others.items() if kind == WAKE]
+        return any(heard.text == w or heard.text.startswith(f"{w} ") for w in wakes)
 
     def match(self, heard: Heard) -> str | None:
         """The answer `heard` names, or None: nothing said, a word heard unsure, "[unk]", a
@@ -210,15 +211,18 @@ def question_phrases(question: Question, vocabulary: Vocabulary, spoken: Callabl
 def other_phrases(vocabulary: Vocabulary, spoken: Callable[[str], str] = lambda n: n,
                   seats: Sequence[str] = ()) -> dict[str, str]:
     """Every phrase said at the table, whatever the question, → what it is: each `[listen.hear]`
-    phrase (→ its answer id), each voice command with its wake phrase (→ COMMAND), every
-    player at the table (`seats`, as written and as spoken → "player") and every card (→ "card").
-    A question's book holds those that do not answer it, so that they are heard as no answer."""
+    phrase (→ its answer id), every player at the table (`seats`, as written and as spoken →
+    "player") and every card (→ "card"). A question's book holds those that do not answer it, so
+    that they are heard as no answer. Of the voice commands only the wake phrase is one (→ WAKE):
+    a grammar lets the recogniser say any of its words alone, and the commands' words took
+    answers (the Korean model heard 맞아 as 멈춰); a command said at a question is heard as
+    starting with the wake phrase, and passed over (`Phrasebook.passed_over`)."""
     others: dict[str, str] = {}
     for answer, phrases in vocabulary.hear.items():
+        if answer in COMMANDS:
+            continue
         for phrase in phrases:
             others.setdefault(phrase, answer)
-    for phrase in command_phrases(vocabulary):
-        others[phrase] = COMMAND
     for name in seats:
         for phrase in (norm(name), norm(spoken(name))):
             if phrase:
