@@ -5,9 +5,9 @@ source's rate, in small blocks. A `Listener` runs one recogniser at a time over 
 hands back final results as `Heard`; deciding what they mean is `gm.hearing.phrases`'s job.
 
 A recogniser cuts its audio into utterances (`gm.hearing.utterance.Cutter`), brings each to one
-level and decodes it from a fresh state (vosk's online i-vector and CMVN adaptation carries over
-from one result to the next within a recogniser unless the utterance is finalised), so the same
-words give the same result wherever they fall in the audio.
+level and decodes it from a fresh state (a vosk recogniser's online i-vector and CMVN adaptation
+carries over from one utterance to the next), so the same words give the same result wherever
+they fall in the audio.
 """
 
 from __future__ import annotations
@@ -161,10 +161,9 @@ class SpeechModel:
         """A recogniser for audio at `rate`; with a `book` holding phrases, limited to its grammar
         (vosk 0.3.45 crashes on an empty grammar, so an empty book listens without one). With
         `second_opinion`, an answer must also be in what the model hears without the grammar."""
-        grammar = book is not None and bool(book.phrases)
-        kaldi = self._kaldi(rate, book.grammar() if grammar and book is not None else None)
-        free = self._kaldi(rate, None) if grammar and self.second_opinion else None
-        return VoskRecogniser(kaldi, rate, book if grammar else None, free)
+        grammar = book.grammar() if book is not None and book.phrases else None
+        return VoskRecogniser(functools.partial(self._kaldi, rate, grammar), rate, book if grammar else None,
+                              functools.partial(self._kaldi, rate, None) if grammar and self.second_opinion else None)
 
     second_opinion = False
     """Whether answers are checked by a second decode without the grammar. Off: with the small
@@ -255,27 +254,32 @@ class UtteranceRecogniser:
 
 
 class VoskRecogniser(UtteranceRecogniser):
-    """vosk, one utterance at a time: each is finalised (FinalResult), which gives the next a
-    fresh feature pipeline (vosk keeps its adaptation across Result() endpoints)."""
+    """vosk, one utterance at a time, each by a KaldiRecognizer of its own (`kaldi()`, under a
+    millisecond with a grammar): one recogniser carries its adaptation (online i-vectors, CMVN)
+    from an utterance to the next, even across FinalResult, and hears the same words otherwise."""
 
-    def __init__(self, kaldi, rate: float, book: Phrasebook | None = None, free=None) -> None:
+    def __init__(self, kaldi: Callable[[], object], rate: float, book: Phrasebook | None = None,
+                 free: Callable[[], object] | None = None) -> None:
         super().__init__(rate, book)
         self._kaldi = kaldi
         self._free = free
 
     def hear(self, audio: bytes) -> Heard:
-        results = _decoded(self._kaldi, audio, self.rate)
+        results = _decoded(self._kaldi(), audio, self.rate)
         return Heard(" ".join(h.text for h in results if h.text), tuple(w for h in results for w in h.words))
 
     def confirm(self, audio: bytes) -> str | None:
         if self._free is None:
             return None
-        return " ".join(h.text for h in _decoded(self._free, audio, self.rate) if h.text)
+        return " ".join(h.text for h in _decoded(self._free(), audio, self.rate) if h.text)
 
 
 def _decoded(kaldi, audio: bytes, rate: float) -> list[Heard]:
-    """Every result vosk gives for `audio` fed in blocks, the last one finalised."""
+    """Every result vosk gives for `audio` fed in whole blocks (the last one filled with silence:
+    vosk's network computes blocks of another length in another way, and its results for the same
+    words then differ), the last result finalised."""
     step = 2 * max(1, int(BLOCK_SECONDS * rate))
+    audio += bytes(-len(audio) % step)
     results = [Heard.from_result(json.loads(kaldi.Result()))
                for at in range(0, len(audio), step) if kaldi.AcceptWaveform(audio[at:at + step])]
     return [*results, Heard.from_result(json.loads(kaldi.FinalResult()))]

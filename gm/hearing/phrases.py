@@ -145,6 +145,8 @@ class Phrasebook:
     def passed_over(self, heard: Heard) -> bool:
         """Whether `heard` starts with the wake phrase: said to the game master, never an answer
         to a question (a command left over from the discussion is passed over, not a reply)."""
+        if heard.text in self.phrases:
+            return False  # a command, to the book of commands
         wakes = [p for p, kind in self.others.items() if kind == WAKE]
         return any(heard.text == w or heard.text.startswith(f"{w} ") for w in wakes)
 
