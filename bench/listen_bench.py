@@ -63,7 +63,8 @@ QUESTIONS = (COUNT, WHO, CARD, YES_NO)
 IN_SET = [(COUNT, "0", "영"), (COUNT, "1", "하나"), (COUNT, "2", "둘"), (COUNT, "3", "셋"), (COUNT, "4", "사"),
           *[(WHO, p, p) for p in PLAYERS], (WHO, "graveyard", "묘지"),
           *[(CARD, c, w) for c, w in CARDS.items()],
-          (YES_NO, "yes", "맞아"), (YES_NO, "yes", "그래요"), (YES_NO, "no", "아니요"), (YES_NO, "no", "틀려")]
+          (COUNT, "0", "없어"), (YES_NO, "yes", "맞아"), (YES_NO, "yes", "그래요"), (YES_NO, "no", "아니요"),
+          (YES_NO, "no", "틀려")]
 NON_ANSWERS = {
     "sentences": ["오늘 날씨 좋다", "나는 늑대가 아니야", "누가 거짓말을 하는 거야", "그 사람 너무 수상해",
                   "밥 먹으러 가자", "이번에는 확실해"],
@@ -77,7 +78,7 @@ VOICES = [(v, s, p) for v in ("ko", "ko+f1", "ko+f3", "ko+m3", "ko+f4") for s in
 CONDITIONS = ("clean", "pink 20 dB", "pink 10 dB", "pink 5 dB", "babble", "reverb", "-32 dBFS", "8 kHz", "clipped")
 
 
-def espeak(text: str, voice: tuple[str, int, int], path: Path) -> tuple[float, "object"]:
+def espeak(text: str, voice: tuple[str, int, int], path: Path) -> tuple[float, object]:
     import numpy as np
 
     if not path.exists():
@@ -88,7 +89,7 @@ def espeak(text: str, voice: tuple[str, int, int], path: Path) -> tuple[float, "
     return rate, np.frombuffer(audio, dtype="<i2").astype(np.float64)
 
 
-def pink(n: int, rng) -> "object":
+def pink(n: int, rng) -> object:
     import numpy as np
 
     spectrum = np.fft.rfft(rng.normal(size=n))
@@ -103,7 +104,7 @@ def rms(x) -> float:
     return float(np.sqrt((x ** 2).mean())) or 1.0
 
 
-def degrade(x, rate: float, condition: str, rng, babble) -> tuple[float, "object"]:
+def degrade(x, rate: float, condition: str, rng, babble) -> tuple[float, object]:
     """`x` (float samples, with silence around the speech) under `condition`."""
     import numpy as np
 

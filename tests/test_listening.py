@@ -427,12 +427,12 @@ def test_no_model_falls_back_to_the_keyboard_with_one_note(clock, monkeypatch, t
     notes = []
     asker = open_asker("on", clock, FakeSpeaker(), EN, stream=io.StringIO(), note=notes.append)
     assert isinstance(asker, KeyboardAsker)
-    assert notes == ["gm: not listening: no speech model for en: give --vosk-model PATH or set GM_VOSK_MODEL "
-                     "(or run `gm voice model --get en`); answers are typed"]
+    assert notes == ["gm: not listening: no speech model for this language: give --vosk-model PATH or set "
+                     "GM_VOSK_MODEL (or: gm voice model --get en); answers are typed"]
     notes.clear()
     missing = tmp_path / "missing"
     open_asker("on", clock, FakeSpeaker(), EN, model_path=str(missing), note=notes.append)
-    assert notes == [f"gm: not listening: speech model '{missing}' is not a directory; answers are typed"]
+    assert notes == [f"gm: not listening: the speech model {missing} is not a folder; answers are typed"]
 
 
 def test_a_missing_replay_file_is_bad_input(clock, tmp_path):

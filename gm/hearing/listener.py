@@ -19,6 +19,7 @@ import json
 import math
 import os
 import stat
+import struct
 import sys
 import threading
 import time
@@ -44,10 +45,10 @@ class NoModel(GmError):
     """No speech model was given, or the one given is missing or broken; `key` (under the voice
     packs' `listen.reason`) and `fields` say why in the night's language."""
 
-    def __init__(self, message: str, key: str = "bad_model", **fields: object) -> None:
+    def __init__(self, message: str, key: str, path: str = "", **fields: object) -> None:
         super().__init__(message)
         self.key = key
-        self.fields = fields
+        self.fields = {"path": path, **fields}
 
 
 MIC_PATIENCE = 5  # seconds without a single block before recording gives up
@@ -87,9 +88,27 @@ def model_dir(option: str | None, lang: str | None = None) -> Path:
         found = default_model(lang) if lang else None
         if found is None:
             raise NoModel(f"no speech model{f' for {lang}' if lang else ''}: give --vosk-model PATH or set "
-                          f"{MODEL_ENV} ({how_to_get(lang)})", "no_model", lang=lang or "", env=MODEL_ENV)
+                          f"{MODEL_ENV} ({how_to_get(lang)})", "no_model", env=MODEL_ENV, how=_get_command(lang))
         given = str(found)
     return check_model(Path(given).expanduser(), given)
+
+
+def _get_command(lang: str | None) -> str:
+    """The command that gets a model for `lang` (said in any language)."""
+    from gm.hearing.models import OFFICIAL, PACKAGES
+
+    if lang in PACKAGES:
+        return PACKAGES[lang][1]
+    return f"gm voice model --get {lang}" if lang in OFFICIAL else "gm voice model"
+
+
+def reason(error: Exception, voice) -> str:
+    """Why gm cannot listen, in `voice`'s language (`NoModel` and `NoAudio` carry a key under
+    the packs' `listen.reason`)."""
+    key = getattr(error, "key", None)
+    if key is None:
+        return str(error).splitlines()[0]
+    return voice.text(f"listen.reason.{key}", **getattr(error, "fields", {}))
 
 
 def check_model(path: Path, given: str) -> Path:
@@ -101,16 +120,18 @@ def check_model(path: Path, given: str) -> Path:
         if not (path / "am").is_dir() and (path / "model" / "am").is_dir():
             path = path / "model"
         if not path.is_dir():
-            raise NoModel(f"speech model {shown!r} is not a directory")
+            raise NoModel(f"speech model {shown!r} is not a directory", "model_not_folder", path=shown)
         missing = [f for f in MODEL_FILES if not (path / f).is_file()]
         if not any(all((path / f).is_file() for f in graph) for graph in GRAPHS):
             missing.append(" or ".join("+".join(graph) for graph in GRAPHS))
         if "am/final.mdl" not in missing and _takes_ivectors(path / "am" / "final.mdl"):
             missing += [f for f in IVECTOR_FILES if not (path / f).is_file()]
     except OSError as error:
-        raise NoModel(f"speech model path {shown!r} cannot be used ({error.strerror or error})") from error
+        raise NoModel(f"speech model path {shown!r} cannot be used ({error.strerror or error})",
+                      "model_unreadable", path=shown) from error
     if missing:
-        raise NoModel(f"speech model {shown!r} is not a vosk model (no {', '.join(missing)})")
+        raise NoModel(f"speech model {shown!r} is not a vosk model (no {', '.join(missing)})", "model_incomplete",
+                      path=shown, files=", ".join(missing))
     return path
 
 
@@ -147,7 +168,8 @@ class SpeechModel:
             with _stderr_silenced():  # vosk's own ERROR line; ours below says it in one line
                 self._model = vosk.Model(model_path=str(path))
         except Exception as error:  # vosk raises a bare Exception for a broken model
-            raise NoModel(f"vosk could not load the speech model in {str(path)!r}") from error
+            raise NoModel(f"vosk could not load the speech model in {str(path)!r}", "model_broken",
+                          path=str(path)) from error
         self._known: dict[str, bool] = {}
         self.unk = self.hears("[unk]")
 
@@ -367,25 +389,71 @@ class PcmSource:
 def read_wav(path: str | Path) -> tuple[float, bytes]:
     """(rate, 16-bit mono frames) of a WAV file: 16-bit PCM, mono or stereo (mixed down), at
     8–48 kHz, a regular file of at most 1 GB. Anything else is BadWav, before vosk sees it."""
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise BadWav(f"{path}: not a regular file")
-        if info.st_size > MAX_WAV_BYTES:
-            raise BadWav(f"{path}: larger than {MAX_WAV_BYTES >> 30} GB")
-        with wave.open(str(path), "rb") as wav:
-            channels, width, rate = wav.getnchannels(), wav.getsampwidth(), wav.getframerate()
-            if wav.getcomptype() != "NONE" or width != 2 or channels not in (1, 2):
-                raise BadWav(f"{path}: need 16-bit PCM, mono or stereo, got {channels} channel(s) of {8 * width} bits")
-            if not MIN_RATE <= rate <= MAX_RATE:
-                raise BadWav(f"{path}: a rate of {rate} Hz cannot be heard (need {MIN_RATE}–{MAX_RATE} Hz)")
-            frames = wav.readframes(min(wav.getnframes(), info.st_size // (width * channels)))
-    except (wave.Error, EOFError) as error:
-        raise BadWav(f"{path}: not a WAV file ({error})") from error
-    except OSError as error:
-        raise BadWav(f"{path}: {error.strerror or error}") from error
-    frames = frames[: len(frames) // (2 * channels) * 2 * channels]
-    return float(rate), frames if channels == 1 else _mixed_down(frames)
+    with WavFile(path) as wav:
+        return wav.rate, b"".join(wav.blocks())
+
+
+class WavFile:
+    """A WAV file read block by block (`blocks`) or by stretches (`frames`) as 16-bit mono:
+    16-bit PCM, mono or stereo (mixed down, a block at a time), at 8–48 kHz, a regular file of
+    at most 1 GB. Anything else, a header that lies included, is BadWav before vosk sees it."""
+
+    BLOCK_FRAMES = 1 << 16
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = path
+        try:
+            info = os.stat(path)
+            if not stat.S_ISREG(info.st_mode):
+                raise BadWav(f"{path}: not a regular file")
+            if info.st_size > MAX_WAV_BYTES:
+                raise BadWav(f"{path}: larger than {MAX_WAV_BYTES >> 30} GB")
+            self._wav = wave.open(str(path), "rb")
+        except (wave.Error, EOFError, RuntimeError, struct.error, OverflowError) as error:
+            raise BadWav(f"{path}: not a WAV file ({error or 'its header does not match its size'})") from error
+        except OSError as error:
+            raise BadWav(f"{path}: {error.strerror or error}") from error
+        wav = self._wav
+        self.channels, width, rate = wav.getnchannels(), wav.getsampwidth(), wav.getframerate()
+        if wav.getcomptype() != "NONE" or width != 2 or self.channels not in (1, 2):
+            self.close()
+            raise BadWav(f"{path}: need 16-bit PCM, mono or stereo, got {self.channels} channel(s) of {8 * width} bits")
+        if not MIN_RATE <= rate <= MAX_RATE:
+            self.close()
+            raise BadWav(f"{path}: a rate of {rate} Hz cannot be heard (need {MIN_RATE}–{MAX_RATE} Hz)")
+        self.rate = float(rate)
+        self.length = min(wav.getnframes(), info.st_size // (width * self.channels))  # frames, as far as the file goes
+
+    def __enter__(self) -> WavFile:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def blocks(self, start: int = 0, end: int | None = None) -> Iterator[bytes]:
+        """The frames from `start` to `end` (the end of the file), mono, BLOCK_FRAMES at a time."""
+        end = self.length if end is None else min(end, self.length)
+        try:
+            self._wav.setpos(max(0, min(start, self.length)))
+            at = start
+            while at < end:
+                raw = self._wav.readframes(min(self.BLOCK_FRAMES, end - at))
+                if not raw:
+                    return
+                at += self.BLOCK_FRAMES
+                raw = raw[: len(raw) // (2 * self.channels) * 2 * self.channels]
+                yield raw if self.channels == 1 else _mixed_down(raw)
+        except (wave.Error, EOFError, RuntimeError, struct.error) as error:
+            raise BadWav(f"{self.path}: not a WAV file ({error or 'its data cannot be read'})") from error
+        except OSError as error:
+            raise BadWav(f"{self.path}: {error.strerror or error}") from error
+
+    def frames(self, start: int, end: int) -> bytes:
+        """The mono frames from `start` to `end`."""
+        return b"".join(self.blocks(start, end))
+
+    def close(self) -> None:
+        self._wav.close()
 
 
 def _mixed_down(stereo: bytes) -> bytes:
@@ -418,16 +486,24 @@ class MicSource:
     blocks pass the echo gate into a short buffer (older audio is dropped)."""
 
     def __init__(self, clock: Clock, gate: EchoGate, device: int | str | None = None,
-                 block: float = BLOCK_SECONDS, keep: float = 10.0) -> None:
+                 block: float = BLOCK_SECONDS, keep: float = 10.0,
+                 trouble: Callable[[str], None] | None = None) -> None:
+        from gm.hearing.utterance import MicCheck
+
         sd = import_sounddevice()
         self.clock = clock
         self.gate = gate
         self.ended = False
+        self.trouble = trouble  # told once of a microphone that sends only silence, or clips
+        self._check = MicCheck()
         self._blocks: deque[bytes] = deque(maxlen=max(1, int(keep / block)))
         self._ready = threading.Event()
         try:  # the stream calls back from its own thread as soon as it starts
             info = sd.query_devices(device, "input")
             self.rate = float(info["default_samplerate"])
+            if not MIN_RATE <= self.rate <= MAX_RATE:
+                raise NoAudio(f"the microphone records at {self.rate:g} Hz, which cannot be heard "
+                              f"({MIN_RATE}–{MAX_RATE} Hz)", "mic_rate", n=f"{self.rate:g}")
             self._stream = sd.RawInputStream(
                 samplerate=self.rate, blocksize=int(self.rate * block), device=device,
                 channels=1, dtype="int16", callback=self._on_audio)
@@ -445,9 +521,13 @@ class MicSource:
         if not self._blocks:
             self._ready.wait(max(0.0, timeout * self.clock.scale))
         try:
-            return self._blocks.popleft()
+            block = self._blocks.popleft()
         except IndexError:
             return None
+        problem = self._check.look(block)
+        if problem is not None and self.trouble is not None:
+            self.trouble(problem)
+        return block
 
     def drain(self) -> None:
         self._blocks.clear()
@@ -462,7 +542,7 @@ class MicSource:
             block = self.read(1.0)
             quiet = 0 if block else quiet + 1
             if quiet > MIC_PATIENCE:
-                raise NoAudio(f"the microphone sent no sound for {MIC_PATIENCE} s")
+                raise NoAudio(f"the microphone sent no sound for {MIC_PATIENCE} s", "mic_dead", n=MIC_PATIENCE)
             audio += block or b""
         return audio[:want]
 
@@ -476,7 +556,7 @@ def import_sounddevice():
     try:
         import sounddevice
     except (ImportError, OSError) as error:
-        raise NoAudio(f"PortAudio is not available ({error}); install libportaudio2") from error
+        raise NoAudio(f"PortAudio is not available ({error}); install libportaudio2", "no_portaudio") from error
     return sounddevice
 
 
@@ -496,7 +576,7 @@ def input_devices() -> list[dict]:
     try:
         devices = sd.query_devices()
     except sd.PortAudioError as error:
-        raise NoAudio(f"cannot list audio devices ({error})") from error
+        raise NoAudio(f"cannot list audio devices ({error})", "no_devices") from error
     return [{"index": d["index"], "name": d["name"], "channels": d["max_input_channels"],
              "rate": d["default_samplerate"]} for d in devices if d["max_input_channels"] > 0]
 

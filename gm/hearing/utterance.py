@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from typing import Any
 
 FRAME_SECONDS = 0.02  # the loudness of the audio is looked at in frames this long
 SPLIT_SECONDS = 0.5  # a silence this long ends an utterance
@@ -32,7 +33,7 @@ def frame_samples(rate: float) -> int:
     return max(1, int(FRAME_SECONDS * rate))
 
 
-def frame_levels(samples) -> object:
+def frame_levels(samples) -> Any:
     """RMS level of each whole frame of `samples` (a float32 array already cut to frames)."""
     import numpy as np
 
@@ -139,3 +140,40 @@ class Cutter:
         kept = frames[: len(frames) - max(0, quiet - self._pad)]
         self._before.extend(frames[len(kept):])
         return [b"".join(kept)]
+
+
+SILENT_BLOCKS = 50  # blocks in a row of digital silence (5 s) that mean a dead or muted microphone
+CLIPPED_SHARE = 0.005  # a block whose samples are this often at full scale is clipped
+CLIPPED_BLOCKS = 5  # clipped blocks among the last SILENT_BLOCKS that mean the level is too high
+
+
+class MicCheck:
+    """Watches the microphone's blocks for what makes listening hopeless: only digital silence,
+    or clipping. `look` names a problem once ("mic_silent", "mic_clipping", keys under the voice
+    packs' `listen.reason`), and never the same one again."""
+
+    def __init__(self) -> None:
+        self._silent = 0
+        self._clipped: deque[bool] = deque(maxlen=SILENT_BLOCKS)
+        self.said: set[str] = set()
+
+    def look(self, block: bytes) -> str | None:
+        import numpy as np
+
+        samples = np.frombuffer(block[: len(block) // 2 * 2], dtype="<i2")
+        if not len(samples):
+            return None
+        peak = int(np.abs(samples.astype(np.int32)).max())
+        self._silent = self._silent + 1 if peak <= 1 else 0
+        self._clipped.append(float((np.abs(samples.astype(np.int32)) >= 32767).mean()) >= CLIPPED_SHARE)
+        if self._silent >= SILENT_BLOCKS:
+            return self._once("mic_silent")
+        if sum(self._clipped) >= CLIPPED_BLOCKS:
+            return self._once("mic_clipping")
+        return None
+
+    def _once(self, problem: str) -> str | None:
+        if problem in self.said:
+            return None
+        self.said.add(problem)
+        return problem

@@ -321,15 +321,16 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
     if listen == "off":
         return keyboard
     note = note or _stderr
-    from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, load_model, model_dir
+    from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, load_model, model_dir, reason
     from gm.hearing.replay import Utterances
 
     recording = None if listen == "on" else Utterances.from_wav(listen, clock)  # a bad file is bad input
     try:
         path = str(model_dir(model_path, voice.lang))  # a missing or incomplete model: said at once
-        source = recording or MicSource(clock, EchoGate(speaker))
+        source = recording or MicSource(clock, EchoGate(speaker), trouble=lambda problem: note(
+            "gm: " + voice.text("listen.trouble", reason=voice.text(f"listen.reason.{problem}"))))
     except (NoModel, NoAudio) as error:
-        note("gm: " + voice.text("listen.not_listening", reason=str(error).splitlines()[0]))
+        note("gm: " + voice.text("listen.not_listening", reason=reason(error, voice)))
         return keyboard
 
     def listening(model):
@@ -337,7 +338,7 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
 
     def typing(error: Exception):
         source.close()
-        note("gm: " + voice.text("listen.not_listening", reason=str(error).splitlines()[0]))
+        note("gm: " + voice.text("listen.not_listening", reason=reason(error, voice)))
         return keyboard
 
     if background:

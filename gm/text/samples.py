@@ -27,7 +27,8 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 
 
 # Sections only ever printed, never said: they need no kana.
-PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "werewolf.tally.", "listen.deaf", "listen.not_listening")
+PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "werewolf.tally.", "listen.deaf", "listen.not_listening",
+                "listen.reason.", "listen.trouble")
 
 
 def spoken(key: str) -> bool:
@@ -72,7 +73,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,
         "winners": [name], "candidates": [name], "item": f"{name}=", "spec": f"{name}=2", "field": "players",
-        "json": "1",
+        "json": "1", "env": "GM_VOSK_MODEL", "how": "gm voice model", "files": "am/final.mdl",
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")
