@@ -212,9 +212,27 @@ def _stderr_silenced() -> Iterator[None]:
         os.close(saved)
 
 
-def load_model(option: str | None, lang: str | None = None) -> SpeechModel:
-    """The model `option` (or $GM_VOSK_MODEL, or the default for `lang`) names; loaded once per process."""
-    return _loaded(model_dir(option, lang).resolve())
+def load_model(option: str | None, lang: str | None = None):
+    """The model `option` (or $GM_VOSK_MODEL, or the default for `lang`) names; loaded once per
+    process. English without a vosk model listens with pocketsphinx (`gm.hearing.sphinx`)."""
+    return model_loader(option, lang)()
+
+
+def model_loader(option: str | None, lang: str | None = None) -> Callable[[], object]:
+    """What loads the model for `option` and `lang` (`load_model`), found at once: NoModel
+    when there is none, before anything slow is loaded."""
+    try:
+        path = model_dir(option, lang).resolve()
+    except NoModel:
+        from gm.hearing import sphinx
+
+        if option or os.environ.get(MODEL_ENV) or lang != SPHINX_LANG or not sphinx.available():
+            raise
+        return sphinx.load
+    return functools.partial(_loaded, path)
+
+
+SPHINX_LANG = "en"  # the language pocketsphinx hears without a download
 
 
 @functools.lru_cache(maxsize=2)

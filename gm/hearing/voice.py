@@ -321,12 +321,12 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
     if listen == "off":
         return keyboard
     note = note or _stderr
-    from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, load_model, model_dir, reason
+    from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, model_loader, reason
     from gm.hearing.replay import Utterances
 
     recording = None if listen == "on" else Utterances.from_wav(listen, clock)  # a bad file is bad input
     try:
-        path = str(model_dir(model_path, voice.lang))  # a missing or incomplete model: said at once
+        load = model_loader(model_path, voice.lang)  # a missing or incomplete model: said at once
         source = recording or MicSource(clock, EchoGate(speaker), trouble=lambda problem: note(
             "gm: " + voice.text("listen.trouble", reason=voice.text(f"listen.reason.{problem}"))))
     except (NoModel, NoAudio) as error:
@@ -342,9 +342,9 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
         return keyboard
 
     if background:
-        return PendingAsker(lambda: load_model(path), listening, typing, NoModel, discard=source.close)
+        return PendingAsker(load, listening, typing, NoModel, discard=source.close)
     try:
-        model = load_model(path)
+        model = load()
     except NoModel as error:
         return typing(error)
     return listening(model)
