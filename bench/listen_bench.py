@@ -63,7 +63,7 @@ QUESTIONS = (COUNT, WHO, CARD, YES_NO)
 IN_SET = [(COUNT, "0", "영"), (COUNT, "1", "하나"), (COUNT, "2", "둘"), (COUNT, "3", "셋"), (COUNT, "4", "사"),
           *[(WHO, p, p) for p in PLAYERS], (WHO, "graveyard", "묘지"),
           *[(CARD, c, w) for c, w in CARDS.items()],
-          (COUNT, "0", "없어"), (YES_NO, "yes", "맞아"), (YES_NO, "yes", "그래요"), (YES_NO, "no", "아니요"),
+          (YES_NO, "yes", "맞아"), (YES_NO, "yes", "그래요"), (YES_NO, "no", "아니요"),
           (YES_NO, "no", "틀려")]
 NON_ANSWERS = {
     "sentences": ["오늘 날씨 좋다", "나는 늑대가 아니야", "누가 거짓말을 하는 거야", "그 사람 너무 수상해",

@@ -280,9 +280,13 @@ class UtteranceRecogniser:
         heard = self.hear(audio)
         if self.book is not None and heard.text and self.book.match(heard) is not None:
             second = self.confirm(audio)
-            if second is not None and not set(heard.text.split()) <= set(second.split()):
+            if second is not None and not self.agrees(heard.text, second):
                 return Heard(heard.text, tuple((w, 0.0) for w, _ in heard.words))
         return heard
+
+    def agrees(self, heard: str, second: str) -> bool:
+        """Whether the second decode holds every word of what the grammar heard."""
+        return set(heard.split()) <= set(second.split())
 
     def hear(self, audio: bytes) -> Heard:
         """What one utterance says, heard from a fresh state."""

@@ -20,6 +20,7 @@ from gm.hearing.phrases import UNK, Heard, Phrasebook
 RATE = 16000  # the en-us acoustic model's rate
 FULL = "_default"  # the search pocketsphinx makes of its own language model
 NOT_WORDS = ("<s>", "</s>", "<sil>", "[NOISE]", "<unk>")
+AGREE = 70.0  # rapidfuzz ratio of the two decodes' phones from which they agree
 
 
 def available() -> bool:
@@ -56,6 +57,10 @@ class SphinxModel:
             self._known[word] = word != UNK and self._decoder.lookup_word(word) is not None
         return self._known[word]
 
+    def sounds(self, word: str) -> str:
+        """How `word` is said (its first pronunciation), or the word itself when unknown."""
+        return self._decoder.lookup_word(word) or word
+
     def recogniser(self, rate: float, book: Phrasebook | None = None) -> SphinxRecogniser:
         search = self._search(book.grammar_phrases()) if book is not None and book.phrases else FULL
         return SphinxRecogniser(self, search, rate, book if search != FULL else None)
@@ -77,7 +82,7 @@ class SphinxModel:
         decoder.start_utt()
         decoder.process_raw(_at_16k(audio, rate), full_utt=True)
         decoder.end_utt()
-        words = [s.word.split("(")[0] for s in decoder.seg() if s.word not in NOT_WORDS]
+        words = [s.word.split("(")[0] for s in decoder.seg() or () if s.word not in NOT_WORDS]
         return Heard(" ".join(words), tuple((w, 1.0) for w in words))
 
 
@@ -94,6 +99,17 @@ class SphinxRecogniser(UtteranceRecogniser):
         if not self.model.second_opinion:
             return None
         return self.model.decode(FULL, audio, self.rate).text
+
+    def agrees(self, heard: str, second: str) -> bool:
+        """Whether what the grammar heard sounds like what the language model heard, phone by
+        phone (the language model writes words it finds likelier: "seer" as "c r", "done" as
+        "dan")."""
+        from rapidfuzz import fuzz
+
+        def phones(text: str) -> list[str]:
+            return [p for w in text.split() for p in self.model.sounds(w).split()]
+
+        return fuzz.ratio(phones(heard), phones(second)) >= AGREE
 
 
 def _at_16k(audio: bytes, rate: float) -> bytes:
