@@ -93,7 +93,7 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID",
                                     "night.wav",
                                     "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "undo",
-                                    "flow", "foul", "keep-stock", "angel-cut", "HU-R6",
+                                    "flow", "foul", "keep-stock", "angel-cut", "won", "HU-R6",
                                     "HW-R1", "HW-R2", "HW-R4", "JSON", "werewolf", "play", "evening.json",
                                     "winning", "side", "winners", "nights",  # Half Werewolf refusals
                                     # keys to press, commands, arguments, rulings

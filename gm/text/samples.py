@@ -19,16 +19,17 @@ READINGS = {"健": "けん"}
 NAMES = ("健", "みお", "Alice", "Mike", "Kate")
 
 _NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "taker", "fouler",
-                "traitor_werewolf", "word", "command", "text", "holder", "head", "help"}
+                "traitor_werewolf", "word", "command", "text", "holder", "head", "help", "opponent"}
 _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total", "count",
                   "multiplier", "games", "left", "stock", "percent", "better", "number",
                   "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
-                  "position", "size", "guess", "index", "limit", "nights"}
+                  "position", "size", "guess", "index", "limit", "nights", "need", "more", "most",
+                  "played", "cards"}
 
 
 # Sections only ever printed, never said: they need no kana.
-PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "werewolf.tally.", "listen.deaf", "listen.not_listening",
-                "listen.reason.", "listen.trouble")
+PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
+                "listen.not_listening", "listen.reason.", "listen.trouble")
 
 
 def spoken(key: str) -> bool:
