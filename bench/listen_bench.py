@@ -73,7 +73,7 @@ class Table:
     conditions: tuple[str, ...]
 
     def questions(self):
-        return tuple(dict.fromkeys(q for q, _, _ in self.in_set))
+        return tuple({q.key: q for q, _, _ in self.in_set}.values())
 
 
 def table(voice: Voice, players: tuple[str, ...], cards: tuple[str, ...], phrases: dict[str, list[str]],
