@@ -53,7 +53,8 @@ from fakes import FakeClock  # noqa: E402
 from gm.hearing.listener import BLOCK_SECONDS, Listener, PcmSource, load_model, read_wav  # noqa: E402
 from gm.hearing.phrases import Vocabulary, question_phrases  # noqa: E402
 from gm.hearing.voice import phrasebook  # noqa: E402
-from gm.ports import Line, Question  # noqa: E402
+from gm.ports import Line  # noqa: E402
+from gm.table.questions import Table  # noqa: E402
 from gm.text.lines import Voice  # noqa: E402
 
 KO = Voice("ko")
@@ -62,7 +63,7 @@ CONDITIONS = ("clean", "pink 20 dB", "pink 10 dB", "pink 5 dB", "babble", "rever
 
 
 @dataclass(frozen=True)
-class Table:
+class Night:
     """One language's night at the bench: its pack, players, questions, what is said, by whom."""
 
     voice: Voice
@@ -77,17 +78,21 @@ class Table:
 
 
 def table(voice: Voice, players: tuple[str, ...], cards: tuple[str, ...], phrases: dict[str, list[str]],
-          non_answers: dict[str, list[str]], voices: list, conditions: tuple[str, ...]) -> Table:
+          non_answers: dict[str, list[str]], voices: list, conditions: tuple[str, ...]) -> Night:
     labels = {c: voice.text(f"werewolf.cards.{c}") for c in cards}
-    count = Question("count", Line("count", "?", ""), tuple(str(n) for n in range(5)))
-    who = Question("who", Line("who", "?", ""), (*players, "graveyard"), labels={"graveyard": phrases["graveyard"][0]})
-    card = Question("card", Line("card", "?", ""), cards, labels=labels)
-    yes_no = Question("confirm", Line("confirm", "?", ""), ("yes", "no"))
+
+    def question(key, answers, labels=None):
+        return Table(voice).choice(key, answers, labels, prompt=Line(key, "?", ""))
+
+    count = question("count", tuple(str(n) for n in range(5)))
+    who = question("who", (*players, "graveyard"), {"graveyard": phrases["graveyard"][0]})
+    card = question("card", cards, labels)
+    yes_no = question("confirm", ("yes", "no"))
     in_set = [(count, str(n), w) for n, w in enumerate(phrases["counts"])]
     in_set += [(who, p, voice.spoken_word(p)) for p in players] + [(who, "graveyard", phrases["graveyard"][0])]
     in_set += [(card, c, labels[c]) for c in cards]
     in_set += [(yes_no, "yes", w) for w in phrases["yes"]] + [(yes_no, "no", w) for w in phrases["no"]]
-    return Table(voice, players, in_set, non_answers, voices, conditions)
+    return Night(voice, players, in_set, non_answers, voices, conditions)
 
 
 KOREAN = table(
@@ -171,7 +176,7 @@ def degrade(x, rate: float, condition: str, rng, babble) -> tuple[float, object]
     return rate, x
 
 
-def recordings(t: Table, out: Path, variants: int) -> list[tuple[Path, str, str]]:
+def recordings(t: Night, out: Path, variants: int) -> list[tuple[Path, str, str]]:
     """(file, phrase, condition) for every phrase, condition and picked voice variant."""
     import numpy as np
 
@@ -225,7 +230,7 @@ def pct(n: int, of: int) -> str:
     return f"{100 * n / of:5.1f}%" if of else "    -"
 
 
-def bench(t: Table, model, bare, out: Path, variants: int) -> None:
+def bench(t: Night, model, bare, out: Path, variants: int) -> None:
     """Every recording against its questions, by every decoder; the figures printed."""
     vocabulary = Vocabulary.from_voice(t.voice)
     questions = t.questions()

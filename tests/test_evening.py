@@ -59,7 +59,8 @@ MORNING = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.
 
 
 def counts(*numbers):
-    return [("werewolf.vote.ask_count", str(n)) for n in numbers]
+    """One round's counts typed in one line, in the candidates' order."""
+    return [("werewolf.vote.ask_count", " ".join(map(str, numbers)))]
 
 
 def evening_of(answers, lang="en"):
@@ -100,7 +101,7 @@ def test_again_plays_the_next_night_with_the_same_table_and_the_tally_is_said(la
 
 
 # -- gm werewolf play and gm werewolf evening --------------------------------------------------------
-NIGHT_KEYS = "\n\n\n\n" + "3\n1\n0\n0\n0\n" + "\n" + "werewolf\ntraitor\n"
+NIGHT_KEYS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf\ntraitor\n"  # 3 + 1: every vote counted
 
 
 def test_play_keeps_the_evening_beside_the_log_and_evening_prints_it(tmp_path):

@@ -11,14 +11,15 @@ from gm.hearing.phrases import (
 )
 from gm.hearing.decoys import DECOYS
 from gm.text.lines import Voice
-from gm.ports import Line, Question
+from gm.ports import Line
+from gm.table.questions import Table
 from voices import LANGUAGES
 
 EN = Vocabulary.from_voice(Voice("en"))
 
 
-def _q(*answers, **kw):
-    return Question(key="q", prompt=Line("q", "?", "?"), answers=answers, **kw)
+def _q(*answers, labels=None):
+    return Table(Voice("en")).choice("q", answers, labels, prompt=Line("q", "?", "?"))
 
 
 def _heard(text, conf=1.0):
@@ -195,6 +196,6 @@ def test_whatever_starts_with_the_wake_phrase_is_passed_over_at_a_question():
 def test_the_pack_says_which_of_two_words_the_model_cannot_tell_apart_is_a_decoy():
     ko = Vocabulary.from_voice(Voice("ko"))
     assert {"넷", "네"} <= set(ko.decoys) and "넷" not in ko.hear["4"]
-    count = Question("votes", Line("votes", "?", ""), tuple(str(n) for n in range(5)))
+    count = Table(Voice("ko")).choice("votes", tuple(str(n) for n in range(5)), prompt=Line("votes", "?", ""))
     book = Phrasebook(question_phrases(count, ko, str), decoys=ko.decoys, others=other_phrases(ko))
     assert book.match(_heard("넷")) is None and book.match(_heard("네")) is None and book.match(_heard("사")) == "4"

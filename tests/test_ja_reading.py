@@ -53,7 +53,7 @@ def test_a_name_and_its_count_are_said_with_a_pause():
     item = voice.line("werewolf.vote.count_item", candidate="健", n=3)
     assert item.spoken == "けん、さんびょう"
     readback = voice.line("werewolf.vote.readback", counts=[item]).spoken
-    assert readback == "とうひょうけっか。けん、さんびょう。これで いいですか？"
+    assert readback == "けん、さんびょう、ほかわ ぜろひょう。いいですか？"
     sheet = voice.line("score.totals", game=1, a="健", b="Mike", x=6, y=8)
     assert "けん、ろくてん。マイク、はってん" in sheet.spoken
 
@@ -98,7 +98,8 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "winning", "side", "winners", "nights",  # Half Werewolf refusals
                                     # keys to press, commands, arguments, rulings
                                     "pair", "flip", "special", "hint", "quit", "skip", "keep",
-                                    "A", "B", "I", "N", "F", "W", "E"}
+                                    "A", "B", "I", "N", "F", "W", "E",
+                                    "Enter", "y"}  # the typed conversation's keys
     for lang in ("en", "ja", "ko"):
         for line in samples.lines(lang):
             assert line.text and "{" not in line.text, (lang, line.key)

@@ -52,11 +52,12 @@ def test_a_korean_night_runs_by_voice_from_one_recording_and_counts_only_the_vot
         return [e["answer"] for e in answers if e["key"] == key]
 
     assert [answered(f"werewolf.{step}") for step in ("deal", "pass_right", "lay_down", "seer_one")] == [["done"]] * 4
-    assert answered("werewolf.vote.ask_count") == ["1", "2", "0", "0", "0"]
-    # a reflexive 네 (yes) is never a count of 4 (넷), at a count or at a read-back: not understood
-    assert "4표" not in result.stdout and result.stdout.count("죄송해요, 잘 못 들었어요.") == 2
-    assert result.stdout.count("지훈: 2표. 맞나요?") == 2 and "민수: 1표. 맞나요?" in result.stdout
-    assert answered("werewolf.vote.readback") == ["no", "yes"] and answered("werewolf.vote.which") == ["graveyard=1"]
+    assert answered("werewolf.vote.ask_count") == [{"민수": 1}, {"지훈": 2}, {"서연": 0}, {"지민": 0},
+                                                   {"graveyard": 0}]
+    # a reflexive 네 (yes) is never a count of 4 (넷), at a count or at the tally: not understood
+    assert "4표" not in result.stdout and result.stdout.count("죄송해요, 잘 못 들었어요.") >= 2
+    tally = [e["answer"] for e in answers if e["key"] in ("werewolf.vote.readback", "werewolf.vote.which")]
+    assert [a for a in tally if isinstance(a, dict)] == [{"graveyard": 1}] and tally[-1] is True
     assert [(e["candidate"], e["votes"]) for e in events if e["type"] == "vote_corrected"] == [("graveyard", 1)]
     assert [e["counts"] for e in events if e["type"] == "vote"] == [
         {"민수": 1, "지훈": 2, "서연": 0, "지민": 0, "graveyard": 1}]
@@ -64,5 +65,5 @@ def test_a_korean_night_runs_by_voice_from_one_recording_and_counts_only_the_vot
     verdict = next(e for e in events if e["type"] == "verdict")
     assert (verdict["executed"], verdict["winning_side"]) == ("지훈", "villagers")
     assert answered("werewolf.evening.ask_winner") == ["민수", "서연", "done"]
-    assert answered("werewolf.evening.again") == ["no"]
+    assert answered("werewolf.evening.again") == [False]
     assert "시민 진영의 승리!" in result.stdout

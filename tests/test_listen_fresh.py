@@ -14,7 +14,8 @@ from gm.hearing.phrases import Heard, Vocabulary
 from gm.hearing.replay import Utterances
 from gm.hearing.utterance import FRAME_SECONDS, levelled
 from gm.hearing.voice import VoiceAsker, phrasebook
-from gm.ports import Line, Question
+from gm.ports import Line
+from gm.table.questions import Table
 from gm.text.lines import Voice
 from test_listen_vosk import COUNT, FIXTURES, KO, KO_MODEL, WHO, Said, recording
 
@@ -115,7 +116,7 @@ def test_a_command_left_over_from_the_discussion_never_answers_the_next_question
                                                    clock))
     speaker = Said()
     asker = VoiceAsker(listener, KeyboardAsker(clock, io.StringIO()), speaker, Voice("en"), clock, vocabulary=KO)
-    assert asker.ask(WHO) == "민수"
+    assert asker.ask(WHO).value == "민수"
     assert speaker.lines == ["민수. Right?"] and listener.source.ended
 
 
@@ -123,7 +124,7 @@ def test_a_command_left_over_from_the_discussion_never_answers_the_next_question
 def test_a_number_not_asked_is_no_answer(model, name, heard):
     """At a 4-player count (0–4), 여섯 (6) is heard as itself: a number of the table, not of this
     question."""
-    four = Question("votes", Line("votes", "?", ""), tuple(str(n) for n in range(5)))
+    four = Table(Voice("ko")).choice("votes", tuple(str(n) for n in range(5)), prompt=Line("votes", "?", ""))
     book = phrasebook(four, model, KO, str)
     said = Listener(model, PcmSource.from_wavs([FIXTURES / f"{name}.wav"], FakeClock())).hear_once(book)
     assert said is not None and said.text == heard and book.match(said) is None
@@ -134,7 +135,8 @@ def test_the_korean_pack_never_takes_ne_for_four(model):
     either said at a count or a read-back is no answer."""
     ko = Voice("ko")
     vocabulary = Vocabulary.from_voice(ko)
-    for question in (COUNT, WHO, Question("confirm", Line("confirm", "?", ""), ("yes", "no", *COUNT.answers))):
+    confirm = Table(ko).choice("confirm", ("yes", "no", *COUNT.answers), prompt=Line("confirm", "?", ""))
+    for question in (COUNT, WHO, confirm):
         book = phrasebook(question, model, vocabulary, ko.spoken_word, ("민수", "지훈", "서연"))
         for name in ("ne", "net"):
             said = Listener(model, PcmSource.from_wavs([FIXTURES / f"{name}.wav"], FakeClock())).hear_once(book)

@@ -41,8 +41,9 @@ YES = [("werewolf.vote.readback", "yes")]
 
 
 def counts(*numbers):
-    """One round's counts (the whole tally's read-back is then accepted, as with Enter)."""
-    return [("werewolf.vote.ask_count", str(n)) for n in numbers]
+    """One round's counts typed in one line at the first count, in the candidates' order ("3 1 0 0
+    0"); the whole tally's read-back is then accepted, as with Enter."""
+    return [("werewolf.vote.ask_count", " ".join(map(str, numbers)))]
 
 
 def test_four_players_werewolf_executed_by_count_vote():
@@ -54,8 +55,8 @@ def test_four_players_werewolf_executed_by_count_vote():
     texts = [line.text for line in speaker.lines]
     assert "Aki to Ken, Ken to Mio, Mio to Sora and Sora to Aki" in texts[speaker.keys.index("werewolf.pass_right")]
     assert "werewolf.vote.four_players" in speaker.keys  # why everyone points at once
-    assert ("The votes: Aki has 3 votes, Ken has 1 vote, Mio has 0 votes, Sora has 0 votes and the graveyard has "
-            "0 votes. Right?") in texts
+    tally = speaker.lines[speaker.keys.index("werewolf.vote.readback")]
+    assert [item.text for item in tally.fields["counts"]] == ["Aki 3", "Ken 1"]  # nobody else named
     assert "Aki is executed." in texts and "Aki holds Villager and Werewolf." in texts
     assert texts[-3:] == ["Victory to the villagers!", "Everyone on that side wins. Turn your cards over to see who.",
                           "That was the night. Shuffle up for the next one!"]
@@ -80,30 +81,24 @@ def test_a_total_that_cannot_be_is_counted_again():
 
 
 def test_the_whole_tally_is_confirmed_and_one_count_corrected_before_anyone_is_executed():
-    """The tally Aki 2, Ken 2 would be a runoff; the table says no, corrects Ken to 1 (a total
-    HW-R4 refuses, with four players at least 3: asked again), then Aki to 3, then confirms."""
+    """The tally Aki 2, Ken 2 would be a runoff; the table says no, corrects Ken to 0 (a total
+    HW-R4 refuses, with four players 3 to 4: said, and the tally read again), then Ken to 1 and
+    Aki to 3 in one line, then confirms with Enter."""
     answers = MORNING_4 + counts(2, 2, 0, 0, 0) + [
-        ("werewolf.vote.readback", "no"), ("werewolf.vote.which", "Ken=0"),
-        ("werewolf.vote.readback", "Ken=1"), ("werewolf.vote.readback", "Aki=3"), *YES,
+        ("werewolf.vote.readback", "no"), ("werewolf.vote.which", "Ken 0"),
+        ("werewolf.vote.readback", "ken=1, AKI 3"), ("werewolf.vote.readback", ""),
         ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "werewolf")]
     result, speaker, log, _ = night(FOUR, answers)
     assert result.vote.executed == "Aki" and "werewolf.vote.tie" not in speaker.keys
-    texts = [line.text for line in speaker.lines]
-    assert "That makes 2 votes, which this vote cannot have." in texts
-    tallies = [t for t in texts if t.startswith("The votes: ")]
-    assert tallies == [
-        "The votes: Aki has 2 votes, Ken has 2 votes, Mio has 0 votes, Sora has 0 votes and the graveyard has 0 votes. "
-        "Right?",
-        "The votes: Aki has 2 votes, Ken has 2 votes, Mio has 0 votes, Sora has 0 votes and the graveyard has 0 votes. "
-        "Right?",
-        "The votes: Aki has 2 votes, Ken has 1 vote, Mio has 0 votes, Sora has 0 votes and the graveyard has 0 votes. "
-        "Right?",
-        "The votes: Aki has 3 votes, Ken has 1 vote, Mio has 0 votes, Sora has 0 votes and the graveyard has 0 votes. "
-        "Right?",
-    ]
-    assert speaker.keys.count("werewolf.vote.ask_count") == 5  # nobody counted everything again
-    assert [e["votes"] for e in log if e["type"] == "vote_corrected"] == [1, 3]
-    assert [e for e in log if e["type"] == "vote"][0]["counts"]["Aki"] == 3
+    refused = speaker.lines[speaker.keys.index("werewolf.vote.bad_fix")]
+    assert refused.fields["total"] == 2 and refused.fields["votes"].fields == {"low": 3, "high": 4}
+    tallies = [[item.text for item in line.fields["counts"]] for line in speaker.lines
+               if line.key == "werewolf.vote.readback"]
+    assert tallies == [["Aki 2", "Ken 2"], ["Aki 2", "Ken 2"], ["Aki 3", "Ken 1"]]
+    assert speaker.keys.count("werewolf.vote.ask_count") == 1  # nobody counted everything again
+    assert [(e["candidate"], e["votes"]) for e in log if e["type"] == "vote_corrected"] == [("Aki", 3), ("Ken", 1)]
+    assert [e for e in log if e["type"] == "vote"][0]["counts"] == {"Aki": 3, "Ken": 1, "Mio": 0, "Sora": 0,
+                                                                   "graveyard": 0}
 
 
 FIVE_MORNING = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", None),
@@ -268,3 +263,11 @@ def test_a_whole_night_in_japanese_speaks_only_kana():
     assert speaker.lines[0].spoken.startswith("ハーフじんろう、よにんぷれいです。あき、けん、みお、そら。")
     for line in speaker.lines:
         assert not re.search(r"[\u4e00-\u9fff0-9A-Za-z]", line.spoken), f"{line.key}: {line.spoken}"
+
+
+def test_repeat_at_the_start_of_the_discussion_says_the_days_line_again():
+    answers = MORNING_4 + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_first", "werewolf"),
+                                                 ("werewolf.reveal.ask_second", "villager")]
+    _, speaker, _, _ = night(FOUR, answers, events=[(41, "repeat")])
+    day = speaker.keys.index("werewolf.day")
+    assert speaker.keys[day + 1] == "werewolf.day"

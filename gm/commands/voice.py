@@ -242,7 +242,8 @@ def hear_command(
     from gm.clock import RealClock
     from gm.hearing.phrases import Vocabulary
     from gm.hearing.voice import phrasebook
-    from gm.ports import Line, Question
+    from gm.ports import Line
+    from gm.table.questions import Table
     from gm.hearing.listener import Listener, PcmSource, load_model
     from gm.text.lines import Voice
 
@@ -253,7 +254,7 @@ def hear_command(
         voice = Voice(lang)
         sources = [PcmSource.from_wavs([wav], RealClock()) for wav in wavs]
         model = load_model(vosk_model, lang)
-    question = Question("hear", Line("hear", "", ""), choices)
+    question = Table(voice).choice("hear", choices, prompt=Line("hear", "", ""))
     book = phrasebook(question, model, Vocabulary.from_voice(voice), voice.spoken_word)
     for wav, source in zip(wavs, sources):
         heard = Listener(model, source).hear_once(book)

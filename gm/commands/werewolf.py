@@ -127,7 +127,7 @@ def tally(
 
     with input_errors(lang):
         names, _ = parse_players(players)
-        check_player_names(names)
+        check_player_names(names, lang)
         chosen = deck_for(len(names), variant, swap_ins)
         first = _round_of(votes, [*names, GRAVEYARD], names, roll_call, chosen)
         result = outcome(first)

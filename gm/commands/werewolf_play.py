@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,6 +14,10 @@ from gm.commands.options import (
     whole_in,
 )
 from gm.speech.settings import SpeechSettings
+
+if TYPE_CHECKING:
+    from gm.hearing.replay import Utterances
+    from gm.ports import Clock
 
 
 def ask_readings(names: list[str], readings: dict[str, str], lang: str) -> dict[str, str]:
@@ -31,6 +35,15 @@ def ask_readings(names: list[str], readings: dict[str, str], lang: str) -> dict[
             reading = typer.prompt(voice.text("werewolf.ask_reading", name=name), err=True)
         typed[name] = reading.strip()
     return typed
+
+
+def read_recording(spec: str, clock: Clock) -> Utterances | None:
+    """The recording `--listen-from` names, read now: a file that is no WAV is refused at once."""
+    if spec in ("on", "off"):
+        return None
+    from gm.hearing.replay import Utterances
+
+    return Utterances.from_wav(spec, clock)
 
 
 def play(
@@ -84,15 +97,17 @@ def play(
 
     with input_errors(lang):
         names, readings = parse_players(players)
-        check_player_names(names)
+        check_player_names(names, lang)
         if speech != "off":
             readings.update(ask_readings(names, readings, lang))
         deck = deck_for(len(names), variant, with_cards)
         voice = Voice(lang, readings)
         clock = RealClock(time_scale)
         spec = listen_spec(listen, listen_from)
+        recording = read_recording(spec, clock)  # every refusal comes before the speaker's notes
         speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume, readings))
-        asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True)
+        asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True,
+                           recording=recording)
         log = log or new_log_path()
         night_log = NightLog(log, clock)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()

@@ -36,7 +36,6 @@ def say_tally(ctx: NightContext, evening: Evening) -> None:
 def run_evening(ctx: NightContext, keep: Callable[[Evening], None] = lambda evening: None) -> Evening:
     """Play nights until the table says no more; `keep` stores the evening after every night."""
     evening = Evening(tuple(ctx.players))
-    labels = {YES: ctx.voice.text("common.yes"), NO: ctx.voice.text("common.no")}
     while True:
         reveal = run_night(ctx).reveal
         assert reveal is not None
@@ -45,10 +44,10 @@ def run_evening(ctx: NightContext, keep: Callable[[Evening], None] = lambda even
         ctx.log("evening", **evening.to_json())
         keep(evening)
         try:
-            again = ctx.ask("werewolf.evening.again", (YES, NO), labels)
+            again = ctx.ask(ctx.table.yes_no("werewolf.evening.again")).value
         except EOFError:  # piped answers ran out after a verdict: the evening is over
-            again = NO
-        if again != YES:
+            again = False
+        if not again:
             break
     say_tally(ctx, evening)
     ctx.speaker.flush()
