@@ -64,12 +64,12 @@ def heard_in_order(model, order, book, scale=1.0):
 def test_the_same_words_get_the_same_answer_in_any_order(model):
     """One recogniser over a stream adapts to what it heard (online i-vectors, CMVN), and vosk
     hears the same words differently after more or less silence: each utterance is cut with the
-    same pad and heard by a recogniser of its own. (vosk still flips a near tie between a word and
-    nothing now and then, whatever came before: 둘 is heard as 너무 or as nothing, no answer either
-    way.)"""
+    same pad and heard by a recogniser of its own. (vosk 0.3.45 still flips a near tie between a
+    word and nothing now and then, even for the same bytes heard by fresh recognisers: 셋 and 둘,
+    heard as nothing or as another word, are left out.)"""
     ko = Voice("ko")
     book = phrasebook(WHO, model, Vocabulary.from_voice(ko), ko.spoken_word, ("민수", "지훈", "서연"))
-    words = WORDS + ["dul", "myoji", "subak", "jihun", "ne"]
+    words = [w for w in WORDS if w != "set"] + ["myoji", "subak", "jihun", "ne"]
 
     def answers(order):
         return {name: book.match(Heard(text)) for name, text in heard_in_order(model, order, book).items()}

@@ -45,7 +45,7 @@ class NoModel(GmError):
     """No speech model was given, or the one given is missing or broken; `key` (under the voice
     packs' `listen.reason`) and `fields` say why in the night's language."""
 
-    def __init__(self, message: str, key: str, path: str = "", **fields: object) -> None:
+    def __init__(self, message: str, key: str = "model_broken", path: str = "", **fields: object) -> None:
         super().__init__(message)
         self.key = key
         self.fields = {"path": path, **fields}

@@ -19,7 +19,7 @@ from gm.hearing.phrases import UNK, Heard, Phrasebook
 
 RATE = 16000  # the en-us acoustic model's rate
 FULL = "_default"  # the search pocketsphinx makes of its own language model
-NOT_WORDS = ("<s>", "</s>", "<sil>", "[NOISE]", "<unk>")
+NOT_WORDS = ("<", "[")  # <s>, </s>, <sil>, [NOISE], [SPEECH]: silences and noises, no words
 AGREE = 70.0  # rapidfuzz ratio of the two decodes' phones from which they agree
 
 
@@ -82,7 +82,7 @@ class SphinxModel:
         decoder.start_utt()
         decoder.process_raw(_at_16k(audio, rate), full_utt=True)
         decoder.end_utt()
-        words = [s.word.split("(")[0] for s in decoder.seg() or () if s.word not in NOT_WORDS]
+        words = [s.word.split("(")[0] for s in decoder.seg() or () if not s.word.startswith(NOT_WORDS)]
         return Heard(" ".join(words), tuple((w, 1.0) for w in words))
 
 
