@@ -112,4 +112,4 @@ def test_gm_refuses_a_lying_wav_in_one_line(tmp_path, command):
     path = lying_wav(tmp_path / "lying.wav")
     result = CliRunner().invoke(app, [str(path) if a == "{wav}" else a for a in command], input="")
     assert result.exit_code == 2, result.output
-    assert result.output.count("\n") == 1 and "not a WAV file" in result.output
+    assert result.output.count("\n") == 1 and "not a WAV file (its header does not fit the file)" in result.output

@@ -432,7 +432,7 @@ class WavFile:
                 raise BadWav(f"{path}: larger than {MAX_WAV_BYTES >> 30} GB")
             self._wav = wave.open(str(path), "rb")
         except (wave.Error, EOFError, RuntimeError, struct.error, OverflowError) as error:
-            raise BadWav(f"{path}: not a WAV file ({error or 'its header does not match its size'})") from error
+            raise BadWav(f"{path}: not a WAV file ({str(error) or 'its header does not fit the file'})") from error
         except OSError as error:
             raise BadWav(f"{path}: {error.strerror or error}") from error
         wav = self._wav
@@ -466,7 +466,7 @@ class WavFile:
                 raw = raw[: len(raw) // (2 * self.channels) * 2 * self.channels]
                 yield raw if self.channels == 1 else _mixed_down(raw)
         except (wave.Error, EOFError, RuntimeError, struct.error) as error:
-            raise BadWav(f"{self.path}: not a WAV file ({error or 'its data cannot be read'})") from error
+            raise BadWav(f"{self.path}: not a WAV file ({str(error) or 'its data cannot be read'})") from error
         except OSError as error:
             raise BadWav(f"{self.path}: {error.strerror or error}") from error
 
