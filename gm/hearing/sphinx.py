@@ -3,9 +3,10 @@ wheel, behind the same recogniser port as vosk, with the same grammar rules and 
 
 pocketsphinx is imported inside functions only. One decoder is loaded per process; each
 question's grammar is a JSGF search on it (one of the book's phrases, decoys and the table's
-other phrases included, so table talk lands on something that is no answer), each utterance is decoded from the same cepstral-mean start (pocketsphinx
-carries it from one utterance to the next otherwise), at 16 kHz, and an answer must also be
-in what the full language model hears (`second_opinion`).
+other phrases included, so table talk lands on something that is no answer); each utterance is
+decoded from the same cepstral-mean start (pocketsphinx carries it from one utterance to the
+next otherwise), at 16 kHz, and an answer must also sound like what the full language model
+hears (`second_opinion`).
 """
 
 from __future__ import annotations
