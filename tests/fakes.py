@@ -1,8 +1,10 @@
-"""Fakes for the ports: a clock, a recording speaker, scripted answers, scripted timer commands."""
+"""Fakes for the ports: a clock, a recording speaker, scripted answers, scripted timer commands; hostile files."""
 
 from __future__ import annotations
 
 import math
+import os
+from pathlib import Path
 
 from gm.ports import Answer, How, Line, Question, Refused
 
@@ -132,3 +134,23 @@ class RecordingDisplay:
 
     def close(self) -> None:
         self.closed += 1
+
+
+def hostile(path: Path, kind: str) -> None:
+    """Make `path` (a file gm keeps beside another) hostile: "fifo", "dangling" (a link to nowhere),
+    "zero" (a link to /dev/zero), "damaged" (an index line of wrong types, then deep nesting),
+    "folder"; any other kind leaves nothing there."""
+    if path.is_dir() and not path.is_symlink():
+        path.rmdir()
+    else:
+        path.unlink(missing_ok=True)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dangling":
+        path.symlink_to(path.with_name("missing") / "nowhere")
+    elif kind == "zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "damaged":
+        path.write_text('{"match": 1, "offset": -5, "length": 1000000000000000, "line": [[[1]]]}\n' + "[" * 50_000)
+    elif kind == "folder":
+        path.mkdir()

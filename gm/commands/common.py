@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from gm.errors import BAD_INPUT, GmError
-from gm.files import EXIT_BROKEN_PIPE, json_text, stdout_gone
+from gm.files import EXIT_BROKEN_PIPE, json_text, printable, stdout_gone
 from scorer.refusal import Refusal
 
 EXIT_BAD_INPUT = 2
@@ -36,11 +36,6 @@ class BadPlayers(GmError, Refusal):
     voice packs' `errors.players`) and `fields` word it in every language."""
 
     prefix = "players"
-
-
-def printable(text: str) -> str:
-    """`text` on one line: control characters (newlines, escapes) shown as escapes."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def fail(message: str) -> NoReturn:
@@ -124,7 +119,8 @@ def _usage_line(error: Exception) -> str:
 def _usage_failure(error: Exception, ctx: Any) -> NoReturn:
     if type(error).__name__ == "NoArgsIsHelpError":  # rich has printed the help page already
         raise typer.Exit(0)
-    path = (getattr(error, "ctx", None) or ctx).command_path.split()[1:]  # whatever the program name
+    where = getattr(error, "ctx", None) or ctx
+    path = where.command_path.split()[1:] if where is not None else []  # whatever the program name
     fail(f"{' '.join(path)}: {_usage_line(error)}" if path else _usage_line(error))
 
 

@@ -8,7 +8,7 @@ import sys
 from typing import TextIO, TypeVar
 from collections.abc import Callable
 
-from gm.files import MAX_LINE, MAX_SKIP, read_line
+from gm.files import MAX_LINE, MAX_SKIP, printable, read_line
 from gm.ports import Answer, Clock, How, Question, Refused
 
 T = TypeVar("T")
@@ -116,7 +116,7 @@ class KeyboardAsker:
         y after "did you mean …?": the suggestion), or None after saying why not."""
         self._open = False  # Enter ended the prompt line
         if not self.interactive:
-            self.echo(f"  > {typed}")
+            self.echo(f"  > {printable(typed)}")  # a piped answer is echoed with its control characters escaped
         offered, self._offered = self._offered, None
         if not typed.strip():
             return Answer(question.default, How.DEFAULT) if question.has_default else None

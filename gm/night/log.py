@@ -6,10 +6,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 from collections.abc import Callable
 
 from gm.ports import Clock
@@ -74,10 +75,11 @@ class EveningFile:
 
 
 class NightLog:
-    """Appends events to a file as they happen, each line flushed, so a crash keeps the night.
+    """Appends events to a file as they happen, each line written whole, so a crash keeps the night.
 
     A log that cannot be written (a full disk, `--log /dev/full`) is said once with `warn`;
-    the night plays on without it.
+    the night plays on without it, and what is left of the file is its whole lines (an empty
+    file is removed).
     """
 
     def __init__(self, path: Path, clock: Clock, warn: Callable[[str], None] = _stderr) -> None:
@@ -85,33 +87,45 @@ class NightLog:
         self.path = path
         self.warn = warn
         # O_NONBLOCK: a FIFO nobody reads is refused at once instead of waited on
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0), 0o644)
-        self._file: TextIO | None = open(fd, "w", encoding="utf-8")
+        self._fd: int | None = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0),
+                                       0o644)
+        self._written = 0  # bytes of the lines written whole
 
     def __call__(self, kind: str, **data: Any) -> None:
-        if self._file is None:
+        if self._fd is None:
             return
         event = {"t": round(self.clock.now(), 3), "type": kind, **data}
+        line = (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace")
+        rest = memoryview(line)
         try:
-            self._file.write(json.dumps(event, ensure_ascii=False) + "\n")
-            self._file.flush()
+            while rest:
+                rest = rest[os.write(self._fd, rest):]
         except OSError as error:
             self._give_up(error)
+            return
+        self._written += len(line)
 
     def _give_up(self, error: OSError) -> None:
         self.warn(f"the night's log cannot be written to {str(self.path)!r} ({error.strerror or error}); "
                   "the night goes on without it")
-        file, self._file = self._file, None
-        if file is not None:
-            with contextlib.suppress(OSError):  # the error was just reported: closing adds nothing
-                file.close()
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        with contextlib.suppress(OSError):
+            opened = os.fstat(fd)
+            if stat.S_ISREG(opened.st_mode):
+                os.ftruncate(fd, self._written)
+                if self._written == 0 and os.path.samestat(os.stat(self.path), opened):
+                    os.unlink(self.path)
+        with contextlib.suppress(OSError):  # the error was just reported: closing adds nothing
+            os.close(fd)
 
     def close(self) -> None:
-        if self._file is None:
+        if self._fd is None:
             return
+        fd, self._fd = self._fd, None
         try:
-            self._file.close()
+            os.close(fd)
         except OSError as error:
-            self._file = None
             self.warn(f"the end of the night's log could not be written to {str(self.path)!r} "
                       f"({error.strerror or error})")

@@ -50,7 +50,10 @@ def _step(ctx: NightContext, step: Step, result: NightResult) -> None:
         timeout = ctx.pause if step.kind == Kind.ACTION and ctx.pause > 0 else None
         ctx.ask(ctx.table.step(step.key, timeout, **_fields(ctx, step)))
     elif step.kind == Kind.DISCUSSION:
-        ctx.say(step.key, **step.fields)
+        try:
+            ctx.say(step.key, **step.fields)
+        except KeyboardInterrupt:  # Ctrl-C as the discussion starts: pause and ask, as at a question
+            ctx.paused()
         discussion = Discussion(ctx.discussion, ctx.clock, ctx.say, ctx.voice.line,
                                 ctx.controls, ctx.display, lambda: _interrupt_choice(ctx))
         discussion.last = ctx.last  # "repeat" says the last line, whoever said it (at first: the day's)

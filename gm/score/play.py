@@ -7,7 +7,7 @@ import functools
 from typing import TextIO
 from collections.abc import Callable, Iterator, Sequence
 
-from gm.files import read_line
+from gm.files import printable, read_line
 from gm.ports import Speaker
 from gm.score.entry import VERB_TABLE, VERBS, WON, BadEntry, build, parse_count, resolve_verb
 from gm.score.journal import Journal
@@ -38,7 +38,7 @@ def typed_lines(stream: TextIO, echo: Callable[[str], None], journal: Journal) -
         return
     while raw := read_line(stream):
         line = raw.rstrip("\r\n")
-        echo(f"{PROMPT}{line}")
+        echo(f"{PROMPT}{printable(line)}")  # control characters escaped, never sent to the terminal
         yield line
 
 

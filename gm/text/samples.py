@@ -24,7 +24,7 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
                   "multiplier", "games", "left", "stock", "percent", "better", "number",
                   "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
                   "position", "size", "guess", "index", "limit", "nights", "need", "more", "most",
-                  "played", "cards"}
+                  "played", "cards", "workers", "asked", "cores", "room"}
 
 
 # Sections only ever printed, never said: they need no kana.
