@@ -357,7 +357,7 @@ def test_ctrl_c_as_the_discussion_line_is_said_pauses_and_asks():
             self.said, self.paused_times = [], 0
             self.clock = FakeClock()
             self.discussion = 10
-            self.controls, self.display = None, None
+            self.controls, self.display, self.last = None, None, None
             self.voice = __import__("gm.text.lines", fromlist=["Voice"]).Voice("en")
             self.say = _InterruptedOnce(lambda key, **fields: self.said.append(key))
 
