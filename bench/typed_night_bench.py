@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from rich.cells import cell_len
+
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -73,8 +75,8 @@ def run(tree: Path, players: str, answers: list[str]) -> dict[str, object]:
         os.close(slave)
     text = ANSI.sub("", out.decode("utf-8", "replace"))
     shown = [part for line in text.splitlines() for part in line.split("\r") if "] > " in part or "] >" in part]
-    longest = max((part.split("] >")[0] + "] > " for part in shown), key=len, default="")
-    return {"prompts": prompts, "keystrokes": typed, "longest_prompt": len(longest.rstrip("\n")),
+    longest = max((part.split("] >")[0] + "] > " for part in shown), key=cell_len, default="")
+    return {"prompts": prompts, "keystrokes": typed, "longest_prompt": cell_len(longest.rstrip("\n")),
             "longest_prompt_text": longest.strip()[:100], "exit": night.returncode, "unused": len(pending)}
 
 

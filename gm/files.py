@@ -7,6 +7,7 @@ import json
 import os
 import stat
 import sys
+import unicodedata
 from pathlib import Path
 from typing import IO, Any
 from collections.abc import Callable
@@ -43,10 +44,11 @@ def json_text(data: Any) -> str:
 
 
 def printable(text: str) -> str:
-    """`text` on one line: control characters (newlines, escapes, lone surrogates) shown as escapes."""
+    """`text` on one line: control characters (newlines, escapes, lone surrogates) shown as escapes;
+    spaces of any width (the ideographic space an IME types) stay as they are."""
     if text.isprintable():
         return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return "".join(c if c.isprintable() or unicodedata.category(c) == "Zs" else repr(c)[1:-1] for c in text)
 
 
 def _printable_strings(value: Any) -> Any:

@@ -223,10 +223,10 @@ def test_a_key_during_the_read_back_corrects_the_answer(clock):
 def test_the_read_back_names_who_the_answer_is_about(clock):
     asker, _ = _asker(clock, [said("werewolf"), said("yes"), said("ken"), said("yes"), said("done")])
     card = TABLE.card("werewolf.reveal.ask_first", ("villager", "werewolf"), "Aki", name="Aki")
-    vote = TABLE.pick("werewolf.vote.ask_voter", ("Aki", "Ken"), voter="Mio")
+    vote = TABLE.pick("werewolf.vote.ask_voter", ("Aki", "Ken"), about="Mio", voter="Mio")
     done = TABLE.step("werewolf.lay_down", timeout=20)
     assert [asker.ask(q).value for q in (card, vote, done)] == ["werewolf", "Ken", Done.DONE]
-    assert [line.text for line in asker.speaker.lines] == ["Aki: Werewolf. Right?", "Ken. Right?"]
+    assert [line.text for line in asker.speaker.lines] == ["Aki: Werewolf. Right?", "Mio: Ken. Right?"]
     assert clock.now() < 5  # "done" was taken at once
 
 
@@ -364,7 +364,7 @@ def test_no_commands_once_a_file_has_run_out(clock):
 # -- not hearing the game master itself ----------------------------------------------------------
 class TalkingSpeaker:
     speaking = False
-    last_spoken_end = None
+    last_spoken_end = -math.inf
 
 
 def test_the_echo_gate_closes_while_speaking_and_for_a_grace_period():
@@ -584,3 +584,29 @@ def test_a_broken_model_is_one_line_on_stderr(tmp_path):
     out = subprocess.run([sys.executable, "-m", "gm", "voice", "model", str(tmp_path)], capture_output=True, text=True)
     assert out.returncode == 2
     assert out.stderr == f"gm: vosk could not load the speech model in {str(tmp_path.resolve())!r}\n"
+
+
+def test_a_vote_by_voice_takes_one_answer_per_count_asked_and_one_yes(clock):
+    """Four players, everything heard surely: Aki three, Ken one (every vote counted, nobody else
+    asked), then one yes to the whole tally, read in one line naming only who has votes (HW-R4)."""
+    from gm.night.context import NightContext
+    from gm.night.vote import run_vote
+    from gm.werewolf.decks import standard_deck
+
+    asker, _ = _asker(clock, [said("three"), said("one"), said("yes")], endless=False)
+    players = ["Aki", "Ken", "Mio", "Sora"]
+    log = []
+    ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=asker.speaker, asker=asker,
+                       clock=clock, log=lambda kind, **d: log.append({"type": kind, **d}))
+    assert run_vote(ctx).executed == "Aki"
+    answers = [e for e in log if e["type"] == "answer"]
+    assert len(answers) == 3 and {e["by"] for e in answers} == {"voice"}  # at most candidates + 1 (6)
+    assert [line.text for line in asker.speaker.lines if line.key == "werewolf.vote.readback"] == [
+        "Aki 3, Ken 1, nobody else. Right?"]
+    assert not [key for key in asker.speaker.keys() if key.startswith("listen.")]  # no count read back alone
+
+
+def test_done_is_taken_however_surely_it_is_heard(clock):
+    asker, _ = _asker(clock, [said("done", conf=0.7)])
+    assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, False)
+    assert asker.speaker.lines == []

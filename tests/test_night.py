@@ -271,3 +271,14 @@ def test_repeat_at_the_start_of_the_discussion_says_the_days_line_again():
     _, speaker, _, _ = night(FOUR, answers, events=[(41, "repeat")])
     day = speaker.keys.index("werewolf.day")
     assert speaker.keys[day + 1] == "werewolf.day"
+
+
+def test_another_candidates_count_typed_first_still_asks_the_one_asked():
+    answers = MORNING_4 + [("werewolf.vote.ask_count", "Ken 1"), ("werewolf.vote.ask_count", "3")] + [
+        ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager")]
+    result, speaker, log, _ = night(FOUR, answers)
+    asked = [line.fields["candidate"] for line in speaker.lines if line.key == "werewolf.vote.ask_count"]
+    assert asked == ["Aki", "Aki"]  # Aki's count was still to come
+    assert [e["counts"] for e in log if e["type"] == "vote"] == [{"Aki": 3, "Ken": 1, "Mio": 0, "Sora": 0,
+                                                                  "graveyard": 0}]
+    assert result.vote.executed == "Aki"

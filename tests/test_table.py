@@ -1,8 +1,12 @@
 """The conversation's questions read what people type, in every pack's language (gm/table)."""
 
 import io
+import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from fakes import FakeClock
@@ -10,6 +14,7 @@ from gm.cli import app
 from gm.hearing.keyboard import KeyboardAsker
 from gm.ports import Answer, How, Refused
 from gm.table.questions import Done, Table
+from gm.files import printable
 from gm.table.words import fold, words_of
 from gm.text.lines import Voice
 
@@ -59,6 +64,7 @@ def test_a_count_reads_numbers_and_names_as_people_type_them(lang, typed, counts
 @pytest.mark.parametrize("lang, typed, key", [
     ("en", "5", "table.out_of_range"), ("en", "3 3", "table.too_many_votes"), ("en", "Yui 1", "table.not_count"),
     ("ja", "５", "table.out_of_range"), ("ko", "다섯", "table.out_of_range"), ("en", "", "table.empty"),
+    ("en", "1 1 1 0 0 0", "table.too_many_numbers"),
 ])
 def test_a_count_the_vote_cannot_have_is_refused_by_a_pack_line(lang, typed, key):
     refused = count(lang).parse(typed)
@@ -136,7 +142,7 @@ def test_the_tally_takes_enter_yes_no_or_fixes_in_one_line():
     assert tally.has_default and tally.default is True
     assert [tally.parse(t) for t in ("yes", "y", "no")] == [True, True, False]
     assert dict(tally.parse("Aki 2")) == {"Aki": 2} and dict(tally.parse("ken=2, mio 1")) == {"Ken": 2, "Mio": 1}
-    assert tally.hint() == "Enter = yes · or a fix, like “Aki 3”"
+    assert tally.hint() == "Enter = yes · or a fix, like “Aki 2”"
     asker = KeyboardAsker(FakeClock(), io.StringIO("\n"), echo=lambda _: None)
     assert asker.ask(tally) == Answer(True, How.DEFAULT)  # one keystroke
 
@@ -165,7 +171,7 @@ def test_every_prompt_tip_fits_a_line(lang):
              questions.tally(dict.fromkeys(candidates, 1), candidates, 6),
              questions.pick("werewolf.vote.ask_voter", candidates, "werewolf.vote.abstain", voter=players[0])]
     for question in asked:
-        assert len(f"  [{question.hint(20.0)}] > ") <= 80, question.key
+        assert cell_len(f"  [{question.hint(20.0)}] > ") <= 80, question.key  # columns: 健 takes two
 
 
 # -- whole nights typed as people type ------------------------------------------------------------
@@ -215,3 +221,76 @@ def test_a_recording_that_is_no_file_is_refused_before_the_speaker_says_anything
     result = CliRunner().invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--listen-from",
                                       str(tmp_path / "missing.wav")], input="")
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+
+
+def test_what_was_typed_before_a_question_opened_is_dropped_on_a_terminal(capsys):
+    import os
+    import pty
+    import threading
+
+    from gm.clock import RealClock
+
+    master, slave = pty.openpty()
+    try:
+        with os.fdopen(slave, "r", closefd=False) as stream:
+            asker = KeyboardAsker(RealClock(0.001), stream, echo=lambda _: None)
+            question = table("en")[0].choice("werewolf.timer.interrupted", ("resume", "vote"), default="resume",
+                                             timeout=20)
+            os.write(master, b"vote\n")  # three quick keys while the night was still talking
+            assert asker.ask(question) == Answer("resume", How.DEFAULT)  # not "vote": it went on by itself
+            assert capsys.readouterr().out.endswith("\n")  # the prompt line was ended: nothing is printed onto it
+            later = threading.Timer(0.3, os.write, (master, b"vote\n"))  # typed once the question is open
+            later.start()
+            asker.clock = RealClock(1.0)  # 20 s to answer
+            assert asker.ask(question) == Answer("vote")
+            later.join()
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+@given(st.lists(st.tuples(st.sampled_from([*EN_PLAYERS, "graveyard"]), st.integers(0, 4)), min_size=1, max_size=5,
+                unique_by=lambda pair: pair[0]),
+       st.sampled_from([" ", "=", ":", ""]), st.sampled_from([", ", " ", "、", ","]), st.booleans(), st.booleans())
+def test_a_tally_typed_any_way_reads_back_as_typed(pairs, between, separator, wide, lower):
+    questions, players = table("en")
+    candidates = [*players, "graveyard"]
+    tally = questions.tally(dict.fromkeys(candidates, 1), candidates, 4)
+    typed = separator.join(f"{who}{between}{n}" for who, n in pairs)
+    typed = typed.translate(FULL_WIDTH) if wide else typed
+    assert dict(tally.parse(typed.lower() if lower else typed)) == dict(pairs)
+
+
+def test_control_characters_typed_are_shown_escaped_never_sent_to_the_terminal():
+    out = []
+    asker = KeyboardAsker(FakeClock(), io.StringIO("\x1b]0;owned\x07\nwerewolf\n"), echo=out.append)
+    questions, _ = table("en")
+    assert asker.ask(questions.card(REVEAL, CARDS, "Aki", name="Aki")).value == "werewolf"
+    assert out[:2] == ["  > \\x1b]0;owned\\x07", "  ? “\\x1b]0;owned\\x07” answers nothing here; ? lists the answers."]
+    assert not any("\x1b" in line for line in out)
+    assert printable("けん　３ Aki") == "けん　３ Aki"  # an ideographic space is no control character
+
+
+def test_the_tally_command_reads_names_as_typed_with_an_ime():
+    result = CliRunner().invoke(app, ["werewolf", "tally", "--players", "Aki,Ken,Mio,Sora", "--votes",
+                                      "ＡＫＩ=３,ken=1,ｇｒａｖｅｙａｒｄ=0", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["executed"] == "Aki"
+
+
+@pytest.mark.parametrize("lang, typed, named", [
+    ("en", "Aki Ken", ("Aki", "Ken")), ("en", "aki, sora", ("Aki", "Sora")), ("en", "none", ()),
+    ("ja", "けん、みお", ("健", "美緒")), ("ja", "健 空", ("健", "空")), ("ja", "いない", ()),
+    ("ko", "민수, 서연", ("민수", "서연")), ("ko", "없음", ()),
+])
+def test_some_players_are_named_in_one_line(lang, typed, named):
+    questions, players = table(lang)
+    assert questions.roster("werewolf.reveal.magician_seen", players).parse(typed) == named
+
+
+def test_a_roster_naming_someone_twice_or_a_stranger_is_refused():
+    roster = table("en")[0].roster("werewolf.reveal.magician_seen", EN_PLAYERS)
+    assert isinstance(roster.parse("Aki Aki"), Refused) and isinstance(roster.parse("Aki Zed"), Refused)

@@ -44,9 +44,9 @@ def test_a_typed_correction_at_the_tally_changes_one_count_and_a_count_out_of_ra
     tally = "no\nKen 0\nKen=9\nAki=4\n\n"  # Ken 0 leaves 3 votes, Ken=9 is no answer: Aki 4, Ken 0
     result = play("--log", str(log), answers=ANSWERS.replace("3\n1\n\n", "3\n1\n" + tally))
     assert result.exit_code == 0, result.output
-    assert "Which count is wrong? Say the name and the right number, like “Aki 3”." in result.stdout
+    assert "Which count is wrong? Say the name and the right number, like “Aki 2”." in result.stdout
     assert "Aki 3, nobody else. Right?" in result.stdout
-    assert "  ? “Ken=9”: say yes, or a fix like “Aki 3”." in result.stdout
+    assert "  ? “Ken=9”: say yes, or a fix like “Aki 2”." in result.stdout
     events = [json.loads(line) for line in log.read_text().splitlines()]
     assert [(e["candidate"], e["votes"]) for e in events if e["type"] == "vote_corrected"] == [("Ken", 0), ("Aki", 4)]
     assert [e["counts"] for e in events if e["type"] == "vote"] == [

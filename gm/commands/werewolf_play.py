@@ -76,8 +76,10 @@ def play(
 ) -> None:
     """Narrate a whole night: deal, morning, timed discussion, vote, verdict.
 
-    Answers are spoken (with a vosk model; each is read back for a yes or no), typed (Enter
-    means done), or piped on standard input one per line.
+    Answers are spoken (with a vosk model: a count heard surely is taken, the whole tally is read
+    back once for a yes, a card or a name is read back), typed (Enter means done or yes; ? lists
+    the answers; "Aki 2" fixes a count; full-width digits, kana and readings are fine), or piped
+    on standard input one per line.
 
     During the discussion: space pauses and resumes, + adds 30 s, v votes now, r repeats the
     last line, Ctrl-C pauses and asks. Or say "game master, pause / resume / one more minute /
@@ -121,8 +123,8 @@ def play(
     )
     try:
         run_evening(ctx, EveningFile(evening_path(log)))
-    except AnswersExhausted as error:
-        fail(str(error))
+    except AnswersExhausted:
+        fail(voice.text("table.input_ended"))
     except (NightStopped, KeyboardInterrupt):
         typer.echo(voice.text("werewolf.stopped"), err=True)
         raise typer.Exit(130) from None

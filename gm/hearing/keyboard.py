@@ -114,9 +114,11 @@ class KeyboardAsker:
     def take(self, typed: str, question: Question[T]) -> Answer[T] | None:
         """The answer a typed line gives (an empty line: the default; `?`: the choices listed;
         y after "did you mean …?": the suggestion), or None after saying why not."""
-        self._open = False  # Enter ended the prompt line
-        if not self.interactive:
-            self.echo(f"  > {printable(typed)}")  # a piped answer is echoed with its control characters escaped
+        if self.interactive:  # Enter ended the prompt line; a countdown redrawn since is wiped
+            print("\r\033[K", end="", flush=True)
+        else:
+            self.echo(f"  > {printable(typed)}")
+        self._open = False
         offered, self._offered = self._offered, None
         if not typed.strip():
             return Answer(question.default, How.DEFAULT) if question.has_default else None

@@ -18,6 +18,7 @@ from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.listener import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker
 from gm.table.questions import YesNo
+from gm.files import printable
 from gm.table.words import Words
 from gm.text.lines import Voice
 
@@ -119,9 +120,10 @@ class VoiceAsker:
                 continue
             heard = self._value(question, book, reply) if reply is not None else None
             if heard is not None:
-                line = question.readback(heard.value, heard.sure) if len(question.answers) > 1 else None
-                if line is None and heard.sure:
-                    return heard  # "done", a count heard surely, a yes: nothing to mix it up with
+                only = len(question.answers) == 1  # "done": nothing to mix it up with
+                line = None if only else question.readback(heard.value, heard.sure)
+                if line is None and (heard.sure or only):
+                    return heard  # a count or a yes heard surely, "done" however heard
                 if line is not None:
                     confirmed = self._confirm(question, heard, line, book)
                     if confirmed is not None:
@@ -189,7 +191,7 @@ class VoiceAsker:
         """A line typed at a read-back: Enter or yes accepts the heard answer, an answer of the
         question replaces it; anything else (no) asks again."""
         if not self.keyboard.interactive:
-            self.keyboard.echo(f"  > {typed}")
+            self.keyboard.echo(f"  > {printable(typed)}")
         if not typed.strip() or self._yes_no_question.parse(typed) is True:
             return Answer(heard.value, How.VOICE, True)
         given = question.parse(typed)
@@ -223,7 +225,7 @@ class VoiceAsker:
                 continue
             heard = session.step(wait)
             if heard is not None and heard.text:
-                self.keyboard.echo(f"  (heard) {heard.text}")
+                self.keyboard.echo("  " + self.voice.text("listen.heard", text=heard.text))
                 return heard
         return None
 
@@ -251,7 +253,7 @@ class VoiceControls:
     (`confirm`). Keyboard `fallback` controls race it. From a recording, only an utterance heard
     as starting with the wake phrase is taken; any other is left for the next question."""
 
-    def __init__(self, listener, vocabulary: Vocabulary, clock: Clock, confirm: Callable[[str], bool],
+    def __init__(self, listener: Listener, vocabulary: Vocabulary, clock: Clock, confirm: Callable[[str], bool],
                  fallback: Controls | None = None, min_confidence: float = COMMAND_CONFIDENCE) -> None:
         model = listener.model
         self.book = Phrasebook(command_phrases(vocabulary), min_confidence, model.unk,
@@ -350,10 +352,10 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
         note("gm: " + voice.text("listen.not_listening", reason=reason(error, voice)))
         return keyboard
 
-    def listening(model):
+    def listening(model: Any) -> Asker:
         return _listening_asker(model, source, keyboard, speaker, voice, clock, players, note)
 
-    def typing(error: Exception):
+    def typing(error: Exception) -> Asker:
         source.close()
         note("gm: " + voice.text("listen.not_listening", reason=reason(error, voice)))
         return keyboard
@@ -367,7 +369,7 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
     return listening(model)
 
 
-def _listening_asker(model, source, keyboard: KeyboardAsker, speaker, voice, clock: Clock,
+def _listening_asker(model: Any, source: Any, keyboard: KeyboardAsker, speaker: Speaker, voice: Voice, clock: Clock,
                      players: Sequence[str], note: Callable[[str], None]) -> VoiceAsker:
     """The VoiceAsker over a loaded model, having said what the model cannot hear."""
     from gm.hearing.listener import Listener
@@ -457,7 +459,7 @@ class PendingControls:
             controls.release()
 
 
-def open_controls(asker, clock: Clock, fallback: Controls | None = None) -> Controls | None:
+def open_controls(asker: Asker, clock: Clock, fallback: Controls | None = None) -> Controls | None:
     """Voice commands sharing a listening asker's microphone (or file), raced by the keyboard's
     `fallback` controls; just `fallback` when the asker does not listen."""
     if isinstance(asker, PendingAsker):

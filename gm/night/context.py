@@ -43,14 +43,12 @@ class NightContext:
     pause: float = 20.0
     discussion: int = 180
     roll_call: bool = False
-    last: Line | None = field(default=None, init=False)  # the last line said, for "repeat"
     _table: Table | None = field(default=None, init=False, repr=False)
 
     def say(self, key: str | Line, *, urgent: bool = False, **fields: Any) -> Line:
         """Say a line (by key with fields, or a ready Line), print it and log it."""
         line = key if isinstance(key, Line) else self.voice.line(key, urgent=urgent, **fields)
         self.speaker.say(line)
-        self.last = line
         self.log("say", key=line.key, text=line.text)
         return line
 

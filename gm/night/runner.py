@@ -50,13 +50,14 @@ def _step(ctx: NightContext, step: Step, result: NightResult) -> None:
         timeout = ctx.pause if step.kind == Kind.ACTION and ctx.pause > 0 else None
         ctx.ask(ctx.table.step(step.key, timeout, **_fields(ctx, step)))
     elif step.kind == Kind.DISCUSSION:
+        day = None
         try:
-            ctx.say(step.key, **step.fields)
+            day = ctx.say(step.key, **step.fields)
         except KeyboardInterrupt:  # Ctrl-C as the discussion starts: pause and ask, as at a question
             ctx.paused()
         discussion = Discussion(ctx.discussion, ctx.clock, ctx.say, ctx.voice.line,
                                 ctx.controls, ctx.display, lambda: _interrupt_choice(ctx))
-        discussion.last = ctx.last  # "repeat" says the last line, whoever said it (at first: the day's)
+        discussion.last = day  # "repeat" at once says the day's line again
         result.discussion = discussion.run()
         ctx.log("discussion", how=result.discussion.how, seconds=result.discussion.ended - result.discussion.started,
                 added=result.discussion.added, pauses=result.discussion.pauses)

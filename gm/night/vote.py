@@ -27,22 +27,18 @@ def votes_line(ctx: NightContext, low: int, high: int) -> Line | int:
 
 def _ask_counts(ctx: NightContext, candidates: Sequence[str], high: int,
                 known: Mapping[str, int]) -> tuple[dict[str, int], set[str]]:
-    """Each unknown candidate's count in turn, at most the votes still left; once all `high`
-    votes are counted the rest have none without being asked (those are returned apart)."""
+    """Each unknown candidate's count in turn, at most the votes still left (an answer may give
+    others' counts too: "Ken 1", "3 1 0"); once all `high` votes are counted the rest have none
+    without being asked (those are returned apart)."""
     counts = dict(known)
-    assumed: set[str] = set()
-    for at, candidate in enumerate(candidates):
-        if candidate in counts:
-            continue
+    while unknown := [c for c in candidates if c not in counts]:
         left = high - sum(counts.values())
         if left <= 0:
-            counts[candidate] = 0
-            assumed.add(candidate)
-            continue
-        following = [c for c in candidates[at:] if c not in counts]
-        answer = ctx.ask(ctx.table.count(candidate, left, following, left, candidates))
+            counts.update(dict.fromkeys(unknown, 0))
+            return counts, set(unknown)
+        answer = ctx.ask(ctx.table.count(unknown[0], left, unknown, left, candidates))
         counts.update(answer.value)
-    return counts, assumed
+    return counts, set()
 
 
 def _count_mode_round(ctx: NightContext, candidates: list[str], first: Round | None) -> tuple[Round, set[str]]:
@@ -55,7 +51,8 @@ def _count_mode_round(ctx: NightContext, candidates: list[str], first: Round | N
 def _roll_call_round(ctx: NightContext, candidates: list[str]) -> Round:
     votes = {}
     for voter in ctx.players:
-        answer = ctx.ask(ctx.table.pick("werewolf.vote.ask_voter", candidates, "werewolf.vote.abstain", voter=voter))
+        answer = ctx.ask(ctx.table.pick("werewolf.vote.ask_voter", candidates, "werewolf.vote.abstain", voter,
+                                          voter=voter))
         if answer.value is not None:
             votes[voter] = answer.value
     return roll_call_round(candidates, votes, list(ctx.players), ctx.deck)

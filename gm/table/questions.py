@@ -26,6 +26,7 @@ from typing import Any, Generic, TypeVar
 from collections.abc import Callable, Mapping, Sequence
 
 from gm.ports import Line, Refused
+from gm.files import printable
 from gm.table.words import Names, Words, fold, segment, words_of
 from gm.text.lines import Voice
 from gm.werewolf.tally import GRAVEYARD
@@ -87,7 +88,7 @@ class Asked(Generic[T]):
         if not words:
             return self.refused("table.empty")
         value = self.read(words)
-        return self.refusal(text, words) if value is None else value
+        return self.refusal(printable(text), words) if value is None else value
 
     def read(self, words: list[str]) -> T | None:
         """The value folded `words` give, or None (then `refusal` says why)."""
@@ -199,6 +200,8 @@ class Count(Asked[Counts]):
         numbers = segment(words, self.words.number)
         if numbers is not None and len(numbers) == 1:
             return self.refused("table.out_of_range", text=text, low=0, high=self.high)
+        if numbers is not None and len(numbers) > len(self.following):
+            return self.refused("table.too_many_numbers", text=text, n=len(numbers), left=len(self.following))
         if numbers is not None or read_pairs(words, self.names, self.words) is not None:
             return self.refused("table.too_many_votes", text=text, high=self.total)
         return self.refused("table.not_count", text=text, low=0, high=self.high)
@@ -233,6 +236,7 @@ class Pick(Asked["str | None"]):
 
     nobody: bool = False
     names: Names = field(default=Names({}), repr=False, compare=False)
+    about: str = ""  # whose answer it is ("Mio: Ken. Right?")
 
     def read(self, words: list[str]) -> str | None:
         choice = self.names.name(words, self.words.answer_words())
@@ -245,6 +249,8 @@ class Pick(Asked["str | None"]):
         return super().parse(text)
 
     def readback(self, value: str | None, sure: bool = True) -> Line | None:
+        if self.about:
+            return self.voice.line("listen.confirm_named", name=self.about, answer=self.show(value))
         return self.voice.line("listen.confirm", answer=self.show(value))
 
     def show(self, value: str | None) -> str:
@@ -369,7 +375,7 @@ class Tally(Asked["bool | Counts"]):
 
     def example(self) -> str:
         first = next(iter(self.shown), "")
-        return self.voice.text("table.fix_example", name=self.label(first), n=self.shown.get(first, 0))
+        return self.voice.text("table.fix_example", name=self.label(first), n=other_count(self.shown.get(first, 0)))
 
     def readback(self, value: bool | Counts, sure: bool = True) -> Line | None:
         return None
@@ -403,6 +409,11 @@ class Roster(Asked["tuple[str, ...]"]):
 
     def tip(self) -> str:
         return self.voice.text("table.hint_roster", none=self.label(NONE))
+
+
+def other_count(n: int) -> int:
+    """A count unlike `n`, for an example of a fix ("Aki 2" when Aki has 3)."""
+    return n - 1 if n > 0 else 1
 
 
 def loggable(value: object) -> object:
@@ -481,8 +492,9 @@ class Table:
         """How many point at `candidate`, at most `high`; `following` (from `candidate` on) may
         be given in one line, up to `total` votes in all; `candidates` may be named with counts."""
         key = "werewolf.vote.ask_count"
-        tokens = tuple(str(n) for n in range(high + 1))
         every = tuple(candidates) or tuple(following) or (candidate,)
+        # heard: a number only; names in a count's grammar take its number words (영 표 → 영 묘지)
+        tokens = tuple(str(n) for n in range(high + 1))
         return Count(key, self._line(key, {"candidate": self.label(candidate)}), self.voice, self.words, tokens,
                      candidate=candidate, high=high, following=tuple(following) or (candidate,),
                      names=self.names(every), total=high if total is None else total)
@@ -502,16 +514,16 @@ class Table:
         cards = {name: card for name, card in self.words.cards.items() if card in answers}
         return Names({**cards, **names.spellings})
 
-    def pick(self, key: str, choices: Sequence[str], nobody: str = "", **fields: Any) -> Pick:
+    def pick(self, key: str, choices: Sequence[str], nobody: str = "", about: str = "", **fields: Any) -> Pick:
         """One of `choices` (players, GRAVEYARD), or nobody (`none`, labelled by the line
-        `nobody`) where `nobody` is given."""
+        `nobody`) where `nobody` is given; `about` names whose answer it is in the read-back."""
         labels = {c: self.label(c) for c in choices}
         tokens = tuple(choices)
         if nobody:
             labels[NONE] = self.voice.text(nobody)
             tokens += (NONE,)
         return Pick(key, self._line(key, fields), self.voice, self.words, tokens, labels, nobody=bool(nobody),
-                    names=self.names(choices))
+                    names=self.names(choices), about=about)
 
     def card(self, key: str, cards: Sequence[str], owner: str = "", **fields: Any) -> Card:
         labels = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}
@@ -540,7 +552,7 @@ class Table:
         question = self.tally(shown, candidates, most)
         first = candidates[0]
         key = "werewolf.vote.which"
-        prompt = self.voice.line(key, name=self.label(first), n=shown.get(first, 0))
+        prompt = self.voice.line(key, name=self.label(first), n=other_count(shown.get(first, 0)))
         return Tally(key, prompt, self.voice, self.words, question.answers[2:], question.labels,
                      shown=question.shown, names=question.names, most=most)
 

@@ -77,13 +77,16 @@ def check_player_names(names: Sequence[str], lang: str = "en") -> None:
 
 def resolve_name(text: str, choices: Sequence[str], what: str = "player",
                  aliases: Mapping[str, str] | None = None) -> str:
-    """The one of `choices` that `text` names, ignoring case (or an alias such as 墓地 → graveyard)."""
-    wanted = str(text).strip().casefold()
+    """The one of `choices` that `text` names, ignoring case and width, katakana as hiragana
+    (ＡＫＩ is Aki), or an alias such as 墓地 → graveyard."""
+    from gm.table.words import fold
+
+    wanted = fold(text)
     for choice in choices:
-        if choice.casefold() == wanted:
+        if fold(choice) == wanted:
             return choice
     for alias, choice in (aliases or {}).items():
-        if alias.casefold() == wanted and choice in choices:
+        if fold(alias) == wanted and choice in choices:
             return choice
     raise BadInput(f"unknown {what} {text!r} (choose from: {', '.join(choices)})",
                    f"unknown_{what.replace(' ', '_')}", text=text, choices=list(choices))

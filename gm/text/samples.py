@@ -29,7 +29,7 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 
 # Sections only ever printed, never said: they need no kana.
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
-                "listen.not_listening", "listen.reason.", "listen.trouble", "table.")
+                "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.")
 
 
 def spoken(key: str) -> bool:
