@@ -28,14 +28,15 @@ from rich.cells import cell_len
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
-# 4 players: Aki 3, Ken 1; Aki holds werewolf + villager, the villagers win: Ken, Mio and Sora.
-# 6 players: Aki 4, Ken 2; Aki holds werewolf + villager: the villagers win (4 of them named).
+# 4 players: Aki 3, Ken 1; Aki holds werewolf + villager, the traitor lies in the graveyard: the
+# villagers win: Ken, Mio and Sora. 6 players: Aki 4, Ken 2; Aki holds werewolf + villager, Rin the
+# traitor: the villagers win (4 of them).
 NIGHTS = {
     4: {"players": "Aki,Ken,Mio,Sora", "steps": 4,
-        "new": ["3", "1", "", "werewolf", "villager", "Ken", "Mio", "Sora", "", "n"],
+        "new": ["3", "1", "", "werewolf villager", "graveyard", "n"],
         "old": ["3", "1", "0", "0", "0", "", "werewolf", "villager", "Ken", "Mio", "Sora", "", "no"]},
     6: {"players": "Aki,Ken,Mio,Sora,Yui,Rin", "steps": 5,
-        "new": ["4", "2", "", "werewolf", "villager", "Ken", "Mio", "Sora", "Yui", "", "n"],
+        "new": ["4", "2", "", "werewolf villager", "Rin", "n"],
         "old": ["4", "2", "0", "0", "0", "0", "0", "", "werewolf", "villager", "Ken", "Mio", "Sora", "Yui", "",
                 "no"]},
 }

@@ -10,7 +10,6 @@ import typer
 from typer.core import TyperGroup
 
 from gm.commands.common import GmApp, GmGroup
-from gm.commands.plain_params import plain_help_flag, read_params_plainly, read_plainly
 
 GROUPS = {
     "werewolf": "gm.commands.werewolf",
@@ -42,19 +41,14 @@ class LazyGroups(GmGroup):
         sub = importlib.import_module(GROUPS[name]).app
         if self._listing and isinstance(sub.info.help, str):
             return TyperGroup(name=name, help=sub.info.help)
-        group = typer.main.get_group(sub)
+        group = typer.main.get_command(sub)
         group.name = name
-        read_plainly(group, ctx)
         return group
 
-    def get_help_option(self, ctx: typer.Context):
-        return plain_help_flag(super().get_help_option(ctx))
-
     def get_params(self, ctx: typer.Context):
-        """The root's own options (--version, completion) read plainly too; completion for a shell
-        gm cannot tell is refused in one line."""
+        """The root's own options (--version, completion); completion for a shell gm cannot tell
+        is refused in one line."""
         params = super().get_params(ctx)
-        read_params_plainly(params)
         for param in params:
             if param.name in ("install_completion", "show_completion") and param.callback is not None \
                     and not getattr(param.callback, "checks_the_shell", False):

@@ -36,8 +36,9 @@ def test_an_english_night_runs_by_voice_from_one_recording_without_a_vosk_model(
     assert [a for a in tally if isinstance(a, dict)] == [{"graveyard": 1}] and tally[-1] is True
     assert [e["counts"] for e in events if e["type"] == "vote"] == [
         {"Alice": 1, "Mike": 2, "Kate": 0, "Tom": 0, "graveyard": 1}]
-    assert answered("werewolf.reveal.ask_first") + answered("werewolf.reveal.ask_second") == ["werewolf", "seer"]
+    assert answered("werewolf.reveal.ask_hand") == [["werewolf", "seer"]]  # said in one line
     verdict = next(e for e in events if e["type"] == "verdict")
     assert (verdict["executed"], verdict["winning_side"]) == ("Mike", "villagers")
-    assert answered("werewolf.evening.ask_winner") == ["Alice", "Kate", "done"]
+    assert answered("werewolf.reveal.ask_holder") == ["graveyard"]  # the traitor, so everyone voted
+    assert verdict["winners"] == ["Alice", "Kate", "Tom"]
     assert answered("werewolf.evening.again") == [False]

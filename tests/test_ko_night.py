@@ -42,9 +42,10 @@ def test_a_korean_night_runs_by_voice_from_one_recording_and_counts_only_the_vot
     assert [(e["candidate"], e["votes"]) for e in events if e["type"] == "vote_corrected"] == [("graveyard", 1)]
     assert [e["counts"] for e in events if e["type"] == "vote"] == [
         {"민수": 1, "지훈": 2, "서연": 0, "지민": 0, "graveyard": 1}]
-    assert answered("werewolf.reveal.ask_first") + answered("werewolf.reveal.ask_second") == ["werewolf", "seer"]
+    assert answered("werewolf.reveal.ask_hand") == [["werewolf", "seer"]]  # said in one line
     verdict = next(e for e in events if e["type"] == "verdict")
     assert (verdict["executed"], verdict["winning_side"]) == ("지훈", "villagers")
-    assert answered("werewolf.evening.ask_winner") == ["민수", "서연", "done"]
+    assert answered("werewolf.reveal.ask_holder") == ["graveyard"]  # the traitor, so everyone voted
+    assert verdict["winners"] == ["민수", "서연", "지민"]
     assert answered("werewolf.evening.again") == [False]
     assert "시민 진영의 승리!" in result.stdout

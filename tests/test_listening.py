@@ -214,7 +214,7 @@ def test_a_key_during_the_read_back_corrects_the_answer(clock):
         on_say=lambda line: os.write(write, b"werewolf\n") if line.key == "listen.confirm_named" else None)
     with os.fdopen(read) as stream:
         asker, _ = _asker(clock, [said("villager")], keyboard=stream, speaker=speaker)
-        assert asker.ask(TABLE.card("werewolf.reveal.ask_first", ("villager", "werewolf"), "Mio",
+        assert asker.ask(TABLE.card("werewolf.reveal.ask_hand", ("villager", "werewolf"), "Mio",
                                     name="Mio")).value == "werewolf"
     os.close(write)
     assert speaker.lines[0].text == "Mio: Villager. Right?"
@@ -222,7 +222,7 @@ def test_a_key_during_the_read_back_corrects_the_answer(clock):
 
 def test_the_read_back_names_who_the_answer_is_about(clock):
     asker, _ = _asker(clock, [said("werewolf"), said("yes"), said("ken"), said("yes"), said("done")])
-    card = TABLE.card("werewolf.reveal.ask_first", ("villager", "werewolf"), "Aki", name="Aki")
+    card = TABLE.card("werewolf.reveal.ask_hand", ("villager", "werewolf"), "Aki", name="Aki")
     vote = TABLE.pick("werewolf.vote.ask_voter", ("Aki", "Ken"), about="Mio", voter="Mio")
     done = TABLE.step("werewolf.lay_down", timeout=20)
     assert [asker.ask(q).value for q in (card, vote, done)] == ["werewolf", "Ken", Done.DONE]

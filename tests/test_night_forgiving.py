@@ -15,7 +15,8 @@ from gm.text.lines import Voice
 from fakes import CTRL_C
 from test_night import MORNING_4, counts, night
 
-EXECUTED_WEREWOLF = [("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager")]
+EXECUTED_WEREWOLF = [("werewolf.reveal.ask_hand", "werewolf villager"),
+                     ("werewolf.reveal.ask_holder", "graveyard")]  # the traitor: all four vote
 
 
 def test_ctrl_c_at_the_deal_pauses_and_resumes_the_same_question():
@@ -39,7 +40,7 @@ def test_ctrl_c_at_a_vote_count_keeps_the_counts_already_given():
 
 @pytest.mark.parametrize("then", ["quit", CTRL_C])
 def test_ctrl_c_at_the_reveal_then_quit_or_ctrl_c_again_stops_the_night(then):
-    answers = [*MORNING_4, *counts(3, 1, 0, 0, 0), ("werewolf.reveal.ask_first", CTRL_C), ("werewolf.paused", then)]
+    answers = [*MORNING_4, *counts(3, 1, 0, 0, 0), ("werewolf.reveal.ask_hand", CTRL_C), ("werewolf.paused", then)]
     with pytest.raises(NightStopped):
         night(["Aki", "Ken", "Mio", "Sora"], answers)
 
@@ -72,7 +73,7 @@ def test_the_deal_waits_for_done_and_pause_zero_waits_everywhere():
 def test_a_typo_gets_the_nearest_card_suggested_and_y_takes_it():
     out = []
     asker = KeyboardAsker(FakeClock(), io.StringIO("vilager\ny\n"), echo=out.append)
-    question = Table(Voice("en")).card("werewolf.reveal.ask_first", ("villager", "werewolf", "seer", "traitor"),
+    question = Table(Voice("en")).card("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"),
                                        name="Aki")
     assert asker.ask(question).value == "villager"
     assert "  ? “vilager”: did you mean Villager? (y)" in out
@@ -81,7 +82,7 @@ def test_a_typo_gets_the_nearest_card_suggested_and_y_takes_it():
 def test_a_name_at_a_card_prompt_suggests_no_card():
     out = []
     asker = KeyboardAsker(FakeClock(), io.StringIO("Aki\ny\ntraitor\n"), echo=out.append)
-    question = Table(Voice("en")).card("werewolf.reveal.ask_first", ("villager", "werewolf", "seer", "traitor"),
+    question = Table(Voice("en")).card("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"),
                                        name="Aki")
     assert asker.ask(question).value == "traitor"  # the y after "Aki" took nothing
     assert "  ? “Aki” answers nothing here; ? lists the answers." in out

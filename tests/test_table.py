@@ -23,7 +23,7 @@ JA_PLAYERS = ["健", "美緒", "空", "愛"]
 JA_READINGS = {"健": "けん", "美緒": "みお", "空": "そら", "愛": "あい"}
 KO_PLAYERS = ["민수", "지훈", "서연", "지민"]
 CARDS = ("villager", "werewolf", "traitor", "seer")
-REVEAL = "werewolf.reveal.ask_first"
+REVEAL = "werewolf.reveal.ask_hand"
 
 
 def table(lang):
@@ -182,7 +182,7 @@ def play(players, lang, typed):
 
 def test_a_japanese_night_typed_with_an_ime_has_no_refusal():
     """Full-width digits, kana names and cards, a whole hand in one line, はい: nothing refused."""
-    typed = "\n完了\n\n完了\n" + "けん　３\nみお１\n" + "はい\n" + "じんろう\nうらぎりもの\n" + "いいえ\n"
+    typed = "\n完了\n\n完了\n" + "けん　３\nみお１\n" + "はい\n" + "じんろう　うらぎりもの\n" + "いいえ\n"
     result = play("健=けん,美緒=みお,空=そら,愛=あい", "ja", typed)
     assert result.exit_code == 0, result.output
     assert "  ? " not in result.stdout  # no refusal
@@ -191,7 +191,7 @@ def test_a_japanese_night_typed_with_an_ime_has_no_refusal():
 
 
 def test_a_korean_night_typed_has_no_refusal_and_no_english_line():
-    typed = "\n완료\n\n\n" + "셋\n1\n" + "네\n" + "늑대인간\n배신자\n" + "아니요\n"
+    typed = "\n완료\n\n\n" + "셋\n1\n" + "네\n" + "늑대인간 배신자\n" + "아니요\n"
     result = play("민수,지훈,서연,지민", "ko", typed)
     assert result.exit_code == 0, result.output
     assert "  ? " not in result.stdout

@@ -13,7 +13,7 @@ runner = CliRunner()
 
 # deal, pass right, lay down, seer (Enter = done); fingers at Aki and Ken (every vote counted: the
 # rest have none), Enter at the tally; Aki's cards
-ANSWERS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf\ntraitor\n"
+ANSWERS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf traitor\n"
 
 
 def play(*args, answers=ANSWERS):

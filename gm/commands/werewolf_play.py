@@ -70,7 +70,11 @@ def play(
         "--roll-call", help="Ask each voter in turn instead of counting fingers.")] = False,
     log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="Write the JSON-lines log of the nights to this file (default: a new file "
-                                      "in gm's data folder); the evening's wins go beside it.")] = None,
+                                      "in gm's data folder); a second evening is appended.")] = None,
+    group: Annotated[str | None, typer.Option(
+        "--group", metavar="NAME", parser=text_up_to(200),
+        help="Keep the results under this group, evening after evening (default: the players, in any "
+             "order); see gm werewolf evening.")] = None,
     lang: Lang = LANG, speech: Speech = "on", voice_id: VoiceId = None, rate: Rate = None,
     volume: Volume = None, listen: Listen = "on", listen_from: ListenFrom = None, vosk_model: VoskModel = None,
 ) -> None:
@@ -91,7 +95,8 @@ def play(
     from gm.hearing.voice import open_asker, open_controls
     from gm.night.context import NightContext
     from gm.night.evening import run_evening
-    from gm.night.log import EveningFile, NightLog, evening_path, new_log_path
+    from gm.night.groups import GroupFile, default_group
+    from gm.night.log import NightLog, new_log_path
     from gm.night.runner import NightStopped
     from gm.night.terminal import KeyControls, LiveCountdown
     from gm.speech.speakers import open_speaker
@@ -111,7 +116,8 @@ def play(
         asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True,
                            recording=recording)
         log = log or new_log_path()
-        night_log = NightLog(log, clock)
+        keep = GroupFile(group or default_group(names), voice)
+        night_log = NightLog(log, clock, voice=voice)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     keys = KeyControls(clock) if interactive else None
     display = (LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys"))
@@ -122,12 +128,16 @@ def play(
         log=night_log, pause=pause, discussion=discussion, roll_call=roll_call,
     )
     try:
-        run_evening(ctx, EveningFile(evening_path(log)))
+        run_evening(ctx, keep)
     except AnswersExhausted:
         fail(voice.text("table.input_ended"))
     except (NightStopped, KeyboardInterrupt):
         typer.echo(voice.text("werewolf.stopped"), err=True)
+        night_log.where()
         raise typer.Exit(130) from None
+    except SystemExit:  # SIGTERM or SIGHUP
+        night_log.where()
+        raise
     finally:  # also on SIGTERM or SIGHUP (see gm.cli.main): the terminal gets its echo and cursor back
         if display:
             display.close()

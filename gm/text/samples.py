@@ -19,17 +19,19 @@ READINGS = {"健": "けん"}
 NAMES = ("健", "みお", "Alice", "Mike", "Kate")
 
 _NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "taker", "fouler",
-                "traitor_werewolf", "word", "command", "text", "holder", "head", "help", "opponent"}
+                "traitor_werewolf", "word", "command", "text", "holder", "head", "help", "opponent", "group"}
 _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total", "count",
                   "multiplier", "games", "left", "stock", "percent", "better", "number",
                   "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
                   "position", "size", "guess", "index", "limit", "nights", "need", "more", "most",
-                  "played", "cards", "workers", "asked", "cores", "room"}
+                  "played", "cards", "counted", "tonight", "evenings", "line", "wins", "workers", "asked",
+                  "cores", "room"}
 
 
 # Sections only ever printed, never said: they need no kana.
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
-                "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.")
+                "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
+                "werewolf.group.", "werewolf.results.")
 
 
 def spoken(key: str) -> bool:
