@@ -23,6 +23,7 @@ from gm.hearing.voice import VoiceAsker, VoiceControls, open_asker, open_control
 from gm.ports import Answer, How, Line
 from gm.table.questions import Done, Table
 from gm.speech.speakers import PrintSpeaker
+from gm.hearing import sphinx
 from gm.hearing.listener import EchoGate, Listener, MicSource, NoAudio, PcmSource
 
 EN = Voice("en")
@@ -535,11 +536,29 @@ def test_a_command_needs_exactly_one_command_phrase(clock):
 # -- gm voice model / check ----------------------------------------------------------------------
 def test_gm_voice_model_without_a_model_says_where_to_get_one(monkeypatch):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setattr("gm.hearing.sphinx.available", lambda: False)
     result = CliRunner().invoke(app, ["voice", "model"])
     assert result.exit_code == 0
     assert "vosk-model-small-en-us-0.15.zip" in result.output and "vosk-model-small-ja-0.22.zip" in result.output
     result = CliRunner().invoke(app, ["voice", "model", "--json"])
     assert json.loads(result.stdout)["path"] is None
+
+
+@pytest.mark.skipif(not sphinx.available(), reason="pocketsphinx is not installed")
+def test_gm_voice_model_says_english_listens_with_pocketsphinx_without_a_vosk_model(monkeypatch):
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setattr("gm.hearing.models.default_model", lambda lang: None)
+    result = CliRunner().invoke(app, ["voice", "model"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Listening in en with pocketsphinx") and "gm voice model --get en" in lines[0]
+    assert "No speech model" not in result.stdout
+    assert lines[-1] == "en answer and command words it cannot hear: none"
+    report = json.loads(CliRunner().invoke(app, ["voice", "model", "--json"]).stdout)
+    assert report["ok"] is True and report["engine"] == "pocketsphinx" and report["missing_words"] == []
+    assert report["path"].endswith("en-us")
+    japanese = CliRunner().invoke(app, ["voice", "model", "--lang", "ja"]).stdout.splitlines()
+    assert japanese[0].startswith("ja の音声モデルがありません") and japanese[2].startswith("  ja: gm voice model --get ja")
 
 
 def test_gm_voice_model_refuses_a_folder_that_is_no_model(tmp_path):
