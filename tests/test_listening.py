@@ -558,7 +558,8 @@ def test_gm_voice_model_says_english_listens_with_pocketsphinx_without_a_vosk_mo
     assert report["ok"] is True and report["engine"] == "pocketsphinx" and report["missing_words"] == []
     assert report["path"].endswith("en-us")
     japanese = CliRunner().invoke(app, ["voice", "model", "--lang", "ja"]).stdout.splitlines()
-    assert japanese[0].startswith("ja の音声モデルがありません") and japanese[2].startswith("  ja: gm voice model --get ja")
+    assert japanese[0].startswith("ja の音声モデルがありません")
+    assert japanese[2].startswith("  ja: gm voice model --get ja")
 
 
 def test_gm_voice_model_refuses_a_folder_that_is_no_model(tmp_path):
