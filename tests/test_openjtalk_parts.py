@@ -204,6 +204,9 @@ class _PartsModule:
         def close(self):
             """Nothing opened."""
 
+        def warm_up(self):
+            """Nothing to load."""
+
 
 def test_an_engine_that_cuts_sentences_itself_gets_them_whole(monkeypatch):
     monkeypatch.setattr(tts, "engine_for", lambda settings: _PartsModule)

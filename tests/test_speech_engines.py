@@ -151,6 +151,11 @@ class _EngineModule:
         def close(self):
             """Nothing opened."""
 
+        render_parts = None
+
+        def warm_up(self):
+            """Nothing to load."""
+
 
 def test_9000_kana_reach_the_engine_in_capped_pieces_and_come_back_whole(monkeypatch):
     monkeypatch.setattr(tts, "engine_for", lambda settings: _EngineModule)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from gm.speech.audio import Audio, joined
 from gm.speech.engines import flite, openjtalk, pyttsx3_engine
+from gm.speech.engines.protocol import Engine
 from gm.speech.pieces import pieces
 from gm.speech.settings import SpeechSettings
 from gm.speech.unavailable import SpeechUnavailable
@@ -66,10 +67,10 @@ class Renderer:
         self.settings = settings
         module = engine_for(settings)
         self.engine_name: str = module.NAME
-        self.engine = module.Engine(settings)
+        self.engine: Engine = module.Engine(settings)
         self.voice: FoundVoice | None = self.engine.voice
         self.reads_kanji: bool = self.engine.reads_kanji
-        self._render_parts = getattr(self.engine, "render_parts", None)
+        self._render_parts = self.engine.render_parts
 
     @property
     def missing_language(self) -> bool:
@@ -83,9 +84,7 @@ class Renderer:
     def warmed(self) -> Renderer:
         """This renderer, its engine warmed up where it has a cost on first use (Open JTalk loads
         its voice): for a speaker, made before the first line is asked for."""
-        warm_up = getattr(self.engine, "warm_up", None)
-        if warm_up is not None:
-            warm_up()
+        self.engine.warm_up()
         return self
 
     def parts(self, text: str) -> Iterator[Audio]:

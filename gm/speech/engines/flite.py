@@ -94,3 +94,8 @@ class Engine:
 
     def close(self) -> None:
         self._renderer.close()
+
+    render_parts = None  # renders what it is given whole: a line is cut into clauses first
+
+    def warm_up(self) -> None:
+        """Nothing to load ahead: the voice is ready once the engine is made."""

@@ -149,3 +149,8 @@ class Engine:
     def close(self) -> None:
         self._engine.disconnect(self._token)
         self._dir.cleanup()
+
+    render_parts = None  # renders what it is given whole: a line is cut into clauses first
+
+    def warm_up(self) -> None:
+        """Nothing to load ahead: the voice is ready once the engine is made."""
