@@ -14,11 +14,11 @@ from collections.abc import Iterator
 
 from gm.speech.audio import Audio, joined
 from gm.speech.engines import flite, openjtalk, pyttsx3_engine
-from gm.speech.engines.protocol import Engine
 from gm.speech.pieces import pieces
 from gm.speech.settings import SpeechSettings
 from gm.speech.unavailable import SpeechUnavailable
 from gm.speech.voices_found import FoundVoice, voices_for
+from gm.speech.engines.protocol import Engine
 
 __all__ = ["Renderer", "SpeechUnavailable", "engine_for", "installed_voices", "used_voices"]
 
