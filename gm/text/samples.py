@@ -76,7 +76,8 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,
         "winners": [name], "candidates": [name], "item": f"{name}=", "spec": f"{name}=2", "field": "players",
-        "json": "1", "lang": "en", "env": "GM_VOSK_MODEL", "how": "gm voice model", "files": "am/final.mdl",
+        "json": "1", "env": "GM_VOSK_MODEL", "how": "gm voice model", "files": "am/final.mdl",
+        "lang": "en", "size": 1000, "sha256": "0" * 64, "missing": voice.text("werewolf.cards.seer"),
         "votes": count, "tip": "Enter", "example": f"{name} 2", "yes": voice.text("common.yes"),
         "no": voice.text("common.no"), "none": voice.text("werewolf.reveal.none"),
     }
