@@ -3,7 +3,7 @@
 Where Debian's flite libraries load, each piece is rendered in process (flite_library: no process
 start, no voice load, no file, the same samples); elsewhere by the `flite` program (flite_program,
 imported only then). The rate is flite's `duration_stretch` (1.0 is the voice's own pace, about
-NATURAL_WPM); flite has no volume, so the samples are scaled.
+NATURAL_WPM); the volume is the loudness stage's (gm.speech.loudness).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from gm.speech.audio import Audio, scaled
+from gm.speech.audio import Audio
 from gm.speech.engines import flite_library
 from gm.speech.settings import SpeechSettings
 from gm.speech.unavailable import SpeechUnavailable
@@ -57,7 +57,7 @@ def voices() -> list[FoundVoice]:
 
 
 class Engine:
-    """Renders English with one flite voice at the settings' rate and volume: in process where
+    """Renders English with one flite voice at the settings' rate: in process where
     flite's libraries load, else with the `flite` program."""
 
     reads_kanji = False
@@ -89,8 +89,7 @@ class Engine:
     def render(self, text: str) -> Audio:
         """The audio of `text`."""
         stretch = round(NATURAL_WPM / self.settings.wpm, 3)  # as the program is told it: the same samples both ways
-        audio = self._renderer.render(text, stretch)
-        return scaled(audio, self.settings.volume) if self.settings.volume is not None else audio
+        return self._renderer.render(text, stretch)
 
     def close(self) -> None:
         self._renderer.close()
