@@ -9,6 +9,11 @@
 3. Whole process: `gm voice say TEXT --to x.wav` against `espeak-ng -w` and `flite -o` on the
    same text (goal ≤ 3×), with the floor of `python -c pass` and `gm --help`.
 4. The discussion timer's cues spoken to a WAV sink playing in real time: lateness (≤ 50 ms).
+5. A whole Japanese night (4 players, driven by the test fakes) spoken by Open JTalk through the
+   loudspeaker path, each part captured as the device is handed it, and rendered whole as
+   `--speech wav:DIR` writes it: peak, clipped samples, the line-to-line loudness spread (goal
+   ±1.5 dB, countdown numbers included) and the level at each joint of the parts against the
+   whole sentence (goal ≤ 1.5 dB), next to Open JTalk's own output before the loudness stage.
 
 Timings are medians of --runs runs. Run: .venv/bin/python bench/speech_bench.py [--runs 7] [--parts 2,3]
 (part 1 takes minutes; --parts runs only the parts named).
@@ -282,18 +287,135 @@ def cue_lateness(seconds: float = 10.0, phase: int = 180) -> None:
           f"lines spoken {len(spoken)} (cut by the urgent time-up: {sum(not s.completed for s in spoken)})")
 
 
+# -- Japanese levels -------------------------------------------------------------------------------
+class CapturedLoudspeaker:
+    """A streaming sink that keeps each part it is handed, by line (nothing plays, nothing is cut)."""
+
+    streams = True
+    realtime = False
+
+    def __init__(self) -> None:
+        self.lines: list[list[numpy.ndarray]] = []
+        self.spoken: list = []  # the speaker's record of lines spoken, set once the speaker is made
+        self.rate = 0
+
+    def play(self, audio: Audio, key: str, cut) -> bool:
+        while len(self.lines) <= len(self.spoken):  # a line is recorded as spoken after its last part
+            self.lines.append([])
+        self.lines[len(self.spoken)].append(numpy.frombuffer(audio.samples, dtype="<i2").astype(float))
+        self.rate = audio.rate
+        return True
+
+    def close(self) -> None:
+        """Nothing opened."""
+
+
+def japanese_night(settings: SpeechSettings):
+    """A 4-player Japanese night driven by the test fakes and spoken through the loudspeaker
+    path: the speaker's record of lines and the parts of each line as the device got them."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from fakes import FakeClock, ScriptedAsker, ScriptedControls
+
+    from gm.night.context import NightContext
+    from gm.night.runner import run_night
+    from gm.werewolf.decks import standard_deck
+
+    answers = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", "done"),
+               ("werewolf.seer_one", None), *[("werewolf.vote.ask_count", str(n)) for n in (3, 1, 0, 0, 0)],
+               ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager")]
+    sink = CapturedLoudspeaker()
+    notes = Notes("ja")
+    speaker = SpeechSpeaker(PrintSpeaker(lambda _: None), lambda: Renderer(settings).warmed(), lambda: sink, notes,
+                            spoken_form(settings, notes, reads_kanji=True))
+    sink.spoken = speaker.spoken
+    clock = FakeClock()
+    run_night(NightContext(players=list(settings.readings), deck=standard_deck(4),
+                           voice=Voice("ja", dict(settings.readings)), speaker=speaker,
+                           asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock),
+                           pause=20, discussion=180))
+    speaker.close()
+    return speaker.spoken, sink.lines, sink.rate
+
+
+def level_db(samples: numpy.ndarray) -> float:
+    return 10 * float(numpy.log10(numpy.mean(samples * samples) + 1e-9))
+
+
+def joint_lag(line: numpy.ndarray, whole: numpy.ndarray, at: int, rate: int, reach_s: float = 0.5,
+              shift_ms: int = 100) -> int:
+    """Where `line` around `at` is in `whole`, as an offset (parts join where the pitch periods
+    line up, a few ms off the whole): the best match of the log envelopes (1 ms steps) ± reach_s."""
+    step, reach = rate // 1000, int(reach_s * rate)
+
+    def envelope(x: numpy.ndarray, start: int) -> numpy.ndarray:
+        blocks = x[start - reach: start + reach].reshape(-1, step)
+        return numpy.log1p(numpy.sqrt(numpy.mean(blocks * blocks, axis=1)))
+
+    if not reach <= at <= len(line) - reach:
+        return 0
+    here = envelope(line, at)
+    lags = [lag for lag in range(-shift_ms * step, shift_ms * step + 1, step)
+            if reach <= at + lag <= len(whole) - reach]
+    misfit = [float(numpy.abs(here - envelope(whole, at + lag)).sum()) for lag in lags]
+    return lags[int(numpy.argmin(misfit))] if lags else 0
+
+
+def spread(levels: list[float]) -> str:
+    return f"{min(levels):6.1f} … {max(levels):6.1f} dBFS (spread {max(levels) - min(levels):4.1f} dB)"
+
+
+def japanese_levels() -> None:
+    from gm.speech.engines import openjtalk
+    from gm.speech.loudness import speech_level
+
+    if not openjtalk.available():
+        print("\n5. Japanese levels: Open JTalk is not installed (gm[ja])")
+        return
+    settings = SpeechSettings("ja", readings={"Aki": "あき", "Ken": "けん", "Mio": "みお", "Sora": "そら"})
+    spoken, streamed, rate = japanese_night(settings)
+    renderer = Renderer(settings)
+    wholes = [numpy.frombuffer(renderer.render(s.text).samples, dtype="<i2").astype(float) for s in spoken]
+    raws = [numpy.concatenate([numpy.asarray(renderer.engine.render(p).values) for p in renderer._pieces(s.text)])
+            for s in spoken]
+    streams = [numpy.concatenate(parts) for parts in streamed]
+    numbers = [i for i, s in enumerate(spoken) if s.key == "werewolf.timer.count"]
+    print(f"\n5. a whole Japanese night, {len(spoken)} lines ({len(numbers)} countdown numbers), "
+          f"Open JTalk at {rate} Hz")
+    for label, lines in (("Open JTalk's own output", raws), ("whole sentences (wav:DIR)", wholes),
+                         ("streamed parts (loudspeaker)", streams)):
+        peak = max(float(numpy.abs(x).max()) for x in lines)
+        clipped = sum(int((numpy.abs(x) >= 32767).sum()) for x in lines)
+        reaching = sum(bool((numpy.abs(x) >= 32767).any()) for x in lines)
+        levels = [speech_level(x, rate) for x in lines]
+        steps = numpy.abs(numpy.diff([levels[i] for i in numbers]))
+        print(f"   {label:<29} peak {20 * numpy.log10(peak / 32768):+5.1f} dBFS ({peak:7.0f}), samples at or past "
+              f"full scale {clipped:5d} in {reaching:2d} lines; speech levels {spread(levels)}; "
+              f"countdown steps ≤ {steps.max():.1f} dB")
+    joints = []
+    for line, parts, whole in zip(streams, streamed, wholes):
+        for at in numpy.cumsum([len(p) for p in parts])[:-1]:
+            around = int(0.25 * rate)
+            there = at + joint_lag(line, whole, at, rate)
+            if around <= at <= len(line) - around and around <= there <= len(whole) - around:
+                joints.append(abs(level_db(line[at - around: at + around])
+                                  - level_db(whole[there - around: there + around])))
+    print(f"   {len(joints)} joints between parts: level over ±0.25 s against the whole sentence: median "
+          f"{statistics.median(joints):.2f} dB, worst {max(joints):.2f} dB, "
+          f"over 1.5 dB: {sum(j > 1.5 for j in joints)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--parts", type=lambda s: {int(p) for p in s.split(",")}, default={1, 2, 3, 4},
-                        help="the parts to run, e.g. 2,3 (default: all four)")
+    parser.add_argument("--parts", type=lambda s: {int(p) for p in s.split(",")}, default={1, 2, 3, 4, 5},
+                        help="the parts to run, e.g. 2,3 (default: all)")
     args = parser.parse_args()
     if not shutil.which("espeak-ng"):
         sys.exit("bench: espeak-ng is not installed")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         parts = {1: lambda: clarity(folder), 2: lambda: first_audio(args.runs),
-                 3: lambda: whole_process(args.runs, folder), 4: cue_lateness}
+                 3: lambda: whole_process(args.runs, folder), 4: cue_lateness, 5: japanese_levels}
         for number in sorted(args.parts & parts.keys()):
             parts[number]()
 
