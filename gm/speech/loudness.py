@@ -5,16 +5,18 @@ a few dB louder or softer than another, so a countdown number, or a sentence's p
 its own, may jump from the one before). Every rendered line goes through one `Loudness`:
 
 - the leveller brings the speech to TARGET_DBFS (times the settings' volume): the gain at each
-  sample is the target over the level of the speech in the WINDOW before it (samples quieter
-  than GATE_DBFS, pauses, do not count, so silence stays silence and the gain holds through
-  it); a line starts at the level of its first WINDOW, faded into the running level over it;
+  sample is the target over the level of the last WINDOW of speech before it (samples quieter
+  than GATE_DBFS do not count, so silence stays silence and the gain holds through it). After
+  a PAUSE (a comma, a sentence's end) the level is taken afresh: a phrase starts at the level
+  of its first START of speech, faded into the running level, so each phrase is heard at one
+  loudness however its engine rendered it;
 - the limiter keeps every sample below CEILING_DBFS: its gain is the lowest the peaks need
   within HOLD before to LOOKAHEAD after each sample, smoothed over 2 × LOOKAHEAD, so no peak
   is ever clipped and the gain never steps. It holds back 2 × LOOKAHEAD of audio (5 ms).
 
-Both stages look only at what came before (the limiter at 5 ms after), so a line fed in parts
-(the loudspeaker path: the first part plays while the rest renders) comes out as the same line
-fed whole, wherever the parts are cut.
+Both stages look only at what came before (the limiter 5 ms ahead, a phrase's start START
+ahead), so a line fed in parts (the loudspeaker path: the first part plays while the rest
+renders) comes out as the line fed whole wherever a part ends past a phrase's first START.
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ HOLD = 0.02  # seconds the limiter holds a gain down after a peak
 FULL_SCALE = 32768.0
 
 
-def _db(value: float) -> float:
-    return 10.0 ** (value / 20.0)
+def _ratio(db: float) -> float:
+    return 10.0 ** (db / 20.0)
 
 
 def running_min(values: numpy.ndarray, size: int) -> numpy.ndarray:
@@ -89,9 +91,9 @@ class Loudness:
         import numpy
 
         self.rate = rate
-        self._target = FULL_SCALE * _db(TARGET_DBFS) * (1.0 if volume is None else volume)
-        self._ceiling = math.floor(FULL_SCALE * _db(CEILING_DBFS)) - 0.5  # rounded, still below
-        self._gate = (FULL_SCALE * _db(GATE_DBFS)) ** 2
+        self._target = FULL_SCALE * _ratio(TARGET_DBFS) * (1.0 if volume is None else volume)
+        self._ceiling = math.floor(FULL_SCALE * _ratio(CEILING_DBFS)) - 0.5  # rounded, still below
+        self._gate = (FULL_SCALE * _ratio(GATE_DBFS)) ** 2
         self._window = max(1, round(WINDOW * rate))
         self._short = max(1, round(SHORT * rate))
         self._first = FIRST * rate
@@ -152,7 +154,7 @@ class Loudness:
         level = numpy.sqrt((sums + prior * self._start) / (numpy.minimum(counts, self._window) + prior))
         self._speech = _tail(self._speech, speech, self._window - 1)
         self._count += len(speech)
-        limit = _db(GAIN_DB)
+        limit = _ratio(GAIN_DB)
         return numpy.clip(self._target / numpy.maximum(level, 1e-9), 1.0 / limit, limit)
 
     # -- the limiter -------------------------------------------------------------------------
@@ -215,7 +217,7 @@ def speech_level(samples: numpy.ndarray, rate: int) -> float:
     samples = numpy.asarray(samples, dtype=float)
     short = max(1, round(SHORT * rate))
     energy = samples * samples
-    speech = energy[_window_sums(energy, numpy.zeros(0), short) > (FULL_SCALE * _db(GATE_DBFS)) ** 2 * short]
+    speech = energy[_window_sums(energy, numpy.zeros(0), short) > (FULL_SCALE * _ratio(GATE_DBFS)) ** 2 * short]
     if not len(speech):
         return -math.inf
     return 10.0 * math.log10(float(numpy.mean(speech))) - 20.0 * math.log10(FULL_SCALE)
