@@ -1,6 +1,6 @@
 """Rendering a line to audio with the engine for its language (see gm.speech.engines).
 
-English: flite's `slt` voice on Linux where flite is installed, else pyttsx3 (the platform's
+English: flite's clearest voice (`rms`) on Linux where flite is installed, else pyttsx3 (the platform's
 voice; espeak-ng's `en-us` on Linux). Japanese: Open JTalk where `gm[ja]` is installed, else
 pyttsx3 (espeak-ng's kana-only voice). A `--voice` picks the engine that has that voice. Every
 engine takes the same `--rate` (words per minute) and renders a line piece by piece
