@@ -153,11 +153,11 @@ def test_a_sequence_of_questions_answered_from_one_recording(model, tmp_path):
                        speaker, EN, clock, vocabulary=KO)
     assert [asker.ask(q) for q in (WHO, COUNT, CARD, WHO)] == ["민수", "4", "watermelon", "서연"]
     assert speaker.lines == [
-        "민수. Right?",
+        "민수. Is that right?",
         "민수 has 6 votes. Right?", "민수 has 6 votes. Right?", "Once more, please.", "Votes for 민수?",
         "Sorry, I did not catch that.", "Votes for 민수?",
         "민수 has 4 votes. Right?",
-        "수박. Right?", "수박. Right?",
+        "수박. Is that right?", "수박. Is that right?",
     ]
 
 
@@ -188,7 +188,7 @@ def test_a_name_the_model_cannot_hear_is_answered_by_seat_number(model):
     assert speaker.lines == ["I cannot hear the name Zoë. For Zoë, say the seat number 4."]
     who = Question("vote", Line("vote", "Who?", ""), ("민수", "지훈", "서연", "Zoë"))
     assert asker.ask(who) == "Zoë"  # 넷: seat four
-    assert speaker.lines[-1] == "Zoë. Right?"
+    assert speaker.lines[-1] == "Zoë. Is that right?"
 
 
 def test_open_asker_replays_a_file_and_falls_back_without_a_microphone(model, monkeypatch):

@@ -146,7 +146,7 @@ def test_unclear_or_unknown_speech_is_rejected_and_asked_again(clock):
                       keyboard="Aki\n")
     assert asker.ask(NAMES) == "graveyard"
     assert asker.speaker.keys()[:2] == ["listen.not_understood", "vote"]
-    assert asker.speaker.lines[-1].text == "The graveyard. Right?"  # a sentence starts with a capital
+    assert asker.speaker.lines[-1].text == "The graveyard. Is that right?"  # a sentence starts with a capital
     assert asker.ask(NAMES) == "Aki"  # twice unclear: typed
     assert asker.speaker.keys()[-3:] == ["listen.not_understood", "vote", "listen.type_it"]
 
@@ -192,7 +192,7 @@ def test_the_read_back_names_who_the_answer_is_about(clock):
     vote = Question("v", Line("v", "Mio, who?", "", fields={"voter": "Mio"}), ("Aki", "Ken"))
     done = Question("d", Line("d", "Say done", ""), ("done",), default="done", timeout=20)
     assert [asker.ask(q) for q in (count, vote, done)] == ["3", "Ken", "done"]
-    assert [line.text for line in asker.speaker.lines] == ["Aki has 3 votes. Right?", "Mio: Ken. Right?"]
+    assert [line.text for line in asker.speaker.lines] == ["Aki has 3 votes. Right?", "Mio, Ken. Is that right?"]
     assert clock.now() < 5  # "done" was taken at once
 
 

@@ -55,7 +55,7 @@ def test_four_players_werewolf_executed_by_count_vote():
     assert "Aki to Ken, Ken to Mio, Mio to Sora and Sora to Aki" in texts[speaker.keys.index("werewolf.pass_right")]
     assert "werewolf.vote.four_players" in speaker.keys  # why everyone points at once
     assert ("The votes: Aki has 3 votes, Ken has 1 vote, Mio has 0 votes, Sora has 0 votes and the graveyard has "
-            "0 votes. Right?") in texts
+            "0 votes. Is that right?") in texts
     assert "Aki is executed." in texts and "Aki holds Villager and Werewolf." in texts
     assert texts[-3:] == ["Victory to the villagers!", "Everyone on that side wins. Turn your cards over to see who.",
                           "That was the night. Shuffle up for the next one!"]
@@ -93,13 +93,13 @@ def test_the_whole_tally_is_confirmed_and_one_count_corrected_before_anyone_is_e
     tallies = [t for t in texts if t.startswith("The votes: ")]
     assert tallies == [
         "The votes: Aki has 2 votes, Ken has 2 votes, Mio has 0 votes, Sora has 0 votes and the graveyard has 0 votes. "
-        "Right?",
+        "Is that right?",
         "The votes: Aki has 2 votes, Ken has 2 votes, Mio has 0 votes, Sora has 0 votes and the graveyard has 0 votes. "
-        "Right?",
+        "Is that right?",
         "The votes: Aki has 2 votes, Ken has 1 vote, Mio has 0 votes, Sora has 0 votes and the graveyard has 0 votes. "
-        "Right?",
+        "Is that right?",
         "The votes: Aki has 3 votes, Ken has 1 vote, Mio has 0 votes, Sora has 0 votes and the graveyard has 0 votes. "
-        "Right?",
+        "Is that right?",
     ]
     assert speaker.keys.count("werewolf.vote.ask_count") == 5  # nobody counted everything again
     assert [e["votes"] for e in log if e["type"] == "vote_corrected"] == [1, 3]

@@ -45,7 +45,7 @@ def test_a_typed_correction_at_the_tally_changes_one_count_and_a_count_out_of_ra
     assert result.exit_code == 0, result.output
     assert "Which count is wrong? Say the name and the right number, like “Aki 3”, or type Aki=3." in result.output
     assert ("The votes: Aki has 3 votes, Ken has 0 votes, Mio has 0 votes, Sora has 0 votes and the graveyard has "
-            "0 votes. Right?") in result.output
+            "0 votes. Is that right?") in result.output
     assert "  ? 'Ken=9' is not one of: yes / no / Aki=0 / Aki=1" in result.output
     events = [json.loads(line) for line in log.read_text().splitlines()]
     assert [e["votes"] for e in events if e["type"] == "vote_corrected"] == [0, 4]
