@@ -43,7 +43,8 @@ from fakes import FakeClock  # noqa: E402
 from gm.hearing.keyboard import KeyboardAsker  # noqa: E402
 from gm.text.lines import Voice  # noqa: E402
 from gm.hearing.voice import VoiceAsker, phrasebook  # noqa: E402
-from gm.ports import Line, Question  # noqa: E402
+from gm.ports import Line  # noqa: E402
+from gm.table.questions import Table  # noqa: E402
 from gm.hearing.decoys import decoys  # noqa: E402
 from gm.hearing.listener import BLOCK_SECONDS, Listener, PcmSource, load_model, read_wav  # noqa: E402
 from gm.hearing.phrases import Vocabulary  # noqa: E402
@@ -51,6 +52,11 @@ from test_listen_vosk import FIXTURES, KO, KO_MODEL  # noqa: E402
 
 KO_DECOYS = Vocabulary(KO.hear, decoys("ko"))
 NUMBERS = ("영", "하나", "둘", "셋", "넷", "다섯", "여섯")
+
+def Question(key, prompt, answers, labels=None):  # noqa: N802  (a closed choice, as a night asks one)
+    return Table(Voice("en")).choice(key, answers, labels, prompt=prompt)
+
+
 COUNT = Question("count", Line("count", "?", ""), tuple(str(n) for n in range(7)))
 WHO = Question("who", Line("who", "?", ""), ("민수", "지훈", "서연", "graveyard"))
 CARD = Question("card", Line("card", "?", ""), ("watermelon", "apple", "grape"),

@@ -27,18 +27,24 @@ start = time.perf_counter()
 sys.path.insert(0, "tests")
 from fakes import FakeClock
 from gm.hearing.voice import open_asker
-from gm.ports import Line, Question
+from gm.ports import Line
+from gm.table.questions import Table
 from gm.text.lines import Voice
 
 class Quiet:
+    speaking, last_spoken_end = False, float("-inf")
+
     def say(self, line):
         'Lines are not printed: the bench times the loading alone.'
+
+    def flush(self):
+        'Nothing to wait for.'
 
 model, wav, background = sys.argv[1] or None, sys.argv[2], sys.argv[3] == "1"
 asker = open_asker(wav, FakeClock(), Quiet(), Voice("ko"), model_path=model, stream=io.StringIO(),
                    note=lambda text: None, background=background)
 ready = time.perf_counter() - start
-answer = asker.ask(Question("vote", Line("vote", "?", ""), ("graveyard",)))
+answer = asker.ask(Table(Voice("ko")).choice("vote", ("graveyard",), prompt=Line("vote", "?", ""))).value
 answered = time.perf_counter() - start
 print(json.dumps({"ready": ready, "answered": answered, "answer": answer}))
 """

@@ -21,42 +21,57 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gm.score.journal import Journal, encode  # noqa: E402
+from scorer.humalien.errors import ScoreError  # noqa: E402
 from scorer.humalien.events import (  # noqa: E402
     AngelCut, Finish, Flow, Foul, GodIsland, NewMatch, Redo, SixSixSix, Skull, Undo,
 )
+from scorer.humalien.fold import State, advance  # noqa: E402
 
 
 def match_events(rng: random.Random) -> list:
     """One plausible match: flows, skulls, the odd special, undo/redo, three finishes (each
-    event one real cards can produce: HU-R6)."""
-    events: list = [NewMatch(("Alice", "Bob"), abandon=True)]
+    event one real cards can produce: a drawn event the box cannot produce, HU-R6, is left out)."""
+    events: list = []
+    state = State()
+
+    def take(event) -> bool:
+        nonlocal state
+        try:
+            state = advance(state, event, strict=True)
+        except ScoreError:
+            return False
+        events.append(event)
+        return True
+
+    take(NewMatch(("Alice", "Bob"), abandon=True))
     for _game in range(3):
-        used: set[str] = set()  # 666, God Island, Angel Cut: one each per game with one box
         piles = {"Alice": 0, "Bob": 0}  # empty piles never come back
         for _ in range(rng.randint(15, 30)):
             player = rng.choice(("Alice", "Bob"))
             roll = rng.random()
             more = piles[player] + (rng.random() < 0.2 and piles[player] < 5)
             if roll < 0.6:
-                piles[player] = more
-                events.append(Flow(player, more))
+                if take(Flow(player, more)):
+                    piles[player] = more
             elif roll < 0.8:
-                events.append(Skull(player, rng.randint(1, 6)))
-            elif roll < 0.85 and "666" not in used:
-                piles[player] = more
-                events.append(SixSixSix(player, more))
-                used.add("666")
-            elif roll < 0.88 and "god" not in used:
-                events.append(GodIsland(player))
-                used.add("god")
-            elif roll < 0.9 and "angel" not in used:
-                piles[player] = 5
-                events.append(AngelCut(player))
-                used.add("angel")
+                take(Skull(player, rng.randint(1, 6)))
+            elif roll < 0.85:
+                if take(SixSixSix(player, more)):
+                    piles[player] = more
+            elif roll < 0.88:
+                take(GodIsland(player))
+            elif roll < 0.9:
+                if take(AngelCut(player)):
+                    piles[player] = 5
             else:
-                events += [Flow(player, piles[player]), Undo(), Redo()]
+                for event in (Flow(player, piles[player]), Undo(), Redo()):
+                    take(event)
         ending = Finish if rng.random() < 0.9 else Foul
-        events.append(ending(rng.choice(("Alice", "Bob")), rng.randint(1, 30)))
+        first = rng.choice(("Alice", "Bob"))
+        left = rng.randint(1, 30)
+        for player in (first, "Bob" if first == "Alice" else "Alice"):  # no more than the other can hold
+            if any(take(ending(player, n)) for n in range(left, 0, -1)):
+                break
     return events
 
 

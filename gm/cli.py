@@ -10,7 +10,6 @@ import typer
 from typer.core import TyperGroup
 
 from gm.commands.common import GmApp, GmGroup
-from gm.commands.plain_params import plain_help_flag, read_params_plainly, read_plainly
 
 GROUPS = {
     "werewolf": "gm.commands.werewolf",
@@ -42,19 +41,43 @@ class LazyGroups(GmGroup):
         sub = importlib.import_module(GROUPS[name]).app
         if self._listing and isinstance(sub.info.help, str):
             return TyperGroup(name=name, help=sub.info.help)
-        group = typer.main.get_group(sub)
+        group = typer.main.get_command(sub)
         group.name = name
-        read_plainly(group, ctx)
         return group
 
-    def get_help_option(self, ctx: typer.Context):
-        return plain_help_flag(super().get_help_option(ctx))
-
     def get_params(self, ctx: typer.Context):
-        """The root's own options (--version, completion) read plainly too."""
+        """The root's own options (--version, completion); completion for a shell gm cannot tell
+        is refused in one line."""
         params = super().get_params(ctx)
-        read_params_plainly(params)
+        for param in params:
+            if param.name in ("install_completion", "show_completion") and param.callback is not None \
+                    and not getattr(param.callback, "checks_the_shell", False):
+                param.callback = _shell_checked(param.callback, f"--{param.name.replace('_', '-')}")
         return params
+
+
+COMPLETED_SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+
+
+def _shell_checked(callback, option: str):
+    """`callback` of a completion option, run only when the shell is one completion is made for."""
+    def checked(ctx, param, value):
+        if value and not isinstance(value, str) and not ctx.resilient_parsing:
+            import shellingham
+
+            try:
+                shell = shellingham.detect_shell()[0]
+            except (shellingham.ShellDetectionFailure, RuntimeError, OSError):
+                shell = None
+            if shell not in COMPLETED_SHELLS:
+                from gm.commands.common import fail
+
+                fail(f"{option}: cannot tell which shell this is{f' ({shell})' if shell else ''}; "
+                     f"completion is made for {', '.join(COMPLETED_SHELLS)}: run it from one of them")
+        return callback(ctx, param, value)
+
+    checked.checks_the_shell = True  # type: ignore[attr-defined]
+    return checked
 
 
 app = GmApp(cls=LazyGroups, help="A spoken game master for card nights played with real cards.", add_completion=True)
@@ -84,6 +107,10 @@ def _exit_on_signal(signum: int, frame: object) -> None:
 
 def main() -> None:
     import signal
+
+    from gm.launch import usable_standard_streams
+
+    usable_standard_streams()
 
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):

@@ -7,6 +7,7 @@ import json
 import os
 import stat
 import sys
+import unicodedata
 from pathlib import Path
 from typing import IO, Any
 from collections.abc import Callable
@@ -42,15 +43,42 @@ def json_text(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
+def printable(text: str) -> str:
+    """`text` on one line: control characters (newlines, escapes, lone surrogates) shown as escapes;
+    spaces of any width (the ideographic space an IME types) stay as they are."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or unicodedata.category(c) == "Zs" else repr(c)[1:-1] for c in text)
+
+
+def _printable_strings(value: Any) -> Any:
+    """`value` (parsed JSON) with every string in it, keys too, made `printable`."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [_printable_strings(v) for v in value]
+    if isinstance(value, dict):
+        return {printable(k): _printable_strings(v) for k, v in value.items()}
+    return value
+
+
+_DECODER = json.JSONDecoder()
+
+
 def json_value(text: str | bytes, bad: Callable[[str], Exception]) -> Any:
-    """The JSON value of `text`; otherwise `bad(reason)` is raised, also for nesting too deep
-    for the parser (which raises RecursionError, not a ValueError)."""
+    """The JSON value of `text`, every string in it printable (a name with an escape sequence or a
+    lone surrogate is shown escaped, never sent to the terminal); otherwise `bad(reason)` is
+    raised, also for nesting too deep for the parser (which raises RecursionError, not a ValueError)."""
+    escaped = b"\\u" in text if isinstance(text, bytes) else "\\u" in text
     try:
-        return json.loads(text)
+        value = _DECODER.decode(text.decode("utf-8") if isinstance(text, bytes) else text)
+        if escaped or not text.isascii():  # only these can hold what is not printable
+            value = _printable_strings(value)
     except ValueError as error:  # JSON or UTF-8 damage
         raise bad(str(error)) from None
     except RecursionError:
         raise bad("nested too deep") from None
+    return value
 
 
 def check_regular(path: Path, fd: int, limit: int = MAX_FILE_BYTES) -> int:
@@ -80,8 +108,11 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
 
 
 def read_stream(stream: IO[str], limit: int = MAX_FILE_BYTES) -> str:
-    """All of `stream` (standard input), refused past `limit` characters."""
-    text = stream.read(limit + 1)
+    """All of `stream` (standard input), refused past `limit` characters or when it is not UTF-8 text."""
+    try:
+        text = stream.read(limit + 1)
+    except UnicodeDecodeError as error:
+        raise BadFile(f"the input is not UTF-8 text (byte {error.start})") from None
     if len(text) > limit:
         raise BadFile(f"the input is longer than {limit // (1024 * 1024)} MB")
     return text
@@ -93,6 +124,13 @@ def read_line(stream: IO[str], limit: int = MAX_LINE) -> str:
     A longer line is cut to `limit` (its rest is skipped); a line with no end in sight
     (`< /dev/zero`) counts as the end of input, so memory stays bounded.
     """
+    try:
+        return _read_line(stream, limit)
+    except UnicodeDecodeError as error:
+        raise BadFile(f"the input is not UTF-8 text (byte {error.start})") from None
+
+
+def _read_line(stream: IO[str], limit: int) -> str:
     line = stream.readline(limit + 1)
     if len(line) <= limit or line.endswith("\n"):
         return line
@@ -106,17 +144,37 @@ def read_line(stream: IO[str], limit: int = MAX_LINE) -> str:
 
 
 def write_new_file(path: Path, write: Callable[[IO[str]], object]) -> None:
-    """Write `path` whole or not at all: into a temporary file beside it, synced, then renamed."""
-    path = Path(path)
+    """Write `path` whole or not at all: into a temporary file beside it, synced, then renamed.
+
+    Only a regular file is replaced (a FIFO or a device is refused, never waited on); a full disk
+    leaves nothing behind and names the file."""
+    _write_whole(Path(path), lambda: open(_temporary(path), "x", encoding="utf-8", newline=""), write)
+
+
+def write_new_bytes(path: Path, data: bytes) -> None:
+    """`write_new_file` for bytes (a WAV file)."""
+    _write_whole(Path(path), lambda: open(_temporary(path), "xb"), lambda out: out.write(data))
+
+
+def _temporary(path: Path) -> Path:
+    return Path(path).with_name(f".{Path(path).name}.{os.getpid()}.tmp")
+
+
+def _write_whole(path: Path, create: Callable[[], IO], write: Callable[[IO], object]) -> None:
     if path.exists() and not path.is_file():
         raise BadFile(f"{str(path)!r} is not a regular file")
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary = _temporary(path)
     try:
-        with open(temporary, "x", encoding="utf-8", newline="") as out:
+        with create() as out:
             write(out)
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        if error.filename is None or Path(error.filename) == temporary:  # name the file the user gave
+            raise OSError(error.errno, error.strerror, str(path)) from None
+        raise
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise

@@ -83,8 +83,23 @@ def quick_say(call: dict[str, str | bool]) -> str | None:
     return said.report(bool(call.get("--json")), words.text("voice.saved", file=str(to)))
 
 
+def usable_standard_streams() -> None:
+    """A closed standard stream (`<&-`, `>&-`) reads as empty input or writes to nowhere, and text
+    a stream cannot encode (a lone surrogate) is written escaped: neither ends gm with a crash."""
+    import os
+
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 - open for the process's life
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main() -> None:
     """Run gm: the quick way for a plain `gm voice say … --to WAV`, else the full command line."""
+    usable_standard_streams()
     args = sys.argv[1:]
     call = say_call(args[2:]) if args[:2] == ["voice", "say"] else None
     printed = quick_say(call) if call is not None else None

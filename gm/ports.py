@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 from collections.abc import Mapping
 
 from scorer.named import Named
@@ -28,31 +28,98 @@ class Line:
     fields: Mapping[str, object] = field(default_factory=dict, compare=False)
 
 
-@dataclass(frozen=True)
-class Question:
-    """A question with a closed set of answers.
+class How(Named):
+    """How an answer came: typed, said and heard, or the question's default (a timeout, Enter)."""
 
-    `answers` are canonical values (player names, "graveyard", "0".."6", "yes"/"no", card ids);
-    `labels` maps an answer to how it is printed and said in the current language.
-    With a `timeout` (clock seconds) the asker returns `default` when nobody answers in time.
-    An answer heard by voice is read back for a "yes" unless `readback` is False (a question
-    that is itself a read-back, like the whole vote's tally).
+    KEYBOARD = "keyboard"
+    VOICE = "voice"
+    DEFAULT = "default"
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Answer(Generic[T]):
+    """A question's typed answer (`value`), how it came, and whether it was heard surely
+    (typed answers and defaults are sure)."""
+
+    value: T
+    how: How = How.KEYBOARD
+    sure: bool = True
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Why a reply answers nothing (`line`, from the voice packs, with its key and fields), and
+    the answer it is near to (`near`, offered as "did you mean …?"), if any."""
+
+    line: Line
+    near: object = None
+    takes: frozenset[str] = frozenset()  # replies (normalised) that take the suggestion: y, yes, はい, 네
+
+    def taken_by(self, text: str) -> bool:
+        return self.near is not None and " ".join(text.casefold().split()) in self.takes
+
+
+
+class Question(Protocol[T]):
+    """A question the night asks, with its own answer type.
+
+    `answers` are the tokens a listener can hear for it (player names, "graveyard", "0".."6",
+    "yes"/"no", card ids, "Aki=2"), each `label`led in the night's language; every token parses
+    (`parse`) to the value it stands for, as any line typed or heard does. With a `timeout`
+    (clock seconds) the asker returns `default` when nobody answers in time; Enter takes the
+    default where there is one (`has_default`).
     """
 
-    key: str
-    prompt: Line
-    answers: tuple[str, ...]
-    labels: Mapping[str, str] = field(default_factory=dict)
-    default: str | None = None
-    timeout: float | None = None
-    readback: bool = True
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def prompt(self) -> Line: ...
+
+    @property
+    def answers(self) -> tuple[str, ...]: ...
+
+    @property
+    def timeout(self) -> float | None: ...
+
+    @property
+    def has_default(self) -> bool: ...
+
+    @property
+    def default(self) -> T: ...
 
     def label(self, answer: str) -> str:
-        return self.labels.get(answer, answer)
+        """How the token `answer` is printed and said."""
+
+    def parse(self, text: str) -> T | Refused:
+        """The value a typed or heard reply gives, or why it gives none."""
+
+    def readback(self, value: T, sure: bool = True) -> Line | None:
+        """The line that reads a heard `value` back for a "yes"; None when it is taken as heard
+        (heard unsure, such a value is asked again instead)."""
+
+    def hint(self, left: float | None = None) -> str:
+        """The short hint shown at a typed prompt, with `left` seconds (real ones, as the table
+        counts them) when it goes on by itself."""
+
+    def choices(self) -> Line:
+        """Every answer, listed when `?` is typed."""
 
 
 class Speaker(Protocol):
-    """Prints and (where it can) speaks lines; never blocks the caller for long."""
+    """Prints and (where it can) speaks lines; never blocks the caller for long.
+
+    `speaking` is True while audio plays and `last_spoken_end` is the monotonic time audio last
+    stopped (-inf: never): a listener's echo gate reads both so gm does not hear itself."""
+
+    @property
+    def speaking(self) -> bool: ...
+
+    @property
+    def last_spoken_end(self) -> float: ...
 
     def say(self, line: Line) -> None: ...
 
@@ -63,8 +130,8 @@ class Speaker(Protocol):
 
 
 class Asker(Protocol):
-    def ask(self, question: Question) -> str:
-        """Return one of `question.answers` (or `question.default` on timeout)."""
+    def ask(self, question: Question[T]) -> Answer[T]:
+        """The question's answer (its default on timeout), with how it came."""
 
     def close(self) -> None:
         """Stop listening and let go of the microphone or model (nothing for a keyboard)."""

@@ -15,12 +15,13 @@ settings.load_profile("ci" if os.environ.get("CI") else "gm")
 
 def pytest_collection_modifyitems(config, items):
     """Tests marked `espeak` need the espeak-ng program; skip them, saying why, where it is missing.
-    The long fuzz runs only when asked for (`-m fuzz_long`)."""
-    if "fuzz_long" not in (config.getoption("markexpr") or ""):
-        long = pytest.mark.skip(reason="the long CLI fuzz runs with -m fuzz_long")
-        for item in items:
-            if "fuzz_long" in item.keywords:
-                item.add_marker(long)
+    The long fuzz and the stress runs run only when asked for (`-m fuzz_long`, `-m stress`)."""
+    for marker, what in (("fuzz_long", "the long CLI fuzz"), ("stress", "the stress run")):
+        if marker not in (config.getoption("markexpr") or ""):
+            long = pytest.mark.skip(reason=f"{what} runs with -m {marker}")
+            for item in items:
+                if marker in item.keywords:
+                    item.add_marker(long)
     if shutil.which("espeak-ng"):
         return
     skip = pytest.mark.skip(reason="espeak-ng is not installed (./setup.sh installs it as root)")

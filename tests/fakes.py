@@ -1,8 +1,12 @@
-"""Fakes for the ports: a clock, a recording speaker, scripted answers, scripted timer commands."""
+"""Fakes for the ports: a clock, a recording speaker, scripted answers, scripted timer commands; hostile files."""
 
 from __future__ import annotations
 
-from gm.ports import Line, Question
+import math
+import os
+from pathlib import Path
+
+from gm.ports import Answer, How, Line, Question, Refused
 
 
 class FakeClock:
@@ -23,6 +27,9 @@ class FakeClock:
 
 
 class RecordingSpeaker:
+    speaking = False
+    last_spoken_end = -math.inf
+
     def __init__(self, clock: FakeClock | None = None) -> None:
         self.clock = clock
         self.lines: list[Line] = []
@@ -48,20 +55,23 @@ CTRL_C = "^C"
 
 
 class ScriptedAsker:
-    """Answers questions from a list; None lets a timed question time out on the fake clock.
+    """Answers questions from a list, each reply read by the question's own parser as if typed
+    (a reply that does not parse fails the test); None lets a timed question time out on the
+    fake clock, "" takes the default (Enter). A reply may be an `Answer` (as heard by voice).
 
-    An answer may be a (key, answer) pair to assert which question it is for; the answer CTRL_C
-    stands for Ctrl-C pressed at that question."""
+    A reply may be a (key, reply) pair to assert which question it is for; the reply CTRL_C
+    stands for Ctrl-C pressed at that question. A whole tally's read-back with no reply of its
+    own scripted is accepted, as with Enter."""
 
     def __init__(self, answers, clock: FakeClock) -> None:
         self.answers = list(answers)
         self.clock = clock
         self.questions: list[Question] = []
 
-    def ask(self, question: Question) -> str:
+    def ask(self, question: Question) -> Answer:
         self.questions.append(question)
         if question.key == "werewolf.vote.readback" and not self._answers_readback():
-            return question.default  # the whole tally accepted, as with Enter
+            return Answer(question.default, How.DEFAULT)  # the whole tally accepted, as with Enter
         if not self.answers:
             raise AssertionError(f"no scripted answer left for {question.key}")
         answer = self.answers.pop(0)
@@ -70,12 +80,17 @@ class ScriptedAsker:
             assert question.key == key, f"expected question {key}, got {question.key}"
         if answer == CTRL_C:
             raise KeyboardInterrupt
+        if isinstance(answer, Answer):
+            return answer
         if answer is None:
             assert question.timeout is not None, f"{question.key} has no timeout"
             self.clock.sleep(question.timeout)
-            return question.default
-        assert answer in question.answers, f"{answer!r} is not an answer to {question.key}: {question.answers}"
-        return answer
+            return Answer(question.default, How.DEFAULT)
+        if answer == "" and question.has_default:
+            return Answer(question.default, How.DEFAULT)
+        value = question.parse(answer)
+        assert not isinstance(value, Refused), f"{answer!r} is no answer to {question.key}: {value.line.text}"
+        return Answer(value)
 
     def close(self) -> None:
         """Nothing to let go of."""
@@ -119,3 +134,23 @@ class RecordingDisplay:
 
     def close(self) -> None:
         self.closed += 1
+
+
+def hostile(path: Path, kind: str) -> None:
+    """Make `path` (a file gm keeps beside another) hostile: "fifo", "dangling" (a link to nowhere),
+    "zero" (a link to /dev/zero), "damaged" (an index line of wrong types, then deep nesting),
+    "folder"; any other kind leaves nothing there."""
+    if path.is_dir() and not path.is_symlink():
+        path.rmdir()
+    else:
+        path.unlink(missing_ok=True)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dangling":
+        path.symlink_to(path.with_name("missing") / "nowhere")
+    elif kind == "zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "damaged":
+        path.write_text('{"match": 1, "offset": -5, "length": 1000000000000000, "line": [[[1]]]}\n' + "[" * 50_000)
+    elif kind == "folder":
+        path.mkdir()

@@ -1,5 +1,7 @@
 """The next night: "again?" after the verdict, and the evening's tally of wins per player and side."""
 
+import csv
+import io
 import json
 import os
 from pathlib import Path
@@ -59,7 +61,8 @@ MORNING = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.
 
 
 def counts(*numbers):
-    return [("werewolf.vote.ask_count", str(n)) for n in numbers]
+    """One round's counts typed in one line, in the candidates' order."""
+    return [("werewolf.vote.ask_count", " ".join(map(str, numbers)))]
 
 
 def evening_of(answers, lang="en"):
@@ -73,13 +76,9 @@ def evening_of(answers, lang="en"):
     return evening, speaker, kept
 
 
-TRAITOR_WEREWOLF_NIGHT = MORNING + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_first", "werewolf"),
-                                                           ("werewolf.reveal.ask_second", "traitor")]
-VILLAGERS_NIGHT = MORNING + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_first", "werewolf"),
-                                                    ("werewolf.reveal.ask_second", "villager"),
-                                                    ("werewolf.evening.ask_winner", "Mio"),
-                                                    ("werewolf.evening.ask_winner", "Ken"),
-                                                    ("werewolf.evening.ask_winner", "done")]
+TRAITOR_WEREWOLF_NIGHT = MORNING + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_hand", "werewolf traitor")]
+VILLAGERS_NIGHT = MORNING + counts(3, 0, 0, 0, 0) + [("werewolf.reveal.ask_hand", "werewolf villager"),
+                                                    ("werewolf.reveal.ask_holder", "Sora")]  # the traitor
 
 
 @pytest.mark.parametrize("lang, tally", [
@@ -93,42 +92,87 @@ def test_again_plays_the_next_night_with_the_same_table_and_the_tally_is_said(la
                ("werewolf.evening.again", "no")]
     evening, speaker, kept = evening_of(answers, lang)
     assert [night.winning_side for night in evening.nights] == ["villagers", "traitor_werewolf"]
-    assert evening.nights[0].winners == ("Ken", "Mio")  # named by the table: the verdict named the side only
-    assert [len(e.nights) for e in kept] == [1, 2]  # kept after every night
+    assert evening.nights[0].winners == ("Ken", "Mio")  # from the cards: Aki's werewolf, Sora's traitor
+    assert kept == list(evening.nights)  # each kept as soon as it was judged
+    assert kept[0].sides == {"Aki": "werewolves", "Ken": "villagers", "Mio": "villagers", "Sora": "werewolves"}
     assert speaker.keys.count("werewolf.intro") == 2
     assert speaker.lines[-1].key == "werewolf.evening.tally" and speaker.lines[-1].text == tally
 
 
 # -- gm werewolf play and gm werewolf evening --------------------------------------------------------
-NIGHT_KEYS = "\n\n\n\n" + "3\n1\n0\n0\n0\n" + "\n" + "werewolf\ntraitor\n"
+NIGHT_KEYS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf traitor\n"  # 3 + 1: every vote counted
 
 
-def test_play_keeps_the_evening_beside_the_log_and_evening_prints_it(tmp_path):
-    runner = CliRunner()
-    log = tmp_path / "night.jsonl"
-    result = runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
-                                 "--speech", "off", "--log", str(log)], input=NIGHT_KEYS + "y\n" + NIGHT_KEYS + "no\n")
+def play(*args, keys=NIGHT_KEYS):
+    return CliRunner().invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
+                                    "--speech", "off", *args], input=keys)
+
+
+def shown(*args):
+    result = CliRunner().invoke(app, ["werewolf", "evening", *args])
     assert result.exit_code == 0, result.output
-    assert "The evening, 2 nights: the Traitor Werewolf won 2 times. Wins: Aki 2" in result.output
-    kept = json.loads((tmp_path / "night.evening.json").read_text(encoding="utf-8"))
-    assert kept["wins"] == {"Aki": 2, "Ken": 0, "Mio": 0, "Sora": 0}
-    shown = runner.invoke(app, ["werewolf", "evening", "--file", str(tmp_path / "night.evening.json"), "--json"])
-    assert shown.exit_code == 0 and json.loads(shown.stdout) == kept
+    return result
 
 
-def test_play_without_a_log_keeps_nights_in_the_data_dir():
+def test_two_runs_with_one_log_keep_both_evenings_and_evening_shows_tonight_and_all_time(tmp_path):
+    log = tmp_path / "ev.jsonl"
+    first = play("--log", str(log), keys=NIGHT_KEYS + "y\n" + NIGHT_KEYS + "no\n")
+    assert first.exit_code == 0, first.output
+    assert "The evening, 2 nights: the Traitor Werewolf won 2 times. Wins: Aki 2" in first.output
+    second = play("--log", str(log))
+    assert second.exit_code == 0, second.output
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert [e["type"] for e in events].count("setup") == 3  # the first evening's two nights were kept
+    assert not list(tmp_path.glob("*.evening.json"))
+    data = json.loads(shown("--json").stdout)  # the latest group: these players
+    assert (data["group"], data["evenings"]) == ("Aki,Ken,Mio,Sora", 2)
+    assert data["tonight"]["nights"] == 1 and data["all_time"]["nights"] == 3
+    aki = data["all_time"]["players"][0]
+    assert aki == {"name": "Aki", "nights": 3, "wins": 3, "share": 1.0,
+                   "by_side": {"traitor_werewolf": {"nights": 3, "wins": 3, "share": 1.0}}}
+    ken = data["tonight"]["players"][1]
+    assert ken == {"name": "Ken", "nights": 1, "wins": 0, "share": 0.0,
+                   "by_side": {"villagers": {"nights": 1, "wins": 0, "share": 0.0}}}
+
+
+def test_a_group_is_kept_under_its_name_and_its_players_in_any_order():
+    assert play("--group", "Friday").exit_code == 0
+    assert play().exit_code == 0
+    assert play().exit_code == 0
+    friday = json.loads(shown("--group", "Friday", "--json").stdout)
+    assert (friday["group"], friday["all_time"]["nights"]) == ("Friday", 1)
+    table = json.loads(shown("--group", "Sora, aki,Ken,Mio", "--json").stdout)
+    assert (table["evenings"], table["all_time"]["nights"], table["tonight"]["nights"]) == (2, 2, 1)
+    missing = CliRunner().invoke(app, ["werewolf", "evening", "--group", "Saturday"])
+    assert missing.exit_code == 2 and "Saturday" in missing.stderr
+    empty = play("--group", " , ")
+    assert empty.exit_code == 2 and "a group needs a name" in empty.stderr
+
+
+def test_play_without_a_log_keeps_nights_in_the_data_dir_and_evening_prints_them_in_japanese():
     data_home = Path(os.environ["XDG_DATA_HOME"])  # each test's own (conftest)
-    runner = CliRunner()
-    assert runner.invoke(app, ["werewolf", "evening", "--json"]).exit_code == 2  # nothing played yet
-    result = runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
-                                 "--speech", "off"], input=NIGHT_KEYS)
-    assert result.exit_code == 0, result.output
+    assert CliRunner().invoke(app, ["werewolf", "evening", "--json"]).exit_code == 2  # nothing played yet
+    assert play().exit_code == 0
     folder = data_home / "gm" / "werewolf"
-    assert len(list(folder.glob("*.jsonl"))) == 1 and len(list(folder.glob("*.evening.json"))) == 1
-    shown = runner.invoke(app, ["werewolf", "evening", "--json"])
-    assert json.loads(shown.stdout)["sides"] == {"traitor_werewolf": 1}
-    table = runner.invoke(app, ["werewolf", "evening", "--lang", "ja"])
-    assert "今夜は1回遊びました。" in table.stdout and "裏切り人狼" in table.stdout
+    assert len(list(folder.glob("*.jsonl"))) == 1 and len(list((folder / "groups").glob("*.jsonl"))) == 1
+    assert json.loads(shown("--json").stdout)["tonight"]["sides"] == {"traitor_werewolf": 1}
+    table = shown("--lang", "ja").stdout
+    assert "Aki,Ken,Mio,Sora：今夜1回、これまで1回の集まりで1回" in table and "裏切り人狼 1/1" in table
+
+
+def test_evening_exports_csv_one_row_per_player_and_scope():
+    assert play().exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(shown("--csv").stdout)))
+    assert [(r["scope"], r["player"]) for r in rows] == [(scope, name) for scope in ("tonight", "all_time")
+                                                         for name in FOUR]
+    assert rows[0]["wins"] == "1" and rows[0]["traitor_werewolf_wins"] == "1" and rows[1]["villagers_nights"] == "1"
+
+
+def test_an_evening_file_of_earlier_versions_still_shows(tmp_path):
+    old = tmp_path / "night.evening.json"
+    old.write_text(json.dumps(Evening(FOUR).add("villagers", ["Ken", "Mio"]).to_json()), encoding="utf-8")
+    data = json.loads(shown("--file", str(old), "--json").stdout)
+    assert data["all_time"]["players"][1] == {"name": "Ken", "nights": 1, "wins": 1, "share": 1.0, "by_side": {}}
 
 
 def test_evening_refuses_a_file_that_is_no_evening(tmp_path):

@@ -8,12 +8,12 @@ import sys
 import pytest
 
 from gm.text import japanese, samples
-from gm.hearing.answers import match_answer
 from gm.commands.common import BadPlayers, parse_players
 from fakes import FakeClock
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.text.lines import Voice
-from gm.ports import Line, Question
+from gm.ports import Answer, How, Line, Refused
+from gm.table.questions import Table
 from voices import LANGUAGES, UnknownLanguage, load_pack
 
 HEAVY = ("vosk", "pyttsx3", "sounddevice", "numpy", "pykakasi")
@@ -105,20 +105,20 @@ def test_voice_renders_fields_in_both_forms():
         "one of: Aki, Ken and Mio.")
 
 
-def _q(*answers, **kw):
-    return Question(key="q", prompt=Line("q", "?", "?"), answers=answers, **kw)
+def _q(*answers, labels=None, default=None, timeout=None):
+    return Table(Voice("en")).choice("q", answers, labels, default, timeout, prompt=Line("q", "?", "?"))
 
 
 def test_answers_match_exactly_by_label_and_by_unique_prefix():
     q = _q("Aki", "Ken", "Kenta", "graveyard", labels={"graveyard": "the graveyard"})
-    assert match_answer("aki", q) == "Aki"
-    assert match_answer("Ken", q) == "Ken"
-    assert match_answer("kent", q) == "Kenta"
-    assert match_answer("the grave", q) == "graveyard"
-    assert match_answer("grave", q) == "graveyard"
-    assert match_answer("k", q) is None
-    assert match_answer("", q) is None
-    assert match_answer("Sora", q) is None
+    assert q.parse("aki") == "Aki"
+    assert q.parse("Ken") == "Ken"
+    assert q.parse("kent") == "Kenta"
+    assert q.parse("the grave") == "graveyard"
+    assert q.parse("grave") == "graveyard"
+    assert q.parse("ＡＫＩ") == "Aki"  # full-width, as an IME types it
+    for no_answer in ("k", "", "Sora"):
+        assert isinstance(q.parse(no_answer), Refused)
 
 
 def test_players_with_readings_and_duplicates():
@@ -134,9 +134,9 @@ def test_keyboard_asker_reads_piped_answers_and_re_asks():
     out = []
     asker = KeyboardAsker(FakeClock(), io.StringIO("Sora\nke\n\n"), echo=out.append)
     q = _q("Aki", "Ken", default="Aki")
-    assert asker.ask(q) == "Ken"
-    assert any("'Sora' is not one of" in o for o in out)
-    assert asker.ask(q) == "Aki"
+    assert asker.ask(q) == Answer("Ken")
+    assert "  ? “Sora” answers nothing here; ? lists the answers." in out
+    assert asker.ask(q) == Answer("Aki", How.DEFAULT)
     with pytest.raises(AnswersExhausted):
         asker.ask(_q("Aki", "Ken"))
 
@@ -144,5 +144,5 @@ def test_keyboard_asker_reads_piped_answers_and_re_asks():
 def test_keyboard_asker_times_out_to_the_default_at_end_of_input():
     clock = FakeClock()
     asker = KeyboardAsker(clock, io.StringIO(""), echo=lambda _: None)
-    assert asker.ask(_q("done", default="done", timeout=20)) == "done"
+    assert asker.ask(_q("done", default="done", timeout=20)) == Answer("done", How.DEFAULT)
     assert clock.now() == 20

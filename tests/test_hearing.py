@@ -10,14 +10,15 @@ from gm.hearing.phrases import (
 )
 from gm.hearing.decoys import DECOYS
 from gm.text.lines import Voice
-from gm.ports import Line, Question
+from gm.ports import Line
+from gm.table.questions import Table
 from voices import LANGUAGES
 
 EN = Vocabulary.from_voice(Voice("en"))
 
 
-def _q(*answers, **kw):
-    return Question(key="q", prompt=Line("q", "?", "?"), answers=answers, **kw)
+def _q(*answers, labels=None):
+    return Table(Voice("en")).choice("q", answers, labels, prompt=Line("q", "?", "?"))
 
 
 def _heard(text, conf=1.0):

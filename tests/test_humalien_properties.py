@@ -8,7 +8,8 @@ from hypothesis import given, settings, strategies as st
 
 from gm.score.journal import Journal
 from scorer.humalien import fold
-from scorer.humalien.errors import Impossible, NothingToUndo
+from scorer.humalien.fold import State, apply
+from scorer.humalien.errors import Impossible, NothingToUndo, ScoreError
 from scorer.humalien.events import (
     AngelCut, Finish, Flow, Foul, GodIsland, NewMatch, Redo, SixSixSix, Skull, Undo,
 )
@@ -31,8 +32,9 @@ def effective(events):
 
 
 def reference(events):
-    """Totals, game number, 666s, God Islands, Angel Cuts and empty piles this game, and
-    whether it is over, counted the plain way."""
+    """Totals, game number, 666s, God Islands, Angel Cuts and empty piles this game, the 6s and
+    Humaliens played, the most cards each player can still hold, and whether it is over,
+    counted the plain way."""
     done, _ = effective(events)
     starts = [i for i, e in enumerate(done) if isinstance(e, NewMatch)]
     if not starts:
@@ -41,51 +43,107 @@ def reference(events):
     a, b = new.players
     totals = {a: 0, b: 0}
     game, multiplier, over = 1, 1, False
-    counts = {"666": 0, "god": 0, "angel": 0}
-    piles = {a: 0, b: 0}
+
+    def fresh():
+        return {"666": 0, "god": 0, "angel": 0, "skull_cards": 0, "skull_plays": 0}, {a: 0, b: 0}, {a: 30, b: 30}
+
+    counts, piles, holds = fresh()
+
+    def other(player):
+        return b if player == a else a
+
+    def empty(player, n):
+        piles[player] = n
+        if n == 5:  # no stock any more: a hand of at most 10
+            holds[player] = min(holds[player], 10)
+
     for e in done[starts[-1] + 1:]:
+        ended = None
         if isinstance(e, Flow):
             totals[e.player] += e.piles
-            piles[e.player] = e.piles
+            empty(e.player, e.piles)
         elif isinstance(e, Skull):
             totals[e.player] += game * e.cards
+            counts["skull_cards"] += e.cards
+            counts["skull_plays"] += 1
+            holds[e.player] -= e.cards
         elif isinstance(e, SixSixSix):
             totals[e.player] += 3 * game + (e.piles or 0)
             multiplier *= 3
             counts["666"] += 1
-            piles[e.player] = piles[e.player] if e.piles is None else e.piles
+            counts["skull_cards"] += 3
+            holds[e.player] -= 4
+            empty(e.player, piles[e.player] if e.piles is None else e.piles)
         elif isinstance(e, GodIsland):
             totals[e.player] += 30
             counts["god"] += 1
+            holds[e.player] -= 4
         elif isinstance(e, AngelCut):
-            piles[e.player] = 5 if e.piles is None else e.piles
+            holds[e.player] -= 4
+            empty(e.player, 5 if e.piles is None else e.piles)
             totals[e.player] += piles[e.player]
             counts["angel"] += 1
+            if e.opponent_left is not None:
+                ended = e.player, e.opponent_left
+        elif isinstance(e, Finish):
+            ended = e.player, e.opponent_left
         else:
-            winner = e.player if isinstance(e, Finish) else (b if e.player == a else a)
-            left = e.opponent_left if isinstance(e, Finish) else e.winner_left
+            ended = other(e.player), e.winner_left
+        if ended is not None:
+            winner, left = ended
             totals[winner] += (5 + left) * multiplier
             if game == 3:
                 over = True
             else:
                 game, multiplier = game + 1, 1
-                counts = dict.fromkeys(counts, 0)
-                piles = {a: 0, b: 0}
+                counts, piles, holds = fresh()
     return {"players": (a, b), "remote": new.remote, "totals": totals, "game": game,
-            "counts": counts, "piles": piles, "over": over}
+            "counts": counts, "piles": piles, "holds": holds, "over": over}
 
 
-def _scoring(draw, kind, player, piles, remote):
-    """One scoring event of `kind` by `player`, its counts drawn (`piles`: the piles it may find empty)."""
+def box_room(model):
+    """How many more skull cards, and 6s at the least, this game's box(es) allow."""
+    boxes = 2 if model["remote"] else 1
+    counts = model["counts"]
+    sixes = counts["skull_plays"] + 3 * counts["666"]
+    return 6 * boxes - counts["skull_cards"], 4 * boxes - sixes
+
+
+def _scoring(draw, kind, player, model):
+    """One scoring event of `kind` by `player` the cards of `model`'s game can produce."""
+    piles = st.integers(model["piles"][player], 5)  # HU-R6: empty piles never come back
+    cards, _ = box_room(model)
+    left = st.integers(1, model["holds"][model["players"][1 - model["players"].index(player)]])
     return {
         "flow": lambda: Flow(player, draw(piles)),
-        "skull": lambda: Skull(player, draw(st.integers(1, 10 if remote else 6))),
+        "skull": lambda: Skull(player, draw(st.integers(1, min(cards, model["holds"][player])))),
         "666": lambda: SixSixSix(player, draw(st.none() | piles)),
         "god": lambda: GodIsland(player),
-        "angel": lambda: AngelCut(player, draw(st.none() | piles)),
-        "finish": lambda: Finish(player, draw(st.integers(1, 30))),
-        "foul": lambda: Foul(player, draw(st.integers(1, 30))),
+        "angel": lambda: AngelCut(player, draw(st.none() | piles), draw(st.none() | left)),
+        "finish": lambda: Finish(player, draw(left)),
+        "foul": lambda: Foul(player, draw(left)),
     }[kind]()
+
+
+def possible_kinds(model, player):
+    """The kinds of event `player` can still make in `model`'s game (HU-R6)."""
+    boxes = 2 if model["remote"] else 1
+    cards, sixes = box_room(model)
+    holds = model["holds"]
+    opponent = model["players"][1 - model["players"].index(player)]
+    kinds = ["flow"]
+    if holds[opponent] > 0:
+        kinds += ["finish", "foul"]
+    if cards >= 1 and sixes >= 1 and holds[player] >= 1:
+        kinds.append("skull")
+    four = holds[player] >= 4
+    if four and model["counts"]["666"] < boxes and cards >= 3 and sixes >= 3:
+        kinds.append("666")
+    if four and model["counts"]["god"] < boxes:
+        kinds.append("god")
+    if four and model["counts"]["angel"] < boxes and holds[opponent] > 0:
+        kinds.append("angel")
+    return kinds
 
 
 @st.composite
@@ -111,12 +169,8 @@ def valid_events(draw, max_size=40):
                                    abandon=choice == "new_abandon"))
         else:
             player = draw(st.sampled_from(model["players"]))
-            boxes = 2 if model["remote"] else 1
-            kinds = ["flow", "skull", "finish", "foul"]
-            kinds += [kind for kind, n in model["counts"].items() if n < boxes]
-            kind = draw(st.sampled_from(kinds))
-            piles = st.integers(model["piles"][player], 5)  # HU-R6: empty piles never come back
-            events.append(_scoring(draw, kind, player, piles, model["remote"]))
+            kind = draw(st.sampled_from(possible_kinds(model, player)))
+            events.append(_scoring(draw, kind, player, model))
     return events
 
 
@@ -126,24 +180,38 @@ def impossible_events(draw, model):
     if model is None or model["over"]:
         return None
     player = draw(st.sampled_from(model["players"]))
+    opponent = model["players"][1 - model["players"].index(player)]
     boxes = 2 if model["remote"] else 1
-    kinds = ["finish", "foul"] + [kind for kind, n in model["counts"].items() if n >= boxes and kind != "666"]
+    cards, sixes = box_room(model)
+    holds = model["holds"]
+    kinds = ["finish", "foul"] + [kind for kind in ("god", "angel") if model["counts"][kind] >= boxes]
     if model["piles"][player] > 0:
         kinds += ["flow", "666_flow", "angel_kept"]
+    if holds[opponent] < 30:
+        kinds += ["finish_more", "foul_more"]
+    if cards < 6 * boxes or sixes < 1:  # the box has fewer skull cards (or 6s) left than one play may hold
+        kinds.append("skull")
+    if sixes < 3 and model["counts"]["666"] < boxes:
+        kinds.append("666_sixes")
     kind = draw(st.sampled_from(kinds))
     fewer = st.integers(0, model["piles"][player] - 1) if model["piles"][player] else st.nothing()
     if kind == "666_flow" and model["counts"]["666"] >= boxes:
         kind = "finish"
     if kind == "angel_kept" and model["counts"]["angel"] >= boxes:
         kind = "foul"
+    more = st.integers(holds[opponent] + 1, 30)
     return {
         "finish": lambda: Finish(player, 0),
         "foul": lambda: Foul(player, 0),
+        "finish_more": lambda: Finish(player, draw(more)),
+        "foul_more": lambda: Foul(player, draw(more)),
         "god": lambda: GodIsland(player),
         "angel": lambda: AngelCut(player),
         "flow": lambda: Flow(player, draw(fewer)),
         "666_flow": lambda: SixSixSix(player, draw(fewer)),
         "angel_kept": lambda: AngelCut(player, draw(fewer)),
+        "skull": lambda: Skull(player, draw(st.integers(cards + 1, 6 * boxes)) if sixes >= 1 else 1),
+        "666_sixes": lambda: SixSixSix(player),
     }[kind]()
 
 
@@ -239,3 +307,79 @@ def test_the_journal_behaves_as_the_fold_in_memory_undo_after_undo(events):
             assert journal.load().match == state.match
         with pytest.raises(NothingToUndo):
             journal.append(lambda _state: Undo())
+
+
+def fits(model, event):
+    """Whether real cards can produce the scoring `event` in `model`'s game, decided the plain way."""
+    if model is None or model["over"]:
+        return False
+    boxes = 2 if model["remote"] else 1
+    player = event.player
+    if player not in model["players"]:
+        return False
+    opponent = model["players"][1 - model["players"].index(player)]
+    counts, holds, had = model["counts"], model["holds"], model["piles"][player]
+    cards, sixes = box_room(model)
+
+    def flowed(piles):
+        return piles is None or had <= piles <= 5
+
+    if isinstance(event, Flow):
+        return flowed(event.piles)
+    if isinstance(event, Skull):
+        return 1 <= event.cards <= min(cards, holds[player]) and sixes >= 1
+    if isinstance(event, SixSixSix):
+        return counts["666"] < boxes and cards >= 3 and sixes >= 3 and holds[player] >= 4 and flowed(event.piles)
+    if isinstance(event, GodIsland):
+        return counts["god"] < boxes and holds[player] >= 4
+    if isinstance(event, AngelCut):
+        won = event.opponent_left is None or 1 <= event.opponent_left <= holds[opponent]
+        return counts["angel"] < boxes and holds[player] >= 4 and flowed(event.piles) and won
+    left = event.opponent_left if isinstance(event, Finish) else event.winner_left
+    return 1 <= left <= holds[opponent]
+
+
+@st.composite
+def any_events(draw, max_size=40):
+    """A new match, then events with any counts their commands take: many are impossible."""
+    players = draw(st.sampled_from(PLAYERS))
+    events = [NewMatch(players, remote=draw(st.booleans()))]
+    for _ in range(draw(st.integers(0, max_size))):
+        player = draw(st.sampled_from(players))
+        piles, left = st.integers(0, 5), st.integers(0, 30)
+        events.append(draw(st.sampled_from([
+            Undo(), Redo(), Flow(player, draw(piles)), Skull(player, draw(st.integers(1, 12))),
+            SixSixSix(player, draw(st.none() | piles)), GodIsland(player),
+            AngelCut(player, draw(st.none() | piles), draw(st.none() | left)),
+            Finish(player, draw(left)), Foul(player, draw(left)),
+        ])))
+    return events
+
+
+@settings(max_examples=150, deadline=None)
+@given(any_events())
+def test_hu_r6_an_event_is_accepted_exactly_when_the_box_can_produce_it(events):
+    """Random entries, each accepted or refused: every accepted journal stays within the box
+    (6s, Humaliens, cards held), undo and redo keep those counts, and the fold's counts are the
+    plain count's."""
+    state, accepted = State(), []
+    for event in events:
+        model = reference(accepted)
+        try:
+            state, _ = apply(state, event)
+        except ScoreError:
+            assert isinstance(event, (Undo, Redo, NewMatch)) or not fits(model, event), event
+            continue
+        assert isinstance(event, (Undo, Redo, NewMatch)) or fits(model, event), event
+        accepted.append(event)
+        model = reference(accepted)
+        if model is None:  # the new match undone
+            assert state.match is None
+            continue
+        cards, sixes = box_room(model)
+        assert cards >= 0 and sixes >= 0 and min(model["holds"].values()) >= 0
+        game = state.match.current
+        assert game.skull_cards == model["counts"]["skull_cards"]
+        assert game.least_sixes == model["counts"]["skull_plays"] + 3 * model["counts"]["666"]
+        assert dict(zip(state.match.players, game.can_hold)) == model["holds"]
+        assert dict(zip(state.match.players, state.match.totals)) == model["totals"]

@@ -184,14 +184,14 @@ def test_666_json_lists_both_awards(gm):
 def test_refusals_in_play_are_one_line_and_the_loop_goes_on(tmp_path):
     path = tmp_path / "m.jsonl"
     runner.invoke(app, ["score", "new", "Alice", "Bob", "--file", str(path)])
-    result = play(path, "f a 3\nf a 1\nfi b 0\ng a\ng b\na a --keep-stock\na b\nq\n")
+    result = play(path, "f a 3\nf a 1\nfi b 0\ng a\ng b\na a --keep-stock\n\na b\nq\n")
     out = result.stdout
     assert result.exit_code == 0
     assert "score> f a 1\n? flow of 1 empty pile for Alice refused: Alice already had 3 empty in game 1" in out
     assert ("score> fi b 0\n? finish by Bob with Alice holding 0 cards refused: "
             "Alice would have finished first (HU-R6)\n") in out
     assert "score> g b\n? God Island by Bob refused: game 1 already had 1 (one box has only four Owls; HU-R6)\n" in out
-    assert "score> a a --keep-stock\nAlice +3 (Angel Cut, stock kept: forced flow, 3 empty piles) → 36\n" in out
+    assert "score> \nAlice +3 (Angel Cut, stock kept: forced flow, 3 empty piles) → 36\n" in out
     assert "score> a b\n? Angel Cut by Bob refused" in out
     kinds = [json.loads(line)["kind"] for line in path.read_text().splitlines()]
     assert kinds == ["new", "flow", "god_island", "angel_cut"]

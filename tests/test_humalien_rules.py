@@ -184,11 +184,11 @@ def test_counts_out_of_range_are_refused(event, message):
         sheet(event)
 
 
-def test_remote_matches_accept_skull_plays_up_to_10():
-    # HU-R3: two boxes hold up to 8 sixes plus 2 Humaliens.
-    assert sheet(Skull(A, 10), remote=True).totals == (10, 0)
-    with pytest.raises(CountOutOfRange, match="1–10"):
-        sheet(Skull(A, 11), remote=True)
+def test_remote_matches_accept_skull_plays_up_to_12():
+    # HU-R3: the hand from one's own box, the stock from the other's: 8 sixes and 4 Humaliens.
+    assert sheet(Skull(A, 12), remote=True).totals == (12, 0)
+    with pytest.raises(CountOutOfRange, match="1–12"):
+        sheet(Skull(A, 13), remote=True)
 
 
 def test_events_after_the_match_is_over_are_refused_but_undo_works():

@@ -39,6 +39,7 @@ REFUSALS = {
     "input.unknown_voter": lambda: parse_roll_call("Zed=A", FOUR, CANDIDATES),
     "input.unknown_executed_player": lambda: _judge(executed="Zed"),
     "input.graveyard_name": lambda: check_player_names(["A", "墓地"]),
+    "input.answer_word": lambda: check_player_names(["A", "완료"], "ko"),
     "input.not_pair": lambda: parse_pairs("A=1,B"),
     "input.given_twice": lambda: parse_pairs("A=1,a=2"),
     "input.no_pairs": lambda: parse_pairs(" , "),

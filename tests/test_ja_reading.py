@@ -53,7 +53,7 @@ def test_a_name_and_its_count_are_said_with_a_pause():
     item = voice.line("werewolf.vote.count_item", candidate="健", n=3)
     assert item.spoken == "けん、さんびょう"
     readback = voice.line("werewolf.vote.readback", counts=[item]).spoken
-    assert readback == "とうひょうけっか。けん、さんびょう。これで いいですか？"
+    assert readback == "けん、さんびょう、ほかわ ぜろひょう。いいですか？"
     sheet = voice.line("score.totals", game=1, a="健", b="Mike", x=6, y=8)
     assert "けん、ろくてん。マイク、はってん" in sheet.spoken
 
@@ -93,12 +93,13 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID",
                                     "night.wav",
                                     "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "undo",
-                                    "flow", "foul", "keep-stock", "angel-cut", "HU-R6",
-                                    "HW-R1", "HW-R2", "HW-R4", "JSON", "werewolf", "play", "evening.json",
-                                    "winning", "side", "winners", "nights",  # Half Werewolf refusals
+                                    "flow", "foul", "keep-stock", "angel-cut", "won", "HU-R6",
+                                    "HW-R1", "HW-R2", "HW-R4", "HW-R7", "JSON", "werewolf", "play", "evening.json",
+                                    "winning", "side", "winners", "nights", "group",  # Half Werewolf refusals
                                     # keys to press, commands, arguments, rulings
                                     "pair", "flip", "special", "hint", "quit", "skip", "keep",
-                                    "A", "B", "I", "N", "F", "W", "E"}
+                                    "A", "B", "I", "N", "F", "W", "E",
+                                    "Enter", "y"}  # the typed conversation's keys
     for lang in ("en", "ja", "ko"):
         for line in samples.lines(lang):
             assert line.text and "{" not in line.text, (lang, line.key)

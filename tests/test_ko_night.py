@@ -52,15 +52,20 @@ def test_a_korean_night_runs_by_voice_from_one_recording_and_counts_only_the_vot
         return [e["answer"] for e in answers if e["key"] == key]
 
     assert [answered(f"werewolf.{step}") for step in ("deal", "pass_right", "lay_down", "seer_one")] == [["done"]] * 4
-    assert answered("werewolf.vote.ask_count") == ["1", "2", "0", "0", "0"]  # 민수's misheard 4 never counted
-    assert result.stdout.count("민수: 4표. 맞나요?") == 1 and "민수: 1표. 맞나요?" in result.stdout
-    assert answered("werewolf.vote.readback") == ["no", "yes"] and answered("werewolf.vote.which") == ["graveyard=1"]
-    assert [(e["candidate"], e["votes"]) for e in events if e["type"] == "vote_corrected"] == [("graveyard", 1)]
+    assert answered("werewolf.vote.ask_count") == [{"민수": 4}, {"지훈": 2}, {"서연": 0}, {"지민": 0},
+                                                   {"graveyard": 0}]
+    assert "민수 4표, 나머지는 0표. 맞나요?" in result.stdout  # the whole tally, naming only who has votes
+    tally = [e["answer"] for e in answers if e["key"] in ("werewolf.vote.readback", "werewolf.vote.which")]
+    assert [a for a in tally if isinstance(a, dict)] == [{"민수": 1}, {"graveyard": 1}]  # the fixes, said
+    assert tally[-1] is True  # and the tally confirmed (a "no" heard unsure is asked again, never taken)
+    assert [(e["candidate"], e["votes"]) for e in events if e["type"] == "vote_corrected"] == [
+        ("민수", 1), ("지훈", 2), ("graveyard", 1)]
     assert [e["counts"] for e in events if e["type"] == "vote"] == [
         {"민수": 1, "지훈": 2, "서연": 0, "지민": 0, "graveyard": 1}]
-    assert answered("werewolf.reveal.ask_first") + answered("werewolf.reveal.ask_second") == ["werewolf", "villager"]
+    assert answered("werewolf.reveal.ask_hand") == [["werewolf", "villager"]]  # said in one line
     verdict = next(e for e in events if e["type"] == "verdict")
     assert (verdict["executed"], verdict["winning_side"]) == ("지훈", "villagers")
-    assert answered("werewolf.evening.ask_winner") == ["민수", "서연", "done"]
-    assert answered("werewolf.evening.again") == ["no"]
+    assert answered("werewolf.reveal.ask_holder") == ["graveyard"]  # the traitor, so everyone voted
+    assert verdict["winners"] == ["민수", "서연", "지민"]
+    assert answered("werewolf.evening.again") == [False]
     assert "시민 진영의 승리!" in result.stdout

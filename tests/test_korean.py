@@ -55,7 +55,7 @@ def test_lines_print_digits_and_say_numbers_as_words():
     line = KO.line("werewolf.intro", n=4, players=["민수", "지훈", "서연", "Aki"])
     assert line.text.startswith("하프 늑대인간, 4명이 함께합니다: 민수, 지훈, 서연, Aki.")
     assert line.spoken.startswith("하프 늑대인간, 네 명이 함께합니다")
-    assert KO.line("werewolf.reveal.ask_graveyard", n=1).spoken == "묘지의 첫 번째 카드는요?"
+    assert KO.line("score.sheet.bar", game=1).spoken == "첫 번째 판"
     assert KO.line("werewolf.timer.count", n=3).spoken == "셋"
     assert KO.line("werewolf.day", secs=150).text.startswith("낮입니다. 2분 30초 동안")
 

@@ -26,7 +26,8 @@ from gm.hearing.voice import VoiceAsker, VoiceControls, open_asker, open_control
 from gm.night.context import NightContext
 from gm.night.runner import run_night
 from gm.werewolf.decks import standard_deck
-from gm.ports import Line, Question
+from gm.ports import Line
+from gm.table.questions import Table as Questions
 from gm.hearing.listener import Listener, PcmSource, load_model, read_wav
 from gm.hearing.replay import Utterances
 
@@ -55,11 +56,11 @@ a 4 said at a read-back would be a yes. "일분 더" is left out of the commands
 its lone 더 is what the model makes of the pause after "게임 마스터"."""
 COMMANDS_KO = Vocabulary({k: v for k, v in KO.hear.items() if k != "add_minute"}, KO.decoys)
 EN = Voice("en")
-COUNT = Question("votes", Line("votes", "Votes for 민수?", "", fields={"name": "민수"}),
-                 tuple(str(n) for n in range(7)))
-WHO = Question("vote", Line("vote", "Who?", ""), ("민수", "지훈", "서연", "graveyard"))
-CARD = Question("card", Line("card", "Which card?", ""), ("watermelon", "apple", "grape"),
-                labels={"watermelon": "수박", "apple": "사과", "grape": "포도"})
+TABLE = Questions(EN, ("민수", "지훈", "서연"))
+COUNT = TABLE.count("민수", 6)
+WHO = TABLE.choice("vote", ("민수", "지훈", "서연", "graveyard"), prompt=Line("vote", "Who?", ""))
+CARD = TABLE.choice("card", ("watermelon", "apple", "grape"), {"watermelon": "수박", "apple": "사과", "grape": "포도"},
+                    prompt=Line("card", "Which card?", ""))
 
 
 def wav(name):
@@ -98,7 +99,7 @@ def test_a_word_heard_twice_is_no_answer_unless_heard_once(model):
 
 
 def test_a_question_with_nothing_the_model_can_hear_does_not_crash_vosk(model):
-    latin = Question("q", Line("q", "?", ""), ("Aki", "Sora"))
+    latin = TABLE.choice("q", ("Aki", "Sora"), prompt=Line("q", "?", ""))
     text, answer = hear(model, latin, "ne")  # an empty grammar would crash vosk 0.3.45
     assert text and answer is None
 
@@ -108,11 +109,16 @@ def test_a_misheard_word_is_refused_at_the_read_back(model):
 
 
 class Said:
+    speaking, last_spoken_end = False, float("-inf")
+
     def __init__(self):
         self.lines = []
 
     def say(self, line):
         self.lines.append(line.text)
+
+    def flush(self):
+        """Printed at once."""
 
 
 GAP, WORD_GAP, SILENCE = 0.8, 0.15, 3.0  # seconds between utterances, between words of one, of nobody speaking
@@ -142,23 +148,18 @@ def replay(model, tmp_path, utterances, clock):
 
 
 def test_a_sequence_of_questions_answered_from_one_recording(model, tmp_path):
-    """Who? 민수 (맞아). Votes for 민수? 다섯, heard as 여섯 → "6 votes. Right?" 다섯 again is a
-    correction, heard as 여섯 again → 아니요 → table talk → 넷 (맞아). Which card? 수박, then
+    """Who? 민수 (맞아). Votes for 민수? 다섯, heard surely as 여섯: a count heard surely is taken
+    as heard (the whole tally's read-back is where the table corrects it). Which card? 수박, then
     nobody speaks: read back again, 맞아. The recording is over: the keyboard answers."""
     clock = FakeClock()
-    listener = replay(model, tmp_path, ["minsu", "maja", "daseot", "daseot", "aniyo", "talk", "net", "maja",
-                                        "subak", None, "maja"], clock)
+    listener = replay(model, tmp_path, ["minsu", "maja", "daseot", "subak", None, "maja"], clock)
     speaker, out = Said(), []
     asker = VoiceAsker(listener, KeyboardAsker(clock, io.StringIO("서연\n"), echo=out.append),
                        speaker, EN, clock, vocabulary=KO)
-    assert [asker.ask(q) for q in (WHO, COUNT, CARD, WHO)] == ["민수", "4", "watermelon", "서연"]
-    assert speaker.lines == [
-        "민수. Is that right?",
-        "민수 has 6 votes. Right?", "민수 has 6 votes. Right?", "Once more, please.", "Votes for 민수?",
-        "Sorry, I did not catch that.", "Votes for 민수?",
-        "민수 has 4 votes. Right?",
-        "수박. Is that right?", "수박. Is that right?",
-    ]
+    answers = [asker.ask(q) for q in (WHO, COUNT, CARD, WHO)]
+    assert [a.value for a in answers] == ["민수", {"민수": 6}, "watermelon", "서연"]
+    assert [a.how for a in answers] == ["voice"] * 3 + ["keyboard"]
+    assert speaker.lines == ["민수. Right?", "수박. Right?", "수박. Right?"]
 
 
 def test_voice_commands_fire_only_after_the_wake_phrase_and_leave_answers_alone(model, tmp_path):
@@ -186,9 +187,9 @@ def test_a_name_the_model_cannot_hear_is_answered_by_seat_number(model):
                        seats=("민수", "지훈", "서연", "Zoë"))
     asker.announce()
     assert speaker.lines == ["I cannot hear the name Zoë. For Zoë, say the seat number 4."]
-    who = Question("vote", Line("vote", "Who?", ""), ("민수", "지훈", "서연", "Zoë"))
-    assert asker.ask(who) == "Zoë"  # 넷: seat four
-    assert speaker.lines[-1] == "Zoë. Is that right?"
+    who = TABLE.choice("vote", ("민수", "지훈", "서연", "Zoë"), prompt=Line("vote", "Who?", ""))
+    assert asker.ask(who).value == "Zoë"  # 넷: seat four
+    assert speaker.lines[-1] == "Zoë. Right?"
 
 
 def test_open_asker_replays_a_file_and_falls_back_without_a_microphone(model, monkeypatch):
@@ -242,17 +243,16 @@ class Table(Said):
 def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model, tmp_path):
     """Four players; the morning's "done" steps and the cards are typed (this vocabulary has no
     words for them). The discussion is paused and resumed by voice. 민수's count is misheard as
-    넷 (the fixture 네, which this model hears as 넷): read back, refused (아니요), then 영
-    (맞아). 지훈: 넷 (맞아); everyone else 영 (맞아). At the whole tally the table says 아니요 and
-    "민수 넷": 8 votes, which HW-R4 refuses; the tally is read again and confirmed (맞아)."""
+    넷 (the fixture 네, which this model hears as 넷): every vote seems counted, so nobody else
+    is asked, and the whole tally "민수 4, nobody else" is refused (아니요); "민수 영" leaves no
+    vote, so the counts not asked are asked: 지훈 넷. At the tally "민수 넷" makes 8 votes, which
+    HW-R4 refuses (3 to 4 at four players); the tally is read again and confirmed (맞아)."""
     clock = FakeClock()
     listener = replay(model, tmp_path, [
-        "wake_pause", "wake_resume",
-        "ne", "aniyo", "yeong", "maja", "ne", "maja", *["yeong", "maja"] * 3,
-        "aniyo", "minsu+net", "maja"], clock)
+        "wake_pause", "wake_resume", "ne", "aniyo", "minsu+yeong", "ne", "minsu+net", "maja"], clock)
     table, log = Table(), []
     players = ["민수", "지훈", "서연", "Zoë"]
-    keyboard = KeyboardAsker(clock, io.StringIO("\n" * 4 + "werewolf\nvillager\n"), echo=lambda _: None)
+    keyboard = KeyboardAsker(clock, io.StringIO("\n" * 4 + "werewolf villager\ngraveyard\n"), echo=lambda _: None)
     asker = VoiceAsker(listener, keyboard, table, EN, clock, vocabulary=COMMANDS_KO, seats=players)
     ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=table, asker=asker, clock=clock,
                        controls=open_controls(asker, clock, None),
@@ -261,10 +261,10 @@ def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model
     assert listener.source.ended  # every utterance was heard
     assert [(e["how"], e["pauses"]) for e in log if e["type"] == "discussion"] == [("time_up", 1)]
     counts = [e["answer"] for e in log if e["type"] == "answer" and e["key"] == "werewolf.vote.ask_count"]
-    assert counts == ["0", "4", "0", "0", "0"]  # the misheard 4 for 민수 was never counted
-    assert table.lines.count("민수 has 4 votes. Right?") == 1 and "민수 has 0 votes. Right?" in table.lines
-    assert "That makes 8 votes, which this vote cannot have." in table.lines
+    assert counts == [{"민수": 4}, {"지훈": 4}]
+    assert "민수 4, nobody else. Right?" in table.lines and "지훈 4, nobody else. Right?" in table.lines
+    assert "That makes 8 votes, but this vote has 3–4." in table.lines
     assert [e["counts"] for e in log if e["type"] == "vote_refused"] == [{**dict.fromkeys(players + ["graveyard"], 0),
                                                                           "민수": 4, "지훈": 4}]
-    assert [e["counts"]["민수"] for e in log if e["type"] == "vote"] == [0]
+    assert [e["counts"]["민수"] for e in log if e["type"] == "vote"] == [0]  # the misheard 4 was never counted
     assert result.vote.executed == "지훈" and result.reveal.winning_side == "villagers"

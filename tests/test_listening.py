@@ -20,7 +20,8 @@ from gm.hearing.phrases import Heard, Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Voice
 from gm.hearing.voice import VoiceAsker, VoiceControls, open_asker, open_controls
-from gm.ports import Line, Question
+from gm.ports import Answer, How, Line
+from gm.table.questions import Done, Table
 from gm.speech.speakers import PrintSpeaker
 from gm.hearing.listener import EchoGate, Listener, MicSource, NoAudio, PcmSource
 
@@ -84,6 +85,11 @@ class ScriptSource:
 
 
 class FakeSpeaker:
+    """A speaker (the `Speaker` port) that keeps the lines; `on_say(line)` runs as each is said."""
+
+    speaking = False
+    last_spoken_end = -math.inf
+
     def __init__(self, on_say=None):
         self.lines, self.on_say = [], on_say
 
@@ -95,6 +101,12 @@ class FakeSpeaker:
     def keys(self):
         return [line.key for line in self.lines]
 
+    def flush(self):
+        """Every line is said at once."""
+
+    def close(self):
+        """Nothing to release."""
+
 
 def _asker(clock, items=(), keyboard="", model=None, endless=True, speaker=None, seats=()):
     stream = io.StringIO(keyboard) if isinstance(keyboard, str) else keyboard
@@ -104,56 +116,76 @@ def _asker(clock, items=(), keyboard="", model=None, endless=True, speaker=None,
     return VoiceAsker(listener, kb, speaker or FakeSpeaker(), EN, clock, seats=seats), out
 
 
+TABLE = Table(EN, ("Aki", "Ken", "Mio"))
+
+
 def _votes(name="Ken"):
-    return Question("votes", Line("votes", f"Votes for {name}?", "", fields={"name": name}),
-                    tuple(str(n) for n in range(7)))
+    return TABLE.count(name, 6)
 
 
-NAMES = Question("vote", Line("vote", "Who?", ""), ("Aki", "Ken", "graveyard"), labels={"graveyard": "the graveyard"})
+NAMES = TABLE.choice("vote", ("Aki", "Ken", "graveyard"), {"graveyard": "the graveyard"},
+                     prompt=Line("vote", "Who?", ""))
 
 
-def test_silence_after_a_read_back_reads_it_again_and_then_the_keyboard_answers(clock):
-    asker, out = _asker(clock, [said("two votes")], keyboard="3\n")
-    assert asker.ask(_votes()) == "3"  # nothing heard is counted without a yes
-    assert [line.text for line in asker.speaker.lines] == [
-        "Ken has 2 votes. Right?", "Ken has 2 votes. Right?", "I could not hear an answer. Please type it."]
+def test_a_count_heard_surely_is_taken_without_a_read_back(clock):
+    asker, out = _asker(clock, [said("two votes")])
+    answer = asker.ask(_votes())
+    assert answer == Answer({"Ken": 2}, How.VOICE, True)
+    assert asker.speaker.lines == []
     assert "  (heard) two votes" in out
 
 
-def test_a_number_said_again_at_the_read_back_is_a_correction_read_back_in_its_turn(clock):
-    asker, _ = _asker(clock, [said("six"), said("five"), said("five"), said("yes")])
-    assert asker.ask(_votes()) == "5"
+def test_a_count_heard_unsure_is_asked_again_never_taken_or_replaced(clock):
+    asker, _ = _asker(clock, [said("two", conf=0.7), said("three")])
+    assert asker.ask(_votes()).value == {"Ken": 3}
+    assert asker.speaker.keys() == ["listen.not_understood", "werewolf.vote.ask_count"]
+
+
+def test_a_count_heard_unsure_twice_goes_to_the_keyboard(clock):
+    asker, _ = _asker(clock, [said("two", conf=0.7), said("two", conf=0.7)], keyboard="3\n")
+    assert asker.ask(_votes()) == Answer({"Ken": 3}, How.KEYBOARD)
+    assert asker.speaker.keys()[-1] == "listen.type_it"
+
+
+def test_silence_after_a_read_back_reads_it_again_and_then_the_keyboard_answers(clock):
+    asker, out = _asker(clock, [said("ken")], keyboard="Aki\n")
+    assert asker.ask(NAMES).value == "Aki"  # nothing heard is taken without a yes
     assert [line.text for line in asker.speaker.lines] == [
-        "Ken has 6 votes. Right?", "Ken has 5 votes. Right?", "Ken has 5 votes. Right?"]
+        "Ken. Right?", "Ken. Right?", "I could not hear an answer. Please type it."]
+
+
+def test_an_answer_said_again_at_the_read_back_is_a_correction_read_back_in_its_turn(clock):
+    asker, _ = _asker(clock, [said("aki"), said("ken"), said("ken"), said("yes")])
+    assert asker.ask(NAMES) == Answer("Ken", How.VOICE, True)
+    assert [line.text for line in asker.speaker.lines] == ["Aki. Right?", "Ken. Right?", "Ken. Right?"]
 
 
 def test_only_yes_alone_and_sure_accepts_a_read_back(clock):
-    script = [said("two"), said("yes", conf=0.5), said("yes two"), said("yes the"), said("yes")]
-    asker, _ = _asker(clock, script, keyboard="4\n")
-    assert asker.ask(_votes()) == "4"  # unsure, mixed with a number, with a decoy: never a yes
-    assert asker.speaker.keys() == ["listen.confirm_votes", "listen.not_understood", "listen.confirm_votes",
-                                    "listen.type_it"]
+    script = [said("ken"), said("yes", conf=0.5), said("yes ken"), said("yes think"), said("yes")]
+    asker, _ = _asker(clock, script, keyboard="Aki\n")
+    assert asker.ask(NAMES).value == "Aki"  # unsure, mixed with a name, with a decoy: never a yes
+    assert asker.speaker.keys() == ["listen.confirm", "listen.not_understood", "listen.confirm", "listen.type_it"]
 
 
 def test_no_re_asks_and_yes_confirms(clock):
-    asker, _ = _asker(clock, [said("two"), said("no"), "", said("three"), said("yes")])
-    assert asker.ask(_votes()) == "3"
-    assert asker.speaker.keys() == ["listen.confirm_votes", "listen.again", "votes", "listen.confirm_votes"]
+    asker, _ = _asker(clock, [said("ken"), said("no"), "", said("aki"), said("yes")])
+    assert asker.ask(NAMES).value == "Aki"
+    assert asker.speaker.keys() == ["listen.confirm", "listen.again", "vote", "listen.confirm"]
 
 
 def test_unclear_or_unknown_speech_is_rejected_and_asked_again(clock):
     asker, _ = _asker(clock, [said("ken", conf=0.3), said("graveyard"), said("yes"), said("[unk]"), said("aki sora")],
                       keyboard="Aki\n")
-    assert asker.ask(NAMES) == "graveyard"
+    assert asker.ask(NAMES).value == "graveyard"
     assert asker.speaker.keys()[:2] == ["listen.not_understood", "vote"]
-    assert asker.speaker.lines[-1].text == "The graveyard. Is that right?"  # a sentence starts with a capital
-    assert asker.ask(NAMES) == "Aki"  # twice unclear: typed
+    assert asker.speaker.lines[-1].text == "The graveyard. Right?"  # a sentence starts with a capital
+    assert asker.ask(NAMES).value == "Aki"  # twice unclear: typed
     assert asker.speaker.keys()[-3:] == ["listen.not_understood", "vote", "listen.type_it"]
 
 
 def test_a_timeout_re_asks_once_then_the_keyboard_answers(clock):
     asker, _ = _asker(clock, keyboard="Ken\n")
-    assert asker.ask(NAMES) == "Ken"
+    assert asker.ask(NAMES).value == "Ken"
     assert asker.speaker.keys() == ["listen.again", "vote", "listen.type_it"]
     assert clock.now() == pytest.approx(16, abs=0.2)
 
@@ -162,7 +194,7 @@ def test_listening_windows_keep_their_real_length_on_a_compressed_clock():
     clock = FakeClock()
     clock.scale = 0.1  # --time-scale 0.1: a game minute lasts six seconds
     asker, _ = _asker(clock, keyboard="Ken\n")
-    assert asker.ask(NAMES) == "Ken"
+    assert asker.ask(NAMES).value == "Ken"
     assert clock.now() == pytest.approx(160, abs=1)  # twice 8 real seconds = 160 game seconds
 
 
@@ -171,28 +203,30 @@ def test_the_keyboard_wins_while_listening(clock):
     os.write(write, b"Aki\n")
     with os.fdopen(read) as stream:
         asker, _ = _asker(clock, keyboard=stream)
-        assert asker.ask(NAMES) == "Aki"
+        assert asker.ask(NAMES).value == "Aki"
     os.close(write)
     assert asker.speaker.lines == [] and clock.now() < 1
 
 
 def test_a_key_during_the_read_back_corrects_the_answer(clock):
     read, write = os.pipe()
-    speaker = FakeSpeaker(on_say=lambda line: os.write(write, b"4\n") if line.key == "listen.confirm_votes" else None)
+    speaker = FakeSpeaker(
+        on_say=lambda line: os.write(write, b"werewolf\n") if line.key == "listen.confirm_named" else None)
     with os.fdopen(read) as stream:
-        asker, _ = _asker(clock, [said("three")], keyboard=stream, speaker=speaker)
-        assert asker.ask(_votes("Mio")) == "4"
+        asker, _ = _asker(clock, [said("villager")], keyboard=stream, speaker=speaker)
+        assert asker.ask(TABLE.card("werewolf.reveal.ask_hand", ("villager", "werewolf"), "Mio",
+                                    name="Mio")).value == "werewolf"
     os.close(write)
-    assert speaker.lines[0].text == "Mio has 3 votes. Right?"
+    assert speaker.lines[0].text == "Mio: Villager. Right?"
 
 
 def test_the_read_back_names_who_the_answer_is_about(clock):
-    asker, _ = _asker(clock, [said("three"), said("yes"), said("ken"), said("yes"), said("done")])
-    count = Question("c", Line("c", "How many point at Aki?", "", fields={"candidate": "Aki"}), ("0", "1", "2", "3"))
-    vote = Question("v", Line("v", "Mio, who?", "", fields={"voter": "Mio"}), ("Aki", "Ken"))
-    done = Question("d", Line("d", "Say done", ""), ("done",), default="done", timeout=20)
-    assert [asker.ask(q) for q in (count, vote, done)] == ["3", "Ken", "done"]
-    assert [line.text for line in asker.speaker.lines] == ["Aki has 3 votes. Right?", "Mio, Ken. Is that right?"]
+    asker, _ = _asker(clock, [said("werewolf"), said("yes"), said("ken"), said("yes"), said("done")])
+    card = TABLE.card("werewolf.reveal.ask_hand", ("villager", "werewolf"), "Aki", name="Aki")
+    vote = TABLE.pick("werewolf.vote.ask_voter", ("Aki", "Ken"), about="Mio", voter="Mio")
+    done = TABLE.step("werewolf.lay_down", timeout=20)
+    assert [asker.ask(q).value for q in (card, vote, done)] == ["werewolf", "Ken", Done.DONE]
+    assert [line.text for line in asker.speaker.lines] == ["Aki: Werewolf. Right?", "Mio: Ken. Right?"]
     assert clock.now() < 5  # "done" was taken at once
 
 
@@ -219,30 +253,31 @@ def test_listening_starts_once_the_line_has_been_said(clock):
 
     asker, _ = _asker(clock, [], speaker=SlowSpeaker())
     asker.listener.source.items = [""] * 20 + [said("ken"), said("yes")]  # said once each line was heard
-    assert asker.ask(NAMES) == "Ken"
+    assert asker.ask(NAMES).value == "Ken"
     assert clock.now() == pytest.approx(2.0 + 2.1 + 2.0 + 0.1, abs=0.05)
 
 
 def test_a_question_with_a_timeout_listens_until_its_default(clock):
     asker, _ = _asker(clock)
-    done = Question("done", Line("done", "Say done", ""), ("done",), default="done", timeout=20)
-    assert asker.ask(done) == "done"
+    done = TABLE.step("werewolf.lay_down", timeout=20)
+    assert asker.ask(done) == Answer(Done.DONE, How.DEFAULT)
     assert clock.now() == pytest.approx(20, abs=0.2)
     assert asker.speaker.lines == []
 
 
 def test_when_the_file_runs_out_the_keyboard_answers(clock):
     asker, _ = _asker(clock, [said("ken"), said("yes")], keyboard="Aki\n", endless=False)
-    assert asker.ask(NAMES) == "Ken"
-    assert asker.ask(NAMES) == "Aki"
+    assert asker.ask(NAMES).value == "Ken"
+    assert asker.ask(NAMES).value == "Aki"
     assert "listen.type_it" not in asker.speaker.keys()
 
 
 def test_a_whole_vote_by_voice(clock):
-    script = [said("ken"), said("yes"), said("the graveyard"), said("yes"), said("one"), said("yes"),
-              said("five"), said("no"), said("four"), said("yes")]
+    script = [said("ken"), said("yes"), said("the graveyard"), said("yes"), said("one"), said("five", conf=0.7),
+              said("four")]
     asker, _ = _asker(clock, script, seats=("Aki", "Ken"))
-    assert [asker.ask(q) for q in (NAMES, NAMES, _votes("Aki"), _votes("Ken"))] == ["Ken", "graveyard", "1", "4"]
+    assert [asker.ask(q).value for q in (NAMES, NAMES, _votes("Aki"), _votes("Ken"))] == [
+        "Ken", "graveyard", {"Aki": 1}, {"Ken": 4}]
 
 
 def test_the_grammar_holds_only_words_the_model_knows_and_unk_where_it_has_it(clock):
@@ -257,7 +292,7 @@ def test_the_grammar_holds_only_words_the_model_knows_and_unk_where_it_has_it(cl
 def test_decoys_the_model_knows_go_into_every_grammar_and_catch_table_talk(clock):
     model = FakeModel(words={"aki", "ken", "yes", "no", "think", "weather", "honestly"})
     asker, _ = _asker(clock, [said("aki think"), said("ken"), said("honestly weather"), said("yes")], model=model)
-    assert asker.ask(NAMES) == "Ken"
+    assert asker.ask(NAMES).value == "Ken"
     assert sorted(model.grammars[0]) == ["aki", "honestly", "ken", "think", "weather"]
     assert asker.speaker.keys() == ["listen.not_understood", "vote", "listen.confirm",
                                     "listen.not_understood", "listen.confirm"]
@@ -271,13 +306,13 @@ def test_seat_numbers_answer_for_names_and_the_model_says_which_it_cannot_hear(c
         "I cannot hear the name Zoë. For Zoë, say the seat number 2.",
         "Mio and Miho sound alike to me. If I mix them up, say the seat number.",
     ]
-    who = Question("vote", Line("vote", "Who?", ""), ("Aki", "Zoë", "Mio", "Miho"))
-    assert asker.ask(who) == "Zoë"
+    who = Table(EN).choice("vote", ("Aki", "Zoë", "Mio", "Miho"), prompt=Line("vote", "Who?", ""))
+    assert asker.ask(who).value == "Zoë"
 
 
 def test_a_question_the_model_cannot_hear_at_all_goes_to_the_keyboard(clock):
     asker, _ = _asker(clock, [said("ken")], keyboard="Ken\n", model=FakeModel(words=set()))
-    assert asker.ask(NAMES) == "Ken" and clock.now() == 0
+    assert asker.ask(NAMES).value == "Ken" and clock.now() == 0
 
 
 # -- voice commands ----------------------------------------------------------------------------
@@ -328,7 +363,7 @@ def test_no_commands_once_a_file_has_run_out(clock):
 # -- not hearing the game master itself ----------------------------------------------------------
 class TalkingSpeaker:
     speaking = False
-    last_spoken_end = None
+    last_spoken_end = -math.inf
 
 
 def test_the_echo_gate_closes_while_speaking_and_for_a_grace_period():
@@ -461,7 +496,7 @@ def test_enter_or_yes_typed_at_a_read_back_accepts_it_and_a_typed_answer_replace
     )
     with os.fdopen(read) as stream:
         asker, _ = _asker(clock, [said("ken")], keyboard=stream, speaker=speaker, model=FakeModel(words={"ken"}))
-        assert asker.ask(NAMES) == answer
+        assert asker.ask(NAMES).value == answer
     os.close(write)
 
 
@@ -473,7 +508,7 @@ def test_no_typed_at_a_read_back_asks_again(clock):
     )
     with os.fdopen(read) as stream:
         asker, _ = _asker(clock, [said("ken"), "", said("aki"), said("yes")], keyboard=stream, speaker=speaker)
-        assert asker.ask(NAMES) == "Aki"
+        assert asker.ask(NAMES).value == "Aki"
     os.close(write)
     assert speaker.keys()[:3] == ["listen.confirm", "listen.again", "vote"]
 
@@ -547,3 +582,29 @@ def test_a_broken_model_is_one_line_on_stderr(tmp_path):
     out = subprocess.run([sys.executable, "-m", "gm", "voice", "model", str(tmp_path)], capture_output=True, text=True)
     assert out.returncode == 2
     assert out.stderr == f"gm: vosk could not load the speech model in {str(tmp_path.resolve())!r}\n"
+
+
+def test_a_vote_by_voice_takes_one_answer_per_count_asked_and_one_yes(clock):
+    """Four players, everything heard surely: Aki three, Ken one (every vote counted, nobody else
+    asked), then one yes to the whole tally, read in one line naming only who has votes (HW-R4)."""
+    from gm.night.context import NightContext
+    from gm.night.vote import run_vote
+    from gm.werewolf.decks import standard_deck
+
+    asker, _ = _asker(clock, [said("three"), said("one"), said("yes")], endless=False)
+    players = ["Aki", "Ken", "Mio", "Sora"]
+    log = []
+    ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=asker.speaker, asker=asker,
+                       clock=clock, log=lambda kind, **d: log.append({"type": kind, **d}))
+    assert run_vote(ctx).executed == "Aki"
+    answers = [e for e in log if e["type"] == "answer"]
+    assert len(answers) == 3 and {e["by"] for e in answers} == {"voice"}  # at most candidates + 1 (6)
+    assert [line.text for line in asker.speaker.lines if line.key == "werewolf.vote.readback"] == [
+        "Aki 3, Ken 1, nobody else. Right?"]
+    assert not [key for key in asker.speaker.keys() if key.startswith("listen.")]  # no count read back alone
+
+
+def test_done_is_taken_however_surely_it_is_heard(clock):
+    asker, _ = _asker(clock, [said("done", conf=0.7)])
+    assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, False)
+    assert asker.speaker.lines == []

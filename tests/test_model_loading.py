@@ -12,10 +12,11 @@ from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.listener import NoModel
 from gm.hearing.models import default_model
 from gm.hearing.voice import PendingAsker, PendingControls, VoiceAsker, open_asker, open_controls
-from gm.ports import Line, Question
+from gm.ports import Line
+from gm.table.questions import Table
 from gm.text.lines import Voice
 
-DONE = Question("done", Line("done", "Done?", ""), ("done",))
+DONE = Table(Voice("en")).step("werewolf.lay_down")
 
 
 class Answering:
@@ -120,19 +121,24 @@ def test_a_korean_night_listens_without_vosk_model_and_loads_in_the_background(m
     recording = Path(__file__).parent / "fixtures" / "listen_ko" / "myoji.wav"
 
     class Said:
+        speaking, last_spoken_end = False, float("-inf")
+
         def __init__(self):
             self.lines = []
 
         def say(self, line):
             self.lines.append(line.text)
 
+        def flush(self):
+            """Printed at once."""
+
     speaker = Said()
     asker = open_asker(str(recording), clock, speaker, Voice("ko"), stream=io.StringIO(), note=notes.append,
                        background=True)
     assert isinstance(asker, PendingAsker)
     speaker.say(Voice("ko").line("werewolf.morning"))
-    graveyard = Question("vote", Line("vote", "누구?", ""), ("graveyard",))
-    assert asker.ask(graveyard) == "graveyard"  # 묘지, heard by the model the ko extra installs
+    graveyard = Table(Voice("ko")).choice("vote", ("graveyard",), prompt=Line("vote", "누구?", ""))
+    assert asker.ask(graveyard).value == "graveyard"  # 묘지, heard by the model the ko extra installs
     assert isinstance(asker.ready(), VoiceAsker) and notes == []
     assert speaker.lines == ["아침입니다. 모두 자기 카드 두 장을 확인해 주세요."]
     asker.close()

@@ -40,31 +40,45 @@ MORNING_4 = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewol
 YES = [("werewolf.vote.readback", "yes")]
 
 
+def held_by(*owners):
+    """Answers to "who holds the … card?", in the order asked."""
+    return [("werewolf.reveal.ask_holder", owner) for owner in owners]
+
+
+def asked_cards(speaker):
+    """The cards whose holder was asked, in order."""
+    return [line.fields["card"].key.rsplit(".", 1)[1] for line in speaker.lines
+            if line.key == "werewolf.reveal.ask_holder"]
+
+
 def counts(*numbers):
-    """One round's counts (the whole tally's read-back is then accepted, as with Enter)."""
-    return [("werewolf.vote.ask_count", str(n)) for n in numbers]
+    """One round's counts typed in one line at the first count, in the candidates' order ("3 1 0 0
+    0"); the whole tally's read-back is then accepted, as with Enter."""
+    return [("werewolf.vote.ask_count", " ".join(map(str, numbers)))]
 
 
 def test_four_players_werewolf_executed_by_count_vote():
-    answers = MORNING_4 + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_first", "villager"),
-                                                 ("werewolf.reveal.ask_second", "werewolf")]
+    answers = MORNING_4 + counts(3, 0, 0, 0, 0) + [("werewolf.reveal.ask_hand", "villager werewolf")] + held_by("Ken")
     result, speaker, log, clock = night(FOUR, answers)
     assert result.vote.executed == "Aki" and not result.vote.panic
-    assert result.reveal.winning_side == "villagers" and not result.reveal.winners_known
+    assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Mio", "Sora")
+    assert asked_cards(speaker) == ["traitor"]  # the werewolf was shown: only the traitor is left to place
     texts = [line.text for line in speaker.lines]
     assert "Aki to Ken, Ken to Mio, Mio to Sora and Sora to Aki" in texts[speaker.keys.index("werewolf.pass_right")]
     assert "werewolf.vote.four_players" in speaker.keys  # why everyone points at once
-    assert ("The votes: Aki has 3 votes, Ken has 1 vote, Mio has 0 votes, Sora has 0 votes and the graveyard has "
-            "0 votes. Is that right?") in texts
+    tally = speaker.lines[speaker.keys.index("werewolf.vote.readback")]
+    assert [item.text for item in tally.fields["counts"]] == ["Aki 3"]  # nobody else named
     assert "Aki is executed." in texts and "Aki holds Villager and Werewolf." in texts
-    assert texts[-3:] == ["Victory to the villagers!", "Everyone on that side wins. Turn your cards over to see who.",
+    assert texts[-2:] == ["Aki held the werewolf card: the villager side wins: Mio and Sora.",
                           "That was the night. Shuffle up for the next one!"]
+    assert texts[texts.index("Aki holds Villager and Werewolf.") + 1] == "Victory to the villagers!"
     # waits: two morning steps timed out after the 20 s pause; the discussion took 180 s
     discussion = [e for e in log if e["type"] == "discussion"][0]
     assert discussion["how"] == "time_up" and discussion["seconds"] == pytest.approx(180)
     assert clock.now() == pytest.approx(40 + 180)
     verdict = [e for e in log if e["type"] == "verdict"][0]
     assert verdict["executed"] == "Aki" and verdict["winning_side"] == "villagers"
+    assert verdict["winners"] == ["Mio", "Sora"] and verdict["sides"]["Ken"] == "werewolves"
     assert [e["type"] for e in log][:2] == ["setup", "phase"]
     json.dumps(log, ensure_ascii=False)  # every event is JSON
 
@@ -72,7 +86,7 @@ def test_four_players_werewolf_executed_by_count_vote():
 def test_a_total_that_cannot_be_is_counted_again():
     # HW-R4: with four players at least three votes; 1 + 1 is refused
     answers = MORNING_4 + counts(1, 1, 0, 0, 0) + counts(2, 1, 0, 0, 0) + [
-        ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "traitor")]
+        ("werewolf.reveal.ask_hand", "werewolf traitor")]
     result, speaker, log, _ = night(FOUR, answers)
     assert speaker.keys.count("werewolf.vote.bad_total") == 1
     assert [e["type"] for e in log].count("vote_refused") == 1
@@ -80,30 +94,24 @@ def test_a_total_that_cannot_be_is_counted_again():
 
 
 def test_the_whole_tally_is_confirmed_and_one_count_corrected_before_anyone_is_executed():
-    """The tally Aki 2, Ken 2 would be a runoff; the table says no, corrects Ken to 1 (a total
-    HW-R4 refuses, with four players at least 3: asked again), then Aki to 3, then confirms."""
+    """The tally Aki 2, Ken 2 would be a runoff; the table says no, corrects Ken to 0 (a total
+    HW-R4 refuses, with four players 3 to 4: said, and the tally read again), then Ken to 1 and
+    Aki to 3 in one line, then confirms with Enter."""
     answers = MORNING_4 + counts(2, 2, 0, 0, 0) + [
-        ("werewolf.vote.readback", "no"), ("werewolf.vote.which", "Ken=0"),
-        ("werewolf.vote.readback", "Ken=1"), ("werewolf.vote.readback", "Aki=3"), *YES,
-        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "werewolf")]
+        ("werewolf.vote.readback", "no"), ("werewolf.vote.which", "Ken 0"),
+        ("werewolf.vote.readback", "ken=1, AKI 3"), ("werewolf.vote.readback", ""),
+        ("werewolf.reveal.ask_hand", "villager werewolf"), *held_by("graveyard")]
     result, speaker, log, _ = night(FOUR, answers)
     assert result.vote.executed == "Aki" and "werewolf.vote.tie" not in speaker.keys
-    texts = [line.text for line in speaker.lines]
-    assert "That makes 2 votes, which this vote cannot have." in texts
-    tallies = [t for t in texts if t.startswith("The votes: ")]
-    assert tallies == [
-        "The votes: Aki has 2 votes, Ken has 2 votes, Mio has 0 votes, Sora has 0 votes and the graveyard has 0 votes. "
-        "Is that right?",
-        "The votes: Aki has 2 votes, Ken has 2 votes, Mio has 0 votes, Sora has 0 votes and the graveyard has 0 votes. "
-        "Is that right?",
-        "The votes: Aki has 2 votes, Ken has 1 vote, Mio has 0 votes, Sora has 0 votes and the graveyard has 0 votes. "
-        "Is that right?",
-        "The votes: Aki has 3 votes, Ken has 1 vote, Mio has 0 votes, Sora has 0 votes and the graveyard has 0 votes. "
-        "Is that right?",
-    ]
-    assert speaker.keys.count("werewolf.vote.ask_count") == 5  # nobody counted everything again
-    assert [e["votes"] for e in log if e["type"] == "vote_corrected"] == [1, 3]
-    assert [e for e in log if e["type"] == "vote"][0]["counts"]["Aki"] == 3
+    refused = speaker.lines[speaker.keys.index("werewolf.vote.bad_fix")]
+    assert refused.fields["total"] == 2 and refused.fields["votes"].fields == {"low": 3, "high": 4}
+    tallies = [[item.text for item in line.fields["counts"]] for line in speaker.lines
+               if line.key == "werewolf.vote.readback"]
+    assert tallies == [["Aki 2", "Ken 2"], ["Aki 2", "Ken 2"], ["Aki 3", "Ken 1"]]
+    assert speaker.keys.count("werewolf.vote.ask_count") == 1  # nobody counted everything again
+    assert [(e["candidate"], e["votes"]) for e in log if e["type"] == "vote_corrected"] == [("Aki", 3), ("Ken", 1)]
+    assert [e for e in log if e["type"] == "vote"][0]["counts"] == {"Aki": 3, "Ken": 1, "Mio": 0, "Sora": 0,
+                                                                   "graveyard": 0}
 
 
 FIVE_MORNING = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", None),
@@ -114,34 +122,22 @@ def cards(owner_key, *pairs):
     return [(owner_key, c) for c in pairs]
 
 
-def test_five_players_runoff_then_innocent_executed_asks_every_card():
+def test_five_players_runoff_then_innocent_executed_asks_who_holds_the_werewolf_and_the_traitor():
     answers = FIVE_MORNING + counts(2, 2, 1, 0, 0, 0) + counts(3, 2) + [
-        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "villager"),   # Aki, executed
-        ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager"),  # Ken
-        ("werewolf.reveal.ask_first", "traitor"), ("werewolf.reveal.ask_second", "villager"),  # Mio
-        ("werewolf.reveal.ask_first", "gravedigger"), ("werewolf.reveal.ask_second", "villager"),  # Sora
-        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),  # Yui
-        ("werewolf.reveal.ask_graveyard", "villager"), ("werewolf.reveal.ask_graveyard", "villager"),
-    ]
+        ("werewolf.reveal.ask_hand", "seer villager"),   # Aki, executed
+        *held_by("Ken", "Mio")]
     result, speaker, log, _ = night(FIVE, answers)
     votes = [e for e in log if e["type"] == "vote"]
     assert [v["round"] for v in votes] == [1, 2]
     assert votes[1]["counts"] == {"Aki": 3, "Ken": 2}
     tie = "A tie between Aki and Ken. Runoff: everyone votes again, only among them."
     assert tie in [line.text for line in speaker.lines]
-    assert result.reveal.winning_side == "werewolves"
-    assert set(result.reveal.winners) == {"Ken", "Mio"}
-    assert "werewolf.reveal.everyone" in speaker.keys
+    assert asked_cards(speaker) == ["werewolf", "traitor"]
+    assert result.reveal.winning_side == "werewolves" and result.reveal.winners == ("Ken", "Mio")
 
 
-def test_panic_after_a_second_tie_judges_the_whole_table():
-    answers = MORNING_4 + counts(2, 2, 0, 0, 0) + counts(2, 2) + [
-        ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "traitor"),
-        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),
-        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "villager"),
-        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),
-        ("werewolf.reveal.ask_graveyard", "villager"),
-    ]
+def test_panic_after_a_second_tie_asks_who_holds_the_werewolf_and_the_traitor():
+    answers = MORNING_4 + counts(2, 2, 0, 0, 0) + counts(2, 2) + held_by("Aki", "Aki")
     result, speaker, log, _ = night(FOUR, answers)
     assert result.vote.panic and result.vote.executed is None
     assert "werewolf.vote.panic" in speaker.keys
@@ -153,70 +149,55 @@ def test_panic_after_a_second_tie_judges_the_whole_table():
 
 def test_graveyard_voted_asks_only_the_graveyard_when_it_decides():
     answers = FIVE_MORNING + counts(0, 0, 0, 0, 0, 5) + [
-        ("werewolf.reveal.ask_graveyard", "werewolf"), ("werewolf.reveal.ask_graveyard", "villager")]
+        ("werewolf.reveal.ask_graveyard_two", "werewolf villager"), *held_by("Yui")]
     result, speaker, _, _ = night(FIVE, answers)
     assert result.vote.executed == "graveyard"
-    assert result.reveal.winning_side == "villagers" and not result.reveal.winners_known
-    assert "werewolf.reveal.everyone" not in speaker.keys
-
-
-def test_cards_that_do_not_add_up_name_the_card_and_ask_only_the_hands_involved():
-    first_pass = [
-        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "villager"),  # Aki executed
-        ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager"),  # Ken
-        ("werewolf.reveal.ask_first", "traitor"), ("werewolf.reveal.ask_second", "werewolf"),  # Mio: a second wolf
-        ("werewolf.reveal.ask_first", "gravedigger"), ("werewolf.reveal.ask_second", "villager"),
-        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),
-        ("werewolf.reveal.ask_graveyard", "villager"), ("werewolf.reveal.ask_graveyard", "villager"),
-    ]
-    again = [  # only Ken's and Mio's cards, the hands naming the werewolf
-        ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager"),
-        ("werewolf.reveal.ask_first", "traitor"), ("werewolf.reveal.ask_second", "villager"),
-    ]
-    answers = FIVE_MORNING + counts(3, 1, 1, 0, 0, 0) + first_pass + again
-    result, speaker, log, _ = night(FIVE, answers)
-    line = speaker.lines[speaker.keys.index("werewolf.reveal.too_many")]
-    assert line.text == "Werewolf is given 2 times, but the deck has 1. Once more, the cards of Ken and Mio."
-    assert [e["type"] for e in log].count("judge_refused") == 1
-    assert result.reveal.winning_side == "werewolves" and set(result.reveal.winners) == {"Ken", "Mio"}
-
-
-def test_a_card_given_too_often_in_the_graveyard_asks_the_graveyard_again_in_japanese():
-    answers = MORNING_4 + counts(0, 2, 2, 0, 0) + counts(1, 3) + [
-        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "villager"),  # Mio executed
-        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),  # Aki
-        ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager"),  # Ken
-        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager"),  # Sora
-        ("werewolf.reveal.ask_graveyard", "seer"),  # a second seer
-        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "villager"),  # Mio again
-        ("werewolf.reveal.ask_graveyard", "traitor"),
-    ]
-    result, speaker, _, _ = night(FOUR, answers, lang="ja")
-    line = speaker.lines[speaker.keys.index("werewolf.reveal.too_many")]
-    assert line.text == "占い師が2枚になりますが、デッキには1枚しかありません。Mio、墓地のカードをもう一度確認します。"
-    assert result.reveal.winning_side == "werewolves" and result.reveal.winners == ("Ken",)
-
+    assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Aki", "Ken", "Mio", "Sora")
+    assert asked_cards(speaker) == ["traitor"]
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("ja", "そのカードでは辻褄が合いません（Akiに占い師が2枚ありますが、役職カードには1枚です）。"
-           "もう一度確認しましょう。"),
-    ("ko", "그 카드로는 맞지 않습니다 (Aki에 예언자 카드가 2장이지만, 이번 카드에는 1장이에요). 다시 확인해 볼게요."),
-    ("en", "Those cards do not add up (Aki holds 2 × seer but the deck has 1). Let's go through them again."),
+    ("en", "That cannot be: Aki showed seer, villager, no werewolf. Once more."),
+    ("ja", "それはありえません：Akiのカードは占い師、村人で、人狼はありません。もう一度お願いします。"),
+])
+def test_a_holder_the_shown_cards_rule_out_is_refused_and_asked_again(lang, said):
+    answers = FIVE_MORNING + counts(3, 1, 1, 0, 0, 0) + [
+        ("werewolf.reveal.ask_hand", "seer villager"),  # Aki executed
+        *held_by("Aki", "Ken", "Mio")]  # Aki cannot hold the werewolf: asked again
+    result, speaker, log, _ = night(FIVE, answers, lang=lang)
+    assert speaker.lines[speaker.keys.index("werewolf.reveal.refused")].text == said
+    assert [e["type"] for e in log].count("answer_refused") == 1
+    assert asked_cards(speaker) == ["werewolf", "werewolf", "traitor"]
+    assert result.reveal.winning_side == "werewolves" and result.reveal.winners == ("Ken", "Mio")
+
+
+def test_the_graveyard_named_for_a_card_it_did_not_show_is_refused():
+    answers = MORNING_4 + counts(0, 0, 0, 0, 3) + [("werewolf.reveal.ask_graveyard_one", "seer"),
+                                                 *held_by("graveyard", "Ken", "Mio")]
+    result, speaker, log, _ = night(FOUR, answers)
+    assert [e["error"] for e in log if e["type"] == "answer_refused"] == ["the graveyard showed seer, no werewolf"]
+    assert result.reveal.winning_side == "werewolves" and result.reveal.winners == ("Ken", "Mio")
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("ja", "それはありえません：Akiに占い師が2枚ありますが、役職カードには1枚です。もう一度お願いします。"),
+    ("ko", "그럴 수 없어요: Aki에 예언자 카드가 2장이지만, 이번 카드에는 1장이에요. 다시 한 번요."),
+    ("en", "That cannot be: Aki holds 2 × seer but the deck has 1. Once more."),
 ])
 def test_cards_the_deck_cannot_hold_are_refused_in_the_nights_language(lang, said):
     answers = MORNING_4 + counts(3, 1, 0, 0, 0) + [
-        ("werewolf.reveal.ask_first", "seer"), ("werewolf.reveal.ask_second", "seer"),  # Aki: two seers
-        ("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "werewolf")]
+        ("werewolf.reveal.ask_hand", "seer seer"),  # Aki: two seers
+        ("werewolf.reveal.ask_hand", "villager werewolf"), *held_by("Ken")]
     result, speaker, log, _ = night(FOUR, answers, lang=lang)
-    assert speaker.lines[speaker.keys.index("werewolf.reveal.inconsistent")].text == said
-    assert [e["error"] for e in log if e["type"] == "judge_refused"] == ["Aki holds 2 × seer but the deck has 1"]
+    assert speaker.lines[speaker.keys.index("werewolf.reveal.refused")].text == said
+    assert [e["error"] for e in log if e["type"] == "answer_refused"] == ["Aki holds 2 × seer but the deck has 1"]
     assert result.reveal.winning_side == "villagers"
 
 def test_roll_call_warns_at_four_players_and_counts_named_votes():
     answers = MORNING_4 + [("werewolf.vote.ask_voter", "Ken"), ("werewolf.vote.ask_voter", "Aki"),
                            ("werewolf.vote.ask_voter", "Ken"), ("werewolf.vote.ask_voter", "none"),
-                           ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager")]
+                           ("werewolf.reveal.ask_hand", "werewolf villager"),
+                           *held_by("Sora")]
     result, speaker, log, _ = night(FOUR, answers, roll_call=True)
     assert "werewolf.vote.roll_call_four" in speaker.keys
     assert result.vote.executed == "Ken"
@@ -224,12 +205,13 @@ def test_roll_call_warns_at_four_players_and_counts_named_votes():
 
 
 def test_vote_now_key_ends_the_discussion_early():
-    answers = MORNING_4 + counts(0, 0, 0, 0, 3) + [("werewolf.reveal.ask_graveyard", "traitor")]
+    answers = MORNING_4 + counts(0, 0, 0, 0, 3) + [("werewolf.reveal.ask_graveyard_one", "traitor"), *held_by("Mio")]
     result, speaker, log, clock = night(FOUR, answers, events=[(60 + 40, "end")])
     assert result.discussion.how == "ended"
     assert result.vote.executed == "graveyard"
     assert "werewolf.vote.graveyard_chosen" in speaker.keys
     assert result.reveal.winning_side == "werewolves"  # the traitor lies there: no Traitor Werewolf elsewhere
+    assert result.reveal.winners == ("Mio",)
 
 
 def test_quit_from_ctrl_c_stops_the_night():
@@ -243,22 +225,18 @@ def test_magicians_night_asks_who_saw_the_magician():
     deck = standard_deck(6, "magician")
     morning = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", None),
                ("werewolf.seer_two", None), ("werewolf.gravedigger", None)]
-    hands = {"Aki": ["villager", "villager"], "Ken": ["werewolf", "villager"], "Mio": ["seer", "villager"],
-             "Sora": ["traitor", "villager"], "Yui": ["gravedigger", "villager"], "Rin": ["magician", "villager"]}
-    reveal = [("werewolf.reveal.ask_first", "villager"), ("werewolf.reveal.ask_second", "villager")]
-    for p in six[1:]:
-        reveal += [("werewolf.reveal.ask_first", hands[p][0]), ("werewolf.reveal.ask_second", hands[p][1])]
-    reveal += [("werewolf.reveal.ask_graveyard", "villager"), ("werewolf.reveal.ask_graveyard", "villager"),
-               ("werewolf.reveal.magician_seen", "Mio"), ("werewolf.reveal.magician_seen", "none")]
+    # Aki villager + villager, Ken werewolf, Mio seer, Sora traitor, Yui gravedigger, Rin magician
+    reveal = [("werewolf.reveal.ask_hand", "villager villager"),  # Aki
+              *held_by("Ken", "Sora"), ("werewolf.reveal.magician_seen", "Mio"), *held_by("Mio"),
+              ("werewolf.reveal.magician_more", "none")]
     answers = morning + counts(4, 1, 0, 0, 0, 0, 0) + reveal
     result, speaker, _, _ = night(six, answers, deck=deck)
-    assert result.reveal.winning_side == "werewolves"
-    assert set(result.reveal.winners) == {"Ken", "Sora", "Mio"}
+    assert asked_cards(speaker) == ["werewolf", "traitor", "seer"]  # the seer's card tells Mio could see it
+    assert result.reveal.winning_side == "werewolves" and result.reveal.winners == ("Ken", "Mio", "Sora")
 
 
 def test_a_whole_night_in_japanese_speaks_only_kana():
-    answers = MORNING_4 + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_first", "werewolf"),
-                                                 ("werewolf.reveal.ask_second", "villager")]
+    answers = MORNING_4 + counts(3, 0, 0, 0, 0) + [("werewolf.reveal.ask_hand", "werewolf villager"), *held_by("Ken")]
     readings = {"Aki": "あき", "Ken": "けん", "Mio": "みお", "Sora": "そら"}
     result, speaker, _, _ = night(FOUR, answers, lang="ja", readings=readings)
     assert result.reveal.winning_side == "villagers"
@@ -268,3 +246,22 @@ def test_a_whole_night_in_japanese_speaks_only_kana():
     assert speaker.lines[0].spoken.startswith("ハーフじんろう、よにんぷれいです。あき、けん、みお、そら。")
     for line in speaker.lines:
         assert not re.search(r"[\u4e00-\u9fff0-9A-Za-z]", line.spoken), f"{line.key}: {line.spoken}"
+
+
+def test_repeat_at_the_start_of_the_discussion_says_the_days_line_again():
+    answers = MORNING_4 + counts(3, 1, 0, 0, 0) + [("werewolf.reveal.ask_hand", "werewolf villager"),
+                                                 *held_by("graveyard")]
+    _, speaker, _, _ = night(FOUR, answers, events=[(41, "repeat")])
+    day = speaker.keys.index("werewolf.day")
+    assert speaker.keys[day + 1] == "werewolf.day"
+
+
+def test_another_candidates_count_typed_first_still_asks_the_one_asked():
+    answers = MORNING_4 + [("werewolf.vote.ask_count", "Ken 1"), ("werewolf.vote.ask_count", "3")] + [
+        ("werewolf.reveal.ask_hand", "werewolf villager"), *held_by("graveyard")]
+    result, speaker, log, _ = night(FOUR, answers)
+    asked = [line.fields["candidate"] for line in speaker.lines if line.key == "werewolf.vote.ask_count"]
+    assert asked == ["Aki", "Aki"]  # Aki's count was still to come
+    assert [e["counts"] for e in log if e["type"] == "vote"] == [{"Aki": 3, "Ken": 1, "Mio": 0, "Sora": 0,
+                                                                  "graveyard": 0}]
+    assert result.vote.executed == "Aki"

@@ -10,6 +10,7 @@ import pytest
 from fakes import FakeClock
 from gm.night.context import NightContext
 from gm.night.runner import run_night
+from gm.ports import Answer, How, Refused
 from gm.text.lines import Voice
 from gm.werewolf.decks import standard_deck
 from gm.werewolf.tally import GRAVEYARD
@@ -38,13 +39,25 @@ class TableAsker:
         self.table, self.voice, self.clock = table, voice, clock
         self.round, self.asked = 0, set()
         self.keys: list[str] = []
-        self._cards: dict[str, list[str]] = {}
+        self.refusals: list[str] = []
         self._seen = list(table.seen)
 
     def _candidate(self, label: str) -> str:
         return GRAVEYARD if label == self.voice.text("common.graveyard") else label
 
     def ask(self, question):
+        """The reply, read by the question's own parser as if typed; a reply it refuses (a
+        count more than the votes left, HW-R4) is noted and the question asked again."""
+        while True:
+            reply = self._reply(question)
+            if reply is None:
+                return Answer(question.default, How.DEFAULT)
+            value = question.parse(reply)
+            if not isinstance(value, Refused):
+                return Answer(value)
+            self.refusals.append(value.line.key)
+
+    def _reply(self, question):
         self.keys.append(question.key)
         fields = question.prompt.fields
         key = question.key
@@ -54,19 +67,22 @@ class TableAsker:
                 self.round, self.asked = self.round + 1, set()
             self.asked.add(candidate)
             return str(self.table.rounds[self.round].get(candidate, 0))
-        if key in ("werewolf.reveal.ask_first", "werewolf.reveal.ask_graveyard"):
-            owner = GRAVEYARD if key.endswith("graveyard") else fields["name"]
-            if key.endswith("first") or fields.get("n") == 1:
-                self._cards[owner] = list(self.table.graveyard if owner == GRAVEYARD else self.table.hands[owner])
-            return self._cards[owner].pop(0)
-        if key == "werewolf.reveal.ask_second":
-            return self._cards[fields["name"]].pop(0) if fields else None
+        if key in ("werewolf.reveal.ask_hand", "werewolf.reveal.ask_graveyard_one",
+                   "werewolf.reveal.ask_graveyard_two"):  # a whole hand in one line
+            return " ".join(self.table.hands[fields["name"]] if "name" in fields else self.table.graveyard)
         if key == "werewolf.vote.readback":  # the whole tally, as counted
             return "yes"
-        if key == "werewolf.reveal.magician_seen":
+        if key == "werewolf.reveal.ask_holder":
+            card = fields["card"].key.rsplit(".", 1)[1]
+            owners = {**self.table.hands, GRAVEYARD: self.table.graveyard}
+            return next(owner for owner, cards in owners.items() if card in cards)
+        if key in ("werewolf.reveal.magician_seen", "werewolf.reveal.magician_more"):
             return self._seen.pop(0) if self._seen else "none"
         assert question.answers == ("done",), key
         return "done"
+
+    def close(self):
+        """Nothing to let go of."""
 
 
 def play(deck, table, lang="en"):
@@ -109,7 +125,7 @@ def test_four_players_a_traitor_werewolf_votes_and_panic_spares_them(lang):
         assert "ただし、4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは投票権を持ちます。" in texts
         assert "裏切り者は決選投票でも投票権を持ちません。裏切り人狼は投票権を持ちます。" in texts
     else:
-        assert "But a player holding both the werewolf and the traitor, a Traitor Werewolf, does vote." in texts
+        assert "A Traitor Werewolf does vote." in texts
         assert "In the runoff too the traitor has no vote; a Traitor Werewolf does." in texts
 
 
@@ -117,7 +133,7 @@ def test_four_players_a_traitor_werewolf_votes_and_panic_spares_them(lang):
 def test_four_players_roll_call_warns_and_says_the_traitor_werewolf_votes(lang):
     clock = FakeClock()
     voice = Voice(lang, READINGS)
-    answers = ["done"] * 4 + ["Aki", "none", "Aki", "Aki", "werewolf", "villager"]
+    answers = ["done"] * 4 + ["Aki", "none", "Aki", "Aki", "werewolf villager", "Ken"]  # Ken: the traitor
     ctx = NightContext(players=NAMES[:4], deck=standard_deck(4), voice=voice, speaker=RecordingSpeaker(clock),
                        asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock),
                        roll_call=True)
@@ -125,15 +141,17 @@ def test_four_players_roll_call_warns_and_says_the_traitor_werewolf_votes(lang):
     keys = ctx.speaker.keys
     assert keys.index("werewolf.vote.roll_call_four") + 1 == keys.index("werewolf.vote.four_traitor_werewolf")
     assert result.vote.executed == "Aki" and result.reveal.winning_side == "villagers"
+    assert result.reveal.winners == ("Mio", "Sora")
 
 
 def test_a_runoff_counted_with_other_voters_is_counted_again():
-    # HW-R4: the runoff has the same voters as the first round: 3 votes then 4 is refused
+    # HW-R4: the runoff has the same voters as the first round: 3 votes, so after Aki's 2 a
+    # count of 2 for Ken is refused at once (at most 1 is left), and counted again
     table = Table(hands("werewolf+villager", "seer+traitor", "villager+villager", "villager+villager"), ["villager"],
                   [{"Aki": 1, "Ken": 1, "Mio": 1}, {"Aki": 2, "Ken": 2}, {"Aki": 2, "Ken": 1}])
-    result, speaker, _, log = play(standard_deck(4), table)
-    assert speaker.keys.count("werewolf.vote.bad_total") == 1
-    assert "exactly 3 votes, not 4" in [e for e in log if e["type"] == "vote_refused"][0]["error"]
+    result, speaker, asker, log = play(standard_deck(4), table)
+    assert asker.refusals == ["table.out_of_range"]
+    assert [e["counts"] for e in log if e["type"] == "vote"][1] == {"Aki": 2, "Ken": 1, "Mio": 0}
     assert result.vote.executed == "Aki" and result.reveal.winning_side == "villagers"
 
 
@@ -144,8 +162,9 @@ def test_battle_with_the_dead_warns_the_gravedigger_before_the_swap_and_the_livi
     result, speaker, asker, _ = play(standard_deck(6, "dead"), table, lang)
     assert speaker.keys.index("werewolf.death_note") + 1 == speaker.keys.index("werewolf.gravedigger")
     assert result.vote.executed == GRAVEYARD
-    assert result.reveal.winning_side == "living" and not result.reveal.winners_known
-    assert "werewolf.reveal.everyone" not in speaker.keys  # the graveyard's death decides it
+    assert result.reveal.winning_side == "living"  # 【生者陣営】投票で墓地を選ぶこと
+    assert result.reveal.winners == ("Mio", "Sora", "Yui", "Rin")  # 【死神陣営】墓掘り/裏切り者 lose
+    assert asker.keys.count("werewolf.reveal.ask_holder") == 2  # the gravedigger and the traitor
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -156,9 +175,10 @@ def test_magicians_night_a_turned_seer_loses_with_the_werewolves_when_the_werewo
                   [{"Ken": 4, "Aki": 0}], seen=["Aki"])
     result, speaker, asker, _ = play(standard_deck(6, "magician"), table, lang)
     assert "werewolf.vote.magician_turned" in speaker.keys
-    assert asker.keys.count("werewolf.reveal.magician_seen") == 2  # Aki, then none
+    assert asker.keys.count("werewolf.reveal.magician_seen") == 1  # Aki
+    assert asker.keys.count("werewolf.reveal.magician_more") == 1  # then: anyone else? none
     assert result.reveal.winning_side == "villagers"
-    assert result.reveal.winners == ("Mio", "Yui", "Rin") and result.reveal.winners_known
+    assert result.reveal.winners == ("Mio", "Yui", "Rin")
 
 
 def test_magicians_night_when_nobody_saw_the_magician_the_side_is_enough():
@@ -166,31 +186,32 @@ def test_magicians_night_when_nobody_saw_the_magician_the_side_is_enough():
                         "gravedigger+villager", "villager+villager"), ["villager", "villager"], [{"Ken": 6}])
     result, speaker, asker, _ = play(standard_deck(6, "magician"), table)
     assert asker.keys.count("werewolf.reveal.magician_seen") == 1
-    assert result.reveal.winning_side == "villagers" and not result.reveal.winners_known
-    assert "werewolf.reveal.turn_over" in speaker.keys
+    assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Aki", "Mio", "Yui", "Rin")
+    assert "werewolf.reveal.side_wins" in speaker.keys
 
 
-def test_magicians_night_a_traitor_werewolf_executed_needs_no_sighting():
+def test_magicians_night_a_traitor_werewolf_executed_asks_only_who_saw_the_magician():
     table = Table(hands("werewolf+traitor", "seer+villager", "magician+villager", "villager+villager",
                         "gravedigger+villager", "villager+villager"), ["villager", "villager"], [{"Aki": 6}])
     result, _, asker, _ = play(standard_deck(6, "magician"), table)
-    assert "werewolf.reveal.magician_seen" not in asker.keys
+    assert asker.keys.count("werewolf.reveal.magician_seen") == 1 and "werewolf.reveal.ask_holder" not in asker.keys
     assert result.reveal.winning_side == "traitor_werewolf" and result.reveal.winners == ("Aki",)
 
 
 WHOLE_NIGHTS = [
-    # (deck, table, executed, winning side, winners or None when the side alone is announced)
+    # (deck, table, executed, winning side, winners)
     (standard_deck(4), Table(hands("werewolf+villager", "seer+traitor", "villager+villager", "villager+villager"),
-                             ["villager"], [{"Aki": 3}]), "Aki", "villagers", None),
+                             ["villager"], [{"Aki": 3}]), "Aki", "villagers", ("Mio", "Sora")),
     (standard_deck(4), Table(hands("villager+villager", "seer+villager", "werewolf+villager", "traitor+villager"),
                              ["villager"], [{"Aki": 1, "Ken": 1, "Mio": 1}, {"Aki": 1, "Ken": 2}]),
      "Ken", "werewolves", ("Mio", "Sora")),
     (standard_deck(4, swap_ins=["gorilla"]),
      Table(hands("gorilla+villager", "seer+villager", "werewolf+villager", "traitor+villager"),
-           ["villager"], [{"Aki": 5}, {"Aki": 4}]), "Aki", "werewolves", ("Mio", "Sora")),  # a recount
+           ["villager"], [{"Aki": 5}, {"Aki": 3}]), "Aki", "werewolves", ("Mio", "Sora")),  # a recount
     (standard_deck(5), Table(hands("seer+villager", "werewolf+villager", "traitor+villager", "gravedigger+villager",
                                    "villager+villager"), ["villager", "villager"],
-                             [{"Aki": 2, "Ken": 2, "Mio": 1}, {"Aki": 2, "Ken": 3}]), "Ken", "villagers", None),
+                             [{"Aki": 2, "Ken": 2, "Mio": 1}, {"Aki": 2, "Ken": 3}]), "Ken", "villagers",
+     ("Aki", "Sora", "Yui")),
     (standard_deck(5), Table(hands("seer+villager", "werewolf+villager", "traitor+villager", "gravedigger+villager",
                                    "villager+villager"), ["villager", "villager"],
                              [{"Aki": 1, "Ken": 1, "Mio": 1, "Sora": 1, "Yui": 1}, {"Aki": 2, "Ken": 2, "Mio": 1}]),
@@ -220,8 +241,50 @@ def test_whole_nights(lang, deck, table, executed, side, winners):
     result, speaker, _, _ = play(deck, table, lang)
     assert result.vote.executed == executed and result.vote.panic == (executed is None)
     assert result.reveal.winning_side == side
-    if winners is None:
-        assert not result.reveal.winners_known and "werewolf.reveal.turn_over" in speaker.keys
-    else:
-        assert result.reveal.winners == winners
+    assert result.reveal.winners == winners
+    assert "werewolf.reveal.miscount_over" not in speaker.keys and "werewolf.reveal.miscount_under" not in speaker.keys
     assert speaker.keys[-1] == "werewolf.goodnight"
+
+
+@pytest.mark.parametrize("lang", [*LANGS, "ko"])
+def test_a_total_the_revealed_traitor_makes_impossible_is_said_and_the_verdict_stands(lang):
+    # 4人プレイの場合、裏切り者に投票権はない: four fingers with a lone traitor is a miscount
+    table = Table(hands("werewolf+villager", "seer+villager", "villager+villager", "traitor+villager"),
+                  ["villager"], [{"Aki": 4}])
+    result, speaker, _, log = play(standard_deck(4), table, lang)
+    assert [e for e in log if e["type"] == "miscount"] == [
+        {"type": "miscount", "counted": 4, "low": 3, "high": 3,
+         "no_vote": [{"reason": "traitor", "name": "Sora"}]}]
+    keys = speaker.keys
+    assert keys.index("werewolf.reveal.miscount_over") > keys.index("werewolf.verdict.werewolf_executed")
+    assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Ken", "Mio")
+
+
+def test_a_total_above_the_turned_seers_votes_is_a_miscount():
+    # 魔術師によって人狼陣営に変わったプレイヤーは、投票権を持ちません
+    table = Table(hands("seer+villager", "werewolf+villager", "magician+villager", "traitor+villager",
+                        "gravedigger+villager", "villager+villager"), ["villager", "villager"],
+                  [{"Ken": 6}], seen=["Aki"])
+    result, speaker, _, log = play(standard_deck(6, "magician"), table)
+    line = speaker.lines[speaker.keys.index("werewolf.reveal.miscount_over")]
+    assert line.text == "6 votes were counted, but Aki saw the magician and had no vote: someone miscounted."
+    assert [e["high"] for e in log if e["type"] == "miscount"] == [5]
+
+
+def test_a_four_player_traitor_werewolf_votes_so_four_is_no_miscount():
+    result, speaker, _, log = play(standard_deck(4), FOUR_TW)
+    assert not [e for e in log if e["type"] == "miscount"]
+
+
+@pytest.mark.parametrize("lang", [*LANGS, "ko"])
+def test_a_player_who_could_not_have_seen_the_magician_is_refused(lang):
+    # HW-R7: Sora holds traitor + villager, the seer and the gravedigger are in other hands
+    table = Table(hands("seer+villager", "werewolf+villager", "magician+villager", "traitor+villager",
+                        "gravedigger+villager", "villager+villager"), ["villager", "villager"],
+                  [{"Ken": 4}], seen=["Sora"])
+    result, speaker, asker, log = play(standard_deck(6, "magician"), table, lang)
+    refused = [e for e in log if e["type"] == "answer_refused"]
+    assert len(refused) == 1 and "Sora could not have seen the magician" in refused[0]["error"]
+    assert "werewolf.reveal.refused" in speaker.keys
+    assert asker.keys.count("werewolf.reveal.magician_seen") == 2 and "werewolf.reveal.magician_more" not in asker.keys
+    assert result.reveal.winners == ("Aki", "Mio", "Yui", "Rin")  # Sora is no seer: the traitor still loses

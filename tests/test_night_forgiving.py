@@ -9,12 +9,14 @@ from fakes import FakeClock
 from gm.hearing.keyboard import KeyboardAsker
 from gm.night.runner import NightStopped
 from gm.night.terminal import LiveCountdown, big_time
-from gm.ports import Line, Question
+from gm.table.questions import Done, Table
+from gm.text.lines import Voice
 
 from fakes import CTRL_C
 from test_night import MORNING_4, counts, night
 
-EXECUTED_WEREWOLF = [("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager")]
+EXECUTED_WEREWOLF = [("werewolf.reveal.ask_hand", "werewolf villager"),
+                     ("werewolf.reveal.ask_holder", "graveyard")]  # the traitor: all four vote
 
 
 def test_ctrl_c_at_the_deal_pauses_and_resumes_the_same_question():
@@ -28,15 +30,17 @@ def test_ctrl_c_at_the_deal_pauses_and_resumes_the_same_question():
 
 
 def test_ctrl_c_at_a_vote_count_keeps_the_counts_already_given():
-    answers = [*MORNING_4, *counts(3, 1), ("werewolf.vote.ask_count", CTRL_C), ("werewolf.paused", "resume"),
-               *counts(0, 0, 0), *EXECUTED_WEREWOLF]
-    result, _, _, _ = night(["Aki", "Ken", "Mio", "Sora"], answers)
+    answers = [*MORNING_4, ("werewolf.vote.ask_count", "3"), ("werewolf.vote.ask_count", CTRL_C),
+               ("werewolf.paused", "resume"), ("werewolf.vote.ask_count", "1"), *EXECUTED_WEREWOLF]
+    result, _, log, _ = night(["Aki", "Ken", "Mio", "Sora"], answers)
     assert result.vote.executed == "Aki"
+    assert [e["counts"] for e in log if e["type"] == "vote"] == [{"Aki": 3, "Ken": 1, "Mio": 0, "Sora": 0,
+                                                                  "graveyard": 0}]
 
 
 @pytest.mark.parametrize("then", ["quit", CTRL_C])
 def test_ctrl_c_at_the_reveal_then_quit_or_ctrl_c_again_stops_the_night(then):
-    answers = [*MORNING_4, *counts(3, 1, 0, 0, 0), ("werewolf.reveal.ask_first", CTRL_C), ("werewolf.paused", then)]
+    answers = [*MORNING_4, *counts(3, 1, 0, 0, 0), ("werewolf.reveal.ask_hand", CTRL_C), ("werewolf.paused", then)]
     with pytest.raises(NightStopped):
         night(["Aki", "Ken", "Mio", "Sora"], answers)
 
@@ -66,14 +70,22 @@ def test_the_deal_waits_for_done_and_pause_zero_waits_everywhere():
     assert set(_questions(list(answers), pause=0).values()) == {None}
 
 
-def test_a_typo_gets_the_nearest_card_suggested_and_is_asked_again():
+def test_a_typo_gets_the_nearest_card_suggested_and_y_takes_it():
     out = []
-    asker = KeyboardAsker(FakeClock(), io.StringIO("vilager\nVillager\n"), echo=out.append)
-    labels = {"villager": "Villager", "werewolf": "Werewolf", "seer": "Seer", "traitor": "Traitor"}
-    question = Question("werewolf.reveal.ask_first", Line("k", "What is your first card?", "…"),
-                        tuple(labels), labels)
-    assert asker.ask(question) == "villager"
-    assert "  ? 'vilager' is not one of: Villager / Werewolf / Seer / Traitor. Villager?" in out
+    asker = KeyboardAsker(FakeClock(), io.StringIO("vilager\ny\n"), echo=out.append)
+    question = Table(Voice("en")).card("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"),
+                                       name="Aki")
+    assert asker.ask(question).value == "villager"
+    assert "  ? “vilager”: did you mean Villager? (y)" in out
+
+
+def test_a_name_at_a_card_prompt_suggests_no_card():
+    out = []
+    asker = KeyboardAsker(FakeClock(), io.StringIO("Aki\ny\ntraitor\n"), echo=out.append)
+    question = Table(Voice("en")).card("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"),
+                                       name="Aki")
+    assert asker.ask(question).value == "traitor"  # the y after "Aki" took nothing
+    assert "  ? “Aki” answers nothing here; ? lists the answers." in out
 
 
 def _rows_on_screen(seconds: int, paused: bool) -> list[str]:
@@ -98,15 +110,17 @@ def test_the_big_countdown_is_drawn_right_for_every_second_of_a_discussion(pause
 
 
 class SteppingClock:
-    """Game time that moves one second each time it is read; real waits are a ten-thousandth."""
+    """Game time that moves `step` seconds each time it is read; a game second lasts a
+    ten-thousandth of a real one (--time-scale 0.0001)."""
 
     scale = 0.0001
 
-    def __init__(self) -> None:
+    def __init__(self, step: float = 1.0) -> None:
         self.t = 0.0
+        self.step = step
 
     def now(self) -> float:
-        self.t += 1.0
+        self.t += self.step
         return self.t
 
     def sleep(self, seconds: float) -> None:
@@ -119,17 +133,16 @@ def test_a_step_that_goes_on_by_itself_shows_its_countdown(capsys):
     read, write = os.pipe()
     try:
         with os.fdopen(read, "r", closefd=False) as stream:
-            asker = KeyboardAsker(SteppingClock(), stream)
+            asker = KeyboardAsker(SteppingClock(step=10_000), stream)  # a table second per read
             asker.interactive = True  # a terminal
-            question = Question("werewolf.lay_down", Line("k", "Lay them down.", "…"), ("done",),
-                                {"done": "done"}, default="done", timeout=6)
-            assert asker.ask(question) == "done"  # nobody typed: it went on by itself
+            question = Table(Voice("en")).step("werewolf.lay_down", timeout=60_000)  # a minute of the table's
+            assert asker.ask(question).value is Done.DONE  # nobody typed: it went on by itself
     finally:
         os.close(read)
         os.close(write)
     shown = capsys.readouterr().out.split("\r")
-    countdown = [part for part in shown if part.startswith("  [done] ") and " s > " in part]
-    numbers = [int(part.split()[1]) for part in countdown]
+    countdown = [part for part in shown if part.startswith("\033[K  [Enter · ") and " s] > " in part]
+    numbers = [int(part.split()[3]) for part in countdown]  # in the table's seconds, not the game clock's
     assert numbers[0] == 5 and len(numbers) >= 2 and numbers == sorted(set(numbers), reverse=True)
 
 
@@ -139,10 +152,9 @@ def test_a_step_that_goes_on_by_itself_counts_down_while_listening_too(capsys):
     clock = FakeClock()
     asker, _ = _asker(clock)
     asker.keyboard.interactive = True  # a terminal
-    question = Question("werewolf.lay_down", Line("k", "Lay them down.", "…"), ("done",), {"done": "done"},
-                        default="done", timeout=3)
-    assert asker.ask(question) == "done"
-    numbers = {part.split()[1] for part in capsys.readouterr().out.split("\r") if part.startswith("  [done] ")}
+    question = Table(Voice("en")).step("werewolf.lay_down", timeout=3)
+    assert asker.ask(question).value is Done.DONE
+    numbers = {part.split()[3] for part in capsys.readouterr().out.split("\r") if part.startswith("\033[K  [Enter · ")}
     assert {"3", "2", "1"} <= numbers
 
 

@@ -135,7 +135,7 @@ def test_undo_and_redo_print_and_are_journaled(gm):
     (["flow", "a", "6"], "gm: empty piles 6 is out of range 0–5 (Alice, game 1)"),
     (["flow", "a", "two"], "gm: PILES must be a whole number, not 'two'"),
     (["skull", "b", "7"], "gm: skull cards in one play 7 is out of range 1–6 (Bob, game 1, one-box match)"),
-    (["finish", "a", "31"], "gm: opponent's cards left 31 is out of range 0–30"),
+    (["finish", "a", "31"], "gm: opponent's cards left 31 is out of range 1–30"),
     (["redo"], "gm: nothing to redo: no undo since the last scoring event"),
     (["new", "Ken", "Mio"], "gm: the match Alice v Bob is in game 1 and unfinished"),
     (["flow", "a", "2", "--lang", "fr"], "gm: no voice pack for language 'fr'"),

@@ -124,12 +124,12 @@ def test_the_event_is_built_from_the_state_read_under_the_lock(tmp_path):
 CHILD = textwrap.dedent("""
     import sys
     from gm.score.journal import Journal
-    from scorer.humalien.events import NewMatch, Skull
+    from scorer.humalien.events import Flow, NewMatch
     path, count = sys.argv[1], int(sys.argv[2])
     journal = Journal(path, warn=lambda note: None)
     for i in range(count):
         journal.append(lambda state, i=i: NewMatch(("Alice", "Bob")) if state.match is None
-                       else Skull("Alice", i % 6 + 1))
+                       else Flow("Alice", 5))
     print("done", flush=True)
 """)
 
@@ -144,17 +144,22 @@ def test_concurrent_processes_never_interleave(tmp_path):
     assert lines[-1] == b"" and len(lines) - 1 == 120
     state = Journal(path).load()
     assert state.match.players == (A, B)
-    assert state.match.totals[0] == 4 * sum(i % 6 + 1 for i in range(30)) - 1  # one i=0 became the new match
+    assert state.match.totals[0] == 5 * (120 - 1)  # one append became the new match
 
 
 def _append_until_killed(path, out_fd):
-    """The child's work: append events forever, writing "ack LINE VALUE" once each is on disk."""
+    """The child's work: append events forever, writing "ack LINE VALUE" once each is on disk
+    (skull plays, each undone by the next line: a game's box never runs out of 6s)."""
     journal = Journal(path, warn=lambda note: None)
     while True:
         lines = path.read_bytes().count(b"\n") if path.exists() else 0
         if lines == 0:
             journal.append(lambda state: NewMatch((A, B)))
             os.write(out_fd, b"ack 1 new\n")
+            continue
+        if lines % 2 == 0:
+            journal.append(lambda state: Undo())
+            os.write(out_fd, f"ack {lines + 1} undo\n".encode())
             continue
         cards = (lines * 7) % 6 + 1
         journal.append(lambda state, cards=cards: Skull(A, cards))
@@ -202,7 +207,7 @@ def test_sigkill_while_appending_never_loses_an_acknowledged_event(tmp_path):
         records = [json.loads(line) for line in data.split(b"\n")[:-1]]
         for number, value in acked.items():
             record = records[number - 1]
-            assert (record["kind"] == "new") if value == "new" else (record["cards"] == int(value))
+            assert record["kind"] == value if value in ("new", "undo") else record["cards"] == int(value)
         assert state.match is not None or not acked
     assert len(acked) >= waited > 0, "every writer is killed only after its first acknowledgements"
 

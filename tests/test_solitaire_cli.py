@@ -28,11 +28,12 @@ JA = {
 @pytest.mark.parametrize("left", range(0, 14))
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 def test_the_reading_for_every_number_left_in_every_language(left, lang):
-    expected = 100 if left == 0 else 0 if left >= 10 else (10 - left) * 10
+    expected = None if left == 0 or left >= 10 else (10 - left) * 10  # words only for 0 and 10+
     result = runner.invoke(app, ["solitaire", "reading", str(left), "--json", "--lang", lang])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["left"] == left and data["percent"] == expected
+    assert data["outlook"] in data["text"]
     if lang == "ja" and left in JA:
         assert data["text"] == JA[left]
     if lang == "en":
@@ -113,7 +114,7 @@ def test_play_in_the_terminal_to_the_spoken_reading():
     assert "hint: pair 22 24   (pair 22 (1 wind) with 24 (12 fire))" in out
     assert "the card at position 1 is face down" in out
     assert "unknown command 'dance'" in out
-    assert "The stock is spent. The game is over." in out
+    assert "The last stock card is set aside: the stock is spent. The game is over." in out
     assert "likely to go well" in out or "very dark" in out or "bright" in out
 
 
@@ -165,7 +166,7 @@ def test_the_compiled_solver_is_found_in_the_machine_s_cache():
     from scorer.solitaire.solver_cache import cache_dir, compiled
 
     least_left(deal_from_seed(3))
-    assert compiled() and list(cache_dir().glob("search.run-*.nbi"))
+    assert compiled() and list(cache_dir().glob("*/search.run-*.nbi"))
 
 
 def test_the_cache_is_in_the_user_cache_dir_and_the_same_for_every_copy_of_the_code(tmp_path):
@@ -184,6 +185,25 @@ def test_the_cache_is_in_the_user_cache_dir_and_the_same_for_every_copy_of_the_c
                            check=True).stdout.split() for where in wheres]
     assert seen[0] == seen[1]
     assert seen[0][0].startswith(str(tmp_path / "cache" / "gm" / "numba" / "solver-")) and seen[0][1] == "False"
+
+
+
+@pytest.mark.parametrize("numba_first", [False, True])
+@pytest.mark.parametrize("users", [None, "mine"])
+def test_numba_caches_the_solver_in_the_machine_s_cache_unless_the_user_chose_a_folder(tmp_path, numba_first, users):
+    import subprocess
+    import sys
+
+    code = ("import numba\n" if numba_first else "") + (
+        "import scorer.solitaire.jit, numba\n"
+        "from scorer.solitaire.solver_cache import cache_dir\n"
+        "print(numba.config.CACHE_DIR == str(cache_dir()), numba.config.CACHE_DIR)")
+    env = {"PATH": "", "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path)}
+    if users:
+        env["NUMBA_CACHE_DIR"] = str(tmp_path / users)
+    same, where = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                 check=True).stdout.split()
+    assert same == str(users is None) and where.startswith(str(tmp_path / (users or "cache")))
 
 
 WITHOUT_NUMBA = """

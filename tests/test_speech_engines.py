@@ -431,3 +431,13 @@ def test_espeak_renders_long_kana_in_pieces_without_crashing(pyttsx3_only):
     audio = renderer.render("あ" * 2 * PIECE_CHARS)
     renderer.close()
     assert renderer.engine_name == "pyttsx3" and audio.seconds > 1.0
+
+
+def test_the_espeak_driver_s_saved_note_is_dropped_and_every_other_write_kept(tmp_path):
+    import io
+
+    out = io.StringIO()
+    quiet = pyttsx3_engine._WithoutSavedNote(out, tmp_path / "line.wav")
+    for text in ("Night falls.", "\n", f"Audio saved to {tmp_path / 'line.wav'}", "\n", "\n", "Audio saved to x", "\n"):
+        quiet.write(text)
+    assert out.getvalue() == "Night falls.\n\nAudio saved to x\n"

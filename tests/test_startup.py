@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from gm.cli import GROUPS, app
-from gm.commands.plain_params import read_plainly
+from gm.commands.plain_params import PlainReading, make_plain
 
 HEAVY = ("vosk", "pyttsx3", "sounddevice", "numpy", "numba", "pykakasi", "pydantic")
 LOADED = """
@@ -34,7 +34,7 @@ def loaded_by(*argv: str) -> set[str]:
 
 def commands():
     for name, module in GROUPS.items():
-        group = typer.main.get_group(__import__(module, fromlist=["app"]).app)
+        group = typer.main.get_command(__import__(module, fromlist=["app"]).app)
         yield name, None
         for command in group.commands:
             yield name, command
@@ -70,17 +70,17 @@ def _option(kind, plain, **bounds):
         """Only its parameter is read."""
 
     command = typer.main.get_command(typed)
-    ctx = typer.Context(command)
+    param = next(p for p in command.params if p.name == "x")
     if plain:
-        read_plainly(command, ctx)
-    return next(p for p in command.params if p.name == "x"), ctx
+        make_plain([param])
+    return param, typer.Context(command)
 
 
 def _outcome(kind, plain, text, **bounds):
     param, ctx = _option(kind, plain, **bounds)
-    assert (type(param.get_runtime_param()).__name__ == "PlainParam") == plain
+    assert isinstance(param.process_value, PlainReading) == plain
     try:
-        value = param.get_runtime_param().coerce(text, param=param, ctx=ctx)
+        value = param.process_value(ctx, text)
         return type(value), value
     except typer.BadParameter as error:
         return error.message

@@ -11,6 +11,7 @@ from gm.text.verdicts import verdict_key
 from gm.werewolf.decks import custom_deck, standard_deck
 from gm.werewolf.judge import JudgeError, decided_side, judge, side_of
 from gm.werewolf.tally import GRAVEYARD
+from test_werewolf_inquiry import eligible
 
 
 def table(spec, graveyard):
@@ -321,7 +322,8 @@ def deals(draw):
     hands = {name: cards[2 * i:2 * i + 2] for i, name in enumerate(players)}
     graveyard = cards[2 * deck.players:]
     executed = draw(st.sampled_from([*players, GRAVEYARD, None]))
-    turned = draw(st.lists(st.sampled_from(players), max_size=2, unique=True)) if deck.has("magician") else []
+    able = eligible(players, hands, graveyard)  # HW-R7: only an ability's user can have seen it
+    turned = draw(st.lists(st.sampled_from(able), max_size=2, unique=True)) if deck.has("magician") and able else []
     return deck, players, hands, graveyard, executed, turned
 
 
@@ -336,3 +338,13 @@ def test_a_decided_side_always_agrees_with_the_full_verdict(deal):
     assert verdict.winners == tuple(p for p in players if verdict.sides[p] == verdict.winning_side)
     for voice in PACKS:  # every reason the judge can give has a line in both packs
         assert voice.text(verdict_key(verdict), **verdict.fields)
+
+
+def test_a_player_who_could_not_have_used_an_ability_cannot_have_seen_the_magician():
+    """HW-R7: 占い師か墓堀が役職能力で…魔術師のカードを見てしまった場合 — E holds the traitor only."""
+    with pytest.raises(JudgeError, match="E could not have seen the magician"):
+        verdict_of(MAGICIAN, "D", magician_seen_by=["E"], deck=standard_deck(6, "magician"))
+    swapped = table("A=villager+villager B=gravedigger+villager C=magician+villager D=werewolf+villager "
+                    "E=traitor+villager F=villager+villager", "seer+villager")  # A's seer card swapped away
+    check(verdict_of(swapped, "D", magician_seen_by=["A"], deck=standard_deck(6, "magician")),
+          "villagers", ["B", "C", "F"], "werewolf_executed")

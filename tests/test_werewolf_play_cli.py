@@ -11,8 +11,9 @@ from gm.cli import app
 
 runner = CliRunner()
 
-# deal, pass right, lay down, seer (Enter = done); fingers at Aki, Ken, Mio, Sora, graveyard; Aki's cards
-ANSWERS = "\n\n\n\n" + "3\n1\n0\n0\n0\n" + "\n" + "werewolf\ntraitor\n"
+# deal, pass right, lay down, seer (Enter = done); fingers at Aki and Ken (every vote counted: the
+# rest have none), Enter at the tally; Aki's cards
+ANSWERS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf traitor\n"
 
 
 def play(*args, answers=ANSWERS):
@@ -40,15 +41,14 @@ def test_a_piped_night_ends_with_a_verdict_and_a_log(tmp_path):
 
 def test_a_typed_correction_at_the_tally_changes_one_count_and_a_count_out_of_range_is_refused(tmp_path):
     log = tmp_path / "night.jsonl"
-    tally = "no\nKen=0\nKen=9\nAki=4\nyes\n"  # Ken=0 leaves 3 votes, Ken=9 is no answer: Aki 4, Ken 0
-    result = play("--log", str(log), answers=ANSWERS.replace("0\n0\n0\n\n", "0\n0\n0\n" + tally))
+    tally = "no\nKen 0\nKen=9\nAki=4\n\n"  # Ken 0 leaves 3 votes, Ken=9 is no answer: Aki 4, Ken 0
+    result = play("--log", str(log), answers=ANSWERS.replace("3\n1\n\n", "3\n1\n" + tally))
     assert result.exit_code == 0, result.output
-    assert "Which count is wrong? Say the name and the right number, like “Aki 3”, or type Aki=3." in result.output
-    assert ("The votes: Aki has 3 votes, Ken has 0 votes, Mio has 0 votes, Sora has 0 votes and the graveyard has "
-            "0 votes. Is that right?") in result.output
-    assert "  ? 'Ken=9' is not one of: yes / no / Aki=0 / Aki=1" in result.output
+    assert "Which count is wrong? Say the name and the right number, like “Aki 2”." in result.stdout
+    assert "Aki 3, nobody else. Right?" in result.stdout
+    assert "  ? “Ken=9”: say yes, or a fix like “Aki 2”." in result.stdout
     events = [json.loads(line) for line in log.read_text().splitlines()]
-    assert [e["votes"] for e in events if e["type"] == "vote_corrected"] == [0, 4]
+    assert [(e["candidate"], e["votes"]) for e in events if e["type"] == "vote_corrected"] == [("Ken", 0), ("Aki", 4)]
     assert [e["counts"] for e in events if e["type"] == "vote"] == [
         {"Aki": 4, "Ken": 0, "Mio": 0, "Sora": 0, "graveyard": 0}]
 

@@ -17,6 +17,8 @@ from gm.werewolf.cards import parse_card
 from gm.werewolf.decks import custom_deck, standard_deck
 from gm.werewolf.evening import Evening, evening_from_json
 from gm.werewolf.judge import decided_side, judge, side_of
+from gm.werewolf.known import Known
+from gm.night.groups import group_name
 from gm.werewolf.refusal import WerewolfRefusal
 from gm.werewolf.script import build_script
 from gm.werewolf.tally import GRAVEYARD, count_round, most_without_vote, outcome, roll_call_round
@@ -43,6 +45,10 @@ def _six(graveyard, variant):
 def _magician_seen_by(*names):
     hands = {**SIX_HANDS, "D": ["magician", "villager"]}
     return judge(SIX, hands, ["traitor", "villager"], "A", list(names), standard_deck(6, "magician"))
+
+
+def _known(executed="A"):
+    return Known(tuple(FOUR), standard_deck(4), executed)
 
 
 def _round(counts):
@@ -110,9 +116,18 @@ REFUSALS = {
     "too_many_turned": lambda: _magician_seen_by("B", "C", "D"),
     "held_not_in_deck": lambda: decided_side(standard_deck(4), "A", ["death", "villager"]),
     "held_over_deck": lambda: decided_side(standard_deck(4), "A", ["seer", "seer"]),
+    "card_elsewhere": lambda: _known().with_holder("werewolf", "B").with_holder("werewolf", "C"),
+    "card_shown": lambda: _known().with_hand("A", ["werewolf", "villager"]).with_holder("werewolf", "B"),
+    "not_shown": lambda: _known().with_hand("A", ["villager", "villager"]).with_holder("werewolf", "A"),
+    "owner_full": lambda: _known().with_holder("werewolf", GRAVEYARD).with_holder("traitor", GRAVEYARD),
+    "holder_unknown": lambda: _known().with_holder("werewolf", "Z"),
+    "side_not_player": lambda: Evening(tuple(FOUR)).add("villagers", ["A"], {"Z": "villagers"}),
+    "group_empty": lambda: group_name(" , "),
+    "not_a_seer": lambda: Known(("A", "B", "C", "D", "E", "F"), standard_deck(6, "magician"), None)
+    .with_holder("seer", "B").with_holder("gravedigger", "C").with_seer("A"),
 }
 # Refused by `gm werewolf evening` itself (a missing or unreadable evening file).
-COMMAND_REFUSALS = {"no_evening", "evening_json"}
+COMMAND_REFUSALS = {"no_evening", "evening_json", "no_group"}
 
 
 def _refusal(key):

@@ -106,8 +106,9 @@ def test_judge_prints_no_english_but_the_names(lang, aki):
     assert aki in rows(text) and latin_words(text) == set()
 
 
-@pytest.mark.parametrize("lang, nights, side", [("ja", "今夜は2回遊びました。", ["村人陣営", "1"]),
-                                                ("ko", "오늘 저녁 2판을 했습니다.", ["시민 진영", "1"])])
+@pytest.mark.parametrize("lang, nights, side", [
+    ("ja", "今夜2回、これまで1回の集まりで2回", ["村人陣営", "1", "1", "", ""]),
+    ("ko", "오늘 2판, 지금까지 1번의 모임에서 2판", ["시민 진영", "1", "1", "", ""])])
 def test_evening_prints_no_english_but_the_names(tmp_path, lang, nights, side):
     path = tmp_path / "evening.json"
     path.write_text(json.dumps({"players": PLAYERS, "nights": [

@@ -14,21 +14,18 @@ from typing import Any, NoReturn
 from collections.abc import Iterator
 
 import typer
-from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+from typer.core import TyperCommand, TyperGroup
+
+from gm.commands.plain_params import make_plain
 
 from gm.errors import BAD_INPUT, GmError
-from gm.files import EXIT_BROKEN_PIPE, json_text, stdout_gone
+from gm.files import EXIT_BROKEN_PIPE, json_text, printable, stdout_gone
 from scorer.refusal import Refusal
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 1
 
-# Click's exceptions as vendored by Typer (not all exported under a public name).
-_ClickException: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
-_UsageError: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
-_Exit = typer.Exit
 BAD_INPUT_OR_PATH: tuple[type[Exception], ...] = (*BAD_INPUT, OSError)
-_Abort = typer.Abort
 
 
 class BadPlayers(GmError, Refusal):
@@ -36,11 +33,6 @@ class BadPlayers(GmError, Refusal):
     voice packs' `errors.players`) and `fields` word it in every language."""
 
     prefix = "players"
-
-
-def printable(text: str) -> str:
-    """`text` on one line: control characters (newlines, escapes) shown as escapes."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def fail(message: str) -> NoReturn:
@@ -105,26 +97,30 @@ def parse_players(spec: str) -> tuple[list[str], dict[str, str]]:
 
 # -- usage errors and bugs ------------------------------------------------------------------------
 def _usage_line(error: Exception) -> str:
-    """A Click usage error as one lower-case line: "no such option '--bogus'"."""
-    kind = type(error).__name__
-    if kind == "NoSuchOption":
+    """A usage error as one lower-case line: "no such option '--bogus'"."""
+    if hasattr(error, "possibilities"):  # an unknown option, with the options it may have meant
         text = f"no such option {error.option_name!r}"  # type: ignore[attr-defined]
-        if error.possibilities:  # type: ignore[attr-defined]
-            text += f" (did you mean {', '.join(sorted(error.possibilities))}?)"  # type: ignore[attr-defined]
+        if error.possibilities:
+            text += f" (did you mean {', '.join(sorted(error.possibilities))}?)"
         return text
-    if kind == "BadParameter":
-        param = error.param  # type: ignore[attr-defined]
-        hint = error.param_hint or (param.get_error_hint() if param is not None else "")  # type: ignore[attr-defined]
-        message = str(error.message).removeprefix("Value error, ")  # type: ignore[attr-defined]
+    if type(error) is typer.BadParameter:  # a bad value (a missing one is worded by Typer)
+        param = error.param
+        hint = error.param_hint or (param.get_error_hint() if param is not None else "")
+        message = str(error.message).removeprefix("Value error, ")
         return f"{str(hint).replace(chr(39), '')}: {message}" if hint else message
     text = error.format_message().strip().rstrip(".")  # type: ignore[attr-defined]
     return text[:1].lower() + text[1:]
 
 
+def _is_usage_error(error: Exception) -> bool:
+    """A mistake in the command line: Typer's exceptions that exit with code 2 (a bad value, an
+    unknown option, a missing argument)."""
+    return isinstance(error, typer.TyperException) and error.exit_code == EXIT_BAD_INPUT
+
+
 def _usage_failure(error: Exception, ctx: Any) -> NoReturn:
-    if type(error).__name__ == "NoArgsIsHelpError":  # rich has printed the help page already
-        raise typer.Exit(0)
-    path = (getattr(error, "ctx", None) or ctx).command_path.split()[1:]  # whatever the program name
+    where = getattr(error, "ctx", None) or ctx
+    path = where.command_path.split()[1:] if where is not None else []  # whatever the program name
     fail(f"{' '.join(path)}: {_usage_line(error)}" if path else _usage_line(error))
 
 
@@ -152,9 +148,11 @@ def _crash(error: BaseException) -> NoReturn:
 def _one_line_errors(ctx: Any = None) -> Iterator[None]:
     try:
         yield
-    except _UsageError as error:
-        _usage_failure(error, ctx)
-    except (_ClickException, _Exit, _Abort):
+    except typer.TyperException as error:
+        if _is_usage_error(error):
+            _usage_failure(error, ctx)
+        raise
+    except (typer.Exit, typer.Abort):
         raise
     except BrokenPipeError:  # the reader went away (gm … | head): nothing more to say to anyone
         stdout_gone()
@@ -165,35 +163,10 @@ def _one_line_errors(ctx: Any = None) -> Iterator[None]:
         _crash(error)
 
 
-# -- help pages: plain metavars ---------------------------------------------------------------------
-class _PlainArgument(TyperArgument):
-    """An argument shown as its metavar alone: NAME in the usage line, no <str> beside it."""
-
-    def display_type_rich(self, ctx):
-        return None
-
-    def _usage_display_name(self) -> str:
-        name = self.display_name_raw
-        return name if self.required else f"[{name}]"
-
-
-class _PlainFlag(TyperOption):
-    """A flag shown bare (--json), not as --json <bool>."""
-
-    def display_type_rich(self, ctx):
-        return None
-
-
-def _plain(params) -> None:
-    for param in params:
-        if isinstance(param, TyperArgument):
-            param.__class__ = _PlainArgument
-        elif isinstance(param, TyperOption) and param.is_flag:
-            param.__class__ = _PlainFlag
-
-
 class _PlainAndOneLine:
     """Plain help and one-line errors, for a command and a group alike."""
+
+    no_args_is_help: bool  # Click's: alone, the command shows its help
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -202,8 +175,16 @@ class _PlainAndOneLine:
 
     def get_params(self, ctx):
         params = super().get_params(ctx)  # with the help and completion options made on the way
-        _plain(params)
+        make_plain(params)
         return params
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:  # alone, it shows its help
+            page = ctx.get_help()  # rich prints the page itself and gives back nothing
+            if page:
+                typer.echo(page, color=ctx.color)
+            raise typer.Exit(0)
+        return super().parse_args(ctx, args)
 
     def make_context(self, info_name, args, parent=None, **extra):
         with _one_line_errors(parent):

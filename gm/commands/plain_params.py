@@ -1,25 +1,27 @@
-"""Plain values read without pydantic: a command's str, int, float and Path parameters, its --help.
+"""Plain parameters: read without pydantic, shown without their types.
 
-Typer reads every parameter through a pydantic type adapter, and importing pydantic and
-building the adapters costs more than the rest of a `gm score show`. The parameters gm uses
-most are plain: a string, a whole number or a number (perhaps with bounds), a path. For those
-this module sets a reader of its own, which gives Typer's values and messages and hands any
-unusual number to Typer; every other parameter, and any Typer without this hook, keeps
-Typer's own reading.
+Click turns each parsed value into the parameter's value in the parameter's `process_value`,
+its public hook for that, and Typer's `process_value` reads every value through a pydantic type
+adapter: importing pydantic and building the adapters costs more than the rest of a `gm score
+show`. Most of gm's parameters are plain: a string, a whole number or a number (perhaps with
+bounds), a path, a flag, a value gm's own checked reader (`parser=`) reads. `make_plain` gives
+each plain parameter Typer made a `process_value` of its own, which gives Typer's values and
+messages and hands every other form to Typer's own `process_value`; any other parameter keeps
+Typer's reading. It also shows each parameter plainly in help, through the public
+`display_type_rich` and `get_usage_pieces`: NAME (not NAME <str>, not {NAME}), --json (not
+--json <bool>).
 """
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import typer
-
-try:
-    from typer._coercion import RuntimeParam, build_runtime_param, resolve_type_descriptor
-except ImportError:  # a Typer without pydantic adapters: nothing to spare
-    RuntimeParam = None  # type: ignore[assignment,misc]
+from typer.core import TyperArgument, TyperOption
 
 _SIMPLE = {  # the forms read here; anything else (1.0 as an int, 1_000, inf, …) goes to Typer
     int: re.compile(r"[+-]?[0-9]+", re.ASCII),
@@ -32,81 +34,98 @@ def _shown(bound: float) -> str:
     return str(int(bound)) if float(bound).is_integer() else repr(bound)
 
 
-if RuntimeParam is not None:
-    class PlainParam(RuntimeParam):
-        """Reads a str or Path, and an int or float written plainly, as Typer does; other
-        forms of numbers are left to Typer."""
+class PlainReading:
+    """A plain parameter's `process_value`: reads a str or Path, a flag, an int or float written
+    plainly, or a value through gm's own `parser`, as Typer does; other values go to Typer's."""
 
-        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
-            kind = self.annotation
-            parser = getattr(self.parameter_info, "parser", None)
-            if parser is not None:  # gm's own checked reader (gm.commands.options): its message as it is
-                try:
-                    return parser(value)
-                except typer.BadParameter as error:
-                    raise typer.BadParameter(error.message, ctx=ctx, param=param) from None
-            if kind is bool and isinstance(value, bool):
-                return value
-            if kind in _SIMPLE and not (isinstance(value, kind) and not isinstance(value, bool)):
-                if not (isinstance(value, str) and _SIMPLE[kind].fullmatch(value)):
-                    typers = build_runtime_param(resolve_type_descriptor(kind, self.parameter_info))
-                    return typers._coerce_value(value, param=param, ctx=ctx)
-            value = kind(value)
-            low, high = getattr(self.parameter_info, "min", None), getattr(self.parameter_info, "max", None)
-            if low is not None and value < low:
-                raise typer.BadParameter(
-                    f"Input should be greater than or equal to {_shown(low)}", ctx=ctx, param=param)
-            if high is not None and value > high:
-                raise typer.BadParameter(f"Input should be less than or equal to {_shown(high)}", ctx=ctx, param=param)
+    def __init__(self, param: Any, kind: type) -> None:
+        self.param = param
+        self.kind = kind
+        self.typers = param.process_value  # Typer's own reading
+        info = param.type_descriptor.parameter_info
+        self.parser, self.low, self.high = info.parser, info.min, info.max
+
+    def __call__(self, ctx: typer.Context, value: Any) -> Any:
+        if not self.reads(value):
+            return self.typers(ctx, value)
+        if value is not None:
+            value = self.read(ctx, value)
+        callback = self.param.callback
+        return value if callback is None else callback(ctx, self.param, value)
+
+    def reads(self, value: Any) -> bool:
+        """Whether `value` is read here; a missing required value is Typer's to report."""
+        if value is None:
+            return not self.param.required
+        if self.parser is not None:
+            return True
+        if self.kind is bool:
+            return isinstance(value, bool)
+        if self.kind in _SIMPLE:
+            given = isinstance(value, self.kind) and not isinstance(value, bool)
+            return given or (isinstance(value, str) and _SIMPLE[self.kind].fullmatch(value) is not None)
+        return isinstance(value, (str, os.PathLike))
+
+    def read(self, ctx: typer.Context, value: Any) -> Any:
+        if self.parser is not None:  # gm's own checked reader (gm.commands.options): its message as it is
+            try:
+                return self.parser(value)
+            except typer.BadParameter as error:
+                raise typer.BadParameter(error.message, ctx=ctx, param=self.param) from None
+        if self.kind is bool:
             return value
+        value = self.kind(value)
+        if self.low is not None and value < self.low:
+            raise typer.BadParameter(
+                f"Input should be greater than or equal to {_shown(self.low)}", ctx=ctx, param=self.param)
+        if self.high is not None and value > self.high:
+            raise typer.BadParameter(
+                f"Input should be less than or equal to {_shown(self.high)}", ctx=ctx, param=self.param)
+        return value
 
 
-def _plain_kind(param: Any) -> type | None:
+def plain_kind(param: Any) -> type | None:
     """The plain type this parameter holds, or None when Typer must read it."""
     descriptor = getattr(param, "type_descriptor", None)
-    if descriptor is None or getattr(param, "_runtime_param", False) is not None:
+    if descriptor is None or param.multiple or param.nargs != 1:
         return None
     kind = descriptor.annotation
     info = descriptor.parameter_info
-    if getattr(info, "parser", None) is not None and param.nargs == 1 and not param.multiple:
+    if info.parser is not None:
         return kind
-    if kind is bool and getattr(param, "is_flag", False):
-        return bool
-    plain = kind in (str, int, float, Path) and getattr(info, "parser", None) is None \
-        and getattr(info, "click_type", None) is None and not getattr(info, "clamp", False)
-    bounded = getattr(info, "min", None) is not None or getattr(info, "max", None) is not None
-    checked = kind is Path and (getattr(info, "exists", False) or getattr(info, "resolve_path", False)
-                                or getattr(info, "allow_dash", False) or getattr(info, "path_type", None) is not None
-                                or not getattr(info, "file_okay", True) or not getattr(info, "dir_okay", True)
-                                or getattr(info, "writable", False))
-    single = not param.multiple and param.nargs == 1
-    return kind if plain and single and not checked and not (bounded and kind not in _SIMPLE) else None
+    if kind is bool:
+        return bool if getattr(param, "is_flag", False) else None
+    plain = kind in (str, int, float, Path) and not info.clamp
+    bounded = info.min is not None or info.max is not None
+    checked = kind is Path and (info.exists or info.resolve_path or info.allow_dash or info.path_type is not None
+                                or not info.file_okay or not info.dir_okay or info.writable)
+    return kind if plain and not checked and not (bounded and kind not in _SIMPLE) else None
 
 
-def plain_help_flag(option: Any) -> Any:
-    """A `--help` flag that is False when not given (Typer leaves it None, then reads that None
-    through a type adapter)."""
-    if option is not None:
-        option.default = False
-    return option
+def _no_type(ctx: Any) -> None:
+    """No type beside a name in help."""
+    return None
 
 
-def read_plainly(command: Any, ctx: typer.Context) -> None:
-    """Give every plain parameter of `command` (and of its subcommands), its `--help` flag too,
-    the plain reader."""
-    plain_help_flag(command.get_help_option(ctx))
-    if RuntimeParam is None:
-        return
-    for sub in getattr(command, "commands", {}).values():
-        read_plainly(sub, ctx)
-    read_params_plainly(command.params)
+def _usage_name(param: TyperArgument) -> Any:
+    """An argument in the usage line: NAME when required, else [NAME]."""
+
+    def pieces(ctx: Any) -> list[str]:
+        name = param.display_name_raw
+        return [name if param.required else f"[{name}]"]
+
+    return pieces
 
 
-def read_params_plainly(params: Any) -> None:
-    """Give each plain parameter in `params` that has no reader yet the plain reader."""
-    if RuntimeParam is None:
-        return
+def make_plain(params: Iterable[Any]) -> None:
+    """Give each parameter Typer made plain help and, where it is plain, the plain reading
+    (once: a parameter keeps what it was given)."""
     for param in params:
-        kind = _plain_kind(param)
-        if kind is not None:
-            param._runtime_param = PlainParam(parameter_info=param.type_descriptor.parameter_info, annotation=kind)
+        if isinstance(param, TyperArgument):
+            param.display_type_rich = _no_type  # type: ignore[method-assign]
+            param.get_usage_pieces = _usage_name(param)  # type: ignore[method-assign]
+        elif isinstance(param, TyperOption) and param.is_flag:
+            param.display_type_rich = _no_type  # type: ignore[method-assign]
+        kind = plain_kind(param)
+        if kind is not None and not isinstance(param.process_value, PlainReading):
+            param.process_value = PlainReading(param, kind)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -10,7 +11,7 @@ from collections.abc import Callable
 
 import typer
 
-from gm.commands.common import GmApp, fail, input_errors, print_json
+from gm.commands.common import GmApp, GmCommand, fail, input_errors, print_json
 from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
 from gm.files import write_new_file
 from gm.speech.settings import SpeechSettings
@@ -23,6 +24,18 @@ File = Annotated[Path | None, typer.Option(
     "--file", metavar="FILE", envvar="GM_SCORE_FILE", show_envvar=False,
     help="The match journal (default: score.jsonl in the user data folder, or $GM_SCORE_FILE).")]
 Player = Annotated[str, typer.Argument(metavar="PLAYER", help="A player's name, or its first letters.")]
+
+
+class CountCommand(GmCommand):
+    """A command taking counts: -1 is a count out of range (said with its range), not an unknown
+    option (it reaches the entry as −1, the minus sign click does not take for an option)."""
+
+    def parse_args(self, ctx, args):
+        return super().parse_args(ctx, ["−" + arg[1:] if _NEGATIVE.fullmatch(arg) else arg for arg in args])
+
+
+_NEGATIVE = re.compile(r"-[0-9０-９]+")
+LEFT_RANGE = "1–30: 10 in hand + 20 in stock, less the cards they played; at most 10 once their stock is gone"
 
 
 def _journal(file: Path | None):
@@ -68,7 +81,7 @@ def new(
     alice: Annotated[str, typer.Argument(metavar="ALICE", help="First player: NAME, or NAME=reading (健=けん).")],
     bob: Annotated[str, typer.Argument(metavar="BOB", help="Second player, the same way.")],
     remote: Annotated[bool, typer.Option(
-        "--remote", help="Remote play, one box each: 666 twice per game, skulls up to 10.")] = False,
+        "--remote", help="Remote play, one box each: 666 twice per game, skull plays up to 12 cards.")] = False,
     abandon: Annotated[bool, typer.Option(
         "--abandon", help="Start even though the current match is unfinished.")] = False,
     file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on",
@@ -81,7 +94,7 @@ def new(
     _record(file, lambda state: event, as_json, lang, speech)
 
 
-@app.command()
+@app.command(cls=CountCommand)
 def flow(player: Player,
          piles: Annotated[str, typer.Argument(
              metavar="PILES", help="How many of that player's own piles are empty (0–5).")],
@@ -93,16 +106,17 @@ def flow(player: Player,
     _record(file, _entry("flow", player, piles), as_json, lang, speech)
 
 
-@app.command()
+@app.command(cls=CountCommand)
 def skull(player: Player,
           cards: Annotated[str, typer.Argument(
-              metavar="CARDS", help="6s plus Humaliens in the play (1–6; remote 1–10).")],
+              metavar="CARDS", help="6s plus Humaliens in the play (1–6; remote 1–12); a game holds four 6s "
+                                    "and two Humaliens per box.")],
           file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """ドクロ: game number × cards in the play."""
     _record(file, _entry("skull", player, cards), as_json, lang, speech)
 
 
-@app.command("666")
+@app.command("666", cls=CountCommand)
 def six_six_six(player: Player,
                 piles: Annotated[str | None, typer.Argument(
                     metavar="PILES",
@@ -122,28 +136,34 @@ def god_island(player: Player, file: File = None, as_json: Json = False, lang: L
     _record(file, _entry("god-island", player), as_json, lang, speech)
 
 
-@app.command("angel-cut")
+@app.command("angel-cut", cls=CountCommand)
 def angel_cut(player: Player,
               piles: Annotated[str | None, typer.Argument(
                   metavar="PILES",
                   help="With --keep-stock: the player's own empty piles (default: as last recorded).")] = None,
               keep_stock: Annotated[bool, typer.Option(
                   "--keep-stock", help="The stock piles were kept: the flow scores the piles empty.")] = False,
+              won: Annotated[str | None, typer.Option(
+                  "--won", metavar="LEFT",
+                  help="The hand was empty: the cut wins the game at once, the opponent holding LEFT cards "
+                       f"({LEFT_RANGE}).")] = None,
               file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """エンジェルカット: the stock piles go; the forced flow scores 5.
 
-    Record `finish` too if the hand is empty.
+    With an empty hand the cut wins at once (「その時点で勝利」): add --won LEFT to record the
+    finish with it, one entry.
     """
-    from gm.score.entry import KEEP_STOCK
+    from gm.score.entry import KEEP_STOCK, WON
 
-    flags = [KEEP_STOCK] if keep_stock else []
-    _record(file, _entry("angel-cut", player, *flags, *filter(None, [piles])), as_json, lang, speech)
+    flags = [KEEP_STOCK, *filter(None, [piles])] if keep_stock else list(filter(None, [piles]))
+    _record(file, _entry("angel-cut", player, *flags, *([WON, won] if won is not None else [])),
+            as_json, lang, speech)
 
 
-@app.command()
+@app.command(cls=CountCommand)
 def finish(player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who went out.")],
            opponent_left: Annotated[str, typer.Argument(
-               metavar="LEFT", help="The opponent's cards left: hand + stock (0–30).")],
+               metavar="LEFT", help=f"The opponent's cards left: hand + stock ({LEFT_RANGE}).")],
            file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """上がり: 5 + the opponent's cards left, × the multiplier.
 
@@ -152,10 +172,10 @@ def finish(player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who wen
     _record(file, _entry("finish", player, opponent_left), as_json, lang, speech)
 
 
-@app.command()
+@app.command(cls=CountCommand)
 def foul(player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who fouled (went out on a forbidden card).")],
          winner_left: Annotated[str, typer.Argument(
-             metavar="LEFT", help="The OPPONENT's own cards left: hand + stock (0–30).")],
+             metavar="LEFT", help=f"The OPPONENT's own cards left: hand + stock ({LEFT_RANGE}).")],
          file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """反則上がり: the opponent scores 5 + their cards left, × the multiplier.
 

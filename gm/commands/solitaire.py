@@ -55,6 +55,23 @@ def _speak(lines, settings: SpeechSettings) -> None:
         speaker.close()
 
 
+def _workers(asked: int, deals: int) -> int:
+    """`asked` workers, or as many as the cores and free memory allow (said on stderr)."""
+    from gm.solitaire.runs import WORKER_BYTES, cores, free_memory, worker_limit
+
+    workers = min(asked, worker_limit(deals))
+    if workers < asked and workers < deals:
+        from gm.text.lines import Voice
+        from voices import default_language
+
+        memory = free_memory()
+        room = memory // WORKER_BYTES if memory is not None else cores()
+        line = Voice(default_language()).text("solitaire.workers.fewer", workers=workers, asked=asked, cores=cores(),
+                                              room=room)
+        typer.echo(f"gm: {line}", err=True)
+    return workers
+
+
 @app.command()
 def simulate(
     deals: Annotated[int, typer.Option(
@@ -90,7 +107,7 @@ def simulate(
         check_seed(seed)
     if policy == "omniscient":
         _prepare_solver()
-    results = run_deals(range(seed, seed + deals), rows, policy, workers, max_states=max_states)
+    results = run_deals(range(seed, seed + deals), rows, policy, _workers(workers, deals), max_states=max_states)
     unresolved = [r for r in results if isinstance(r, Unresolved)]
     settled = [r for r in results if not isinstance(r, Unresolved)]
     summary = summarize(settled, policy, rows) if settled else None  # every deal may hit --max-states

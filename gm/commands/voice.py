@@ -103,6 +103,10 @@ def model_command(
     get: Annotated[str | None, typer.Option(
         "--get", metavar="LANG", help="Download the small official model for en or ja and make it that "
                                       "language's default (ko: says which pip package brings it).")] = None,
+    url: Annotated[str | None, typer.Option(
+        "--url", metavar="URL", parser=text_up_to(2000),
+        help="With --get: download from this mirror folder (ending in /) or zip address instead "
+             "(default: $GM_MODEL_URL, else the official site).")] = None,
     json_out: Json = False,
 ) -> None:
     """Where to get a small vosk speech model, and whether one works.
@@ -115,8 +119,10 @@ def model_command(
     from gm.text.lines import Voice
 
     if get is not None:
-        _get_model(get, models.OFFICIAL, json_out)
+        _get_model(get, models.OFFICIAL, json_out, url)
         return
+    if url is not None:
+        fail("--url goes with --get LANG")
     with input_errors():
         voice = Voice(lang)
     given = path or vosk_model or os.environ.get(MODEL_ENV)
@@ -146,7 +152,7 @@ def model_command(
     typer.echo(f"{lang} answer and command words it cannot hear: {', '.join(missing) or 'none'}")
 
 
-def _get_model(lang: str, table, json_out: bool) -> None:
+def _get_model(lang: str, table, json_out: bool, url: str | None = None) -> None:
     """`gm voice model --get LANG`: download, check and install (en, ja); say how (ko)."""
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
@@ -170,7 +176,7 @@ def _get_model(lang: str, table, json_out: bool) -> None:
     with bar:
         try:
             fetched = models.get_model(
-                lang, table, progress=lambda done, total: bar.update(task, completed=done, total=total))
+                lang, table, progress=lambda done, total: bar.update(task, completed=done, total=total), url=url)
         except models.DownloadFailed as error:
             bar.stop()
             fail(str(error))
@@ -201,7 +207,7 @@ def check_command(
         typer.echo("input devices:" if devices else "input devices: none")
         for d in devices:
             typer.echo(f"  {d['index']}: {d['name']} ({d['channels']} ch, {d['rate']:g} Hz)")
-        pick = int(device) if device is not None and device.isdigit() else device
+        pick = _device(device, devices)
         source = MicSource(RealClock(), EchoGate(None), device=pick)
     except NoAudio as error:
         fail(str(error))
@@ -224,6 +230,16 @@ def check_command(
     typer.echo(f"heard: {heard or '(nothing)'}")
 
 
+def _device(device: str | None, devices: list[dict]) -> int | str | None:
+    """The input device `--device` names: an index among `devices` (refused otherwise), or a name."""
+    if device is None or not device.strip().isdecimal():
+        return device
+    if len(device.strip()) > 9 or int(device) not in {d["index"] for d in devices}:
+        known = ", ".join(str(d["index"]) for d in devices) or "none"
+        fail(f"--device: no input device {device.strip()[:12]} (input devices: {known})")
+    return int(device)
+
+
 @app.command("hear")
 def hear_command(
     wavs: Annotated[list[Path], typer.Argument(
@@ -242,7 +258,8 @@ def hear_command(
     from gm.clock import RealClock
     from gm.hearing.phrases import Vocabulary
     from gm.hearing.voice import phrasebook
-    from gm.ports import Line, Question
+    from gm.ports import Line
+    from gm.table.questions import Table
     from gm.hearing.listener import Listener, PcmSource, load_model
     from gm.text.lines import Voice
 
@@ -253,7 +270,7 @@ def hear_command(
         voice = Voice(lang)
         sources = [PcmSource.from_wavs([wav], RealClock()) for wav in wavs]
         model = load_model(vosk_model, lang)
-    question = Question("hear", Line("hear", "", ""), choices)
+    question = Table(voice).choice("hear", choices, prompt=Line("hear", "", ""))
     book = phrasebook(question, model, Vocabulary.from_voice(voice), voice.spoken_word)
     for wav, source in zip(wavs, sources):
         heard = Listener(model, source).hear_once(book)

@@ -16,6 +16,7 @@ from gm.files import json_value, read_stream, read_text
 if TYPE_CHECKING:
     from gm.text.lines import Voice
     from gm.werewolf.decks import Deck
+    from gm.werewolf.evening import Record
     from gm.werewolf.judge import Verdict
     from gm.werewolf.tally import Outcome, Round
 
@@ -127,7 +128,7 @@ def tally(
 
     with input_errors(lang):
         names, _ = parse_players(players)
-        check_player_names(names)
+        check_player_names(names, lang)
         chosen = deck_for(len(names), variant, swap_ins)
         first = _round_of(votes, [*names, GRAVEYARD], names, roll_call, chosen)
         result = outcome(first)
@@ -213,33 +214,104 @@ def judge(
 
 
 # -- evening ----------------------------------------------------------------------------------
+def _record_of(path: Path, voice: Voice) -> Record:
+    """A group's file, or an evening file of earlier versions (one JSON object); a skipped line is said."""
+    from gm.night.groups import read_record
+    from gm.werewolf.evening import EveningError, Record, evening_from_json
+
+    if path.suffix == ".json":
+        data = json_value(read_text(path), lambda reason: EveningError(
+            f"{path}: bad JSON: {reason}", "evening_json", path=path, reason=reason))
+        return Record(evening_from_json(data).nights)
+    record, skipped = read_record(path)
+    for line, reason in skipped:
+        typer.echo(voice.text("werewolf.group.skipped", path=str(path), line=line, reason=reason), err=True)
+    return record
+
+
+def _chosen_record(file: Path | None, group: str | None) -> tuple[str, Path]:
+    """The group's name and file to show: `--file`, `--group`, or the group played last."""
+    from gm.night.groups import group_name, group_path, latest_group
+    from gm.night.log import latest_evening
+    from gm.werewolf.evening import EveningError
+
+    if file is not None:
+        return file.stem, file
+    if group is not None:
+        path = group_path(group)
+        if not path.is_file():
+            raise EveningError(f"no nights kept for the group {group_name(group)!r} yet: play with "
+                               "gm werewolf play --group", "no_group", group=group_name(group))
+        return group_name(group), path
+    latest = latest_group() or latest_evening()
+    if latest is None:
+        raise EveningError("no evening yet: play one with gm werewolf play", "no_evening")
+    return latest.stem, latest
+
+
+def _csv(record: Record) -> str:
+    """Tonight's and all-time results, one row per player and scope, a column pair per side."""
+    import csv
+    import io
+
+    from gm.werewolf.evening import results
+    from gm.werewolf.judge import Side
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["scope", "player", "nights", "wins", "share",
+                     *(f"{side}_{what}" for side in Side for what in ("nights", "wins"))])
+    for scope, nights in (("tonight", record.tonight()), ("all_time", record.nights)):
+        for player in results(nights):
+            by_side = [getattr(player.by_side.get(side), what, 0) for side in Side for what in ("nights", "wins")]
+            writer.writerow([scope, player.name, player.overall.nights, player.overall.wins,
+                             f"{player.overall.share:.4f}", *by_side])
+    return out.getvalue()
+
+
 @app.command()
 def evening(
     file: Annotated[Path | None, typer.Option(
-        "--file", metavar="FILE", help="An evening file (default: the latest one `play` kept).")] = None,
-    as_json: Json = False, lang: Lang = LANG,
+        "--file", metavar="FILE", help="A group's file, or an evening file (default: the group played last).")] = None,
+    group: Annotated[str | None, typer.Option(
+        "--group", metavar="NAME", parser=text_up_to(200),
+        help="The group to show, as given to gm werewolf play --group (or its players).")] = None,
+    as_json: Json = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print the results as CSV (one row per player).")] = False,
+    lang: Lang = LANG,
 ) -> None:
-    """The evening's wins per player and per side, as `gm werewolf play` keeps them night after night."""
-    from gm.night.log import latest_evening
-    from gm.werewolf.evening import EveningError, evening_from_json
+    """Tonight's and all-time results per player: nights, wins, share won, and by side."""
+    from gm.files import print_or_end_quietly
+    from gm.werewolf.evening import results, side_wins
 
     voice = _voice(lang)
     with input_errors(lang):
-        path = file or latest_evening()
-        if path is None:
-            raise EveningError("no evening yet: play one with gm werewolf play", "no_evening")
-        data = json_value(read_text(path), lambda reason: EveningError(
-            f"{path}: bad JSON: {reason}", "evening_json", path=path, reason=reason))
-        chosen = evening_from_json(data)
+        name, path = _chosen_record(file, group)
+        record = _record_of(path, voice)
     if as_json:
-        print_json(chosen.to_json())
+        print_json({"group": record.group or name, "file": str(path), **record.to_json()})
+        return
+    if as_csv:
+        print_or_end_quietly(_csv(record).rstrip("\n"))
         return
     from rich.table import Table
 
-    table = Table(show_header=False)
-    for name, wins in chosen.wins().items():
-        table.add_row(escape(name), str(wins))
-    for side, wins in chosen.sides().items():
-        table.add_row(voice.text(f"werewolf.sides.{side}"), str(wins), style="dim")
-    typer.echo(voice.text("werewolf.evening.nights", nights=len(chosen.nights)))
+    tonight = {player.name: player.overall for player in results(record.tonight())}
+    group_shown = record.group or (name if file is None else "")
+    counts = {"tonight": len(record.tonight()), "nights": len(record.nights), "evenings": len(record.evenings)}
+    typer.echo(voice.text("werewolf.results.title", group=group_shown, **counts) if group_shown
+               else voice.text("werewolf.results.title_nameless", **counts))
+    headers = ("player", "tonight", "all_time", "share", "by_side")
+    table = Table(*(voice.text(f"werewolf.results.{header}") for header in headers))
+    for player in results(record.nights):
+        now = tonight.get(player.name)
+        sides = ", ".join(voice.text("werewolf.results.side_record", side=voice.line(f"werewolf.sides.{side}"),
+                                     wins=played.wins, nights=played.nights)
+                          for side, played in player.by_side.items())
+        table.add_row(escape(player.name), f"{now.wins}/{now.nights}" if now else "",
+                      f"{player.overall.wins}/{player.overall.nights}", f"{player.overall.share:.0%}", sides)
+    won_tonight = side_wins(record.tonight())
+    for side, wins in side_wins(record.nights).items():  # the nights each side won
+        table.add_row(voice.text(f"werewolf.sides.{side}"), str(won_tonight.get(side, 0)), str(wins), "", "",
+                      style="dim")
     _print_table(table)

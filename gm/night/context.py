@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, overload
+from collections.abc import Callable, Mapping, Sequence
 
+from gm.table.questions import Table, loggable
 from gm.text.lines import Voice
-from gm.ports import Asker, Clock, Controls, Line, Question, Speaker
+from gm.ports import Answer, Asker, Clock, Controls, Line, Question, Speaker
 from gm.night.timer import TimerDisplay
 from gm.werewolf.decks import Deck
 
 Log = Callable[..., None]
+T = TypeVar("T")
 
 
 def no_log(kind: str, **data: Any) -> None:
@@ -41,6 +43,7 @@ class NightContext:
     pause: float = 20.0
     discussion: int = 180
     roll_call: bool = False
+    _table: Table | None = field(default=None, init=False, repr=False)
 
     def say(self, key: str | Line, *, urgent: bool = False, **fields: Any) -> Line:
         """Say a line (by key with fields, or a ready Line), print it and log it."""
@@ -49,31 +52,50 @@ class NightContext:
         self.log("say", key=line.key, text=line.text)
         return line
 
-    def ask(self, key: str, answers: Sequence[str], labels: dict[str, str] | None = None,
+    @property
+    def table(self) -> Table:
+        """The night's questions, in its language and with its players."""
+        if self._table is None:
+            self._table = Table(self.voice, self.players)
+        return self._table
+
+    @overload
+    def ask(self, question: Question[T]) -> Answer[T]: ...
+
+    @overload
+    def ask(self, question: str, answers: Sequence[str], labels: Mapping[str, str] | None = None,
             default: str | None = None, timeout: float | None = None, readback: bool = True,
-            **fields: Any) -> str:
-        """Say the question's line and return the answer given (keyboard or voice)."""
-        prompt = self.say(key, **fields)
-        question = Question(key=key, prompt=prompt, answers=tuple(answers), labels=labels or {},
-                            default=default, timeout=timeout, readback=readback)
+            **fields: Any) -> str: ...
+
+    def ask(self, question: Question[Any] | str, answers: Sequence[str] = (),
+            labels: Mapping[str, str] | None = None, default: str | None = None, timeout: float | None = None,
+            readback: bool = True, **fields: Any) -> Answer[Any] | str:
+        """Say the question's line and return its typed answer (keyboard or voice), logged.
+
+        Given a key and answer tokens instead (`ask("werewolf.x", ["a", "b"], labels)`), it asks
+        the choice among them and returns the token chosen."""
+        if isinstance(question, str):
+            choice = self.table.choice(question, answers, labels, default, timeout, readback, **fields)
+            return str(self.ask(choice).value)
+        self.say(question.prompt)
         while True:
             try:
                 answer = self.asker.ask(question)
                 break
             except KeyboardInterrupt:
                 self.paused()
-                self.say(prompt)
-        self.log("answer", key=key, answer=answer, by=getattr(self.asker, "answered_by", "keyboard"))
+                self.say(question.prompt)
+        self.log("answer", key=question.key, answer=loggable(answer.value), by=answer.how, sure=answer.sure)
         return answer
 
     def paused(self) -> None:
         """Ctrl-C at a question: ask "resume, or quit?"; quit (or Ctrl-C again) stops the night."""
         self.log("paused")
         labels = {a: self.voice.text(f"werewolf.timer.choice_{a}") for a in (RESUME, QUIT)}
-        prompt = self.say("werewolf.paused")
+        question = self.table.choice("werewolf.paused", (RESUME, QUIT), labels)
+        self.say(question.prompt)
         try:
-            choice = self.asker.ask(Question(key="werewolf.paused", prompt=prompt, answers=(RESUME, QUIT),
-                                             labels=labels))
+            choice = self.asker.ask(question).value
         except KeyboardInterrupt:
             choice = QUIT
         self.log("answer", key="werewolf.paused", answer=choice)

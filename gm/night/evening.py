@@ -6,23 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gm.night.context import NightContext
-from gm.night.runner import DONE, run_night
-from gm.werewolf.evening import Evening
+from gm.night.runner import run_night
+from gm.werewolf.evening import Evening, Night
 
 YES, NO = "yes", "no"
-
-
-def _ask_winners(ctx: NightContext) -> list[str]:
-    """Who won, when the verdict named only the side: each winner in turn, then done."""
-    winners: list[str] = []
-    labels = {DONE: ctx.voice.text("werewolf.done")}
-    while len(winners) < len(ctx.players):
-        answer = ctx.ask("werewolf.evening.ask_winner", [*(p for p in ctx.players if p not in winners), DONE], labels,
-                         default=DONE)
-        if answer == DONE:
-            break
-        winners.append(answer)
-    return winners
 
 
 def say_tally(ctx: NightContext, evening: Evening) -> None:
@@ -33,22 +20,20 @@ def say_tally(ctx: NightContext, evening: Evening) -> None:
     ctx.say("werewolf.evening.tally", nights=len(evening.nights), sides=sides, players=players)
 
 
-def run_evening(ctx: NightContext, keep: Callable[[Evening], None] = lambda evening: None) -> Evening:
-    """Play nights until the table says no more; `keep` stores the evening after every night."""
+def run_evening(ctx: NightContext, keep: Callable[[Night], None] = lambda night: None) -> Evening:
+    """Play nights until the table says no more; `keep` stores each night as soon as it is judged."""
     evening = Evening(tuple(ctx.players))
-    labels = {YES: ctx.voice.text("common.yes"), NO: ctx.voice.text("common.no")}
     while True:
         reveal = run_night(ctx).reveal
         assert reveal is not None
-        winners = reveal.winners if reveal.winners_known else _ask_winners(ctx)
-        evening = evening.add(reveal.winning_side, winners)
+        evening = evening.add(reveal.winning_side, reveal.winners, reveal.sides)
         ctx.log("evening", **evening.to_json())
-        keep(evening)
+        keep(evening.nights[-1])
         try:
-            again = ctx.ask("werewolf.evening.again", (YES, NO), labels)
+            again = ctx.ask(ctx.table.yes_no("werewolf.evening.again")).value
         except EOFError:  # piped answers ran out after a verdict: the evening is over
-            again = NO
-        if again != YES:
+            again = False
+        if not again:
             break
     say_tally(ctx, evening)
     ctx.speaker.flush()

@@ -1,19 +1,22 @@
 """On disk: the night's JSON-lines log (one object per line with `t`, seconds since start, and
-`type`), and beside it the evening's tally of wins."""
+`type`). A second evening with the same log is appended to it."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import stat
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 from gm.ports import Clock
-from gm.werewolf.evening import Evening
+
+if TYPE_CHECKING:
+    from gm.text.lines import Voice
 
 EVENING_SUFFIX = ".evening.json"
 
@@ -37,81 +40,93 @@ def new_log_path() -> Path:
     return path
 
 
-def evening_path(log: Path) -> Path:
-    """The evening's tally beside its night log: night.jsonl → night.evening.json."""
-    return log.with_name(log.stem + EVENING_SUFFIX)
-
-
 def latest_evening() -> Path | None:
-    """The most recently written evening in the data dir, if any."""
+    """The most recently written evening file of earlier versions in the data dir, if any."""
     folder = data_dir()
     found = sorted(folder.glob(f"*{EVENING_SUFFIX}"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
     return found[-1] if found else None
 
 
-def _stderr(text: str) -> None:
+def warn_on_stderr(text: str) -> None:
     print(f"gm: {text}", file=sys.stderr, flush=True)
 
 
-class EveningFile:
-    """Keeps the evening's tally in one JSON file, replaced whole after every night.
-
-    A tally that cannot be written (a full disk) is said with `warn`; the evening goes on.
-    """
-
-    def __init__(self, path: Path, warn: Callable[[str], None] = _stderr) -> None:
-        self.path = path
-        self.warn = warn
-
-    def __call__(self, evening: Evening) -> None:
-        from gm.files import write_new_file
-
-        try:
-            write_new_file(self.path, lambda out: out.write(
-                json.dumps(evening.to_json(), ensure_ascii=False, indent=2) + "\n"))
-        except OSError as error:
-            self.warn(f"the evening's tally cannot be written to {str(self.path)!r} ({error.strerror or error})")
-
-
 class NightLog:
-    """Appends events to a file as they happen, each line flushed, so a crash keeps the night.
+    """Appends events to a file as they happen, each line written whole, so a crash keeps the
+    night; a second evening with the same log is appended to the first.
 
-    A log that cannot be written (a full disk, `--log /dev/full`) is said once with `warn`;
-    the night plays on without it.
+    A log that cannot be written (a full disk, `--log /dev/full`) is said once with `warn`; the
+    night plays on without it, and what is left of the file is its whole lines (a file this log
+    created and never wrote is removed). A log deleted during the night is said once and written
+    again from there. The lines are the voice pack's (`werewolf.log`).
     """
 
-    def __init__(self, path: Path, clock: Clock, warn: Callable[[str], None] = _stderr) -> None:
+    def __init__(self, path: Path, clock: Clock, warn: Callable[[str], None] = warn_on_stderr,
+                 voice: Voice | None = None) -> None:
         self.clock = clock
         self.path = path
         self.warn = warn
+        self.voice = voice
+        self._fd: int | None = self._open()
+        self._written = os.fstat(self._fd).st_size  # bytes of whole lines: the earlier evenings' too
+
+    def _open(self) -> int:
         # O_NONBLOCK: a FIFO nobody reads is refused at once instead of waited on
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0), 0o644)
-        self._file: TextIO | None = open(fd, "w", encoding="utf-8")
+        return os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NONBLOCK", 0), 0o644)
+
+    def _say(self, key: str, **fields: Any) -> None:
+        from gm.text.lines import Voice
+
+        self.warn((self.voice or Voice("en")).text(f"werewolf.log.{key}", path=str(self.path), **fields))
 
     def __call__(self, kind: str, **data: Any) -> None:
-        if self._file is None:
+        if self._fd is None:
             return
         event = {"t": round(self.clock.now(), 3), "type": kind, **data}
+        line = (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace")
+        rest = memoryview(line)
         try:
-            self._file.write(json.dumps(event, ensure_ascii=False) + "\n")
-            self._file.flush()
+            if _deleted(self._fd):
+                os.close(self._fd)
+                self._say("deleted")
+                self._fd, self._written = self._open(), 0
+            while rest:
+                rest = rest[os.write(self._fd, rest):]
         except OSError as error:
             self._give_up(error)
+            return
+        self._written += len(line)
 
     def _give_up(self, error: OSError) -> None:
-        self.warn(f"the night's log cannot be written to {str(self.path)!r} ({error.strerror or error}); "
-                  "the night goes on without it")
-        file, self._file = self._file, None
-        if file is not None:
-            with contextlib.suppress(OSError):  # the error was just reported: closing adds nothing
-                file.close()
+        self._say("cannot_write", reason=error.strerror or str(error))
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        with contextlib.suppress(OSError):
+            opened = os.fstat(fd)
+            if stat.S_ISREG(opened.st_mode):
+                os.ftruncate(fd, self._written)
+                if self._written == 0 and os.path.samestat(os.stat(self.path), opened):
+                    os.unlink(self.path)
+        with contextlib.suppress(OSError):  # the error was just reported: closing adds nothing
+            os.close(fd)
+
+    def where(self) -> None:
+        """Say where the log is (when a signal ends the night)."""
+        if self._fd is not None:
+            self._say("kept_in")
 
     def close(self) -> None:
-        if self._file is None:
+        if self._fd is None:
             return
+        fd, self._fd = self._fd, None
         try:
-            self._file.close()
+            os.close(fd)
         except OSError as error:
-            self._file = None
-            self.warn(f"the end of the night's log could not be written to {str(self.path)!r} "
-                      f"({error.strerror or error})")
+            self._say("end_not_written", reason=error.strerror or str(error))
+
+
+def _deleted(fd: int) -> bool:
+    """Whether the regular file open as `fd` was removed from its folder."""
+    info = os.fstat(fd)
+    return stat.S_ISREG(info.st_mode) and info.st_nlink == 0

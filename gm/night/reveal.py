@@ -1,132 +1,118 @@
-"""The reveal: ask the cards the verdict needs, judge, announce the winners.
+"""The reveal: ask the fewest questions that decide every player's side, then say the winners.
 
-The game master never sees the cards. It asks the executed player's two cards; when those
-alone decide the winning side it announces it, otherwise it asks everyone's cards, the
-graveyard and (Magician's Night) who saw the magician, and judges the whole table. Cards that
-do not add up are asked again for the hands involved only.
+The game master never sees the cards. It asks the executed player's two cards (the graveyard's
+when it was voted), says the side they decide, then asks only who holds the cards every side
+still depends on, and who saw the magician (gm.werewolf.inquiry). An answer the deck or an
+earlier answer rules out is refused with the reason and asked again. A vote total the cards
+make impossible is said and logged; the verdict stands.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gm.night.context import NightContext
-from gm.text.verdicts import reason_key, verdict_key
-from gm.werewolf.judge import MOST_TURNED, JudgeError, Reason, Side, Verdict, decided_side, judge, too_many
+from gm.text.verdicts import verdict_key
+from gm.werewolf.inquiry import HandOf, Question, WhoHolds, answered, next_question, verdict
+from gm.werewolf.judge import JudgeError, Side, decided_side
+from gm.werewolf.known import Known, SeerRefused
+from gm.werewolf.miscount import TRAITOR, miscount
 from gm.werewolf.tally import GRAVEYARD, Outcome
-
-NONE = "none"
-HAND = 2
-
 
 @dataclass(frozen=True)
 class Reveal:
-    """The night's end: the winning side, the winners when known, and the reason said."""
+    """The night's end: the winning side, who won, every player's side, and the reason said."""
 
     executed: str | None
     winning_side: Side
     winners: tuple[str, ...]
-    winners_known: bool
+    sides: Mapping[str, Side]
     reason: str
 
 
-def _ask_cards(ctx: NightContext, owner: str) -> list[str]:
+def _ask_hand(ctx: NightContext, owner: str) -> tuple[str, ...]:
+    """`owner`'s cards turned face up, given in one line ("werewolf villager", "人狼 村人")."""
     cards = [c for c in ctx.deck.cards if ctx.deck.count(c)]
-    labels = {c: ctx.card_label(c) for c in cards}
     if owner == GRAVEYARD:
-        return [ctx.ask("werewolf.reveal.ask_graveyard", cards, labels, n=i + 1) for i in range(ctx.deck.graveyard)]
-    keys = ["werewolf.reveal.ask_first", "werewolf.reveal.ask_second"]
-    return [ctx.ask(keys[i], cards, labels, name=owner) for i in range(HAND)]
+        key = "werewolf.reveal.ask_graveyard_one" if ctx.deck.graveyard == 1 else "werewolf.reveal.ask_graveyard_two"
+        return ctx.ask(ctx.table.hand(key, cards, owner, size=ctx.deck.graveyard)).value
+    return ctx.ask(ctx.table.hand("werewolf.reveal.ask_hand", cards, owner, name=owner)).value
 
 
-def _ask_magician_seen(ctx: NightContext) -> list[str]:
-    """Who saw the magician through an ability (HW-R7: however they saw it); at most the seer and
-    the gravedigger."""
-    seen: list[str] = []
-    while len(seen) < MOST_TURNED:
-        choices = [p for p in ctx.players if p not in seen] + [NONE]
-        labels = {NONE: ctx.voice.text("werewolf.reveal.none")}
-        answer = ctx.ask("werewolf.reveal.magician_seen", choices, labels)
-        if answer == NONE:
-            break
-        seen.append(answer)
-    return seen
+def _ask_holder(ctx: NightContext, card: str) -> str | None:
+    question = ctx.table.pick("werewolf.reveal.ask_holder", [*ctx.players, GRAVEYARD], card=ctx.card_line(card))
+    return ctx.ask(question).value
 
 
-def _adding_up(ctx: NightContext, known: dict[str, list[str]]) -> dict[str, list[str]]:
-    """Every hand and the graveyard, asking the unknown ones; a card given too often is named and
-    only the hands naming it are asked again."""
-    owners = [*ctx.players, GRAVEYARD]
-    table = {owner: known.get(owner) or _ask_cards(ctx, owner) for owner in owners}
-    while (problem := too_many(ctx.deck, table)) is not None:
-        card, count, holders = problem
-        ctx.log("judge_refused", error=f"{count} × {card} but the deck has {ctx.deck.count(card)}")
-        ctx.say("werewolf.reveal.too_many", card=ctx.card_line(card), count=count, limit=ctx.deck.count(card),
-                owners=[ctx.label(owner) for owner in holders])
-        for owner in holders:
-            table[owner] = _ask_cards(ctx, owner)
-    return table
+def _ask_seer(ctx: NightContext, known: Known, more: bool) -> str | None:
+    """One player who saw the magician through an ability, or None: nobody (else)."""
+    key = "werewolf.reveal.magician_more" if more else "werewolf.reveal.magician_seen"
+    choices = [p for p in ctx.players if p not in known.seers]
+    return ctx.ask(ctx.table.pick(key, choices, nobody="werewolf.reveal.none")).value
 
 
-def _judge_table(ctx: NightContext, executed: str | None, known: dict[str, list[str]],
-                 seen: list[str] | None) -> Verdict:
-    """Ask every card still unknown and judge."""
-    ctx.say("werewolf.reveal.everyone")
-    while True:
-        table = _adding_up(ctx, known)
-        if seen is None:
-            seen = _ask_magician_seen(ctx) if ctx.deck.has("magician") else []
-        graveyard = table.pop(GRAVEYARD)
+def _answer(ctx: NightContext, known: Known, question: Question) -> object:
+    if isinstance(question, HandOf):
+        return _ask_hand(ctx, question.owner)
+    if isinstance(question, WhoHolds):
+        return _ask_holder(ctx, question.card)
+    return _ask_seer(ctx, known, question.more)
+
+
+def _revealed(ctx: NightContext, known: Known, owner: str) -> None:
+    """Say what `owner` showed, and the winning side when their cards alone decide it."""
+    cards = known.hands[owner]
+    ctx.say("werewolf.reveal.holds", name=ctx.label(owner), cards=[ctx.card_line(c) for c in cards])
+    side = decided_side(ctx.deck, owner, cards)
+    if side is not None and next_question(known) is not None:
+        ctx.say("werewolf.reveal.side_wins", side=ctx.voice.line(f"werewolf.sides.{side}"))
+        ctx.say("werewolf.reveal.winners_next")
+
+
+def _inquire(ctx: NightContext, executed: str | None) -> Known:
+    """Ask until every side is decided; a refused answer is said with its reason and asked again."""
+    known = Known(tuple(ctx.players), ctx.deck, executed)
+    while (question := next_question(known)) is not None:
         try:
-            return judge(list(ctx.players), table, graveyard, executed, seen, ctx.deck)
-        except JudgeError as error:
-            ctx.log("judge_refused", error=str(error))
-            ctx.say("werewolf.reveal.inconsistent", problem=ctx.voice.error(error))
-            known, seen = {}, None
-
-
-def _ask_executed(ctx: NightContext, executed: str) -> tuple[list[str], Side | None]:
-    """The executed player's (or the graveyard's) cards, and the side they alone decide."""
-    while True:
-        cards = _ask_cards(ctx, executed)
-        try:
-            side = decided_side(ctx.deck, executed, cards)
-        except JudgeError as error:
-            ctx.log("judge_refused", error=str(error))
-            ctx.say("werewolf.reveal.inconsistent", problem=ctx.voice.error(error))
+            known = answered(known, question, _answer(ctx, known, question))
+        except SeerRefused as refused:
+            ctx.log("answer_refused", error=str(refused))
+            ctx.say("werewolf.reveal.refused", problem=ctx.voice.error(refused))
+            known = refused.then
             continue
-        ctx.say("werewolf.reveal.holds", name=ctx.label(executed), cards=[ctx.card_line(c) for c in cards])
-        return cards, side
+        except JudgeError as refused:
+            ctx.log("answer_refused", error=str(refused))
+            ctx.say("werewolf.reveal.refused", problem=ctx.voice.error(refused))
+            continue
+        if isinstance(question, HandOf):
+            _revealed(ctx, known, question.owner)
+    return known
+
+
+def _check_count(ctx: NightContext, known: Known, counted: int | None) -> None:
+    """Say and log a vote total the revealed cards make impossible (HW-R4's voters)."""
+    found = miscount(known, counted) if counted is not None else None
+    if found is None:
+        return
+    ctx.log("miscount", **found.to_json())
+    if found.counted < found.low:
+        ctx.say("werewolf.reveal.miscount_under", counted=found.counted, low=found.low)
+        return
+    why = [ctx.voice.line("werewolf.reveal.no_vote_traitor") if reason == TRAITOR
+           else ctx.voice.line("werewolf.reveal.no_vote_turned", name=name) for reason, name in found.no_vote]
+    ctx.say("werewolf.reveal.miscount_over", counted=found.counted, why=why)
 
 
 def run_reveal(ctx: NightContext, vote: Outcome) -> Reveal:
-    """Find out who won, asking only the cards the verdict depends on.
-
-    After a panic the whole table is judged, since who wins then depends on everyone (HW-R5).
-    In Magician's Night the side a hand decides is not enough to name its winners: who saw the
-    magician is asked, and if anyone did, the whole table is judged.
-    """
+    """Find out who won, asking only what every player's side depends on."""
     executed = None if vote.panic else vote.executed
     ctx.say("werewolf.reveal.intro")
-    known: dict[str, list[str]] = {}
-    side, seen = None, None
-    if executed is not None:
-        known[executed], side = _ask_executed(ctx, executed)
-    if side not in (None, Side.TRAITOR_WEREWOLF) and ctx.deck.has("magician"):
-        seen = _ask_magician_seen(ctx)
-        if seen:
-            side = None
-    if side == Side.TRAITOR_WEREWOLF and executed is not None:  # only a player's own hand decides this
-        line = ctx.say(reason_key(Reason.TRAITOR_WEREWOLF_EXECUTED), name=executed)
-        result = Reveal(executed, side, (executed,), True, line.text)
-    elif side is not None:
-        line = ctx.say("werewolf.reveal.side_wins", side=ctx.voice.line(f"werewolf.sides.{side}"))
-        ctx.say("werewolf.reveal.turn_over")
-        result = Reveal(executed, side, (), False, line.text)
-    else:
-        verdict = _judge_table(ctx, executed, known, seen)
-        line = ctx.say(verdict_key(verdict), **verdict.fields)
-        result = Reveal(executed, verdict.winning_side, tuple(verdict.winners), True, line.text)
+    known = _inquire(ctx, executed)
+    found = verdict(known)
+    line = ctx.say(verdict_key(found), **found.fields)
+    result = Reveal(executed, found.winning_side, tuple(found.winners), found.sides, line.text)
     ctx.log("verdict", executed=executed, winning_side=result.winning_side, winners=list(result.winners),
-            winners_known=result.winners_known, reason=result.reason)
+            sides=dict(result.sides), reason=result.reason)
+    _check_count(ctx, known, vote.total)
     return result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from gm.night.context import NightContext, NightStopped
 from gm.night.reveal import Reveal, run_reveal
@@ -24,13 +25,13 @@ class NightResult:
 def _interrupt_choice(ctx: NightContext) -> str:
     answers = ("resume", "vote", "quit")
     labels = {a: ctx.voice.text(f"werewolf.timer.choice_{a}") for a in answers}
-    choice = ctx.ask("werewolf.timer.interrupted", answers, labels)
+    choice = ctx.ask(ctx.table.choice("werewolf.timer.interrupted", answers, labels)).value
     if choice == "quit":
         raise NightStopped
     return choice
 
 
-def _fields(ctx: NightContext, step: Step) -> dict:
+def _fields(ctx: NightContext, step: Step) -> dict[str, Any]:
     """The step's fields in the night's language: card ids and pass pairs become lines."""
     fields = dict(step.fields)
     if "others" in fields:
@@ -47,12 +48,16 @@ def _step(ctx: NightContext, step: Step, result: NightResult) -> None:
     elif step.kind in (Kind.ACTION, Kind.WAIT):
         # A step goes on by itself after `pause` seconds, unless it waits (the deal) or pause is 0
         timeout = ctx.pause if step.kind == Kind.ACTION and ctx.pause > 0 else None
-        labels = {DONE: ctx.voice.text("werewolf.done")}
-        ctx.ask(step.key, (DONE,), labels, default=DONE, timeout=timeout, **_fields(ctx, step))
+        ctx.ask(ctx.table.step(step.key, timeout, **_fields(ctx, step)))
     elif step.kind == Kind.DISCUSSION:
-        ctx.say(step.key, **step.fields)
+        day = None
+        try:
+            day = ctx.say(step.key, **step.fields)
+        except KeyboardInterrupt:  # Ctrl-C as the discussion starts: pause and ask, as at a question
+            ctx.paused()
         discussion = Discussion(ctx.discussion, ctx.clock, ctx.say, ctx.voice.line,
                                 ctx.controls, ctx.display, lambda: _interrupt_choice(ctx))
+        discussion.last = day  # "repeat" at once says the day's line again
         result.discussion = discussion.run()
         ctx.log("discussion", how=result.discussion.how, seconds=result.discussion.ended - result.discussion.started,
                 added=result.discussion.added, pauses=result.discussion.pauses)

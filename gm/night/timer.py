@@ -18,6 +18,8 @@ WARNINGS = (120, 60, 30)
 COUNTDOWN = 10
 ADD_SECONDS = 30
 TICK = 0.25
+_TIME_UP = "time up"  # what a tick returns when the time has run out
+_STAY_PAUSED = "stay paused"  # the answer to Ctrl-C that neither resumes nor ends
 
 
 class TimerDisplay(Protocol):
@@ -87,60 +89,74 @@ class Discussion:
         return self._line("werewolf.timer.count", n=mark)
 
     def run(self) -> DiscussionResult:
+        """Time the discussion. Ctrl-C at any moment of it (a cue being said, the panel being
+        drawn, a key awaited) pauses the time and asks; it never ends the night by itself."""
         start = self.clock.now()
-        end = start + self.seconds
+        self._end = start + self.seconds
+        self._paused_left: float | None = None
+        self._marks = cue_marks(self.seconds)
         result = DiscussionResult(Ended.TIME_UP, start, start)
-        marks = cue_marks(self.seconds)
-        paused_left: float | None = None
+        pending: str | None = None
         while True:
-            now = self.clock.now()
-            remaining = paused_left if paused_left is not None else end - now
-            if paused_left is None:
-                due = [m for m in marks if m >= remaining]
-                if due:
-                    marks = [m for m in marks if m < remaining]
-                    self.say(self._cue_line(min(due)))  # only the latest cue when several passed at once
-                if remaining <= 0:
-                    self.say(self._line("werewolf.timer.up", urgent=True))
-                    break
-            self.display.show(max(0.0, remaining), paused_left is not None)
-            wait = TICK if paused_left is not None else _next_wait(remaining, marks)
             try:
-                command = self.controls.poll(wait) if self.controls else self._sleep(wait)
+                command = pending if pending is not None else self._tick()
+                pending = None
+                if command is _TIME_UP or self._apply(command, result):
+                    break
             except KeyboardInterrupt:
-                if paused_left is None:
-                    paused_left = end - self.clock.now()
+                if self._paused_left is None:
+                    self._paused_left = self._end - self.clock.now()
                     result.pauses += 1
-                command = self._interrupted()
-            if command == Command.TOGGLE:
-                command = Command.RESUME if paused_left is not None else Command.PAUSE
-            if command == Command.PAUSE and paused_left is None:
-                paused_left = end - self.clock.now()
-                result.pauses += 1
-                self.say(self._line("werewolf.timer.paused"))
-            elif command == Command.RESUME and paused_left is not None:
-                end = self.clock.now() + paused_left
-                paused_left = None
-                self.say(self._line("werewolf.timer.resumed"))
-            elif command in (Command.ADD, Command.ADD_MINUTE):
-                extra = ADD_SECONDS if command == Command.ADD else 60
-                result.added += extra
-                if paused_left is not None:
-                    paused_left += extra
-                else:
-                    end += extra
-                left = paused_left if paused_left is not None else end - self.clock.now()
-                marks = [m for m in cue_marks(self.seconds + result.added) if m < left]
-                self.say(self._line("werewolf.timer.added", secs=extra))
-            elif command == Command.END:
-                result.how = Ended.ENDED
-                self.say(self._line("werewolf.timer.ended"))
-                break
-            elif command == Command.REPEAT and self.last is not None:
-                self._say(self.last)
+                pending = self._interrupted() or _STAY_PAUSED
         self._release()
         result.ended = self.clock.now()
         return result
+
+    def _tick(self) -> str | None:
+        """Say what cue is due, draw the time, and wait for a command (or _TIME_UP)."""
+        remaining = self._paused_left if self._paused_left is not None else self._end - self.clock.now()
+        if self._paused_left is None:
+            due = [m for m in self._marks if m >= remaining]
+            if due:
+                self._marks = [m for m in self._marks if m < remaining]
+                self.say(self._cue_line(min(due)))  # only the latest cue when several passed at once
+            if remaining <= 0:
+                self.say(self._line("werewolf.timer.up", urgent=True))
+                return _TIME_UP
+        self.display.show(max(0.0, remaining), self._paused_left is not None)
+        wait = TICK if self._paused_left is not None else _next_wait(remaining, self._marks)
+        return self.controls.poll(wait) if self.controls else self._sleep(wait)
+
+    def _apply(self, command: str | None, result: DiscussionResult) -> bool:
+        """Carry out a command; True when it ends the discussion."""
+        paused = self._paused_left is not None
+        if command == Command.TOGGLE:
+            command = Command.RESUME if paused else Command.PAUSE
+        if command == Command.PAUSE and not paused:
+            self._paused_left = self._end - self.clock.now()
+            result.pauses += 1
+            self.say(self._line("werewolf.timer.paused"))
+        elif command == Command.RESUME and self._paused_left is not None:
+            self._end = self.clock.now() + self._paused_left
+            self._paused_left = None
+            self.say(self._line("werewolf.timer.resumed"))
+        elif command in (Command.ADD, Command.ADD_MINUTE):
+            extra = ADD_SECONDS if command == Command.ADD else 60
+            result.added += extra
+            if self._paused_left is not None:
+                self._paused_left += extra
+            else:
+                self._end += extra
+            left = self._paused_left if self._paused_left is not None else self._end - self.clock.now()
+            self._marks = [m for m in cue_marks(self.seconds + result.added) if m < left]
+            self.say(self._line("werewolf.timer.added", secs=extra))
+        elif command == Command.END:
+            result.how = Ended.ENDED
+            self.say(self._line("werewolf.timer.ended"))
+            return True
+        elif command == Command.REPEAT and self.last is not None:
+            self._say(self.last)
+        return False
 
     def _sleep(self, seconds: float) -> str | None:
         """Without controls the time just passes: no command."""

@@ -1,92 +1,114 @@
 """The evening vote: count mode (fingers per candidate) or roll call, with runoff and panic.
-Every round's whole tally is read back and needs a "yes" before anyone is executed."""
+
+In count mode each candidate's count is asked once, and once every vote there can be is
+counted the rest have none (HW-R4: at most one vote per player). The whole tally is then read
+back once, naming only the candidates with votes ("Aki 3, Ken 1, nobody else. Right?"), and
+needs a yes (Enter) before anyone is executed; a fix ("Aki 2") re-reads only the tally."""
 
 from __future__ import annotations
 
-from gm.hearing.phrases import correction
+from collections.abc import Mapping, Sequence
+
 from gm.night.context import NightContext
-from gm.werewolf.tally import GRAVEYARD, BadTotal, Outcome, Round, TallyError, count_round, outcome, roll_call_round
-
-YES, NO = "yes", "no"
-
-ABSTAIN = "none"
+from gm.ports import Line
+from gm.werewolf.tally import GRAVEYARD, BadTotal, Outcome, Round, TallyError, count_round, outcome, \
+    roll_call_round, vote_bounds
 
 
-def _ask_counts(ctx: NightContext, candidates: list[str]) -> dict[str, int]:
-    numbers = [str(n) for n in range(len(ctx.players) + 1)]
-    counts = {}
-    for candidate in candidates:
-        answer = ctx.ask("werewolf.vote.ask_count", numbers, candidate=ctx.label(candidate))
-        counts[candidate] = int(answer)
-    return counts
+def bounds(ctx: NightContext, first: Round | None) -> tuple[int, int]:
+    """The totals this round can have (HW-R4): the deck's, or a runoff's first round's exactly."""
+    return (first.total, first.total) if first is not None else vote_bounds(len(ctx.players), ctx.deck)
 
 
-def _count_mode_round(ctx: NightContext, candidates: list[str]) -> Round:
+def votes_line(ctx: NightContext, low: int, high: int) -> Line | int:
+    """ "3–4" (said "3 to 4"), or "4"."""
+    return high if low == high else ctx.voice.line("werewolf.vote.range", low=low, high=high)
+
+
+def _ask_counts(ctx: NightContext, candidates: Sequence[str], high: int,
+                known: Mapping[str, int]) -> tuple[dict[str, int], set[str]]:
+    """Each unknown candidate's count in turn, at most the votes still left (an answer may give
+    others' counts too: "Ken 1", "3 1 0"); once all `high` votes are counted the rest have none
+    without being asked (those are returned apart)."""
+    counts = dict(known)
+    while unknown := [c for c in candidates if c not in counts]:
+        left = high - sum(counts.values())
+        if left <= 0:
+            counts.update(dict.fromkeys(unknown, 0))
+            return counts, set(unknown)
+        answer = ctx.ask(ctx.table.count(unknown[0], left, unknown, left, candidates))
+        counts.update(answer.value)
+    return counts, set()
+
+
+def _count_mode_round(ctx: NightContext, candidates: list[str], first: Round | None) -> tuple[Round, set[str]]:
     """Everyone points at once; the fingers per candidate."""
     ctx.say("werewolf.vote.ready")
-    return count_round(candidates, _ask_counts(ctx, candidates), len(ctx.players), ctx.deck)
+    counts, assumed = _ask_counts(ctx, candidates, bounds(ctx, first)[1], {})
+    return count_round(candidates, counts, len(ctx.players), ctx.deck), assumed
 
 
 def _roll_call_round(ctx: NightContext, candidates: list[str]) -> Round:
-    labels = {c: ctx.label(c) for c in candidates}
-    labels[ABSTAIN] = ctx.voice.text("werewolf.vote.abstain")
     votes = {}
     for voter in ctx.players:
-        answer = ctx.ask("werewolf.vote.ask_voter", [*candidates, ABSTAIN], labels, voter=voter)
-        if answer != ABSTAIN:
-            votes[voter] = answer
+        answer = ctx.ask(ctx.table.pick("werewolf.vote.ask_voter", candidates, "werewolf.vote.abstain", voter,
+                                          voter=voter))
+        if answer.value is not None:
+            votes[voter] = answer.value
     return roll_call_round(candidates, votes, list(ctx.players), ctx.deck)
 
 
-def _checked_round(ctx: NightContext, candidates: list[str], first: Round | None) -> Round:
+def _checked_round(ctx: NightContext, candidates: list[str], first: Round | None) -> tuple[Round, set[str]]:
     """Ask the round until its total can be with this deck, and a runoff's equals the first's (HW-R4)."""
     while True:
         try:
-            result = (_roll_call_round if ctx.roll_call else _count_mode_round)(ctx, candidates)
+            assumed: set[str] = set()
+            if ctx.roll_call:
+                result = _roll_call_round(ctx, candidates)
+            else:
+                result, assumed = _count_mode_round(ctx, candidates, first)
             if first is not None:
                 outcome(first, result)
-            return result
+            return result, assumed
         except BadTotal as error:
             ctx.log("vote_refused", error=str(error))
-            ctx.say("werewolf.vote.bad_total", total=error.total)
+            ctx.say("werewolf.vote.bad_total", total=error.total, votes=votes_line(ctx, *bounds(ctx, first)))
 
 
-def _confirmed(ctx: NightContext, candidates: list[str], result: Round, first: Round | None) -> Round:
-    """The round once the table says "yes" to its whole tally ("The votes: Aki: 3 votes, ...
-    Right?"). On "no", or straight away, one candidate's count is corrected ("Aki two", typed
-    `Aki=2`) and the tally read back again; a correction the HW-R4 bounds refuse (a runoff's total
-    must equal the first round's) is asked again. Typed yes, or Enter, accepts."""
-    numbers = range(len(ctx.players) + 1)
-    fixes = [correction(c, n) for c in candidates for n in numbers]
-    labels = {YES: ctx.voice.text("werewolf.vote.yes"), NO: ctx.voice.text("werewolf.vote.no"),
-              **{c: ctx.label(c) for c in candidates},
-              **{correction(c, n): correction(ctx.label(c), n) for c in candidates for n in numbers}}
+def _confirmed(ctx: NightContext, candidates: list[str], result: Round, first: Round | None,
+               assumed: set[str]) -> Round:
+    """The round once the table says yes to its whole tally; a fix ("Aki 2", typed `Aki 2` or
+    `Aki=2`, several at once) re-reads the tally; "no" asks which count is wrong. A fix the
+    HW-R4 bounds refuse is said with the totals this vote can have; one that leaves too few
+    votes while some counts were never asked (all votes seemed counted) asks those."""
+    low, high = bounds(ctx, first)
     while True:
-        items = [ctx.voice.line("werewolf.vote.count_item", candidate=ctx.label(c), n=result.counts.get(c, 0))
-                 for c in candidates]
-        answer = ctx.ask("werewolf.vote.readback", [YES, NO, *fixes], labels, default=YES, readback=False,
-                         counts=items)
-        while answer == NO:
-            answer = ctx.ask("werewolf.vote.which", fixes, labels, readback=False,
-                             name=ctx.label(candidates[0]), n=result.counts.get(candidates[0], 0))
-        if answer == YES:
+        value = ctx.ask(ctx.table.tally(result.counts, candidates, high)).value
+        while value is False:
+            value = ctx.ask(ctx.table.fix(result.counts, candidates, high)).value
+        if value is True:
             return result
-        who, _, count = answer.rpartition("=")
-        counts = {**result.counts, who: int(count)}
+        counts = {**result.counts, **value}
+        assumed -= set(value)
+        if sum(counts.values()) < low and assumed:
+            counts, assumed = _ask_counts(ctx, candidates, high, {c: n for c, n in counts.items() if c not in assumed})
         try:
             fixed = count_round(candidates, counts, len(ctx.players), ctx.deck)
             if first is not None:
                 outcome(first, fixed)
         except TallyError as error:
             ctx.log("vote_refused", counts=counts, error=str(error))
-            ctx.say("werewolf.vote.bad_fix", total=sum(counts.values()))
+            ctx.say("werewolf.vote.bad_fix", total=sum(counts.values()), votes=votes_line(ctx, low, high))
             continue
+        for candidate in candidates:
+            if fixed.counts[candidate] != result.counts[candidate]:
+                ctx.log("vote_corrected", candidate=candidate, votes=fixed.counts[candidate])
         result = fixed
-        ctx.log("vote_corrected", candidate=who, votes=int(count))
 
 
 def _round(ctx: NightContext, candidates: list[str], number: int, first: Round | None = None) -> Round:
-    result = _confirmed(ctx, candidates, _checked_round(ctx, candidates, first), first)
+    result, assumed = _checked_round(ctx, candidates, first)
+    result = _confirmed(ctx, candidates, result, first, assumed)
     ctx.log("vote", round=number, mode="roll_call" if ctx.roll_call else "count", counts=dict(result.counts))
     return result
 

@@ -73,6 +73,7 @@ class Verb:
 
 
 KEEP_STOCK = "--keep-stock"
+WON = "--won"
 _PLAYER = Arg("PLAYER", ArgKind.PLAYER)
 
 VERB_TABLE: tuple[Verb, ...] = (
@@ -81,7 +82,8 @@ VERB_TABLE: tuple[Verb, ...] = (
     Verb("skull", (_PLAYER, Arg("CARDS", ArgKind.COUNT, optional=True)), aliases=("s",), scoring=True),
     Verb("666", (_PLAYER, Arg("PILES", ArgKind.COUNT, optional=True)), aliases=("6",), scoring=True),
     Verb("god-island", (_PLAYER,), aliases=("g", "god"), scoring=True),
-    Verb("angel-cut", (_PLAYER, Arg("PILES", ArgKind.COUNT, optional=True, flag=KEEP_STOCK)), (KEEP_STOCK,),
+    Verb("angel-cut", (_PLAYER, Arg("PILES", ArgKind.COUNT, optional=True, flag=KEEP_STOCK),
+                       Arg("LEFT", ArgKind.COUNT, flag=WON)), (KEEP_STOCK, WON),
          aliases=("a", "angel", "ac"), scoring=True),
     Verb("finish", (_PLAYER, Arg("LEFT", ArgKind.COUNT)), aliases=("fi",), scoring=True),
     Verb("foul", (_PLAYER, Arg("LEFT", ArgKind.COUNT)), aliases=("fo",), scoring=True),
@@ -117,12 +119,43 @@ def resolve_verb(text: str) -> str:
     raise BadEntry(f"unknown command {text!r} (try help)", "unknown_command", command=text)
 
 
+_MINUS = ("-", "−", "－")
+
+
 def parse_count(text: str, what: str) -> int:
-    """ASCII or full-width digits (３, as Japanese input methods type them); nothing else."""
-    count = whole_number(text)
+    """ASCII or full-width digits (３, as Japanese input methods type them), perhaps after a minus
+    sign (the score sheet then says the count's range); nothing else."""
+    digits = text.strip()
+    sign = -1 if digits.startswith(_MINUS) else 1
+    count = whole_number(digits[1:] if sign < 0 else digits)
     if count is None:
         raise BadEntry(f"{what} must be a whole number, not {text!r}", "whole_number", what=what, text=text)
-    return count
+    return sign * count
+
+
+def _is_flag(word: str) -> bool:
+    return word.startswith("--") and whole_number(word[2:]) is None
+
+
+def _grouped(spec: Verb, words: Sequence[str]) -> dict[str | None, list[str]]:
+    """The words of an entry by the flag they follow (None: before any flag). Values typed before
+    the flags that take them ("a alice 3 --keep-stock") go to the first flag given."""
+    groups: dict[str | None, list[str]] = {None: []}
+    current: str | None = None
+    for word in words:
+        if _is_flag(word):
+            if word not in spec.flags or word in groups:
+                raise BadEntry(f"usage: {spec.usage()}", "usage", usage=spec.usage())
+            current = word
+            groups[word] = []
+        else:
+            groups[current].append(word)
+    base = sum(1 for arg in spec.args if arg.flag is None)
+    flags = [flag for flag in groups if flag is not None]
+    if len(groups[None]) > base and flags:
+        groups[flags[0]][:0] = groups[None][base:]
+        del groups[None][base:]
+    return groups
 
 
 def match_of(state: State) -> Match:
@@ -161,36 +194,36 @@ def build(verb: str, args: Sequence[str], state: State) -> Event:
     if spec is None or not spec.scoring:
         raise BadEntry(f"{verb!r} is not a scoring command", "not_scoring", command=verb)
     match = match_of(state)
-    flags = [a for a in args if a.startswith("--")]
-    if any(flag not in spec.flags for flag in flags) or len(set(flags)) != len(flags):
-        raise BadEntry(f"usage: {spec.usage()}", "usage", usage=spec.usage())
-    args = [a for a in args if not a.startswith("--")]
-    if verb == "angel-cut" and not flags and len(args) > 1:
+    groups = _grouped(spec, args)
+    flags = [flag for flag in groups if flag is not None]
+    if verb == "angel-cut" and not flags and len(groups[None]) > 1:
         raise BadEntry(f"angel-cut takes PILES only with {KEEP_STOCK} "
                        "(a discarded stock leaves all 5 piles empty)", "angel_cut_piles")
-    wanted = spec.args_with(flags)
-    needed = sum(1 for arg in wanted if not arg.optional)
-    if not needed <= len(args) <= len(wanted):
-        usage = spec.synopsis(flags)
-        raise BadEntry(f"usage: {usage}", "usage", usage=usage)
-    typed = list(zip(wanted, args))
+    typed: list[tuple[Arg, str]] = []
+    for flag, words in groups.items():
+        wanted = [arg for arg in spec.args if arg.flag == flag]
+        needed = sum(1 for arg in wanted if not arg.optional)
+        if not needed <= len(words) <= len(wanted):
+            usage = spec.synopsis(flags)
+            raise BadEntry(f"usage: {usage}", "usage", usage=usage)
+        typed += zip(wanted, words)
     player = next(resolve_player(match, text) for arg, text in typed if arg.kind == ArgKind.PLAYER)
-    counts = [parse_count(text, arg.name) for arg, text in typed if arg.kind == ArgKind.COUNT]
+    counts = {arg.flag: parse_count(text, arg.name) for arg, text in typed if arg.kind == ArgKind.COUNT}
 
-    def piles() -> int:
+    def piles(flag: str | None = None) -> int:
         """PILES as typed, else the player's empty piles as last recorded this game."""
-        return counts[0] if counts else match.current.piles[match.index(player)]
+        return counts[flag] if flag in counts else match.current.piles[match.index(player)]
 
     if verb == "flow":
         return Flow(player, piles())
     if verb == "skull":
-        return Skull(player, counts[0] if counts else 1)
+        return Skull(player, counts.get(None, 1))
     if verb == "666":
         return SixSixSix(player, piles())
     if verb == "god-island":
         return GodIsland(player)
     if verb == "angel-cut":
-        return AngelCut(player, piles() if flags else None)
+        return AngelCut(player, piles(KEEP_STOCK) if KEEP_STOCK in flags else None, counts.get(WON))
     if verb == "finish":
-        return Finish(player, counts[0])
-    return Foul(player, counts[0])
+        return Finish(player, counts[None])
+    return Foul(player, counts[None])

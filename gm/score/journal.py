@@ -26,14 +26,16 @@ from collections.abc import Callable, Iterator
 from gm.score import matches as index
 from gm.score.matches import Entry, Kept
 from scorer.humalien import Change, Event, ScoreError, State, apply, from_record, to_record
-from scorer.humalien.events import NewMatch, Redo, Undo
+from scorer.humalien.events import RECORD_VERSION, NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
 from gm.errors import GmError
-from gm.files import check_regular, json_value
+from gm.files import BadFile, check_regular, json_value
 
 FILE_NAME = "score.jsonl"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO given as the journal is refused, not waited on
+MAX_EVENT_BYTES = 1 << 16  # an event line is well under 1 KB (names are at most 40 characters)
+_TRIES = 1000  # opens of a journal that another gm is creating or giving up at the same moment
 
 
 class JournalError(GmError):
@@ -90,19 +92,29 @@ class _ReachesBack(Exception):
     """An undo took back the `new` line a fold started from: the history before it is needed."""
 
 
-def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int = 0) -> Contents:
+def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int = 0, cut: bool = True) -> Contents:
     """Fold the complete lines of `data` (which begins at byte `data_start` of the journal) from
-    `start`; the bytes after the last newline are a torn tail."""
-    body = data[start.offset - data_start:]
-    end = body.rfind(b"\n") + 1
-    lines = body[:end].split(b"\n")[:-1]
+    `start`; the bytes after the last newline are a torn tail.
+
+    Lines are read and folded one at a time. With `cut`, the undo history is dropped below each
+    `new` line that takes effect (so memory stays with the current match, not the whole journal);
+    an undo that reaches past it raises _ReachesBack, for a fold that keeps it all.
+    """
+    begin = start.offset - data_start
+    end = data.rfind(b"\n", begin) + 1 or begin
     state, owner, count = start.state, start.owner, start.matches
-    owner_before: dict[int, int | None] = {}  # the match number of the sheet before and after each step
-    owner_after: dict[int, int | None] = {}
-    steps = []  # keeps every step alive, so its id stays its own
+    cut_below = start.offset > 0  # the history before `start` is not in the state
+    owners: dict[int, tuple[int | None, int]] = {}  # each `new` step's match numbers before and after it
+    new_steps = []  # keeps those steps alive, so their ids stay their own
     found = []
-    offset = start.offset
-    for number, (raw, record) in enumerate(zip(lines, _records(lines, path, start.line)), start=start.line):
+    position, number = begin, start.line
+    while position < end:
+        line_end = data.index(b"\n", position)
+        if line_end - position > MAX_EVENT_BYTES:  # what it would parse to could be many times its size
+            raise JournalError(f"{path} line {number}: {line_end - position} bytes, longer than any event "
+                               "gm writes")
+        raw = data[position:line_end]
+        record = _record(raw, path, number)
         try:
             event = from_record(record)
             after = advance(state, event)
@@ -111,44 +123,57 @@ def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int
         kind = type(event)
         if kind is Undo:
             assert state.done is not None, "an undo that took effect had a step to take back"
-            owner = owner_before[id(state.done[0])]
-            if after.done is None and start.offset > 0:
+            undone = state.done[0]
+            if type(undone.event) is NewMatch:
+                owner = owners[id(undone)][0]
+            if after.done is None and cut_below:
                 raise _ReachesBack
         elif kind is Redo:
             assert state.undone is not None, "a redo that took effect had a step to put back"
-            owner = owner_after[id(state.undone[0])]
-        else:
-            assert after.done is not None, "an event that took effect leaves its step"
+            redone = state.undone[0]
+            if type(redone.event) is NewMatch:
+                owner = owners[id(redone)][1]
+        elif kind is NewMatch:
+            assert after.done is not None and after.match is not None, "a new match that took effect leaves its step"
             step = after.done[0]
-            steps.append(step)
-            owner_before[id(step)] = owner
-            if kind is NewMatch:
-                assert after.match is not None, "a new match that took effect is the sheet after it"
-                count += 1
-                length = len(raw) + 1
-                found.append(Entry(count, offset, length, number,
-                                   index.check_of(index.window(data, data_start, offset, length)),
-                                   record.get("at"), after.match.players, state.match, owner))
-                owner = count
-            owner_after[id(step)] = owner
+            count += 1
+            offset = data_start + position
+            length = line_end + 1 - position
+            found.append(Entry(count, offset, length, number,
+                               index.check_of(index.window(data, data_start, offset, length)),
+                               record.get("at"), after.match.players, state.match, owner))
+            new_steps.append(step)
+            owners[id(step)] = (owner, count)
+            owner = count
+            if cut:
+                after = State(after.match, (step, None), None)
+                cut_below = True
         state = after
-        offset += len(raw) + 1
-    return Contents(state, start.offset + end, start.line - 1 + len(lines), body[end:], owner, count, tuple(found))
+        position, number = line_end + 1, number + 1
+    torn = data[end:]
+    if start.offset + end - begin == 0 and not _could_start_a_journal(torn):
+        raise JournalError(f"{path} is not a score journal (its first line is not an event record gm "
+                           "wrote, nor part of one); nothing was changed")
+    return Contents(state, data_start + end, number - 1, torn, owner, count, tuple(found))
 
 
-def _records(lines: list[bytes], path: Path | str, first: int = 1) -> list:
-    """The JSON value of every line, each line parsed alone: any bad line stops.
+_FIRST_LINE = json.dumps({"v": RECORD_VERSION, "kind": "new"}, separators=(",", ":")).encode()[:-1] + b","
 
-    (One parse of all lines joined could take a value split over two lines, or two values on
-    one line, for good lines.)
-    """
-    records = []
-    for number, raw in enumerate(lines, start=first):
-        def bad(reason: str, where: str = f"{path} line {number}") -> JournalError:
-            return JournalError(f"{where}: not a JSON event record ({reason})")
 
-        records.append(json_value(raw, bad))
-    return records
+def _could_start_a_journal(torn: bytes) -> bool:
+    """Could these bytes be gm's first line cut short (a match's `new` record begun, or the zeros a
+    file system leaves after a power cut)? Anything else means the file never was a journal."""
+    head = torn[:len(_FIRST_LINE)]
+    return _FIRST_LINE.startswith(head) or not torn.strip(b"\0")
+
+
+def _record(raw: bytes, path: Path | str, number: int):
+    """The JSON value of one line, parsed alone (one parse of lines joined could take a value split
+    over two lines, or two values on one line, for good lines)."""
+    def bad(reason: str) -> JournalError:
+        return JournalError(f"{path} line {number}: not a JSON event record ({reason})")
+
+    return json_value(raw, bad)
 
 
 def encode(event: Event, at: datetime | None = None) -> bytes:
@@ -171,7 +196,7 @@ class Journal:
     def matches(self) -> list[Kept]:
         """Every match the journal holds, oldest first, with its last sheet and which is current."""
         contents = self._contents()
-        entries = {e.match: e for e in index.read_all(self.path) if e.match <= contents.matches}
+        entries = {e.match: e for e in index.read_all(self.path).entries if e.match <= contents.matches}
         entries.update((e.match, e) for e in contents.found)
         return index.kept([entries[n] for n in sorted(entries)], contents.state.match, contents.owner)
 
@@ -202,16 +227,23 @@ class Journal:
         if last is not None and _holds(fd, last):
             known, rewrite = [last], False
         else:  # no index yet, or one that no longer fits the journal: keep what still fits
-            known = index.read_all(self.path)
+            read = index.read_all(self.path)
+            known = read.entries
             while known and not _holds(fd, known[-1]):
                 known.pop()
-            rewrite = index.index_path(self.path).exists()
+            rewrite = os.path.lexists(index.index_path(self.path))
+            if read.damage is not None:
+                self.warn(f"the match index {str(index.index_path(self.path))!r} is damaged ({read.damage}); "
+                          "rebuilt from the journal")
         start = Start.at(known[-1]) if known else Start()
         data_start = max(0, start.offset - index.CHECKED_BYTES)
         try:
             contents = parse(_read_all(fd, data_start), self.path, start, data_start)
         except _ReachesBack:
-            contents = parse(_read_all(fd), self.path)
+            try:
+                contents = parse(_read_all(fd), self.path)
+            except _ReachesBack:  # an undo reaches past a `new` line: the whole history is needed
+                contents = parse(_read_all(fd), self.path, cut=False)
         new = [e for e in contents.found if e.match > start.matches + bool(known)]
         if rewrite:
             return contents, _IndexWork(known + new, rewrite=True)
@@ -232,7 +264,7 @@ class Journal:
         Nothing is written when the journal is damaged or the event is refused (the error
         propagates); when this returns, the event is on disk.
         """
-        while True:
+        for _ in range(_TRIES):
             fd, created = self._open_to_append(make)
             try:
                 check_regular(self.path, fd)
@@ -247,6 +279,7 @@ class Journal:
                         raise
             finally:
                 os.close(fd)
+        raise BadFile(f"{str(self.path)!r} keeps being replaced while gm writes to it; try again")
 
     def _append_locked(self, fd: int, make: Callable[[State], Event]) -> tuple[State, Change]:
         """Append the event `make` builds from the journal's state (the caller holds the lock)."""
@@ -256,23 +289,38 @@ class Journal:
         if contents.torn:
             self._set_aside(fd, contents)
         line = encode(event)
-        _write_all(fd, line)
-        _sync(fd)
+        self._write_line(fd, line, contents.good_length)
         if stale:
             self._update_index(stale)
         if isinstance(event, NewMatch):
             self._index_new(fd, contents, line)
         return state, change
 
+    def _write_line(self, fd: int, line: bytes, length: int) -> None:
+        """Append `line` and fsync; should that fail (a full disk), cut the journal back to `length`
+        bytes, so no part of the unacknowledged line stays, and name the journal in the error."""
+        try:
+            _write_all(fd, line)
+            _sync(fd)
+        except BaseException as error:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, length)
+                _sync(fd)
+            if isinstance(error, OSError):
+                raise OSError(error.errno, error.strerror, str(self.path)) from None
+            raise
+
     def _open_to_append(self, make: Callable[[State], Event]) -> tuple[int, bool]:
         """The journal opened for appending, and whether this call created it (a first event the
         rules refuse creates nothing). Another gm creating it at the same moment is fine: both append."""
         flags = os.O_RDWR | os.O_APPEND | _BINARY | _NONBLOCK
-        while True:
+        for _ in range(_TRIES):
             try:
                 return os.open(self.path, flags), False
             except FileNotFoundError:
                 apply(State(), make(State()))
+            if self.path.is_symlink() and not self.path.exists():
+                raise BadFile(f"{str(self.path)!r} is a link to {os.readlink(self.path)!r}, which does not exist")
             self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
                 fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644)
@@ -280,6 +328,7 @@ class Journal:
                 continue
             _fsync_dir(self.path.parent)
             return fd, True
+        raise BadFile(f"{str(self.path)!r} keeps appearing and vanishing; try again")
 
     def _index_new(self, fd: int, contents: Contents, line: bytes) -> None:
         """The match just started, in the index (after its line is on disk)."""
@@ -315,21 +364,21 @@ class Journal:
 
 def _holds(fd: int, entry: Entry) -> bool:
     """Does the journal still hold this entry's `new` line, with the same bytes before it?"""
+    if entry.offset + entry.length > os.fstat(fd).st_size:
+        return False
     start = max(0, entry.offset - index.CHECKED_BYTES)
     window = _read_at(fd, start, entry.offset + entry.length - start)
     return index.check_of(window) == entry.check
 
 
 def _read_all(fd: int, offset: int = 0) -> bytes:
-    """The file's bytes from `offset` to its end."""
+    """The file's bytes from `offset` to its end (in one read where the system allows: no copy)."""
     size = os.fstat(fd).st_size
-    chunks: list[bytes] = []
-    while True:
-        chunk = _read_at(fd, offset, max(size - offset, 1 << 16))
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-        offset += len(chunk)
+    data = _read_at(fd, offset, max(size - offset, 1 << 16))
+    chunks = [data]
+    while chunks[-1]:
+        chunks.append(_read_at(fd, offset + sum(map(len, chunks)), 1 << 20))
+    return data if len(chunks) == 2 else b"".join(chunks)
 
 
 def _read_at(fd: int, offset: int, size: int) -> bytes:

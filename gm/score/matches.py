@@ -10,21 +10,27 @@ the index rebuilt from the journal itself.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
+import stat
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
 from pathlib import Path
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
+from collections.abc import Callable
 
 from gm.errors import GmError
+from gm.files import MAX_FILE_BYTES
 from scorer.humalien import Match
+from scorer.humalien.sheet import GAMES
 from scorer.humalien.sheet import Ending, Game
 
 CHECKED_BYTES = 4096  # how much of the journal before each `new` line its hash covers
 _TAIL = 1 << 16
+MAX_INDEX_BYTES = MAX_FILE_BYTES  # an index is far smaller than its journal
 
 
 class NoSuchMatch(GmError):
@@ -73,21 +79,96 @@ def _plain(value: Any) -> Any:
     return value
 
 
+class _Damaged(Exception):
+    """An index line that is not an entry gm wrote; names what is wrong."""
+
+
+class _OtherFormat(_Damaged):
+    """An index line gm wrote for sheets of another shape (another version of gm): rebuilt, no damage."""
+
+
+MAX_NUMBER = 10**9  # far above any score, count or place in a journal of MAX_FILE_BYTES
+MAX_LINE_BYTES = 1 << 16  # a `new` line is a few hundred bytes
+
+
 def _typed(kind: Any, data: Any) -> Any:
-    """`data` (from `_plain`) back as a value of `kind`: a dataclass, a tuple, an optional, a plain value."""
-    if get_origin(kind) in (Union, UnionType):
-        inner = [a for a in get_args(kind) if a is not type(None)]
-        return None if data is None else _typed(inner[0], data)
-    if get_origin(kind) is tuple:
-        args = get_args(kind)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_typed(args[0], d) for d in data)
-        return tuple(_typed(a, d) for a, d in zip(args, data))
+    """`data` (from `_plain`) back as a value of `kind`: a dataclass, a tuple, an optional, a plain
+    value; _Damaged unless every part has the type and a sensible size."""
+    return _reader(kind)(data)
+
+
+Reader = Callable[[Any], Any]
+
+
+@functools.cache
+def _reader(kind: Any) -> Reader:
+    """How to read a value of `kind` (worked out once per kind: resolving types is slow)."""
+    origin = get_origin(kind)
+    if origin in (Union, UnionType):
+        inner = _reader(next(a for a in get_args(kind) if a is not type(None)))
+        return lambda data: None if data is None else inner(data)
+    if origin is tuple:
+        return _tuple_reader(get_args(kind))
     if isinstance(kind, type) and issubclass(kind, Enum):
-        return kind(data)
+        return functools.partial(_enum, kind)
     if isinstance(kind, type) and is_dataclass(kind):
         hints = get_type_hints(kind)
-        return kind(**{item.name: _typed(hints[item.name], data[item.name]) for item in fields(kind)})
+        readers = tuple((item.name, _reader(hints[item.name])) for item in fields(kind))
+        return functools.partial(_dataclass, kind, readers)
+    if kind in (int, bool, str):
+        return functools.partial(_plain_value, kind)
+    raise TypeError(f"no {kind!r} in an index")
+
+
+def _tuple_reader(args: tuple[Any, ...]) -> Reader:
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = _reader(args[0])
+
+        def many(data: Any) -> tuple:
+            return tuple(map(item, _list(data)))
+
+        return many
+    readers = tuple(map(_reader, args))
+
+    def fixed(data: Any) -> tuple:
+        if len(_list(data)) != len(readers):
+            raise _Damaged(f"{len(data)} values where {len(readers)} belong")
+        return tuple(read(d) for read, d in zip(readers, data))
+
+    return fixed
+
+
+def _list(data: Any) -> list:
+    if not isinstance(data, list):
+        raise _Damaged(f"{data!r:.40} is not a list")
+    return data
+
+
+def _enum(kind: type[Enum], data: Any) -> Enum:
+    try:
+        return kind(data)
+    except (ValueError, TypeError):
+        raise _Damaged(f"{data!r:.40} is not a {kind.__name__}") from None
+
+
+def _dataclass(kind: type, readers: tuple[tuple[str, Reader], ...], data: Any) -> Any:
+    if not isinstance(data, dict):
+        raise _Damaged(f"{data!r:.40} is not an object")
+    try:
+        return kind(**{name: read(data[name]) for name, read in readers})
+    except KeyError as missing:
+        raise _Damaged(f"no {missing}") from None
+
+
+def _plain_value(kind: type, data: Any) -> Any:
+    if kind is int:
+        if type(data) is not int or not -MAX_NUMBER <= data <= MAX_NUMBER:
+            raise _Damaged(f"{data!r:.40} is not a whole number of a sensible size")
+    elif kind is bool:
+        if type(data) is not bool:
+            raise _Damaged(f"{data!r:.40} is not true or false")
+    elif not isinstance(data, str) or len(data) > MAX_LINE_BYTES:
+        raise _Damaged(f"{data!r:.40} is not a short string")
     return data
 
 
@@ -105,53 +186,127 @@ def sheet_record(match: Match) -> dict:
     return _plain(match)
 
 
-def sheet_from(record: dict) -> Match:
-    return _typed(Match, record)
+def sheet_from(record: Any) -> Match:
+    """The sheet a record describes; _Damaged unless it is one gm could have written."""
+    match = _typed(Match, record)
+    if not 1 <= len(match.games) <= GAMES or any(g.number != n for n, g in enumerate(match.games, start=1)) \
+            or any(not 0 <= g.sixes <= match.max_sixes for g in match.games):
+        raise _Damaged("not a sheet of a match")
+    return match
 
 
-def _entry(record: dict) -> Entry:
-    if record["format"] != SHEET_FORMAT:
-        raise ValueError(f"an index of sheets shaped {record['format']}, not {SHEET_FORMAT}")
-    before = record["before"]
-    return Entry(record["match"], record["offset"], record["length"], record["line"], record["check"],
-                 record["at"], tuple(record["players"]), None if before is None else sheet_from(before),
-                 record["before_owner"])
+def _count(record: dict, name: str, low: int = 0, high: int = MAX_NUMBER) -> int:
+    value = record[name]
+    if type(value) is not int or not low <= value <= high:
+        raise _Damaged(f"{name} {value!r:.40} is not a whole number from {low} to {high}")
+    return value
 
 
-def _parsed(lines: list[bytes]) -> list[Entry]:
-    """The entries of the sound lines, up to the first damaged one."""
-    entries = []
-    for raw in lines:
+def _entry(record: Any) -> Entry:
+    if not isinstance(record, dict):
+        raise _Damaged("not an object")
+    if record.get("format") != SHEET_FORMAT:
+        other = _OtherFormat if isinstance(record.get("format"), str) else _Damaged
+        raise other(f"an index of sheets shaped {record.get('format')!r:.40}, not {SHEET_FORMAT}")
+    players = _typed(tuple[str, str], record["players"])
+    check, at, before, owner = record["check"], record["at"], record["before"], record["before_owner"]
+    if not isinstance(check, str) or len(check) != 32 or not (at is None or _typed(str, at)):
+        raise _Damaged("not a check and a time")
+    return Entry(_count(record, "match", 1), _count(record, "offset", 0, 1 << 62),
+                 _count(record, "length", 1, MAX_LINE_BYTES), _count(record, "line", 1, 1 << 62), check, at,
+                 players, None if before is None else sheet_from(before),
+                 None if owner is None else _count(record, "before_owner", 1))
+
+
+@dataclass(frozen=True)
+class Read:
+    """The sound entries of an index, in order, and what was wrong with the rest (None: nothing)."""
+
+    entries: list[Entry]
+    damage: str | None = None
+
+
+def _parsed(lines: list[bytes]) -> Read:
+    """The entries of the sound lines, up to the first damaged one (or one out of order)."""
+    entries: list[Entry] = []
+    for number, raw in enumerate(lines, start=1):
         try:
-            entries.append(_entry(json.loads(raw)))
-        except (ValueError, KeyError, TypeError):
-            break
-    return entries
+            entry = _entry(json.loads(raw))
+        except _OtherFormat:
+            return Read(entries)
+        except (_Damaged, ValueError, KeyError, RecursionError) as error:
+            return Read(entries, f"line {number}: {error_reason(error)}")
+        if entries and not (entry.match == entries[-1].match + 1 and entry.offset > entries[-1].offset
+                            and entry.line > entries[-1].line) or not entries and entry.match != 1:
+            return Read(entries, f"line {number}: out of order")
+        entries.append(entry)
+    return Read(entries)
 
 
-def read_all(journal: Path) -> list[Entry]:
-    """Every sound entry of the index, in order (none when there is no index)."""
+def error_reason(error: BaseException) -> str:
+    if isinstance(error, KeyError):
+        return f"no {error}"
+    if isinstance(error, RecursionError):
+        return "nested too deep"
+    return str(error) or type(error).__name__
+
+
+def _read_index(journal: Path, tail: int | None = None) -> tuple[bytes | None, str | None]:
+    """The index's bytes (its last `tail` bytes only, when given), or None with what keeps it from
+    being read: not a regular file (a FIFO, a link to a device) or larger than any real index.
+    (None, None): there is no index."""
+    path = index_path(journal)
     try:
-        data = index_path(journal).read_bytes()
-    except OSError:
-        return []
-    return _parsed(data.split(b"\n")[:-1])
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None, None
+    except OSError as error:
+        return None, error.strerror or type(error).__name__
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, "not a regular file"
+        if info.st_size > MAX_INDEX_BYTES:
+            return None, f"larger than {MAX_INDEX_BYTES // (1024 * 1024)} MB"
+        start = 0 if tail is None else max(0, info.st_size - tail)
+        os.lseek(fd, start, os.SEEK_SET)
+        chunks = []
+        while chunk := os.read(fd, min(info.st_size - start, MAX_INDEX_BYTES) or 1):
+            chunks.append(chunk)
+            start += len(chunk)
+            if start > info.st_size:  # it grows while read: another gm is writing; what was there is enough
+                break
+        return b"".join(chunks), None
+    except OSError as error:
+        return None, error.strerror or type(error).__name__
+    finally:
+        os.close(fd)
+
+
+def read_all(journal: Path) -> Read:
+    """Every sound entry of the index, in order (none when there is no index), and any damage."""
+    data, damage = _read_index(journal)
+    if data is None:
+        return Read([], damage)
+    lines = data.split(b"\n")
+    read = _parsed(lines[:-1])
+    if read.damage is None and lines[-1]:
+        return Read(read.entries, f"line {len(lines)}: cut short")
+    return read
 
 
 def read_last(journal: Path) -> Entry | None:
     """The last entry, read from the end of the index alone; None when there is none or it is damaged."""
-    try:
-        with open(index_path(journal), "rb") as index:
-            size = index.seek(0, os.SEEK_END)
-            index.seek(max(0, size - _TAIL))
-            tail = index.read()
-    except OSError:
+    tail, _ = _read_index(journal, _TAIL)
+    if tail is None:
         return None
     lines = tail.split(b"\n")
     if len(lines) < 2 or lines[-1]:
         return None
-    found = _parsed(lines[-2:-1])
-    return found[0] if found else None
+    try:
+        return _entry(json.loads(lines[-2]))
+    except (_Damaged, ValueError, KeyError, RecursionError):
+        return None
 
 
 def _line(entry: Entry) -> bytes:
@@ -160,9 +315,15 @@ def _line(entry: Entry) -> bytes:
 
 def add(journal: Path, entries: list[Entry]) -> None:
     """Append entries (the caller holds the journal's exclusive lock); an index that cannot be
-    written only makes later commands read more of the journal."""
-    with contextlib.suppress(OSError), open(index_path(journal), "ab") as index:
-        index.write(b"".join(map(_line, entries)))
+    written (nor is a regular file) only makes later commands read more of the journal."""
+    with contextlib.suppress(OSError):
+        fd = os.open(index_path(journal), os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0),
+                     0o644)
+        try:
+            if stat.S_ISREG(os.fstat(fd).st_mode):
+                os.write(fd, b"".join(map(_line, entries)))
+        finally:
+            os.close(fd)
 
 
 def rewrite(journal: Path, entries: list[Entry]) -> None:
@@ -174,6 +335,8 @@ def rewrite(journal: Path, entries: list[Entry]) -> None:
         fd, name = tempfile.mkstemp(prefix=target.name + ".", dir=target.parent)
         try:
             with os.fdopen(fd, "wb") as out:
+                if hasattr(os, "fchmod"):  # readable like the journal (mkstemp makes it private)
+                    os.fchmod(out.fileno(), 0o644)
                 out.write(b"".join(map(_line, entries)))
             os.replace(name, target)
         except OSError:

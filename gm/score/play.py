@@ -7,12 +7,14 @@ import functools
 from typing import TextIO
 from collections.abc import Callable, Iterator, Sequence
 
-from gm.files import read_line
+from gm.files import printable, read_line
 from gm.ports import Speaker
-from gm.score.entry import VERB_TABLE, VERBS, build, resolve_verb
+from gm.score.entry import VERB_TABLE, VERBS, WON, BadEntry, build, parse_count, resolve_verb
 from gm.score.journal import Journal
 from gm.score.render import change_lines, totals_lines, voice_for
-from scorer.humalien.fold import State
+from gm.text.lines import Voice
+from scorer.humalien.events import AngelCut
+from scorer.humalien.fold import State, advance
 
 PROMPT = "score> "
 
@@ -36,7 +38,7 @@ def typed_lines(stream: TextIO, echo: Callable[[str], None], journal: Journal) -
         return
     while raw := read_line(stream):
         line = raw.rstrip("\r\n")
-        echo(f"{PROMPT}{line}")
+        echo(f"{PROMPT}{printable(line)}")  # control characters escaped, never sent to the terminal
         yield line
 
 
@@ -106,6 +108,8 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
                     speaker.say(line)
                 continue
             args = words[1:]
+            if verb == "angel-cut" and WON not in args:
+                args += _won(journal, args, lines, voice, speaker, echo)
             _, change = journal.append(functools.partial(build, verb, args))
         except ValueError as error:  # ScoreError, JournalError, BadEntry: nothing was written
             echo(f"? {voice.error(error).splitlines()[0]}")
@@ -114,3 +118,26 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
             speaker.say(line)
     speaker.say(voice_for(lang, None).line("score.play_bye"))
 
+
+
+def _won(journal: Journal, args: list[str], lines: Iterator[str], voice: Voice, speaker: Speaker,
+         echo: Callable[[str], None]) -> list[str]:
+    """Asks whether an Angel Cut (checked first: a refused one is not asked about) was made with
+    an empty hand, which wins at once: the words to add (--won LEFT), or none."""
+    state = journal.load()
+    cut = build("angel-cut", args, state)
+    advance(state, cut, strict=True)
+    assert isinstance(cut, AngelCut) and state.match is not None, "build makes a cut, in a match, or refuses"
+    speaker.say(voice.line("score.ask_won", player=cut.player, opponent=state.match.opponent(cut.player)))
+    no = {"", "n", "no", "-", voice.text("score.answer_no").casefold()}
+    for answer in lines:
+        word = answer.strip().casefold()
+        if word in no:
+            return []
+        try:
+            parse_count(word, "LEFT")
+        except BadEntry:
+            echo(f"? {voice.text('score.ask_won_again')}")
+            continue
+        return [WON, word]
+    return []

@@ -110,6 +110,7 @@ def describe_move(deal: Deal, moves: Iterable[Move]) -> list[str]:
 def histogram(summary: Summary, console: Console | None = None) -> None:
     """The distribution of readings as bars, with each share's 95 % interval."""
     console = console or Console()
+    words = _board_words(None)  # the readings without a percentage: "bright", "dark" (SS digest)
     lo, hi = summary.clear_rate_ci95
     console.print(
         f"{summary.policy}: {summary.deals} deals, {summary.rows} rows — mean {summary.mean_left:.2f} left, "
@@ -120,5 +121,6 @@ def histogram(summary: Summary, console: Console | None = None) -> None:
         share = count / summary.deals
         low, high = wilson(count, summary.deals)
         bar = "█" * max(1, round(40 * count / top))
-        percent = reading(left, summary.rows).percent
-        console.print(f"{left:>3} left  {percent:>3}%  {bar:<40} {share:6.1%}  [{low:.1%}–{high:.1%}]")
+        result = reading(left, summary.rows)
+        said = f"{result.percent}%" if result.percent is not None else words(result.key)
+        console.print(f"{left:>3} left  {said:>6}  {bar:<40} {share:6.1%}  [{low:.1%}–{high:.1%}]")

@@ -142,9 +142,18 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
             continue
         _announce(state, command, after, voice, speaker)
         state, redraw = after, True
-    speaker.say(voice.line("solitaire.game_over"))
+    speaker.say(end_line(state, voice))
     _say_reading(state, lang, speaker)
     return state
+
+
+def end_line(state: GameState, voice: Voice):
+    """What ended the game: the pyramid cleared (with the stock left), the last stock card set
+    aside (the manual's end), or paired away with nothing left to turn."""
+    if state.ending == "cleared":
+        key = "solitaire.game_over_cleared" if state.stock_left else "solitaire.game_over_cleared_all"
+        return voice.line(key, stock=state.stock_left)
+    return voice.line("solitaire.game_over" if state.ending == "set_aside" else "solitaire.game_over_paired")
 
 
 def _say_reading(state: GameState, lang: str, speaker: Speaker) -> None:

@@ -8,7 +8,7 @@ from gm.text.lines import Voice
 from gm.ports import Line
 from scorer.solitaire.layout import pyramid
 from scorer.solitaire.odds import SMART_DISTRIBUTIONS
-from scorer.solitaire.reading import BadLeft, reading, standing
+from scorer.solitaire.reading import BadLeft, Reading, reading, standing
 
 
 def smart_distribution(rows: int) -> Mapping[int, int]:
@@ -19,6 +19,11 @@ def smart_distribution(rows: int) -> Mapping[int, int]:
     return SMART_DISTRIBUTIONS[rows]
 
 
+def outlook(voice: Voice, result: Reading) -> str:
+    """The reading in the manual's few words: "almost certainly", "about 70%", "very dark"."""
+    return voice.text(f"solitaire.outlook.{result.key}", percent=result.percent)
+
+
 def reading_lines(left: int, lang: str, rows: int,
                   distribution: Mapping[int, int] | None = None) -> tuple[list[Line], dict]:
     """The lines to say for `left` cards left of a `rows`-row pyramid, and the JSON form of the
@@ -26,7 +31,8 @@ def reading_lines(left: int, lang: str, rows: int,
     result = reading(left, rows)
     voice = Voice(lang)
     lines = [voice.line(f"solitaire.{result.key}", left=left, percent=result.percent)]
-    data: dict = {"left": left, "rows": rows, "percent": result.percent, "text": lines[0].text}
+    data: dict = {"left": left, "rows": rows, "reading": result.key, "percent": result.percent,
+                  "outlook": outlook(voice, result), "text": lines[0].text}
     if distribution is not None:
         better, same = standing(left, distribution)
         games = sum(distribution.values())

@@ -103,16 +103,18 @@ def read_audio(path: Path) -> Audio:
 
 
 def write_wav(path: Path, audio: Audio) -> None:
-    """Write `audio` as a 16-bit mono WAV file.
+    """Write `audio` as a 16-bit mono WAV file, whole or not at all (never into a FIFO or a device)."""
+    import io
 
-    The file is opened first: `wave.open` on a path it cannot create leaves a half-made writer
-    whose finaliser prints "Exception ignored" after the error.
-    """
-    with open(path, "wb") as file, wave.open(file, "wb") as wav:
+    from gm.files import write_new_bytes
+
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as wav:
         wav.setnchannels(1)
         wav.setsampwidth(2)
         wav.setframerate(audio.rate)
         wav.writeframes(audio.samples)
+    write_new_bytes(path, buffer.getvalue())
 
 
 @dataclass(frozen=True)

@@ -56,24 +56,37 @@ def deck_for(players: int, variant: str | None = None, swap_ins: str = "") -> De
     return standard_deck(players, variant, parse_card_list(swap_ins))
 
 
-def check_player_names(names: Sequence[str]) -> None:
-    """A player may not be named like the graveyard, in any case or language (the vote needs both)."""
-    graveyard = {name.casefold() for name in graveyard_names()} | {GRAVEYARD}
+def check_player_names(names: Sequence[str], lang: str = "en") -> None:
+    """A player may not be named like the graveyard, in any case or language (the vote needs
+    both), nor like a word that answers a question in the night's language (done, none, yes,
+    no, 完了, 없음, a number): the table could never name them. Full-width forms count too."""
+    from gm.table.words import Words, fold
+    from gm.text.lines import Voice
+
+    graveyard = {fold(name) for name in graveyard_names()} | {GRAVEYARD}
+    words = Words.of(Voice(lang)).answer_words()
     for name in names:
-        if name.strip().casefold() in graveyard:
+        said = fold(name)
+        if said in graveyard:
             raise BadInput(f"a player cannot be named {name!r}: that is the graveyard's name", "graveyard_name",
                            name=name)
+        if said in words or said.isdigit():
+            raise BadInput(f"a player cannot be named {name!r}: it is an answer word ({said})", "answer_word",
+                           name=name, word=said)
 
 
 def resolve_name(text: str, choices: Sequence[str], what: str = "player",
                  aliases: Mapping[str, str] | None = None) -> str:
-    """The one of `choices` that `text` names, ignoring case (or an alias such as 墓地 → graveyard)."""
-    wanted = str(text).strip().casefold()
+    """The one of `choices` that `text` names, ignoring case and width, katakana as hiragana
+    (ＡＫＩ is Aki), or an alias such as 墓地 → graveyard."""
+    from gm.table.words import fold
+
+    wanted = fold(text)
     for choice in choices:
-        if choice.casefold() == wanted:
+        if fold(choice) == wanted:
             return choice
     for alias, choice in (aliases or {}).items():
-        if alias.casefold() == wanted and choice in choices:
+        if fold(alias) == wanted and choice in choices:
             return choice
     raise BadInput(f"unknown {what} {text!r} (choose from: {', '.join(choices)})",
                    f"unknown_{what.replace(' ', '_')}", text=text, choices=list(choices))

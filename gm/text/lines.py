@@ -150,7 +150,7 @@ class Voice:
             return [self.line(f"werewolf.cards.{card}") for card in values]
         if spec == "owner":
             return [self.line("common.graveyard") if v == GRAVEYARD else str(v) for v in values]
-        return [str(v) for v in values]
+        return [v if isinstance(v, Line) else str(v) for v in values]
 
     def _text_field(self, value: Any, spec: str) -> str:
         if isinstance(value, Line):

@@ -19,15 +19,19 @@ READINGS = {"健": "けん"}
 NAMES = ("健", "みお", "Alice", "Mike", "Kate")
 
 _NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "taker", "fouler",
-                "traitor_werewolf", "word", "command", "text", "holder", "head", "help"}
+                "traitor_werewolf", "word", "command", "text", "holder", "head", "help", "opponent", "group"}
 _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total", "count",
                   "multiplier", "games", "left", "stock", "percent", "better", "number",
                   "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
-                  "position", "size", "guess", "index", "limit", "nights"}
+                  "position", "size", "guess", "index", "limit", "nights", "need", "more", "most",
+                  "played", "cards", "counted", "tonight", "evenings", "line", "wins", "workers", "asked",
+                  "cores", "room"}
 
 
 # Sections only ever printed, never said: they need no kana.
-PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "werewolf.tally.", "listen.deaf", "listen.not_listening")
+PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
+                "listen.not_listening", "listen.heard", "table.", "werewolf.log.", "werewolf.group.",
+                "werewolf.results.")
 
 
 def spoken(key: str) -> bool:
@@ -72,7 +76,8 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,
         "winners": [name], "candidates": [name], "item": f"{name}=", "spec": f"{name}=2", "field": "players",
-        "json": "1",
+        "json": "1", "votes": count, "tip": "Enter", "example": f"{name} 2", "yes": voice.text("common.yes"),
+        "no": voice.text("common.no"), "none": voice.text("werewolf.reveal.none"),
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")

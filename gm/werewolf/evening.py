@@ -1,26 +1,69 @@
-"""An evening of nights with the same players and deck: wins per player and per side (pure)."""
+"""Evenings of nights: wins per player and per side, tonight and all time (pure).
+
+A night records who played, the winning side, who won and every player's side; an evening is the
+nights of one `gm werewolf play`; a group's record is every night its players played, evening
+after evening. Reading a record is linear in its nights.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
-from collections.abc import Mapping, Sequence
 
-from gm.werewolf.refusal import WerewolfRefusal
 from gm.werewolf.judge import Side
+from gm.werewolf.refusal import WerewolfRefusal
 
 
 class EveningError(WerewolfRefusal):
     """An evening record that cannot be: a winner who is not a player, an unknown side, bad JSON."""
 
 
+_SIDES: Mapping[object, Side] = {str(side): side for side in Side}
+
+
+def _side(text: object) -> Side:
+    side = _SIDES.get(text) if isinstance(text, str) else None
+    if side is None:
+        raise EveningError(f"unknown side {text!r} (sides: {', '.join(Side)})", "unknown_side",
+                           text=text, sides=tuple(Side))
+    return side
+
+
 @dataclass(frozen=True)
 class Night:
-    """One night's result: the winning side and who won."""
+    """One night: who played, the winning side, who won (in seating order), every player's side
+    (empty in records kept before sides were), and the evening it belongs to."""
 
     winning_side: Side
     winners: tuple[str, ...]
+    players: tuple[str, ...] = ()
+    sides: Mapping[str, Side] = field(default_factory=lambda: MappingProxyType({}))
+    evening: str = ""
+
+
+def night(players: Sequence[str], winning_side: object, winners: Sequence[str],
+          sides: Mapping[str, object] | None = None, evening: str = "") -> Night:
+    """A night checked: a known side, winners and sides only of players, nobody named twice."""
+    side = _side(winning_side)
+    seated = set(players)
+    for name in winners:
+        if name not in seated:
+            raise EveningError(f"winner {name!r} is not a player ({', '.join(players)})", "winner_not_player",
+                               name=name, players=tuple(players))
+    if len(set(winners)) != len(winners):
+        raise EveningError(f"a winner is named twice in {list(winners)}", "winner_twice", winners=list(winners))
+    checked = {}
+    for name, their_side in (sides or {}).items():
+        if name not in seated:
+            raise EveningError(f"{name!r} has a side but is not a player ({', '.join(players)})", "side_not_player",
+                               name=name, players=tuple(players))
+        checked[name] = _side(their_side)
+    won = set(winners)
+    return Night(side, tuple(name for name in players if name in won), tuple(players),
+                 MappingProxyType(checked), evening)
 
 
 @dataclass(frozen=True)
@@ -30,37 +73,54 @@ class Evening:
     players: tuple[str, ...]
     nights: tuple[Night, ...] = ()
 
-    def add(self, winning_side: str, winners: Sequence[str]) -> Evening:
+    def add(self, winning_side: str, winners: Sequence[str], sides: Mapping[str, object] | None = None,
+            evening: str = "") -> Evening:
         """The evening with one more night."""
-        if winning_side not in set(Side):
-            raise EveningError(f"unknown side {winning_side!r} (sides: {', '.join(Side)})", "unknown_side",
-                               text=winning_side, sides=tuple(Side))
-        for name in winners:
-            if name not in self.players:
-                raise EveningError(f"winner {name!r} is not a player ({', '.join(self.players)})", "winner_not_player",
-                                   name=name, players=self.players)
-        if len(set(winners)) != len(winners):
-            raise EveningError(f"a winner is named twice in {list(winners)}", "winner_twice", winners=list(winners))
-        ordered = tuple(name for name in self.players if name in winners)
-        return Evening(self.players, (*self.nights, Night(Side(winning_side), ordered)))
+        return Evening(self.players, (*self.nights, night(self.players, winning_side, winners, sides, evening)))
 
     def wins(self) -> dict[str, int]:
         """Nights won per player, in seating order."""
-        counts = Counter(name for night in self.nights for name in night.winners)
+        counts = Counter(name for each in self.nights for name in each.winners)
         return {name: counts[name] for name in self.players}
 
     def sides(self) -> dict[Side, int]:
         """Nights won per side, for the sides that won any."""
-        counts = Counter(night.winning_side for night in self.nights)
-        return {side: counts[side] for side in Side if counts[side]}
+        return side_wins(self.nights)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "players": list(self.players),
-            "nights": [{"winning_side": n.winning_side, "winners": list(n.winners)} for n in self.nights],
-            "wins": self.wins(),
-            "sides": self.sides(),
-        }
+        return {"players": list(self.players), "nights": [night_json(n) for n in self.nights],
+                "wins": self.wins(), "sides": self.sides()}
+
+
+def side_wins(nights: Iterable[Night]) -> dict[Side, int]:
+    """Nights won per side, for the sides that won any, in the order of `Side`."""
+    counts = Counter(each.winning_side for each in nights)
+    return {side: counts[side] for side in Side if counts[side]}
+
+
+def night_json(each: Night) -> dict[str, Any]:
+    data: dict[str, Any] = {"winning_side": each.winning_side, "winners": list(each.winners)}
+    if each.players:
+        data["players"] = list(each.players)
+    if each.sides:
+        data["sides"] = dict(each.sides)
+    if each.evening:
+        data["evening"] = each.evening
+    return data
+
+
+def night_from_json(data: Any, players: Sequence[str] = ()) -> Night:
+    """A night as `night_json` wrote it; `players` are the record's when the night names none."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("winners"), list):
+        raise EveningError(f'a night needs "winning_side" and a "winners" list, not {data!r}', "not_a_night",
+                           night=data)
+    seated = data.get("players", players)
+    sides = data.get("sides", {})
+    if not isinstance(seated, list | tuple) or not isinstance(sides, Mapping):
+        raise EveningError(f'a night needs "winning_side" and a "winners" list, not {data!r}', "not_a_night",
+                           night=data)
+    return night([str(p) for p in seated], data.get("winning_side"), [str(name) for name in data["winners"]],
+                 {str(k): v for k, v in sides.items()}, str(data.get("evening", "")))
 
 
 def evening_from_json(data: Any) -> Evening:
@@ -68,10 +128,90 @@ def evening_from_json(data: Any) -> Evening:
     if not isinstance(data, Mapping) or not isinstance(data.get("players"), list) or not isinstance(
             data.get("nights"), list):
         raise EveningError('an evening is a JSON object with "players" and "nights" lists', "not_an_evening")
-    evening = Evening(tuple(str(name) for name in data["players"]))
-    for night in data["nights"]:
-        if not isinstance(night, Mapping) or not isinstance(night.get("winners"), list):
-            raise EveningError(f'a night needs "winning_side" and a "winners" list, not {night!r}', "not_a_night",
-                               night=night)
-        evening = evening.add(str(night.get("winning_side")), [str(name) for name in night["winners"]])
-    return evening
+    players = tuple(str(name) for name in data["players"])
+    return Evening(players, tuple(night_from_json(each, players) for each in data["nights"]))
+
+
+# -- results per player ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Played:
+    """How often a player played and won, on one side or all sides."""
+
+    nights: int = 0
+    wins: int = 0
+
+    @property
+    def share(self) -> float:
+        """The share of nights won, 0 when none was played."""
+        return self.wins / self.nights if self.nights else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"nights": self.nights, "wins": self.wins, "share": round(self.share, 4)}
+
+
+@dataclass(frozen=True)
+class PlayerResults:
+    """A player's nights and wins, and the same per side they played."""
+
+    name: str
+    overall: Played
+    by_side: Mapping[Side, Played]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, **self.overall.to_json(),
+                "by_side": {side: played.to_json() for side, played in self.by_side.items()}}
+
+
+def results(nights: Iterable[Night]) -> list[PlayerResults]:
+    """Every player's results over `nights`, in the order they first played (one pass)."""
+    played: dict[str, list[int]] = {}  # name → [nights, wins]
+    on_side: dict[tuple[str, Side], list[int]] = {}  # (name, side) → [nights, wins]
+    for each in nights:
+        won = set(each.winners)
+        for name in each.players:
+            win = name in won
+            tally = played.get(name)
+            if tally is None:
+                tally = played[name] = [0, 0]
+            tally[0] += 1
+            tally[1] += win
+            side = each.sides.get(name)
+            if side is not None:
+                by = on_side.get((name, side))
+                if by is None:
+                    by = on_side[(name, side)] = [0, 0]
+                by[0] += 1
+                by[1] += win
+    return [PlayerResults(name, Played(*tally),
+                          MappingProxyType({side: Played(*on_side[(name, side)])
+                                            for side in Side if (name, side) in on_side}))
+            for name, tally in played.items()]
+
+
+@dataclass(frozen=True)
+class Record:
+    """A group's nights, evening after evening, in the order played, and the group's name."""
+
+    nights: tuple[Night, ...]
+    group: str = ""
+
+    @property
+    def evenings(self) -> tuple[str, ...]:
+        """The evenings, in order (each once)."""
+        return tuple(dict.fromkeys(each.evening for each in self.nights))
+
+    def tonight(self) -> tuple[Night, ...]:
+        """The nights of the latest evening."""
+        if not self.nights:
+            return ()
+        last = self.nights[-1].evening
+        return tuple(each for each in self.nights if each.evening == last)
+
+    def to_json(self) -> dict[str, Any]:
+        def scope(nights: Sequence[Night]) -> dict[str, Any]:
+            return {"nights": len(nights), "sides": side_wins(nights),
+                    "players": [player.to_json() for player in results(nights)]}
+
+        tonight = self.tonight()
+        return {"evening": tonight[0].evening if tonight else None, "evenings": len(self.evenings),
+                "tonight": scope(tonight), "all_time": scope(self.nights)}

@@ -153,6 +153,20 @@ def _validate(
     if len(turned) > MOST_TURNED:
         raise JudgeError(f"{len(turned)} players saw the magician, but only the seer and the gravedigger can",
                          "too_many_turned", count=len(turned))
+    _check_seers(players, hands, graveyard, turned, deck)
+
+
+def _check_seers(players: Sequence[str], hands: Mapping[str, Sequence[str]], graveyard: Sequence[str],
+                 turned: Sequence[str], deck: Deck) -> None:
+    """HW-R7: whoever saw the magician could have used the seer's or the gravedigger's ability."""
+    from gm.werewolf.known import Known, SeerRefused
+    from gm.werewolf.magician import could_have_seen
+
+    shown = {**{name: tuple(hands[name]) for name in players}, GRAVEYARD: tuple(graveyard)}
+    table = Known(tuple(players), deck, None, MappingProxyType(shown))
+    for name in turned:
+        if not could_have_seen(table, name):
+            raise SeerRefused(name, table)
 
 
 def _deck_name(deck: Deck) -> str:

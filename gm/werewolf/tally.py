@@ -141,12 +141,14 @@ class Outcome:
     """The result of the vote.
 
     `runoff_candidates` is the tied set whenever the first round tied (whether or not the
-    runoff was held yet); `panic` is a tie again in the runoff.
+    runoff was held yet); `panic` is a tie again in the runoff; `total` the votes counted (the
+    runoff has the same, HW-R4).
     """
 
     executed: str | None
     runoff_candidates: tuple[str, ...] | None
     panic: bool
+    total: int | None = None
 
     @property
     def needs_runoff(self) -> bool:
@@ -159,10 +161,10 @@ def outcome(first: Round, runoff: Round | None = None) -> Outcome:
         if runoff is not None:
             raise TallyError(f"no runoff: {first.executed} has the most votes in the first round", "no_runoff",
                              executed=first.executed)
-        return Outcome(first.executed, None, False)
+        return Outcome(first.executed, None, False, first.total)
     tied = first.leaders
     if runoff is None:
-        return Outcome(None, tied, False)
+        return Outcome(None, tied, False, first.total)
     for candidate, count in runoff.counts.items():
         if count and candidate not in tied:
             raise TallyError(
@@ -182,5 +184,5 @@ def outcome(first: Round, runoff: Round | None = None) -> Outcome:
             "runoff_voters", runoff.total, changed=changed,
         )
     if runoff.executed is None:
-        return Outcome(None, tied, True)
-    return Outcome(runoff.executed, tied, False)
+        return Outcome(None, tied, True, first.total)
+    return Outcome(runoff.executed, tied, False, first.total)

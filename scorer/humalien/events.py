@@ -59,10 +59,13 @@ class GodIsland:
 class AngelCut:
     """エンジェルカット: three 7s and the Eye, and the forced flow it makes. `piles` None: the
     player discarded their stock piles (the flow scores 5); otherwise they kept them (the
-    discard is optional) and the flow scores the `piles` actually empty."""
+    discard is optional) and the flow scores the `piles` actually empty. `opponent_left` set:
+    the player's hand was empty, so the cut won the game at once (「その時点で勝利」), a finish
+    with the opponent holding that many cards."""
 
     player: str
     piles: int | None = None
+    opponent_left: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +138,7 @@ def to_record(event: Event) -> dict[str, Any]:
             if not value:
                 continue
             value = dict(value)
-        elif item.name in ("abandon", "piles") and (value is False or value is None):
+        elif item.name in ("abandon", "piles", "opponent_left") and (value is False or value is None):
             continue  # optional fields left out at their default (records stay as before)
         record[item.name] = value
     return record

@@ -19,9 +19,12 @@ from scorer.humalien.events import (
     Undo, kind_of,
 )
 from scorer.humalien.sheet import (
-    ANGEL_CUT_POINTS, FINISH_BASE, GAMES, GOD_ISLAND_POINTS, MAX_LEFT, MAX_PILES, Ending, Game,
+    ANGEL_CUT_POINTS, FINISH_BASE, GAMES, GOD_ISLAND_POINTS, MAX_HAND, MAX_LEFT, MAX_PILES, Ending, Game,
     Match,
 )
+
+
+FOUR_CARD_PLAY = 4  # 666 and Angel Cut: three cards and the Eye; God Island: four Owls
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +51,9 @@ class Step(NamedTuple):
     @property
     def ended_game(self) -> int | None:
         """The game this event ended (a finish or foul finish), else None."""
-        return self.before.game if isinstance(self.event, (Finish, Foul)) and self.before is not None else None
+        event = self.event
+        ends = isinstance(event, (Finish, Foul)) or isinstance(event, AngelCut) and event.opponent_left is not None
+        return self.before.game if ends and self.before is not None else None
 
     @property
     def awards(self) -> tuple[Award, ...]:
@@ -67,6 +72,10 @@ class Step(NamedTuple):
             skulls = 3 * g
             return (replace(award, points=skulls, total=before.totals[i] + skulls),
                     Award(scorer, Kind.FLOW, event.piles, total, g, event.piles, multiplier))
+        if isinstance(event, AngelCut) and event.opponent_left is not None:  # and the finish it made
+            cut = ANGEL_CUT_POINTS if event.piles is None else event.piles
+            return (replace(award, points=cut, total=before.totals[i] + cut),
+                    Award(scorer, Kind.FINISH, award.points - cut, total, g, event.opponent_left, multiplier))
         return (award,)
 
 
@@ -152,6 +161,7 @@ def _score(match: Match | None, event: Scoring, strict: bool) -> Match:
     g = game.number
     piles, sixes = game.piles, game.sixes
     god_islands, angel_cuts = game.god_islands, game.angel_cuts
+    box = _Box(match, game, player, i, strict)
     scorer = i
     ended: Ending | None = None
     if isinstance(event, Flow):
@@ -160,6 +170,9 @@ def _score(match: Match | None, event: Scoring, strict: bool) -> Match:
     elif isinstance(event, Skull):
         cards = _count(event.cards, 1, match.max_skull_cards, "skull cards in one play", player, match,
                        ", remote match" if match.remote else ", one-box match")
+        what = f"skull of {cards} {'card' if cards == 1 else 'cards'}"
+        box.skulls(what, cards, 1)
+        box.play(what, cards)
         points = g * cards
     elif isinstance(event, SixSixSix):
         if sixes >= match.max_sixes:
@@ -169,6 +182,8 @@ def _score(match: Match | None, event: Scoring, strict: bool) -> Match:
                    else " (two boxes allow at most two)"), "second_666", player=player, game=g, sixes=sixes,
                 why=" (one box has only four 6s; a remote match allows two)" if not match.remote
                 else " (two boxes allow at most two)")
+        box.skulls("666", 3, 3)
+        box.play("666", FOUR_CARD_PLAY)
         points = 3 * g
         sixes += 1
         if event.piles is not None:
@@ -177,30 +192,111 @@ def _score(match: Match | None, event: Scoring, strict: bool) -> Match:
             piles = _with(piles, i, flowed)
     elif isinstance(event, GodIsland):
         god_islands = _one_more(god_islands, "God Island", "four Owls", player, match, strict)
+        box.play("God Island", FOUR_CARD_PLAY)
         points = GOD_ISLAND_POINTS
     elif isinstance(event, AngelCut):
         angel_cuts = _one_more(angel_cuts, "Angel Cut", "four 7s", player, match, strict)
+        box.play("Angel Cut", FOUR_CARD_PLAY)
         points = ANGEL_CUT_POINTS if event.piles is None else _flow_piles(
             event.piles, "Angel Cut's forced flow (stock kept)", player, match, strict)
         piles = _with(piles, i, MAX_PILES if event.piles is None else points)
+        if event.opponent_left is not None:  # the hand was empty: the cut wins at once
+            left = box.left(event.opponent_left, "opponent's cards left", "Angel Cut finish", 1 - i)
+            points += (FINISH_BASE + left) * game.multiplier
+            ended = Ending(player, Kind.FINISH)
     elif isinstance(event, Finish):
-        left = _cards_left(event.opponent_left, "opponent's cards left", "finish", player, match, strict)
+        left = box.left(event.opponent_left, "opponent's cards left", "finish", 1 - i)
         points = (FINISH_BASE + left) * game.multiplier
         ended = Ending(player, Kind.FINISH)
     elif isinstance(event, Foul):
         scorer = 1 - i
-        left = _cards_left(event.winner_left, "winner's own cards left", "foul finish", player, match, strict)
+        left = box.left(event.winner_left, "winner's own cards left", "foul finish", 1 - i)
         # HU-R4: the 666 multiplier applies to a foul finish too.
         points = (FINISH_BASE + left) * game.multiplier
         ended = Ending(player, Kind.FOUL)
     else:  # pragma: no cover - every Doing kind is handled above
         raise TypeError(f"not a scoring event: {event!r}")
     a, b = game.points
-    played = Game(g, (a + points, b) if scorer == 0 else (a, b + points), sixes, piles, god_islands, angel_cuts, ended)
+    played = Game(g, (a + points, b) if scorer == 0 else (a, b + points), sixes, piles, god_islands, angel_cuts, ended,
+                  box.skull_cards, box.least_sixes, box.holds(piles))
     games = match.games[:-1] + (played,)
     if ended is not None and g < GAMES:
         games += (Game(g + 1),)
     return Match(match.players, match.remote, games, match.readings)
+
+
+class _Box:
+    """What the cards in play still allow in this game (HU-R6): the 6s and Humaliens a box
+    holds, and the most cards each player can still hold (10 in hand and 20 in stock, less
+    what they played; no stock once it was discarded or all 5 piles are empty)."""
+
+    __slots__ = ("match", "game", "player", "i", "strict", "skull_cards", "least_sixes", "can_hold")
+
+    def __init__(self, match: Match, game: Game, player: str, i: int, strict: bool) -> None:
+        self.match, self.game, self.player, self.i, self.strict = match, game, player, i, strict
+        self.skull_cards, self.least_sixes = game.skull_cards, game.least_sixes
+        self.can_hold = game.can_hold
+
+    def skulls(self, what: str, cards: int, sixes: int) -> None:
+        """A play of `cards` 6s and Humaliens, at least `sixes` of them 6s."""
+        match, had = self.match, self.least_sixes
+        limit = match.max_game_sixes
+        if self.strict and had + sixes > limit:
+            raise Impossible(
+                f"{what} by {self.player} refused: at least {had} of the {limit} 6s a game holds were played "
+                f"already in game {match.game}, and it needs {sixes} (HU-R6)", "sixes_played",
+                what=what, player=self.player, had=had, limit=limit, game=match.game, need=sixes)
+        had, limit = self.skull_cards, match.max_skull_cards
+        if self.strict and had + cards > limit:
+            raise Impossible(
+                f"{what} by {self.player} refused: {had} of the {limit} 6s and Humaliens a game holds were "
+                f"played already in game {match.game}, so at most {limit - had} can still come (HU-R6)",
+                "skull_cards_played", what=what, player=self.player, had=had, limit=limit, game=match.game,
+                more=limit - had, cards=cards)
+        self.skull_cards += cards
+        self.least_sixes += sixes
+
+    def play(self, what: str, cards: int) -> None:
+        """`cards` leave the player's hand and stock."""
+        most = self.can_hold[self.i]
+        if self.strict and cards > most:
+            raise Impossible(
+                f"{what} by {self.player} refused: {self.player} can hold at most {most} "
+                f"{'card' if most == 1 else 'cards'} now in game {self.match.game} (HU-R6)", "play_exceeds_hand",
+                what=what, player=self.player, most=most, game=self.match.game, cards=cards)
+        self.can_hold = _with(self.can_hold, self.i, max(0, most - cards))
+
+    def left(self, left: int, name: str, what: str, holder_index: int) -> int:
+        """The cards the other player still holds when the game ends: 1 up to what they can
+        hold; with 0 they would have finished first (HU-R6)."""
+        match, player = self.match, self.player
+        holder = match.players[holder_index]
+        if self.strict and left == 0:
+            raise Impossible(f"{what} by {player} with {holder} holding 0 cards refused: "
+                             f"{holder} would have finished first (HU-R6)", "nothing_left", what=what, player=player,
+                             holder=holder)
+        _count(left, 1 if self.strict else 0, MAX_LEFT, name, player, match, f": hand + stock piles of {holder}")
+        most = self.can_hold[holder_index]
+        if self.strict and left > most:
+            stock_gone = self.game.piles[holder_index] == MAX_PILES
+            played = MAX_LEFT - most
+            reason = (f"{holder}'s stock is gone, so at most {most} {'card is' if most == 1 else 'cards are'} "
+                      "left in hand" if stock_gone else
+                      f"{holder} can hold at most {most}: 10 in hand and 20 in stock, less the {played} "
+                      f"{'card' if played == 1 else 'cards'} {holder} played this game")
+            raise Impossible(f"{what} by {player} with {holder} holding {left} cards refused: {reason} (HU-R6)",
+                             "held_no_stock" if stock_gone else "held_at_most", what=what, player=player,
+                             holder=holder, left=left, most=most, played=played, game=match.game)
+        return left
+
+    def holds(self, piles: tuple[int, int]) -> tuple[int, int]:
+        """The most cards each player can still hold, with no stock for one whose piles are all empty."""
+        a, b = self.can_hold
+        if piles[0] == MAX_PILES and a > MAX_HAND:
+            a = MAX_HAND
+        if piles[1] == MAX_PILES and b > MAX_HAND:
+            b = MAX_HAND
+        return self.can_hold if (a, b) == self.can_hold else (a, b)
 
 
 def _with(piles: tuple[int, int], i: int, value: int) -> tuple[int, int]:
@@ -228,18 +324,6 @@ def _one_more(count: int, what: str, cards: str, player: str, match: Match, stri
         raise Impossible(f"{what} by {player} refused: game {match.game} already had {count} ({boxes}; HU-R6)",
                          "one_per_box", what=what, player=player, game=match.game, count=count, boxes=boxes)
     return count + 1
-
-
-def _cards_left(left: int, name: str, what: str, player: str, match: Match, strict: bool) -> int:
-    """The cards the other player still holds when `player` ends the game: 1–30; with 0 they
-    would have finished first (HU-R6)."""
-    holder = match.opponent(player)
-    _count(left, 0, MAX_LEFT, name, player, match, f": hand + stock piles of {holder}")
-    if strict and left == 0:
-        raise Impossible(f"{what} by {player} with {holder} holding 0 cards refused: "
-                         f"{holder} would have finished first (HU-R6)", "nothing_left", what=what, player=player,
-                         holder=holder)
-    return left
 
 
 def _result(match: Match) -> str:

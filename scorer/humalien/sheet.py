@@ -10,7 +10,11 @@ from scorer.humalien.events import Kind
 
 GAMES = 3  # 全３戦
 MAX_PILES = 5
-MAX_LEFT = 30  # 10 in hand + 5 piles of 4
+MAX_HAND = 10  # １０枚ずつ手札: a hand never grows
+MAX_STOCK = 20  # 5 piles of 4
+MAX_LEFT = MAX_HAND + MAX_STOCK
+SIXES_PER_BOX = 4  # 数字カード５２枚: four 6s (ドクロ)
+HUMALIENS_PER_BOX = 2
 FINISH_BASE = 5
 GOD_ISLAND_POINTS = 30
 ANGEL_CUT_POINTS = 5  # the forced flow with all five piles gone
@@ -33,6 +37,9 @@ class Game:
     god_islands: int = 0
     angel_cuts: int = 0
     ended_by: Ending | None = None
+    skull_cards: int = 0  # 6s and Humaliens played: skull cards, three per 666 (HU-R6)
+    least_sixes: int = 0  # the fewest 6s those plays hold: one per skull play, three per 666
+    can_hold: tuple[int, int] = (MAX_LEFT, MAX_LEFT)  # the most cards each player can still hold
 
     @property
     def multiplier(self) -> int:
@@ -61,8 +68,14 @@ class Match:
 
     @property
     def max_skull_cards(self) -> int:
-        """HU-R3: 4 sixes + 2 Humaliens in one box; 8 sixes + 2 Humaliens with two boxes."""
-        return 10 if self.remote else 6
+        """HU-R3: 4 sixes + 2 Humaliens in one box; with two boxes a player's hand comes from
+        their own box and their stock from the other's, so one play may hold 8 sixes + 4 Humaliens."""
+        return self.boxes * (SIXES_PER_BOX + HUMALIENS_PER_BOX)
+
+    @property
+    def max_game_sixes(self) -> int:
+        """The 6s one game holds: four per box (HU-R6)."""
+        return self.boxes * SIXES_PER_BOX
 
     @property
     def boxes(self) -> int:

@@ -50,6 +50,18 @@ class GameState:
         return self.ended or not self.present
 
     @property
+    def ending(self) -> str | None:
+        """How the game ended: "cleared" (no pyramid card left, perhaps with stock left),
+        "set_aside" (the last stock card was set aside: the manual's end, SS-R4), "paired" (the
+        last stock card was paired away and a turn found the stock empty, SS-R6); None while
+        it goes on."""
+        if not self.present:
+            return "cleared"
+        if not self.ended:
+            return None
+        return "set_aside" if self.deal.stock and self.deal.stock[-1] in self.set_aside else "paired"
+
+    @property
     def left(self) -> int:
         """Pyramid cards left: what the reading is about."""
         return bin(self.present).count("1")

@@ -18,12 +18,14 @@ class BadLeft(Refusal):
 @dataclass(frozen=True)
 class Reading:
     left: int
-    percent: int  # chance it goes well: 100 for 0 left, (10 - left) * 10 for 1–9, 0 from 10
+    percent: int | None  # chance it goes well, (10 - left) * 10 for 1–9; None for 0 and 10+,
+    # where the manual gives words only (「ほぼ間違いなく」, 「非常に暗い」)
     key: str  # voice-pack line: "bright", "chance" or "dark"
 
 
 def reading(left: int, rows: int | None = None) -> Reading:
-    """0 → bright, almost certain; 1–9 → (10 − left) × 10 %; 10 or more → very dark.
+    """0 → bright, almost certain; 1–9 → (10 − left) × 10 %; 10 or more → very dark (no
+    percentage for 0 and 10+: the manual words them only).
 
     With `rows`, a count the pyramid cannot have (more cards than it holds) is refused.
     """
@@ -33,9 +35,9 @@ def reading(left: int, rows: int | None = None) -> Reading:
         raise BadLeft(f"a {rows}-row pyramid holds {pyramid(rows).size} cards: {left} cannot be left", "too_many_left",
                       rows=rows, size=pyramid(rows).size, left=left)
     if left == 0:
-        return Reading(0, 100, "bright")
+        return Reading(0, None, "bright")
     if left >= 10:
-        return Reading(left, 0, "dark")
+        return Reading(left, None, "dark")
     return Reading(left, (10 - left) * 10, "chance")
 
 

@@ -1,8 +1,9 @@
 """Where the compiled solver is kept, asked without importing numba.
 
 Machine code is cached once per machine: in the user cache dir (e.g. ~/.cache/gm/numba), in a
-directory named by a digest of the solver's sources, numba's version and Python's, so a second
-clone or a fresh install of the same code finds it, and a changed solver never meets stale code.
+directory named by a digest of the solver's sources, numba's version and Python's, so a changed
+solver never meets stale code. numba keeps each copy of the code (a clone, an install) in a
+folder of its own there: setup compiles it once, and every later run of that copy reuses it.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def cache_dir() -> Path:
 
 
 def compiled() -> bool:
-    """Is the compiled search in the cache? (If not, the first search compiles it.)"""
+    """Is the compiled search in the cache (numba's folder for a copy of this code)? If not, the
+    first search compiles it."""
     tag = sys.implementation.cache_tag.replace("cpython-", "py")
-    return any(cache_dir().glob(f"search.run-*.{tag}.nbi"))
+    return any(cache_dir().glob(f"*/search.run-*.{tag}.nbi"))

@@ -12,7 +12,10 @@ from __future__ import annotations
 import sys
 import threading
 import weakref
+from contextlib import redirect_stdout
+from functools import lru_cache
 from pathlib import Path
+from typing import Any, TextIO
 
 from gm.speech.audio import Audio, read_audio
 from gm.speech.settings import SpeechSettings
@@ -40,10 +43,35 @@ def _engine():
         engine = pyttsx3.init()
     except Exception as error:  # the driver's speech library did not load (RuntimeError, OSError, COM errors)
         raise SpeechUnavailable("voice.no_engine", str(error)) from None
-    if engine.driver_name == "espeak":
-        # pyttsx3 2.99's espeak driver prints "Audio saved to ..." on stdout after every file.
-        sys.modules["pyttsx3.drivers.espeak"].print = lambda *args, **kwargs: None
     return engine
+
+
+class _WithoutSavedNote:
+    """stdout without the line pyttsx3's espeak driver prints after each file ("Audio saved to
+    FILE"); every other write (another thread's too) goes through."""
+
+    def __init__(self, out: TextIO, file: Path) -> None:
+        self.out = out
+        self.note = f"Audio saved to {file}"
+        self.after_note = False
+
+    def write(self, text: str) -> int:
+        dropped = text == self.note or (self.after_note and text == "\n")
+        self.after_note = text == self.note
+        return len(text) if dropped else self.out.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.out, name)
+
+
+@lru_cache(maxsize=1)
+def _espeak_library() -> Any:
+    """libespeak-ng, the library pyttsx3's espeak driver speaks through (None where it is not found)."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("espeak-ng")
+    return ctypes.CDLL(name) if name else None
 
 
 def available() -> bool:
@@ -96,8 +124,10 @@ class Engine:
         if espeak:
             # espeak-ng takes rate and volume on its own thread, and pyttsx3 cancels whatever is
             # still pending there when its loop starts (dropping the new rate, or the line itself):
-            # wait until espeak-ng is idle.
-            sys.modules["pyttsx3.drivers._espeak"].dll.espeak_Synchronize()
+            # wait until espeak-ng is idle (espeak_Synchronize, libespeak-ng's own call).
+            library = _espeak_library()
+            if library is not None:
+                library.espeak_Synchronize()
 
     def render(self, text: str) -> Audio:
         """The audio of `text`."""
@@ -105,11 +135,13 @@ class Engine:
             # pyttsx3's espeak loop never ends if it cannot write the file: keep the folder there.
             self._file.parent.mkdir(parents=True, exist_ok=True)
             self._file.unlink(missing_ok=True)
-            self._apply_settings()
-            self._finished.clear()
-            self._engine.save_to_file(text, str(self._file))
-            self._engine.runAndWait()
-            if not self._finished.wait(_RENDER_TIMEOUT) or not self._file.exists():
+            with redirect_stdout(_WithoutSavedNote(sys.stdout, self._file)):
+                self._apply_settings()
+                self._finished.clear()
+                self._engine.save_to_file(text, str(self._file))
+                self._engine.runAndWait()
+                written = self._finished.wait(_RENDER_TIMEOUT) and self._file.exists()
+            if not written:
                 raise RuntimeError(f"the speech engine wrote no audio for {text[:40]!r}")
             return read_audio(self._file)
 

@@ -1,0 +1,200 @@
+"""A bounded hostile-input audit of gm's edges, each case a fresh `gm` process
+(run: .venv/bin/python bench/hostile_audit.py [--appends 200]).
+
+Areas: hostile paths (FIFOs, dangling links, links to /dev/zero, folders, devices) for every path
+option; the match index and the evening file beside them; lone surrogates and escape sequences
+in JSON and journal names; huge numbers for every number option; closed standard streams; files
+that never were journals; appends killed at random moments (SIGKILL) and a file-size limit as a
+full disk. Per area it prints: tried, tracebacks, exit 1, hangs (no end within the safety net),
+peak memory, and acknowledged events lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from fakes import hostile  # noqa: E402
+
+SAFETY_NET = 60.0
+GM = [sys.executable, "-m", "gm"]
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.rows: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # tried, tracebacks, exit 1, hangs, peak
+
+    def run(self, area: str, args: list[str], cwd: Path, env: dict, stdin=subprocess.DEVNULL, preexec=None) -> int:
+        """Run one gm process; count it, and what went wrong; its exit code (-9: killed as hung)."""
+        row = self.rows[area]
+        row[0] += 1
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            child = subprocess.Popen([*GM, *args], cwd=cwd, env=env, stdin=stdin, stdout=out, stderr=err,
+                                     preexec_fn=preexec)
+            hung = threading.Event()
+            timer = threading.Timer(SAFETY_NET, lambda: (hung.set(), child.kill()))
+            timer.start()
+            _, status, usage = os.wait4(child.pid, 0)
+            timer.cancel()
+            child.returncode = code = os.waitstatus_to_exitcode(status)
+            out.seek(0)
+            err.seek(0)
+            both = out.read() + err.read()
+        shown = f"{area}: gm {' '.join(args)}"[:200]
+        if hung.is_set():
+            row[3] += 1
+            print(f"  hang: {shown}", file=sys.stderr)
+        elif b"Traceback" in both or b"bug in gm" in both:
+            row[1] += 1
+            print(f"  traceback: {shown}: {both[-300:]!r}", file=sys.stderr)
+        if code == 1:
+            row[2] += 1
+            print(f"  exit 1: {shown}: {both[-300:]!r}", file=sys.stderr)
+        row[4] = max(row[4], usage.ru_maxrss * 1024)
+        return code
+
+
+def hostile_paths(root: Path) -> dict[str, Path]:
+    (root / "folder").mkdir()
+    os.mkfifo(root / "fifo")
+    (root / "dangling").symlink_to(root / "missing" / "nowhere")
+    (root / "zero").symlink_to("/dev/zero")
+    return {"folder": root / "folder", "fifo": root / "fifo", "dangling": root / "dangling",
+            "zero": root / "zero", "full": Path("/dev/full"), "missing_dir": root / "missing" / "x"}
+
+
+JUDGE = ('{"players": ["%s", "Ken", "Mio", "Sora"], "hands": {"%s": ["werewolf", "traitor"], '
+         '"Ken": ["villager", "seer"], "Mio": ["villager", "villager"], "Sora": ["villager", "villager"]}, '
+         '"graveyard": ["villager"], "executed": "Ken"}')
+NAMES = ["\\ud800", "\\udfff", "\\u001b]0;x\\u0007", "\\u001b[2J", "\\u009b31m", "a\\u0000b", "\\u202e"]
+NUMBER_OPTIONS = [
+    ["werewolf", "deck", "--players"], ["werewolf", "play", "--players", "A,B,C,D", "--discussion"],
+    ["solitaire", "simulate", "--deals"], ["solitaire", "simulate", "--deals", "3", "--workers"],
+    ["solitaire", "simulate", "--deals", "3", "--seed"], ["solitaire", "solve", "--max-states"],
+    ["solitaire", "reading", "--rows"], ["voice", "check", "--device"], ["voice", "check", "--seconds"],
+    ["voice", "say", "hi", "--to", "x.wav", "--rate"], ["score", "matches", "--number"],
+]
+NEW_LINE = '{"v":1,"kind":"new","players":["NAME","Bo"],"remote":false,"at":"2026-01-01"}\n'
+HUGE = ["9" * 30, "-" + "9" * 30, "1" + "0" * 400, "1e400", "-1e400"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--appends", type=int, default=200, help="appends of which some are killed")
+    args = parser.parse_args()
+    tally = Tally()
+    lost = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        env = dict(os.environ, GM_SPEECH="off", GM_LISTEN="off", XDG_STATE_HOME=str(root / "state"),
+                   XDG_DATA_HOME=str(root / "data"), GM_SCORE_FILE=str(root / "m.jsonl"))
+        paths = hostile_paths(root)
+        journal = root / "j.jsonl"
+        tally.run("setup", ["score", "new", "Aki", "Ken", "--file", str(journal)], root, env)
+        kept = journal.read_bytes()
+        for path in paths.values():
+            for command in (["score", "show", "--file"], ["score", "new", "A", "B", "--file"],
+                            ["score", "export", "--output"], ["werewolf", "judge", "--file"],
+                            ["werewolf", "evening", "--file"], ["voice", "say", "hi", "--to"],
+                            ["voice", "hear", "--answers", "yes,no"], ["voice", "model"],
+                            ["werewolf", "play", "--players", "A,B,C,D", "--time-scale", "0.001", "--pause", "0",
+                             "--log"]):
+                tally.run("paths", [*command, str(path)], root, env)
+        for kind in ("fifo", "dangling", "zero", "folder", "damaged"):
+            for command in (["show"], ["matches"], ["flow", "Aki", "1"]):
+                journal.write_bytes(kept)
+                hostile(journal.with_name(journal.name + ".matches"), kind)
+                tally.run("beside", ["score", *command, "--file", str(journal)], root, env)
+            hostile(root / "n.evening.json", kind)
+            tally.run("beside", ["werewolf", "play", "--players", "A,B,C,D", "--time-scale", "0.001", "--pause", "0",
+                                 "--log", str(root / "n.jsonl")], root, env)
+        for name in NAMES:
+            (root / "judge.json").write_text(JUDGE % (name, name))
+            for extra in ([], ["--json"]):
+                tally.run("names", ["werewolf", "judge", "--file", str(root / "judge.json"), *extra], root, env)
+            hand = root / "hand.jsonl"
+            hand.write_text(NEW_LINE.replace("NAME", name))
+            for command in (["show"], ["matches"], ["flow", "Bo", "1"], ["show", "--json"]):
+                tally.run("names", ["score", *command, "--file", str(hand)], root, env)
+        for option in NUMBER_OPTIONS:
+            for value in HUGE:
+                tally.run("numbers", [*option, value], root, env)
+        for command in (["werewolf", "play", "--players", "A,B,C,D", "--time-scale", "0.001", "--pause", "0"],
+                        ["score", "play"], ["werewolf", "judge"], ["solitaire", "play"], ["score", "show"]):
+            for fd in (0, 1, 2):
+                tally.run("streams", command, root, env, stdin=None if fd == 0 else subprocess.DEVNULL,
+                          preexec=lambda fd=fd: os.close(fd))
+        notes = root / "notes.txt"
+        for text in (b"hello notes", b"one\ntwo", b"\xff\xfe", b"{not json"):
+            notes.write_bytes(text)
+            tally.run("not a journal", ["score", "new", "A", "B", "--file", str(notes)], root, env)
+            lost += notes.read_bytes() != text
+        lost += appends_killed(tally, root, env, args.appends)
+        lost += disk_full(tally, root, env)
+    print(f"{'area':14} {'tried':>6} {'tracebacks':>10} {'exit 1':>7} {'hangs':>6} {'peak MB':>8}")
+    for area, (tried, tracebacks, exit1, hangs, peak) in tally.rows.items():
+        print(f"{area:14} {tried:6} {tracebacks:10} {exit1:7} {hangs:6} {peak / 1e6:8.1f}")
+    total = [sum(row[i] for row in tally.rows.values()) for i in range(4)]
+    print(f"{'all':14} {total[0]:6} {total[1]:10} {total[2]:7} {total[3]:6}   data lost: {lost}")
+
+
+def appends_killed(tally: Tally, root: Path, env: dict, count: int) -> int:
+    """`score flow` appends, some killed (SIGKILL) at a random moment; every acknowledged one (exit
+    0 and its line printed) must be in the journal. Returns how many acknowledged events were lost."""
+    journal = root / "kill.jsonl"
+    rng = random.Random(7)
+    tally.run("kill", ["score", "new", "Aki", "Ken", "--file", str(journal)], root, env)
+    acknowledged = killed = 0
+    for _ in range(count):
+        child = subprocess.Popen([*GM, "score", "flow", "Aki", "0", "--file", str(journal)], cwd=root, env=env,
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        tally.rows["kill"][0] += 1
+        if rng.random() < 0.3:
+            time.sleep(rng.uniform(0.05, 0.6))
+            child.send_signal(signal.SIGKILL)
+            killed += 1
+        out, err = child.communicate(timeout=SAFETY_NET)
+        if child.returncode == 0:
+            acknowledged += 1
+        elif child.returncode == 1 or b"Traceback" in err:
+            tally.rows["kill"][2] += 1
+    tally.run("kill", ["score", "show", "--file", str(journal)], root, env)  # reads, sets aside any torn tail
+    flows = [json.loads(line) for line in journal.read_bytes().splitlines() if b'"kind":"flow"' in line]
+    print(f"kill: {count} appends, {killed} sent SIGKILL, {acknowledged} acknowledged, {len(flows)} in the journal")
+    return max(0, acknowledged - len(flows))
+
+
+def disk_full(tally: Tally, root: Path, env: dict) -> int:
+    """Appends under a file-size limit (writes past it fail as on a full disk): the journal keeps
+    only whole lines, and nothing acknowledged is lost."""
+    journal = root / "full.jsonl"
+    tally.run("disk full", ["score", "new", "Aki", "Ken", "--file", str(journal)], root, env)
+    limit = journal.stat().st_size + 600
+
+    def small_disk():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    acknowledged = sum(tally.run("disk full", ["score", "flow", "Aki", "0", "--file", str(journal)], root, env,
+                                 preexec=small_disk) == 0 for _ in range(20))
+    data = journal.read_bytes()
+    whole = data.endswith(b"\n")
+    flows = data.count(b'"kind":"flow"')
+    return (not whole) + max(0, acknowledged - flows)
+
+
+if __name__ == "__main__":
+    main()

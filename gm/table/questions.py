@@ -1,0 +1,562 @@
+"""The questions a night asks, each with its own answer type (pure).
+
+Each kind knows its answers (the tokens a listener can hear, each labelled in the night's
+language), reads a reply typed or heard into its value (one parser for both: `parse`), reads
+a heard value back, names its refusal by a voice-pack key with fields, and lists its choices
+for `?`. `Table` builds them for one night.
+
+    Step        a step that goes on ("done", Enter, or the timeout)          → Done.DONE
+    YesNo       yes / no (y, はい, 네 …)                                        → bool
+    Count       how many point at one candidate, 0..high; "Aki 3 Ken 1" or
+                "3 1 0" (this candidate and the next) say several at once     → Counts
+    Choice      one of a closed set of tokens (resume / vote now / quit)      → the token
+    Pick        one player, the graveyard, or nobody                          → name | None
+    Card        one card of the deck                                          → card id
+    Hand        the cards of one hand in one line ("werewolf villager")      → tuple of ids
+    Tally       a whole tally read back: yes, no, or a fix ("Aki 2")         → True | False | Counts
+    Roster      some players in one line ("Aki Ken", "none")                 → tuple of names
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+
+from gm.ports import Line, Refused
+from gm.files import printable
+from gm.table.words import Names, Words, fold, segment, words_of
+from gm.text.lines import Voice
+from gm.werewolf.tally import GRAVEYARD
+from scorer.named import Named
+
+T = TypeVar("T")
+NEAR = 75.0  # rapidfuzz ratio from which a reply is offered as "did you mean …?"
+CORRECTION = "="  # a fix's token: "Aki=2" (also typed so)
+
+
+class Done(Named):
+    """The one answer of a step that goes on."""
+
+    DONE = "done"
+
+
+Counts = Mapping[str, int]
+"""Candidate → votes: what a count or a fix says (read-only)."""
+
+
+def counts(items: Mapping[str, int]) -> Counts:
+    return MappingProxyType(dict(items))
+
+
+def fix_token(candidate: str, n: int) -> str:
+    """The token a listener hears for "Aki two" at a tally ("Aki=2")."""
+    return f"{candidate}{CORRECTION}{n}"
+
+
+@dataclass(frozen=True)
+class Asked(Generic[T]):
+    """What every question has: its key, the line that asks it, its tokens and labels, an
+    optional default and timeout, and the night's words and lines to read replies with."""
+
+    key: str
+    prompt: Line
+    voice: Voice = field(repr=False, compare=False)
+    words: Words = field(repr=False, compare=False)
+    answers: tuple[str, ...] = ()
+    labels: Mapping[str, str] = field(default_factory=dict)
+    timeout: float | None = None
+    fallback: tuple[T, ...] = ()  # the default, when there is one
+
+    @property
+    def has_default(self) -> bool:
+        return bool(self.fallback)
+
+    @property
+    def default(self) -> T:
+        if not self.fallback:
+            raise LookupError(f"{self.key} has no default")
+        return self.fallback[0]
+
+    def label(self, answer: str) -> str:
+        return self.labels.get(answer, answer)
+
+    def parse(self, text: str) -> T | Refused:
+        words = words_of(text)
+        if not words:
+            return self.refused("table.empty")
+        value = self.read(words)
+        return self.refusal(printable(text), words) if value is None else value
+
+    def read(self, words: list[str]) -> T | None:
+        """The value folded `words` give, or None (then `refusal` says why)."""
+        raise NotImplementedError
+
+    def refusal(self, text: str, words: list[str]) -> Refused:
+        """Why `text` answers nothing; "did you mean …?" when one answer is near."""
+        near = self.near(" ".join(words))
+        if near is not None:
+            value = self.read(words_of(near))
+            if value is not None:
+                return Refused(self.voice.line("table.near", text=text, answer=self.label(near)), value,
+                               self.words.yes)
+        return self.refused("table.not_answer", text=text)
+
+    def near(self, said: str) -> str | None:
+        """The one token whose label or spelling `said` is near to (a typo: "vilager")."""
+        from rapidfuzz import fuzz, process
+
+        spellings = self.spellings()
+        hits = process.extract(said, list(spellings), scorer=fuzz.ratio, score_cutoff=NEAR, limit=None)
+        found = {spellings[s] for s, _, _ in hits}
+        return found.pop() if len(found) == 1 else None
+
+    def spellings(self) -> Mapping[str, str]:
+        """Folded spelling → token: what a typo is compared with."""
+        return {fold(self.label(a)): a for a in self.answers} | {fold(a): a for a in self.answers}
+
+    def refused(self, key: str, **fields: Any) -> Refused:
+        return Refused(self.voice.line(key, **fields))
+
+    def readback(self, value: T, sure: bool = True) -> Line | None:
+        return self.voice.line("listen.confirm", answer=self.show(value))
+
+    def show(self, value: T) -> str:
+        """A value as printed in this language."""
+        return self.label(str(value))
+
+    def tip(self) -> str:
+        return self.voice.text("table.hint_choose")
+
+    def hint(self, left: float | None = None) -> str:
+        """The tip shown at a typed prompt, with the seconds left (on the table's clock) when
+        the question goes on by itself."""
+        tip = self.tip()
+        return tip if left is None else self.voice.text("table.countdown", tip=tip, secs=math.ceil(left))
+
+    def choices(self) -> Line:
+        return self.voice.line("table.choices", choices=[self.label(a) for a in self.answers])
+
+
+@dataclass(frozen=True)
+class Step(Asked[Done]):
+    def read(self, words: list[str]) -> Done | None:
+        return Done.DONE if " ".join(words) in self.words.done else None
+
+    def readback(self, value: Done, sure: bool = True) -> Line | None:
+        return None
+
+    def near(self, said: str) -> str | None:
+        return None
+
+    def tip(self) -> str:
+        return self.voice.text("table.hint_done")
+
+
+@dataclass(frozen=True)
+class YesNo(Asked[bool]):
+    def read(self, words: list[str]) -> bool | None:
+        said = " ".join(words)
+        if said in self.words.yes:
+            return True
+        return False if said in self.words.no else None
+
+    def readback(self, value: bool, sure: bool = True) -> Line | None:
+        return None if sure else self.voice.line("listen.confirm", answer=self.show(value))
+
+    def show(self, value: bool) -> str:
+        return self.label("yes" if value else "no")
+
+    def tip(self) -> str:
+        return self.voice.text("table.hint_yes_no", yes=self.label("yes"), no=self.label("no"))
+
+
+@dataclass(frozen=True)
+class Count(Asked[Counts]):
+    """How many point at `candidate` (0..`high`). A line may name counts for others too ("Aki
+    3, Ken 1"), or give numbers for this candidate and the next ones in order ("3 1 0")."""
+
+    candidate: str = ""
+    high: int = 0
+    following: tuple[str, ...] = ()  # this candidate and the ones asked after it, in order
+    names: Names = field(default=Names({}), repr=False, compare=False)
+    total: int = 0  # most votes in all
+
+    def read(self, words: list[str]) -> Counts | None:
+        numbers = segment(words, self.words.number)
+        if numbers is not None and len(numbers) == 1:
+            return counts({self.candidate: numbers[0]}) if numbers[0] <= self.high else None
+        if numbers is not None and 1 < len(numbers) <= len(self.following):
+            said = counts(dict(zip(self.following, numbers)))
+            return said if sum(said.values()) <= self.total else None
+        pairs = read_pairs(words, self.names, self.words)
+        if pairs is not None and sum(pairs.values()) <= self.total:
+            return pairs
+        return None
+
+    def refusal(self, text: str, words: list[str]) -> Refused:
+        numbers = segment(words, self.words.number)
+        if numbers is not None and len(numbers) == 1:
+            return self.refused("table.out_of_range", text=text, low=0, high=self.high)
+        if numbers is not None and len(numbers) > len(self.following):
+            return self.refused("table.too_many_numbers", text=text, n=len(numbers), left=len(self.following))
+        if numbers is not None or read_pairs(words, self.names, self.words) is not None:
+            return self.refused("table.too_many_votes", text=text, high=self.total)
+        return self.refused("table.not_count", text=text, low=0, high=self.high)
+
+    def readback(self, value: Counts, sure: bool = True) -> Line | None:
+        if list(value) == [self.candidate]:
+            return None  # a count heard surely is taken; heard unsure, it is asked again
+        return tally_line(self.voice, value, list(value))
+
+    def tip(self) -> str:
+        return self.voice.text("table.hint_count", low=0, high=self.high)
+
+
+@dataclass(frozen=True)
+class Choice(Asked[str]):
+    """One of `answers`, by its token or label (a prefix only one of them starts with); a
+    heard answer is read back unless `confirm` is False (a question that is itself a read-back)."""
+
+    confirm: bool = True
+    names: Names = field(default=Names({}), repr=False, compare=False)
+
+    def read(self, words: list[str]) -> str | None:
+        return self.names.name(words)
+
+    def readback(self, value: str, sure: bool = True) -> Line | None:
+        return super().readback(value, sure) if self.confirm else None
+
+
+@dataclass(frozen=True)
+class Pick(Asked["str | None"]):
+    """One of `answers` (players, and the graveyard), or nobody where `nobody` is allowed."""
+
+    nobody: bool = False
+    names: Names = field(default=Names({}), repr=False, compare=False)
+    about: str = ""  # whose answer it is ("Mio: Ken. Right?")
+
+    def read(self, words: list[str]) -> str | None:
+        choice = self.names.name(words, self.words.answer_words())
+        return choice if choice in self.answers else None
+
+    def parse(self, text: str) -> str | None | Refused:
+        words = words_of(text)
+        if self.nobody and " ".join(words) in self.words.nobody:
+            return None
+        return super().parse(text)
+
+    def readback(self, value: str | None, sure: bool = True) -> Line | None:
+        if self.about:
+            return self.voice.line("listen.confirm_named", name=self.about, answer=self.show(value))
+        return self.voice.line("listen.confirm", answer=self.show(value))
+
+    def show(self, value: str | None) -> str:
+        return self.label(NONE if value is None else value)
+
+    def tip(self) -> str:
+        return self.voice.text("table.hint_pick")
+
+
+NONE = "none"  # the token of "nobody"
+
+
+@dataclass(frozen=True)
+class Card(Asked[str]):
+    """One card of the deck in play (`answers`), by any language's name or reading."""
+
+    owner: str = ""
+
+    def read(self, words: list[str]) -> str | None:
+        card = self.words.card(words)
+        return card if card in self.answers else None
+
+    def refusal(self, text: str, words: list[str]) -> Refused:
+        card = self.words.card(words)
+        if card is not None:
+            return self.refused("table.not_in_deck", text=text, card=self.voice.line(f"werewolf.cards.{card}"))
+        return super().refusal(text, words)
+
+    def spellings(self) -> Mapping[str, str]:
+        return {**super().spellings(), **{n: c for n, c in self.words.cards.items() if c in self.answers}}
+
+    def readback(self, value: str, sure: bool = True) -> Line | None:
+        if self.owner:
+            return self.voice.line("listen.confirm_named", name=self.owner, answer=self.show(value))
+        return self.voice.line("listen.confirm", answer=self.show(value))
+
+    def tip(self) -> str:
+        return self.voice.text("table.hint_card")
+
+
+@dataclass(frozen=True)
+class Hand(Asked["tuple[str, ...]"]):
+    """The `size` cards of one hand (or the graveyard) in one line: "werewolf villager",
+    "人狼 村人", "werewolf, villager", "人狼村人". Its tokens are the ordered pairs "werewolf
+    villager"; `cards` are the deck's cards."""
+
+    cards: tuple[str, ...] = ()
+    size: int = 2
+    owner: str = ""
+
+    def read(self, words: list[str]) -> tuple[str, ...] | None:
+        found = segment(words, self.words.card) or self._glued(words)
+        if found is None or len(found) != self.size or not set(found) <= set(self.cards):
+            return None
+        return tuple(found)
+
+    def _glued(self, words: list[str]) -> list[str] | None:
+        """Two names with nothing between them (人狼村人)."""
+        text = "".join(words)
+        for cut in range(1, len(text)):
+            first, second = self.words.card([text[:cut]]), self.words.card([text[cut:]])
+            if first and second:
+                return [first, second]
+        return None
+
+    def refusal(self, text: str, words: list[str]) -> Refused:
+        found = segment(words, self.words.card) or self._glued(words)
+        if found is not None and len(found) != self.size:
+            return self.refused("table.hand_size", text=text, n=self.size, example=self.example())
+        if found is not None:
+            wrong = next(c for c in found if c not in self.cards)
+            return self.refused("table.not_in_deck", text=text, card=self.voice.line(f"werewolf.cards.{wrong}"))
+        return super().refusal(text, words)
+
+    def near(self, said: str) -> str | None:
+        return None
+
+    def example(self) -> str:
+        return " ".join(self.voice.text(f"werewolf.cards.{c}") for c in self.cards[:self.size])
+
+    def readback(self, value: tuple[str, ...], sure: bool = True) -> Line | None:
+        cards = [self.voice.line(f"werewolf.cards.{c}") for c in value]
+        if self.owner:
+            return self.voice.line("listen.confirm_hand", name=self.owner, cards=cards)
+        return self.voice.line("listen.confirm", answer=self.show(value))
+
+    def show(self, value: tuple[str, ...]) -> str:
+        return " ".join(self.voice.text(f"werewolf.cards.{c}") for c in value)
+
+    def tip(self) -> str:
+        return self.voice.text("table.hint_hand", example=self.example())
+
+    def choices(self) -> Line:
+        return self.voice.line("table.choices", choices=[self.voice.text(f"werewolf.cards.{c}") for c in self.cards])
+
+
+@dataclass(frozen=True)
+class Tally(Asked["bool | Counts"]):
+    """A whole tally read back (the prompt): yes (Enter), no, or a fix of one or more counts
+    ("Aki 2", "Aki 2 Ken 1", typed Aki=2). `shown` is the tally as read."""
+
+    shown: Counts = field(default_factory=dict)
+    names: Names = field(default=Names({}), repr=False, compare=False)
+    most: int = 0  # most votes one candidate can have
+
+    def read(self, words: list[str]) -> bool | Counts | None:
+        said = " ".join(words)
+        if said in self.words.yes:
+            return True
+        if said in self.words.no:
+            return False
+        pairs = read_pairs(words, self.names, self.words)
+        if pairs is not None and all(n <= self.most for n in pairs.values()):
+            return pairs
+        return None
+
+    def near(self, said: str) -> str | None:
+        return None
+
+    def refusal(self, text: str, words: list[str]) -> Refused:
+        return self.refused("table.not_fix", text=text, example=self.example())
+
+    def example(self) -> str:
+        first = next(iter(self.shown), "")
+        return self.voice.text("table.fix_example", name=self.label(first), n=other_count(self.shown.get(first, 0)))
+
+    def readback(self, value: bool | Counts, sure: bool = True) -> Line | None:
+        return None
+
+    def show(self, value: bool | Counts) -> str:
+        if isinstance(value, bool):
+            return self.label("yes" if value else "no")
+        return tally_line(self.voice, value, list(value)).text
+
+    def tip(self) -> str:
+        return self.voice.text("table.hint_tally", yes=self.label("yes"), example=self.example())
+
+
+@dataclass(frozen=True)
+class Roster(Asked["tuple[str, ...]"]):
+    """Some of `answers` (players) in one line, "Aki Ken" or "Aki, Ken"; nobody as `none`."""
+
+    names: Names = field(default=Names({}), repr=False, compare=False)
+
+    def read(self, words: list[str]) -> tuple[str, ...] | None:
+        if " ".join(words) in self.words.nobody:
+            return ()
+        one = self.names.name(words)
+        found = segment(words, self.names.exact) or ([one] if one is not None else None)
+        if found is None or len(set(found)) != len(found) or not set(found) <= set(self.answers):
+            return None
+        return tuple(found)
+
+    def show(self, value: tuple[str, ...]) -> str:
+        return ", ".join(value) if value else self.label(NONE)
+
+    def tip(self) -> str:
+        return self.voice.text("table.hint_roster", none=self.label(NONE))
+
+
+def other_count(n: int) -> int:
+    """A count unlike `n`, for an example of a fix ("Aki 2" when Aki has 3)."""
+    return n - 1 if n > 0 else 1
+
+
+def loggable(value: object) -> object:
+    """A value as the night log keeps it (JSON): counts as an object, hands as a list."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def read_pairs(words: Sequence[str], names: Names, table: Words) -> Counts | None:
+    """ "Aki 3 Ken 1", "Aki=3, Ken=1", "aki3", "けん 2", "Aki three" → counts; each name once,
+    each followed by its number. None when the words are not such pairs."""
+    def item(span: Sequence[str]) -> tuple[str, object] | None:
+        number = table.number(span)
+        if number is not None:
+            return ("n", number)
+        who = names.name(span, table.answer_words() - table.graveyard)
+        return None if who is None else ("who", who)
+
+    items = segment(words, item)
+    if not items or len(items) % 2:
+        return None
+    found: dict[str, int] = {}
+    for (kind_a, who), (kind_b, n) in zip(items[::2], items[1::2]):
+        if kind_a != "who" or kind_b != "n" or who in found:
+            return None
+        found[str(who)] = int(n)  # type: ignore[call-overload]
+    return counts(found)
+
+
+def tally_line(voice: Voice, tally: Counts, candidates: Sequence[str]) -> Line:
+    """ "Aki 3, Ken 1, nobody else. Right?": the candidates with votes, then the rest as one."""
+    label = _labeller(voice)
+    items = [voice.line("werewolf.vote.count_item", candidate=label(c), n=tally[c])
+             for c in candidates if tally.get(c, 0)]
+    rest = any(not tally.get(c, 0) for c in candidates)
+    return voice.line("werewolf.vote.readback" if rest else "werewolf.vote.readback_all", counts=items)
+
+
+def _labeller(voice: Voice) -> Callable[[str], str]:
+    graveyard = voice.text("common.graveyard")
+    return lambda c: graveyard if c == GRAVEYARD else c
+
+
+class Table:
+    """Builds the night's questions in its language, with its players (and their readings)."""
+
+    def __init__(self, voice: Voice, players: Sequence[str] = ()) -> None:
+        self.voice = voice
+        self.players = tuple(players)
+        self.words = Words.of(voice)
+        self.readings = {p: voice.readings[p] for p in self.players if p in voice.readings}
+
+    def label(self, candidate: str) -> str:
+        return _labeller(self.voice)(candidate)
+
+    def names(self, choices: Sequence[str]) -> Names:
+        return Names.of(choices, self.readings, self.words, {c: self.label(c) for c in choices})
+
+    def _line(self, key: str, fields: dict[str, Any]) -> Line:
+        return self.voice.line(key, **fields)
+
+    def step(self, key: str, timeout: float | None = None, **fields: Any) -> Step:
+        return Step(key, self._line(key, fields), self.voice, self.words, (Done.DONE.value,),
+                    {Done.DONE.value: self.voice.text("werewolf.done")}, timeout, (Done.DONE,))
+
+    def yes_no(self, key: str, default: bool | None = None, **fields: Any) -> YesNo:
+        labels = {"yes": self.voice.text("common.yes"), "no": self.voice.text("common.no")}
+        return YesNo(key, self._line(key, fields), self.voice, self.words, ("yes", "no"), labels,
+                     fallback=() if default is None else (default,))
+
+    def count(self, candidate: str, high: int, following: Sequence[str] = (), total: int | None = None,
+              candidates: Sequence[str] = ()) -> Count:
+        """How many point at `candidate`, at most `high`; `following` (from `candidate` on) may
+        be given in one line, up to `total` votes in all; `candidates` may be named with counts."""
+        key = "werewolf.vote.ask_count"
+        every = tuple(candidates) or tuple(following) or (candidate,)
+        # heard: a number only; names in a count's grammar take its number words (영 표 → 영 묘지)
+        tokens = tuple(str(n) for n in range(high + 1))
+        return Count(key, self._line(key, {"candidate": self.label(candidate)}), self.voice, self.words, tokens,
+                     candidate=candidate, high=high, following=tuple(following) or (candidate,),
+                     names=self.names(every), total=high if total is None else total)
+
+    def choice(self, key: str, answers: Sequence[str], labels: Mapping[str, str] | None = None,
+               default: str | None = None, timeout: float | None = None, confirm: bool = True,
+               prompt: Line | None = None, **fields: Any) -> Choice:
+        """One of `answers` (tokens, printed as `labels`), asked by the line `key` (or `prompt`)."""
+        return Choice(key, prompt or self._line(key, fields), self.voice, self.words, tuple(answers),
+                      dict(labels or {}), timeout, () if default is None else (default,), confirm=confirm,
+                      names=self._choice_names(answers, labels or {}))
+
+    def _choice_names(self, answers: Sequence[str], labels: Mapping[str, str]) -> Names:
+        """How a choice's answers are named: tokens, labels, readings, and for card ids every
+        language's card names (じんろう, 人狼, Werewolf)."""
+        names = Names.of(answers, self.readings, self.words, labels)
+        cards = {name: card for name, card in self.words.cards.items() if card in answers}
+        return Names({**cards, **names.spellings})
+
+    def pick(self, key: str, choices: Sequence[str], nobody: str = "", about: str = "", **fields: Any) -> Pick:
+        """One of `choices` (players, GRAVEYARD), or nobody (`none`, labelled by the line
+        `nobody`) where `nobody` is given; `about` names whose answer it is in the read-back."""
+        labels = {c: self.label(c) for c in choices}
+        tokens = tuple(choices)
+        if nobody:
+            labels[NONE] = self.voice.text(nobody)
+            tokens += (NONE,)
+        return Pick(key, self._line(key, fields), self.voice, self.words, tokens, labels, nobody=bool(nobody),
+                    names=self.names(choices), about=about)
+
+    def card(self, key: str, cards: Sequence[str], owner: str = "", **fields: Any) -> Card:
+        labels = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}
+        return Card(key, self._line(key, fields), self.voice, self.words, tuple(cards), labels,
+                    owner=self.label(owner) if owner else "")
+
+    def hand(self, key: str, cards: Sequence[str], owner: str = "", size: int = 2, **fields: Any) -> Hand:
+        """The `size` cards of `owner`'s hand in one line; `cards` are the deck's cards."""
+        name = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}
+        tokens = tuple(f"{a} {b}" for a in cards for b in cards) if size == 2 else tuple(cards)
+        labels = {t: " ".join(name[c] for c in t.split()) for t in tokens}
+        return Hand(key, self._line(key, fields), self.voice, self.words, tokens, labels, cards=tuple(cards),
+                    size=size, owner=self.label(owner) if owner else "")
+
+    def tally(self, shown: Counts, candidates: Sequence[str], most: int) -> Tally:
+        """The whole tally read back for a yes (Enter), a no, or a fix."""
+        tokens = ("yes", "no", *(fix_token(c, n) for c in candidates for n in range(most + 1)))
+        labels = {"yes": self.voice.text("werewolf.vote.yes"), "no": self.voice.text("werewolf.vote.no"),
+                  **{fix_token(c, n): f"{self.label(c)} {n}" for c in candidates for n in range(most + 1)}}
+        prompt = tally_line(self.voice, shown, candidates)
+        return Tally("werewolf.vote.readback", prompt, self.voice, self.words, tokens, labels, fallback=(True,),
+                     shown=counts(shown), names=self.names(candidates), most=most)
+
+    def fix(self, shown: Counts, candidates: Sequence[str], most: int) -> Tally:
+        """Which count is wrong: a fix (or yes after all)."""
+        question = self.tally(shown, candidates, most)
+        first = candidates[0]
+        key = "werewolf.vote.which"
+        prompt = self.voice.line(key, name=self.label(first), n=other_count(shown.get(first, 0)))
+        return Tally(key, prompt, self.voice, self.words, question.answers[2:], question.labels,
+                     shown=question.shown, names=question.names, most=most)
+
+    def roster(self, key: str, choices: Sequence[str], **fields: Any) -> Roster:
+        labels = {c: self.label(c) for c in choices} | {NONE: self.voice.text("werewolf.reveal.none")}
+        return Roster(key, self._line(key, fields), self.voice, self.words, (*choices, NONE), labels,
+                      names=self.names(choices))

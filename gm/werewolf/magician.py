@@ -1,0 +1,43 @@
+"""Who can have seen the magician (HW-R7): a player who could have used the seer's or the
+gravedigger's ability this morning (「占い師か墓堀が役職能力で…魔術師のカードを見てしまった場合」).
+
+That is one who holds the seer, gravedigger or apprentice card now, or whose seer card the swap
+took away: the seer card lies in the graveyard now and another player holds the gravedigger or
+the apprentice card (whose gravedigger's ability made the swap). The gravedigger cannot swap
+with themself, so a gravedigger keeps their card.
+"""
+
+from __future__ import annotations
+
+from gm.werewolf.known import Known
+from gm.werewolf.tally import GRAVEYARD
+
+ABILITY_CARDS = ("seer", "gravedigger", "apprentice")
+SWAPPERS = ("gravedigger", "apprentice")
+
+
+def _cards(known: Known, cards: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(card for card in cards if known.deck.has(card))
+
+
+def could_have_seen(known: Known, name: str) -> bool | None:
+    """Whether `name` could have used an ability that sees the magician; None while the answers
+    so far cannot tell (then `card_to_ask` names the card whose holder tells)."""
+    holders = {card: known.holder(card) for card in _cards(known, ABILITY_CARDS)}
+    if name in holders.values():
+        return True
+    swappers = [holders[card] for card in _cards(known, SWAPPERS)]
+    if holders.get("seer") == GRAVEYARD and any(h not in (None, GRAVEYARD, name) for h in swappers):
+        return True
+    if any(known.could_hold(name, card) for card, holder in holders.items() if holder is None):
+        return None
+    if holders.get("seer") is None and any(h is None or h not in (GRAVEYARD, name) for h in swappers):
+        return None  # the seer card may lie in the graveyard, taken from them
+    if holders.get("seer") == GRAVEYARD and any(h is None for h in swappers):
+        return None
+    return False
+
+
+def card_to_ask(known: Known, name: str) -> str | None:
+    """The ability card whose holder to ask next to tell whether `name` could have seen it."""
+    return next((card for card in _cards(known, ABILITY_CARDS) if known.holder(card) is None), None)

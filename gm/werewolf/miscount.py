@@ -1,0 +1,57 @@
+"""After the reveal: a vote total the cards shown make impossible (HW-R4's voters).
+
+Who had no vote: with 4 players the traitor's holder, unless they are the Traitor Werewolf
+(「※4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは投票権を持つ」); every player turned by the
+magician; a revealed angel (not asked, so it only widens the range). The verdict stands: the
+count is said to have been wrong, nothing more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gm.werewolf.known import Known
+from gm.werewolf.tally import GRAVEYARD
+
+TRAITOR = "traitor"  # a reason: the 4-player traitor had no vote
+TURNED = "turned"    # a reason: this player saw the magician
+
+
+@dataclass(frozen=True)
+class Miscount:
+    """`counted` votes where the cards allow `low`..`high`; `no_vote`: (reason, player) surely without one."""
+
+    counted: int
+    low: int
+    high: int
+    no_vote: tuple[tuple[str, str], ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"counted": self.counted, "low": self.low, "high": self.high,
+                "no_vote": [{"reason": reason, "name": name} for reason, name in self.no_vote]}
+
+
+def _traitor_without_vote(known: Known) -> tuple[bool, bool]:
+    """(surely, maybe) the 4-player traitor held back a vote."""
+    if known.deck.players != 4 or not known.deck.has(TRAITOR):
+        return False, False
+    holder = known.holder(TRAITOR)
+    if holder == GRAVEYARD:
+        return False, False
+    wolf = known.holder("werewolf")
+    if holder is None or wolf is None:
+        return False, True
+    return wolf != holder, False
+
+
+def miscount(known: Known, counted: int) -> Miscount | None:
+    """The miscount when `counted` votes cannot be with the cards known, else None."""
+    surely, maybe = _traitor_without_vote(known)
+    no_vote = [(TRAITOR, known.holder(TRAITOR) or "")] if surely else []
+    no_vote += [(TURNED, name) for name in known.seers]
+    unsure = int(maybe) + int(known.deck.has("angel"))
+    high = len(known.players) - len(no_vote)
+    low = max(1, high - unsure)
+    if low <= counted <= high:
+        return None
+    return Miscount(counted, low, high, tuple(no_vote))
