@@ -69,6 +69,14 @@ def median_ms(samples: list[float]) -> float:
 NIGHT_PLAYERS = ["Ken", "Mike", "Kate", "Alice"]  # names the listener's dictionary has
 
 
+def night_answers(players: list[str]) -> list:
+    """A 4-player night's answers for the test fakes: every count asked (2, 1, 0, 0, 0), the first
+    player's hand shown, the traitor's holder named."""
+    return [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", "done"),
+            ("werewolf.seer_one", None), *[("werewolf.vote.ask_count", str(n)) for n in (2, 1, 0, 0, 0)],
+            ("werewolf.reveal.ask_hand", "werewolf villager"), ("werewolf.reveal.ask_holder", players[1])]
+
+
 def english_night_lines() -> list[str]:
     """What gm says in a whole 4-player English night (driven by the test fakes), spoken forms, each once."""
     sys.path.insert(0, str(ROOT / "tests"))
@@ -78,9 +86,7 @@ def english_night_lines() -> list[str]:
     from gm.night.runner import run_night
     from gm.werewolf.decks import standard_deck
 
-    answers = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", "done"),
-               ("werewolf.seer_one", None), *[("werewolf.vote.ask_count", str(n)) for n in (3, 1, 0, 0, 0)],
-               ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager")]
+    answers = night_answers(NIGHT_PLAYERS)
     clock = FakeClock()
     speaker = RecordingSpeaker(clock)
     run_night(NightContext(players=NIGHT_PLAYERS, deck=standard_deck(4), voice=Voice("en"), speaker=speaker,
@@ -397,9 +403,7 @@ def japanese_night(settings: SpeechSettings):
     from gm.night.runner import run_night
     from gm.werewolf.decks import standard_deck
 
-    answers = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", "done"),
-               ("werewolf.seer_one", None), *[("werewolf.vote.ask_count", str(n)) for n in (3, 1, 0, 0, 0)],
-               ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager")]
+    answers = night_answers(list(settings.readings))
     sink = CapturedLoudspeaker()
     notes = Notes("ja")
     speaker = SpeechSpeaker(PrintSpeaker(lambda _: None), lambda: Renderer(settings).warmed(), lambda: sink, notes,

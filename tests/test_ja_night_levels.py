@@ -29,8 +29,8 @@ pytestmark = pytest.mark.skipif(not openjtalk.available(), reason="pyopenjtalk-p
 PLAYERS = ["Aki", "Ken", "Mio", "Sora"]
 READINGS = {"Aki": "あき", "Ken": "けん", "Mio": "みお", "Sora": "そら"}
 ANSWERS = [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", "done"),
-           ("werewolf.seer_one", None), *[("werewolf.vote.ask_count", str(n)) for n in (3, 1, 0, 0, 0)],
-           ("werewolf.reveal.ask_first", "werewolf"), ("werewolf.reveal.ask_second", "villager")]
+           ("werewolf.seer_one", None), *[("werewolf.vote.ask_count", str(n)) for n in (2, 1, 0, 0, 0)],
+           ("werewolf.reveal.ask_hand", "werewolf villager"), ("werewolf.reveal.ask_holder", "Ken")]
 AROUND = 0.25  # seconds each side of a joint over which the parts and the whole sentence are compared
 SHIFT = 100  # milliseconds a joint is looked for either side of where it is in the line
 ALIGN = 0.5  # seconds each side of a joint whose envelope is matched
