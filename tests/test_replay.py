@@ -66,3 +66,29 @@ def test_each_window_takes_the_next_utterance_and_a_peek_leaves_it(tmp_path):
     assert sizes == [0.5, 0.0, 1.0, 1.2]  # each with a quarter second around it
     assert source.peek() is None and source.window().read(0.1) is None  # over: windows hear nothing
     assert clock.now() == pytest.approx(0.1 * 5)  # reading never waited for a block
+
+
+def test_a_recording_is_read_block_by_block_and_one_utterance_at_a_time(tmp_path, monkeypatch):
+    """A recording is never held whole (a 900 MB WAV once took 8.3 GB): the levels are read a
+    block at a time, and each window reads its own utterance."""
+    path = tmp_path / "table.wav"
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(2), wav.setsampwidth(2), wav.setframerate(RATE)
+        mono = parts(tone(0.3), quiet(1.0), tone(0.5), quiet(1.0), tone(0.7), quiet(0.3))
+        wav.writeframes(np.repeat(np.frombuffer(mono, dtype="<i2"), 2).tobytes())
+    reads = []
+    real = wave.Wave_read.readframes
+    monkeypatch.setattr(wave.Wave_read, "readframes", lambda self, n: reads.append(n) or real(self, n))
+    monkeypatch.setattr("gm.hearing.listener.WavFile.BLOCK_FRAMES", 4000)
+    source = Utterances.from_wav(path, FakeClock())
+    assert reads and max(reads) <= 4000  # the first pass: blocks
+    reads.clear()
+    sizes = []
+    while not source.ended:
+        window = source.window()
+        audio = b""
+        while (block := window.read(0.1)) is not None:
+            audio += block
+        sizes.append(round(len(audio) / 2 / RATE, 1))
+    assert sizes == [0.5, 1.0, 1.2] and sum(reads) < len(mono) // 2  # only the utterances, not the silences
+    source.close()

@@ -4,7 +4,9 @@ A grammar of answers alone forces any speech into an answer when the model has n
 with these words in the grammar, table talk lands on a decoy instead, and a result that holds
 one is no answer. A decoy that sounds like an answer steals it, so the lists keep to a few
 longer words (the Korean one was chosen with bench/listen_bench.py: 오늘, 우리, 사람, 시간 and
-the short words took counts, names and cards; 늑대 took the card 늑대인간). Only the words the
+the short words took counts, names and cards; 늑대 took the card 늑대인간). Common given names
+catch a name of someone not at the table (a player's own name is never a decoy; the Korean list
+has none: the model heard them in the counts, 지영 took 영 and 준호 took 둘). Only the words the
 model knows go into a grammar (`Phrasebook.only`), and a decoy that is also a word of one of
 the question's phrases is left out (`Phrasebook.grammar`).
 """
@@ -13,9 +15,10 @@ from __future__ import annotations
 
 DECOYS: dict[str, tuple[str, ...]] = {
     "en": ("think", "know", "really", "because", "maybe", "probably", "actually", "nothing",
-           "something", "people", "werewolf", "liar", "lying", "suspicious", "weather", "honestly"),
+           "something", "people", "werewolf", "liar", "lying", "suspicious", "weather", "honestly",
+           "john", "mary", "david", "sarah", "michael", "emma"),
     "ja": ("えっと", "ちょっと", "だから", "本当", "多分", "カード", "人狼", "怪しい", "天気",
-           "なんで", "みんな", "だって"),
+           "なんで", "みんな", "だって", "田中", "佐藤", "鈴木"),
     "ko": ("진짜", "그냥", "생각", "정말", "근데", "너무", "친구", "카드", "거짓말",
            "범인", "빨리", "글쎄", "어떻게"),
 }

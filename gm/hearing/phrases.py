@@ -3,18 +3,21 @@
 A `Vocabulary` maps answer ids ("yes", "no", "graveyard", "0".."6", command names, "wake")
 to the phrases players say for them; the voice packs hold one per language (`[listen.hear]`).
 A `Phrasebook` is the closed set of phrases of one question: it makes the recogniser's grammar
-and validates its results. A grammar does not force vosk to say one of its phrases, so every
-result is checked here: the whole utterance must be one phrase, every word heard with at least
-the confidence asked for; "[unk]" or a decoy word (`gm.hearing.decoys`) anywhere makes it no
-answer. Nothing is built from parts: words are never dropped to make a phrase. A near miss of
-one whole phrase is matched with rapidfuzz, only when it holds nothing but that answer's words
-and no other answer is as near.
+and validates its results. The grammar can say no: besides the question's own phrases it holds
+every other phrase of the voice pack (yes and no, every number, the wake commands, every player
+at the table, the graveyard, the cards: `other_phrases`) and the decoy words (`gm.hearing.decoys`),
+so whatever else is said lands on something that is no answer of this question. A grammar does
+not force the recogniser to say one of its phrases, so every result is checked here: the whole
+utterance must be one phrase of this question, every word heard with at least the confidence
+asked for; "[unk]", a decoy word or another phrase makes it no answer. Nothing is built from
+parts: words are never dropped to make a phrase. A near miss of one whole phrase is matched
+with rapidfuzz, only when it holds nothing but that answer's words and nothing else is as near.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from rapidfuzz import fuzz, process
@@ -23,6 +26,7 @@ from gm.ports import Command, Question
 from gm.text.parse import norm, split_list
 
 UNK = "[unk]"
+WAKE = "wake"  # the answer id of the wake phrase ("game master"), which starts every voice command
 COMMANDS = (Command.PAUSE, Command.RESUME, Command.ADD_MINUTE, Command.END, Command.REPEAT)
 """The commands that can be said: one more minute (the keyboard's "+" adds 30 seconds), and
 "vote now" (END), which is read back for a yes."""
@@ -31,9 +35,18 @@ NEAR_MISS = 80.0  # rapidfuzz ratio a near miss needs to count as a phrase
 ALIKE = 70.0  # rapidfuzz ratio from which two names are too alike to tell apart
 
 
+DECOY = "decoy"  # the `[listen.hear]` entry of words that are never an answer
+
+
 def split_phrases(entry: str) -> tuple[str, ...]:
     """ "yes, yeah" or "はい、ええ" → ("yes", "yeah") / ("はい", "ええ")."""
     return tuple(norm(x) for x in split_list(entry))
+
+
+def _forms(entry) -> tuple[str, ...]:
+    """The phrases of a pack entry: its printed text and its kana reading alike."""
+    forms = [entry["text"], entry.get("kana", "")] if isinstance(entry, dict) else [entry]
+    return tuple(dict.fromkeys(p for f in forms for p in split_phrases(f) if p))
 
 
 @dataclass(frozen=True)
@@ -42,18 +55,19 @@ class Vocabulary:
 
     hear: Mapping[str, tuple[str, ...]]
     decoys: tuple[str, ...] = ()  # words that answer nothing (`gm.hearing.decoys`)
+    cards: tuple[str, ...] = ()  # the cards' names: said at the table, an answer only to a card question
 
     @classmethod
     def from_voice(cls, voice) -> Vocabulary:
         """The `[listen.hear]` table of a voice pack (printed forms and kana readings alike),
-        with the decoy words of its language."""
+        with the decoy words of its language (its `decoy` entry first: the one of two words the
+        model cannot tell apart that is never an answer) and the cards' names."""
         from gm.hearing.decoys import decoys
 
-        hear: dict[str, tuple[str, ...]] = {}
-        for key, entry in voice.entry("listen.hear").items():
-            forms = [entry["text"], entry.get("kana", "")] if isinstance(entry, dict) else [entry]
-            hear[key] = tuple(dict.fromkeys(p for f in forms for p in split_phrases(f)))
-        return cls(hear, decoys(voice.lang))
+        hear = {key: _forms(entry) for key, entry in voice.entry("listen.hear").items()}
+        own = hear.pop(DECOY, ())
+        cards = tuple(dict.fromkeys(p for entry in voice.entry("werewolf.cards").values() for p in _forms(entry)))
+        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards)
 
     def phrases(self, answer_id: str) -> tuple[str, ...]:
         return self.hear.get(answer_id, ())
@@ -82,41 +96,64 @@ class Heard:
 
 @dataclass(frozen=True)
 class Phrasebook:
-    """The phrases one question can be answered with, each mapped to its answer, and the decoy
-    words that catch whatever else is said."""
+    """The phrases one question can be answered with, each mapped to its answer; the other
+    phrases of the table (phrase → what it is: an answer id, "player", "card", or WAKE) and
+    the decoy words that catch whatever else is said. A phrase of the question is never one of
+    its others."""
 
     phrases: Mapping[str, str]
     min_confidence: float = 0.6
     unk: bool = False  # whether the model has "[unk]" (then it goes into the grammar)
     near_miss: float = NEAR_MISS  # rapidfuzz ratio from which a near miss counts
     decoys: tuple[str, ...] = ()
+    others: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if any(p in self.phrases for p in self.others):
+            object.__setattr__(self, "others", {p: k for p, k in self.others.items() if p not in self.phrases})
 
     def answer_words(self) -> set[str]:
         return {w for p in self.phrases for w in p.split()}
 
     def decoy_words(self) -> tuple[str, ...]:
-        """The decoys that are no word of any phrase here."""
+        """The decoys that are no word of any phrase here (a decoy never takes an answer's word)."""
         words = self.answer_words()
-        return tuple(d for d in self.decoys if d not in words)
+        return tuple(d for d in self.decoys if d not in words and d not in self.others)
+
+    def grammar_phrases(self) -> list[str]:
+        """Every phrase the recogniser may say: the answers', the others', the decoys, and
+        "[unk]" where the model has it."""
+        return list(self.phrases) + list(self.others) + list(self.decoy_words()) + ([UNK] if self.unk else [])
 
     def grammar(self) -> str:
-        """The vosk grammar: a JSON list of the phrases and decoys, plus "[unk]" where the model
-        has it."""
-        return json.dumps(list(self.phrases) + list(self.decoy_words()) + ([UNK] if self.unk else []),
-                          ensure_ascii=False)
+        """The vosk grammar: `grammar_phrases` as a JSON list."""
+        return json.dumps(self.grammar_phrases(), ensure_ascii=False)
 
     def only(self, hearable: Callable[[str], bool]) -> Phrasebook:
         """Without the phrases and decoys holding a word the model cannot hear (vosk drops them)."""
-        kept = {p: a for p, a in self.phrases.items() if all(hearable(w) for w in p.split())}
-        return replace(self, phrases=kept, decoys=tuple(d for d in self.decoys if hearable(d)))
+        def heard(phrase: str) -> bool:
+            return all(hearable(w) for w in phrase.split())
+
+        return replace(self, phrases={p: a for p, a in self.phrases.items() if heard(p)},
+                       others={p: k for p, k in self.others.items() if heard(p)},
+                       decoys=tuple(d for d in self.decoys if hearable(d)))
 
     def with_phrases(self, phrases: Mapping[str, str]) -> Phrasebook:
-        """This book with more phrases (those already here keep their answer)."""
+        """This book with more phrases (those already here keep their answer); they stop being others."""
         return replace(self, phrases={**phrases, **self.phrases})
 
+    def passed_over(self, heard: Heard) -> bool:
+        """Whether `heard` starts with the wake phrase: said to the game master, never an answer
+        to a question (a command left over from the discussion is passed over, not a reply)."""
+        if heard.text in self.phrases:
+            return False  # a command, to the book of commands
+        wakes = [p for p, kind in self.others.items() if kind == WAKE]
+        return any(heard.text == w or heard.text.startswith(f"{w} ") for w in wakes)
+
     def match(self, heard: Heard) -> str | None:
-        """The answer `heard` names, or None: nothing said, a word heard unsure, "[unk]" or a
-        decoy, or no phrase that the whole utterance is (or nearly is, for one answer alone)."""
+        """The answer `heard` names, or None: nothing said, a word heard unsure, "[unk]", a
+        decoy or another phrase of the table, or no phrase of this question that the whole
+        utterance is (or nearly is, for one answer alone and nothing else as near)."""
         said = heard.text
         words = said.split()
         if not words or not heard.sure(self.min_confidence):
@@ -125,14 +162,16 @@ class Phrasebook:
             return None
         if said in self.phrases:
             return self.phrases[said]
-        near = process.extract(said, list(self.phrases), scorer=fuzz.ratio, limit=None,
+        if said in self.others:
+            return None
+        near = process.extract(said, [*self.phrases, *self.others], scorer=fuzz.ratio, limit=None,
                                score_cutoff=self.near_miss)
-        answers = {self.phrases[p] for p, _, _ in near}
-        if len(answers) != 1:
-            return None  # nothing near, or near more than one answer: never guess between them
+        answers = {self.phrases.get(p) for p, _, _ in near}
+        if len(answers) != 1 or None in answers:
+            return None  # nothing near, near another phrase, or near more than one answer: never guess
         answer = answers.pop()
         own = {w for p, a in self.phrases.items() if a == answer for w in p.split()}
-        return answer if set(words) <= own else None
+        return answer if answer is not None and set(words) <= own else None
 
 
 CORRECTION = "="  # an answer "Aki=2" sets one count: said as a name then a number ("aki two")
@@ -169,6 +208,30 @@ def question_phrases(question: Question, vocabulary: Vocabulary, spoken: Callabl
                 for phrase in vocabulary.phrases(str(seat)):
                     phrases.setdefault(phrase, name)
     return phrases
+
+
+def other_phrases(vocabulary: Vocabulary, spoken: Callable[[str], str] = lambda n: n,
+                  seats: Sequence[str] = ()) -> dict[str, str]:
+    """Every phrase said at the table, whatever the question, → what it is: each `[listen.hear]`
+    phrase (→ its answer id), every player at the table (`seats`, as written and as spoken →
+    "player") and every card (→ "card"). A question's book holds those that do not answer it, so
+    that they are heard as no answer. Of the voice commands only the wake phrase is one (→ WAKE):
+    a grammar lets the recogniser say any of its words alone, and the commands' words took
+    answers (the Korean model heard 맞아 as 멈춰); a command said at a question is heard as
+    starting with the wake phrase, and passed over (`Phrasebook.passed_over`)."""
+    others: dict[str, str] = {}
+    for answer, phrases in vocabulary.hear.items():
+        if answer in COMMANDS:
+            continue
+        for phrase in phrases:
+            others.setdefault(phrase, answer)
+    for name in seats:
+        for phrase in (norm(name), norm(spoken(name))):
+            if phrase:
+                others.setdefault(phrase, "player")
+    for card in vocabulary.cards:
+        others.setdefault(card, "card")
+    return others
 
 
 def command_phrases(vocabulary: Vocabulary) -> dict[str, str]:

@@ -2,22 +2,24 @@
 split into utterances at its silences, and each listening window takes the next utterance,
 whatever the clock says. A long silence is a window in which nobody spoke.
 
-numpy is imported inside functions only (it is slow to import for `gm --help`).
+The file is streamed: a first pass reads the level of each frame block by block, and each
+window reads its own utterance when it comes. numpy is imported inside functions only (it is
+slow to import for `gm --help`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from gm.hearing.listener import PcmSource, read_wav
+from gm.hearing.listener import PcmSource, WavFile
+from gm.hearing.utterance import (FRAME_SECONDS, PAD_SECONDS, QUIET, SHORTEST_SECONDS, SPLIT_SECONDS,
+                                  frame_levels, frame_samples, threshold)
 from gm.ports import Clock
 
-FRAME_SECONDS = 0.02  # the loudness of the audio is looked at in frames this long
-SPLIT_SECONDS = 0.5  # a silence this long ends an utterance
+__all__ = ["FRAME_SECONDS", "QUIET", "SILENT_WINDOW_SECONDS", "Utterances", "split_utterances"]
+
 SILENT_WINDOW_SECONDS = 2.5  # a silence this long is also a window in which nobody spoke
-SHORTEST_SECONDS = 0.1  # louder stretches shorter than this are clicks, not speech
-PAD_SECONDS = 0.25  # audio kept on either side of an utterance
-QUIET = 150.0  # a frame below this RMS level (of 32768) is silence, however quiet the room
 
 
 def split_utterances(audio: bytes, rate: float) -> list[tuple[int, int] | None]:
@@ -26,13 +28,35 @@ def split_utterances(audio: bytes, rate: float) -> list[tuple[int, int] | None]:
     when it is four times louder than the quietest tenth of the recording (its noise floor)."""
     import numpy as np
 
-    samples = np.frombuffer(audio[: len(audio) // 2 * 2], dtype="<i2").astype(np.float64)
-    frame = max(1, int(FRAME_SECONDS * rate))
-    count = len(samples) // frame
+    frame = frame_samples(rate)
+    samples = np.frombuffer(audio[: len(audio) // (2 * frame) * 2 * frame], dtype="<i2")
+    spans = _spans(frame_levels(samples.reshape(-1, frame)) if len(samples) else np.zeros(0))
+    return [None if s is None else (2 * frame * s[0], 2 * frame * s[1]) for s in spans]
+
+
+def _levels(wav: WavFile) -> Any:
+    """The RMS level of every frame of `wav`, read block by block (float32, 4 bytes a frame)."""
+    import numpy as np
+
+    frame = frame_samples(wav.rate)
+    levels, rest = [], b""
+    for block in wav.blocks():
+        audio = rest + block
+        whole = len(audio) // (2 * frame) * 2 * frame
+        rest = audio[whole:]
+        if whole:
+            levels.append(frame_levels(np.frombuffer(audio[:whole], dtype="<i2").reshape(-1, frame)))
+    return np.concatenate(levels) if levels else np.zeros(0, dtype=np.float32)
+
+
+def _spans(rms) -> list[tuple[int, int] | None]:
+    """Utterances as (start, end) frame indices, pads included, with None for each long silence."""
+    import numpy as np
+
+    count = len(rms)
     if count == 0:
         return []
-    rms = np.sqrt((samples[: count * frame].reshape(count, frame) ** 2).mean(axis=1))
-    loud = rms > max(QUIET, 4.0 * float(np.percentile(rms, 10)))
+    loud = rms > threshold(float(np.percentile(rms, 10)))
     runs: list[list[int]] = []
     for index in np.flatnonzero(loud):
         if runs and (index - runs[-1][1]) * FRAME_SECONDS < SPLIT_SECONDS:
@@ -46,31 +70,51 @@ def split_utterances(audio: bytes, rate: float) -> list[tuple[int, int] | None]:
     for start, end in runs:
         if (start - last_end) * FRAME_SECONDS >= SILENT_WINDOW_SECONDS:
             found.append(None)
-        found.append((2 * frame * max(0, start - pad), 2 * frame * min(count, end + pad)))
+        found.append((max(0, start - pad), min(count, end + pad)))
         last_end = end
     return found
 
 
 class Utterances:
     """A recording's utterances, one per listening window (`window`); a voice command's
-    listener may look at the next one first (`peek`) and take it (`skip`) or leave it."""
+    listener may look at the next one first (`peek`) and take it (`skip`) or leave it. The file
+    is read block by block: only its frames' levels and one utterance at a time are held."""
 
     def __init__(self, rate: float, utterances: list[bytes], clock: Clock) -> None:
         self.rate = rate
         self.clock = clock
-        self._utterances = utterances
+        self._given = utterances  # utterances in memory (a recording read from a file has none)
+        self._spans: list[tuple[int, int] | None] = [None] * len(utterances)
+        self._held: tuple[int, bytes] | None = None  # the one utterance read from the file
+        self._wav: WavFile | None = None
+        self._frame = 1
         self._next = 0
 
     @classmethod
     def from_wav(cls, path: str | Path, clock: Clock) -> Utterances:
-        rate, audio = read_wav(path)
-        parts = split_utterances(audio, rate)
-        return cls(rate, [b"" if part is None else audio[part[0]:part[1]] for part in parts], clock)
+        wav = WavFile(path)
+        try:
+            spans = _spans(_levels(wav))
+        except BaseException:
+            wav.close()
+            raise
+        recording = cls(wav.rate, [], clock)
+        recording._wav, recording._frame, recording._spans = wav, frame_samples(wav.rate), spans
+        return recording
+
+    def _utterance(self, index: int) -> bytes:
+        if self._wav is None:
+            return self._given[index]
+        if self._held is None or self._held[0] != index:
+            span = self._spans[index]
+            audio = b"" if span is None else self._wav.frames(self._frame * span[0], self._frame * span[1])
+            self._held = (index, audio)
+        return self._held[1]
 
     @property
     def ended(self) -> bool:
         """Every utterance has had its window."""
-        return self._next >= len(self._utterances)
+        return self._next >= len(self._spans)
 
     @property
     def position(self) -> int:
@@ -79,7 +123,7 @@ class Utterances:
 
     def peek(self) -> PcmSource | None:
         """The next utterance as a source of its own, without taking it; None at the end."""
-        return None if self.ended else PcmSource(self.rate, self._utterances[self._next], self.clock)
+        return None if self.ended else PcmSource(self.rate, self._utterance(self._next), self.clock)
 
     def skip(self) -> None:
         """Take the next utterance (looked at with `peek`)."""
@@ -88,8 +132,10 @@ class Utterances:
     def window(self) -> PcmSource:
         """The next utterance, taken, as a source that ends with it (at once when none is left)."""
         source = self.peek() or PcmSource(self.rate, b"", self.clock)
-        self._next = min(self._next + 1, len(self._utterances))
+        self._next = min(self._next + 1, len(self._spans))
         return source
 
     def close(self) -> None:
-        """Nothing to release: the audio is in memory."""
+        """Close the file."""
+        if self._wav is not None:
+            self._wav.close()

@@ -12,7 +12,8 @@ import threading
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 from collections.abc import Callable, Sequence
 
-from gm.hearing.phrases import Heard, Phrasebook, Vocabulary, alike, command_phrases, question_phrases, unhearable
+from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_phrases, other_phrases,
+                                question_phrases, unhearable)
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.listener import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker
@@ -37,9 +38,11 @@ COMMAND_CONFIDENCE = 0.8
 
 def phrasebook(question: Question[Any], model: Any, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
-    """The phrases `model` can hear that answer `question` (see `gm.hearing.phrases.question_phrases`)."""
+    """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`),
+    with every other phrase of the table as no answer (`other_phrases`)."""
     phrases = question_phrases(question, vocabulary, spoken, seats)
-    return Phrasebook(phrases, ANSWER_CONFIDENCE, model.unk, decoys=vocabulary.decoys).only(model.hears)
+    return Phrasebook(phrases, ANSWER_CONFIDENCE, model.unk, decoys=vocabulary.decoys,
+                      others=other_phrases(vocabulary, spoken, seats)).only(model.hears)
 
 
 class VoiceAsker:
@@ -254,7 +257,7 @@ class VoiceControls:
                  fallback: Controls | None = None, min_confidence: float = COMMAND_CONFIDENCE) -> None:
         model = listener.model
         self.book = Phrasebook(command_phrases(vocabulary), min_confidence, model.unk,
-                               decoys=vocabulary.decoys).only(model.hears)
+                               decoys=vocabulary.decoys, others=other_phrases(vocabulary)).only(model.hears)
         self.wakes = tuple(vocabulary.phrases("wake"))
         self.listener = listener
         self.clock = clock
@@ -336,16 +339,17 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
     if listen == "off":
         return keyboard
     note = note or _stderr
-    from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, load_model, model_dir
+    from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, model_loader, reason
     from gm.hearing.replay import Utterances
 
     if recording is None and listen != "on":
         recording = Utterances.from_wav(listen, clock)  # a bad file is bad input
     try:
-        path = str(model_dir(model_path, voice.lang))  # a missing or incomplete model: said at once
-        source = recording or MicSource(clock, EchoGate(speaker))
+        load = model_loader(model_path, voice.lang)  # a missing or incomplete model: said at once
+        source = recording or MicSource(clock, EchoGate(speaker), trouble=lambda problem: note(
+            "gm: " + voice.text("listen.trouble", reason=voice.text(f"listen.reason.{problem}"))))
     except (NoModel, NoAudio) as error:
-        note("gm: " + voice.text("listen.not_listening", reason=str(error).splitlines()[0]))
+        note("gm: " + voice.text("listen.not_listening", reason=reason(error, voice)))
         return keyboard
 
     def listening(model: Any) -> Asker:
@@ -353,13 +357,13 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
 
     def typing(error: Exception) -> Asker:
         source.close()
-        note("gm: " + voice.text("listen.not_listening", reason=str(error).splitlines()[0]))
+        note("gm: " + voice.text("listen.not_listening", reason=reason(error, voice)))
         return keyboard
 
     if background:
-        return PendingAsker(lambda: load_model(path), listening, typing, NoModel, discard=source.close)
+        return PendingAsker(load, listening, typing, NoModel, discard=source.close)
     try:
-        model = load_model(path)
+        model = load()
     except NoModel as error:
         return typing(error)
     return listening(model)

@@ -30,8 +30,8 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 
 # Sections only ever printed, never said: they need no kana.
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
-                "listen.not_listening", "listen.heard", "table.", "werewolf.log.", "werewolf.group.",
-                "werewolf.results.")
+                "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
+                "werewolf.group.", "werewolf.results.")
 
 
 def spoken(key: str) -> bool:
@@ -76,7 +76,8 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,
         "winners": [name], "candidates": [name], "item": f"{name}=", "spec": f"{name}=2", "field": "players",
-        "json": "1", "votes": count, "tip": "Enter", "example": f"{name} 2", "yes": voice.text("common.yes"),
+        "json": "1", "env": "GM_VOSK_MODEL", "how": "gm voice model", "files": "am/final.mdl",
+        "votes": count, "tip": "Enter", "example": f"{name} 2", "yes": voice.text("common.yes"),
         "no": voice.text("common.no"), "none": voice.text("werewolf.reveal.none"),
     }
     if field not in samples:
