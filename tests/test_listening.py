@@ -152,13 +152,14 @@ def test_silence_after_a_read_back_reads_it_again_and_then_the_keyboard_answers(
     asker, out = _asker(clock, [said("ken")], keyboard="Aki\n")
     assert asker.ask(NAMES).value == "Aki"  # nothing heard is taken without a yes
     assert [line.text for line in asker.speaker.lines] == [
-        "Ken. Right?", "Ken. Right?", "I could not hear an answer. Please type it."]
+        "Ken. Is that right?", "Ken. Is that right?", "I could not hear an answer. Please type it."]
 
 
 def test_an_answer_said_again_at_the_read_back_is_a_correction_read_back_in_its_turn(clock):
     asker, _ = _asker(clock, [said("aki"), said("ken"), said("ken"), said("yes")])
     assert asker.ask(NAMES) == Answer("Ken", How.VOICE, True)
-    assert [line.text for line in asker.speaker.lines] == ["Aki. Right?", "Ken. Right?", "Ken. Right?"]
+    assert [line.text for line in asker.speaker.lines] == ["Aki. Is that right?", "Ken. Is that right?",
+                                                           "Ken. Is that right?"]
 
 
 def test_only_yes_alone_and_sure_accepts_a_read_back(clock):
@@ -179,7 +180,7 @@ def test_unclear_or_unknown_speech_is_rejected_and_asked_again(clock):
                       keyboard="Aki\n")
     assert asker.ask(NAMES).value == "graveyard"
     assert asker.speaker.keys()[:2] == ["listen.not_understood", "vote"]
-    assert asker.speaker.lines[-1].text == "The graveyard. Right?"  # a sentence starts with a capital
+    assert asker.speaker.lines[-1].text == "The graveyard. Is that right?"  # a sentence starts with a capital
     assert asker.ask(NAMES).value == "Aki"  # twice unclear: typed
     assert asker.speaker.keys()[-3:] == ["listen.not_understood", "vote", "listen.type_it"]
 
@@ -218,7 +219,7 @@ def test_a_key_during_the_read_back_corrects_the_answer(clock):
         assert asker.ask(TABLE.card("werewolf.reveal.ask_hand", ("villager", "werewolf"), "Mio",
                                     name="Mio")).value == "werewolf"
     os.close(write)
-    assert speaker.lines[0].text == "Mio: Villager. Right?"
+    assert speaker.lines[0].text == "Mio, Villager. Is that right?"
 
 
 def test_the_read_back_names_who_the_answer_is_about(clock):
@@ -227,7 +228,7 @@ def test_the_read_back_names_who_the_answer_is_about(clock):
     vote = TABLE.pick("werewolf.vote.ask_voter", ("Aki", "Ken"), about="Mio", voter="Mio")
     done = TABLE.step("werewolf.lay_down", timeout=20)
     assert [asker.ask(q).value for q in (card, vote, done)] == ["werewolf", "Ken", Done.DONE]
-    assert [line.text for line in asker.speaker.lines] == ["Aki: Werewolf. Right?", "Mio: Ken. Right?"]
+    assert [line.text for line in asker.speaker.lines] == ["Aki, Werewolf. Is that right?", "Mio, Ken. Is that right?"]
     assert clock.now() < 5  # "done" was taken at once
 
 
