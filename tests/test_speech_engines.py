@@ -343,8 +343,20 @@ def test_without_flites_library_the_flite_program_renders(monkeypatch):
     audio = engine.render("Ken: 5 votes.")
     engine.close()
     assert not engine.in_process and (audio.rate, audio.seconds) == (16000, 0.5)
-    assert runs == [["flite", "-voice", "rms", "--setf", "duration_stretch=2.000", "-t", "Ken: 5 votes.",
+    assert runs == [["flite", "-voice", "rms", "--setf", "duration_stretch=1.729", "-t", "Ken: 5 votes.",
                      "-o", runs[0][-1]]]
+
+
+@needs_flite
+def test_a_rate_is_the_same_pace_in_every_flite_voice():
+    """rms speaks slower than slt at its own pace: a rate of words per minute means one pace in all."""
+    text = "Then all point at once and the most votes is executed. A second tie lets the werewolf side win."
+    seconds = {}
+    for voice in flite.NATURAL_WPM:
+        engine = flite.Engine(SpeechSettings("en", voice=voice, rate=150))
+        seconds[voice] = engine.render(text).seconds
+        engine.close()
+    assert all(abs(s / seconds["slt"] - 1) < 0.05 for s in seconds.values()), seconds
 
 
 @needs_flite_library

@@ -3,7 +3,7 @@ the voice a listener hears best (CLEAREST, measured by bench/speech_bench.py par
 
 Where Debian's flite libraries load, each piece is rendered in process (flite_library: no process
 start, no voice load, no file, the same samples); elsewhere by the `flite` program (flite_program,
-imported only then). The rate is flite's `duration_stretch` (1.0 is the voice's own pace, about
+imported only then). The rate is flite's `duration_stretch` (1.0 is the voice's own pace,
 NATURAL_WPM); the volume is the loudness stage's (gm.speech.loudness).
 """
 
@@ -25,7 +25,9 @@ NAME = "flite"
 # flite's voices, the clearest first: the word error rate of pocketsphinx's full language model
 # over a whole night's lines (bench/speech_bench.py part 1): rms 20.0%, awb 23.8%, kal16 27.6%, slt 35.7%, kal 51.5%
 CLEAREST = ("rms", "awb", "kal16", "slt", "kal")
-NATURAL_WPM = 170  # slt's words per minute at duration_stretch 1.0 (bench/speech_bench.py)
+NATURAL_WPM = {"slt": 170, "rms": 147, "awb": 166}
+"""Each voice's words per minute at duration_stretch 1.0 (one sentence timed voice by voice), so a
+rate is one pace in every voice; another voice is taken at slt's."""
 _NAMES = {"slt": "US female (slt)", "rms": "US male (rms)", "awb": "Scottish male (awb)",
           "kal": "US male, diphone (kal)", "kal16": "US male, diphone (kal16)"}
 
@@ -102,7 +104,8 @@ class Engine:
 
     def render(self, text: str) -> Audio:
         """The audio of `text`."""
-        stretch = round(NATURAL_WPM / self.settings.wpm, 3)  # as the program is told it: the same samples both ways
+        natural = NATURAL_WPM.get(self.voice.id, NATURAL_WPM["slt"])
+        stretch = round(natural / self.settings.wpm, 3)  # as the program is told it: the same samples both ways
         return self._renderer.render(text, stretch)
 
     def close(self) -> None:
