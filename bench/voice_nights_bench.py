@@ -308,9 +308,10 @@ def report(lang: str, nights: list[Night], results: list[dict], seconds: float) 
     for players in (4, 6):
         votes = [r for r in results if r["players"] == players and r["vote_speech_seconds"] is not None]
         if votes:
-            print(f"  {players} players, votes finished: {len(votes)}; median {statistics.median(r['vote_answers'] for r in votes)} "
-                  f"table answers (ideal {players + 2}), median "
-                  f"{statistics.median(r['vote_speech_seconds'] for r in votes):.1f} s of gm speech per vote")
+            answers = statistics.median(r["vote_answers"] for r in votes)
+            seconds = statistics.median(r["vote_speech_seconds"] for r in votes)
+            print(f"  {players} players, votes finished: {len(votes)}; median {answers} table answers "
+                  f"(ideal {players + 2}), median {seconds:.1f} s of gm speech per vote")
 
 
 def main() -> None:
