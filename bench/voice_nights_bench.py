@@ -119,7 +119,8 @@ def recipe(lang: str, nights: int) -> list[Night]:
 
 
 def reply(night: Night, event: dict, answers: list[dict]) -> str | None:
-    """What the table says to gm's line `event` (None: it is no question), knowing gm's `answers` so far."""
+    """What the table says to gm's logged line `event` (None: it is no question), knowing gm's
+    `answers` before it."""
     key, text, lang = event["key"], event["text"], night.lang
     words, numbers = WORDS[lang], NUMBERS[lang]
     if key in STEPS:
@@ -138,50 +139,57 @@ def reply(night: Night, event: dict, answers: list[dict]) -> str | None:
         who = wrong[0] if wrong else night.players[0]
         name = words["graveyard"] if who == "graveyard" else who
         return f"{name} {numbers[night.counts[who]]}"
-    if key == "werewolf.reveal.ask_hand":
-        return words["hand"]
-    if key == "werewolf.reveal.ask_holder":
-        return words["graveyard"]
-    if key == "werewolf.evening.again":
-        return words["no"]
-    if key.startswith("listen.confirm"):
-        asked = next((e["key"] for e in reversed(answers)), "")
-        lowered = text.lower()
-        right = {"listen.confirm_hand": all(c in lowered for c in HAND[lang])}.get(
-            key, words["graveyard"].split()[-1] in lowered or words["no"] in lowered or asked == "")
-        return words["yes"] if right else words["no"]
-    return None
+    return {"werewolf.reveal.ask_hand": words["hand"], "werewolf.reveal.ask_holder": words["graveyard"],
+            "werewolf.evening.again": words["no"]}.get(key)
 
 
-def table(night: Night, events: list[dict], ended: bool) -> list[tuple[str, tuple]]:
-    """What the table said, and with which voice, to gm's questions in the night's log `events`, in
-    order: each question's answer by the next speaker of the recipe, an answer asked again by the
-    same speaker, slower. A night that has not `ended` stopped when the recording ran out: the
-    last question is answered once more (gm asks again what it did not understand)."""
-    said: list[tuple[str, tuple]] = []
-    asked: dict[str, int] = {}
-    voices: dict[str, tuple] = {}
+def confirmed(night: Night, line: str) -> str:
+    """The table's answer to gm reading an answer back (`line`): yes when it names what was said."""
+    lowered, words = line.lower(), WORDS[night.lang]
+    right = (all(c in lowered for c in HAND[night.lang]) or words["graveyard"].split()[-1] in lowered
+             or Voice(night.lang).text("common.no").lower() in lowered)
+    return words["yes"] if right else words["no"]
+
+
+def table(night: Night, events: list[dict], output: str, ended: bool) -> list[tuple[str, tuple]]:
+    """What the table said, and with which voice, to gm's questions as gm printed them (`output`;
+    the night log `events` tells which line is which question): each question's answer by the
+    next speaker of the recipe, a question asked again answered by the same speaker, slower. A
+    night that has not `ended` stopped when the recording ran out: the last question is answered
+    once more (gm asks again what it did not understand)."""
+    voice = Voice(night.lang)
+    prompts: dict[str, str] = {}
     answers: list[dict] = []
     for event in events:
         if event["type"] == "answer":
             answers.append(event)
-        if event["type"] != "say":
-            continue
-        if event["key"] == "listen.type_it":
+        elif event["type"] == "say" and event["text"] not in prompts:
+            text = reply(night, event, answers)
+            if text is not None:
+                prompts[event["text"]] = text
+    read_back = voice.text("listen.confirm", answer="").strip(" .")
+    said: list[tuple[str, tuple]] = []
+    asked: dict[str, int] = {}
+    voices: dict[str, tuple] = {}
+    last = None
+    for line in (line.strip() for line in output.splitlines()):
+        if line == voice.text("listen.type_it"):
             return said
-        text = reply(night, event, answers)
-        if text is None:
+        if line in prompts:
+            text = prompts[line]
+        elif line.endswith(read_back):
+            text = confirmed(night, line)
+        else:
             continue
-        slot = f"{event['key']}|{event['text']}"
-        times = asked.get(slot, 0)
-        asked[slot] = times + 1
-        if slot not in voices:
-            voices[slot] = night.speakers[len(voices) % len(night.speakers)]
-        said.append((text, slower(voices[slot], times)))
-        last = (text, slot)
-    if not ended and said:
-        text, slot = last
-        said.append((text, slower(voices[slot], asked[slot])))
+        times = asked.get(line, 0)
+        asked[line] = times + 1
+        if line not in voices:
+            voices[line] = night.speakers[len(voices) % len(night.speakers)]
+        said.append((text, slower(voices[line], times)))
+        last = (text, line)
+    if not ended and last is not None:
+        text, line = last
+        said.append((text, slower(voices[line], asked[line])))
     return said
 
 
@@ -227,9 +235,9 @@ def record(utterances: list[tuple[str, tuple]], path: Path) -> Path:
     return path
 
 
-def night_log(night: Night, said: list[tuple[str, tuple]], folder: Path, speech: str) -> tuple[list[dict], int, bool]:
-    """`gm werewolf play` from one recording of `said`: the night log's events, the exit code,
-    and whether gm said it falls to the keyboard."""
+def night_log(night: Night, said: list[tuple[str, tuple]], folder: Path, speech: str) -> tuple[list[dict], int, str]:
+    """`gm werewolf play` from one recording of `said`: the night log's events, the exit code
+    and what gm printed."""
     recording = record(said, folder / "night.wav")
     log = folder / "night.jsonl"
     log.unlink(missing_ok=True)
@@ -238,8 +246,7 @@ def night_log(night: Night, said: list[tuple[str, tuple]], folder: Path, speech:
         str(recording), "--speech", speech, "--time-scale", "0.01", "--discussion", "10", "--log", str(log)],
         input="")
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
-    fell = Voice(night.lang).text("listen.type_it") in result.stdout
-    return events, result.exit_code, fell
+    return events, result.exit_code, result.stdout
 
 
 def play(night: Night, folder: Path, rounds: int = 40) -> dict:
@@ -248,11 +255,8 @@ def play(night: Night, folder: Path, rounds: int = 40) -> dict:
     until the recording holds an answer to every question the night asked, and no more."""
     said = [(WORDS[night.lang]["done"], night.speakers[0])]
     for _ in range(rounds):
-        events, code, fell = night_log(night, said, folder, "off")
-        wanted = table(night, events, code == 0)
-        if wanted == said and code != 0 and not fell:  # the recording ran out: gm asks again
-            text, voice = said[-1]
-            wanted = [*said, (text, slower(voice, 1))]
+        events, code, output = night_log(night, said, folder, "off")
+        wanted = table(night, events, output, code == 0)
         if wanted == said:
             break
         said = wanted
