@@ -10,8 +10,8 @@ Korean; flite voice and duration stretch, or espeak-ng voice, speed and pitch, f
 Nobody picks an answer's voice so that it is heard.
 
 The table says what a table says when everything is heard: "done" to the deal and the
-morning's three steps, silence through the discussion, one count per candidate, "yes" to the
-tally, the executed player's two cards (the werewolf and the seer) in one line, the graveyard
+morning's steps, silence through the discussion, one count per candidate (in Korean, nobody is
+없어요, "none", and four 사 as the pack says), "yes" to the tally, the executed player's two cards (the werewolf and the seer) in one line, the graveyard
 for the traitor, and "no" to another night.
 
 Per night: finished by voice, or the question at which it fell to the keyboard; every count gm
@@ -51,7 +51,7 @@ GAP = 0.8  # seconds of silence after each utterance, as tests/fixtures/listen_k
 
 NAMES = {"ko": ["민수", "지훈", "서연", "현우", "수아", "도윤", "하은", "예준"],
          "en": ["Alice", "Mike", "Kate", "Tom", "Ben", "Lucy", "Sam", "Emma"]}
-NUMBERS = {"ko": ["영", "하나", "둘", "셋", "넷", "다섯", "여섯"],
+NUMBERS = {"ko": ["없어요", "하나", "둘", "셋", "사", "다섯", "여섯"],
            "en": ["zero", "one", "two", "three", "four", "five", "six"]}
 WORDS = {"ko": {"done": "완료", "yes": "맞아", "no": "아니요", "hand": "늑대인간 예언자", "graveyard": "묘지"},
          "en": {"done": "done", "yes": "yes", "no": "no", "hand": "werewolf seer", "graveyard": "the graveyard"}}

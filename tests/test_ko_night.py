@@ -82,3 +82,17 @@ def test_a_count_heard_unsure_and_again_alike_when_asked_again_is_taken(tmp_path
               if e["type"] == "answer" and e["key"] == "werewolf.vote.ask_count"]
     assert result.stdout.count("죄송해요, 잘 못 들었어요.") == 1  # asked again once
     assert counts[:2] == [({"민수": 0}, "voice", False), ({"지훈": 2}, "voice", True)]
+
+
+def test_nobody_pointed_said_as_a_table_says_it_is_a_count_of_zero(tmp_path):
+    # "몇 명이 가리켰나요?" is answered 없어요 (none) when nobody pointed: a count of 0
+    voices = {"a": ("ko", 150, 50), "x": ("ko+f4", 159, 45), "c": ("ko+f2", 170, 50)}
+    said = (*[("완료", "a")] * 4, ("없어요", "x"), ("둘", "c"))
+    recording = voice_nights.night_script("ko").record(tmp_path / "night.wav", said, voices, _said_at_pitch)
+    log = tmp_path / "night.jsonl"
+    CliRunner().invoke(app, [
+        "werewolf", "play", "--lang", "ko", "--players", ",".join(PLAYERS), "--listen-from", str(recording),
+        "--speech", "off", "--time-scale", "0.01", "--discussion", "10", "--log", str(log)], input="")
+    counts = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    counts = [(e["answer"], e["by"]) for e in counts if e["type"] == "answer" and e["key"] == "werewolf.vote.ask_count"]
+    assert counts[:2] == [({"민수": 0}, "voice"), ({"지훈": 2}, "voice")]
