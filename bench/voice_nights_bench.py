@@ -11,8 +11,10 @@ Nobody picks an answer's voice so that it is heard.
 
 The table says what a table says when everything is heard: "done" to the deal and the
 morning's steps, silence through the discussion, one count per candidate (in Korean, nobody is
-없어요, "none", and four 사 as the pack says), "yes" to the tally, the executed player's two cards (the werewolf and the seer) in one line, the graveyard
-for the traitor, and "no" to another night.
+없어요, "none", and four 사 as the pack says), "yes" to the tally, the executed player's two
+cards (the werewolf and the seer) in one line, the graveyard for the traitor, and "no" to
+another night; a question asked again is answered again by the same person, slower; a read-back
+"yes" when it names what was said.
 
 Per night: finished by voice, or the question at which it fell to the keyboard; every count gm
 confirmed against the count that was said (a count that was not said and got confirmed is the
