@@ -284,8 +284,9 @@ def judge(night: Night, events: list[dict], wavs: list[Path], exit_code: int) ->
         if e["key"] in ("werewolf.vote.ask_count", "werewolf.vote.which") and isinstance(e["answer"], dict):
             confirmed.update(e["answer"])
     final = next((e["counts"] for e in events if e["type"] == "vote"), None)
-    wrong = sorted(f"{c} {n} (said {night.counts[c]})" for c, n in (final or confirmed).items()
-                   if c in night.counts and n != night.counts[c])
+    def unsaid(counts: dict) -> list[str]:
+        return sorted(f"{c} {n} (said {night.counts[c]})" for c, n in counts.items()
+                      if c in night.counts and n != night.counts[c])
     spoken = [e for e in events if e["type"] == "say" and any(ch.isalnum() for ch in e["text"])]
     first = next((i for i, e in enumerate(spoken) if e["key"] == "werewolf.vote.ask_count"), None)
     last = next((i for i, e in enumerate(spoken) if e["key"] == "werewolf.vote.executed"), None)
@@ -294,7 +295,8 @@ def judge(night: Night, events: list[dict], wavs: list[Path], exit_code: int) ->
         vote_seconds = sum(_seconds(w) for w in wavs[first:last])
         start, end = spoken[first]["t"], spoken[last]["t"]
         vote_answers = sum(1 for e in answers if start <= e["t"] <= end)
-    return {"players": len(night.players), "fell_at": fell, "wrong_counts": wrong,
+    return {"players": len(night.players), "fell_at": fell, "wrong_counts": unsaid(final or {}),
+            "wrong_taken": unsaid(confirmed),
             "final_counts_confirmed": final is not None, "vote_answers": vote_answers,
             "vote_speech_seconds": vote_seconds}
 
@@ -302,14 +304,17 @@ def judge(night: Night, events: list[dict], wavs: list[Path], exit_code: int) ->
 def report(lang: str, nights: list[Night], results: list[dict], seconds: float) -> None:
     done = sum(1 for r in results if r["fell_at"] is None)
     wrong = sum(len(r["wrong_counts"]) for r in results)
+    taken = sum(len(r["wrong_taken"]) for r in results)
     print(f"\n{lang}: {done}/{len(results)} nights finished by voice (goal ≥ 8/10); "
-          f"counts confirmed that were not said: {wrong} (goal 0); {seconds:.0f} s")
+          f"counts not said confirmed at the tally: {wrong} (goal 0), taken at their question: {taken}; "
+          f"{seconds:.0f} s")
     for index, (night, r) in enumerate(zip(nights, results), start=1):
         said = ", ".join(f"{c} {n}" for c, n in night.counts.items())
         state = "by voice" if r["fell_at"] is None else f"fell to the keyboard at {r['fell_at']}"
         vote = (f"; vote: {r['vote_answers']} answers, {r['vote_speech_seconds']:.1f} s of gm"
                 if r["vote_speech_seconds"] is not None else "")
-        wrong_text = f"; WRONG: {', '.join(r['wrong_counts'])}" if r["wrong_counts"] else ""
+        wrong_text = (f"; CONFIRMED WRONG: {', '.join(r['wrong_counts'])}" if r["wrong_counts"] else "") + (
+            f"; taken wrong: {', '.join(r['wrong_taken'])}" if r["wrong_taken"] else "")
         print(f"  {index:2d}. {r['players']} players [{said}]: {state}{vote}{wrong_text}")
     for players in (4, 6):
         votes = [r for r in results if r["players"] == players and r["vote_speech_seconds"] is not None]
