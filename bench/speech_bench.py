@@ -1,17 +1,23 @@
 """Speech benchmarks: how clearly gm's English is heard, how soon a line starts, how fast `gm voice say` is.
 
-1. Clarity, a listener as the judge: gm's English lines (vote counts, questions, time warnings,
-   the countdown, verdicts) are rendered by gm (at several rates), by flite's slt voice and by
-   espeak-ng's en, en-us and en-us+f3 voices, then heard by pocketsphinx (en-us model) with a
-   JSGF grammar of the bench's words: the share of expected words heard (goal ≥ 90%).
+1. Clarity, a listener as the judge: every line of a whole English night (driven by the test
+   fakes) rendered by gm with every English voice (flite's, espeak-ng's), heard by pocketsphinx
+   (en-us model) two ways: with a grammar of each line's words, names and numbers (the share of
+   words heard, goal ≥ 90%), and with its full language model (word error rate against the
+   line, goal ≤ 22% for the default voice). `--lines FILE` measures other wording (one line each).
 2. Line requested → first audio, through gm's speaking thread with each engine, on lines of one
    sentence to a paragraph (goal ≤ 50 ms), next to the time the whole line takes to render.
 3. Whole process: `gm voice say TEXT --to x.wav` against `espeak-ng -w` and `flite -o` on the
    same text (goal ≤ 3×), with the floor of `python -c pass` and `gm --help`.
 4. The discussion timer's cues spoken to a WAV sink playing in real time: lateness (≤ 50 ms).
+5. A whole Japanese night (4 players, driven by the test fakes) spoken by Open JTalk through the
+   loudspeaker path, each part captured as the device is handed it, and rendered whole as
+   `--speech wav:DIR` writes it: peak, clipped samples, the line-to-line loudness spread (goal
+   ±1.5 dB, countdown numbers included) and the level at each joint of the parts against the
+   whole sentence (goal ≤ 1.5 dB), next to Open JTalk's own output before the loudness stage.
 
 Timings are medians of --runs runs. Run: .venv/bin/python bench/speech_bench.py [--runs 7] [--parts 2,3]
-(part 1 takes minutes; --parts runs only the parts named).
+[--voices slt,rms] [--rates 150,170] [--lines FILE] (part 1 takes ten minutes; --parts runs only the parts named).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -37,7 +44,7 @@ import numpy  # noqa: E402
 from gm.clock import RealClock  # noqa: E402
 from gm.night.timer import Discussion  # noqa: E402
 from gm.ports import Line  # noqa: E402
-from gm.speech.audio import Audio, read_audio  # noqa: E402
+from gm.speech.audio import Audio, joined  # noqa: E402
 from gm.speech.notes import Notes  # noqa: E402
 from gm.speech.output import open_speech_speaker, spoken_form  # noqa: E402
 from gm.speech.settings import DEFAULT_RATE, SpeechSettings  # noqa: E402
@@ -48,7 +55,6 @@ from gm.text.lines import Voice  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GM = ROOT / ".venv" / "bin" / "gm"
-NAMES = ["Ken", "Mike", "Kate", "Alice", "Tom", "Sam", "Ben"]
 _ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " \
         "sixteen seventeen eighteen nineteen".split()
 _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
@@ -60,18 +66,33 @@ def median_ms(samples: list[float]) -> float:
 
 
 # -- the lines -----------------------------------------------------------------------------------
-def english_lines() -> list[str]:
-    """What gm says at the vote, in the discussion and at the verdict (the spoken forms)."""
-    v = Voice("en")
-    counts = [v.line("werewolf.vote.count_item", candidate=name, n=n) for n, name in enumerate(NAMES)]
-    lines = [*counts, v.line("werewolf.vote.readback", counts=counts[4:7])]
-    lines += [v.line("werewolf.vote.ask_voter", voter=name) for name in NAMES[:4]]
-    lines += [v.line("werewolf.timer.left", secs=s) for s in (120, 60, 30)]
-    lines += [v.line("werewolf.timer.count", n=n) for n in range(10, 0, -1)] + [v.line("werewolf.timer.up")]
-    lines += [v.line("werewolf.verdict.werewolf_executed", name="Ken", winners=["Mike", "Kate", "Alice"]),
-              v.line("werewolf.verdict.innocent_executed", name="Tom", winners=["Sam", "Ben"]),
-              v.line("werewolf.verdict.graveyard_werewolf", winners=NAMES[:5])]
-    return [line.spoken for line in lines]
+NIGHT_PLAYERS = ["Ken", "Mike", "Kate", "Alice"]  # names the listener's dictionary has
+
+
+def night_answers(players: list[str]) -> list:
+    """A 4-player night's answers for the test fakes: every count asked (2, 1, 0, 0, 0), the first
+    player's hand shown, the traitor's holder named."""
+    return [("werewolf.deal", "done"), ("werewolf.pass_right", None), ("werewolf.lay_down", "done"),
+            ("werewolf.seer_one", None), *[("werewolf.vote.ask_count", str(n)) for n in (2, 1, 0, 0, 0)],
+            ("werewolf.reveal.ask_hand", "werewolf villager"), ("werewolf.reveal.ask_holder", players[1])]
+
+
+def english_night_lines() -> list[str]:
+    """What gm says in a whole 4-player English night (driven by the test fakes), spoken forms, each once."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from fakes import FakeClock, RecordingSpeaker, ScriptedAsker, ScriptedControls
+
+    from gm.night.context import NightContext
+    from gm.night.runner import run_night
+    from gm.werewolf.decks import standard_deck
+
+    answers = night_answers(NIGHT_PLAYERS)
+    clock = FakeClock()
+    speaker = RecordingSpeaker(clock)
+    run_night(NightContext(players=NIGHT_PLAYERS, deck=standard_deck(4), voice=Voice("en"), speaker=speaker,
+                           asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock),
+                           pause=20, discussion=180))
+    return list(dict.fromkeys(line.spoken for line in speaker.lines if any(c.isalnum() for c in line.spoken)))
 
 
 def number_words(n: int) -> str:
@@ -86,21 +107,79 @@ def words_of(text: str) -> list[str]:
     return re.findall(r"[a-z']+", text)
 
 
-# -- the listener --------------------------------------------------------------------------------
-class Listener:
-    """pocketsphinx's en-us model with a grammar of any sequence of the expected words."""
+# -- the listeners ------------------------------------------------------------------------------
+class Listeners:
+    """pocketsphinx's en-us model (inside its wheel) two ways: with a grammar for each line (any
+    sequence of its words, the players' names and the numbers zero to twenty: what a word is
+    most easily taken for), and with its full language model, as a listener that knows nothing
+    of what was said."""
 
-    def __init__(self, vocabulary: set[str], folder: Path) -> None:
+    def __init__(self, names: list[str]) -> None:
         from pocketsphinx import Decoder
 
-        self.vocabulary = vocabulary
-        grammar = folder / "words.gram"
-        grammar.write_text("#JSGF V1.0;\ngrammar words;\npublic <line> = <word>+;\n<word> = "
-                           + " | ".join(sorted(vocabulary)) + ";\n")
-        self.decoder = Decoder(jsgf=str(grammar), samprate=16000, logfn=os.devnull)
+        self.others = {n.lower() for n in names} | {number_words(n) for n in range(21)}
+        self.full = Decoder(samprate=16000, logfn=os.devnull)
+        self.grammar = Decoder(samprate=16000, logfn=os.devnull)
+        self.known = dictionary()
+        self._grammars = 0
 
-    def hear(self, audio: Audio) -> list[str]:
-        return decoded(self.decoder, audio)
+    def with_grammar(self, audio: Audio, words: list[str]) -> list[str]:
+        self._grammars += 1
+        name = f"line{self._grammars}"
+        vocabulary = " | ".join(sorted((set(words) | self.others) & self.known))
+        self.grammar.add_jsgf_string(name, f"#JSGF V1.0;\ngrammar {name};\npublic <line> = <word>+;\n"
+                                           f"<word> = {vocabulary};\n")
+        self.grammar.activate_search(name)
+        return decoded(self.grammar, audio)
+
+    def with_full_model(self, audio: Audio) -> list[str]:
+        return decoded(self.full, audio)
+
+
+def dictionary() -> set[str]:
+    """The words pocketsphinx's en-us model can hear."""
+    import pocketsphinx
+
+    path = Path(pocketsphinx.get_model_path()) / "en-us" / "cmudict-en-us.dict"
+    return {line.split(" ", 1)[0] for line in path.read_text(encoding="utf-8").splitlines() if "(" not in line[:40]}
+
+
+@dataclass
+class Heard:
+    """What one voice's lines were heard as: words missed with the grammar, word errors with the full model."""
+
+    words: int = 0
+    missed: int = 0
+    errors: int = 0
+    by_line: list[tuple[str, str, int, int, int]] = field(default_factory=list)
+    # each line, its full-model hypothesis, its full-model errors, its words missed with the grammar, its words
+
+    @property
+    def share(self) -> float:
+        return 1 - self.missed / self.words if self.words else 0.0
+
+    @property
+    def wer(self) -> float:
+        return self.errors / self.words if self.words else 0.0
+
+
+def heard(render, lines: list[str], listeners: Listeners) -> Heard:
+    """`lines` rendered by `render` and heard by both listeners."""
+    from rapidfuzz.distance import Levenshtein
+
+    result = Heard()
+    for line in lines:
+        want = [HOMOPHONES.get(w, w) for w in words_of(line)]
+        audio = render(line)
+        by_grammar = Counter(HOMOPHONES.get(w, w) for w in listeners.with_grammar(audio, want))
+        by_model = [HOMOPHONES.get(w, w) for w in listeners.with_full_model(audio)]
+        errors = Levenshtein.distance(want, by_model)
+        missed = sum((Counter(want) - by_grammar).values())
+        result.words += len(want)
+        result.missed += missed
+        result.errors += errors
+        result.by_line.append((line, " ".join(by_model), errors, missed, len(want)))
+    return result
 
 
 def decoded(decoder, audio: Audio) -> list[str]:
@@ -127,45 +206,54 @@ def at_16k(audio: Audio) -> Audio:
     return Audio(16000, numpy.clip(y, -32768, 32767).astype("<i2").tobytes())
 
 
-def program_renderer(command: list[str], folder: Path):
-    """A render function running `command` + [out.wav, text] (flite, espeak-ng)."""
-    out = folder / "program.wav"
+def english_voices() -> list[str]:
+    """Every English voice gm can speak with: flite's, then espeak-ng's (through pyttsx3)."""
+    from gm.speech.tts import installed_voices
 
-    def render(text: str) -> Audio:
-        subprocess.run([*command, str(out), text], check=True, capture_output=True)
-        return read_audio(out)
-
-    return render
+    found, _ = installed_voices()
+    return [v.id for v in found if v.lang.startswith("en") and v.engine in ("flite", "pyttsx3")]
 
 
-def clarity(folder: Path) -> None:
-    lines = english_lines()
-    expected = [words_of(line) for line in lines]
-    listener = Listener({w for words in expected for w in words}, folder)
-    voices: dict[str, object] = {}
-    for rate in (130, 140, DEFAULT_RATE, 160, 180):
-        label = f"gm --rate {rate}" + (" (default)" if rate == DEFAULT_RATE else "")
-        voices[label] = Renderer(SpeechSettings("en", rate=rate)).render
-    gm_engine = Renderer(SpeechSettings("en")).engine_name
-    if gm_engine == "flite":
-        for other in ("rms", "awb"):
-            voices[f"gm --voice {other}"] = Renderer(SpeechSettings("en", voice=other)).render
-    voices["gm without flite (espeak-ng en-us)"] = Renderer(SpeechSettings("en", voice="gmw/en-us")).render
-    if shutil.which("flite"):
-        voices["flite -voice slt"] = program_renderer(["flite", "-voice", "slt", "-o"], folder)
-    for variant in ("en", "en-us", "en-us+f3"):
-        voices[f"espeak-ng -v {variant}"] = program_renderer(["espeak-ng", "-v", variant, "-w"], folder)
-    total = sum(map(len, expected))
-    print(f"1. clarity: {len(lines)} English lines, {total} words, heard by pocketsphinx en-us with a grammar "
-          f"of the {len(listener.vocabulary)} words they use (gm's English engine here: {gm_engine})")
-    for label, render in voices.items():
-        misses: Counter = Counter()
-        for line, want in zip(lines, expected):
-            heard = [HOMOPHONES.get(w, w) for w in listener.hear(render(line))]
-            misses.update(Counter(HOMOPHONES.get(w, w) for w in want) - Counter(heard))
-        share = 1 - sum(misses.values()) / total
-        print(f"   {label:<36} {100 * share:5.1f}% heard   most missed: "
-              + ", ".join(f"{w} ×{n}" for w, n in misses.most_common(4)))
+def clarity(lines: list[str] | None, voices: list[str] | None, rates: list[int]) -> None:
+    """Words heard (grammar) and word error rate (full model) for every English voice, best first;
+    for `lines` given, also each line's figures (to choose a wording)."""
+    each = lines is not None
+    lines = lines or english_night_lines()
+    voices = voices or english_voices()
+    listeners = Listeners(NIGHT_PLAYERS)
+    default = Renderer(SpeechSettings("en")).voice
+    words = sum(len(words_of(line)) for line in lines)
+    print(f"1. clarity: {len(lines)} English lines ({words} words) of a whole night, heard by pocketsphinx en-us "
+          f"with a grammar of each line's words, names and numbers, and with its full language model")
+    results: dict[str, Heard] = {}
+    for voice in voices:
+        for rate in rates:
+            label = f"--voice {voice}" + (f" --rate {rate}" if rate != DEFAULT_RATE else "")
+            renderer = Renderer(SpeechSettings("en", voice=voice, rate=rate))
+            results[label] = heard(renderer.render, lines, listeners)
+            renderer.close()
+            print(f"   {label:<34} grammar {100 * results[label].share:5.1f}% heard   "
+                  f"full model WER {100 * results[label].wer:5.1f}%", file=sys.stderr, flush=True)
+    if default is not None:  # what the loudness stage costs the listener, if anything
+        renderer = Renderer(SpeechSettings("en"))
+        label = f"--voice {default.id}, no loudness stage"
+        results[label] = heard(lambda text: joined([renderer.engine.render(p) for p in renderer._pieces(text)]),
+                               lines, listeners)
+    print(f"   {'voice':<34} {'grammar: heard':>15} {'full model: WER':>16}")
+    for label, result in sorted(results.items(), key=lambda item: item[1].wer):
+        mark = "  (default)" if default is not None and label == f"--voice {default.id}" else ""
+        print(f"   {label:<34} {100 * result.share:14.1f}% {100 * result.wer:15.1f}%{mark}")
+    best = min(results, key=lambda label: results[label].wer)
+    if each:
+        for label, result in results.items():
+            print(f"   each line, {label}: full-model WER, grammar heard, line → full-model hypothesis")
+            for line, hypothesis, errors, missed, count in result.by_line:
+                print(f"     {100 * errors / count:5.1f}% {100 * (1 - missed / count):5.1f}%  "
+                      f"{line!r} → {hypothesis!r}")
+        return
+    print(f"   heard worst by the full model with {best}:")
+    for line, hypothesis, errors, _, _ in sorted(results[best].by_line, key=lambda item: -item[2])[:6]:
+        print(f"     {errors:2d} errors  {line!r} → {hypothesis!r}")
 
 
 # -- first audio -------------------------------------------------------------------------------
@@ -282,18 +370,140 @@ def cue_lateness(seconds: float = 10.0, phase: int = 180) -> None:
           f"lines spoken {len(spoken)} (cut by the urgent time-up: {sum(not s.completed for s in spoken)})")
 
 
+# -- Japanese levels -------------------------------------------------------------------------------
+class CapturedLoudspeaker:
+    """A streaming sink that keeps each part it is handed, by line (nothing plays, nothing is cut)."""
+
+    streams = True
+    realtime = False
+
+    def __init__(self) -> None:
+        self.lines: list[list[numpy.ndarray]] = []
+        self.spoken: list = []  # the speaker's record of lines spoken, set once the speaker is made
+        self.rate = 0
+
+    def play(self, audio: Audio, key: str, cut) -> bool:
+        while len(self.lines) <= len(self.spoken):  # a line is recorded as spoken after its last part
+            self.lines.append([])
+        self.lines[len(self.spoken)].append(numpy.frombuffer(audio.samples, dtype="<i2").astype(float))
+        self.rate = audio.rate
+        return True
+
+    def close(self) -> None:
+        """Nothing opened."""
+
+
+def japanese_night(settings: SpeechSettings):
+    """A 4-player Japanese night driven by the test fakes and spoken through the loudspeaker
+    path: the speaker's record of lines and the parts of each line as the device got them."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from fakes import FakeClock, ScriptedAsker, ScriptedControls
+
+    from gm.night.context import NightContext
+    from gm.night.runner import run_night
+    from gm.werewolf.decks import standard_deck
+
+    answers = night_answers(list(settings.readings))
+    sink = CapturedLoudspeaker()
+    notes = Notes("ja")
+    speaker = SpeechSpeaker(PrintSpeaker(lambda _: None), lambda: Renderer(settings).warmed(), lambda: sink, notes,
+                            spoken_form(settings, notes, reads_kanji=True))
+    sink.spoken = speaker.spoken
+    clock = FakeClock()
+    run_night(NightContext(players=list(settings.readings), deck=standard_deck(4),
+                           voice=Voice("ja", dict(settings.readings)), speaker=speaker,
+                           asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock),
+                           pause=20, discussion=180))
+    speaker.close()
+    return speaker.spoken, sink.lines, sink.rate
+
+
+def level_db(samples: numpy.ndarray) -> float:
+    return 10 * float(numpy.log10(numpy.mean(samples * samples) + 1e-9))
+
+
+def joint_lag(line: numpy.ndarray, whole: numpy.ndarray, at: int, rate: int, reach_s: float = 0.5,
+              shift_ms: int = 100) -> int:
+    """Where `line` around `at` is in `whole`, as an offset (parts join where the pitch periods
+    line up, a few ms off the whole): the best match of the log envelopes (1 ms steps) ± reach_s."""
+    step, reach = rate // 1000, int(reach_s * rate)
+
+    def envelope(x: numpy.ndarray, start: int) -> numpy.ndarray:
+        blocks = x[start - reach: start + reach].reshape(-1, step)
+        return numpy.log1p(numpy.sqrt(numpy.mean(blocks * blocks, axis=1)))
+
+    if not reach <= at <= len(line) - reach:
+        return 0
+    here = envelope(line, at)
+    lags = [lag for lag in range(-shift_ms * step, shift_ms * step + 1, step)
+            if reach <= at + lag <= len(whole) - reach]
+    misfit = [float(numpy.abs(here - envelope(whole, at + lag)).sum()) for lag in lags]
+    return lags[int(numpy.argmin(misfit))] if lags else 0
+
+
+def spread(levels: list[float]) -> str:
+    return f"{min(levels):6.1f} … {max(levels):6.1f} dBFS (spread {max(levels) - min(levels):4.1f} dB)"
+
+
+def japanese_levels() -> None:
+    from gm.speech.engines import openjtalk
+    from gm.speech.loudness import speech_level
+
+    if not openjtalk.available():
+        print("\n5. Japanese levels: Open JTalk is not installed (gm[ja])")
+        return
+    settings = SpeechSettings("ja", readings={"Aki": "あき", "Ken": "けん", "Mio": "みお", "Sora": "そら"})
+    spoken, streamed, rate = japanese_night(settings)
+    renderer = Renderer(settings)
+    wholes = [numpy.frombuffer(renderer.render(s.text).samples, dtype="<i2").astype(float) for s in spoken]
+    raws = [numpy.concatenate([numpy.asarray(renderer.engine.render(p).values) for p in renderer._pieces(s.text)])
+            for s in spoken]
+    streams = [numpy.concatenate(parts) for parts in streamed]
+    numbers = [i for i, s in enumerate(spoken) if s.key == "werewolf.timer.count"]
+    print(f"\n5. a whole Japanese night, {len(spoken)} lines ({len(numbers)} countdown numbers), "
+          f"Open JTalk at {rate} Hz")
+    for label, lines in (("Open JTalk's own output", raws), ("whole sentences (wav:DIR)", wholes),
+                         ("streamed parts (loudspeaker)", streams)):
+        peak = max(float(numpy.abs(x).max()) for x in lines)
+        clipped = sum(int((numpy.abs(x) >= 32767).sum()) for x in lines)
+        reaching = sum(bool((numpy.abs(x) >= 32767).any()) for x in lines)
+        levels = [speech_level(x, rate) for x in lines]
+        steps = numpy.abs(numpy.diff([levels[i] for i in numbers]))
+        print(f"   {label:<29} peak {20 * numpy.log10(peak / 32768):+5.1f} dBFS ({peak:7.0f}), samples at or past "
+              f"full scale {clipped:5d} in {reaching:2d} lines; speech levels {spread(levels)}; "
+              f"countdown steps ≤ {steps.max():.1f} dB")
+    joints = []
+    for line, parts, whole in zip(streams, streamed, wholes):
+        for at in numpy.cumsum([len(p) for p in parts])[:-1]:
+            around = int(0.25 * rate)
+            there = at + joint_lag(line, whole, at, rate)
+            if around <= at <= len(line) - around and around <= there <= len(whole) - around:
+                joints.append(abs(level_db(line[at - around: at + around])
+                                  - level_db(whole[there - around: there + around])))
+    print(f"   {len(joints)} joints between parts: level over ±0.25 s against the whole sentence: median "
+          f"{statistics.median(joints):.2f} dB, worst {max(joints):.2f} dB, "
+          f"over 1.5 dB: {sum(j > 1.5 for j in joints)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--parts", type=lambda s: {int(p) for p in s.split(",")}, default={1, 2, 3, 4},
-                        help="the parts to run, e.g. 2,3 (default: all four)")
+    parser.add_argument("--parts", type=lambda s: {int(p) for p in s.split(",")}, default={1, 2, 3, 4, 5},
+                        help="the parts to run, e.g. 2,3 (default: all)")
+    parser.add_argument("--voices", type=lambda s: s.split(","), help="part 1's voices (default: every English one)")
+    parser.add_argument("--rates", type=lambda s: [int(r) for r in s.split(",")], default=[DEFAULT_RATE],
+                        help="part 1's rates in words per minute")
+    parser.add_argument("--lines", type=Path, help="part 1 hears these lines (one a line) instead of a night's")
     args = parser.parse_args()
+    lines = None
+    if args.lines:
+        lines = [line.strip() for line in args.lines.read_text(encoding="utf-8").splitlines() if line.strip()]
     if not shutil.which("espeak-ng"):
         sys.exit("bench: espeak-ng is not installed")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        parts = {1: lambda: clarity(folder), 2: lambda: first_audio(args.runs),
-                 3: lambda: whole_process(args.runs, folder), 4: cue_lateness}
+        parts = {1: lambda: clarity(lines, args.voices, args.rates), 2: lambda: first_audio(args.runs),
+                 3: lambda: whole_process(args.runs, folder), 4: cue_lateness, 5: japanese_levels}
         for number in sorted(args.parts & parts.keys()):
             parts[number]()
 

@@ -173,6 +173,7 @@ class Sink(Protocol):
     """Where rendered speech is played: a sound device, or a folder of WAV files."""
 
     realtime: bool  # plays as it goes, so an urgent line can cut what is playing
+    streams: bool  # takes a line in parts: the first plays while the next ones render
 
     def play(self, audio: Audio, key: str, cut: threading.Event) -> bool:
         """Play `audio` (the line `key`); False when `cut` stopped it early."""

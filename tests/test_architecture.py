@@ -83,3 +83,16 @@ def test_no_import_cycles_at_module_level():
     for name in sorted(graph):
         if name not in state:
             visit(name)
+
+
+# Capabilities one part needs of another, declared in the ports (gm.ports, gm.speech.engines.protocol).
+DECLARED = {"flush", "release", "answered_by", "speaking", "last_spoken_end", "streams", "render_parts", "warm_up"}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_declared_capability_is_probed_for(name):
+    probes = [node.lineno for node in ast.walk(ast.parse(MODULES[name].read_text(encoding="utf-8")))
+              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2
+              and isinstance(node.args[1], ast.Constant) and node.args[1].value in DECLARED]
+    assert not probes, f"{name} probes for a declared capability on line(s) {probes}"

@@ -217,7 +217,7 @@ def _full_disk(*args, **kwargs):
 
 
 def test_a_full_disk_leaves_no_empty_new_journal(gm, monkeypatch):
-    monkeypatch.setattr(journal_module, "_write_all", _full_disk)
+    monkeypatch.setattr(journal_module, "write_all", _full_disk)
     result = gm("new", "Alice", "Bob")
     assert result.exit_code == 2 and "No space left" in result.stderr
     assert not gm.path.exists()

@@ -101,7 +101,8 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "A", "B", "I", "N", "F", "W", "E",
                                     "Enter", "y",  # the typed conversation's keys
                                     "vosk", "vosk-model", "GM", "VOSK", "MODEL", "pocketsphinx", "Hz", "am",
-                                    "final.mdl"}  # why gm cannot listen: options, programs, files
+                                    "final.mdl", "en", "get", "PATH", "MB", "unk", "pip", "SHA-256",
+                                    "lang"}  # why gm cannot listen: options, programs, files
     for lang in ("en", "ja", "ko"):
         for line in samples.lines(lang):
             assert line.text and "{" not in line.text, (lang, line.key)

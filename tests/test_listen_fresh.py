@@ -117,7 +117,7 @@ def test_a_command_left_over_from_the_discussion_never_answers_the_next_question
     speaker = Said()
     asker = VoiceAsker(listener, KeyboardAsker(clock, io.StringIO()), speaker, Voice("en"), clock, vocabulary=KO)
     assert asker.ask(WHO).value == "민수"
-    assert speaker.lines == ["민수. Right?"] and listener.source.ended
+    assert speaker.lines == ["민수. Is that right?"] and listener.source.ended
 
 
 @pytest.mark.parametrize("name, heard", [("yeoseot", "여섯"), ("daseot", "마스터")])

@@ -159,7 +159,7 @@ def test_a_sequence_of_questions_answered_from_one_recording(model, tmp_path):
     answers = [asker.ask(q) for q in (WHO, COUNT, CARD, WHO)]
     assert [a.value for a in answers] == ["민수", {"민수": 6}, "watermelon", "서연"]
     assert [a.how for a in answers] == ["voice"] * 3 + ["keyboard"]
-    assert speaker.lines == ["민수. Right?", "수박. Right?", "수박. Right?"]
+    assert speaker.lines == ["민수. Is that right?", "수박. Is that right?", "수박. Is that right?"]
 
 
 def test_voice_commands_fire_only_after_the_wake_phrase_and_leave_answers_alone(model, tmp_path):
@@ -189,7 +189,7 @@ def test_a_name_the_model_cannot_hear_is_answered_by_seat_number(model):
     assert speaker.lines == ["I cannot hear the name Zoë. For Zoë, say the seat number 4."]
     who = TABLE.choice("vote", ("민수", "지훈", "서연", "Zoë"), prompt=Line("vote", "Who?", ""))
     assert asker.ask(who).value == "Zoë"  # 넷: seat four
-    assert speaker.lines[-1] == "Zoë. Right?"
+    assert speaker.lines[-1] == "Zoë. Is that right?"
 
 
 def test_open_asker_replays_a_file_and_falls_back_without_a_microphone(model, monkeypatch):

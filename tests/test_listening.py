@@ -23,6 +23,7 @@ from gm.hearing.voice import VoiceAsker, VoiceControls, open_asker, open_control
 from gm.ports import Answer, How, Line
 from gm.table.questions import Done, Table
 from gm.speech.speakers import PrintSpeaker
+from gm.hearing import sphinx
 from gm.hearing.listener import EchoGate, Listener, MicSource, NoAudio, PcmSource
 
 EN = Voice("en")
@@ -163,13 +164,14 @@ def test_silence_after_a_read_back_reads_it_again_and_then_the_keyboard_answers(
     asker, out = _asker(clock, [said("ken")], keyboard="Aki\n")
     assert asker.ask(NAMES).value == "Aki"  # nothing heard is taken without a yes
     assert [line.text for line in asker.speaker.lines] == [
-        "Ken. Right?", "Ken. Right?", "I could not hear an answer. Please type it."]
+        "Ken. Is that right?", "Ken. Is that right?", "I could not hear an answer. Please type it."]
 
 
 def test_an_answer_said_again_at_the_read_back_is_a_correction_read_back_in_its_turn(clock):
     asker, _ = _asker(clock, [said("aki"), said("ken"), said("ken"), said("yes")])
     assert asker.ask(NAMES) == Answer("Ken", How.VOICE, True)
-    assert [line.text for line in asker.speaker.lines] == ["Aki. Right?", "Ken. Right?", "Ken. Right?"]
+    assert [line.text for line in asker.speaker.lines] == ["Aki. Is that right?", "Ken. Is that right?",
+                                                           "Ken. Is that right?"]
 
 
 def test_only_yes_alone_and_sure_accepts_a_read_back(clock):
@@ -190,7 +192,7 @@ def test_unclear_or_unknown_speech_is_rejected_and_asked_again(clock):
                       keyboard="Aki\n")
     assert asker.ask(NAMES).value == "graveyard"
     assert asker.speaker.keys()[:2] == ["listen.not_understood", "vote"]
-    assert asker.speaker.lines[-1].text == "The graveyard. Right?"  # a sentence starts with a capital
+    assert asker.speaker.lines[-1].text == "The graveyard. Is that right?"  # a sentence starts with a capital
     assert asker.ask(NAMES).value == "Aki"  # twice unclear: typed
     assert asker.speaker.keys()[-3:] == ["listen.not_understood", "vote", "listen.type_it"]
 
@@ -229,7 +231,7 @@ def test_a_key_during_the_read_back_corrects_the_answer(clock):
         assert asker.ask(TABLE.card("werewolf.reveal.ask_hand", ("villager", "werewolf"), "Mio",
                                     name="Mio")).value == "werewolf"
     os.close(write)
-    assert speaker.lines[0].text == "Mio: Villager. Right?"
+    assert speaker.lines[0].text == "Mio, Villager. Is that right?"
 
 
 def test_the_read_back_names_who_the_answer_is_about(clock):
@@ -238,7 +240,7 @@ def test_the_read_back_names_who_the_answer_is_about(clock):
     vote = TABLE.pick("werewolf.vote.ask_voter", ("Aki", "Ken"), about="Mio", voter="Mio")
     done = TABLE.step("werewolf.lay_down", timeout=20)
     assert [asker.ask(q).value for q in (card, vote, done)] == ["werewolf", "Ken", Done.DONE]
-    assert [line.text for line in asker.speaker.lines] == ["Aki: Werewolf. Right?", "Mio: Ken. Right?"]
+    assert [line.text for line in asker.speaker.lines] == ["Aki, Werewolf. Is that right?", "Mio, Ken. Is that right?"]
     assert clock.now() < 5  # "done" was taken at once
 
 
@@ -547,11 +549,32 @@ def test_a_command_needs_exactly_one_command_phrase(clock):
 # -- gm voice model / check ----------------------------------------------------------------------
 def test_gm_voice_model_without_a_model_says_where_to_get_one(monkeypatch):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setattr("gm.hearing.sphinx.available", lambda: False)
     result = CliRunner().invoke(app, ["voice", "model"])
     assert result.exit_code == 0
     assert "vosk-model-small-en-us-0.15.zip" in result.output and "vosk-model-small-ja-0.22.zip" in result.output
     result = CliRunner().invoke(app, ["voice", "model", "--json"])
     assert json.loads(result.stdout)["path"] is None
+
+
+@pytest.mark.skipif(not sphinx.available(), reason="pocketsphinx is not installed")
+def test_gm_voice_model_says_english_listens_with_pocketsphinx_without_a_vosk_model(monkeypatch):
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setattr("gm.hearing.models.default_model", lambda lang: None)
+    result = CliRunner().invoke(app, ["voice", "model"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Listening in en with pocketsphinx") and "gm voice model --get en" in lines[0]
+    assert "No speech model" not in result.stdout
+    assert lines[-1] == "en answer and command words it cannot hear: none"
+    report = json.loads(CliRunner().invoke(app, ["voice", "model", "--json"]).stdout)
+    assert report["ok"] is True and report["engine"] == "pocketsphinx" and report["missing_words"] == []
+    assert report["path"].endswith("en-us")
+    japanese = CliRunner().invoke(app, ["voice", "model", "--lang", "ja"]).stdout.splitlines()
+    assert japanese[0].startswith("ja の音声モデルがありません")
+    assert japanese[2].startswith("  ja: gm voice model --get ja")
+    korean = CliRunner().invoke(app, ["voice", "model", "--get", "ko", "--lang", "ja"]).stdout
+    assert korean.startswith('ko のモデルは pip で入ります: pip install "gm[ko]"')
 
 
 def test_gm_voice_model_refuses_a_folder_that_is_no_model(tmp_path):

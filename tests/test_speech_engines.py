@@ -81,8 +81,8 @@ def test_voice_list_marks_one_voice_per_language_across_engines(monkeypatch):
     assert result.exit_code == 0, result.output
     voices = json.loads(result.stdout)
     assert all(set(v) == {"engine", "id", "name", "tag", "lang", "default"} for v in voices)
-    assert {(v["engine"], v["id"]) for v in voices if v["default"]} == {("flite", "slt"), ("openjtalk", "openjtalk")}
-    assert [v["id"] for v in voices if v["engine"] == "flite"] == ["slt", "kal", "rms"]
+    assert {(v["engine"], v["id"]) for v in voices if v["default"]} == {("flite", "rms"), ("openjtalk", "openjtalk")}
+    assert [v["id"] for v in voices if v["engine"] == "flite"] == ["rms", "kal", "slt"]
     monkeypatch.setattr(openjtalk, "available", lambda: False)
     voices = json.loads(runner.invoke(app, ["voice", "list", "--lang", "ja", "--json"]).stdout)
     assert [(v["engine"], v["id"], v["default"]) for v in voices] == [("pyttsx3", "jpx/ja", True)]
@@ -97,7 +97,7 @@ def test_voice_list_goes_on_without_pyttsx3_and_says_so_once(monkeypatch):
     monkeypatch.setattr(pyttsx3_engine, "voices", broken)
     result = runner.invoke(app, ["voice", "list", "--lang", "en", "--json"])
     assert result.exit_code == 0
-    assert [v["id"] for v in json.loads(result.stdout)] == ["slt", "kal", "rms"]
+    assert [v["id"] for v in json.loads(result.stdout)] == ["rms", "kal", "slt"]
     assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("gm: ")
 
 
@@ -150,6 +150,11 @@ class _EngineModule:
 
         def close(self):
             """Nothing opened."""
+
+        render_parts = None
+
+        def warm_up(self):
+            """Nothing to load."""
 
 
 def test_9000_kana_reach_the_engine_in_capped_pieces_and_come_back_whole(monkeypatch):
@@ -265,13 +270,21 @@ def test_flite_renders_english_at_the_rate_and_volume_asked(flite_path):
     renders = {}
     for rate, volume in ((100, None), (300, None), (300, 0.2)):
         renderer = tts.Renderer(SpeechSettings("en", rate=rate, volume=volume))
-        assert (renderer.engine_name, renderer.voice.id) == ("flite", "slt")
+        assert (renderer.engine_name, renderer.voice.id) == ("flite", "rms")
         assert renderer.engine.in_process == (flite_path == "library")
         renders[rate, volume] = renderer.render("Ken: 5 votes. Aki: 6 votes.")
         renderer.close()
     assert renders[100, None].rate == 16000
     assert renders[100, None].seconds > 2 * renders[300, None].seconds
     assert _peak(renders[300, 0.2]) < 0.3 * _peak(renders[300, None])
+
+
+@pytest.mark.parametrize("installed, default", [(("kal", "slt", "rms", "awb"), "rms"), (("kal", "slt", "awb"), "awb"),
+                                                (("kal", "slt"), "slt"), (("mine",), "mine")])
+def test_english_is_spoken_in_the_clearest_flite_voice_installed(monkeypatch, installed, default):
+    _machine(monkeypatch)
+    monkeypatch.setattr(flite, "_voice_ids", lambda: installed)
+    assert flite.default_voice() == default and flite.voices()[0].id == default
 
 
 def test_flite_refuses_a_voice_it_does_not_have(flite_path):
@@ -287,7 +300,7 @@ def test_flite_renders_a_short_line_in_process_with_each_voice_registered_once()
     assert engine.in_process and audio.rate == 16000
     assert 0.8 < audio.seconds < 2.5  # four words at 150 words a minute, with the pauses around them
     assert flite_library.load().voice("slt") is flite_library.load().voice("slt")
-    assert [v.id for v in flite.voices()] == ["slt", "awb", "kal", "kal16", "rms"]  # libflite1 ships all five
+    assert [v.id for v in flite.voices()] == ["rms", "awb", "kal", "kal16", "slt"]  # libflite1 ships all five
 
 
 @needs_flite_library
@@ -314,6 +327,8 @@ def test_without_flites_library_the_flite_program_renders(monkeypatch):
     runs = []
 
     def fake_flite(command, **kwargs):
+        if command == ["flite", "-lv"]:  # which voices it has: the clearest is the default
+            return flite_program.subprocess.CompletedProcess(command, 0, "Voices available: kal awb rms slt \n", "")
         runs.append(command)
         out = command[command.index("-o") + 1]
         with wave.open(out, "wb") as w:
@@ -328,7 +343,7 @@ def test_without_flites_library_the_flite_program_renders(monkeypatch):
     audio = engine.render("Ken: 5 votes.")
     engine.close()
     assert not engine.in_process and (audio.rate, audio.seconds) == (16000, 0.5)
-    assert runs == [["flite", "-voice", "slt", "--setf", "duration_stretch=2.000", "-t", "Ken: 5 votes.",
+    assert runs == [["flite", "-voice", "rms", "--setf", "duration_stretch=2.000", "-t", "Ken: 5 votes.",
                      "-o", runs[0][-1]]]
 
 

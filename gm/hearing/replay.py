@@ -49,7 +49,7 @@ def _levels(wav: WavFile) -> Any:
     return np.concatenate(levels) if levels else np.zeros(0, dtype=np.float32)
 
 
-def _spans(rms) -> list[tuple[int, int] | None]:
+def _spans(rms: Any) -> list[tuple[int, int] | None]:
     """Utterances as (start, end) frame indices, pads included, with None for each long silence."""
     import numpy as np
 

@@ -122,7 +122,9 @@ def _at_16k(audio: bytes, rate: float) -> bytes:
 
     samples = np.frombuffer(audio[: len(audio) // 2 * 2], dtype="<i2").astype(np.float32)
     count = int(len(samples) * RATE / rate)
-    return np.interp(np.arange(count) * (rate / RATE), np.arange(len(samples)), samples).astype("<i2").tobytes()
+    at = np.arange(count) * (rate / RATE)
+    resampled: bytes = np.interp(at, np.arange(len(samples)), samples).astype("<i2").tobytes()
+    return resampled
 
 
 @functools.lru_cache(maxsize=1)

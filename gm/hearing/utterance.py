@@ -33,7 +33,7 @@ def frame_samples(rate: float) -> int:
     return max(1, int(FRAME_SECONDS * rate))
 
 
-def frame_levels(samples) -> Any:
+def frame_levels(samples: Any) -> Any:
     """RMS level of each whole frame of `samples` (a float32 array already cut to frames)."""
     import numpy as np
 

@@ -23,7 +23,7 @@ from gm.table.words import Words
 from gm.text.lines import Voice
 
 if TYPE_CHECKING:
-    from gm.hearing.listener import Listener, Session
+    from gm.hearing.listener import Listener, Model, Recording, Session, Source
     from gm.hearing.replay import Utterances
 
 T = TypeVar("T")
@@ -36,7 +36,7 @@ SURE_CONFIDENCE = 0.9  # every word heard at least this surely: taken without a 
 COMMAND_CONFIDENCE = 0.8
 
 
-def phrasebook(question: Question[Any], model: Any, vocabulary: Vocabulary, spoken: Callable[[str], str],
+def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
     """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`),
     with every other phrase of the table as no answer (`other_phrases`)."""
@@ -368,7 +368,7 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
         note("gm: " + voice.text("listen.not_listening", reason=reason(error, voice)))
         return keyboard
 
-    def listening(model: Any) -> Asker:
+    def listening(model: Model) -> Asker:
         return _listening_asker(model, source, keyboard, speaker, voice, clock, players, note)
 
     def typing(error: Exception) -> Asker:
@@ -385,8 +385,8 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
     return listening(model)
 
 
-def _listening_asker(model: Any, source: Any, keyboard: KeyboardAsker, speaker: Speaker, voice: Voice, clock: Clock,
-                     players: Sequence[str], note: Callable[[str], None]) -> VoiceAsker:
+def _listening_asker(model: Model, source: Source | Recording, keyboard: KeyboardAsker, speaker: Speaker,
+                     voice: Voice, clock: Clock, players: Sequence[str], note: Callable[[str], None]) -> VoiceAsker:
     """The VoiceAsker over a loaded model, having said what the model cannot hear."""
     from gm.hearing.listener import Listener
 

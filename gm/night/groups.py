@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from gm.durable import NONBLOCK, read_all, read_at, sync, sync_dir, write_all
 from gm.files import MAX_FILE_BYTES, BadFile, check_regular
 from gm.night.log import data_dir, warn_on_stderr
 from gm.werewolf.evening import EveningError, Night, Record, night_from_json, night_json
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 
 SUFFIX = ".jsonl"
 MAX_NAME = 80  # characters of a file name made from a group's name; longer ones are hashed
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO in the data folder is refused, not waited on
 
 
 def group_name(text: str) -> str:
@@ -93,30 +93,26 @@ class GroupFile:
 
 def append_line(path: Path, line: bytes) -> None:
     """Append one line and fsync it; after a torn last line the new one starts on its own line."""
-    from gm.score.journal import _fsync_dir, _read_at, _sync, _write_all
-
     path.parent.mkdir(parents=True, exist_ok=True)
     created = not path.exists()
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | _NONBLOCK, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | NONBLOCK, 0o644)
     try:
         size = check_regular(path, fd, limit=1 << 62)  # appending needs no cap; reading has one
-        torn = size > 0 and _read_at(fd, size - 1, 1) != b"\n"
-        _write_all(fd, (b"\n" if torn else b"") + line)
-        _sync(fd)
+        torn = size > 0 and read_at(fd, size - 1, 1) != b"\n"
+        write_all(fd, (b"\n" if torn else b"") + line)
+        sync(fd)
     finally:
         os.close(fd)
     if created:
-        _fsync_dir(path.parent)
+        sync_dir(path.parent)
 
 
 def read_record(path: Path) -> tuple[Record, list[tuple[int, str]]]:
     """Every night in a group's file, in order, and the lines skipped (number, why): torn or damaged."""
-    from gm.score.journal import _read_all
-
-    fd = os.open(path, os.O_RDONLY | _NONBLOCK)
+    fd = os.open(path, os.O_RDONLY | NONBLOCK)
     try:
         check_regular(path, fd, MAX_FILE_BYTES)
-        data = _read_all(fd)
+        data = read_all(fd)
     finally:
         os.close(fd)
     nights, skipped, group = [], [], ""

@@ -29,11 +29,11 @@ from scorer.humalien import Change, Event, ScoreError, State, apply, from_record
 from scorer.humalien.events import RECORD_VERSION, NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
 from gm.errors import GmError
+from gm.durable import NONBLOCK, read_all, read_at, sync, sync_dir, write_all
 from gm.files import BadFile, check_regular, json_value
 
 FILE_NAME = "score.jsonl"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO given as the journal is refused, not waited on
 MAX_EVENT_BYTES = 1 << 16  # an event line is well under 1 KB (names are at most 40 characters)
 _TRIES = 1000  # opens of a journal that another gm is creating or giving up at the same moment
 
@@ -204,7 +204,7 @@ class Journal:
         """Read under a shared lock; when the match index lags behind, bring it up to date under
         an exclusive one."""
         try:
-            fd = os.open(self.path, os.O_RDONLY | _BINARY | _NONBLOCK)
+            fd = os.open(self.path, os.O_RDONLY | _BINARY | NONBLOCK)
         except FileNotFoundError:
             return Contents(State(), 0, 0)
         try:
@@ -238,12 +238,12 @@ class Journal:
         start = Start.at(known[-1]) if known else Start()
         data_start = max(0, start.offset - index.CHECKED_BYTES)
         try:
-            contents = parse(_read_all(fd, data_start), self.path, start, data_start)
+            contents = parse(read_all(fd, data_start), self.path, start, data_start)
         except _ReachesBack:
             try:
-                contents = parse(_read_all(fd), self.path)
+                contents = parse(read_all(fd), self.path)
             except _ReachesBack:  # an undo reaches past a `new` line: the whole history is needed
-                contents = parse(_read_all(fd), self.path, cut=False)
+                contents = parse(read_all(fd), self.path, cut=False)
         new = [e for e in contents.found if e.match > start.matches + bool(known)]
         if rewrite:
             return contents, _IndexWork(known + new, rewrite=True)
@@ -300,12 +300,12 @@ class Journal:
         """Append `line` and fsync; should that fail (a full disk), cut the journal back to `length`
         bytes, so no part of the unacknowledged line stays, and name the journal in the error."""
         try:
-            _write_all(fd, line)
-            _sync(fd)
+            write_all(fd, line)
+            sync(fd)
         except BaseException as error:
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, length)
-                _sync(fd)
+                sync(fd)
             if isinstance(error, OSError):
                 raise OSError(error.errno, error.strerror, str(self.path)) from None
             raise
@@ -313,7 +313,7 @@ class Journal:
     def _open_to_append(self, make: Callable[[State], Event]) -> tuple[int, bool]:
         """The journal opened for appending, and whether this call created it (a first event the
         rules refuse creates nothing). Another gm creating it at the same moment is fine: both append."""
-        flags = os.O_RDWR | os.O_APPEND | _BINARY | _NONBLOCK
+        flags = os.O_RDWR | os.O_APPEND | _BINARY | NONBLOCK
         for _ in range(_TRIES):
             try:
                 return os.open(self.path, flags), False
@@ -326,7 +326,7 @@ class Journal:
                 fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644)
             except FileExistsError:
                 continue
-            _fsync_dir(self.path.parent)
+            sync_dir(self.path.parent)
             return fd, True
         raise BadFile(f"{str(self.path)!r} keeps appearing and vanishing; try again")
 
@@ -334,7 +334,7 @@ class Journal:
         """The match just started, in the index (after its line is on disk)."""
         offset = contents.good_length
         start = max(0, offset - index.CHECKED_BYTES)
-        window = _read_at(fd, start, offset - start) + line
+        window = read_at(fd, start, offset - start) + line
         index.add(self.path, [Entry(contents.matches + 1, offset, len(line), contents.lines + 1,
                                     index.check_of(window), json.loads(line).get("at"),
                                     tuple(p.strip() for p in json.loads(line)["players"]),
@@ -355,9 +355,9 @@ class Journal:
         except BaseException:  # a full disk leaves no empty copy behind
             aside.unlink(missing_ok=True)
             raise
-        _fsync_dir(self.path.parent)
+        sync_dir(self.path.parent)
         os.ftruncate(fd, contents.good_length)
-        _sync(fd)
+        sync(fd)
         self.warn(f"{self.path} line {contents.lines + 1} was a torn write (never acknowledged); "
                   f"kept in {aside.name} and cut off")
 
@@ -367,57 +367,8 @@ def _holds(fd: int, entry: Entry) -> bool:
     if entry.offset + entry.length > os.fstat(fd).st_size:
         return False
     start = max(0, entry.offset - index.CHECKED_BYTES)
-    window = _read_at(fd, start, entry.offset + entry.length - start)
+    window = read_at(fd, start, entry.offset + entry.length - start)
     return index.check_of(window) == entry.check
-
-
-def _read_all(fd: int, offset: int = 0) -> bytes:
-    """The file's bytes from `offset` to its end (in one read where the system allows: no copy)."""
-    size = os.fstat(fd).st_size
-    data = _read_at(fd, offset, max(size - offset, 1 << 16))
-    chunks = [data]
-    while chunks[-1]:
-        chunks.append(_read_at(fd, offset + sum(map(len, chunks)), 1 << 20))
-    return data if len(chunks) == 2 else b"".join(chunks)
-
-
-def _read_at(fd: int, offset: int, size: int) -> bytes:
-    if hasattr(os, "pread"):
-        return os.pread(fd, size, offset)
-    os.lseek(fd, offset, os.SEEK_SET)
-    return os.read(fd, size)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-def _sync(fd: int) -> None:
-    """Flush to the disk itself: fsync, or F_FULLFSYNC on macOS where fsync stops at the drive cache."""
-    with contextlib.suppress(ImportError, OSError):
-        import fcntl
-
-        if hasattr(fcntl, "F_FULLFSYNC"):
-            fcntl.fcntl(fd, fcntl.F_FULLFSYNC)
-            return
-    os.fsync(fd)
-
-
-def _fsync_dir(directory: Path) -> None:
-    """Make a new file's name durable too (POSIX; a no-op where directories cannot be opened)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
-
 
 
 def _still_the_journal(fd: int, path: Path) -> bool:

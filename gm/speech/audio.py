@@ -12,6 +12,7 @@ import struct
 import wave
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gm.errors import GmError
 
@@ -116,20 +117,13 @@ def write_wav(path: Path, audio: Audio) -> None:
     write_new_bytes(path, buffer.getvalue())
 
 
-def from_floats(samples, rate: int, volume: float = 1.0) -> Audio:
-    """Audio from a numpy array of samples on the 16-bit scale (as Open JTalk returns them), times `volume`."""
-    import numpy
+@dataclass(frozen=True)
+class Samples:
+    """Rendered speech before it is made 16-bit: float samples (a numpy array) on the 16-bit scale,
+    which may pass it (Open JTalk's do); gm.speech.loudness makes them Audio without clipping."""
 
-    return Audio(rate, numpy.clip(numpy.asarray(samples) * volume, -32768, 32767).astype("<i2").tobytes())
-
-
-def scaled(audio: Audio, volume: float) -> Audio:
-    """`audio` at `volume` (0.0 to 1.0) of its loudness."""
-    if volume == 1.0:
-        return audio
-    import numpy
-
-    return from_floats(numpy.frombuffer(audio.samples, dtype="<i2").astype(float), audio.rate, volume)
+    rate: int
+    values: Any
 
 
 def joined(parts: list[Audio]) -> Audio:

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from collections.abc import Callable, Mapping
 
-from gm.ports import Line
+from gm.ports import Line, Speaker
 from gm.text import kana
 from gm.text.lines import name_kana
 from gm.speech.settings import SpeechSettings
@@ -51,7 +51,7 @@ def spoken_form(settings: SpeechSettings, notes: NoteTaker, reads_kanji: bool) -
     return prepare
 
 
-def open_speech_speaker(settings: SpeechSettings, printer, *, pace: float = 0.0):
+def open_speech_speaker(settings: SpeechSettings, printer: Speaker, *, pace: float = 0.0) -> Speaker:
     """A speaker that prints through `printer` and speaks (`on`) or writes WAV files (`wav:DIR`).
 
     `pace` is for a WAV folder only: real seconds per second of audio (see WavSink).

@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable
 
 from gm.speech.settings import SpeechSettings
-from gm.ports import Line
+from gm.ports import Line, Speaker
 from gm.errors import GmError
 
 
@@ -41,7 +41,7 @@ class BadSpeech(GmError):
     """A --speech value that is not on, off or wav:DIR."""
 
 
-def open_speaker(settings: SpeechSettings, echo: Callable[[str], None] | None = None):
+def open_speaker(settings: SpeechSettings, echo: Callable[[str], None] | None = None) -> Speaker:
     """The speaker for `settings`; falls back to printing (with one note) when speech is unavailable."""
     spec = settings.speech
     if spec == "off":

@@ -173,7 +173,7 @@ class SpeechSpeaker:
         while the next ones render; any other sink gets the line's audio whole."""
         if self._broken or item.cut.is_set() or not speakable(item.text):
             return
-        if not getattr(self._sink, "streams", False):
+        if not self._sink.streams:
             self._play(item, [renderer.render(item.text)])
             return
         rendered: queue.Queue = queue.Queue()

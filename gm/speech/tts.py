@@ -1,23 +1,28 @@
 """Rendering a line to audio with the engine for its language (see gm.speech.engines).
 
-English: flite's `slt` voice on Linux where flite is installed, else pyttsx3 (the platform's
+English: flite's clearest voice (`rms`) on Linux where flite is installed, else pyttsx3 (the platform's
 voice; espeak-ng's `en-us` on Linux). Japanese: Open JTalk where `gm[ja]` is installed, else
 pyttsx3 (espeak-ng's kana-only voice). A `--voice` picks the engine that has that voice. Every
 engine takes the same `--rate` (words per minute) and renders a line piece by piece
 (gm.speech.pieces), so no text is too long for it. An engine with `render_parts` (Open JTalk)
-is handed whole sentences and gives each back in parts cut where its voice moves between phrases.
+is handed a line's whole sentences and gives them back in parts cut where its voice moves
+between phrases. Whatever the engine, a line goes through one loudness stage
+(gm.speech.loudness: one level for every line, `--volume` of it, no sample clipped), whole or
+part by part.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-from gm.speech.audio import Audio, joined
+from gm.speech.audio import Audio, Samples, joined
 from gm.speech.engines import flite, openjtalk, pyttsx3_engine
+from gm.speech.loudness import Loudness
 from gm.speech.pieces import pieces
 from gm.speech.settings import SpeechSettings
 from gm.speech.unavailable import SpeechUnavailable
 from gm.speech.voices_found import FoundVoice, voices_for
+from gm.speech.engines.protocol import Engine
 
 __all__ = ["Renderer", "SpeechUnavailable", "engine_for", "installed_voices", "used_voices"]
 
@@ -66,10 +71,10 @@ class Renderer:
         self.settings = settings
         module = engine_for(settings)
         self.engine_name: str = module.NAME
-        self.engine = module.Engine(settings)
+        self.engine: Engine = module.Engine(settings)
         self.voice: FoundVoice | None = self.engine.voice
         self.reads_kanji: bool = self.engine.reads_kanji
-        self._render_parts = getattr(self.engine, "render_parts", None)
+        self._render_parts = self.engine.render_parts
 
     @property
     def missing_language(self) -> bool:
@@ -78,24 +83,32 @@ class Renderer:
 
     def render(self, text: str) -> Audio:
         """The audio of `text`, rendered piece by piece (empty audio when nothing in it is speakable)."""
-        return joined([self.engine.render(piece) for piece in self._pieces(text)])
+        return joined(list(self._levelled(self.engine.render(piece) for piece in self._pieces(text))))
 
     def warmed(self) -> Renderer:
         """This renderer, its engine warmed up where it has a cost on first use (Open JTalk loads
         its voice): for a speaker, made before the first line is asked for."""
-        warm_up = getattr(self.engine, "warm_up", None)
-        if warm_up is not None:
-            warm_up()
+        self.engine.warm_up()
         return self
 
     def parts(self, text: str) -> Iterator[Audio]:
         """The audio of `text` in parts played one after the other, each given as soon as it is
         rendered, so the first plays while the next ones render."""
-        for piece in self._pieces(text):
-            if self._render_parts is None:
-                yield self.engine.render(piece)
-            else:
-                yield from self._render_parts(piece)
+        sentences = self._pieces(text)
+        if self._render_parts is None:
+            return self._levelled(self.engine.render(piece) for piece in sentences)
+        return self._levelled(self._render_parts(sentences))
+
+    def _levelled(self, rendered: Iterable[Audio | Samples]) -> Iterator[Audio]:
+        """`rendered`, one line in order, through one loudness stage: each part as soon as it is ready."""
+        loudness: Loudness | None = None
+        for part in rendered:
+            loudness = loudness or Loudness(part.rate, self.settings.volume)
+            audio = loudness.feed(part)
+            if audio.frames:
+                yield audio
+        if loudness is not None and (rest := loudness.end()).frames:
+            yield rest
 
     def _pieces(self, text: str) -> list[str]:
         return pieces(text, clauses=self._render_parts is None)

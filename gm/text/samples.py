@@ -31,7 +31,7 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 # Sections only ever printed, never said: they need no kana.
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
                 "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
-                "werewolf.group.", "werewolf.results.")
+                "werewolf.group.", "werewolf.results.", "voice.model.")
 
 
 def spoken(key: str) -> bool:
@@ -77,6 +77,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,
         "winners": [name], "candidates": [name], "item": f"{name}=", "spec": f"{name}=2", "field": "players",
         "json": "1", "env": "GM_VOSK_MODEL", "how": "gm voice model", "files": "am/final.mdl",
+        "lang": "en", "size": 1000, "sha256": "0" * 64, "missing": voice.text("werewolf.cards.seer"),
         "votes": count, "tip": "Enter", "example": f"{name} 2", "yes": voice.text("common.yes"),
         "no": voice.text("common.no"), "none": voice.text("werewolf.reveal.none"),
     }

@@ -3,11 +3,12 @@
 Open JTalk reads the printed text itself (kanji, particles, counters) with the dictionary and
 the HTS voice inside the wheel: nothing is downloaded. Names are read as the players gave them
 (健=けん): the caller substitutes readings before rendering. `--rate` maps to Open JTalk's
-speed, 1.0 at the default rate.
+speed, 1.0 at the default rate. The samples are given as floats (Samples): the voice's peaks
+pass the 16-bit full scale, and gm.speech.loudness limits them.
 
 `warm_up` loads the HTS voice before the first line (a speaker does it when it is made), and
-`render_parts` gives a sentence's audio in parts cut at its phrases, the first as soon as it is
-rendered (gm.speech.engines.openjtalk_parts).
+`render_parts` gives a line's sentences in parts cut at their phrases, the first as soon as it
+is rendered (gm.speech.engines.openjtalk_parts).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import io
 import threading
 from collections.abc import Iterator, Sequence
 
-from gm.speech.audio import Audio, from_floats
+from gm.speech.audio import Samples
 from gm.speech.settings import DEFAULT_RATE, SpeechSettings
 from gm.speech.unavailable import SpeechUnavailable
 from gm.speech.voices_found import FoundVoice, UnknownVoice
@@ -49,7 +50,7 @@ def _pyopenjtalk():
 
 
 class Engine:
-    """Renders Japanese text (kanji and all) at the settings' rate and volume."""
+    """Renders Japanese text (kanji and all) at the settings' rate."""
 
     reads_kanji = True
 
@@ -81,20 +82,22 @@ class Engine:
             samples, self._rate = self._library.synthesize(list(labels), self._speed)
         return samples
 
-    def _audio(self, samples) -> Audio:
-        return from_floats(samples, self._rate, self.settings.volume if self.settings.volume is not None else 1.0)
+    def render(self, text: str) -> Samples:
+        """The samples of `text`."""
+        return Samples(self._rate, self._synthesize(self._labels(text)))
 
-    def render(self, text: str) -> Audio:
-        """The audio of `text`."""
-        return self._audio(self._synthesize(self._labels(text)))
-
-    def render_parts(self, text: str) -> Iterator[Audio]:
-        """The audio of the sentence `text` in parts played one after the other, each as soon as it
-        is rendered: Open JTalk reads the whole sentence, the voice renders it phrase by phrase."""
+    def render_parts(self, sentences: Sequence[str]) -> Iterator[Samples]:
+        """The samples of the line `sentences` in parts played one after the other, each as soon as
+        it is rendered: Open JTalk reads each sentence whole, the voice renders it phrase by phrase,
+        a later sentence in fewer parts (or one) since it renders while the ones before play."""
         from gm.speech.engines.openjtalk_parts import rendered_parts
 
-        for samples in rendered_parts(self._labels(text), self._synthesize):
-            yield self._audio(samples)
+        ahead = 0
+        for sentence in sentences:
+            labels = self._labels(sentence)
+            for samples in rendered_parts(labels, self._synthesize, ahead):
+                yield Samples(self._rate, samples)
+            ahead += len(labels)
 
     def close(self) -> None:
         """The library keeps its one instance for the process."""

@@ -11,8 +11,10 @@ the cut as it does in the whole sentence; it is joined to the part before by a c
 just before the cut, aligned on the voice's pitch periods: no click, and the sentence keeps its
 length. Each part is one run of the HTS voice, whose global variance is fitted to that run, so
 a short part can come out a few dB louder or softer than the same words in the whole sentence
-(as a sentence cut at its commas into separate lines does): a part starts at the loudness the
-part before ended with and glides to its own over half a second, so no joint jumps in loudness.
+(as a sentence cut at its commas into separate lines does): a part goes on at the loudness the
+part before ended with, so no joint jumps in loudness, and the loudness stage
+(gm.speech.loudness) brings every phrase to one level; the fewer and longer the parts, the
+closer that is to the whole sentence's.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ NUMBER = "05"  # Open JTalk's part-of-speech code of a number: a phrase starting
 DETERMINER = "07"  # 連体詞 (この, その): the one word a count may be cut from
 FIRST_PART_LABELS = 3  # a first part has the silence before the sentence and at least two phonemes
 PART_LABELS = 24  # a later part runs on to the first pause after this many phonemes (about 1.5 s)
+GROWTH = 4  # and after this many times the phonemes before it (rendering is about 20 times as fast as speech)
 BEHIND = 3  # labels before its cut a part is rendered from
 LEVEL = 2  # labels before a cut on which two parts' loudness is compared
-GLIDE = 24_000  # samples over which a part glides from the loudness of the part before to its own (0.5 s)
 QUIET = 300.0  # a level (RMS on the 16-bit scale) below which loudness is not compared
 FADE = 480  # samples over which two parts are crossfaded (10 ms at Open JTalk's 48 kHz)
 SHIFT = 240  # samples a joint may move to line up the voice's pitch periods
@@ -47,23 +49,32 @@ def _marks(label: str) -> tuple[str, str, str, str]:
     return found["phoneme"], found["word"], found["before"], found["phrase"]
 
 
-def cuts(labels: Sequence[str]) -> list[int]:
-    """The indices of the labels that start a part. The first part ends at the sentence's first
+def cuts(labels: Sequence[str], ahead: int = 0) -> list[int]:
+    """The indices of the labels that start a part, for a sentence after `ahead` phonemes of its
+    line already rendered.
+
+    A line's first sentence (`ahead` 0) starts with a short part that ends at the sentence's first
     pause or, before it, at the start of its second accent phrase unless that phrase is a count
-    after a name or a noun (健 5票, 投票結果 3票); a later part runs on to the first pause after
-    PART_LABELS phonemes (a pause starts the part after it). A sentence with neither is cut
-    before its closing silence, which takes as long to render as a short word."""
+    after a name or a noun (健 5票, 投票結果 3票); a sentence with no such cut is cut before its
+    closing silence, which takes as long to render as a short word. Every later part runs on to
+    the first pause after PART_LABELS phonemes and after GROWTH times the phonemes before it in
+    the line (a pause starts the part after it): it renders while those play, and the fewer the
+    parts, the closer the sentence sounds to itself rendered whole. A later sentence of a line is
+    one part where it is short enough."""
     marks = [_marks(label) for label in labels]
     found: list[int] = []
     for i in range(FIRST_PART_LABELS, len(marks)):
         phoneme, word, before, phrase = marks[i]
         previous, previous_phrase = marks[i - 1][0], marks[i - 1][3]
-        if phoneme == PAUSE and previous not in SILENT and (not found or i - found[-1] >= PART_LABELS):
+        done = found[-1] if found else 0
+        if not found and not ahead:
+            if phoneme == PAUSE and previous not in SILENT or (
+                    phoneme not in SILENT and previous not in SILENT and phrase != previous_phrase
+                    and (word != NUMBER or before == DETERMINER)):
+                found.append(i)
+        elif phoneme == PAUSE and previous not in SILENT and i - done >= max(PART_LABELS, GROWTH * (ahead + done)):
             found.append(i)
-        elif (not found and phoneme not in SILENT and previous not in SILENT and phrase != previous_phrase
-              and (word != NUMBER or before == DETERMINER)):
-            found.append(i)
-    if not found and len(marks) > FIRST_PART_LABELS and marks[-1][0] in SILENT:
+    if not found and not ahead and len(marks) > FIRST_PART_LABELS and marks[-1][0] in SILENT:
         found.append(len(marks) - 1)
     return found
 
@@ -89,21 +100,22 @@ def _level(samples: numpy.ndarray) -> float:
 
 def _gain(heard: numpy.ndarray, again: numpy.ndarray) -> float:
     """The gain that brings `again` (phonemes as a new part renders them) to the loudness of
-    `heard` (the same phonemes as the part before rendered them), within ×½ to ×2; 1 in silence."""
+    `heard` (the same phonemes as the part before rendered them), within ×¼ to ×4; 1 in silence."""
     loud, quiet = _level(heard), _level(again)
-    return float(numpy.clip(loud / quiet, 0.5, 2.0)) if min(loud, quiet) > QUIET else 1.0
+    return float(numpy.clip(loud / quiet, 0.25, 4.0)) if min(loud, quiet) > QUIET else 1.0
 
 
-def rendered_parts(labels: Sequence[str], synthesize: Callable[[Sequence[str]], numpy.ndarray]
+def rendered_parts(labels: Sequence[str], synthesize: Callable[[Sequence[str]], numpy.ndarray], ahead: int = 0
                    ) -> Iterator[numpy.ndarray]:
     """The audio of the sentence `labels`, part by part (see `cuts`); `synthesize` renders labels to samples.
 
     A part after the first is rendered from BEHIND labels before its cut, so its voice comes into
-    the cut as in the whole sentence; it starts at the loudness the part before ended with
-    (compared on the LEVEL phonemes before the cut, which both render) and glides to its own over
-    GLIDE samples; its first FADE samples are crossfaded with the end of the part before (held
-    back until then). Played one after the other, the parts are the whole sentence."""
-    bounds = [0, *cuts(labels), len(labels)]
+    the cut as in the whole sentence; it goes on at the loudness the part before ended with
+    (compared on the LEVEL phonemes before the cut, which both render); its first FADE samples
+    are crossfaded with the end of the part before (held back until then). `ahead` is the
+    phonemes of the line rendered before this sentence. Played one after the other, the parts
+    are the whole sentence."""
+    bounds = [0, *cuts(labels, ahead), len(labels)]
     ramp = numpy.linspace(0.0, 1.0, FADE)
     end: numpy.ndarray | None = None  # the previous part's last FADE samples, held back for the joint
     previous = numpy.zeros(0)
@@ -116,12 +128,7 @@ def rendered_parts(labels: Sequence[str], synthesize: Callable[[Sequence[str]], 
         else:
             start = _aligned(end, samples, len(synthesize(labels[low:first])))
             heard = len(synthesize(labels[first - LEVEL:first]))
-            gain = _gain(previous[len(previous) - heard:], samples[start - heard: start])
-            glide = numpy.ones(len(samples))
-            glide[:start] = gain
-            reach = min(GLIDE, len(samples) - start)
-            glide[start: start + reach] = numpy.linspace(gain, 1.0, reach)
-            samples = samples * glide
+            samples = samples * _gain(previous[len(previous) - heard:], samples[start - heard: start])
             yield numpy.concatenate([end * (1.0 - ramp) + samples[start - FADE: start] * ramp, samples[start:stop]])
         end = samples[stop:]
         previous = samples

@@ -87,7 +87,7 @@ def voices() -> list[FoundVoice]:
 
 
 class Engine:
-    """Renders text in the voice chosen for `settings` (language, --voice, --rate, --volume)."""
+    """Renders text in the voice chosen for `settings` (language, --voice, --rate)."""
 
     reads_kanji = False  # espeak-ng's Japanese voice reads kana only
 
@@ -106,15 +106,14 @@ class Engine:
         self._token = self._engine.connect("finished-utterance", lambda **_: self._finished.set())
 
     def _apply_settings(self) -> None:
-        """Set voice, rate and volume where they differ from the shared engine's last settings."""
+        """Set voice, rate and full volume where they differ from the shared engine's last settings."""
         if self._engine.isBusy():  # a new engine holds settings back until its first loop: run an empty one
             self._engine.runAndWait()
         espeak = self._engine.driver_name == "espeak"
         wanted: dict[str, object] = {
             "voice": self.voice.id if self.voice else None,
             "rate": self.settings.wpm,
-            # pyttsx3's espeak driver starts at full volume; go back there for None
-            "volume": self.settings.volume if self.settings.volume is not None or not espeak else 1.0,
+            "volume": 1.0,  # full: --volume is the loudness stage's (gm.speech.loudness)
         }
         if _APPLIED.get(self._engine) == wanted:
             return
@@ -149,3 +148,8 @@ class Engine:
     def close(self) -> None:
         self._engine.disconnect(self._token)
         self._dir.cleanup()
+
+    render_parts = None  # renders what it is given whole: a line is cut into clauses first
+
+    def warm_up(self) -> None:
+        """Nothing to load ahead: the voice is ready once the engine is made."""
