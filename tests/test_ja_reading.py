@@ -97,7 +97,7 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "HW-R1", "HW-R2", "HW-R4", "HW-R7", "JSON", "werewolf", "play", "evening.json",
                                     "winning", "side", "winners", "nights", "group",  # Half Werewolf refusals
                                     # keys to press, commands, arguments, rulings
-                                    "pair", "flip", "special", "hint", "quit", "skip", "keep",
+                                    "pair", "flip", "special", "hint", "quit", "skip", "keep", "all",
                                     "A", "B", "I", "N", "F", "W", "E",
                                     "Enter", "y",  # the typed conversation's keys
                                     "vosk", "vosk-model", "GM", "VOSK", "MODEL", "pocketsphinx", "Hz", "am",

@@ -10,8 +10,8 @@ from __future__ import annotations
 import inspect
 import os
 from contextlib import contextmanager
-from typing import Any, NoReturn
-from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Iterable, Iterator
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -21,6 +21,10 @@ from gm.commands.plain_params import make_plain
 from gm.errors import BAD_INPUT, GmError
 from gm.files import EXIT_BROKEN_PIPE, json_text, printable, stdout_gone
 from scorer.refusal import Refusal
+
+if TYPE_CHECKING:
+    from gm.ports import Line
+    from gm.speech.settings import SpeechSettings
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 1
@@ -68,6 +72,20 @@ def said_in(lang: str, error: BaseException) -> str:
 
         return Voice(lang).error(error).strip().splitlines()[0]
     return error_line(error)
+
+
+def speak_lines(lines: Iterable[Line], settings: SpeechSettings) -> None:
+    """Say (and print) `lines` with a speaker for `settings`, and wait until they are said."""
+    from gm.speech.speakers import open_speaker
+
+    with input_errors(settings.lang):
+        speaker = open_speaker(settings)
+    try:
+        for line in lines:
+            speaker.say(line)
+        speaker.flush()
+    finally:
+        speaker.close()
 
 
 def print_json(data: Any) -> None:

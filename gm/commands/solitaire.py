@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from gm.commands.common import GmApp, fail, input_errors, print_json
+from gm.commands.common import GmApp, fail, input_errors, print_json, speak_lines
 from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
 from gm.speech.settings import SpeechSettings
 
@@ -39,20 +39,7 @@ def reading(
     if json_out:
         print_json(data)
         return
-    _speak(lines, SpeechSettings(lang, speech, voice, rate, volume))
-
-
-def _speak(lines, settings: SpeechSettings) -> None:
-    from gm.speech.speakers import open_speaker
-
-    with input_errors():
-        speaker = open_speaker(settings)
-    try:
-        for line in lines:
-            speaker.say(line)
-        speaker.flush()
-    finally:
-        speaker.close()
+    speak_lines(lines, SpeechSettings(lang, speech, voice, rate, volume))
 
 
 def _workers(asked: int, deals: int) -> int:

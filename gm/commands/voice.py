@@ -13,7 +13,7 @@ from gm.commands.options import LANG, Json, Lang, Rate, VoiceId, Volume, VoskMod
 from gm.commands.values import SAID_TEXT
 from gm.errors import GmError
 from gm.speech.settings import SpeechSettings
-from voices import LANGUAGES
+from voices import LANGUAGES, default_language
 
 app = GmApp(help="Voices, microphone and speech-model checks.")
 
@@ -22,9 +22,12 @@ app = GmApp(help="Voices, microphone and speech-model checks.")
 def list_voices(
     lang: Annotated[str | None, typer.Option(
         "--lang", metavar="LANG", help="Only voices speaking this language (en, ja, ko).")] = None,
+    every: Annotated[bool, typer.Option(
+        "--all", help="Also the voices of languages gm does not speak in.")] = False,
     json_out: Json = False,
 ) -> None:
-    """Every speech engine's voices (flite, Open JTalk, pyttsx3); the one gm uses for each language is marked."""
+    """The voices of gm's languages (en, ja, ko) in every speech engine (flite, Open JTalk, pyttsx3);
+    the one gm uses for each language is marked."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -34,12 +37,12 @@ def list_voices(
     from gm.text.lines import Voice
 
     with input_errors():
-        words = Voice(lang or "en")
+        words = Voice(lang or default_language())
     found, failures = installed_voices()
     for failure in failures:
-        Notes(lang or "en").note(failure.note)
+        Notes(words.lang).note(failure.note)
     used = {(v.engine, v.id) for v in used_voices(found, LANGUAGES).values()}
-    shown = [v for v in found if lang is None or v.lang == lang]
+    shown = [v for v in found if v.lang == lang] if lang else [v for v in found if every or v.lang in LANGUAGES]
     if json_out:
         print_json([{"engine": v.engine, "id": v.id, "name": v.name, "tag": v.tag, "lang": v.lang,
                      "default": (v.engine, v.id) in used} for v in shown])
@@ -55,6 +58,9 @@ def list_voices(
         typer.echo(words.text("voice.found", n=len(shown)))
     else:
         typer.echo(words.text("voice.none_found"))
+    others = len(found) - len(shown)
+    if lang is None and others:
+        typer.echo(words.text("voice.list.others", n=others))
 
 
 @app.command("say")

@@ -11,6 +11,7 @@ import typer
 from gm.commands.common import GmApp, input_errors, parse_players, print_json
 from gm.commands.options import LANG, Json, Lang, text_up_to, whole_in
 from gm.commands.werewolf_play import play
+from gm.commands.werewolf_rules import rules
 from gm.files import json_value, read_stream, read_text
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 MAX_JUDGE_BYTES = 1024 * 1024  # a table's cards and votes fit in a few kilobytes
 app = GmApp(help="Half Werewolf (ハーフ人狼): a whole night narrated, the deck, a vote, the verdict.")
 app.command("play")(play)
+app.command("rules")(rules)
 
 Variant = Annotated[str | None, typer.Option(
     "--variant", metavar="NAME", help="6 players: magician (魔術師の夜) or dead (死者との戦い).")]

@@ -57,6 +57,8 @@ def play(
     with_cards: Annotated[str, typer.Option(
         "--with", metavar="CARDS",
         help="Swap-ins, each replacing a villager: gorilla (4–6 players), angel, apprentice (6).")] = "",
+    teach: Annotated[bool, typer.Option(
+        "--teach", help="Before the deal, explain each card in play and the night (as `gm werewolf rules`).")] = False,
     discussion: Annotated[int, typer.Option(
         "--discussion", metavar="SECONDS", parser=whole_in(10, 3600, "seconds"),
         help="Discussion time, 10–3600 seconds.")] = 180,
@@ -128,6 +130,11 @@ def play(
         log=night_log, pause=pause, discussion=discussion, roll_call=roll_call,
     )
     try:
+        if teach:
+            from gm.commands.werewolf_rules import lesson_lines
+
+            for line in lesson_lines(voice, deck, discussion):
+                speaker.say(line)
         run_evening(ctx, keep)
     except AnswersExhausted:
         fail(voice.text("table.input_ended"))

@@ -71,6 +71,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "match": f"{name} v Mike", "names": [name], "context": "", "result": "",
         "kind": "flow", "why": "", "note": "", "commands": "flow, foul", "usage": "flow PLAYER [PILES]",
         "card_a": "7 fire", "card_b": "5 water", "card": voice.line("werewolf.cards.seer"),
+        "id": "HW-R4", "title": name, "quote": name,
         "pending": "owl", "expected": "eye",
         "pile_word": "piles", "boxes": "one box has only four Owls",
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",

@@ -1,0 +1,85 @@
+"""`gm werewolf rules`: teach a new table the deck in play and the night's flow, or print a ruling."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gm.commands.common import input_errors, parse_players, print_json, speak_lines
+from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, text_up_to
+from gm.speech.settings import SpeechSettings
+
+if TYPE_CHECKING:
+    from gm.ports import Line
+    from gm.text.lines import Voice
+    from gm.werewolf.decks import Deck
+
+
+def lesson_lines(voice: Voice, deck: Deck, discussion: int | None = None) -> list[Line]:
+    """The lines that teach `deck` in the voice's language (gm.werewolf.teaching)."""
+    from gm.werewolf.teaching import DISCUSSION, lesson
+
+    return [voice.line(step.key, **step.fields) for step in lesson(deck, discussion or DISCUSSION)]
+
+
+def player_count(text: str) -> int:
+    """`--players` as a count ("4", "４") or as the players' names ("Aki,Ken,Mio,Sora")."""
+    count = unicodedata.normalize("NFKC", text).strip()
+    if count.isdigit():
+        return int(count)
+    return len(parse_players(text)[0])
+
+
+def rules(
+    ruling_id: Annotated[str | None, typer.Argument(
+        metavar="RULING", parser=text_up_to(40),
+        help="A ruling an error cites (HW-R4, HU-R6, SS-R5): print it instead.")] = None,
+    players: Annotated[str | None, typer.Option(
+        "--players", "-p", metavar="N|NAMES", parser=text_up_to(4096),
+        help="The number of players (4–6), or their names as for `play`.")] = None,
+    variant: Annotated[str | None, typer.Option(
+        "--variant", metavar="NAME", help="6 players: magician (魔術師の夜) or dead (死者との戦い).")] = None,
+    with_cards: Annotated[str, typer.Option(
+        "--with", metavar="CARDS",
+        help="Swap-ins, each replacing a villager: gorilla (4–6 players), angel, apprentice (6).")] = "",
+    as_json: Json = False, lang: Lang = LANG, speech: Speech = "on", voice_id: VoiceId = None,
+    rate: Rate = None, volume: Volume = None,
+) -> None:
+    """Explain each card of the deck in play and the night's flow, in about a minute of speech.
+
+    With a ruling id (as an error cites it), print that ruling in --lang and the rulebook sentence it rests on.
+    """
+    from gm.text.inputs import deck_for
+    from gm.text.lines import Voice
+    from gm.text.rulings import UnknownRuling
+
+    with input_errors(lang):
+        voice = Voice(lang)
+        if ruling_id is not None:
+            _print_ruling(voice, ruling_id, as_json)
+            return
+        if players is None:
+            raise UnknownRuling("give --players N (or the players' names) for the deck to explain, "
+                                "or a ruling id such as HW-R4", "no_deck")
+        deck = deck_for(player_count(players), variant, with_cards)
+    lines = lesson_lines(voice, deck)
+    if as_json:
+        print_json({"players": deck.players, "variant": deck.variant, "cards": dict(deck.cards),
+                    "lines": [{"key": line.key, "text": line.text} for line in lines]})
+        return
+    speak_lines(lines, SpeechSettings(lang, speech, voice_id, rate, volume))
+
+
+def _print_ruling(voice: Voice, ruling_id: str, as_json: bool) -> None:
+    from gm.text.rulings import ruling
+
+    found = ruling(ruling_id, voice.lang)
+    if as_json:
+        print_json({"id": found.id, "lang": voice.lang, "title": found.title, "text": found.text,
+                    "book": found.book})
+        return
+    typer.echo(voice.text("werewolf.rules.heading", id=found.id, title=found.title))
+    typer.echo(found.text)
+    typer.echo(voice.text("werewolf.rules.book", quote=found.book))

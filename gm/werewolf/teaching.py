@@ -1,0 +1,33 @@
+"""What a new table hears before its first night: each card of the deck in play and the night's
+flow, one or two sentences each (the rulebook's 役職サマリ and ゲームの流れサマリ)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gm.werewolf.decks import Deck
+
+DISCUSSION = 180  # the book's three minutes (「3分間の話し合いの時間です」)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of the lesson: a voice-pack key and its fields."""
+
+    key: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+def lesson(deck: Deck, discussion: int = DISCUSSION) -> list[Step]:
+    """The lines that explain `deck`: set-up, the morning, each card, the day, the vote."""
+    steps = [Step("werewolf.teach.setup", {"graveyard": deck.graveyard}), Step("werewolf.teach.morning")]
+    for card in deck.cards:
+        name = "seer_four" if card == "seer" and deck.players == 4 else card  # one card at four (【役職サマリ】)
+        steps.append(Step(f"werewolf.teach.cards.{name}"))
+        if card == "traitor" and deck.has("werewolf"):
+            steps.append(Step("werewolf.teach.traitor_werewolf"))
+    steps += [Step("werewolf.teach.day", {"secs": discussion}), Step("werewolf.teach.vote")]
+    if deck.players == 4:
+        steps.append(Step("werewolf.teach.four_players"))
+    return steps
