@@ -2,11 +2,15 @@
 real voices/ko.toml vocabulary and the real Korean model, and no keyboard: the recording is
 said by espeak-ng (tests/fixtures/listen_ko/night.py tells the night)."""
 
+import json
 import shutil
 
 import pytest
 
+from typer.testing import CliRunner
+
 import voice_nights
+from gm.cli import app
 from voice_nights import play_recorded_night
 
 try:
@@ -49,3 +53,46 @@ def test_a_korean_night_runs_by_voice_from_one_recording_and_counts_only_the_vot
     assert verdict["winners"] == ["민수", "서연", "지민"]
     assert answered("werewolf.evening.again") == [False]
     assert "시민 진영의 승리!" in result.stdout
+
+
+def _said_at_pitch(text, voice, speed, pitch, folder):
+    """`text` said by the espeak-ng `voice` at `speed` and `pitch`: 16-bit mono PCM at 22050 Hz."""
+    import subprocess
+    import wave
+
+    path = folder / "said.wav"
+    subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch), "-w", str(path), text], check=True)
+    with wave.open(str(path), "rb") as wav:
+        return wav.readframes(wav.getnframes())
+
+
+def test_a_count_heard_unsure_and_again_alike_when_asked_again_is_taken(tmp_path):
+    # 영 (0) said twice by a low voice the model hears as 영 each time, never surely: once asked
+    # again, the second hearing agrees with the first and 민수's 0 is taken (the tally is still
+    # confirmed), where it used to fall to the keyboard
+    voices = {"a": ("ko", 150, 50), "x": ("ko+m6", 188, 62), "y": ("ko+m6", 175, 62), "c": ("ko+f2", 170, 50)}
+    said = (*[("완료", "a")] * 4, ("영", "x"), ("영", "y"), ("둘", "c"))
+    recording = voice_nights.night_script("ko").record(tmp_path / "night.wav", said, voices, _said_at_pitch)
+    log = tmp_path / "night.jsonl"
+    result = CliRunner().invoke(app, [
+        "werewolf", "play", "--lang", "ko", "--players", ",".join(PLAYERS), "--listen-from", str(recording),
+        "--speech", "off", "--time-scale", "0.01", "--discussion", "10", "--log", str(log)], input="")
+    counts = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    counts = [(e["answer"], e["by"], e["sure"]) for e in counts
+              if e["type"] == "answer" and e["key"] == "werewolf.vote.ask_count"]
+    assert result.stdout.count("죄송해요, 잘 못 들었어요.") == 1  # asked again once
+    assert counts[:2] == [({"민수": 0}, "voice", False), ({"지훈": 2}, "voice", True)]
+
+
+def test_nobody_pointed_said_as_a_table_says_it_is_a_count_of_zero(tmp_path):
+    # "몇 명이 가리켰나요?" is answered 없어요 (none) when nobody pointed: a count of 0
+    voices = {"a": ("ko", 150, 50), "x": ("ko+f4", 159, 45), "c": ("ko+f2", 170, 50)}
+    said = (*[("완료", "a")] * 4, ("없어요", "x"), ("둘", "c"))
+    recording = voice_nights.night_script("ko").record(tmp_path / "night.wav", said, voices, _said_at_pitch)
+    log = tmp_path / "night.jsonl"
+    CliRunner().invoke(app, [
+        "werewolf", "play", "--lang", "ko", "--players", ",".join(PLAYERS), "--listen-from", str(recording),
+        "--speech", "off", "--time-scale", "0.01", "--discussion", "10", "--log", str(log)], input="")
+    counts = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    counts = [(e["answer"], e["by"]) for e in counts if e["type"] == "answer" and e["key"] == "werewolf.vote.ask_count"]
+    assert counts[:2] == [({"민수": 0}, "voice"), ({"지훈": 2}, "voice")]

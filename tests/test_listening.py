@@ -142,10 +142,22 @@ def test_a_count_heard_unsure_is_asked_again_never_taken_or_replaced(clock):
     assert asker.speaker.keys() == ["listen.not_understood", "werewolf.vote.ask_count"]
 
 
-def test_a_count_heard_unsure_twice_goes_to_the_keyboard(clock):
-    asker, _ = _asker(clock, [said("two", conf=0.7), said("two", conf=0.7)], keyboard="3\n")
+def test_a_count_heard_unsure_twice_differently_goes_to_the_keyboard(clock):
+    asker, _ = _asker(clock, [said("two", conf=0.7), said("three", conf=0.7)], keyboard="3\n")
     assert asker.ask(_votes()) == Answer({"Ken": 3}, How.KEYBOARD)
     assert asker.speaker.keys()[-1] == "listen.type_it"
+
+
+def test_a_count_heard_unsure_twice_alike_is_taken_unsure(clock):
+    # below the answer confidence too (not even matched), as the Korean model hears a low 영
+    asker, _ = _asker(clock, [said("two", conf=0.5), said("two", conf=0.7)], keyboard="3\n")
+    assert asker.ask(_votes()) == Answer({"Ken": 2}, How.VOICE, False)
+    assert asker.speaker.keys() == ["listen.not_understood", "werewolf.vote.ask_count"]
+
+
+def test_a_choice_heard_unsure_twice_alike_is_not_taken(clock):
+    asker, _ = _asker(clock, [said("aki", conf=0.5), said("aki", conf=0.5)], keyboard="Ken\n")
+    assert asker.ask(NAMES) == Answer("Ken", How.KEYBOARD)
 
 
 def test_silence_after_a_read_back_reads_it_again_and_then_the_keyboard_answers(clock):

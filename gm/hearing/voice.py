@@ -17,7 +17,7 @@ from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_ph
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.listener import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker
-from gm.table.questions import YesNo
+from gm.table.questions import Count, YesNo
 from gm.files import printable
 from gm.table.words import Words
 from gm.text.lines import Voice
@@ -111,6 +111,7 @@ class VoiceAsker:
         # a step that goes on by itself shows its countdown at the prompt
         tick = (lambda left: self.keyboard.prompt(question, left)) if deadline is not None else None
         misses = 0
+        first_guess: T | None = None
         while True:
             reply = self._listen(book, self.listen_seconds, deadline, tick)
             if isinstance(reply, str):
@@ -139,9 +140,13 @@ class VoiceAsker:
                     self._say("listen.not_understood")
                 continue
             misses += 1
+            guess = self._unsure(question, book, reply)
             if misses >= 2:
+                if guess is not None and guess == first_guess:
+                    return Answer(guess, How.VOICE, False)  # heard alike twice, each time unsure
                 self._say("listen.type_it")
                 return self.keyboard.ask(question)
+            first_guess = guess
             self._reask(question, "listen.not_understood" if reply is not None else "listen.again")
 
     def _value(self, question: Question[T], book: Phrasebook, heard: Heard) -> Answer[T] | None:
@@ -153,6 +158,17 @@ class VoiceAsker:
         if isinstance(value, Refused):
             return None
         return Answer(value, How.VOICE, _sure(heard, book, token))
+
+    def _unsure(self, question: Question[T], book: Phrasebook, heard: Heard | None) -> T | None:
+        """What `heard` would answer were it heard surely, for a count or a step (asked again
+        when unsure, never read back); None for other questions, a decoy or no answer. The same
+        value heard unsure at the question and again when it is asked again is taken: a second
+        hearing of other audio agrees, and the whole tally is still confirmed (HW-R4)."""
+        if heard is None or not (isinstance(question, Count) or len(question.answers) == 1):
+            return None
+        token = book.match(Heard(heard.text, tuple((w, 1.0) for w, _ in heard.words)))
+        value = None if token is None else question.parse(token)
+        return None if value is None or isinstance(value, Refused) else value
 
     def _reask(self, question: Question[Any], key: str) -> None:
         self._say(key)
