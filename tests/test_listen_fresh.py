@@ -141,3 +141,33 @@ def test_the_korean_pack_never_takes_ne_for_four(model):
         for name in ("ne", "net"):
             said = Listener(model, PcmSource.from_wavs([FIXTURES / f"{name}.wav"], FakeClock())).hear_once(book)
             assert said is not None and said.text in vocabulary.decoys and book.match(said) is None
+
+
+def test_the_same_audio_gets_the_same_words_and_confidences_whatever_drew_from_rand(model):
+    """vosk dithers every frame with the C library's rand(), which flite and anything else in the
+    process draw from too: each decode starts from a seeded rand(), so even the near ties (셋, 둘)
+    and every word's confidence come out the same in any order."""
+    import ctypes
+
+    libc = ctypes.CDLL(None)
+    ko = Voice("ko")
+    book = phrasebook(WHO, model, Vocabulary.from_voice(ko), ko.spoken_word, ("민수", "지훈", "서연"))
+    words = [*WORDS, "dul", "myoji", "jihun"]
+
+    def heard(order):
+        audio = bytes(2 * int(0.3 * RATE)) + b"".join(clip(name) for name in order)
+        session = Listener(model, PcmSource(RATE, audio, FakeClock())).session(book)
+        results = []
+        while not session.done:
+            libc.rand()  # another part of the process drawing from rand() meanwhile
+            result = session.step(0.1)
+            if result is not None and result.text:
+                results.append(result)
+        return sorted((r.text, r.words) for r in results)
+
+    first = heard(words)
+    shuffle = random.Random(5)
+    for _ in range(10):
+        for _ in range(shuffle.randrange(50)):
+            libc.rand()
+        assert heard(shuffle.sample(words, len(words))) == first

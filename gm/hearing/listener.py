@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from collections.abc import Callable, Iterator, Sequence
 
+from gm.c_random import seeded_rand
 from gm.hearing.phrases import Heard, Phrasebook
 from gm.ports import Clock, Speaker
 from gm.errors import GmError
@@ -341,12 +342,14 @@ class VoskRecogniser(UtteranceRecogniser):
 def _decoded(kaldi: Any, audio: bytes, rate: float) -> list[Heard]:
     """Every result vosk gives for `audio` fed in whole blocks (the last one filled with silence:
     vosk's network computes blocks of another length in another way, and its results for the same
-    words then differ), the last result finalised."""
+    words then differ), the last result finalised. rand() is seeded first: vosk dithers every
+    frame with it, so the same audio gets the same words and confidences whatever ran before."""
     step = 2 * max(1, int(BLOCK_SECONDS * rate))
     audio += bytes(-len(audio) % step)
-    results = [Heard.from_result(json.loads(kaldi.Result()))
-               for at in range(0, len(audio), step) if kaldi.AcceptWaveform(audio[at:at + step])]
-    return [*results, Heard.from_result(json.loads(kaldi.FinalResult()))]
+    with seeded_rand():
+        results = [Heard.from_result(json.loads(kaldi.Result()))
+                   for at in range(0, len(audio), step) if kaldi.AcceptWaveform(audio[at:at + step])]
+        return [*results, Heard.from_result(json.loads(kaldi.FinalResult()))]
 
 
 # -- audio sources -----------------------------------------------------------------------------

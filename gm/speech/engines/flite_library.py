@@ -16,6 +16,7 @@ import functools
 import sys
 import threading
 
+from gm.c_random import seeded_rand
 from gm.speech.audio import Audio
 
 
@@ -78,8 +79,6 @@ class Library:
         flite.flite_feat_set_float.restype = None
         flite.flite_init()
         self._flite = flite
-        self._libc = ctypes.CDLL(None)  # the process's own C library: the rand() flite calls
-        self._libc.srand.argtypes, self._libc.srand.restype = [ctypes.c_uint], None
         self._lock = threading.Lock()
         self._voices: dict[str, LibraryVoice] = {}
 
@@ -107,8 +106,8 @@ class Library:
         """The audio of `text` in `voice` at `stretch` (flite's waves are mono, native-endian 16-bit)."""
         with self._lock:
             self._flite.flite_feat_set_float(voice.contents.features, b"duration_stretch", stretch)
-            self._libc.srand(1)
-            wave = self._flite.flite_text_to_wave(text.encode("utf-8"), voice)
+            with seeded_rand():  # the program's very samples: it starts with rand() unseeded, as srand(1)
+                wave = self._flite.flite_text_to_wave(text.encode("utf-8"), voice)
             if not wave:
                 raise RuntimeError(f"flite made no audio for {text[:40]!r}")
             try:
