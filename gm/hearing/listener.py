@@ -28,6 +28,7 @@ from array import array
 from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 
 from gm.c_random import seeded_rand
@@ -270,7 +271,7 @@ class Model(Protocol):
         """A recogniser for audio at `rate`, limited to `book`'s grammar where it holds phrases."""
 
 
-class UtteranceRecogniser:
+class UtteranceRecogniser(ABC):
     """A recogniser port over a decoder of whole utterances: audio is cut into utterances
     (`Cutter`), each brought to one level (`levelled`) and heard on its own (`hear`), from a
     fresh state. With a `book`, an answer must survive `confirm` (a second decode without the
@@ -309,9 +310,9 @@ class UtteranceRecogniser:
         """Whether the second decode holds every word of what the grammar heard."""
         return set(heard.split()) <= set(second.split())
 
+    @abstractmethod
     def hear(self, audio: bytes) -> Heard:
         """What one utterance says, heard from a fresh state."""
-        raise NotImplementedError
 
     def confirm(self, audio: bytes) -> str | None:
         """What the utterance says without the grammar; None where there is no second decode."""

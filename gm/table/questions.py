@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 
 from gm.ports import Line, Refused
@@ -57,7 +58,7 @@ def fix_token(candidate: str, n: int) -> str:
 
 
 @dataclass(frozen=True)
-class Asked(Generic[T]):
+class Asked(ABC, Generic[T]):
     """What every question has: its key, the line that asks it, its tokens and labels, an
     optional default and timeout, and the night's words and lines to read replies with."""
 
@@ -90,9 +91,9 @@ class Asked(Generic[T]):
         value = self.read(words)
         return self.refusal(printable(text), words) if value is None else value
 
+    @abstractmethod
     def read(self, words: list[str]) -> T | None:
         """The value folded `words` give, or None (then `refusal` says why)."""
-        raise NotImplementedError
 
     def refusal(self, text: str, words: list[str]) -> Refused:
         """Why `text` answers nothing; "did you mean …?" when one answer is near."""
