@@ -44,7 +44,12 @@ def free_memory() -> int | None:
                 if line.startswith("MemAvailable:"):
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
-        pass
+        return _sysconf_memory()  # no /proc (or an unreadable one): ask the system
+    return _sysconf_memory()
+
+
+def _sysconf_memory() -> int | None:
+    """Bytes of physical memory available, by sysconf, None where the system cannot say."""
     try:
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):
