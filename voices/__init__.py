@@ -34,4 +34,5 @@ def load_pack(lang: str) -> dict[str, Any]:
     if lang not in LANGUAGES:
         raise UnknownLanguage(f"no voice pack for language {lang!r} (have: {', '.join(LANGUAGES)})")
     with open(os.path.join(os.path.dirname(__file__), f"{lang}.toml"), "rb") as pack:  # installed beside this file
-        return tomllib.load(pack)
+        parsed: dict[str, Any] = tomllib.load(pack)
+    return parsed

@@ -22,15 +22,15 @@ from gm.speech.pieces import pieces
 from gm.speech.settings import SpeechSettings
 from gm.speech.unavailable import SpeechUnavailable
 from gm.speech.voices_found import FoundVoice, voices_for
-from gm.speech.engines.protocol import Engine
+from gm.speech.engines.protocol import Engine, EngineModule
 
 __all__ = ["Renderer", "SpeechUnavailable", "engine_for", "installed_voices", "used_voices"]
 
-ENGINES = (flite, openjtalk, pyttsx3_engine)
-_PREFERRED = {"en": flite, "ja": openjtalk}
+ENGINES: tuple[EngineModule, ...] = (flite, openjtalk, pyttsx3_engine)
+_PREFERRED: dict[str, EngineModule] = {"en": flite, "ja": openjtalk}
 
 
-def engine_for(settings: SpeechSettings):
+def engine_for(settings: SpeechSettings) -> EngineModule:
     """The engine module for `settings`: the one with the --voice asked for, else the language's best one installed."""
     if settings.voice:
         for engine in (flite, openjtalk):
