@@ -45,6 +45,7 @@ def test_an_impossible_night_is_refused(side, winners, message):
         Evening(FOUR).add(side, winners)
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.sampled_from(list(Side)), st.sets(st.sampled_from(FOUR))), max_size=12))
 def test_the_tally_counts_every_night_once(nights):
     evening = Evening(FOUR)
@@ -114,6 +115,7 @@ def shown(*args):
     return result
 
 
+@pytest.mark.slow
 def test_two_runs_with_one_log_keep_both_evenings_and_evening_shows_tonight_and_all_time(tmp_path):
     log = tmp_path / "ev.jsonl"
     first = play("--log", str(log), keys=NIGHT_KEYS + "y\n" + NIGHT_KEYS + "no\n")
@@ -135,6 +137,7 @@ def test_two_runs_with_one_log_keep_both_evenings_and_evening_shows_tonight_and_
                    "by_side": {"villagers": {"nights": 1, "wins": 0, "share": 0.0}}}
 
 
+@pytest.mark.slow
 def test_a_group_is_kept_under_its_name_and_its_players_in_any_order():
     assert play("--group", "Friday").exit_code == 0
     assert play().exit_code == 0

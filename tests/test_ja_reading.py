@@ -118,6 +118,7 @@ def test_mismatch_kinds():
     assert mismatches("こーど", "コウド") == []
 
 
+@pytest.mark.slow
 def test_ja_lines_read_as_open_jtalk_reads_them():
     """Particles, counters and names of every ja line, against Open JTalk where it is installed."""
     pyopenjtalk = pytest.importorskip("pyopenjtalk")

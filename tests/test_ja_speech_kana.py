@@ -15,6 +15,8 @@ from test_foundation import _keys
 from gm.text import kana, samples
 from gm.text.lines import Voice
 
+pytestmark = pytest.mark.slow  # renders speech
+
 READINGS = {"健": "けん", "美緒": "みお"}
 SPEAKABLE = re.compile(rf"^(?:{kana.KANA.pattern}|[{re.escape(kana.PAUSES)}])*$")
 

@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # ruff and mypy on the whole tree
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -5,7 +5,7 @@ import pytest
 from gm.text.lines import Voice
 from gm.werewolf.cards import BOX_COUNTS, CARD_IDS, UnknownCard, names_from_pack, parse_card
 from gm.werewolf.decks import DeckError, custom_deck, graveyard_size, standard_deck
-from gm.text.inputs import card_names
+from gm.text.names import card_names
 from gm.werewolf.judge import Side
 from voices import load_pack
 

@@ -73,6 +73,7 @@ def test_bad_player_lists_are_refused():
         assert result.output.startswith("gm: ")
 
 
+@pytest.mark.slow
 @pytest.mark.espeak
 def test_a_night_spoken_to_wav_files_leaves_one_file_per_line(tmp_path):
     out, log = tmp_path / "wav", tmp_path / "night.jsonl"
