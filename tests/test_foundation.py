@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from gm.text import japanese, samples
-from gm.commands.values import BadPlayers, parse_players
+from gm.commands.werewolf_values import BadPlayers, parse_players
 from fakes import FakeClock
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.text.lines import Voice

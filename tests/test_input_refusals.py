@@ -1,7 +1,7 @@
 """Typed-input refusals in the player's language: every `BadInput` (gm/text/names.py,
-gm/commands/values.py, gm/commands/judge_request.py) and `BadPlayers` (gm/commands/values.py)
-carries a voice-pack key and fields (errors.input, errors.players); English keeps the
-exception's own message."""
+gm/commands/werewolf_values.py, gm/commands/judge_request.py) and `BadPlayers`
+(gm/commands/werewolf_values.py) carries a voice-pack key and fields (errors.input,
+errors.players); English keeps the exception's own message."""
 
 import ast
 import json
@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 import gm.text.names
 from gm.cli import app
-from gm.commands import judge_request, values, werewolf
+from gm.commands import judge_request, werewolf, werewolf_values
 from gm.commands.judge_request import parse_judge_request
-from gm.commands.values import BadPlayers, parse_counts, parse_pairs, parse_players, parse_roll_call
+from gm.commands.werewolf_values import BadPlayers, parse_counts, parse_pairs, parse_players, parse_roll_call
 from gm.text.names import BadInput, check_player_names, resolve_name
 from gm.text.lines import Voice
 from gm.werewolf.tally import GRAVEYARD
@@ -97,7 +97,7 @@ def test_every_pack_words_the_same_refusals_with_fields_the_refusal_carries():
 
 def test_every_raise_of_bad_input_or_bad_players_names_a_key():
     """No refusal is left English-only: each raise passes a key after its message."""
-    sources = [Path(module.__file__) for module in (gm.text.names, values, judge_request, werewolf)]
+    sources = [Path(module.__file__) for module in (gm.text.names, werewolf_values, judge_request, werewolf)]
     raises = [node.exc for path in sources for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
               if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
               and getattr(node.exc.func, "id", None) in ("BadInput", "BadPlayers")]

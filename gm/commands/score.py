@@ -219,7 +219,7 @@ def print_sheet(match, lang: str) -> None:
 
     with input_errors():
         voice = voice_for(lang, match)
-    Console(highlight=False).print(sheet(match, voice))
+    Console(highlight=False, emoji=False).print(sheet(match, voice))  # names and words as they are
 
 
 @app.command()

@@ -65,7 +65,7 @@ def deck(
     variant: Variant = None, swap_ins: With = "", as_json: Json = False, lang: Lang = LANG,
 ) -> None:
     """Show the deck for a player count: which cards to take from the box (HW-R1)."""
-    from gm.commands.values import deck_for
+    from gm.commands.werewolf_values import deck_for
 
     voice = _voice(lang)
     with input_errors(lang):
@@ -88,7 +88,7 @@ def deck(
 
 # -- tally ------------------------------------------------------------------------------------
 def _round_of(spec: str, candidates: list[str], voters: list[str], roll_call: bool, deck: Deck) -> Round:
-    from gm.commands.values import parse_counts, parse_roll_call
+    from gm.commands.werewolf_values import parse_counts, parse_roll_call
     from gm.text.names import graveyard_names
     from gm.werewolf.tally import count_round, roll_call_round
 
@@ -126,7 +126,7 @@ def tally(
 
     The votes possible follow the deck: the standard one for the player count unless --variant/--with.
     """
-    from gm.commands.values import deck_for, parse_players
+    from gm.commands.werewolf_values import deck_for, parse_players
     from gm.text.names import BadInput, check_player_names
     from gm.werewolf.tally import GRAVEYARD, outcome
 

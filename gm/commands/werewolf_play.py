@@ -102,7 +102,7 @@ def play(
     from gm.night.runner import NightStopped
     from gm.night.terminal import KeyControls, LiveCountdown
     from gm.speech.speakers import open_speaker
-    from gm.commands.values import deck_for, parse_players
+    from gm.commands.werewolf_values import deck_for, parse_players
     from gm.text.names import check_player_names
 
     with input_errors(lang):

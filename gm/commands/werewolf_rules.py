@@ -42,7 +42,7 @@ def rules(
 
     With a ruling id (as an error cites it), print that ruling in --lang and the rulebook sentence it rests on.
     """
-    from gm.commands.values import deck_for, player_count
+    from gm.commands.werewolf_values import deck_for, player_count
     from gm.text.lines import Voice
     from gm.text.rulings import UnknownRuling
 
