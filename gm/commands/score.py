@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -14,6 +13,7 @@ import typer
 from gm.commands.common import GmApp, GmCommand, fail, input_errors, print_json
 from gm.commands.options import COUNT, LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
 from gm.files import write_new_file
+from gm.text.numbers import whole_number
 from gm.speech.settings import SpeechSettings
 
 app = GmApp(
@@ -31,10 +31,11 @@ class CountCommand(GmCommand):
     option (it reaches the count's parser as −1, the minus sign click does not take for an option)."""
 
     def parse_args(self, ctx, args):
-        return super().parse_args(ctx, ["−" + arg[1:] if _NEGATIVE.fullmatch(arg) else arg for arg in args])
+        return super().parse_args(ctx, ["−" + arg[1:] if _negative(arg) else arg for arg in args])
 
 
-_NEGATIVE = re.compile(r"-[0-9０-９]+")
+def _negative(arg: str) -> bool:
+    return arg.startswith("-") and whole_number(arg[1:]) is not None
 LEFT_RANGE = "1–30: 10 in hand + 20 in stock, less the cards they played; at most 10 once their stock is gone"
 
 

@@ -6,8 +6,9 @@ from typing import Annotated
 
 import typer
 
-from gm.commands.common import GmApp, fail, input_errors, print_json, speak_lines
-from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
+from gm.commands.common import GmApp, input_errors, print_json, speak_lines
+from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, for_typer, whole_in
+from gm.commands.values import one_of
 from gm.speech.settings import SpeechSettings
 
 app = GmApp(help="7th Sense Training: the reading, the pyramid game, its odds.")
@@ -16,6 +17,14 @@ MAX_SEED = 2**32 - 1
 Rows = Annotated[int, typer.Option(  # the layout checks the range (SS-R1)
     "--rows", metavar="ROWS", parser=whole_in(0, None), help="Rows of the pyramid, 3–9 (SS-R1).")]
 SEED = whole_in(-MAX_SEED, MAX_SEED)  # a negative seed gets its own message (SS-R5) from the deal
+
+
+def _policies() -> tuple[str, ...]:
+    from scorer.solitaire.simulate import POLICY_NAMES
+
+    return POLICY_NAMES
+
+
 Seed = Annotated[int, typer.Option(
     "--seed", metavar="SEED", parser=SEED,
     help="Seed of the deal (the same deal on every machine).")]
@@ -66,7 +75,8 @@ def simulate(
         help="How many deals, 1–10⁷ (seeds S, S+1 and on).")] = 1000,
     seed: Seed = 0,
     policy: Annotated[str, typer.Option(
-        "--policy", metavar="POLICY", help="greedy, smart or omniscient.")] = "smart",
+        "--policy", metavar="POLICY", parser=for_typer(one_of(_policies)),
+        help="greedy, smart or omniscient.")] = "smart",
     rows: Rows = 7,
     workers: Annotated[int, typer.Option(
         "--workers", metavar="N", parser=whole_in(1, 64), help="Worker processes, 1–64 (deals are independent).")] = 1,
@@ -83,12 +93,10 @@ def simulate(
     from gm.solitaire.runs import run_deals
     from gm.solitaire.board import histogram
     from scorer.solitaire.layout import pyramid
-    from scorer.solitaire.simulate import POLICY_NAMES, Unresolved
+    from scorer.solitaire.simulate import Unresolved
     from scorer.solitaire.deal import check_seed
     from scorer.solitaire.stats import summarize
 
-    if policy not in POLICY_NAMES:
-        fail(f"policy must be greedy, smart or omniscient, not {policy!r}")
     with input_errors():
         pyramid(rows)
         check_seed(seed)

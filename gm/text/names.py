@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 
+from gm.text.numbers import whole_number
 from gm.text.parse import fold, split_list
 from gm.werewolf.cards import names_from_pack, parse_card
 from gm.werewolf.tally import GRAVEYARD
@@ -61,7 +62,7 @@ def check_player_names(names: Sequence[str], lang: str = "en") -> None:
         if said in graveyard:
             raise BadInput(f"a player cannot be named {name!r}: that is the graveyard's name", "graveyard_name",
                            name=name)
-        if said in words or said.isdigit():
+        if said in words or whole_number(said) is not None:
             raise BadInput(f"a player cannot be named {name!r}: it is an answer word ({said})", "answer_word",
                            name=name, word=said)
 
