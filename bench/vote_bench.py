@@ -145,7 +145,7 @@ def one_vote(players: list[str], tally: dict[str, int]) -> dict[str, object]:
     from gm.speech.settings import SpeechSettings
     from gm.speech.speakers import open_speaker
     from gm.text.lines import Voice
-    from gm.werewolf.decks import standard_deck
+    from scorer.werewolf.decks import standard_deck
     import io
 
     with tempfile.TemporaryDirectory() as folder:

@@ -350,7 +350,7 @@ def test_ctrl_c_while_the_panel_draws_or_a_cue_is_said_pauses_and_asks(where, ch
 
 def test_ctrl_c_as_the_discussion_line_is_said_pauses_and_asks():
     from gm.night.runner import _step
-    from gm.werewolf.script import Kind, Step
+    from scorer.werewolf.script import Kind, Step
 
     class Context:
         def __init__(self):

@@ -629,7 +629,7 @@ def test_a_vote_by_voice_takes_one_answer_per_count_asked_and_one_yes(clock):
     asked), then one yes to the whole tally, read in one line naming only who has votes (HW-R4)."""
     from gm.night.context import NightContext
     from gm.night.vote import run_vote
-    from gm.werewolf.decks import standard_deck
+    from scorer.werewolf.decks import standard_deck
 
     asker, _ = _asker(clock, [said("three"), said("one"), said("yes")], endless=False)
     players = ["Aki", "Ken", "Mio", "Sora"]
