@@ -18,7 +18,7 @@ from gm.commands.judge_request import parse_judge_request
 from gm.commands.werewolf_values import BadPlayers, parse_counts, parse_pairs, parse_players, parse_roll_call
 from gm.text.names import BadInput, check_player_names, resolve_name
 from gm.text.lines import Voice
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.tally import GRAVEYARD
 from voices import LANGUAGES, load_pack
 
 runner = CliRunner()

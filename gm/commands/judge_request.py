@@ -8,9 +8,9 @@ from typing import Any
 from collections.abc import Mapping
 
 from gm.text.names import BadInput, check_player_names, resolve_name
-from gm.werewolf.cards import parse_card
-from gm.werewolf.decks import Deck, custom_deck, standard_deck
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.cards import parse_card
+from scorer.werewolf.decks import Deck, custom_deck, standard_deck
+from scorer.werewolf.tally import GRAVEYARD
 
 
 @dataclass(frozen=True)

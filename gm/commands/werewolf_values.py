@@ -13,7 +13,7 @@ from gm.text.parse import split_list
 from scorer.refusal import Refusal
 
 if TYPE_CHECKING:
-    from gm.werewolf.decks import Deck
+    from scorer.werewolf.decks import Deck
 
 
 class BadPlayers(GmError, Refusal):
@@ -52,7 +52,7 @@ def player_count(text: str) -> int:
 
 def deck_for(players: int, variant: str | None = None, swap_ins: str = "") -> Deck:
     """The deck a command plays with: the standard deck for `players`, a variant, swap-ins (HW-R1)."""
-    from gm.werewolf.decks import standard_deck
+    from scorer.werewolf.decks import standard_deck
 
     return standard_deck(players, variant, parse_card_list(swap_ins))
 

@@ -17,8 +17,8 @@ from typing import TypeVar
 from gm.text.lines import Voice
 from gm.text.numbers import number_words, said_number
 from gm.text.parse import fold as fold, tight as tight  # how every reply is compared, named here too
-from gm.werewolf.cards import ALIASES, CARD_IDS
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.cards import ALIASES, CARD_IDS
+from scorer.werewolf.tally import GRAVEYARD
 
 _SEPARATORS = re.compile(r"[\s,、，=:：;；・/]+")
 _GLUED = re.compile(r"^(\D+?)(\d+)$")  # ken1, けん2

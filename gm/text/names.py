@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from gm.text.numbers import whole_number
 from gm.text.parse import fold, split_list
-from gm.werewolf.cards import names_from_pack, parse_card
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.cards import names_from_pack, parse_card
+from scorer.werewolf.tally import GRAVEYARD
 from voices import LANGUAGES, load_pack
 from gm.errors import GmError
 from scorer.refusal import Refusal
