@@ -9,11 +9,6 @@ from typing import Any
 
 from scorer.errors import ScorerError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
 LANGUAGES = ("en", "ja", "ko")
 
 
@@ -33,6 +28,10 @@ def load_pack(lang: str) -> dict[str, Any]:
     """The parsed pack for `lang` (one of LANGUAGES), read once and shared: callers do not change it."""
     if lang not in LANGUAGES:
         raise UnknownLanguage(f"no voice pack for language {lang!r} (have: {', '.join(LANGUAGES)})")
+    if sys.version_info >= (3, 11):  # here, not at the top: `gm … --help` reads no pack
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
     with open(os.path.join(os.path.dirname(__file__), f"{lang}.toml"), "rb") as pack:  # installed beside this file
         parsed: dict[str, Any] = tomllib.load(pack)
     return parsed
