@@ -385,3 +385,11 @@ def test_a_reader_that_went_away_is_no_error(tmp_path):
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_a_usage_error_names_the_command_whatever_the_program_is_called():
+    """Run as `python -m gm`, the error names `solitaire simulate`, not `-m gm solitaire simulate`."""
+    for program in ("gm", "python -m gm"):
+        result = runner.invoke(app, ["solitaire", "simulate", "--rows", "x"], prog_name=program)
+        assert result.exit_code == 2
+        assert result.stderr == "gm: solitaire simulate: --rows: must be a whole number, not 'x'\n", program

@@ -107,9 +107,18 @@ def _is_usage_error(error: Exception) -> bool:
     return isinstance(error, typer.TyperException) and error.exit_code == EXIT_BAD_INPUT
 
 
+def _command_names(ctx: Any) -> list[str]:
+    """The commands below the program in `ctx` ("score", "flow"), whatever the program is called
+    (gm, or `python -m gm`)."""
+    names: list[str] = []
+    while ctx is not None and ctx.parent is not None:
+        names.append(ctx.info_name)
+        ctx = ctx.parent
+    return names[::-1]
+
+
 def _usage_failure(error: Exception, ctx: Any) -> NoReturn:
-    where = getattr(error, "ctx", None) or ctx
-    path = where.command_path.split()[1:] if where is not None else []  # whatever the program name
+    path = _command_names(getattr(error, "ctx", None) or ctx)
     fail(f"{' '.join(path)}: {_usage_line(error)}" if path else _usage_line(error))
 
 
