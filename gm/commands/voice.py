@@ -21,7 +21,7 @@ app = GmApp(help="Voices, microphone and speech-model checks.")
 @app.command("list")
 def list_voices(
     lang: Annotated[str | None, typer.Option(
-        "--lang", metavar="LANG", help="Only voices speaking this language (en, ja, ko).")] = None,
+        "--lang", metavar="LANG", help=f"Only voices speaking this language ({', '.join(LANGUAGES)}).")] = None,
     every: Annotated[bool, typer.Option(
         "--all", help="Also the voices of languages gm does not speak in.")] = False,
     json_out: Json = False,
@@ -34,6 +34,7 @@ def list_voices(
 
     from gm.speech.notes import Notes
     from gm.speech.tts import installed_voices, used_voices
+    from gm.speech.voices_found import speaking
     from gm.text.lines import Voice
 
     with input_errors():
@@ -42,7 +43,7 @@ def list_voices(
     for failure in failures:
         Notes(words.lang).note(failure.note)
     used = {(v.engine, v.id) for v in used_voices(found, LANGUAGES).values()}
-    shown = [v for v in found if v.lang == lang] if lang else [v for v in found if every or v.lang in LANGUAGES]
+    shown = speaking(found, lang) if lang else [v for v in found if every or v.lang in LANGUAGES]
     if json_out:
         print_json([{"engine": v.engine, "id": v.id, "name": v.name, "tag": v.tag, "lang": v.lang,
                      "default": (v.engine, v.id) in used} for v in shown])

@@ -40,7 +40,7 @@ def spoken(key: str) -> bool:
 
 
 def keys(voice: Voice) -> list[str]:
-    """Every line's key in the pack (the `[words]` readings are not lines)."""
+    """Every line's key in the pack (the `[words]` readings and the `[language]` table are not lines)."""
     def walk(node: Any, prefix: str) -> Iterator[str]:
         for name, value in node.items():
             key = f"{prefix}{name}"
@@ -48,7 +48,7 @@ def keys(voice: Voice) -> list[str]:
                 yield from walk(value, key + ".")
             else:
                 yield key
-    return [key for key in walk(voice.pack, "") if not key.startswith("words.")]
+    return [key for key in walk(voice.pack, "") if not key.startswith(("words.", "language."))]
 
 
 def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
@@ -72,7 +72,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "kind": "flow", "why": "", "note": "", "commands": "flow, foul", "usage": "flow PLAYER [PILES]",
         "card_a": "7 fire", "card_b": "5 water", "card": voice.line("werewolf.cards.seer"),
         "id": "HW-R4", "title": name, "quote": name,
-        "pending": "owl", "expected": "eye",
+        "pending": "owl", "expected": "eye", "move": "turn the next stock card",
         "pile_word": "piles", "boxes": "one box has only four Owls",
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,
