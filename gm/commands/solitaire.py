@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gm.commands.common import GmApp, fail, input_errors, print_json, speak_lines
 from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
 from gm.speech.settings import SpeechSettings
+
+if TYPE_CHECKING:
+    from gm.text.lines import Voice
 
 app = GmApp(help="7th Sense Training: the reading, the pyramid game, its odds.")
 
@@ -48,13 +51,9 @@ def _workers(asked: int, deals: int) -> int:
 
     workers = min(asked, worker_limit(deals))
     if workers < asked and workers < deals:
-        from gm.text.lines import Voice
-        from voices import default_language
-
         memory = free_memory()
         room = memory // WORKER_BYTES if memory is not None else cores()
-        line = Voice(default_language()).text("solitaire.workers.fewer", workers=workers, asked=asked, cores=cores(),
-                                              room=room)
+        line = _words().text("solitaire.workers.fewer", workers=workers, asked=asked, cores=cores(), room=room)
         typer.echo(f"gm: {line}", err=True)
     return workers
 
@@ -106,12 +105,22 @@ def simulate(
             data["unresolved"] = [r.to_json() for r in unresolved]
         print_json(data)
         return
+    words = _words()
     if summary:
-        histogram(summary)
+        histogram(summary, voice=words)
     else:
-        typer.echo(f"no deal settled within {max_states} states")
+        typer.echo(words.text("solitaire.simulate.none_settled", limit=max_states))
     for r in unresolved:
-        typer.echo(f"unresolved within {max_states} states: seed {r.seed}, between {r.at_least} and {r.at_most} left")
+        typer.echo(words.text("solitaire.simulate.unresolved", limit=max_states, seed=r.seed, low=r.at_least,
+                              high=r.at_most))
+
+
+def _words() -> Voice:
+    """The lines of the locale's language, for the commands that have no --lang."""
+    from gm.text.lines import Voice
+    from voices import default_language
+
+    return Voice(default_language())
 
 
 def _prepare_solver() -> None:
@@ -122,7 +131,7 @@ def _prepare_solver() -> None:
     with input_errors():
         check_available()
     if not compiled():
-        typer.echo("gm: compiling the pyramid solver first (once on this machine, about half a minute)", err=True)
+        typer.echo(f"gm: {_words().text('solitaire.simulate.compiling')}", err=True)
 
 
 @app.command()

@@ -221,17 +221,21 @@ def check_command(
     from gm.clock import RealClock
     from gm.hearing.listener import (
         EchoGate, Listener, MicSource, NoAudio, NoModel, PcmSource, input_devices, level, load_model)
+    from gm.text.lines import Voice
 
+    with input_errors():
+        words = Voice(lang)
     try:
         devices = input_devices()
-        typer.echo("input devices:" if devices else "input devices: none")
+        typer.echo(words.text("voice.check.devices" if devices else "voice.check.no_devices"))
         for d in devices:
-            typer.echo(f"  {d['index']}: {d['name']} ({d['channels']} ch, {d['rate']:g} Hz)")
+            typer.echo(words.text("voice.check.device", index=d["index"], name=d["name"], channels=d["channels"],
+                                  rate=f"{d['rate']:g}"))
         pick = _device(device, devices)
         source = MicSource(RealClock(), EchoGate(None), device=pick)
     except NoAudio as error:
         fail(str(error))
-    typer.echo(f"recording {seconds:g} s at {source.rate:g} Hz: say something…")
+    typer.echo(words.text("voice.check.recording", seconds=f"{seconds:g}", rate=f"{source.rate:g}"))
     try:
         audio = source.record(seconds)
     except NoAudio as error:
@@ -239,15 +243,15 @@ def check_command(
     finally:
         source.close()
     rms, peak = level(audio)
-    silent = "  (silent? check the microphone)" if peak < -50 else ""
-    typer.echo(f"level: {rms:.1f} dBFS average, {peak:.1f} dBFS peak{silent}")
+    silent = words.text("voice.check.silent") if peak < -50 else ""
+    typer.echo(words.text("voice.check.level", rms=f"{rms:.1f}", peak=f"{peak:.1f}") + silent)
     try:
         model = load_model(vosk_model, lang)
     except NoModel as error:
-        typer.echo(f"heard: (no model: {error})")
+        typer.echo(words.text("voice.check.no_model", reason=str(error)))
         return
     heard = Listener(model, PcmSource(source.rate, audio, RealClock())).transcript()
-    typer.echo(f"heard: {heard or '(nothing)'}")
+    typer.echo(words.text("voice.check.heard", text=heard or words.text("voice.check.nothing")))
 
 
 def _device(device: str | None, devices: list[dict]) -> int | str | None:
@@ -300,5 +304,7 @@ def hear_command(
             typer.echo(json.dumps({"file": str(wav), "text": text, "answer": answer}, ensure_ascii=False))
             continue
         if len(wavs) > 1:
-            typer.echo(f"{wav}:")
-        typer.echo(f"heard: {text or '(nothing)'}\nanswer: {answer if answer is not None else '(none)'}")
+            typer.echo(voice.text("voice.hear.file", file=str(wav)))
+        typer.echo(voice.text("voice.check.heard", text=text or voice.text("voice.check.nothing")))
+        typer.echo(voice.text("voice.hear.answer", answer=answer if answer is not None else
+                              voice.text("voice.hear.no_answer")))

@@ -107,15 +107,15 @@ def describe_move(deal: Deal, moves: Iterable[Move]) -> list[str]:
     return out
 
 
-def histogram(summary: Summary, console: Console | None = None) -> None:
-    """The distribution of readings as bars, with each share's 95 % interval."""
+def histogram(summary: Summary, console: Console | None = None, voice: Voice | None = None) -> None:
+    """The distribution of readings as bars, with each share's 95 % interval (words in `voice`'s language)."""
     console = console or Console()
-    words = _board_words(None)  # the readings without a percentage: "bright", "dark" (SS digest)
+    voice = voice or Voice("en")
+    words = _board_words(voice)  # the readings without a percentage: "bright", "dark" (SS digest)
     lo, hi = summary.clear_rate_ci95
-    console.print(
-        f"{summary.policy}: {summary.deals} deals, {summary.rows} rows — mean {summary.mean_left:.2f} left, "
-        f"cleared {summary.clear_rate:.1%} (95% CI {lo:.1%}–{hi:.1%})"
-    )
+    console.print(voice.text(
+        "solitaire.simulate.summary", policy=summary.policy, deals=summary.deals, rows=summary.rows,
+        mean=f"{summary.mean_left:.2f}", cleared=f"{summary.clear_rate:.1%}", low=f"{lo:.1%}", high=f"{hi:.1%}"))
     top = max(summary.distribution.values())
     for left, count in sorted(summary.distribution.items()):
         share = count / summary.deals
@@ -123,4 +123,5 @@ def histogram(summary: Summary, console: Console | None = None) -> None:
         bar = "█" * max(1, round(40 * count / top))
         result = reading(left, summary.rows)
         said = f"{result.percent}%" if result.percent is not None else words(result.key)
-        console.print(f"{left:>3} left  {said:>6}  {bar:<40} {share:6.1%}  [{low:.1%}–{high:.1%}]")
+        console.print(voice.text("solitaire.simulate.row", left=f"{left:>3}", said=f"{said:>6}", bar=f"{bar:<40}",
+                                 share=f"{share:6.1%}", low=f"{low:.1%}", high=f"{high:.1%}"))

@@ -31,7 +31,8 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 # Sections only ever printed, never said: they need no kana.
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
                 "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
-                "werewolf.group.", "werewolf.results.", "voice.model.")
+                "werewolf.group.", "werewolf.results.", "voice.model.", "voice.check.", "voice.hear.",
+                "solitaire.simulate.")
 
 
 def spoken(key: str) -> bool:
@@ -73,6 +74,9 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "card_a": "7 fire", "card_b": "5 water", "card": voice.line("werewolf.cards.seer"),
         "id": "HW-R4", "title": name, "quote": name,
         "pending": "owl", "expected": "eye", "move": "turn the next stock card",
+        "channels": count, "rate": "16000", "seconds": "3", "rms": "-20.5", "peak": "-3.1", "said": "90%",
+        "policy": "smart", "deals": count, "mean": "2.23", "cleared": "41.3%", "share": "12.7%", "bar": "████",
+        "seed": count,
         "pile_word": "piles", "boxes": "one box has only four Owls",
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,
