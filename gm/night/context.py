@@ -10,7 +10,7 @@ from gm.table.questions import Table, loggable
 from gm.text.lines import Voice
 from gm.ports import Answer, Asker, Clock, Controls, Line, Question, Speaker
 from gm.night.timer import TimerDisplay
-from gm.werewolf.decks import Deck
+from scorer.werewolf.decks import Deck
 
 Log = Callable[..., None]
 T = TypeVar("T")

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from gm.text import kana
 from gm.text.language import language
 from gm.ports import Line
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.tally import GRAVEYARD
 from voices import load_pack
 
 
