@@ -121,3 +121,12 @@ def test_a_pack_with_a_bad_language_table_is_refused_in_one_line(tmp_path, monke
     result = runner.invoke(app, ["voice", "say", "hello", "--lang", "yy"])
     assert result.exit_code == 2, result.output
     assert result.output.count("\n") == 1 and said in result.output and "yy.toml" in result.output
+
+
+def test_a_pack_lacking_lines_of_gms_own_is_refused_in_one_line(tmp_path, monkeypatch):
+    cut = [('executed = "{name} is executed."\n', ""), ('honorific = ""', "")]
+    monkeypatch.setenv(voices.PACKS_ENV, str(toy_pack(tmp_path / "packs", cut, code="yy")))
+    result = play("--lang", "yy")
+    assert result.exit_code == 2, result.output
+    assert result.output.endswith("yy.toml' lacks 2 of the lines of gm's own packs: "
+                                  "language.honorific, werewolf.vote.executed\n")

@@ -116,8 +116,30 @@ def default_language() -> str:
 
 
 def load_pack(lang: str) -> dict[str, Any]:
-    """The parsed pack for `lang` (one of LANGUAGES), read once and shared: callers do not change it."""
-    return _read(str(pack_path(lang)))
+    """The parsed pack for `lang` (one of LANGUAGES), read once and shared: callers do not change it.
+    A pack from $GM_VOICE_PACKS must have every line gm's English pack has (BadPack names those missing)."""
+    path = pack_path(lang)
+    pack = _read(str(path))
+    if path.parent != _HERE:
+        missing = sorted(_keys(_read(str(_HERE / "en.toml"))) - _keys(pack))
+        if missing:
+            shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            raise BadPack(f"the voice pack {str(path)!r} lacks {len(missing)} of the lines of gm's own packs: {shown}")
+    return pack
+
+
+def _keys(node: dict[str, Any], prefix: str = "") -> set[str]:
+    """Every key of a pack: its lines (a string, or a {text, kana} table) and its `[language]` table's
+    entries; not its `[words]` readings, which are its own."""
+    keys = set()
+    for name, value in node.items():
+        if prefix == "" and name == "words":
+            continue
+        if isinstance(value, dict) and not ("text" in value and set(value) <= {"text", "kana"}):
+            keys |= _keys(value, f"{prefix}{name}.")
+        else:
+            keys.add(f"{prefix}{name}")
+    return keys
 
 
 @functools.cache

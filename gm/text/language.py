@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, cast
 
-from voices import LANGUAGES, BadPack, pack_path
+from voices import LANGUAGES, BadPack, load_pack, pack_path
 
 V = TypeVar("V")
 
@@ -81,11 +81,11 @@ _TEXTS = ("reading", "honorific", "items_join", "list_join", "list_last", "sente
 _MODEL = ("url", "sha256", "package", "install")
 
 
-def _get(table: Any, key: str, kind: type, where: str) -> Any:
+def _get(table: Any, key: str, kind: type, where: str, section: str = "language") -> Any:
     value: Any = table.get(key) if isinstance(table, dict) else None
     if not isinstance(value, kind) or (isinstance(value, list) and not all(isinstance(v, str) for v in value)):
         wanted = "a list of strings" if kind is list else "a table" if kind is dict else "a string"
-        raise BadPack(f"the voice pack {where} needs {key} = {wanted} in its [language] table")
+        raise BadPack(f"the voice pack {where!r} needs {key} = {wanted} in its [{section}] table")
     return value
 
 
@@ -97,22 +97,20 @@ def reading_module(name: str, where: str) -> Reading:
         module = None
     missing = [part for part in _READING_PARTS if not hasattr(module, part)] if module else list(_READING_PARTS)
     if module is None or missing:
-        raise BadPack(f"the voice pack {where}: reading = {name!r} names no reading module in gm/text "
+        raise BadPack(f"the voice pack {where!r}: reading = {name!r} names no reading module in gm/text "
                       f"(plain, japanese, korean)")
     return cast(Reading, module)
 
 
 @functools.cache
 def _language(code: str, path: str) -> Language:
-    from voices import load_pack
-
     table = load_pack(code).get("language")
     texts = {key: _get(table, key, str, path) for key in _TEXTS}
     model = _get(table, "model", dict, path)
     return Language(
         code=code, **{**texts, "reading": reading_module(texts["reading"], path)},
         voices=tuple(_get(table, "voices", list, path)), decoys=tuple(_get(table, "decoys", list, path)),
-        model=SpeechModel(**{key: _get(model, key, str, path + " [language.model]") for key in _MODEL}))
+        model=SpeechModel(**{key: _get(model, key, str, path, "language.model") for key in _MODEL}))
 
 
 def language(code: str) -> Language:
