@@ -47,3 +47,13 @@ def test_simulate_prints_its_spread_in_the_locales_language(monkeypatch, locale,
     result = CliRunner().invoke(app, ["solitaire", "simulate", "--deals", "20"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(first)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["voice", "model", "--url", "http://mirror.example/", "--lang", "ko"], "gm: --url은 --get LANG과 함께 써요\n"),
+    (["voice", "model", "--get", "fr", "--lang", "ja"], "gm: --get: 言語 'fr' はありません (あるもの: en, ja, ko)\n"),
+    (["voice", "model", "--get", "fr"], "gm: --get: no language 'fr' (have: en, ja, ko)\n"),
+])
+def test_voice_refusals_are_said_in_the_language_asked_for(args, said):
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and result.output == said

