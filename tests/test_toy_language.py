@@ -130,3 +130,11 @@ def test_a_pack_lacking_lines_of_gms_own_is_refused_in_one_line(tmp_path, monkey
     assert result.exit_code == 2, result.output
     assert result.output.endswith("yy.toml' lacks 2 of the lines of gm's own packs: "
                                   "language.honorific, werewolf.vote.executed\n")
+
+
+def test_a_pack_in_the_packs_folder_takes_the_place_of_gms_own(tmp_path, monkeypatch):
+    folder = toy_pack(tmp_path / "packs", TOY_WORDS[:1], code="en")
+    assert Voice("en").text("werewolf.intro", n=4, players=list("ABCD")).startswith("Half Werewolf for 4 players")
+    monkeypatch.setenv(voices.PACKS_ENV, str(folder))
+    assert voices.languages() == ("en", "ja", "ko")
+    assert Voice("en").text("werewolf.intro", n=4, players=list("ABCD")).startswith("Halbwolf für 4 Spieler: A, B")
