@@ -104,7 +104,8 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "final.mdl", "en", "get", "PATH", "MB", "unk", "pip", "SHA-256",
                                     "lang",  # why gm cannot listen: options, programs, files
                                     "ch", "dBFS", "smart",  # gm voice check's units, a simulate policy
-                                    "url", "LANG", "device", "answers", "greedy", "omniscient", "ja", "ko"}  # options
+                                    "url", "LANG", "device", "answers", "greedy", "omniscient", "ja", "ko",  # options
+                                    "fire", "water", "max-states"}  # the sample cards' values, an option
     for lang in ("en", "ja", "ko"):
         for line in samples.lines(lang):
             assert line.text and "{" not in line.text, (lang, line.key)

@@ -50,6 +50,22 @@ def test_simulate_prints_its_spread_in_the_locales_language(monkeypatch, locale,
     assert result.stdout.startswith(first)
 
 
+@pytest.mark.parametrize("locale, lines", [
+    ("ja_JP.UTF-8", ["シード 2、4段: 残りは最少 0枚 (30手、30 局面を探索)",
+                     "  1. 9 番 (6風) と 8 番 (7風) をペアにする"]),
+    ("C.UTF-8", ["seed 2, 4 rows: at best 0 left (30 moves, 30 states searched)",
+                 "  1. pair 9 (6 wind) with 8 (7 wind)"]),
+])
+def test_solve_says_its_moves_in_the_locales_language(monkeypatch, locale, lines):
+    pytest.importorskip("numba")
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", locale)
+    result = CliRunner().invoke(app, ["solitaire", "solve", "--seed", "2", "--rows", "4"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:2] == lines
+
+
 @pytest.mark.parametrize("args, said", [
     (["voice", "model", "--url", "http://mirror.example/", "--lang", "ko"], "gm: --url은 --get LANG과 함께 써요\n"),
     (["voice", "model", "--get", "fr", "--lang", "ja"], "gm: --get: 言語 'fr' はありません (あるもの: en, ja, ko)\n"),

@@ -152,13 +152,14 @@ def solve(
     with input_errors():
         deal = deal_from_seed(seed, rows)
     _prepare_solver()
-    if long_search_note(rows, max_states):
-        typer.echo(long_search_note(rows, max_states), err=True)
-    outcome = solve_with_progress(deal, seed, max_states)
+    words = _words()
+    if long_search_note(rows, max_states, words):
+        typer.echo(long_search_note(rows, max_states, words), err=True)
+    outcome = solve_with_progress(deal, seed, max_states, words)
     if json_out:
         print_json(solve_json(deal, seed, max_states, outcome))
         return
-    for line in solve_lines(deal, seed, max_states, outcome):
+    for line in solve_lines(deal, seed, max_states, outcome, words):
         typer.echo(line)
 
 

@@ -102,7 +102,7 @@ def hint_line(state: GameState, voice: Voice | None = None) -> str:
     """The smart player's move as the command to type, and in words where the pack's line has them."""
     voice = voice or Voice("en")
     move = smart(state)
-    return voice.text("solitaire.board.hint_line", command=command_for(state, move), move=describe(state, move))
+    return voice.text("solitaire.board.hint_line", command=command_for(state, move), move=describe(state, move, voice))
 
 
 def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: Console | None = None) -> GameState:

@@ -32,7 +32,7 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
                 "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
                 "werewolf.group.", "werewolf.results.", "voice.model.", "voice.check.", "voice.hear.",
-                "solitaire.simulate.")
+                "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.")
 
 
 def spoken(key: str) -> bool:
@@ -77,6 +77,10 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "channels": count, "rate": "16000", "seconds": "3", "rms": "-20.5", "peak": "-3.1", "said": "90%",
         "policy": "smart", "deals": count, "mean": "2.23", "cleared": "41.3%", "share": "12.7%", "bar": "████",
         "seed": count, "have": "en, ja, ko", "device": "9", "known": "0, 1", "answers": "",
+        "flip": voice.text("solitaire.moves.names.fire"), "special": voice.text("solitaire.moves.names.owl"),
+        "set_aside": voice.text("solitaire.moves.names.water"), "rank": count,
+        "element": voice.text("solitaire.moves.names.earth"), "moves": count,
+        "states": "1,024",
         "pile_word": "piles", "boxes": "one box has only four Owls",
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,
