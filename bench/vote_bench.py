@@ -138,7 +138,7 @@ def seconds_of(folder: Path) -> float:
 
 def one_vote(players: list[str], tally: dict[str, int]) -> dict[str, object]:
     from gm.hearing.keyboard import KeyboardAsker
-    from gm.hearing.listener import Listener
+    from gm.hearing.session import Listener
     from gm.hearing.voice import VoiceAsker
     from gm.night.context import NightContext
     from gm.night.vote import run_vote

@@ -213,9 +213,9 @@ def test_names_in_a_hand_made_journal_are_shown_escaped(tmp_path, name):
 
 
 def test_a_device_index_past_any_device_is_refused(monkeypatch):
-    import gm.hearing.listener as listener
+    import gm.hearing.microphone as microphone
 
-    monkeypatch.setattr(listener, "input_devices", lambda: [{"index": 0, "name": "mic", "channels": 1,
+    monkeypatch.setattr(microphone, "input_devices", lambda: [{"index": 0, "name": "mic", "channels": 1,
                                                               "rate": 16000.0}])
     for device in ("999999999999999999999999999999", "7"):
         result = runner.invoke(app, ["voice", "check", "--device", device])
