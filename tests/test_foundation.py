@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from gm.text import japanese, samples
+from gm.text import japanese
+import pack_samples as samples
 from gm.commands.common import BadPlayers, parse_players
 from fakes import FakeClock
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker

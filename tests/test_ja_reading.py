@@ -6,9 +6,10 @@ import sys
 
 import pytest
 
-from gm.text import japanese, kana, samples
+from gm.text import japanese, kana
+import pack_samples as samples
 from gm.text.lines import Voice
-from gm.text.reading_check import mismatches
+from reading_check import mismatches
 
 NAMES = {"健": "けん"}
 

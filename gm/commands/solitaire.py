@@ -126,7 +126,7 @@ def _words() -> Voice:
 def _prepare_solver() -> None:
     """Refuse in one line when numba is missing; say so on stderr when the solver is about to be
     compiled (the first time on a machine)."""
-    from scorer.solitaire.solver_cache import check_available, compiled
+    from gm.solitaire.solver_cache import check_available, compiled
 
     with input_errors():
         check_available()

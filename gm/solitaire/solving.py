@@ -78,7 +78,9 @@ def solve_reporting(deal: Deal, max_states: int | None, report: Callable[[int, b
 
     def work() -> None:
         try:
-            solutions.append(solve(deal, max_states))
+            from gm.solitaire.compiled import compiled_search
+
+            solutions.append(solve(deal, max_states, search=compiled_search()))
         except BaseException as error:  # handed to the waiting thread, which raises it
             errors.append(error)
 

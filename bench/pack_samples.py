@@ -1,7 +1,8 @@
 """Every line of a voice pack, its fields filled with sample names and numbers.
 
-Used by the tests that walk every key of both packs and by bench/ja_reading_bench.py, which
-compares the kana gm speaks with Open JTalk's reading of the printed text.
+Used by the tests that walk every key of the packs (pyproject.toml puts bench/ on their path)
+and by ja_reading_bench.py, which compares the kana gm speaks with Open JTalk's reading of the
+printed text.
 """
 
 from __future__ import annotations
