@@ -15,8 +15,9 @@ import gm.text.names
 from gm.cli import app
 from gm.commands import judge_request, werewolf, werewolf_values
 from gm.commands.judge_request import parse_judge_request
-from gm.commands.werewolf_values import BadPlayers, parse_counts, parse_pairs, parse_players, parse_roll_call
-from gm.text.names import BadInput, check_player_names, resolve_name
+from gm.commands.werewolf_values import (BadPlayers, check_player_names, parse_counts, parse_pairs, parse_players,
+                                         parse_roll_call)
+from gm.text.names import BadInput, resolve_name
 from gm.text.lines import Voice
 from scorer.werewolf.tally import GRAVEYARD
 from voices import LANGUAGES, load_pack

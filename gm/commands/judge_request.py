@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Mapping
 
-from gm.text.names import BadInput, check_player_names, resolve_name
+from gm.commands.werewolf_values import check_player_names
+from gm.text.names import BadInput, resolve_name
 from scorer.werewolf.cards import parse_card
 from scorer.werewolf.decks import Deck, custom_deck, standard_deck
 from scorer.werewolf.tally import GRAVEYARD

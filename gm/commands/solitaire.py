@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gm.commands.common import GmApp, input_errors, print_json, speak_lines
-from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, for_typer, whole_in
-from gm.commands.values import one_of
+from gm.commands.common import GmApp, fail, input_errors, print_json, speak_lines
+from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
 from gm.speech.settings import SpeechSettings
+
+if TYPE_CHECKING:
+    from gm.text.lines import Voice
 
 app = GmApp(help="7th Sense Training: the reading, the pyramid game, its odds.")
 
@@ -17,14 +19,6 @@ MAX_SEED = 2**32 - 1
 Rows = Annotated[int, typer.Option(  # the layout checks the range (SS-R1)
     "--rows", metavar="ROWS", parser=whole_in(0, None), help="Rows of the pyramid, 3–9 (SS-R1).")]
 SEED = whole_in(-MAX_SEED, MAX_SEED)  # a negative seed gets its own message (SS-R5) from the deal
-
-
-def _policies() -> tuple[str, ...]:
-    from scorer.solitaire.simulate import POLICY_NAMES
-
-    return POLICY_NAMES
-
-
 Seed = Annotated[int, typer.Option(
     "--seed", metavar="SEED", parser=SEED,
     help="Seed of the deal (the same deal on every machine).")]
@@ -57,13 +51,9 @@ def _workers(asked: int, deals: int) -> int:
 
     workers = min(asked, worker_limit(deals))
     if workers < asked and workers < deals:
-        from gm.text.lines import Voice
-        from voices import default_language
-
         memory = free_memory()
         room = memory // WORKER_BYTES if memory is not None else cores()
-        line = Voice(default_language()).text("solitaire.workers.fewer", workers=workers, asked=asked, cores=cores(),
-                                              room=room)
+        line = _words().text("solitaire.workers.fewer", workers=workers, asked=asked, cores=cores(), room=room)
         typer.echo(f"gm: {line}", err=True)
     return workers
 
@@ -75,8 +65,7 @@ def simulate(
         help="How many deals, 1–10⁷ (seeds S, S+1 and on).")] = 1000,
     seed: Seed = 0,
     policy: Annotated[str, typer.Option(
-        "--policy", metavar="POLICY", parser=for_typer(one_of(_policies)),
-        help="greedy, smart or omniscient.")] = "smart",
+        "--policy", metavar="POLICY", help="greedy, smart or omniscient.")] = "smart",
     rows: Rows = 7,
     workers: Annotated[int, typer.Option(
         "--workers", metavar="N", parser=whole_in(1, 64), help="Worker processes, 1–64 (deals are independent).")] = 1,
@@ -93,10 +82,12 @@ def simulate(
     from gm.solitaire.runs import run_deals
     from gm.solitaire.board import histogram
     from scorer.solitaire.layout import pyramid
-    from scorer.solitaire.simulate import Unresolved
+    from scorer.solitaire.simulate import POLICY_NAMES, Unresolved
     from scorer.solitaire.deal import check_seed
     from scorer.solitaire.stats import summarize
 
+    if policy not in POLICY_NAMES:
+        fail(_words().text("errors.voice.policy", policy=policy))
     with input_errors():
         pyramid(rows)
         check_seed(seed)
@@ -114,23 +105,33 @@ def simulate(
             data["unresolved"] = [r.to_json() for r in unresolved]
         print_json(data)
         return
+    words = _words()
     if summary:
-        histogram(summary)
+        histogram(summary, voice=words)
     else:
-        typer.echo(f"no deal settled within {max_states} states")
+        typer.echo(words.text("solitaire.simulate.none_settled", limit=max_states))
     for r in unresolved:
-        typer.echo(f"unresolved within {max_states} states: seed {r.seed}, between {r.at_least} and {r.at_most} left")
+        typer.echo(words.text("solitaire.simulate.unresolved", limit=max_states, seed=r.seed, low=r.at_least,
+                              high=r.at_most))
+
+
+def _words() -> Voice:
+    """The lines of the locale's language, for the commands that have no --lang."""
+    from gm.text.lines import Voice
+    from voices import default_language
+
+    return Voice(default_language())
 
 
 def _prepare_solver() -> None:
     """Refuse in one line when numba is missing; say so on stderr when the solver is about to be
     compiled (the first time on a machine)."""
-    from scorer.solitaire.solver_cache import check_available, compiled
+    from gm.solitaire.solver_cache import check_available, compiled
 
     with input_errors():
         check_available()
     if not compiled():
-        typer.echo("gm: compiling the pyramid solver first (once on this machine, about half a minute)", err=True)
+        typer.echo(f"gm: {_words().text('solitaire.simulate.compiling')}", err=True)
 
 
 @app.command()
@@ -151,13 +152,14 @@ def solve(
     with input_errors():
         deal = deal_from_seed(seed, rows)
     _prepare_solver()
-    if long_search_note(rows, max_states):
-        typer.echo(long_search_note(rows, max_states), err=True)
-    outcome = solve_with_progress(deal, seed, max_states)
+    words = _words()
+    if long_search_note(rows, max_states, words):
+        typer.echo(long_search_note(rows, max_states, words), err=True)
+    outcome = solve_with_progress(deal, seed, max_states, words)
     if json_out:
         print_json(solve_json(deal, seed, max_states, outcome))
         return
-    for line in solve_lines(deal, seed, max_states, outcome):
+    for line in solve_lines(deal, seed, max_states, outcome, words):
         typer.echo(line)
 
 

@@ -70,19 +70,6 @@ def text_up_to(limit: int) -> Callable[[str], str]:
     return parse
 
 
-def one_of(names: Callable[[], tuple[str, ...]]) -> Callable[[str], str]:
-    """A parser for one of `names()` (asked for when a value is read: the names may live in a
-    module a command imports only when it runs)."""
-
-    def parse(text: str) -> str:
-        choices = names()
-        if text not in choices:
-            raise BadValue(f"must be {', '.join(choices[:-1])} or {choices[-1]}, not {text!r}")
-        return text
-
-    return parse
-
-
 def count(text: str) -> int:
     """A count as typed: ASCII or full-width digits, perhaps after a minus sign (-, −, －): the
     rules then refuse it with the count's range."""

@@ -126,8 +126,8 @@ def tally(
 
     The votes possible follow the deck: the standard one for the player count unless --variant/--with.
     """
-    from gm.commands.werewolf_values import deck_for, parse_players
-    from gm.text.names import BadInput, check_player_names
+    from gm.commands.werewolf_values import check_player_names, deck_for, parse_players
+    from gm.text.names import BadInput
     from scorer.werewolf.tally import GRAVEYARD, outcome
 
     with input_errors(lang):
@@ -260,7 +260,7 @@ def _csv(record: Record) -> str:
     import io
 
     from scorer.werewolf.evening import results
-    from scorer.werewolf.judge import Side
+    from scorer.werewolf.sides import Side
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

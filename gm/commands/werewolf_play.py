@@ -102,8 +102,7 @@ def play(
     from gm.night.runner import NightStopped
     from gm.night.terminal import KeyControls, LiveCountdown
     from gm.speech.speakers import open_speaker
-    from gm.commands.werewolf_values import deck_for, parse_players
-    from gm.text.names import check_player_names
+    from gm.commands.werewolf_values import check_player_names, deck_for, parse_players
 
     with input_errors(lang):
         names, readings = parse_players(players)

@@ -7,10 +7,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from gm.errors import GmError
-from gm.text.names import BadInput, parse_card_list, resolve_name
+from gm.text.names import BadInput, graveyard_names, parse_card_list, resolve_name
 from gm.text.numbers import whole_number
-from gm.text.parse import split_list
+from gm.text.parse import fold, split_list
 from scorer.refusal import Refusal
+from scorer.werewolf.tally import GRAVEYARD
 
 if TYPE_CHECKING:
     from scorer.werewolf.decks import Deck
@@ -42,6 +43,25 @@ def parse_players(spec: str) -> tuple[list[str], dict[str, str]]:
         if reading:
             readings[name] = plain_name(reading)
     return names, readings
+
+
+def check_player_names(names: Sequence[str], lang: str = "en") -> None:
+    """A player may not be named like the graveyard, in any case or language (the vote needs
+    both), nor like a word that answers a question in the night's language (done, none, yes,
+    no, 完了, 없음, a number): the table could never name them. Full-width forms count too."""
+    from gm.table.words import Words
+    from gm.text.lines import Voice
+
+    graveyard = {fold(name) for name in graveyard_names()} | {GRAVEYARD}
+    words = Words.of(Voice(lang)).answer_words()
+    for name in names:
+        said = fold(name)
+        if said in graveyard:
+            raise BadInput(f"a player cannot be named {name!r}: that is the graveyard's name", "graveyard_name",
+                           name=name)
+        if said in words or whole_number(said) is not None:
+            raise BadInput(f"a player cannot be named {name!r}: it is an answer word ({said})", "answer_word",
+                           name=name, word=said)
 
 
 def player_count(text: str) -> int:

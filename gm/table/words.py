@@ -61,7 +61,7 @@ class Words:
         from gm.text.names import card_names, graveyard_names
 
         hear = Vocabulary.from_voice(voice)
-        numbers = number_words(voice)
+        numbers = number_words(hear.hear)
         cards = {tight(name): card for name, card in {**card_names(), **ALIASES}.items()}
         cards.update({tight(card): card for card in CARD_IDS})
 

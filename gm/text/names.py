@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 
-from gm.text.numbers import whole_number
 from gm.text.parse import fold, split_list
 from scorer.werewolf.cards import names_from_pack, parse_card
 from scorer.werewolf.tally import GRAVEYARD
@@ -46,25 +45,6 @@ def parse_card_list(spec: str) -> list[str]:
     """ "gorilla, ゴリラ" or "天使、apprentice" → card ids: the one card parser every command uses."""
     names = card_names()
     return [parse_card(item, names) for item in split_list(spec)]
-
-
-def check_player_names(names: Sequence[str], lang: str = "en") -> None:
-    """A player may not be named like the graveyard, in any case or language (the vote needs
-    both), nor like a word that answers a question in the night's language (done, none, yes,
-    no, 完了, 없음, a number): the table could never name them. Full-width forms count too."""
-    from gm.table.words import Words
-    from gm.text.lines import Voice
-
-    graveyard = {fold(name) for name in graveyard_names()} | {GRAVEYARD}
-    words = Words.of(Voice(lang)).answer_words()
-    for name in names:
-        said = fold(name)
-        if said in graveyard:
-            raise BadInput(f"a player cannot be named {name!r}: that is the graveyard's name", "graveyard_name",
-                           name=name)
-        if said in words or whole_number(said) is not None:
-            raise BadInput(f"a player cannot be named {name!r}: it is an answer word ({said})", "answer_word",
-                           name=name, word=said)
 
 
 def resolve_name(text: str, choices: Sequence[str], what: str = "player",

@@ -10,12 +10,8 @@ two, に, 二, 둘, 한 표), or digits with a counter (3票, 3 votes).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from gm.text.parse import fold
-
-if TYPE_CHECKING:
-    from gm.text.lines import Voice
 
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９", "0123456789")
 MAX_DIGITS = 18  # far above any count at a table; keeps int() of a pasted wall of digits cheap
@@ -41,12 +37,10 @@ def signed_number(text: str) -> int | None:
     return whole_number(digits)
 
 
-def number_words(voice: Voice) -> dict[str, int]:
-    """The voice pack's words for the numbers 0–9 (`[listen.hear]`, printed forms and kana readings), folded."""
-    from gm.hearing.phrases import Vocabulary
-
-    hear = Vocabulary.from_voice(voice)
-    return {fold(phrase): int(number) for number in SPOKEN for phrase in hear.phrases(number)}
+def number_words(hear: Mapping[str, Sequence[str]]) -> dict[str, int]:
+    """The words for the numbers 0–9 in a voice pack's `[listen.hear]` table (answer id → its
+    phrases, printed forms and kana readings alike: `gm.hearing.phrases.Vocabulary.hear`), folded."""
+    return {fold(phrase): int(number) for number in SPOKEN for phrase in hear.get(number, ())}
 
 
 def said_number(words: Sequence[str], spoken: Mapping[str, int]) -> int | None:
