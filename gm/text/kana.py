@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gm.text import japanese
+from gm.text.japanese_numbers import number
 
 _VOWELS = "aiueo"
 # Consonant (as spelt after normalising) → the katakana for +a, +i, +u, +e, +o.
@@ -184,7 +184,7 @@ def romaji_katakana(word: str) -> str:
 
 
 def _number_words(digits: str) -> str:
-    return japanese.number(int(unicodedata.normalize("NFKC", digits)))
+    return number(int(unicodedata.normalize("NFKC", digits)))
 
 
 def to_kana(text: str) -> str:
