@@ -299,6 +299,7 @@ def test_a_log_that_is_a_fifo_nobody_reads_is_refused(fifo):
 
 
 # -- commands that used to end in a traceback ----------------------------------------------------------
+@pytest.mark.slow
 def test_a_simulation_whose_every_deal_hits_the_state_cap_lists_them():
     result = runner.invoke(app, ["solitaire", "simulate", "--max-states", "1", "--policy", "omniscient",
                                  "--deals", "2", "--json"])
