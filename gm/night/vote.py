@@ -36,6 +36,7 @@ def _ask_counts(ctx: NightContext, candidates: Sequence[str], totals: tuple[int,
     apart: the tally line says "nobody else" for them, and a fix that needs them asks them."""
     low, high = totals
     counts = dict(known)
+    first = True
     while unknown := [c for c in candidates if c not in counts]:
         counted = sum(counts.values())
         left = high - counted
@@ -43,7 +44,8 @@ def _ask_counts(ctx: NightContext, candidates: Sequence[str], totals: tuple[int,
             counts.update(dict.fromkeys(unknown, 0))
             return counts, set(unknown)
         question = ctx.table.count(unknown[0], left, unknown, left, candidates, by_name=ctx.table.one_breath,
-                                   counted=counted, bounds=totals)
+                                   counted=counted, bounds=totals, first=first)
+        first = False
         value = ctx.ask(question).value
         counts.update(value)
         rest = [c for c in candidates if c not in counts]

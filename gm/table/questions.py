@@ -537,18 +537,20 @@ class Table:
 
     def count(self, candidate: str, high: int, following: Sequence[str] = (), total: int | None = None,
               candidates: Sequence[str] = (), by_name: bool = False, counted: int = 0,
-              bounds: tuple[int, int] | None = None) -> Count:
+              bounds: tuple[int, int] | None = None, first: bool = True) -> Count:
         """How many point at `candidate`, at most `high`; `following` (from `candidate` on) may
         be given in one line, up to `total` votes in all; `candidates` may be named with counts
         (heard too where `by_name`: "Aki three, Ken one"), `counted` votes counted before, of a
-        vote whose totals are `bounds` (HW-R4)."""
+        vote whose totals are `bounds` (HW-R4). The `first` count of a round is asked in full
+        ("How many for Aki?"), the next ones by name alone ("Ken?")."""
         key = "werewolf.vote.ask_count"
+        line = self._line(key if first else "werewolf.vote.ask_next", {"candidate": self.label(candidate)})
         every = tuple(candidates) or tuple(following) or (candidate,)
         most = high if total is None else total
         tokens = tuple(str(n) for n in range(high + 1))
         if by_name:  # heard as a name then a number, one pair or several in one breath
             tokens += tuple(fix_token(c, n) for c in every for n in range(most + 1))
-        return Count(key, self._line(key, {"candidate": self.label(candidate)}), self.voice, self.words, tokens,
+        return Count(key, line, self.voice, self.words, tokens,
                      {fix_token(c, n): f"{self.label(c)} {n}" for c in every for n in range(most + 1)} if by_name
                      else {}, candidate=candidate, high=high, following=tuple(following) or (candidate,),
                      names=self.names(every), total=most, counted=counted,
