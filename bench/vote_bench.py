@@ -8,7 +8,7 @@ A table of 4 and of 6 players votes by voice through the real `VoiceAsker` (the 
 a fake that hears exactly what the table says; every word sure). The table answers what gm
 asks in the words of gm's own grammar for the question: a count when asked for one, "yes" at a
 read-back; with `one_breath`, the whole tally by name at the first count question ("aki three
-ken one"). Every line gm says from the vote's first line to the execution is rendered to WAV
+ken one") where gm hears it there (`gm.table.questions.ONE_BREATH_AT_COUNT`). Every line gm says from the vote's first line to the execution is rendered to WAV
 with the language's default voice (the speaker of `--speech wav:DIR`) and the durations are
 summed. Two tallies per table size: the votes on the first candidates, and a vote on the last
 candidate (the graveyard) too.
@@ -120,13 +120,16 @@ class Table:
     def say(self, line) -> None:
         self.lines += 1
         self.wav.say(line)
-        if line.key == "werewolf.vote.ask_count" and self.one_breath:
-            self.source.queue.append(lambda: " ".join(
-                self.phrase(f"{c}={self.tally[c]}") for c in self.asking.following if self.tally.get(c)))
-        elif line.key in ("werewolf.vote.ask_count", "werewolf.vote.ask_next"):
-            self.source.queue.append(lambda: self.phrase(str(self.tally.get(self.asking.candidate, 0))))
+        if line.key in ("werewolf.vote.ask_count", "werewolf.vote.ask_next"):
+            self.source.queue.append(lambda: self.count(line.key == "werewolf.vote.ask_count"))
         elif line.key.startswith(("listen.confirm", "werewolf.vote.readback")):
             self.source.queue.append(lambda: self.phrase("yes"))
+
+    def count(self, first: bool) -> str:
+        """The whole tally by name at the first count, where gm hears it so; else this count."""
+        if first and self.one_breath and any("=" in answer for answer in self.book.phrases.values()):
+            return " ".join(self.phrase(f"{c}={self.tally[c]}") for c in self.asking.following if self.tally.get(c))
+        return self.phrase(str(self.tally.get(self.asking.candidate, 0)))
 
     def phrase(self, token: str) -> str:
         """The first phrase of the grammar that says `token`."""
@@ -178,7 +181,6 @@ def one_vote(lang: str, size: int, votes: dict[object, int], one_breath: bool) -
         asker = Asker(Listener(Model(source), source), keyboard, table, voice, clock, seats=players)
         ctx = NightContext(players=players, deck=standard_deck(len(players)), voice=voice, speaker=table,
                            asker=asker, clock=clock)
-        ctx.table.one_breath = ctx.table.one_breath or one_breath
         result = run_vote(ctx)
         table.flush()
         wav.close()
