@@ -8,10 +8,11 @@ A table of 4 and of 6 players votes by voice through the real `VoiceAsker` (the 
 a fake that hears exactly what the table says; every word sure). The table answers what gm
 asks in the words of gm's own grammar for the question: a count when asked for one, "yes" at a
 read-back; with `one_breath`, the whole tally by name at the first count question ("aki three
-ken one") where gm hears it there (`gm.table.questions.ONE_BREATH_AT_COUNT`). Every line gm says from the vote's first line to the execution is rendered to WAV
-with the language's default voice (the speaker of `--speech wav:DIR`) and the durations are
-summed. Two tallies per table size: the votes on the first candidates, and a vote on the last
-candidate (the graveyard) too.
+ken one") where gm hears it there (`gm.table.questions.ONE_BREATH_AT_COUNT`). Every line gm
+says from the vote's first line to the execution is rendered to WAV with the language's
+default voice (the speaker of `--speech wav:DIR`) and the durations are summed. Two tallies
+per table size: the votes on the first candidates, and a vote on the last candidate (the
+graveyard) too.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from fakes import FakeClock, FakeModel, said, voice_asker
+from fakes import FakeClock, said, voice_asker
 from gm.cli import app
 from gm.hearing.phrases import Vocabulary
 from gm.night.context import NightContext
@@ -19,7 +19,8 @@ from gm.table.questions import ByName, Table
 from gm.text.lines import Voice
 from gm.werewolf.decks import standard_deck
 
-PLAYERS = {"en": ["Aki", "Ken", "Mio", "Sora"], "ja": ["健", "美緒", "空", "愛"], "ko": ["민수", "지훈", "서연", "지민"]}
+PLAYERS = {"en": ["Aki", "Ken", "Mio", "Sora"], "ja": ["健", "美緒", "空", "愛"],
+           "ko": ["민수", "지훈", "서연", "지민"]}
 READINGS = {"健": "けん", "美緒": "みお", "空": "そら", "愛": "あい"}
 STRANGERS = {"en": ["Yui", "Bob", "Zed"], "ja": ["翔", "りん", "ユイ"], "ko": ["하은", "도윤", "준호"]}
 SEPARATORS = [" ", ", ", "、", ","]
