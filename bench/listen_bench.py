@@ -50,7 +50,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fakes import FakeClock  # noqa: E402
-from gm.hearing.listener import BLOCK_SECONDS, Listener, PcmSource, load_model, read_wav  # noqa: E402
+from gm.hearing.model_loading import load_model  # noqa: E402
+from gm.hearing.recorded import PcmSource, read_wav  # noqa: E402
+from gm.hearing.session import Listener  # noqa: E402
+from gm.hearing.sources import BLOCK_SECONDS  # noqa: E402
 from gm.hearing.phrases import Vocabulary, question_phrases  # noqa: E402
 from gm.hearing.voice import phrasebook  # noqa: E402
 from gm.ports import Line  # noqa: E402

@@ -153,14 +153,14 @@ def seconds_of(folder: Path) -> float:
 
 def one_vote(lang: str, size: int, votes: dict[object, int], one_breath: bool) -> dict[str, object]:
     from gm.hearing.keyboard import KeyboardAsker
-    from gm.hearing.listener import Listener
+    from gm.hearing.session import Listener
     from gm.hearing.voice import VoiceAsker
     from gm.night.context import NightContext
     from gm.night.vote import run_vote
     from gm.speech.settings import SpeechSettings
     from gm.speech.speakers import open_speaker
     from gm.text.lines import Voice
-    from gm.werewolf.decks import standard_deck
+    from scorer.werewolf.decks import standard_deck
     import io
 
     players = PLAYERS[lang][:size]

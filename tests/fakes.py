@@ -247,7 +247,7 @@ def voice_asker(clock, items=(), keyboard="", model=None, endless=True, speaker=
     import io
 
     from gm.hearing.keyboard import KeyboardAsker
-    from gm.hearing.listener import Listener
+    from gm.hearing.session import Listener
     from gm.hearing.voice import VoiceAsker
     from gm.text.lines import Voice
 

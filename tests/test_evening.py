@@ -16,9 +16,9 @@ from fakes import FakeClock
 from gm.night.context import NightContext
 from gm.night.evening import run_evening
 from gm.text.lines import Voice
-from gm.werewolf.decks import standard_deck
-from gm.werewolf.evening import Evening, EveningError, evening_from_json
-from gm.werewolf.judge import Side
+from scorer.werewolf.decks import standard_deck
+from scorer.werewolf.evening import Evening, EveningError, evening_from_json
+from scorer.werewolf.judge import Side
 
 from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls
 

@@ -17,7 +17,7 @@ from gm.cli import app
 from gm.night.groups import GroupFile, append_line, default_group, group_name, group_path, latest_group, read_record
 from gm.night.log import NightLog
 from gm.text.lines import Voice
-from gm.werewolf.evening import night
+from scorer.werewolf.evening import night
 
 FOUR = ("Aki", "Ken", "Mio", "Sora")
 NIGHT_KEYS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf traitor\n"

@@ -213,9 +213,9 @@ def test_names_in_a_hand_made_journal_are_shown_escaped(tmp_path, name):
 
 
 def test_a_device_index_past_any_device_is_refused(monkeypatch):
-    import gm.hearing.listener as listener
+    import gm.hearing.microphone as microphone
 
-    monkeypatch.setattr(listener, "input_devices", lambda: [{"index": 0, "name": "mic", "channels": 1,
+    monkeypatch.setattr(microphone, "input_devices", lambda: [{"index": 0, "name": "mic", "channels": 1,
                                                               "rate": 16000.0}])
     for device in ("999999999999999999999999999999", "7"):
         result = runner.invoke(app, ["voice", "check", "--device", device])
@@ -350,7 +350,7 @@ def test_ctrl_c_while_the_panel_draws_or_a_cue_is_said_pauses_and_asks(where, ch
 
 def test_ctrl_c_as_the_discussion_line_is_said_pauses_and_asks():
     from gm.night.runner import _step
-    from gm.werewolf.script import Kind, Step
+    from scorer.werewolf.script import Kind, Step
 
     class Context:
         def __init__(self):

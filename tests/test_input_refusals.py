@@ -17,7 +17,7 @@ from gm.commands.common import BadPlayers, parse_players
 from gm.text.inputs import (BadInput, check_player_names, parse_counts, parse_judge_request, parse_pairs,
                             parse_roll_call, resolve_name)
 from gm.text.lines import Voice
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.tally import GRAVEYARD
 from voices import LANGUAGES, load_pack
 
 runner = CliRunner()

@@ -107,7 +107,7 @@ except ImportError:
 @pytest.mark.vosk_model
 @pytest.mark.skipif(KO_MODEL is None, reason="the Korean vosk model is not installed (./setup.sh --test)")
 def test_every_korean_answer_command_and_card_is_in_the_model_vocabulary():
-    from gm.hearing.listener import load_model
+    from gm.hearing.model_loading import load_model
 
     model = load_model(str(KO_MODEL))
     hear = Vocabulary.from_voice(KO).hear

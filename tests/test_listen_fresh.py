@@ -9,7 +9,9 @@ import pytest
 
 from fakes import FakeClock
 from gm.hearing.keyboard import KeyboardAsker
-from gm.hearing.listener import Listener, PcmSource, load_model, read_wav
+from gm.hearing.model_loading import load_model
+from gm.hearing.recorded import PcmSource, read_wav
+from gm.hearing.session import Listener
 from gm.hearing.phrases import Heard, Vocabulary
 from gm.hearing.replay import Utterances
 from gm.hearing.utterance import FRAME_SECONDS, levelled

@@ -12,7 +12,9 @@ from typer.testing import CliRunner
 from fakes import FakeClock
 from gm.cli import app
 from gm.hearing.keyboard import KeyboardAsker
-from gm.hearing.listener import BadWav, EchoGate, MicSource, NoAudio, read_wav
+from gm.hearing.cannot_listen import NoAudio
+from gm.hearing.microphone import EchoGate, MicSource
+from gm.hearing.recorded import BadWav, read_wav
 from gm.hearing.replay import Utterances
 from gm.hearing.utterance import CLIPPED_BLOCKS, SILENT_BLOCKS, MicCheck
 from gm.hearing.voice import open_asker
@@ -35,28 +37,28 @@ def test_no_model_is_said_in_the_nights_language(lang, monkeypatch):
     monkeypatch.setattr("gm.hearing.models.default_model", lambda lang: None)
     asker, notes = notes_of(lang)
     assert isinstance(asker, KeyboardAsker) and len(notes) == 1
-    from gm.hearing.listener import _get_command
+    from gm.hearing.model_loading import _get_command
 
     said = notes[0].replace("GM_VOSK_MODEL", "").replace(_get_command(lang), "").replace("--vosk-model", "")
     assert not LATIN_WORDS.findall(said), notes[0]  # only the option, the variable and the command are as typed
 
 
 def test_no_portaudio_is_said_in_korean(monkeypatch):
-    monkeypatch.setattr("gm.hearing.listener.model_loader", lambda option, lang=None: lambda: None)
+    monkeypatch.setattr("gm.hearing.model_loading.model_loader", lambda option, lang=None: lambda: None)
     monkeypatch.setitem(sys.modules, "sounddevice", None)
     asker, notes = notes_of("ko")
     assert notes == ["gm: 듣지 않아요: PortAudio가 없어요: libportaudio2를 설치하세요. 대답은 입력해 주세요"]
 
 
 def test_no_microphone_is_said_in_korean(fake_sounddevice, monkeypatch):  # noqa: F811
-    monkeypatch.setattr("gm.hearing.listener.model_loader", lambda option, lang=None: lambda: None)
+    monkeypatch.setattr("gm.hearing.model_loading.model_loader", lambda option, lang=None: lambda: None)
     fake_sounddevice.devices = fake_sounddevice.devices[1:]
     asker, notes = notes_of("ko")
     assert notes == ["gm: 듣지 않아요: 들을 마이크가 없어요. 대답은 입력해 주세요"]
 
 
 def test_a_microphone_at_a_rate_that_cannot_be_heard_is_no_microphone(fake_sounddevice, monkeypatch):  # noqa: F811
-    monkeypatch.setattr("gm.hearing.listener.model_loader", lambda option, lang=None: lambda: None)
+    monkeypatch.setattr("gm.hearing.model_loading.model_loader", lambda option, lang=None: lambda: None)
     fake_sounddevice.devices[0]["default_samplerate"] = 192000.0
     with pytest.raises(NoAudio, match="192000 Hz"):
         MicSource(FakeClock(), EchoGate(None))

@@ -25,7 +25,10 @@ from gm.ports import Answer, How, Line
 from gm.table.questions import Done, Table
 from gm.speech.speakers import PrintSpeaker
 from gm.hearing import sphinx
-from gm.hearing.listener import EchoGate, Listener, MicSource, NoAudio, PcmSource
+from gm.hearing.cannot_listen import NoAudio
+from gm.hearing.microphone import EchoGate, MicSource
+from gm.hearing.recorded import PcmSource
+from gm.hearing.session import Listener
 
 EN = Voice("en")
 
@@ -518,7 +521,7 @@ def test_gm_voice_check_lists_inputs_records_and_shows_the_level(fake_sounddevic
 
 
 def test_gm_voice_check_gives_up_on_a_microphone_that_sends_nothing(fake_sounddevice, monkeypatch):
-    monkeypatch.setattr("gm.hearing.listener.MIC_PATIENCE", 1)
+    monkeypatch.setattr("gm.hearing.microphone.MIC_PATIENCE", 1)
     fake_sounddevice.tone = []
     result = CliRunner().invoke(app, ["voice", "check", "--seconds", "0.5"])
     assert result.exit_code == 2
@@ -539,7 +542,7 @@ def test_a_vote_by_voice_takes_one_answer_per_count_asked_and_one_yes(clock):
     asked), then one yes to the whole tally, read in one line naming only who has votes (HW-R4)."""
     from gm.night.context import NightContext
     from gm.night.vote import run_vote
-    from gm.werewolf.decks import standard_deck
+    from scorer.werewolf.decks import standard_deck
 
     asker, _ = _asker(clock, [said("three"), said("one"), said("yes")], endless=False)
     players = ["Aki", "Ken", "Mio", "Sora"]

@@ -9,7 +9,7 @@ import pytest
 
 from fakes import FakeClock
 from gm.hearing.keyboard import KeyboardAsker
-from gm.hearing.listener import NoModel
+from gm.hearing.cannot_listen import NoModel
 from gm.hearing.models import default_model
 from gm.hearing.voice import PendingAsker, PendingControls, VoiceAsker, open_asker, open_controls
 from gm.ports import Line

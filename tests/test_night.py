@@ -9,7 +9,7 @@ from fakes import FakeClock
 from gm.text.lines import Voice
 from gm.night.context import NightContext
 from gm.night.runner import NightStopped, run_night
-from gm.werewolf.decks import standard_deck
+from scorer.werewolf.decks import standard_deck
 
 from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls
 

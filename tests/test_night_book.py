@@ -12,8 +12,8 @@ from gm.night.context import NightContext
 from gm.night.runner import run_night
 from gm.ports import Answer, How, Refused
 from gm.text.lines import Voice
-from gm.werewolf.decks import standard_deck
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.decks import standard_deck
+from scorer.werewolf.tally import GRAVEYARD
 
 from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls
 

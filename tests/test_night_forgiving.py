@@ -49,7 +49,7 @@ def _questions(answers, **kw):
     from gm.text.lines import Voice
     from gm.night.context import NightContext
     from gm.night.runner import run_night
-    from gm.werewolf.decks import standard_deck
+    from scorer.werewolf.decks import standard_deck
     from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls
 
     clock = FakeClock()

@@ -17,7 +17,7 @@ from gm.night.vote import run_vote
 from gm.ports import Refused
 from gm.table.questions import ByName, Table
 from gm.text.lines import Voice
-from gm.werewolf.decks import standard_deck
+from scorer.werewolf.decks import standard_deck
 
 PLAYERS = {"en": ["Aki", "Ken", "Mio", "Sora"], "ja": ["健", "美緒", "空", "愛"],
            "ko": ["민수", "지훈", "서연", "지민"]}

@@ -79,7 +79,7 @@ def test_a_recording_is_read_block_by_block_and_one_utterance_at_a_time(tmp_path
     reads = []
     real = wave.Wave_read.readframes
     monkeypatch.setattr(wave.Wave_read, "readframes", lambda self, n: reads.append(n) or real(self, n))
-    monkeypatch.setattr("gm.hearing.listener.WavFile.BLOCK_FRAMES", 4000)
+    monkeypatch.setattr("gm.hearing.recorded.WavFile.BLOCK_FRAMES", 4000)
     source = Utterances.from_wav(path, FakeClock())
     assert reads and max(reads) <= 4000  # the first pass: blocks
     reads.clear()

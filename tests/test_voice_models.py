@@ -19,8 +19,11 @@ from typer.testing import CliRunner
 
 from gm.cli import app
 from fakes import FakeClock
-from gm.hearing import listener, models
-from gm.hearing.listener import BadWav, NoModel, PcmSource, check_model, model_dir, read_wav
+from gm.hearing import model_loading, models
+from gm.hearing.cannot_listen import NoModel
+from gm.hearing.model_check import check_model
+from gm.hearing.model_loading import model_dir
+from gm.hearing.recorded import BadWav, PcmSource, read_wav
 from gm.hearing.models import DownloadFailed, ModelFile, default_model, get_model
 
 runner = CliRunner()
@@ -281,18 +284,18 @@ def test_gm_voice_hear_scores_several_files_with_one_model_load(monkeypatch):
     if default_model("ko") is None:
         pytest.skip("the Korean vosk model is not installed (./setup.sh --test)")
     loads = []
-    real = listener.SpeechModel
+    real = model_loading.SpeechModel
 
     class Counted(real):
         def __init__(self, path):
             loads.append(path)
             super().__init__(path)
 
-    monkeypatch.setattr(listener, "SpeechModel", Counted)
-    listener._loaded.cache_clear()
+    monkeypatch.setattr(model_loading, "SpeechModel", Counted)
+    model_loading._loaded.cache_clear()
     files = [str(KO_FIXTURES / f"{name}.wav") for name in ("minsu", "seoyeon", "maja")]
     result = runner.invoke(app, ["voice", "hear", *files, "--answers", "민수,서연,지훈", "--lang", "ko", "--json"])
-    listener._loaded.cache_clear()
+    model_loading._loaded.cache_clear()
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [list(row) for row in rows] == [["file", "text", "answer"]] * 3

@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gm.werewolf.decks import custom_deck, standard_deck
-from gm.werewolf.inquiry import HandOf, WhoHolds, WhoSawMagician, answered, next_question, verdict
-from gm.werewolf.judge import JudgeError, Reason, judge
-from gm.werewolf.known import Known, SeerRefused
-from gm.werewolf.magician import could_have_seen
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.decks import custom_deck, standard_deck
+from scorer.werewolf.inquiry import HandOf, WhoHolds, WhoSawMagician, answered, next_question, verdict
+from scorer.werewolf.judge import JudgeError, Reason, judge
+from scorer.werewolf.known import Known, SeerRefused
+from scorer.werewolf.magician import could_have_seen
+from scorer.werewolf.tally import GRAVEYARD
 
 
 def deal(spec, graveyard):

@@ -121,7 +121,8 @@ def model_command(
     """
     from gm.hearing import models, sphinx
     from gm.hearing.phrases import Vocabulary
-    from gm.hearing.listener import MODEL_ENV, NoModel, load_model
+    from gm.hearing.cannot_listen import NoModel
+    from gm.hearing.model_loading import MODEL_ENV, load_model
     from gm.text.lines import Voice
 
     with input_errors():
@@ -157,7 +158,7 @@ def model_command(
 def _no_model(voice, lang: str, json_out: bool) -> None:
     """`gm voice model` where `lang` has no model: where to get one."""
     from gm.hearing import models
-    from gm.hearing.listener import MODEL_ENV
+    from gm.hearing.model_loading import MODEL_ENV
 
     downloads = {code: entry.url for code, entry in models.OFFICIAL.items()}
     if json_out:
@@ -218,8 +219,11 @@ def check_command(
 ) -> None:
     """List input devices, record a few seconds, show the level and what the model heard."""
     from gm.clock import RealClock
-    from gm.hearing.listener import (
-        EchoGate, Listener, MicSource, NoAudio, NoModel, PcmSource, input_devices, level, load_model)
+    from gm.hearing.cannot_listen import NoAudio, NoModel
+    from gm.hearing.microphone import EchoGate, MicSource, input_devices, level
+    from gm.hearing.model_loading import load_model
+    from gm.hearing.recorded import PcmSource
+    from gm.hearing.session import Listener
 
     try:
         devices = input_devices()
@@ -279,7 +283,9 @@ def hear_command(
     from gm.hearing.voice import phrasebook
     from gm.ports import Line
     from gm.table.questions import Table
-    from gm.hearing.listener import Listener, PcmSource, load_model
+    from gm.hearing.model_loading import load_model
+    from gm.hearing.recorded import PcmSource
+    from gm.hearing.session import Listener
     from gm.text.lines import Voice
 
     with input_errors():

@@ -14,12 +14,12 @@ from gm.speech.settings import SpeechSettings
 if TYPE_CHECKING:
     from gm.ports import Line
     from gm.text.lines import Voice
-    from gm.werewolf.decks import Deck
+    from scorer.werewolf.decks import Deck
 
 
 def lesson_lines(voice: Voice, deck: Deck, discussion: int | None = None) -> list[Line]:
-    """The lines that teach `deck` in the voice's language (gm.werewolf.teaching)."""
-    from gm.werewolf.teaching import DISCUSSION, lesson
+    """The lines that teach `deck` in the voice's language (scorer.werewolf.teaching)."""
+    from scorer.werewolf.teaching import DISCUSSION, lesson
 
     return [voice.line(step.key, **step.fields) for step in lesson(deck, discussion or DISCUSSION)]
 

@@ -134,7 +134,8 @@ def get_model(lang: str, table: Mapping[str, ModelFile] | None = None, root: Pat
     `model_file`), check its size and checksum, unpack it and move it to `root`/`lang` (the user
     models folder by default), replacing any model there. `timeout` bounds each wait for the
     server, `time_limit` (TIME_LIMIT by default) the whole download."""
-    from gm.hearing.listener import NoModel, check_model
+    from gm.hearing.cannot_listen import NoModel
+    from gm.hearing.model_check import check_model
 
     entry = model_file(lang, url, table)
     root = root or user_models()
@@ -244,7 +245,7 @@ def _unzip(archive: Path, to: Path) -> Path:
 
 def _check_holds_a_model(names: list[str]) -> None:
     """DownloadFailed unless the zip's names hold a vosk model's files, at its root or in one folder."""
-    from gm.hearing.listener import GRAPHS, MODEL_FILES
+    from gm.hearing.model_check import GRAPHS, MODEL_FILES
 
     tops = {name.split("/", 1)[0] + "/" for name in names if "/" in name.strip("/")}
     held = set(names)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gm.hearing.listener import PcmSource, WavFile
+from gm.hearing.recorded import PcmSource, WavFile
 from gm.hearing.utterance import (FRAME_SECONDS, PAD_SECONDS, QUIET, SHORTEST_SECONDS, SPLIT_SECONDS,
                                   frame_levels, frame_samples, threshold)
 from gm.ports import Clock

@@ -15,7 +15,8 @@ import functools
 import importlib.util
 from pathlib import Path
 
-from gm.hearing.listener import NoModel, UtteranceRecogniser
+from gm.hearing.cannot_listen import NoModel
+from gm.hearing.recognition import UtteranceRecogniser
 from gm.hearing.phrases import UNK, Heard, Phrasebook
 
 RATE = 16000  # the en-us acoustic model's rate

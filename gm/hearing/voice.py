@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_phrases, other_phrases,
                                 question_phrases, unhearable)
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
-from gm.hearing.listener import Recording
+from gm.hearing.sources import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker, TurnKind
 from gm.table.questions import Count, YesNo
 from gm.files import printable
@@ -23,7 +23,9 @@ from gm.table.words import Words
 from gm.text.lines import Voice
 
 if TYPE_CHECKING:
-    from gm.hearing.listener import Listener, Model, Recording, Session, Source
+    from gm.hearing.recognition import Model
+    from gm.hearing.session import Listener, Session
+    from gm.hearing.sources import Recording, Source
     from gm.hearing.replay import Utterances
 
 T = TypeVar("T")
@@ -392,7 +394,9 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
     if listen == "off":
         return keyboard
     note = note or _stderr
-    from gm.hearing.listener import EchoGate, MicSource, NoAudio, NoModel, model_loader, reason
+    from gm.hearing.cannot_listen import NoAudio, NoModel, reason
+    from gm.hearing.microphone import EchoGate, MicSource
+    from gm.hearing.model_loading import model_loader
     from gm.hearing.replay import Utterances
 
     if recording is None and listen != "on":
@@ -425,7 +429,7 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
 def _listening_asker(model: Model, source: Source | Recording, keyboard: KeyboardAsker, speaker: Speaker,
                      voice: Voice, clock: Clock, players: Sequence[str], note: Callable[[str], None]) -> VoiceAsker:
     """The VoiceAsker over a loaded model, having said what the model cannot hear."""
-    from gm.hearing.listener import Listener
+    from gm.hearing.session import Listener
 
     asker = VoiceAsker(Listener(model, source), keyboard, speaker, voice, clock, seats=players)
     vocabulary = asker.vocabulary

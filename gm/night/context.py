@@ -10,7 +10,7 @@ from gm.table.questions import Table, loggable
 from gm.text.lines import Voice
 from gm.ports import Answer, Asker, Clock, Controls, How, Line, Question, Speaker, Turn, TurnKind
 from gm.night.timer import TimerDisplay
-from gm.werewolf.decks import Deck
+from scorer.werewolf.decks import Deck
 
 Log = Callable[..., None]
 T = TypeVar("T")

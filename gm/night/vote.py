@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from gm.night.context import NightContext
 from gm.ports import Line
 from gm.table.questions import ByName
-from gm.werewolf.tally import GRAVEYARD, BadTotal, Outcome, Round, TallyError, count_round, outcome, \
+from scorer.werewolf.tally import GRAVEYARD, BadTotal, Outcome, Round, TallyError, count_round, outcome, \
     roll_call_round, vote_bounds
 
 

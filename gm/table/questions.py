@@ -30,7 +30,7 @@ from gm.ports import Line, Refused
 from gm.files import printable
 from gm.table.words import Names, Words, fold, segment, words_of
 from gm.text.lines import Voice
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.tally import GRAVEYARD
 from scorer.named import Named
 
 T = TypeVar("T")

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from gm.text.lines import Voice
-from gm.werewolf.cards import ALIASES, CARD_IDS
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.cards import ALIASES, CARD_IDS
+from scorer.werewolf.tally import GRAVEYARD
 
 _KATAKANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
 _SEPARATORS = re.compile(r"[\s,、，=:：;；・/]+")

@@ -11,9 +11,9 @@ from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 
 from gm.text.parse import split_list
-from gm.werewolf.cards import names_from_pack, parse_card
-from gm.werewolf.decks import Deck, custom_deck, standard_deck
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.cards import names_from_pack, parse_card
+from scorer.werewolf.decks import Deck, custom_deck, standard_deck
+from scorer.werewolf.tally import GRAVEYARD
 from voices import LANGUAGES, load_pack
 from gm.errors import GmError
 from scorer.refusal import Refusal

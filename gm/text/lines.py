@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from gm.text import japanese, kana, korean
 from gm.ports import Line
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.tally import GRAVEYARD
 from voices import load_pack
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from gm.ports import Line
 from gm.text.lines import Voice
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.tally import GRAVEYARD
 
 # Sample players: a kanji name with its reading, a kana name, Latin names.
 READINGS = {"健": "けん"}

@@ -12,10 +12,10 @@ from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gm.werewolf.cards import CARD_IDS
-from gm.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
-from gm.werewolf.tally import GRAVEYARD
-from gm.werewolf.refusal import WerewolfRefusal
+from scorer.werewolf.cards import CARD_IDS
+from scorer.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
+from scorer.werewolf.tally import GRAVEYARD
+from scorer.werewolf.refusal import WerewolfRefusal
 from scorer.named import Named
 
 
@@ -159,8 +159,8 @@ def _validate(
 def _check_seers(players: Sequence[str], hands: Mapping[str, Sequence[str]], graveyard: Sequence[str],
                  turned: Sequence[str], deck: Deck) -> None:
     """HW-R7: whoever saw the magician could have used the seer's or the gravedigger's ability."""
-    from gm.werewolf.known import Known, SeerRefused
-    from gm.werewolf.magician import could_have_seen
+    from scorer.werewolf.known import Known, SeerRefused
+    from scorer.werewolf.magician import could_have_seen
 
     shown = {**{name: tuple(hands[name]) for name in players}, GRAVEYARD: tuple(graveyard)}
     table = Known(tuple(players), deck, None, MappingProxyType(shown))

@@ -9,8 +9,8 @@ with themself, so a gravedigger keeps their card.
 
 from __future__ import annotations
 
-from gm.werewolf.known import Known
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.known import Known
+from scorer.werewolf.tally import GRAVEYARD
 
 ABILITY_CARDS = ("seer", "gravedigger", "apprentice")
 SWAPPERS = ("gravedigger", "apprentice")

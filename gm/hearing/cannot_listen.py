@@ -1,0 +1,41 @@
+"""Why gm cannot listen: no speech model (`NoModel`), no way to record (`NoAudio`), said in the
+night's language (`reason`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gm.errors import GmError
+
+if TYPE_CHECKING:
+    from gm.text.lines import Voice
+
+
+class NoModel(GmError):
+    """No speech model was given, or the one given is missing or broken; `key` (under the voice
+    packs' `listen.reason`) and `fields` say why in the night's language."""
+
+    def __init__(self, message: str, key: str = "model_broken", path: str = "", **fields: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = {"path": path, **fields}
+
+
+
+class NoAudio(OSError):
+    """No way to record: PortAudio (libportaudio2) or an input device is missing; `key` (under
+    the voice packs' `listen.reason`) and `fields` say why in the night's language."""
+
+    def __init__(self, message: str, key: str = "no_microphone", **fields: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
+
+
+def reason(error: Exception, voice: Voice) -> str:
+    """Why gm cannot listen, in `voice`'s language (`NoModel` and `NoAudio` carry a key under
+    the packs' `listen.reason`)."""
+    key = getattr(error, "key", None)
+    if key is None:
+        return str(error).splitlines()[0]
+    return voice.text(f"listen.reason.{key}", **getattr(error, "fields", {}))

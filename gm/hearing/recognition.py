@@ -1,0 +1,86 @@
+"""The recogniser port: a loaded speech model (`Model`) gives recognisers (`Recogniser`) that
+turn audio into final results (`Heard`). `UtteranceRecogniser` cuts the audio into utterances
+(`gm.hearing.utterance.Cutter`), brings each to one level and hears it from a fresh state, so
+the same words give the same result wherever they fall in the audio."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import deque
+from pathlib import Path
+from typing import Protocol
+
+from gm.hearing.phrases import Heard, Phrasebook
+
+
+class Recogniser(Protocol):
+    def accept(self, block: bytes) -> Heard | None:
+        """Feed audio; a final result when an utterance has ended."""
+
+    def finish(self) -> Heard:
+        """The final result of whatever audio is left."""
+
+
+class Model(Protocol):
+    """A loaded speech model (vosk's `SpeechModel`, pocketsphinx's `gm.hearing.sphinx.SphinxModel`)."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def unk(self) -> bool:
+        """Whether it hears other speech as `[unk]`."""
+
+    def hears(self, word: str) -> bool:
+        """Whether `word` is in its vocabulary."""
+
+    def recogniser(self, rate: float, book: Phrasebook | None = None) -> Recogniser:
+        """A recogniser for audio at `rate`, limited to `book`'s grammar where it holds phrases."""
+
+
+class UtteranceRecogniser(ABC):
+    """A recogniser port over a decoder of whole utterances: audio is cut into utterances
+    (`Cutter`), each brought to one level (`levelled`) and heard on its own (`hear`), from a
+    fresh state. With a `book`, an answer must survive `confirm` (a second decode without the
+    grammar, where the model has one): otherwise its words count as heard unsure."""
+
+    def __init__(self, rate: float, book: Phrasebook | None = None) -> None:
+        from gm.hearing.utterance import Cutter
+
+        self.rate = rate
+        self.book = book
+        self._cutter = Cutter(rate)
+        self._done: deque[bytes] = deque()
+
+    def accept(self, block: bytes) -> Heard | None:
+        self._done.extend(self._cutter.feed(block))
+        return self._heard(self._done.popleft()) if self._done else None
+
+    def finish(self) -> Heard:
+        self._done.extend(self._cutter.flush())
+        heard = [self._heard(u) for u in self._done]
+        self._done.clear()
+        return Heard(" ".join(h.text for h in heard if h.text), tuple(w for h in heard for w in h.words))
+
+    def _heard(self, utterance: bytes) -> Heard:
+        from gm.hearing.utterance import levelled
+
+        audio = levelled(utterance, self.rate)
+        heard = self.hear(audio)
+        if self.book is not None and heard.text and self.book.match(heard) is not None:
+            second = self.confirm(audio)
+            if second is not None and not self.agrees(heard.text, second):
+                return Heard(heard.text, tuple((w, 0.0) for w, _ in heard.words))
+        return heard
+
+    def agrees(self, heard: str, second: str) -> bool:
+        """Whether the second decode holds every word of what the grammar heard."""
+        return set(heard.split()) <= set(second.split())
+
+    @abstractmethod
+    def hear(self, audio: bytes) -> Heard:
+        """What one utterance says, heard from a fresh state."""
+
+    def confirm(self, audio: bytes) -> str | None:
+        """What the utterance says without the grammar; None where there is no second decode."""
+        return None

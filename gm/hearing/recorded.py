@@ -1,0 +1,144 @@
+"""Recorded audio: WAV files read and checked (`WavFile`, `read_wav`) and PCM played into a
+listener as fast as it is read (`PcmSource`), standing in for a microphone in tests and replays."""
+
+from __future__ import annotations
+
+import os
+import stat
+import struct
+import wave
+from pathlib import Path
+from collections.abc import Iterator, Sequence
+
+from gm.errors import GmError
+from gm.hearing.sources import BLOCK_SECONDS, MAX_RATE, MIN_RATE
+from gm.ports import Clock
+
+MAX_WAV_BYTES = 1 << 30
+
+
+class BadWav(GmError):
+    """A WAV file that is not 16-bit PCM, mono or stereo, at 8–48 kHz (or not a WAV file)."""
+
+
+
+class PcmSource:
+    """Recorded audio played into the listener block by block, as fast as it is read: stands in
+    for a microphone in tests and replays (--listen-from)."""
+
+    def __init__(self, rate: float, audio: bytes, clock: Clock, block: float = BLOCK_SECONDS) -> None:
+        self.rate = rate
+        self.clock = clock
+        self.ended = False
+        self._audio = audio
+        self._step = 2 * max(1, int(block * rate))
+        self._at = 0
+
+    @classmethod
+    def from_wavs(cls, paths: Sequence[str | Path], clock: Clock, gap: float = 0.0) -> PcmSource:
+        """WAV files one after the other, with `gap` seconds of silence around each."""
+        chunks: list[bytes] = []
+        rate = 0.0
+        for path in paths:
+            this, frames = read_wav(path)
+            if rate and this != rate:
+                raise BadWav(f"{path}: {this:g} Hz, but the other files are {rate:g} Hz")
+            rate = this
+            chunks.append(frames)
+        if not chunks:
+            raise BadWav("no WAV file to listen to")
+        silence = bytes(2 * int(gap * rate))
+        return cls(rate, silence + silence.join(chunks) + silence, clock)
+
+    def read(self, timeout: float) -> bytes | None:
+        if self._at >= len(self._audio):
+            self.ended = True
+            self.clock.sleep(timeout)
+            return None
+        block = self._audio[self._at:self._at + self._step]
+        self._at += self._step
+        return block
+
+    def drain(self) -> None:
+        """Recorded audio holds no stale sound: its answers come in order."""
+
+    def close(self) -> None:
+        """Nothing to release: the audio is in memory."""
+
+
+def read_wav(path: str | Path) -> tuple[float, bytes]:
+    """(rate, 16-bit mono frames) of a WAV file: 16-bit PCM, mono or stereo (mixed down), at
+    8–48 kHz, a regular file of at most 1 GB. Anything else is BadWav, before vosk sees it."""
+    with WavFile(path) as wav:
+        return wav.rate, b"".join(wav.blocks())
+
+
+class WavFile:
+    """A WAV file read block by block (`blocks`) or by stretches (`frames`) as 16-bit mono:
+    16-bit PCM, mono or stereo (mixed down, a block at a time), at 8–48 kHz, a regular file of
+    at most 1 GB. Anything else, a header that lies included, is BadWav before vosk sees it."""
+
+    BLOCK_FRAMES = 1 << 16
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = path
+        try:
+            info = os.stat(path)
+            if not stat.S_ISREG(info.st_mode):
+                raise BadWav(f"{path}: not a regular file")
+            if info.st_size > MAX_WAV_BYTES:
+                raise BadWav(f"{path}: larger than {MAX_WAV_BYTES >> 30} GB")
+            self._wav = wave.open(str(path), "rb")
+        except (wave.Error, EOFError, RuntimeError, struct.error, OverflowError) as error:
+            raise BadWav(f"{path}: not a WAV file ({str(error) or 'its header does not fit the file'})") from error
+        except OSError as error:
+            raise BadWav(f"{path}: {error.strerror or error}") from error
+        wav = self._wav
+        self.channels, width, rate = wav.getnchannels(), wav.getsampwidth(), wav.getframerate()
+        if wav.getcomptype() != "NONE" or width != 2 or self.channels not in (1, 2):
+            self.close()
+            raise BadWav(f"{path}: need 16-bit PCM, mono or stereo, got {self.channels} channel(s) of {8 * width} bits")
+        if not MIN_RATE <= rate <= MAX_RATE:
+            self.close()
+            raise BadWav(f"{path}: a rate of {rate} Hz cannot be heard (need {MIN_RATE}–{MAX_RATE} Hz)")
+        self.rate = float(rate)
+        self.length = min(wav.getnframes(), info.st_size // (width * self.channels))  # frames, as far as the file goes
+
+    def __enter__(self) -> WavFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def blocks(self, start: int = 0, end: int | None = None) -> Iterator[bytes]:
+        """The frames from `start` to `end` (the end of the file), mono, BLOCK_FRAMES at a time."""
+        end = self.length if end is None else min(end, self.length)
+        try:
+            self._wav.setpos(max(0, min(start, self.length)))
+            at = start
+            while at < end:
+                raw = self._wav.readframes(min(self.BLOCK_FRAMES, end - at))
+                if not raw:
+                    return
+                at += self.BLOCK_FRAMES
+                raw = raw[: len(raw) // (2 * self.channels) * 2 * self.channels]
+                yield raw if self.channels == 1 else _mixed_down(raw)
+        except (wave.Error, EOFError, RuntimeError, struct.error) as error:
+            raise BadWav(f"{self.path}: not a WAV file ({str(error) or 'its data cannot be read'})") from error
+        except OSError as error:
+            raise BadWav(f"{self.path}: {error.strerror or error}") from error
+
+    def frames(self, start: int, end: int) -> bytes:
+        """The mono frames from `start` to `end`."""
+        return b"".join(self.blocks(start, end))
+
+    def close(self) -> None:
+        self._wav.close()
+
+
+def _mixed_down(stereo: bytes) -> bytes:
+    import numpy
+
+    pairs = numpy.frombuffer(stereo, dtype="<i2").reshape(-1, 2).astype(numpy.int32)
+    mono: bytes = (pairs.sum(axis=1) // 2).astype("<i2").tobytes()
+    return mono
