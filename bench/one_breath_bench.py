@@ -7,7 +7,9 @@
 Each count phrase of `[listen.hear]` (영, 하나, 두 표 …) and some tallies said in one breath
 ("지훈 셋 민수 하나") are said by espeak-ng voices at several speeds and pitches, and heard
 through gm's own phrasebook of a 4-player count question, once as asked without names (numbers
-only) and once with the tally by name in its grammar. Prints right / wrong / rejected per case.
+only) and once with the tally by name in its grammar. Prints right / wrong / rejected per case,
+and how many of the right and wrong were heard surely (taken without a read-back: a wrong one
+heard surely is a count never said; one heard unsure is asked again or read back).
 """
 
 from __future__ import annotations
@@ -80,8 +82,10 @@ def main() -> None:
                 verdict = "rejected" if got is None else ("right" if got == meant else "wrong")
                 if "-v" in sys.argv:
                     print(kind, text, "->", heard.text, [round(c, 2) for _, c in heard.words], verdict)
-                figures.setdefault(kind, {"right": 0, "wrong": 0, "rejected": 0, "sure": 0})[verdict] += 1
-                figures[kind]["sure"] += verdict == "right" and sure
+                figures.setdefault(kind, {"right": 0, "wrong": 0, "rejected": 0, "right_sure": 0,
+                                          "wrong_sure": 0})[verdict] += 1
+                if verdict != "rejected" and sure:
+                    figures[kind][f"{verdict}_sure"] += 1
     for kind, counts in figures.items():
         total = counts["right"] + counts["wrong"] + counts["rejected"]
         print(json.dumps({"case": kind, "tries": total, **counts,

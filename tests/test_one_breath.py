@@ -108,7 +108,7 @@ def test_the_tally_said_in_one_breath_at_the_first_count_is_confirmed_once():
     answers = [e for e in events if e["type"] == "answer"]
     assert [(e["key"], e["answer"]) for e in answers] == [("werewolf.vote.ask_count", {"Aki": 3, "Ken": 1}),
                                                          ("werewolf.vote.readback", True)]
-    assert _texts(lines, "werewolf.vote.ask_count", "werewolf.vote.ask_next") == ["How many for Aki?"]
+    assert _texts(lines, "werewolf.vote.ask_count", "werewolf.vote.ask_next") == ["How many votes for Aki?"]
     assert _texts(lines, "werewolf.vote.readback") == ["Aki 3, Ken 1, nobody else. Right?"]
 
 
@@ -125,7 +125,7 @@ def test_a_tally_by_name_that_can_be_the_votes_leaves_the_rest_with_none_and_ask
 def test_a_tally_by_name_short_of_the_votes_asks_only_for_what_is_missing():
     clock = FakeClock()
     _, lines, events = _vote(clock, ["ken one", "three", "yes"])
-    assert _texts(lines, "werewolf.vote.ask_count", "werewolf.vote.ask_next") == ["How many for Aki?", "Aki?"]
+    assert _texts(lines, "werewolf.vote.ask_count", "werewolf.vote.ask_next") == ["How many votes for Aki?", "Aki?"]
     assert [e["counts"] for e in events if e["type"] == "vote"] == [
         {"Aki": 3, "Ken": 1, "Mio": 0, "Sora": 0, "graveyard": 0}]
 
@@ -151,7 +151,7 @@ def test_a_fix_said_at_the_confirmation_changes_only_its_count_and_re_reads_only
     _, lines, events = _vote(clock, ["three", "one", "ken zero mio one", "yes"])
     assert _texts(lines, "werewolf.vote.readback") == ["Aki 3, Ken 1, nobody else. Right?",
                                                        "Aki 3, Mio 1, nobody else. Right?"]
-    assert _texts(lines, "werewolf.vote.ask_count", "werewolf.vote.ask_next") == ["How many for Aki?", "Ken?"]
+    assert _texts(lines, "werewolf.vote.ask_count", "werewolf.vote.ask_next") == ["How many votes for Aki?", "Ken?"]
     assert [(e["candidate"], e["votes"]) for e in events if e["type"] == "vote_corrected"] == [("Ken", 0), ("Mio", 1)]
 
 
@@ -168,7 +168,7 @@ def test_a_count_heard_unsure_is_asked_again_and_never_replaced_by_the_count_bef
     _, lines, events = _vote(clock, ["three", ("two", 0.7), "one", "yes"])
     counts = [(e["answer"], e["sure"]) for e in events if e["type"] == "answer" and e["key"].endswith("ask_count")]
     assert counts == [({"Aki": 3}, True), ({"Ken": 1}, True)]
-    assert _texts(lines, "werewolf.vote.ask_count", "werewolf.vote.ask_next") == ["How many for Aki?", "Ken?", "Ken?"]
+    assert _texts(lines, "werewolf.vote.ask_count", "werewolf.vote.ask_next") == ["How many votes for Aki?", "Ken?", "Ken?"]
 
 
 def test_korean_counts_hear_a_number_and_the_tally_hears_a_breath_of_fixes():
