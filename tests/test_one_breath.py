@@ -214,3 +214,32 @@ def test_a_typed_night_takes_the_tally_in_one_line_at_the_first_count(tmp_path):
     assert [e["counts"] for e in events if e["type"] == "vote"] == [
         {"Aki": 2, "Ken": 0, "Mio": 0, "Sora": 0, "graveyard": 1}]
     assert [e["text"] for e in events if e["type"] == "typed"][:5] == ["", "", "", "", "Aki 2, graveyard 1"]
+
+
+def test_counts_said_in_one_breath_must_survive_the_second_decode_too():
+    import math
+    from array import array
+
+    from gm.hearing.phrases import Heard, Phrasebook
+    from gm.hearing.recognition import UtteranceRecogniser
+
+    tally = _table("en").tally({"Aki": 3, "Ken": 1}, ["Aki", "Ken"], 4)
+    book = Phrasebook({"aki three": "Aki=3", "ken one": "Ken=1", "yes": "yes"})
+
+    class Decoder(UtteranceRecogniser):
+        def __init__(self, second):
+            super().__init__(16000.0, book)
+            self.second = second
+
+        def hear(self, audio):
+            return Heard("aki three ken one", tuple((w, 1.0) for w in "aki three ken one".split()))
+
+        def confirm(self, audio):
+            return self.second
+
+    tone = array("h", (int(8000 * math.sin(2 * math.pi * 300 * i / 16000)) for i in range(8000))).tobytes()
+    for second, sure in (("aki three ken one", True), ("aki three then won", False)):
+        decoder = Decoder(second)
+        heard = decoder.accept(tone + bytes(32000)) or decoder.finish()
+        assert heard.text == "aki three ken one" and heard.sure(0.9) is sure
+    assert tally.parse("Aki=3 Ken=1") == {"Aki": 3, "Ken": 1}
