@@ -168,7 +168,8 @@ def test_a_count_heard_unsure_is_asked_again_and_never_replaced_by_the_count_bef
     _, lines, events = _vote(clock, ["three", ("two", 0.7), "one", "yes"])
     counts = [(e["answer"], e["sure"]) for e in events if e["type"] == "answer" and e["key"].endswith("ask_count")]
     assert counts == [({"Aki": 3}, True), ({"Ken": 1}, True)]
-    assert _texts(lines, "werewolf.vote.ask_count", "werewolf.vote.ask_next") == ["How many votes for Aki?", "Ken?", "Ken?"]
+    asked = _texts(lines, "werewolf.vote.ask_count", "werewolf.vote.ask_next")
+    assert asked == ["How many votes for Aki?", "Ken?", "Ken?"]
 
 
 def test_korean_counts_hear_a_number_and_the_tally_hears_a_breath_of_fixes():
@@ -243,3 +244,11 @@ def test_counts_said_in_one_breath_must_survive_the_second_decode_too():
         heard = decoder.accept(tone + bytes(32000)) or decoder.finish()
         assert heard.text == "aki three ken one" and heard.sure(0.9) is sure
     assert tally.parse("Aki=3 Ken=1") == {"Aki": 3, "Ken": 1}
+
+
+def test_question_mark_at_a_count_lists_the_numbers_not_every_pair_it_hears():
+    players = PLAYERS["en"]
+    candidates = [*players, "graveyard"]
+    question = _table("en").count("Aki", 4, candidates, 4, candidates, by_name=True)
+    assert "Aki=3" in question.answers
+    assert question.choices().text == "Answers: 0, 1, 2, 3, 4."
