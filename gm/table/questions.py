@@ -548,7 +548,7 @@ class Table:
         be given in one line, up to `total` votes in all; `candidates` may be named with counts
         (heard too where `by_name`: "Aki three, Ken one"), `counted` votes counted before, of a
         vote whose totals are `bounds` (HW-R4). The `first` count of a round is asked in full
-        ("How many for Aki?"), the next ones by name alone ("Ken?")."""
+        ("How many votes for Aki?"), the next ones by name alone ("Ken?")."""
         key = "werewolf.vote.ask_count"
         line = self._line(key if first else "werewolf.vote.ask_next", {"candidate": self.label(candidate)})
         every = tuple(candidates) or tuple(following) or (candidate,)
