@@ -64,12 +64,14 @@ class Turn:
 @dataclass(frozen=True)
 class Answer(Generic[T]):
     """A question's typed answer (`value`), how it came, and whether it was heard surely
-    (typed answers and defaults are sure); `turns`: what was heard, typed and said on the way."""
+    (typed answers and defaults are sure); `turns`: what was heard, typed and said on the way;
+    `confirmed`: whether it was read back as it is and a yes took it."""
 
     value: T
     how: How = How.KEYBOARD
     sure: bool = True
     turns: tuple[Turn, ...] = field(default=(), compare=False, repr=False)
+    confirmed: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

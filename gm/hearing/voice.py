@@ -204,7 +204,7 @@ class VoiceAsker:
                 return self._typed_reply(said, question, heard)
             reply = replies.match(said) if said is not None else None
             if reply == "yes":
-                return Answer(heard.value, How.VOICE, True)
+                return Answer(heard.value, How.VOICE, True, confirmed=True)
             if reply == "no":
                 return None
             if reply is not None:
@@ -228,7 +228,7 @@ class VoiceAsker:
             self.keyboard.echo(f"  > {printable(typed)}")
         self.keyboard.note(TurnKind.TYPED, printable(typed))
         if not typed.strip() or self._yes_no_question.parse(typed) is True:
-            return Answer(heard.value, How.VOICE, True)
+            return Answer(heard.value, How.VOICE, True, confirmed=True)
         given = question.parse(typed)
         return None if isinstance(given, Refused) else Answer(given)
 

@@ -94,17 +94,21 @@ def _confirmed(ctx: NightContext, candidates: list[str], result: Round, first: R
     """The round once the table says yes to its whole tally; a fix ("Aki 2", typed `Aki 2` or
     `Aki=2`, several at once) re-reads the tally; "no" asks which count is wrong. A fix the
     HW-R4 bounds refuse is said with the totals this vote can have; one that leaves too few
-    votes while some counts were never asked (all votes seemed counted) asks those."""
+    votes while some counts were never asked (all votes seemed counted) asks those. A fix
+    heard unsure and confirmed as the tally it makes (read back for a yes) is not read again."""
     low, high = bounds(ctx, first)
     while True:
-        value = ctx.ask(ctx.table.tally(result.counts, candidates, high)).value
-        while value is False:
-            value = ctx.ask(ctx.table.fix(result.counts, candidates, high)).value
+        answer = ctx.ask(ctx.table.tally(result.counts, candidates, high))
+        while answer.value is False:
+            answer = ctx.ask(ctx.table.fix(result.counts, candidates, high))
+        value = answer.value
         if value is True:
             return result
         counts = {**result.counts, **value}
         assumed -= set(value)
+        done = answer.confirmed  # the tally this fix makes was read back and a yes took it
         if sum(counts.values()) < low and assumed:
+            done = False
             counts, assumed = _ask_counts(ctx, candidates, (low, high),
                                           {c: n for c, n in counts.items() if c not in assumed})
         try:
@@ -119,6 +123,8 @@ def _confirmed(ctx: NightContext, candidates: list[str], result: Round, first: R
             if fixed.counts[candidate] != result.counts[candidate]:
                 ctx.log("vote_corrected", candidate=candidate, votes=fixed.counts[candidate])
         result = fixed
+        if done:
+            return result
 
 
 def _round(ctx: NightContext, candidates: list[str], number: int, first: Round | None = None) -> Round:
