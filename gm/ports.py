@@ -1,20 +1,16 @@
 """The ports a game runner talks through: something that speaks, something that asks, a clock,
-timer controls, and the sink rendered speech is played into.
+and timer controls.
 
 Implementations live at the edges (printing, speech, keyboard, microphone); tests pass fakes.
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 from collections.abc import Mapping
 
 from scorer.named import Named
-
-if TYPE_CHECKING:
-    from gm.speech.audio import Audio
 
 
 @dataclass(frozen=True)
@@ -195,15 +191,3 @@ class Controls(Protocol):
 
     def release(self) -> None:
         """Give the terminal back (raw keys off) before anything else is asked."""
-
-
-class Sink(Protocol):
-    """Where rendered speech is played: a sound device, or a folder of WAV files."""
-
-    realtime: bool  # plays as it goes, so an urgent line can cut what is playing
-    streams: bool  # takes a line in parts: the first plays while the next ones render
-
-    def play(self, audio: Audio, key: str, cut: threading.Event) -> bool:
-        """Play `audio` (the line `key`); False when `cut` stopped it early."""
-
-    def close(self) -> None: ...

@@ -18,7 +18,7 @@ from gm.night.evening import run_evening
 from gm.text.lines import Voice
 from scorer.werewolf.decks import standard_deck
 from scorer.werewolf.evening import Evening, EveningError, evening_from_json
-from scorer.werewolf.judge import Side
+from scorer.werewolf.sides import Side
 
 from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls
 

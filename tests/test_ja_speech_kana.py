@@ -12,7 +12,8 @@ import subprocess
 import pytest
 from test_foundation import _keys
 
-from gm.text import kana, samples
+from gm.text import kana
+import pack_samples as samples
 from gm.text.lines import Voice
 
 READINGS = {"健": "けん", "美緒": "みお"}

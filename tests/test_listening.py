@@ -520,6 +520,19 @@ def test_gm_voice_check_lists_inputs_records_and_shows_the_level(fake_sounddevic
     assert lines[4] == "heard: (nothing)"  # a tone, heard by pocketsphinx (English needs no vosk model)
 
 
+def test_gm_voice_check_speaks_the_language_asked_for(fake_sounddevice, monkeypatch, tmp_path):
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # no downloaded model
+    half = array("h", (int(16384 * math.sin(2 * math.pi * 440 * i / 48000)) for i in range(4800))).tobytes()
+    fake_sounddevice.tone = [half] * 20
+    result = CliRunner().invoke(app, ["voice", "check", "--seconds", "0.5", "--lang", "ja"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[:4] == ["入力デバイス:", "  0: USB mic (1 ch, 48000 Hz)",
+                         "48000 Hz で 0.5 秒録音します: 何か話してください…", "音量: 平均 -9.0 dBFS、ピーク -6.0 dBFS"]
+    assert lines[4].startswith("聞こえた言葉: (モデルがありません: ")
+
+
 def test_gm_voice_check_gives_up_on_a_microphone_that_sends_nothing(fake_sounddevice, monkeypatch):
     monkeypatch.setattr("gm.hearing.microphone.MIC_PATIENCE", 1)
     fake_sounddevice.tone = []

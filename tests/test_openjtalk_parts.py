@@ -20,7 +20,7 @@ from gm.speech.speakers import PrintSpeaker
 from gm.speech.pieces import pieces
 from gm.speech.settings import SpeechSettings
 from gm.speech.voices_found import FoundVoice
-from gm.text import samples
+import pack_samples as samples
 from gm.text.lines import Voice
 
 needs_openjtalk = pytest.mark.skipif(not openjtalk.available(), reason="pyopenjtalk-plus is not installed (gm[ja])")

@@ -150,7 +150,7 @@ def test_simulate_lists_the_deals_the_solver_cannot_settle_in_budget():
 
 
 def test_the_first_solve_on_a_machine_says_it_compiles_the_solver(monkeypatch):
-    import scorer.solitaire.solver_cache as solver_cache
+    import gm.solitaire.solver_cache as solver_cache
 
     monkeypatch.setattr(solver_cache, "compiled", lambda: False)
     out = runner.invoke(app, ["solitaire", "solve", "--seed", "3", "--json"])
@@ -162,10 +162,11 @@ def test_the_first_solve_on_a_machine_says_it_compiles_the_solver(monkeypatch):
 
 
 def test_the_compiled_solver_is_found_in_the_machine_s_cache():
+    from gm.solitaire.compiled import compiled_search
+    from gm.solitaire.solver_cache import cache_dir, compiled
     from scorer.solitaire.solver import least_left
-    from scorer.solitaire.solver_cache import cache_dir, compiled
 
-    least_left(deal_from_seed(3))
+    least_left(deal_from_seed(3), search=compiled_search())
     assert compiled() and list(cache_dir().glob("*/search.run-*.nbi"))
 
 
@@ -177,8 +178,9 @@ def test_the_cache_is_in_the_user_cache_dir_and_the_same_for_every_copy_of_the_c
 
     import scorer
 
-    shutil.copytree(Path(scorer.__file__).parent, tmp_path / "copy" / "scorer")
-    code = "from scorer.solitaire.solver_cache import cache_dir, compiled; print(cache_dir()); print(compiled())"
+    for package in ("gm", "scorer"):
+        shutil.copytree(Path(scorer.__file__).parent.parent / package, tmp_path / "copy" / package)
+    code = "from gm.solitaire.solver_cache import cache_dir, compiled; print(cache_dir()); print(compiled())"
     env = {"PATH": "", "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path)}
     wheres = (tmp_path / "copy", Path(scorer.__file__).parent.parent)
     seen = [subprocess.run([sys.executable, "-c", code], cwd=where, env=env, capture_output=True, text=True,
@@ -195,8 +197,9 @@ def test_numba_caches_the_solver_in_the_machine_s_cache_unless_the_user_chose_a_
     import sys
 
     code = ("import numba\n" if numba_first else "") + (
-        "import scorer.solitaire.jit, numba\n"
-        "from scorer.solitaire.solver_cache import cache_dir\n"
+        "from gm.solitaire.compiled import caching_numba\n"
+        "from gm.solitaire.solver_cache import cache_dir\n"
+        "numba = caching_numba()\n"
         "print(numba.config.CACHE_DIR == str(cache_dir()), numba.config.CACHE_DIR)")
     env = {"PATH": "", "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path)}
     if users:

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from scorer.werewolf.decks import custom_deck, standard_deck
 from scorer.werewolf.inquiry import HandOf, WhoHolds, WhoSawMagician, answered, next_question, verdict
-from scorer.werewolf.judge import JudgeError, Reason, judge
+from scorer.werewolf.judge import Reason, judge
+from scorer.werewolf.sides import JudgeError
 from scorer.werewolf.known import Known, SeerRefused
 from scorer.werewolf.magician import could_have_seen
 from scorer.werewolf.tally import GRAVEYARD

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from gm.text.lines import Voice
 from gm.text.verdicts import verdict_key
 from scorer.werewolf.decks import custom_deck, standard_deck
-from scorer.werewolf.judge import JudgeError, decided_side, judge, side_of
+from scorer.werewolf.judge import judge
+from scorer.werewolf.sides import JudgeError, decided_side, side_of
 from scorer.werewolf.tally import GRAVEYARD
 from test_werewolf_inquiry import eligible
 

@@ -17,7 +17,8 @@ from scorer.werewolf import tally
 from scorer.werewolf.cards import parse_card
 from scorer.werewolf.decks import custom_deck, standard_deck
 from scorer.werewolf.evening import Evening, evening_from_json
-from scorer.werewolf.judge import decided_side, judge, side_of
+from scorer.werewolf.judge import judge
+from scorer.werewolf.sides import decided_side, side_of
 from scorer.werewolf.known import Known
 from gm.night.groups import group_name
 from scorer.werewolf.refusal import WerewolfRefusal
@@ -168,7 +169,7 @@ def test_every_werewolf_error_key_is_in_every_pack_with_the_same_fields():
 
 
 def _refusal_classes():
-    return {name for module in ("cards", "decks", "evening", "judge", "script", "tally")
+    return {name for module in ("cards", "decks", "evening", "judge", "script", "sides", "tally")
             for name, value in vars(importlib.import_module(f"scorer.werewolf.{module}")).items()
             if isinstance(value, type) and issubclass(value, WerewolfRefusal)}
 

@@ -257,7 +257,7 @@ def _csv(record: Record) -> str:
     import io
 
     from scorer.werewolf.evening import results
-    from scorer.werewolf.judge import Side
+    from scorer.werewolf.sides import Side
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

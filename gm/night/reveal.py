@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from gm.night.context import NightContext
 from gm.text.verdicts import verdict_key
 from scorer.werewolf.inquiry import HandOf, Question, WhoHolds, answered, next_question, verdict
-from scorer.werewolf.judge import JudgeError, Side, decided_side
+from scorer.werewolf.sides import JudgeError, Side, decided_side
 from scorer.werewolf.known import Known, SeerRefused
 from scorer.werewolf.miscount import TRAITOR, miscount
 from scorer.werewolf.tally import GRAVEYARD, Outcome

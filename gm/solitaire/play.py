@@ -99,11 +99,10 @@ def command_for(state: GameState, move: Move) -> str:
 
 
 def hint_line(state: GameState, voice: Voice | None = None) -> str:
-    """The smart player's move as the command to type, then in words (English only)."""
+    """The smart player's move as the command to type, and in words where the pack's line has them."""
     voice = voice or Voice("en")
     move = smart(state)
-    words = f"   ({describe(state, move)})" if voice.lang == "en" else ""
-    return f"{voice.text('solitaire.board.hint')}: {command_for(state, move)}{words}"
+    return voice.text("solitaire.board.hint_line", command=command_for(state, move), move=describe(state, move, voice))
 
 
 def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: Console | None = None) -> GameState:

@@ -1,6 +1,10 @@
-"""Japanese readings in kana: numbers, counters and durations (espeak-ng reads only kana)."""
+"""Japanese readings in kana: numbers, counters and durations (espeak-ng reads only kana); the
+reading module of the ja pack (gm.text.language.Reading)."""
 
 from __future__ import annotations
+
+PLAIN_SPECS: tuple[str, ...] = ()
+SPOKEN_IN_KANA = True
 
 _DIGITS = ["ぜろ", "いち", "に", "さん", "よん", "ご", "ろく", "なな", "はち", "きゅう"]
 _HUNDREDS = {3: "さんびゃく", 6: "ろっぴゃく", 8: "はっぴゃく"}
@@ -91,3 +95,22 @@ def duration(seconds: int) -> tuple[str, str]:
     text = (f"{minutes}分" if minutes else "") + (f"{secs}秒" if secs or not minutes else "")
     kana = (counter(minutes, "分") if minutes else "") + (counter(secs, "秒") if secs or not minutes else "")
     return text, kana
+
+
+def spoken_template(template: str) -> str:
+    """The particles は and へ written as said (わ, え)."""
+    from gm.text import kana
+
+    return kana.spoken_particles(template)
+
+
+def spoken_word(word: str, reading: str | None) -> str:
+    """A name's kana reading, or the name spelt in kana (Aki → アキ; see gm.text.lines.name_kana)."""
+    from gm.text import kana
+
+    return reading if reading is not None else kana.to_kana(word)
+
+
+def spoken_number(n: int, spec: str) -> str:
+    """`n` in kana, with its counter where the spec names one: (3, "票") → さんびょう."""
+    return counter(n, spec) if spec else number(n)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from scorer.werewolf.judge import Side
+from scorer.werewolf.sides import Side
 from scorer.werewolf.refusal import WerewolfRefusal
 
 

@@ -14,7 +14,8 @@ from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 
 from scorer.werewolf.decks import Deck
-from scorer.werewolf.judge import HAND_SIZE, MOST_TURNED, JudgeError, decided_side
+from scorer.werewolf.magician import MOST_TURNED, could_have_seen
+from scorer.werewolf.sides import HAND_SIZE, JudgeError, decided_side
 from scorer.werewolf.tally import GRAVEYARD
 
 
@@ -139,8 +140,6 @@ class Known:
 
     def _settled(self, known: Known) -> Known:
         """`known` with the pending seer taken or refused once their ability can be told."""
-        from scorer.werewolf.magician import could_have_seen
-
         name = known.pending
         if name is None:
             return known
