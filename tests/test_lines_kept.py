@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gm.text import samples
+import pack_samples as samples
 from gm.text.lines import Voice
 
 FIXTURE = Path(__file__).parent / "fixtures" / "lines_rendered.json"
