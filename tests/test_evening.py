@@ -20,7 +20,7 @@ from scorer.werewolf.decks import standard_deck
 from scorer.werewolf.evening import Evening, EveningError, evening_from_json
 from scorer.werewolf.sides import Side
 
-from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls, said
+from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls, key_and_fields
 
 FOUR = ("Aki", "Ken", "Mio", "Sora")
 
@@ -100,7 +100,7 @@ def test_again_plays_the_next_night_with_the_same_table_and_the_tally_is_said(la
     assert kept == list(evening.nights)  # each kept as soon as it was judged
     assert kept[0].sides == {"Aki": "werewolves", "Ken": "villagers", "Mio": "villagers", "Sora": "werewolves"}
     assert speaker.keys.count("werewolf.intro") == 2
-    assert said(speaker.lines[-1]) == TALLY
+    assert key_and_fields(speaker.lines[-1]) == TALLY
 
 
 # -- gm werewolf play and gm werewolf evening --------------------------------------------------------

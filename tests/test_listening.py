@@ -15,11 +15,12 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from fakes import FakeClock
-from gm.hearing.phrases import Heard, Vocabulary
+from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptSource, said
+from fakes import voice_asker as _asker
+from gm.hearing.phrases import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Voice
-from gm.hearing.voice import VoiceAsker, VoiceControls, open_asker, open_controls
+from gm.hearing.voice import VoiceControls, open_asker, open_controls
 from gm.ports import Answer, How, Line
 from gm.table.questions import Done, Table
 from gm.speech.speakers import PrintSpeaker
@@ -30,94 +31,6 @@ from gm.hearing.recorded import PcmSource
 from gm.hearing.session import Listener
 
 EN = Voice("en")
-
-
-def said(text, conf=1.0):
-    """One utterance as the recogniser reports it at its end."""
-    return json.dumps({"text": text, "result": [{"word": w, "conf": conf} for w in text.split()]})
-
-
-class FakeRecogniser:
-    def accept(self, block):
-        return Heard.from_result(json.loads(block)) if block else None
-
-    def finish(self):
-        return Heard("")
-
-
-class FakeModel:
-    def __init__(self, words=None, unk=False):
-        self.words, self.unk, self.grammars = words, unk, []
-
-    def hears(self, word):
-        return self.words is None or word in self.words
-
-    def recogniser(self, rate, book=None):
-        self.grammars.append(json.loads(book.grammar()) if book else None)
-        return FakeRecogniser()
-
-
-class ScriptSource:
-    """A block every 0.1 clock seconds, like a microphone: a scripted utterance or silence ("");
-    after the script, silence forever (a microphone) or the end (a file)."""
-
-    rate = 16000.0
-
-    def __init__(self, clock, items=(), endless=True):
-        self.clock, self.items, self.endless, self.ended = clock, list(items), endless, False
-        self.next_at = clock.now() + 0.1
-
-    def read(self, timeout):
-        if not (self.items or self.endless):
-            self.ended = True
-            self.clock.sleep(timeout)
-            return None
-        wait = self.next_at - self.clock.now()
-        if wait > timeout:
-            self.clock.sleep(timeout)
-            return None
-        self.clock.sleep(wait)
-        self.next_at += 0.1
-        return self.items.pop(0) if self.items else ""
-
-    def drain(self):
-        """No backlog: the next block is the one recorded from now on."""
-        self.next_at = max(self.next_at, self.clock.now() + 0.1)
-
-    def close(self):
-        """Nothing to release: the blocks are in memory."""
-
-
-class FakeSpeaker:
-    """A speaker (the `Speaker` port) that keeps the lines; `on_say(line)` runs as each is said."""
-
-    speaking = False
-    last_spoken_end = -math.inf
-
-    def __init__(self, on_say=None):
-        self.lines, self.on_say = [], on_say
-
-    def say(self, line):
-        self.lines.append(line)
-        if self.on_say:
-            self.on_say(line)
-
-    def keys(self):
-        return [line.key for line in self.lines]
-
-    def flush(self):
-        """Every line is said at once."""
-
-    def close(self):
-        """Nothing to release."""
-
-
-def _asker(clock, items=(), keyboard="", model=None, endless=True, speaker=None, seats=()):
-    stream = io.StringIO(keyboard) if isinstance(keyboard, str) else keyboard
-    out = []
-    listener = Listener(model or FakeModel(), ScriptSource(clock, items, endless))
-    kb = KeyboardAsker(clock, stream, echo=out.append)
-    return VoiceAsker(listener, kb, speaker or FakeSpeaker(), EN, clock, seats=seats), out
 
 
 TABLE = Table(EN, ("Aki", "Ken", "Mio"))

@@ -15,7 +15,7 @@ from gm.text.lines import Voice
 from scorer.werewolf.decks import standard_deck
 from scorer.werewolf.tally import GRAVEYARD
 
-from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls, said
+from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls, key_and_fields
 
 NAMES = ["Aki", "Ken", "Mio", "Sora", "Yui", "Rin"]
 READINGS = {"Aki": "あき", "Ken": "けん", "Mio": "みお", "Sora": "そら", "Yui": "ゆい", "Rin": "りん"}
@@ -264,7 +264,7 @@ def test_a_total_above_the_turned_seers_votes_is_a_miscount():
                   [{"Ken": 6}], seen=["Aki"])
     result, speaker, _, log = play(standard_deck(6, "magician"), table)
     line = speaker.lines[speaker.keys.index("werewolf.reveal.miscount_over")]
-    assert said(line) == ("werewolf.reveal.miscount_over",
+    assert key_and_fields(line) == ("werewolf.reveal.miscount_over",
                           {"counted": 6, "why": [("werewolf.reveal.no_vote_turned", {"name": "Aki"})]})
     assert [e["high"] for e in log if e["type"] == "miscount"] == [5]
 
