@@ -116,10 +116,6 @@ def _exit_on_signal(signum: int, frame: object) -> None:
 def main() -> None:
     import signal
 
-    from gm.launch import usable_standard_streams
-
-    usable_standard_streams()
-
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _exit_on_signal)

@@ -20,7 +20,8 @@ def usable_standard_streams() -> None:
 
 
 def main() -> None:
-    """Run gm's command line."""
+    """Run gm's command line on usable standard streams (before Typer or rich touch them)."""
+    usable_standard_streams()
     from gm.cli import main as command_line
 
     command_line()
