@@ -90,6 +90,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "lang": "en", "size": 1000, "sha256": "0" * 64, "missing": voice.text("werewolf.cards.seer"),
         "votes": count, "tip": "Enter", "example": f"{name} 2", "yes": voice.text("common.yes"),
         "no": voice.text("common.no"), "none": voice.text("werewolf.reveal.none"),
+        "mb": 8, "byte": count, "target": "night.json",
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")
