@@ -205,3 +205,12 @@ def test_a_file_that_cannot_be_read_is_refused_in_the_language_of_the_command(la
         assert result.exit_code == 2 and len(line.splitlines()) == 1, result.stderr
         assert str(path) in line and not any(ch in string.ascii_lowercase for ch in
                                              line.replace(str(path), "").replace("gm:", "")), line
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "gm: --speech must be on, off or wav:DIR, not 'loud'\n"),
+    ("ja", "gm: --speech は on、off、wav:フォルダ のどれかです (「loud」ではなく)\n"),
+    ("ko", "gm: --speech 는 on, off, wav:폴더 중 하나예요 (‘loud’이(가) 아니라)\n")])
+def test_a_speech_mode_gm_cannot_use_is_refused_in_the_language_asked(lang, line):
+    result = runner.invoke(app, ["solitaire", "reading", "3", "--speech", "loud", "--lang", lang])
+    assert result.exit_code == 2 and result.stderr == line
