@@ -21,7 +21,8 @@ Decoders, on the same audio in the same run:
   clip; a text that is exactly one phrase is taken.
 - gm: the night's listener (`Listener` + `phrasebook`: the table's other phrases and decoys in
   the grammar, cut into utterances, levelled, decoded from a fresh state, validated).
-- gm + 2nd decode: gm whose answers must also be in a decode without the grammar.
+- gm + 2nd decode: gm whose answers must also survive a second decode of the same audio: vosk's
+  without the grammar; pocketsphinx's against a loop of free phones (`gm.hearing.sphinx`).
 Then the same for English (flite slt/rms/awb/kal and espeak-ng en/en-us voices;
 clean, pink 10 dB, −32 dBFS, 8 kHz) heard by pocketsphinx, whose bare loop is a JSGF search of
 the question's phrases.
@@ -33,6 +34,7 @@ conditions (>= 80 % clean), decode RTF <= 1.5x the bare loop's.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import subprocess
@@ -218,10 +220,34 @@ def bare_vosk(model, rate: float, audio: bytes, phrases: dict[str, str]) -> str 
     return phrases.get(" ".join(t for t in texts if t))
 
 
+@functools.lru_cache(maxsize=1)
+def plain_decoder():
+    """pocketsphinx's decoder as it comes (its own defaults), for the bare loop."""
+    import pocketsphinx
+
+    return pocketsphinx.Decoder(loglevel="FATAL")
+
+
 def bare_sphinx(model, rate: float, audio: bytes, phrases: dict[str, str]) -> str | None:
-    """The plainest pocketsphinx loop: the question's phrases as the grammar, the whole clip."""
+    """The plainest pocketsphinx loop: a decoder as it comes, the question's phrases as its
+    grammar, the whole clip."""
+    from gm.hearing.sphinx import NOT_WORDS, _at_16k
+
     known = [p for p in phrases if all(model.hears(w) for w in p.split())]
-    return phrases.get(model.decode(model._search(known), audio, rate).text) if known else None
+    if not known:
+        return None
+    decoder, rule = plain_decoder(), " | ".join(known)
+    if rule not in bare_searches:
+        bare_searches[rule] = f"bare{len(bare_searches)}"
+        decoder.add_jsgf_string(bare_searches[rule], f"#JSGF V1.0;\ngrammar bare;\npublic <said> = {rule} ;\n")
+    decoder.activate_search(bare_searches[rule])
+    decoder.start_utt()
+    decoder.process_raw(_at_16k(audio, rate), full_utt=True)
+    decoder.end_utt()
+    return phrases.get(" ".join(s.word.split("(")[0] for s in decoder.seg() or () if not s.word.startswith(NOT_WORDS)))
+
+
+bare_searches: dict[str, str] = {}
 
 
 def gm_answer(model, rate: float, audio: bytes, book) -> str | None:
