@@ -38,6 +38,7 @@ NOT_WORDS = ("<", "[", "(", "+")  # <s>, </s>, <sil>, [NOISE], (NULL), +SPN+: si
 PHONES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y "
           "Z ZH").split()
 """The en-us model's phones: the loop of free phones that an answer must beat."""
+NEAR = 2  # phones from which another phrase sounds unlike a step's answer
 PHONE_WORD = "gm-phone-"  # the loop's words, one per phone (no English word is spelt so)
 GARBAGE = 1e-25
 """The JSGF weight of the loop of free phones against the phrase's 1 (measured by
@@ -64,7 +65,7 @@ class SphinxModel:
             raise NoModel(f"pocketsphinx cannot be loaded ({error})", "no_pocketsphinx") from error
         self._pocketsphinx = pocketsphinx
         self.path = Path(pocketsphinx.get_model_path()) / "en-us"
-        self._decoder = self._loaded(lm=None, bestpath=False)
+        self._decoder = self._loaded(lm=None, bestpath=False, topn=2)
         for phone in PHONES:
             self._decoder.add_word(PHONE_WORD + phone.lower(), phone, False)
         self._decoder.add_word(PHONE_WORD + "sil", "SIL", True)
@@ -86,8 +87,30 @@ class SphinxModel:
         return self._known[word]
 
     def recogniser(self, rate: float, book: Phrasebook | None = None) -> SphinxRecogniser:
-        search = self.search(book.grammar_phrases()) if book is not None and book.phrases else FULL
+        search = self.search(self.rivals(book)) if book is not None and book.phrases else FULL
         return SphinxRecogniser(self, search, rate, book if search != FULL else None)
+
+    def rivals(self, book: Phrasebook) -> list[str]:
+        """`book`'s grammar without the rivals that sound like one of its answers: a decoy spoken
+        the same ("know" took every "no"), and for a question with one answer (a step's "done")
+        any other phrase within NEAR phones of it (espeak-ng's "done" was heard as "none", a
+        count's zero, at every deal, then as the decoy "john"; at a step nothing else is asked
+        for, and the loop of free phones still catches talk)."""
+        from rapidfuzz.distance import Levenshtein
+
+        own = [self._phones(p) for p in book.phrases]
+        near = NEAR if len(set(book.phrases.values())) == 1 else 0
+        decoys = set(book.decoy_words())
+
+        def rival(phrase: str) -> bool:
+            if phrase in book.phrases or not (near or phrase in decoys):
+                return True
+            return min(Levenshtein.distance(self._phones(phrase), o) for o in own) > near
+
+        return [p for p in book.grammar_phrases() if rival(p)]
+
+    def _phones(self, phrase: str) -> list[str]:
+        return [p for w in phrase.split() for p in (self._decoder.lookup_word(w) or w).split()]
 
     def search(self, phrases: list[str]) -> str:
         """The JSGF search of one of `phrases` (made once per grammar; any sequence of them
