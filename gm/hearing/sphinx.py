@@ -40,7 +40,7 @@ PHONES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY
 """The en-us model's phones: the loop of free phones that an answer must beat."""
 NEAR = 2  # phones from which another phrase sounds unlike a step's answer
 PHONE_WORD = "gm-phone-"  # the loop's words, one per phone (no English word is spelt so)
-GARBAGE = 1e-25
+GARBAGE = 1e-22
 """The JSGF weight of the loop of free phones against the phrase's 1 (measured by
 bench/listen_bench.py --lang en: heavier, more answers are lost; lighter, more non-answers pass)."""
 
