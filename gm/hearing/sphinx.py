@@ -159,7 +159,7 @@ class SphinxRecogniser(UtteranceRecogniser):
     def hear(self, audio: bytes) -> Heard:
         heard = self.model.decode(self.search, audio, self.rate)
         if (not self.model.second_opinion or self.book is None or not heard.text
-                or self.book.match(heard) is None):
+                or (self.book.match(heard) is None and self.book.match_run(heard) is None)):
             return heard
         if self.model.decode(self.model.guard(heard.text), audio, self.rate).text == heard.text:
             return heard
