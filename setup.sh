@@ -54,7 +54,7 @@ elif command -v espeak-ng >/dev/null 2>&1 && espeak-ng --voices=ja | grep -q " j
 else
     missing "Japanese voice" "as root: apt-get install espeak-ng (Japanese lines are printed until then)"
 fi
-if py "from scorer.solitaire.solver_cache import compiled; import sys; sys.exit(not compiled())"; then
+if py "from gm.solitaire.solver_cache import compiled; import sys; sys.exit(not compiled())"; then
     works solver "compiled once on this machine"
 else
     missing solver ".venv/bin/pip install -e '.[solver]' (gm solitaire solve and the omniscient player need numba)"

@@ -24,9 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gm.text import kana, samples  # noqa: E402
+from gm.text import kana  # noqa: E402
+import pack_samples as samples  # noqa: E402
 from gm.text.lines import Voice  # noqa: E402
-from gm.text.reading_check import katakana, mismatches  # noqa: E402
+from reading_check import katakana, mismatches  # noqa: E402
 
 COUNTS = (0, 1, 3, 4, 6, 8, 10)
 # How the Latin sample names are written in katakana (Open JTalk spells Latin letters out).

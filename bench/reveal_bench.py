@@ -4,7 +4,7 @@ run: .venv/bin/python bench/reveal_bench.py [--deals 2000] [--seed 1]
 
 Each deal is shuffled from the deck, the vote's outcome drawn among the players, the graveyard
 and a panic, and (Magician's Night) up to two players who could have seen the magician; the
-questions are those `gm werewolf play` asks (gm.werewolf.inquiry), one typed line each.
+questions are those `gm werewolf play` asks (scorer.werewolf.inquiry), one typed line each.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gm.werewolf.decks import Deck, standard_deck  # noqa: E402
-from gm.werewolf.inquiry import HandOf, WhoHolds, answered, next_question  # noqa: E402
-from gm.werewolf.known import Known  # noqa: E402
-from gm.werewolf.magician import ABILITY_CARDS  # noqa: E402
-from gm.werewolf.tally import GRAVEYARD  # noqa: E402
+from scorer.werewolf.decks import Deck, standard_deck  # noqa: E402
+from scorer.werewolf.inquiry import HandOf, WhoHolds, answered, next_question  # noqa: E402
+from scorer.werewolf.known import Known  # noqa: E402
+from scorer.werewolf.magician import ABILITY_CARDS  # noqa: E402
+from scorer.werewolf.tally import GRAVEYARD  # noqa: E402
 
 DECKS = {"4 players": standard_deck(4), "5 players": standard_deck(5), "6 players": standard_deck(6),
          "Magician's Night": standard_deck(6, "magician"), "Battle with the Dead": standard_deck(6, "dead")}

@@ -20,17 +20,19 @@ import subprocess
 import sys
 import time
 
+from gm.solitaire.compiled import compiled_search
+from scorer.solitaire import solver
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.policies import greedy, play_out, smart
-from scorer.solitaire.solver import least_left, solve
 
 # VmHWM, not ru_maxrss: Linux keeps ru_maxrss across exec, so a child would report this
 # process's own peak.
 PEAK = """
 import re, sys
+from gm.solitaire.compiled import compiled_search
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.solver import least_left
-least_left(deal_from_seed(int(sys.argv[1])))
+least_left(deal_from_seed(int(sys.argv[1])), search=compiled_search())
 print(re.search(r"VmHWM:\\s*(\\d+) kB", open("/proc/self/status").read()).group(1))
 """
 
@@ -60,14 +62,15 @@ def main() -> None:
     print(f"machine: {machine}, Python {platform.python_version()}, one core, 7 rows")
 
     deals = {seed: deal_from_seed(seed) for seed in range(max(args.solve_deals, args.play_deals))}
-    least_left(deals[0])  # loads the compiled search
+    search = compiled_search()  # loads the compiled search
+    solver.least_left(deals[0], search=search)
     seeds = range(args.solve_deals)
-    runs = [timed(lambda s: least_left(deals[s]), seeds) for _ in range(args.runs)]
+    runs = [timed(lambda s: solver.least_left(deals[s], search=search), seeds) for _ in range(args.runs)]
     rates = [len(seeds) / sum(run) for run in runs]
     print(f"omniscient: {statistics.median(rates):8.1f} solves/s  "
           f"(median of {args.runs} runs of {len(seeds)} deals; runs: "
           + ", ".join(f"{r:.1f}" for r in rates) + ")")
-    with_moves = len(seeds) / sum(timed(lambda s: solve(deals[s]), seeds))
+    with_moves = len(seeds) / sum(timed(lambda s: solver.solve(deals[s], search=search), seeds))
     print(f"            {with_moves:8.1f} solves/s with the moves rebuilt through the engine (one run)")
     per_deal = [statistics.median(times) for times in zip(*runs)]
     ordered = sorted(per_deal)

@@ -84,7 +84,7 @@ def english_night_lines() -> list[str]:
 
     from gm.night.context import NightContext
     from gm.night.runner import run_night
-    from gm.werewolf.decks import standard_deck
+    from scorer.werewolf.decks import standard_deck
 
     answers = night_answers(NIGHT_PLAYERS)
     clock = FakeClock()
@@ -401,7 +401,7 @@ def japanese_night(settings: SpeechSettings):
 
     from gm.night.context import NightContext
     from gm.night.runner import run_night
-    from gm.werewolf.decks import standard_deck
+    from scorer.werewolf.decks import standard_deck
 
     answers = night_answers(list(settings.readings))
     sink = CapturedLoudspeaker()

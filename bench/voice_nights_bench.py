@@ -139,7 +139,7 @@ def reply(night: Night, event: dict, answers: list[dict]) -> str | None:
     words, numbers = WORDS[lang], NUMBERS[lang]
     if key in STEPS:
         return words["done"]
-    if key == "werewolf.vote.ask_count":
+    if key in ("werewolf.vote.ask_count", "werewolf.vote.ask_next"):  # the first count, the next ones
         named = [p for p in night.players if p in text]
         return numbers[night.counts[max(named, key=len) if named else "graveyard"]]
     taken = {}

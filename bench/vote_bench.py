@@ -1,14 +1,18 @@
 """The vote by voice when everything is heard: table answers and seconds of gm's speech.
 
-    .venv/bin/python bench/vote_bench.py            # this tree
-    .venv/bin/python bench/vote_bench.py --tree DIR  # another checkout (e.g. main), same figures
+    .venv/bin/python bench/vote_bench.py                 # English, this tree
+    .venv/bin/python bench/vote_bench.py --lang ja,ko    # the other packs (Open JTalk, espeak-ng)
+    .venv/bin/python bench/vote_bench.py --tree DIR      # another checkout (e.g. main), same figures
 
 A table of 4 and of 6 players votes by voice through the real `VoiceAsker` (the recogniser is
 a fake that hears exactly what the table says; every word sure). The table answers what gm
-asks: a count when asked for one, "yes" at a read-back. Every line gm says from the vote's
-first line to the execution is rendered to WAV with the default English voice (the speaker
-of `--speech wav:DIR`) and the durations are summed. Two tallies per table size: the votes on
-the first candidates, and a vote on the last candidate (the graveyard) too.
+asks in the words of gm's own grammar for the question: a count when asked for one, "yes" at a
+read-back; with `one_breath`, the whole tally by name at the first count question ("aki three
+ken one") where gm hears it there (`gm.table.questions.ONE_BREATH_AT_COUNT`). Every line gm
+says from the vote's first line to the execution is rendered to WAV with the language's
+default voice (the speaker of `--speech wav:DIR`) and the durations are summed. Two tallies
+per table size: the votes on the first candidates, and a vote on the last candidate (the
+graveyard) too.
 """
 
 from __future__ import annotations
@@ -24,11 +28,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 TALLIES = {
-    4: [{"Aki": 3, "Ken": 1}, {"Aki": 2, "graveyard": 1}],
-    6: [{"Aki": 3, "Ken": 2, "Mio": 1}, {"Aki": 3, "Ken": 2, "graveyard": 1}],
+    4: [{0: 3, 1: 1}, {0: 2, "graveyard": 1}],
+    6: [{0: 3, 1: 2, 2: 1}, {0: 3, 1: 2, "graveyard": 1}],
 }
-PLAYERS = ["Aki", "Ken", "Mio", "Sora", "Yui", "Rin"]
-NUMBERS = ("zero", "one", "two", "three", "four", "five", "six")
+"""Votes by seat (0 is the first player) or the graveyard."""
+PLAYERS = {"en": ["Aki", "Ken", "Mio", "Sora", "Yui", "Rin"],
+           "ja": ["アキ", "ケン", "ミオ", "ソラ", "ユイ", "リン"],
+           "ko": ["민수", "지훈", "서연", "지민", "하은", "도윤"]}
 
 
 class Clock:
@@ -82,7 +88,7 @@ class Source:
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        self.queue: list[str] = []
+        self.queue: list = []  # what the table says next, made once gm listens
         self.ended = False
         self.answers = 0
 
@@ -90,7 +96,7 @@ class Source:
         self.clock.sleep(min(timeout, 0.1))
         if self.queue:
             self.answers += 1
-            return self.queue.pop(0).encode()
+            return self.queue.pop(0)().encode()  # said once gm listens: to the question asked
         return b""
 
     def drain(self) -> None:
@@ -101,25 +107,34 @@ class Source:
 
 
 class Table:
-    """The speaker gm talks through: each line is rendered to WAV, and the table answers it."""
+    """The speaker gm talks through: each line is rendered to WAV, and the table answers the
+    question being asked (`asking`) in the words of its grammar (`book`)."""
 
-    def __init__(self, wav, source: Source, tally: dict[str, int], players: list[str]) -> None:
-        self.wav, self.source, self.tally = wav, source, tally
-        self.players = players
+    def __init__(self, wav, source: Source, tally: dict[str, int], one_breath: bool) -> None:
+        self.wav, self.source, self.tally, self.one_breath = wav, source, tally, one_breath
         self.speaking = False
         self.last_spoken_end = -math.inf
         self.lines = 0
+        self.asking = None
+        self.book = None
 
     def say(self, line) -> None:
         self.lines += 1
         self.wav.say(line)
-        fields = line.fields
-        if line.key == "werewolf.vote.ask_count":
-            who = fields["candidate"]
-            who = "graveyard" if who not in self.players else who
-            self.source.queue.append(NUMBERS[self.tally.get(who, 0)])
+        if line.key in ("werewolf.vote.ask_count", "werewolf.vote.ask_next"):
+            self.source.queue.append(lambda: self.count(line.key == "werewolf.vote.ask_count"))
         elif line.key.startswith(("listen.confirm", "werewolf.vote.readback")):
-            self.source.queue.append("yes")
+            self.source.queue.append(lambda: self.phrase("yes"))
+
+    def count(self, first: bool) -> str:
+        """The whole tally by name at the first count, where gm hears it so; else this count."""
+        if first and self.one_breath and any("=" in answer for answer in self.book.phrases.values()):
+            return " ".join(self.phrase(f"{c}={self.tally[c]}") for c in self.asking.following if self.tally.get(c))
+        return self.phrase(str(self.tally.get(self.asking.candidate, 0)))
+
+    def phrase(self, token: str) -> str:
+        """The first phrase of the grammar that says `token`."""
+        return next(p for p, answer in self.book.phrases.items() if answer == token)
 
     def flush(self) -> None:
         self.wav.flush()
@@ -136,7 +151,7 @@ def seconds_of(folder: Path) -> float:
     return total
 
 
-def one_vote(players: list[str], tally: dict[str, int]) -> dict[str, object]:
+def one_vote(lang: str, size: int, votes: dict[object, int], one_breath: bool) -> dict[str, object]:
     from gm.hearing.keyboard import KeyboardAsker
     from gm.hearing.session import Listener
     from gm.hearing.voice import VoiceAsker
@@ -145,35 +160,47 @@ def one_vote(players: list[str], tally: dict[str, int]) -> dict[str, object]:
     from gm.speech.settings import SpeechSettings
     from gm.speech.speakers import open_speaker
     from gm.text.lines import Voice
-    from gm.werewolf.decks import standard_deck
+    from scorer.werewolf.decks import standard_deck
     import io
 
+    players = PLAYERS[lang][:size]
+    tally = {who if isinstance(who, str) else players[who]: n for who, n in votes.items()}
+
+    class Asker(VoiceAsker):
+        def _book(self, question):
+            book = super()._book(question)
+            table.asking, table.book = question, book
+            return book
+
     with tempfile.TemporaryDirectory() as folder:
-        voice = Voice("en")
+        voice = Voice(lang)
         clock = Clock()
         source = Source(clock)
-        wav = open_speaker(SpeechSettings("en", f"wav:{folder}"), echo=lambda text: None)
-        table = Table(wav, source, tally, players)
+        wav = open_speaker(SpeechSettings(lang, f"wav:{folder}"), echo=lambda text: None)
+        table = Table(wav, source, tally, one_breath)
         keyboard = KeyboardAsker(clock, io.StringIO(), echo=lambda text: None)
-        asker = VoiceAsker(Listener(Model(source), source), keyboard, table, voice, clock, seats=players)
+        asker = Asker(Listener(Model(source), source), keyboard, table, voice, clock, seats=players)
         ctx = NightContext(players=players, deck=standard_deck(len(players)), voice=voice, speaker=table,
                            asker=asker, clock=clock)
         result = run_vote(ctx)
         table.flush()
         wav.close()
-        return {"players": len(players), "tally": tally, "executed": result.executed,
-                "table_answers": source.answers, "lines": table.lines,
+        return {"lang": lang, "players": size, "tally": tally, "one_breath": one_breath,
+                "executed": result.executed, "table_answers": source.answers, "lines": table.lines,
                 "speech_seconds": round(seconds_of(Path(folder)), 1)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose gm to measure")
+    parser.add_argument("--lang", default="en", help="the packs to measure, comma-separated (en,ja,ko)")
     args = parser.parse_args()
     sys.path.insert(0, str(args.tree))
-    for size, tallies in TALLIES.items():
-        for tally in tallies:
-            print(json.dumps(one_vote(PLAYERS[:size], tally)))
+    for lang in args.lang.split(","):
+        for size, tallies in TALLIES.items():
+            for votes in tallies:
+                for one_breath in (False, True):
+                    print(json.dumps(one_vote(lang, size, votes, one_breath), ensure_ascii=False))
 
 
 if __name__ == "__main__":

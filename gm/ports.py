@@ -1,20 +1,16 @@
 """The ports a game runner talks through: something that speaks, something that asks, a clock,
-timer controls, and the sink rendered speech is played into.
+and timer controls.
 
 Implementations live at the edges (printing, speech, keyboard, microphone); tests pass fakes.
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 from collections.abc import Mapping
 
 from scorer.named import Named
-
-if TYPE_CHECKING:
-    from gm.speech.audio import Audio
 
 
 @dataclass(frozen=True)
@@ -39,24 +35,52 @@ class How(Named):
 T = TypeVar("T")
 
 
+class TurnKind(Named):
+    """What happened while a question was asked."""
+
+    HEARD = "heard"  # words a listener heard (`sure`: every word heard surely)
+    TYPED = "typed"  # a line typed
+    REFUSED = "refused"  # why a reply answers nothing (the line said or printed)
+    REASK = "reask"  # the question asked again, or said to go to the keyboard
+    READBACK = "readback"  # an answer read back for a yes
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One step of asking, as it happened at clock time `at`: a reply heard or typed, or a line
+    the asker said (`key`: its voice-pack key)."""
+
+    kind: TurnKind
+    text: str
+    at: float
+    key: str = ""
+    sure: bool = True
+
+
 @dataclass(frozen=True)
 class Answer(Generic[T]):
     """A question's typed answer (`value`), how it came, and whether it was heard surely
-    (typed answers and defaults are sure)."""
+    (typed answers and defaults are sure); `turns`: what was heard, typed and said on the way;
+    `confirmed`: whether it was read back as it is and a yes took it."""
 
     value: T
     how: How = How.KEYBOARD
     sure: bool = True
+    turns: tuple[Turn, ...] = field(default=(), compare=False, repr=False)
+    confirmed: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
 class Refused:
     """Why a reply answers nothing (`line`, from the voice packs, with its key and fields), and
-    the answer it is near to (`near`, offered as "did you mean …?"), if any."""
+    the answer it is near to (`near`, offered as "did you mean …?"), if any. A refusal `aloud`
+    is said to a reply heard too (a total the vote cannot have: what it can have); a heard reply
+    refused otherwise is "not understood"."""
 
     line: Line
     near: object = None
     takes: frozenset[str] = frozenset()  # replies (normalised) that take the suggestion: y, yes, はい, 네
+    aloud: bool = False
 
     def taken_by(self, text: str) -> bool:
         return self.near is not None and " ".join(text.casefold().split()) in self.takes
@@ -167,15 +191,3 @@ class Controls(Protocol):
 
     def release(self) -> None:
         """Give the terminal back (raw keys off) before anything else is asked."""
-
-
-class Sink(Protocol):
-    """Where rendered speech is played: a sound device, or a folder of WAV files."""
-
-    realtime: bool  # plays as it goes, so an urgent line can cut what is playing
-    streams: bool  # takes a line in parts: the first plays while the next ones render
-
-    def play(self, audio: Audio, key: str, cut: threading.Event) -> bool:
-        """Play `audio` (the line `key`); False when `cut` stopped it early."""
-
-    def close(self) -> None: ...

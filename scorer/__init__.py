@@ -1,1 +1,3 @@
-"""Pure domain code with no terminal or audio: Humalien scoring and 7th Sense Training."""
+"""The rules of the three games, pure: values in, values out or a precise refusal; no terminal,
+audio, file, clock or compiler. Half Werewolf (`werewolf`), Humalien scoring (`humalien`),
+7th Sense Training and its solver's search (`solitaire`; gm/solitaire/compiled.py compiles it)."""

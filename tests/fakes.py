@@ -1,4 +1,5 @@
-"""Fakes for the ports: a clock, a recording speaker, scripted answers, scripted timer commands; hostile files."""
+"""Fakes for the ports: a clock, a recording speaker, scripted answers, scripted timer commands; a
+recogniser that hears what a script says; hostile files."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import math
 import os
 from pathlib import Path
 
+import json
+
+from gm.hearing.phrases import Heard
 from gm.ports import Answer, How, Line, Question, Refused
 
 
@@ -49,6 +53,16 @@ class RecordingSpeaker:
     @property
     def keys(self) -> list[str]:
         return [line.key for line in self.lines]
+
+
+def key_and_fields(value):
+    """A line as its key and fields, lines inside it alike: what was said, whatever the wording
+    of the language (the voice packs are tested on their own)."""
+    if isinstance(value, Line):
+        return value.key, {name: key_and_fields(field) for name, field in value.fields.items()}
+    if isinstance(value, (list, tuple)):
+        return [key_and_fields(item) for item in value]
+    return value
 
 
 CTRL_C = "^C"
@@ -154,3 +168,101 @@ def hostile(path: Path, kind: str) -> None:
         path.write_text('{"match": 1, "offset": -5, "length": 1000000000000000, "line": [[[1]]]}\n' + "[" * 50_000)
     elif kind == "folder":
         path.mkdir()
+
+
+# -- listening: a recogniser that hears exactly what a script says ---------------------------
+def said(text, conf=1.0):
+    """One utterance as the recogniser reports it at its end."""
+    return json.dumps({"text": text, "result": [{"word": w, "conf": conf} for w in text.split()]})
+
+
+class FakeRecogniser:
+    def accept(self, block):
+        return Heard.from_result(json.loads(block)) if block else None
+
+    def finish(self):
+        return Heard("")
+
+
+class FakeModel:
+    def __init__(self, words=None, unk=False):
+        self.words, self.unk, self.grammars = words, unk, []
+
+    def hears(self, word):
+        return self.words is None or word in self.words
+
+    def recogniser(self, rate, book=None):
+        self.grammars.append(json.loads(book.grammar()) if book else None)
+        return FakeRecogniser()
+
+
+class ScriptSource:
+    """A block every 0.1 clock seconds, like a microphone: a scripted utterance or silence ("");
+    after the script, silence forever (a microphone) or the end (a file)."""
+
+    rate = 16000.0
+
+    def __init__(self, clock, items=(), endless=True):
+        self.clock, self.items, self.endless, self.ended = clock, list(items), endless, False
+        self.next_at = clock.now() + 0.1
+
+    def read(self, timeout):
+        if not (self.items or self.endless):
+            self.ended = True
+            self.clock.sleep(timeout)
+            return None
+        wait = self.next_at - self.clock.now()
+        if wait > timeout:
+            self.clock.sleep(timeout)
+            return None
+        self.clock.sleep(wait)
+        self.next_at += 0.1
+        return self.items.pop(0) if self.items else ""
+
+    def drain(self):
+        """No backlog: the next block is the one recorded from now on."""
+        self.next_at = max(self.next_at, self.clock.now() + 0.1)
+
+    def close(self):
+        """Nothing to release: the blocks are in memory."""
+
+
+class FakeSpeaker:
+    """A speaker (the `Speaker` port) that keeps the lines; `on_say(line)` runs as each is said."""
+
+    speaking = False
+    last_spoken_end = -math.inf
+
+    def __init__(self, on_say=None):
+        self.lines, self.on_say = [], on_say
+
+    def say(self, line):
+        self.lines.append(line)
+        if self.on_say:
+            self.on_say(line)
+
+    def keys(self):
+        return [line.key for line in self.lines]
+
+    def flush(self):
+        """Every line is said at once."""
+
+    def close(self):
+        """Nothing to release."""
+
+
+def voice_asker(clock, items=(), keyboard="", model=None, endless=True, speaker=None, seats=(), voice=None):
+    """A real `VoiceAsker` over a `ScriptSource` of `items` (see `said`), with the keyboard reading
+    `keyboard`; returns it and the lines the keyboard printed."""
+    import io
+
+    from gm.hearing.keyboard import KeyboardAsker
+    from gm.hearing.session import Listener
+    from gm.hearing.voice import VoiceAsker
+    from gm.text.lines import Voice
+
+    stream = io.StringIO(keyboard) if isinstance(keyboard, str) else keyboard
+    out = []
+    listener = Listener(model or FakeModel(), ScriptSource(clock, items, endless))
+    kb = KeyboardAsker(clock, stream, echo=out.append)
+    return VoiceAsker(listener, kb, speaker or FakeSpeaker(), voice or Voice("en"), clock, seats=seats), out

@@ -1,8 +1,12 @@
-"""The layout's promises, read from the source: dependencies point one way and nothing cycles."""
+"""The layout's promises, read from the source: dependencies point one way (down the layers), nothing
+cycles, and the rules of the three games (scorer) touch no file, clock, device or compiler."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -10,8 +14,26 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("gm", "scorer", "voices")
 CLI = ("gm.__main__", "gm.launch", "gm.cli", "gm.commands")
-PURE = ("scorer", "gm.werewolf")
+PURE = ("scorer",)
 DEVICES = ("typer", "rich", "click", "vosk", "pyttsx3", "sounddevice", "pyopenjtalk")
+EDGE_LIBRARIES = (*DEVICES, "numba", "platformdirs", "pocketsphinx")
+# Standard modules that reach files, processes, the clock or the terminal (as far as a test can tell).
+FILES_AND_CLOCK = ("os", "io", "pathlib", "shutil", "tempfile", "glob", "fcntl", "mmap", "sqlite3", "pickle",
+                   "shelve", "subprocess", "socket", "urllib", "http", "sys", "time", "datetime", "threading",
+                   "multiprocessing", "signal", "logging", "importlib", "builtins")
+EFFECTFUL_BUILTINS = ("open", "print", "input", "breakpoint", "__import__", "exec", "eval")
+# The layers, top to bottom (docs/design.md): a module imports from its own layer and those below.
+LAYERS = (
+    CLI,
+    ("gm.night", "gm.score", "gm.solitaire"),  # the runners
+    ("gm.table", "gm.hearing", "gm.speech"),  # the conversation and the audio edges
+    ("gm.text", "gm.ports", "gm.clock", "gm.errors", "gm.files", "gm.durable", "gm.c_random", "gm"),  # lines, ports
+    ("voices",),  # the voice packs
+    ("scorer",),  # the rules
+)
+# Imports that still run back, until their code moves: the full command line asks the entry point
+# which standard streams it may use.
+RUNNING_BACK = {("gm.cli", "gm.launch")}
 
 
 def _module_name(path: Path) -> str:
@@ -26,7 +48,8 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _imports(name: str, top_level_only: bool) -> set[str]:
+@cache
+def _imports(name: str, top_level_only: bool) -> frozenset[str]:
     """The modules `name` imports (anywhere, or only at module level), resolved to known names
     where a `from package import module` names a module."""
     tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
@@ -38,7 +61,7 @@ def _imports(name: str, top_level_only: bool) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
             found.update(f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in MODULES)
-    return found
+    return frozenset(found)
 
 
 def _within(module: str, prefixes: tuple[str, ...]) -> bool:
@@ -46,7 +69,7 @@ def _within(module: str, prefixes: tuple[str, ...]) -> bool:
 
 
 def test_the_tree_is_found():
-    assert {"gm.cli", "gm.ports", "gm.werewolf.tally", "scorer.humalien.fold"} <= set(MODULES)
+    assert {"gm.cli", "gm.ports", "scorer.werewolf.tally", "scorer.humalien.fold"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if not _within(n, CLI)))
@@ -85,6 +108,79 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+@cache
+def _edges(top_level_only: bool) -> dict[str, frozenset[str]]:
+    return {name: frozenset(m for m in _imports(name, top_level_only) if m in MODULES and m != name)
+            for name in MODULES}
+
+
+def _graph(top_level_only: bool) -> dict[str, set[str]]:
+    """Module → the modules of gm, scorer and voices it imports (at module level, or anywhere)."""
+    return {name: set(imported) for name, imported in _edges(top_level_only).items()}
+
+
+
+def _layer(name: str) -> int:
+    """The layer of `name` (0 is the top): the one naming the longest prefix of it."""
+    return max(((len(p), index) for index, layer in enumerate(LAYERS) for p in layer if _within(name, (p,))))[1]
+
+
+def test_every_module_has_a_layer():
+    assert {name: _layer(name) for name in MODULES}
+    assert _layer("gm.cli") < _layer("gm.night.vote") < _layer("gm.hearing.voice") < _layer("gm.text.lines")
+    assert _layer("gm.text.lines") < _layer("voices") < _layer("scorer.werewolf.tally") and _layer("gm") == 3
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_imports_a_layer_above_its_own(name):
+    upward = {m for m in _graph(top_level_only=False)[name] if _layer(m) < _layer(name)} - \
+        {m for edge, m in RUNNING_BACK if edge == name}
+    assert not upward, f"{name} imports {sorted(upward)}, from a layer above its own"
+
+
+def test_no_import_circle_anywhere_even_inside_functions():
+    graph = _graph(top_level_only=False)
+    for name, imported in RUNNING_BACK:
+        graph[name].discard(imported)
+    cycle = _cycle(graph)
+    assert cycle is None, "import cycle: " + " → ".join(cycle or [])
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if _within(n, ("scorer",))))
+def test_the_rules_touch_no_file_clock_terminal_or_edge_library(name):
+    """Values in, values out: no gm, no edge library (numba, platformdirs, devices), no module that
+    reaches files, processes or the clock, no builtin that prints, reads or opens."""
+    imported = _imports(name, top_level_only=False)
+    assert not {m for m in imported if _within(m, ("gm", *EDGE_LIBRARIES, *FILES_AND_CLOCK))}
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    calls = [f"{node.func.id} (line {node.lineno})" for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Name) and node.func.id in EFFECTFUL_BUILTINS]
+    assert not calls, f"{name} calls {calls}"
+
+
+RULES_ALONE = """
+import importlib, pkgutil, sys
+import scorer
+for info in pkgutil.walk_packages(scorer.__path__, "scorer."):
+    importlib.import_module(info.name)
+print(" ".join(sorted({m.split(".")[0] for m in sys.modules} & set(sys.argv[1:]))))
+"""
+
+
+def test_importing_every_rules_module_loads_no_edge_library(tmp_path):
+    libraries = [*EDGE_LIBRARIES, "gm"]
+    done = subprocess.run([sys.executable, "-c", RULES_ALONE, *libraries], cwd=tmp_path, env={"PATH": ""},
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split() == []
+
+
+def test_no_import_is_relative():
+    """Every import names its module in full, so the structure above is read from all of them."""
+    relative = [f"{name}:{node.lineno}" for name in MODULES for node in ast.walk(ast.parse(MODULES[name].read_text(
+        encoding="utf-8"))) if isinstance(node, ast.ImportFrom) and node.level]
+    assert relative == []
+
+
 def test_no_import_cycles_at_module_level():
     graph = {name: {m for m in _imports(name, top_level_only=True) if m in MODULES and m != name}
              for name in MODULES}
@@ -116,7 +212,15 @@ def test_the_ports_import_no_edge_module_when_they_run():
     assert not {m for m in _run_time_imports("gm.ports") if _within(m, edges)}
 
 
-# Capabilities one part needs of another, declared in the ports (gm.ports, gm.speech.engines.protocol).
+def test_the_ports_import_no_edge_module_even_for_types():
+    """gm.ports names what the runners talk through; nothing of an edge, not even a type."""
+    edges = ("gm.hearing", "gm.speech", "gm.night", "gm.table", "gm.files", "gm.durable", "gm.solitaire",
+             *CLI, *EDGE_LIBRARIES, *FILES_AND_CLOCK)
+    assert not {m for m in _imports("gm.ports", top_level_only=False) if _within(m, edges)}
+
+
+# Capabilities one part needs of another, declared in the ports (gm.ports, gm.speech.engines.protocol,
+# gm.speech.sink).
 DECLARED = {"flush", "release", "answered_by", "speaking", "last_spoken_end", "streams", "render_parts", "warm_up"}
 
 

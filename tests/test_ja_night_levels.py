@@ -22,9 +22,10 @@ from gm.speech.speakers import PrintSpeaker
 from gm.speech.speaking import SpeechSpeaker
 from gm.speech.tts import Renderer
 from gm.text.lines import Voice
-from gm.werewolf.decks import standard_deck
+from scorer.werewolf.decks import standard_deck
 
-pytestmark = pytest.mark.skipif(not openjtalk.available(), reason="pyopenjtalk-plus is not installed (gm[ja])")
+pytestmark = [pytest.mark.slow,  # renders whole nights of speech
+              pytest.mark.skipif(not openjtalk.available(), reason="pyopenjtalk-plus is not installed (gm[ja])")]
 
 PLAYERS = ["Aki", "Ken", "Mio", "Sora"]
 READINGS = {"Aki": "あき", "Ken": "けん", "Mio": "みお", "Sora": "そら"}

@@ -6,9 +6,10 @@ import sys
 
 import pytest
 
-from gm.text import japanese, kana, samples
+from gm.text import japanese, kana
+import pack_samples as samples
 from gm.text.lines import Voice
-from gm.text.reading_check import mismatches
+from reading_check import mismatches
 
 NAMES = {"健": "けん"}
 
@@ -86,6 +87,7 @@ def test_no_kanji_or_latin_letter_of_any_ja_line_reaches_espeak(count, name):
         assert kana.unreadable(handed) == [], (line.key, handed)
 
 
+@pytest.mark.slow
 def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
     en_keys, ja_keys, ko_keys = samples.keys(Voice("en")), samples.keys(Voice("ja")), samples.keys(Voice("ko"))
     assert sorted(en_keys) == sorted(ja_keys) == sorted(ko_keys)
@@ -102,7 +104,10 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "Enter", "y",  # the typed conversation's keys
                                     "vosk", "vosk-model", "GM", "VOSK", "MODEL", "pocketsphinx", "Hz", "am",
                                     "final.mdl", "en", "get", "PATH", "MB", "unk", "pip", "SHA-256",
-                                    "lang"}  # why gm cannot listen: options, programs, files
+                                    "lang",  # why gm cannot listen: options, programs, files
+                                    "ch", "dBFS", "smart",  # gm voice check's units, a simulate policy
+                                    "url", "LANG", "device", "answers", "greedy", "omniscient", "ja", "ko",  # options
+                                    "fire", "water", "max-states"}  # the sample cards' values, an option
     for lang in ("en", "ja", "ko"):
         for line in samples.lines(lang):
             assert line.text and "{" not in line.text, (lang, line.key)
@@ -118,6 +123,7 @@ def test_mismatch_kinds():
     assert mismatches("こーど", "コウド") == []
 
 
+@pytest.mark.slow
 def test_ja_lines_read_as_open_jtalk_reads_them():
     """Particles, counters and names of every ja line, against Open JTalk where it is installed."""
     pyopenjtalk = pytest.importorskip("pyopenjtalk")

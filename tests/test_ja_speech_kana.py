@@ -12,8 +12,11 @@ import subprocess
 import pytest
 from test_foundation import _keys
 
-from gm.text import kana, samples
+from gm.text import kana
+import pack_samples as samples
 from gm.text.lines import Voice
+
+pytestmark = pytest.mark.slow  # renders speech
 
 READINGS = {"健": "けん", "美緒": "みお"}
 SPEAKABLE = re.compile(rf"^(?:{kana.KANA.pattern}|[{re.escape(kana.PAUSES)}])*$")

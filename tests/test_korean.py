@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 from gm.cli import app
 from gm.hearing.phrases import COMMANDS, Vocabulary
 from gm.speech.voices_found import FoundVoice, choose_voice
-from gm.text import korean, samples
+from gm.text import korean
+import pack_samples as samples
 from gm.text.lines import Voice
 from test_foundation import _keys
 

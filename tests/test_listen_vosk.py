@@ -26,7 +26,7 @@ from gm.text.lines import Voice
 from gm.hearing.voice import VoiceAsker, VoiceControls, open_asker, open_controls, phrasebook
 from gm.night.context import NightContext
 from gm.night.runner import run_night
-from gm.werewolf.decks import standard_deck
+from scorer.werewolf.decks import standard_deck
 from gm.ports import Line
 from gm.table.questions import Table as Questions
 from gm.hearing.model_loading import load_model

@@ -15,11 +15,12 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from fakes import FakeClock
-from gm.hearing.phrases import Heard, Vocabulary
+from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptSource, said
+from fakes import voice_asker as _asker
+from gm.hearing.phrases import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Voice
-from gm.hearing.voice import VoiceAsker, VoiceControls, open_asker, open_controls
+from gm.hearing.voice import VoiceControls, open_asker, open_controls
 from gm.ports import Answer, How, Line
 from gm.table.questions import Done, Table
 from gm.speech.speakers import PrintSpeaker
@@ -30,94 +31,6 @@ from gm.hearing.recorded import PcmSource
 from gm.hearing.session import Listener
 
 EN = Voice("en")
-
-
-def said(text, conf=1.0):
-    """One utterance as the recogniser reports it at its end."""
-    return json.dumps({"text": text, "result": [{"word": w, "conf": conf} for w in text.split()]})
-
-
-class FakeRecogniser:
-    def accept(self, block):
-        return Heard.from_result(json.loads(block)) if block else None
-
-    def finish(self):
-        return Heard("")
-
-
-class FakeModel:
-    def __init__(self, words=None, unk=False):
-        self.words, self.unk, self.grammars = words, unk, []
-
-    def hears(self, word):
-        return self.words is None or word in self.words
-
-    def recogniser(self, rate, book=None):
-        self.grammars.append(json.loads(book.grammar()) if book else None)
-        return FakeRecogniser()
-
-
-class ScriptSource:
-    """A block every 0.1 clock seconds, like a microphone: a scripted utterance or silence ("");
-    after the script, silence forever (a microphone) or the end (a file)."""
-
-    rate = 16000.0
-
-    def __init__(self, clock, items=(), endless=True):
-        self.clock, self.items, self.endless, self.ended = clock, list(items), endless, False
-        self.next_at = clock.now() + 0.1
-
-    def read(self, timeout):
-        if not (self.items or self.endless):
-            self.ended = True
-            self.clock.sleep(timeout)
-            return None
-        wait = self.next_at - self.clock.now()
-        if wait > timeout:
-            self.clock.sleep(timeout)
-            return None
-        self.clock.sleep(wait)
-        self.next_at += 0.1
-        return self.items.pop(0) if self.items else ""
-
-    def drain(self):
-        """No backlog: the next block is the one recorded from now on."""
-        self.next_at = max(self.next_at, self.clock.now() + 0.1)
-
-    def close(self):
-        """Nothing to release: the blocks are in memory."""
-
-
-class FakeSpeaker:
-    """A speaker (the `Speaker` port) that keeps the lines; `on_say(line)` runs as each is said."""
-
-    speaking = False
-    last_spoken_end = -math.inf
-
-    def __init__(self, on_say=None):
-        self.lines, self.on_say = [], on_say
-
-    def say(self, line):
-        self.lines.append(line)
-        if self.on_say:
-            self.on_say(line)
-
-    def keys(self):
-        return [line.key for line in self.lines]
-
-    def flush(self):
-        """Every line is said at once."""
-
-    def close(self):
-        """Nothing to release."""
-
-
-def _asker(clock, items=(), keyboard="", model=None, endless=True, speaker=None, seats=()):
-    stream = io.StringIO(keyboard) if isinstance(keyboard, str) else keyboard
-    out = []
-    listener = Listener(model or FakeModel(), ScriptSource(clock, items, endless))
-    kb = KeyboardAsker(clock, stream, echo=out.append)
-    return VoiceAsker(listener, kb, speaker or FakeSpeaker(), EN, clock, seats=seats), out
 
 
 TABLE = Table(EN, ("Aki", "Ken", "Mio"))
@@ -560,6 +473,7 @@ def test_gm_voice_model_without_a_model_says_where_to_get_one(monkeypatch):
     assert json.loads(result.stdout)["path"] is None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sphinx.available(), reason="pocketsphinx is not installed")
 def test_gm_voice_model_says_english_listens_with_pocketsphinx_without_a_vosk_model(monkeypatch):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
@@ -607,6 +521,20 @@ def test_gm_voice_check_lists_inputs_records_and_shows_the_level(fake_sounddevic
     assert lines[4] == "heard: (nothing)"  # a tone, heard by pocketsphinx (English needs no vosk model)
 
 
+def test_gm_voice_check_speaks_the_language_asked_for(fake_sounddevice, monkeypatch, tmp_path):
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # no downloaded model
+    half = array("h", (int(16384 * math.sin(2 * math.pi * 440 * i / 48000)) for i in range(4800))).tobytes()
+    fake_sounddevice.tone = [half] * 20
+    result = CliRunner().invoke(app, ["voice", "check", "--seconds", "0.5", "--lang", "ja"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[:4] == ["入力デバイス:", "  0: USB mic (1 ch, 48000 Hz)",
+                         "48000 Hz で 0.5 秒録音します: 何か話してください…", "音量: 平均 -9.0 dBFS、ピーク -6.0 dBFS"]
+    assert lines[4].startswith("聞こえた言葉: (モデルがありません: ")
+
+
+@pytest.mark.slow
 def test_gm_voice_check_gives_up_on_a_microphone_that_sends_nothing(fake_sounddevice, monkeypatch):
     monkeypatch.setattr("gm.hearing.microphone.MIC_PATIENCE", 1)
     fake_sounddevice.tone = []
@@ -615,6 +543,7 @@ def test_gm_voice_check_gives_up_on_a_microphone_that_sends_nothing(fake_soundde
     assert result.stderr.strip() == "gm: the microphone sent no sound for 1 s"
 
 
+@pytest.mark.slow
 def test_a_broken_model_is_one_line_on_stderr(tmp_path):
     for part in ("am/final.mdl", "conf/mfcc.conf", "conf/model.conf", "graph/HCLG.fst"):
         (tmp_path / part).parent.mkdir(exist_ok=True)
@@ -629,7 +558,7 @@ def test_a_vote_by_voice_takes_one_answer_per_count_asked_and_one_yes(clock):
     asked), then one yes to the whole tally, read in one line naming only who has votes (HW-R4)."""
     from gm.night.context import NightContext
     from gm.night.vote import run_vote
-    from gm.werewolf.decks import standard_deck
+    from scorer.werewolf.decks import standard_deck
 
     asker, _ = _asker(clock, [said("three"), said("one"), said("yes")], endless=False)
     players = ["Aki", "Ken", "Mio", "Sora"]

@@ -20,8 +20,10 @@ from gm.speech.speakers import PrintSpeaker
 from gm.speech.pieces import pieces
 from gm.speech.settings import SpeechSettings
 from gm.speech.voices_found import FoundVoice
-from gm.text import samples
+import pack_samples as samples
 from gm.text.lines import Voice
+
+pytestmark = pytest.mark.slow  # renders speech
 
 needs_openjtalk = pytest.mark.skipif(not openjtalk.available(), reason="pyopenjtalk-plus is not installed (gm[ja])")
 DEAD = "今夜のレギュレーションは「死者との戦い」。"

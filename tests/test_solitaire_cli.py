@@ -150,7 +150,7 @@ def test_simulate_lists_the_deals_the_solver_cannot_settle_in_budget():
 
 
 def test_the_first_solve_on_a_machine_says_it_compiles_the_solver(monkeypatch):
-    import scorer.solitaire.solver_cache as solver_cache
+    import gm.solitaire.solver_cache as solver_cache
 
     monkeypatch.setattr(solver_cache, "compiled", lambda: False)
     out = runner.invoke(app, ["solitaire", "solve", "--seed", "3", "--json"])
@@ -162,13 +162,15 @@ def test_the_first_solve_on_a_machine_says_it_compiles_the_solver(monkeypatch):
 
 
 def test_the_compiled_solver_is_found_in_the_machine_s_cache():
+    from gm.solitaire.compiled import compiled_search
+    from gm.solitaire.solver_cache import cache_dir, compiled
     from scorer.solitaire.solver import least_left
-    from scorer.solitaire.solver_cache import cache_dir, compiled
 
-    least_left(deal_from_seed(3))
+    least_left(deal_from_seed(3), search=compiled_search())
     assert compiled() and list(cache_dir().glob("*/search.run-*.nbi"))
 
 
+@pytest.mark.slow
 def test_the_cache_is_in_the_user_cache_dir_and_the_same_for_every_copy_of_the_code(tmp_path):
     import shutil
     import subprocess
@@ -177,8 +179,9 @@ def test_the_cache_is_in_the_user_cache_dir_and_the_same_for_every_copy_of_the_c
 
     import scorer
 
-    shutil.copytree(Path(scorer.__file__).parent, tmp_path / "copy" / "scorer")
-    code = "from scorer.solitaire.solver_cache import cache_dir, compiled; print(cache_dir()); print(compiled())"
+    for package in ("gm", "scorer"):
+        shutil.copytree(Path(scorer.__file__).parent.parent / package, tmp_path / "copy" / package)
+    code = "from gm.solitaire.solver_cache import cache_dir, compiled; print(cache_dir()); print(compiled())"
     env = {"PATH": "", "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path)}
     wheres = (tmp_path / "copy", Path(scorer.__file__).parent.parent)
     seen = [subprocess.run([sys.executable, "-c", code], cwd=where, env=env, capture_output=True, text=True,
@@ -188,6 +191,7 @@ def test_the_cache_is_in_the_user_cache_dir_and_the_same_for_every_copy_of_the_c
 
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("numba_first", [False, True])
 @pytest.mark.parametrize("users", [None, "mine"])
 def test_numba_caches_the_solver_in_the_machine_s_cache_unless_the_user_chose_a_folder(tmp_path, numba_first, users):
@@ -195,8 +199,9 @@ def test_numba_caches_the_solver_in_the_machine_s_cache_unless_the_user_chose_a_
     import sys
 
     code = ("import numba\n" if numba_first else "") + (
-        "import scorer.solitaire.jit, numba\n"
-        "from scorer.solitaire.solver_cache import cache_dir\n"
+        "from gm.solitaire.compiled import caching_numba\n"
+        "from gm.solitaire.solver_cache import cache_dir\n"
+        "numba = caching_numba()\n"
         "print(numba.config.CACHE_DIR == str(cache_dir()), numba.config.CACHE_DIR)")
     env = {"PATH": "", "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path)}
     if users:
@@ -214,6 +219,7 @@ app(sys.argv[1:], prog_name="gm")
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["solve", "--seed", "3"], ["simulate", "--deals", "2", "--policy", "omniscient"]])
 def test_without_numba_the_solver_says_in_one_line_how_to_get_it(args):
     import subprocess
@@ -224,6 +230,7 @@ def test_without_numba_the_solver_says_in_one_line_how_to_get_it(args):
     assert out.stderr == "gm: the pyramid solver needs numba: pip install 'gm[solver]' (./setup.sh installs it)\n"
 
 
+@pytest.mark.slow
 def test_without_numba_everything_else_works():
     import subprocess
     import sys

@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
+from gm.solitaire.compiled import compiled_search
 from gm.solitaire.solving import solve_reporting
 from scorer.solitaire.deal import BadDeal, check_seed, deal_from_seed
 from scorer.solitaire.engine import replay
@@ -73,4 +74,4 @@ def test_progress_ends_with_the_states_the_search_expanded():
     assert reports[-1] == (solution.nodes, True)
     assert all(not done for _, done in reports[:-1])
     assert all(a <= b for (a, _), (b, _) in zip(reports, reports[1:]))
-    assert solution == solve(deal)
+    assert solution == solve(deal, search=compiled_search())

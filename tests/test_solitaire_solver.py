@@ -6,14 +6,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gm.solitaire.compiled import compiled_search
+from scorer.solitaire import simulate, solver
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.engine import replay
 from scorer.solitaire.moves import Eye, Special
 from scorer.solitaire.policies import greedy, play_out, smart
-from scorer.solitaire.simulate import cards_left
 from scorer.solitaire.search_memory import new_memory
-from scorer.solitaire.solver import least_left, solve
 from scorer.solitaire.stats import summarize, wilson
+
+
+def solve(deal, max_states=None):
+    return solver.solve(deal, max_states, search=compiled_search())
+
+
+def least_left(deal, max_states=None, memory=None):
+    return solver.least_left(deal, max_states, memory, search=compiled_search())
+
+
+def cards_left(seed, rows, policy, max_states=None):
+    return simulate.cards_left(seed, rows, policy, max_states, search=compiled_search())
 
 
 @pytest.mark.parametrize("seed, rows", [(0, 7), (3, 7), (11, 7), (5, 4), (2, 6)])
@@ -64,7 +76,7 @@ def test_summaries_and_the_wilson_interval():
 
 
 def test_a_state_budget_gives_up_with_the_bound_proven_so_far():
-    from scorer.solitaire.simulate import Unresolved, cards_left
+    from scorer.solitaire.simulate import Unresolved
     from scorer.solitaire.solver import SearchLimit
 
     with pytest.raises(SearchLimit, match="at least 0 cards") as limit:
@@ -76,6 +88,7 @@ def test_a_state_budget_gives_up_with_the_bound_proven_so_far():
     assert cards_left(10, 7, "omniscient") == 0
 
 
+@pytest.mark.slow
 def test_an_unclearable_deal_is_proven_and_its_best_is_reached():
     deal = deal_from_seed(1081)
     solution = solve(deal)
@@ -85,6 +98,7 @@ def test_an_unclearable_deal_is_proven_and_its_best_is_reached():
     assert play_out(deal, smart).left >= 1
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10**6), rows=st.integers(3, 6))
 def test_tiny_tables_forget_but_never_answer_differently(seed, rows):
@@ -101,6 +115,7 @@ def test_tables_reused_from_deal_to_deal_remember_nothing_wrong(seeds, rows):
         assert least_left(deal, memory=shared) == least_left(deal, memory=new_memory(bits=10))
 
 
+@pytest.mark.slow
 def test_a_budget_counts_the_states_of_both_tries():
     from scorer.solitaire.solver import SMALL_STATES, SearchLimit
 

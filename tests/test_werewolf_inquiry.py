@@ -7,12 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gm.werewolf.decks import custom_deck, standard_deck
-from gm.werewolf.inquiry import HandOf, WhoHolds, WhoSawMagician, answered, next_question, verdict
-from gm.werewolf.judge import JudgeError, Reason, judge
-from gm.werewolf.known import Known, SeerRefused
-from gm.werewolf.magician import could_have_seen
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.decks import custom_deck, standard_deck
+from scorer.werewolf.inquiry import HandOf, WhoHolds, WhoSawMagician, answered, next_question, verdict
+from scorer.werewolf.judge import Reason, judge
+from scorer.werewolf.sides import JudgeError
+from scorer.werewolf.known import Known, SeerRefused
+from scorer.werewolf.magician import could_have_seen
+from scorer.werewolf.tally import GRAVEYARD
 
 
 def deal(spec, graveyard):
@@ -288,6 +289,7 @@ def _sides(deal, executed, deck):
     return json.dumps(dict(judge(list("ABCD"), hands, deal[GRAVEYARD], executed, deck=deck).sides), sort_keys=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck", [FOUR, DEATH_FOUR], ids=["standard", "death"])
 @pytest.mark.parametrize("executed", ["A", GRAVEYARD, None])
 def test_no_question_is_asked_whose_answer_or_whose_sides_are_already_known(deck, executed):

@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 
 from gm.text.lines import Voice
 from gm.text.verdicts import verdict_key
-from gm.werewolf.decks import custom_deck, standard_deck
-from gm.werewolf.judge import JudgeError, decided_side, judge, side_of
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.decks import custom_deck, standard_deck
+from scorer.werewolf.judge import judge
+from scorer.werewolf.sides import JudgeError, decided_side, side_of
+from scorer.werewolf.tally import GRAVEYARD
 from test_werewolf_inquiry import eligible
 
 
@@ -327,6 +328,7 @@ def deals(draw):
     return deck, players, hands, graveyard, executed, turned
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(deals())
 def test_a_decided_side_always_agrees_with_the_full_verdict(deal):

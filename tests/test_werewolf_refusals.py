@@ -1,4 +1,4 @@
-"""Half Werewolf refusals in the player's language: every rules error of gm/werewolf carries a
+"""Half Werewolf refusals in the player's language: every rules error of scorer/werewolf carries a
 voice-pack key and fields (errors.werewolf); English keeps the exception's own message."""
 
 import ast
@@ -9,19 +9,21 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import gm.werewolf
+import gm
+import scorer.werewolf
 from gm.cli import app
 from gm.text.lines import Voice
-from gm.werewolf import tally
-from gm.werewolf.cards import parse_card
-from gm.werewolf.decks import custom_deck, standard_deck
-from gm.werewolf.evening import Evening, evening_from_json
-from gm.werewolf.judge import decided_side, judge, side_of
-from gm.werewolf.known import Known
+from scorer.werewolf import tally
+from scorer.werewolf.cards import parse_card
+from scorer.werewolf.decks import custom_deck, standard_deck
+from scorer.werewolf.evening import Evening, evening_from_json
+from scorer.werewolf.judge import judge
+from scorer.werewolf.sides import decided_side, side_of
+from scorer.werewolf.known import Known
 from gm.night.groups import group_name
-from gm.werewolf.refusal import WerewolfRefusal
-from gm.werewolf.script import build_script
-from gm.werewolf.tally import GRAVEYARD, count_round, most_without_vote, outcome, roll_call_round
+from scorer.werewolf.refusal import WerewolfRefusal
+from scorer.werewolf.script import build_script
+from scorer.werewolf.tally import GRAVEYARD, count_round, most_without_vote, outcome, roll_call_round
 from voices import LANGUAGES, load_pack
 
 runner = CliRunner()
@@ -167,8 +169,8 @@ def test_every_werewolf_error_key_is_in_every_pack_with_the_same_fields():
 
 
 def _refusal_classes():
-    return {name for module in ("cards", "decks", "evening", "judge", "script", "tally")
-            for name, value in vars(importlib.import_module(f"gm.werewolf.{module}")).items()
+    return {name for module in ("cards", "decks", "evening", "judge", "script", "sides", "tally")
+            for name, value in vars(importlib.import_module(f"scorer.werewolf.{module}")).items()
             if isinstance(value, type) and issubclass(value, WerewolfRefusal)}
 
 
@@ -176,7 +178,8 @@ def test_every_raise_of_a_werewolf_refusal_names_a_key():
     """No refusal is left English-only: each raise passes a key after its message."""
     classes = _refusal_classes()
     assert {"UnknownCard", "DeckError", "EveningError", "JudgeError", "SetupError", "TallyError", "BadTotal"} <= classes
-    sources = [*Path(gm.werewolf.__file__).parent.glob("*.py"), Path(gm.__file__).parent / "commands" / "werewolf.py"]
+    sources = [*Path(scorer.werewolf.__file__).parent.glob("*.py"),
+               Path(gm.__file__).parent / "commands" / "werewolf.py"]
     raises = [node.exc for path in sources for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
               if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
               and getattr(node.exc.func, "id", None) in classes]

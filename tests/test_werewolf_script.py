@@ -2,8 +2,8 @@
 
 import pytest
 
-from gm.werewolf.decks import standard_deck
-from gm.werewolf.script import Kind, SetupError, build_script, pass_pairs
+from scorer.werewolf.decks import standard_deck
+from scorer.werewolf.script import Kind, SetupError, build_script, pass_pairs
 
 FOUR = ["Aki", "Ken", "Mio", "Sora"]
 FIVE = FOUR + ["Yui"]

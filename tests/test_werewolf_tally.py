@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gm.werewolf.decks import custom_deck, standard_deck
-from gm.werewolf.tally import (
+from scorer.werewolf.decks import custom_deck, standard_deck
+from scorer.werewolf.tally import (
     GRAVEYARD, Round, TallyError, count_round, outcome, roll_call_round, vote_bounds,
 )
 

@@ -1,1 +1,2 @@
-"""One Typer sub-app per command group; each imports device libraries only inside commands."""
+"""One Typer sub-app per command group, their shared options and the error edge; device
+libraries are imported only inside commands."""

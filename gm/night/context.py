@@ -8,9 +8,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 from gm.table.questions import Table, loggable
 from gm.text.lines import Voice
-from gm.ports import Answer, Asker, Clock, Controls, Line, Question, Speaker
+from gm.ports import Answer, Asker, Clock, Controls, How, Line, Question, Speaker, Turn, TurnKind
 from gm.night.timer import TimerDisplay
-from gm.werewolf.decks import Deck
+from scorer.werewolf.decks import Deck
 
 Log = Callable[..., None]
 T = TypeVar("T")
@@ -18,6 +18,19 @@ T = TypeVar("T")
 
 def no_log(kind: str, **data: Any) -> None:
     """A log that keeps nothing."""
+
+
+def turn_fields(key: str, turn: Turn) -> dict[str, Any]:
+    """A turn of asking as the night log keeps it, at the time it happened: the question's `key`,
+    the words heard (`by` voice, `sure`) or typed (`by` keyboard), or the `line` said and its `text`."""
+    fields: dict[str, Any] = {"t": turn.at, "key": key, "text": turn.text}
+    if turn.kind is TurnKind.HEARD:
+        fields.update(by=How.VOICE, sure=turn.sure)
+    elif turn.kind is TurnKind.TYPED:
+        fields.update(by=How.KEYBOARD)
+    else:
+        fields.update(line=turn.key)
+    return fields
 
 
 class NightStopped(Exception):
@@ -77,6 +90,7 @@ class NightContext:
         if isinstance(question, str):
             choice = self.table.choice(question, answers, labels, default, timeout, readback, **fields)
             return str(self.ask(choice).value)
+        self.log("question", key=question.key, text=question.prompt.text)
         self.say(question.prompt)
         while True:
             try:
@@ -85,6 +99,8 @@ class NightContext:
             except KeyboardInterrupt:
                 self.paused()
                 self.say(question.prompt)
+        for turn in answer.turns:
+            self.log(turn.kind.value, **turn_fields(question.key, turn))
         self.log("answer", key=question.key, answer=loggable(answer.value), by=answer.how, sure=answer.sure)
         return answer
 

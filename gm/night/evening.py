@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from gm.night.context import NightContext
 from gm.night.runner import run_night
-from gm.werewolf.evening import Evening, Night
+from scorer.werewolf.evening import Evening, Night
 
 YES, NO = "yes", "no"
 

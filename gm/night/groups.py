@@ -24,7 +24,7 @@ from urllib.parse import quote
 from gm.durable import NONBLOCK, read_all, read_at, sync, sync_dir, write_all
 from gm.files import MAX_FILE_BYTES, BadFile, check_regular
 from gm.night.log import data_dir, warn_on_stderr
-from gm.werewolf.evening import EveningError, Night, Record, night_from_json, night_json
+from scorer.werewolf.evening import EveningError, Night, Record, night_from_json, night_json
 
 if TYPE_CHECKING:
     from gm.text.lines import Voice

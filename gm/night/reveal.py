@@ -2,7 +2,7 @@
 
 The game master never sees the cards. It asks the executed player's two cards (the graveyard's
 when it was voted), says the side they decide, then asks only who holds the cards every side
-still depends on, and who saw the magician (gm.werewolf.inquiry). An answer the deck or an
+still depends on, and who saw the magician (scorer.werewolf.inquiry). An answer the deck or an
 earlier answer rules out is refused with the reason and asked again. A vote total the cards
 make impossible is said and logged; the verdict stands.
 """
@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from gm.night.context import NightContext
 from gm.text.verdicts import verdict_key
-from gm.werewolf.inquiry import HandOf, Question, WhoHolds, answered, next_question, verdict
-from gm.werewolf.judge import JudgeError, Side, decided_side
-from gm.werewolf.known import Known, SeerRefused
-from gm.werewolf.miscount import TRAITOR, miscount
-from gm.werewolf.tally import GRAVEYARD, Outcome
+from scorer.werewolf.inquiry import HandOf, Question, WhoHolds, answered, next_question, verdict
+from scorer.werewolf.sides import JudgeError, Side, decided_side
+from scorer.werewolf.known import Known, SeerRefused
+from scorer.werewolf.miscount import TRAITOR, miscount
+from scorer.werewolf.tally import GRAVEYARD, Outcome
 
 @dataclass(frozen=True)
 class Reveal:

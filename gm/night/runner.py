@@ -9,8 +9,8 @@ from gm.night.context import NightContext, NightStopped
 from gm.night.reveal import Reveal, run_reveal
 from gm.night.vote import run_vote
 from gm.night.timer import Discussion, DiscussionResult
-from gm.werewolf.script import Kind, Step, build_script
-from gm.werewolf.tally import Outcome
+from scorer.werewolf.script import Kind, Step, build_script
+from scorer.werewolf.tally import Outcome
 
 DONE = "done"
 

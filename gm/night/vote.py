@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 
 from gm.night.context import NightContext
 from gm.ports import Line
-from gm.werewolf.tally import GRAVEYARD, BadTotal, Outcome, Round, TallyError, count_round, outcome, \
+from gm.table.questions import ByName
+from scorer.werewolf.tally import GRAVEYARD, BadTotal, Outcome, Round, TallyError, count_round, outcome, \
     roll_call_round, vote_bounds
 
 
@@ -22,29 +23,42 @@ def bounds(ctx: NightContext, first: Round | None) -> tuple[int, int]:
 
 def votes_line(ctx: NightContext, low: int, high: int) -> Line | int:
     """ "3–4" (said "3 to 4"), or "4"."""
-    return high if low == high else ctx.voice.line("werewolf.vote.range", low=low, high=high)
+    return ctx.table.votes(low, high)
 
 
-def _ask_counts(ctx: NightContext, candidates: Sequence[str], high: int,
+def _ask_counts(ctx: NightContext, candidates: Sequence[str], totals: tuple[int, int],
                 known: Mapping[str, int]) -> tuple[dict[str, int], set[str]]:
-    """Each unknown candidate's count in turn, at most the votes still left (an answer may give
-    others' counts too: "Ken 1", "3 1 0"); once all `high` votes are counted the rest have none
-    without being asked (those are returned apart)."""
+    """Each unknown candidate's count in turn, at most the votes still left. An answer may give
+    others' counts too ("Ken 1", "3 1 0"); the tally said by name in one breath ("Aki 3, Ken
+    1") leaves the candidates it does not name with none once its total can be the vote's
+    (HW-R4), and asks only for what is still missing otherwise. Once all the votes there can be
+    are counted the rest have none without being asked. Those given none unasked are returned
+    apart: the tally line says "nobody else" for them, and a fix that needs them asks them."""
+    low, high = totals
     counts = dict(known)
+    first = True
     while unknown := [c for c in candidates if c not in counts]:
-        left = high - sum(counts.values())
+        counted = sum(counts.values())
+        left = high - counted
         if left <= 0:
             counts.update(dict.fromkeys(unknown, 0))
             return counts, set(unknown)
-        answer = ctx.ask(ctx.table.count(unknown[0], left, unknown, left, candidates))
-        counts.update(answer.value)
+        question = ctx.table.count(unknown[0], left, unknown, left, candidates, by_name=ctx.table.one_breath,
+                                   counted=counted, bounds=totals, first=first)
+        first = False
+        value = ctx.ask(question).value
+        counts.update(value)
+        rest = [c for c in candidates if c not in counts]
+        if isinstance(value, ByName) and rest and sum(counts.values()) >= low:
+            counts.update(dict.fromkeys(rest, 0))
+            return counts, set(rest)
     return counts, set()
 
 
 def _count_mode_round(ctx: NightContext, candidates: list[str], first: Round | None) -> tuple[Round, set[str]]:
     """Everyone points at once; the fingers per candidate."""
     ctx.say("werewolf.vote.ready")
-    counts, assumed = _ask_counts(ctx, candidates, bounds(ctx, first)[1], {})
+    counts, assumed = _ask_counts(ctx, candidates, bounds(ctx, first), {})
     return count_round(candidates, counts, len(ctx.players), ctx.deck), assumed
 
 
@@ -80,18 +94,23 @@ def _confirmed(ctx: NightContext, candidates: list[str], result: Round, first: R
     """The round once the table says yes to its whole tally; a fix ("Aki 2", typed `Aki 2` or
     `Aki=2`, several at once) re-reads the tally; "no" asks which count is wrong. A fix the
     HW-R4 bounds refuse is said with the totals this vote can have; one that leaves too few
-    votes while some counts were never asked (all votes seemed counted) asks those."""
+    votes while some counts were never asked (all votes seemed counted) asks those. A fix
+    heard unsure and confirmed as the tally it makes (read back for a yes) is not read again."""
     low, high = bounds(ctx, first)
     while True:
-        value = ctx.ask(ctx.table.tally(result.counts, candidates, high)).value
-        while value is False:
-            value = ctx.ask(ctx.table.fix(result.counts, candidates, high)).value
+        answer = ctx.ask(ctx.table.tally(result.counts, candidates, high))
+        while answer.value is False:
+            answer = ctx.ask(ctx.table.fix(result.counts, candidates, high))
+        value = answer.value
         if value is True:
             return result
         counts = {**result.counts, **value}
         assumed -= set(value)
+        done = answer.confirmed  # the tally this fix makes was read back and a yes took it
         if sum(counts.values()) < low and assumed:
-            counts, assumed = _ask_counts(ctx, candidates, high, {c: n for c, n in counts.items() if c not in assumed})
+            done = False
+            counts, assumed = _ask_counts(ctx, candidates, (low, high),
+                                          {c: n for c, n in counts.items() if c not in assumed})
         try:
             fixed = count_round(candidates, counts, len(ctx.players), ctx.deck)
             if first is not None:
@@ -104,6 +123,8 @@ def _confirmed(ctx: NightContext, candidates: list[str], result: Round, first: R
             if fixed.counts[candidate] != result.counts[candidate]:
                 ctx.log("vote_corrected", candidate=candidate, votes=fixed.counts[candidate])
         result = fixed
+        if done:
+            return result
 
 
 def _round(ctx: NightContext, candidates: list[str], number: int, first: Round | None = None) -> Round:

@@ -1,1 +1,2 @@
-"""`gm score` edges: the crash-safe journal, the printed and spoken sheet, the play loop."""
+"""`gm score` edges: the crash-safe journal and its match index, typed entries read into events,
+the printed and spoken sheet, the play loop."""

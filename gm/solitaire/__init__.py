@@ -1,1 +1,2 @@
-"""The 7th Sense Training app: play, runs, talk, board."""
+"""The 7th Sense Training app: play at the table, the board, talk, runs of many deals, solving
+with progress, and the solver's compiled edge (`compiled`: numba; `solver_cache`: its folder)."""

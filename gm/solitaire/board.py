@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.text import Text
 
 from gm.text.lines import Voice
-from scorer.solitaire.cards import element, label, rank
+from scorer.solitaire.cards import element, rank
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.engine import GameState, apply, start
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
@@ -74,48 +74,61 @@ def table_text(state: GameState, voice: Voice | None = None) -> Text:
     return out
 
 
-def describe(state: GameState, move: Move) -> str:
-    """One move in words, in the state it is played from."""
+def card_name(card: int, voice: Voice) -> str:
+    """A number card as `voice` names it: "7 fire", "7火"."""
+    return voice.text("solitaire.moves.card", rank=rank(card),
+                      element=voice.text(f"solitaire.moves.names.{element(card)}"))
+
+
+def describe(state: GameState, move: Move, voice: Voice | None = None) -> str:
+    """One move in words, in the state it is played from (in `voice`'s language)."""
+    voice = voice or Voice("en")
+
+    def said(key: str, **fields: object) -> str:
+        return voice.text(f"solitaire.moves.{key}", **fields)
+
+    def card(position: int) -> str:
+        return card_name(state.card_at(position), voice)
+
     if isinstance(move, Pair):
-        return f"pair {move.a + 1} ({label(state.card_at(move.a))}) with {move.b + 1} ({label(state.card_at(move.b))})"
+        return said("pair", a=move.a + 1, card_a=card(move.a), b=move.b + 1, card_b=card(move.b))
     if isinstance(move, PairFlip) and state.flip is not None:  # a flip pair needs the flip card
-        flip, card = label(state.flip), label(state.card_at(move.position))
-        return f"pair the flip card ({flip}) with {move.position + 1} ({card})"
+        return said("pair_flip", flip=card_name(state.flip, voice), position=move.position + 1,
+                    card=card(move.position))
     if isinstance(move, Turn):
-        return "turn the next stock card" if state.stock_left else "set the flip card aside: the end"
+        return said("turn" if state.stock_left else "last_turn")
     if isinstance(move, Special):
-        return f"turn a special card: {state.deal.specials[state.specials_used]}"
+        return said("special", special=said(f"names.{state.deal.specials[state.specials_used]}"))
     if isinstance(move, Humalien):
-        return f"humalien discards {move.position + 1} ({label(state.card_at(move.position))})"
+        return said("humalien", position=move.position + 1, card=card(move.position))
     if isinstance(move, Eye):
-        verb = "discard it" if move.discard else "keep it face up"
-        return f"eye on {move.position + 1}, predicting {move.guess} ({label(state.card_at(move.position))}): {verb}"
+        return said("eye_discard" if move.discard else "eye_keep", position=move.position + 1, guess=move.guess,
+                    card=card(move.position))
     if isinstance(move, Owl):
-        index = state.set_aside.index(move.card) + 1
-        card = label(state.card_at(move.position))
-        return f"owl pairs set-aside {index} ({label(move.card)}) with {move.position + 1} ({card})"
+        return said("owl", index=state.set_aside.index(move.card) + 1, set_aside=card_name(move.card, voice),
+                    position=move.position + 1, card=card(move.position))
     assert isinstance(move, Forgo)
-    return f"forgo the {state.pending}"
+    return said("forgo", special=said(f"names.{state.pending}"))
 
 
-def describe_move(deal: Deal, moves: Iterable[Move]) -> list[str]:
+def describe_move(deal: Deal, moves: Iterable[Move], voice: Voice | None = None) -> list[str]:
     """Each move of a game from the start of `deal`, in words."""
     state, out = start(deal), []
     for move in moves:
-        out.append(describe(state, move))
+        out.append(describe(state, move, voice))
         state = apply(state, move)
     return out
 
 
-def histogram(summary: Summary, console: Console | None = None) -> None:
-    """The distribution of readings as bars, with each share's 95 % interval."""
+def histogram(summary: Summary, console: Console | None = None, voice: Voice | None = None) -> None:
+    """The distribution of readings as bars, with each share's 95 % interval (words in `voice`'s language)."""
     console = console or Console()
-    words = _board_words(None)  # the readings without a percentage: "bright", "dark" (SS digest)
+    voice = voice or Voice("en")
+    words = _board_words(voice)  # the readings without a percentage: "bright", "dark" (SS digest)
     lo, hi = summary.clear_rate_ci95
-    console.print(
-        f"{summary.policy}: {summary.deals} deals, {summary.rows} rows — mean {summary.mean_left:.2f} left, "
-        f"cleared {summary.clear_rate:.1%} (95% CI {lo:.1%}–{hi:.1%})"
-    )
+    console.print(voice.text(
+        "solitaire.simulate.summary", policy=summary.policy, deals=summary.deals, rows=summary.rows,
+        mean=f"{summary.mean_left:.2f}", cleared=f"{summary.clear_rate:.1%}", low=f"{lo:.1%}", high=f"{hi:.1%}"))
     top = max(summary.distribution.values())
     for left, count in sorted(summary.distribution.items()):
         share = count / summary.deals
@@ -123,4 +136,5 @@ def histogram(summary: Summary, console: Console | None = None) -> None:
         bar = "█" * max(1, round(40 * count / top))
         result = reading(left, summary.rows)
         said = f"{result.percent}%" if result.percent is not None else words(result.key)
-        console.print(f"{left:>3} left  {said:>6}  {bar:<40} {share:6.1%}  [{low:.1%}–{high:.1%}]")
+        console.print(voice.text("solitaire.simulate.row", left=f"{left:>3}", said=f"{said:>6}", bar=f"{bar:<40}",
+                                 share=f"{share:6.1%}", low=f"{low:.1%}", high=f"{high:.1%}"))

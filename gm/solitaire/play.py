@@ -17,7 +17,7 @@ from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFl
 from scorer.solitaire.policies import smart
 from gm.errors import GmError
 from gm.files import read_line
-from scorer.counts import whole_number
+from gm.text.numbers import whole_number
 
 # The help line for each turned special card (the voice packs' `solitaire.board`).
 EFFECT_HELP = {HUMALIEN: "humalien", EYE: "eye", OWL: "owl"}
@@ -99,11 +99,10 @@ def command_for(state: GameState, move: Move) -> str:
 
 
 def hint_line(state: GameState, voice: Voice | None = None) -> str:
-    """The smart player's move as the command to type, then in words (English only)."""
+    """The smart player's move as the command to type, and in words where the pack's line has them."""
     voice = voice or Voice("en")
     move = smart(state)
-    words = f"   ({describe(state, move)})" if voice.lang == "en" else ""
-    return f"{voice.text('solitaire.board.hint')}: {command_for(state, move)}{words}"
+    return voice.text("solitaire.board.hint_line", command=command_for(state, move), move=describe(state, move, voice))
 
 
 def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: Console | None = None) -> GameState:

@@ -75,12 +75,22 @@ def _work(connection, blocks: list[range], job: Callable[[int], Left]) -> None:
         connection.close()
 
 
+def _cards_left(seed: int, rows: int, policy: str, max_states: int | None) -> Left:
+    """`cards_left`, the omniscient player searching with the compiled search (compiled or
+    loaded once per process)."""
+    if policy != "omniscient":
+        return cards_left(seed, rows=rows, policy=policy, max_states=max_states)
+    from gm.solitaire.compiled import compiled_search
+
+    return cards_left(seed, rows=rows, policy=policy, max_states=max_states, search=compiled_search())
+
+
 @contextmanager
 def _lefts(seeds: range, rows: int, policy: str, workers: int,
            max_states: int | None) -> Iterator[Iterable[Left]]:
     """The cards left per seed, in order, played in `workers` processes (forked where the system
     can, so they start at once with everything imported, before any thread of the progress bar)."""
-    job = partial(cards_left, rows=rows, policy=policy, max_states=max_states)
+    job = partial(_cards_left, rows=rows, policy=policy, max_states=max_states)
     if workers <= 1 or len(seeds) <= 1:
         yield map(job, seeds)
         return

@@ -7,6 +7,7 @@ import threading
 from dataclasses import dataclass
 from collections.abc import Callable
 
+from gm.text.lines import Voice
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.simulate import Unresolved, unresolved
 from scorer.solitaire.solver import SearchLimit, Solution, searched, solve
@@ -14,12 +15,11 @@ from scorer.solitaire.solver import SearchLimit, Solution, searched, solve
 LONG_ROWS = 8  # from this many rows a search may take minutes: say so before it starts
 
 
-def long_search_note(rows: int, max_states: int | None) -> str:
+def long_search_note(rows: int, max_states: int | None, voice: Voice) -> str:
     """What to say before a search that may be long (from LONG_ROWS rows), else ""."""
     if rows < LONG_ROWS:
         return ""
-    cap = "" if max_states else " (--max-states N caps the search)"
-    return f"gm: a {rows}-row pyramid may take many minutes to solve{cap}; progress below"
+    return "gm: " + voice.text("solitaire.solve.long_capped" if max_states else "solitaire.solve.long", rows=rows)
 
 
 @dataclass(frozen=True)
@@ -30,10 +30,10 @@ class Capped:
     states: int
 
 
-def solve_with_progress(deal: Deal, seed: int, max_states: int | None) -> Solution | Capped:
+def solve_with_progress(deal: Deal, seed: int, max_states: int | None, voice: Voice) -> Solution | Capped:
     """The solution, or the bounds known when the search reached `max_states` (SS-R6), with
     progress on stderr while it runs."""
-    progress = ProgressLine(max_states)
+    progress = ProgressLine(max_states, voice)
     try:
         return solve_reporting(deal, max_states, progress)
     except SearchLimit as limit:
@@ -55,16 +55,17 @@ def solve_json(deal: Deal, seed: int, max_states: int | None, outcome: Solution 
             "moves": [move_to_json(m) for m in outcome.moves]}
 
 
-def solve_lines(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Capped) -> list[str]:
+def solve_lines(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Capped, voice: Voice) -> list[str]:
     """`solve` in words: the result and the moves, or that the search was capped and its bounds."""
-    head = f"seed {seed}, {deal.rows} rows:"
     if isinstance(outcome, Capped):
-        return [f"{head} capped at {max_states} states (--max-states), not proven: "
-                f"between {outcome.bounds.at_least} and {outcome.bounds.at_most} left"]
+        return [voice.text("solitaire.solve.capped", seed=seed, rows=deal.rows, limit=max_states,
+                           low=outcome.bounds.at_least, high=outcome.bounds.at_most)]
     from gm.solitaire.board import describe_move
 
-    lines = [f"{head} at best {outcome.best_left} left ({len(outcome.moves)} moves, {outcome.nodes} states searched)"]
-    return lines + [f"{number:3}. {text}" for number, text in enumerate(describe_move(deal, outcome.moves), 1)]
+    lines = [voice.text("solitaire.solve.best", seed=seed, rows=deal.rows, left=outcome.best_left,
+                        moves=len(outcome.moves), states=outcome.nodes)]
+    moves = describe_move(deal, outcome.moves, voice)
+    return lines + [f"{number:3}. {text}" for number, text in enumerate(moves, 1)]
 
 
 def solve_reporting(deal: Deal, max_states: int | None, report: Callable[[int, bool], None],
@@ -77,7 +78,9 @@ def solve_reporting(deal: Deal, max_states: int | None, report: Callable[[int, b
 
     def work() -> None:
         try:
-            solutions.append(solve(deal, max_states))
+            from gm.solitaire.compiled import compiled_search
+
+            solutions.append(solve(deal, max_states, search=compiled_search()))
         except BaseException as error:  # handed to the waiting thread, which raises it
             errors.append(error)
 
@@ -98,8 +101,9 @@ class ProgressLine:
     """Progress on stderr: a live line on a terminal (a bar when the search is capped), else a
     plain line now and then."""
 
-    def __init__(self, max_states: int | None, every_plain: int = 30) -> None:
+    def __init__(self, max_states: int | None, voice: Voice, every_plain: int = 30) -> None:
         self.max_states = max_states
+        self.voice = voice
         self.every_plain = every_plain
         self.reports = 0
         self.progress = None
@@ -120,8 +124,9 @@ class ProgressLine:
             if done:
                 self.progress.stop()
         elif not done and states and self.reports % self.every_plain == 0:
-            cap = f" of at most {self.max_states:,}" if self.max_states else ""
-            print(f"gm: still solving: {states:,} states searched{cap}", file=sys.stderr, flush=True)
+            line = self.voice.text("solitaire.solve.still_capped" if self.max_states else "solitaire.solve.still",
+                                   states=f"{states:,}", limit=f"{self.max_states or 0:,}")
+            print(f"gm: {line}", file=sys.stderr, flush=True)
 
     def close(self) -> None:
         if self.progress is not None:

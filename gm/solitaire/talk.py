@@ -38,5 +38,5 @@ def reading_lines(left: int, lang: str, rows: int,
         games = sum(distribution.values())
         lines.append(voice.line("solitaire.odds", better=round(better * 100), games=games, rows=rows))
         data["odds"] = {"better_than": round(better, 4), "same_as": round(same, 4), "games": games, "rows": rows}
-        data["text"] += lines[1].text if lang == "ja" else " " + lines[1].text
+        data["text"] += voice.language.sentences + lines[1].text
     return lines, data

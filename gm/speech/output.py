@@ -13,6 +13,7 @@ from pathlib import Path
 from collections.abc import Callable, Mapping
 
 from gm.ports import Line, Speaker
+from gm.speech.sink import Sink
 from gm.text import kana
 from gm.text.lines import name_kana
 from gm.speech.settings import SpeechSettings
@@ -36,8 +37,11 @@ def spoken_form(settings: SpeechSettings, notes: NoteTaker, reads_kanji: bool) -
     """What goes to the engine for a line. An engine that reads kanji (Open JTalk) gets the printed
     text with the players' readings put in and Latin names in katakana (it would spell them
     letter by letter); espeak-ng's Japanese voice gets kana only (Latin in katakana, numbers in
-    words), and a run with no kana reading (a kanji name given without one) is left out with a note."""
-    if settings.lang != "ja":
+    words), and a run with no kana reading (a kanji name given without one) is left out with a note.
+    Other languages (whose reading module does not speak in kana) get the line's spoken form."""
+    from gm.text.language import language
+
+    if not language(settings.lang).reading.SPOKEN_IN_KANA:
         return lambda line: line.spoken
     if reads_kanji:
         return lambda line: _LATIN_WORD.sub(lambda m: name_kana(m.group()), with_readings(line.text, settings.readings))
@@ -60,7 +64,7 @@ def open_speech_speaker(settings: SpeechSettings, printer: Speaker, *, pace: flo
 
     notes = Notes(settings.lang)
     if settings.speech.startswith("wav:"):
-        def make_sink():
+        def make_sink() -> Sink:
             return WavSink(Path(settings.speech[len("wav:"):]), pace=pace)
     else:
         make_sink = DevicePlayer

@@ -27,10 +27,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable
 
-from gm.ports import Line, Sink, Speaker
+from gm.ports import Line, Speaker
 from gm.speech.audio import Audio
 from gm.speech.notes import Notes
 from gm.speech.pieces import speakable
+from gm.speech.sink import Sink
 from gm.speech.tts import Renderer
 
 _WAIT = 0.5  # seconds between checks that the speaking thread is still alive
@@ -176,7 +177,7 @@ class SpeechSpeaker:
         if not self._sink.streams:
             self._play(item, [renderer.render(item.text)])
             return
-        rendered: queue.Queue = queue.Queue()
+        rendered: queue.Queue[Audio | None] = queue.Queue()
         failure: list[BaseException] = []
 
         def play() -> None:

@@ -1,5 +1,6 @@
 """Rendering a line to audio with the engine for its language (see gm.speech.engines).
 
+A language's engine is its voice pack's `[language] engine` where that engine is installed, else pyttsx3:
 English: flite's clearest voice (`rms`) on Linux where flite is installed, else pyttsx3 (the platform's
 voice; espeak-ng's `en-us` on Linux). Japanese: Open JTalk where `gm[ja]` is installed, else
 pyttsx3 (espeak-ng's kana-only voice). A `--voice` picks the engine that has that voice. Every
@@ -13,7 +14,7 @@ part by part.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from gm.speech.audio import Audio, Samples, joined
 from gm.speech.engines import flite, openjtalk, pyttsx3_engine
@@ -22,23 +23,35 @@ from gm.speech.pieces import pieces
 from gm.speech.settings import SpeechSettings
 from gm.speech.unavailable import SpeechUnavailable
 from gm.speech.voices_found import FoundVoice, voices_for
-from gm.speech.engines.protocol import Engine
+from gm.speech.engines.protocol import Engine, EngineModule
 
 __all__ = ["Renderer", "SpeechUnavailable", "engine_for", "installed_voices", "used_voices"]
 
-ENGINES = (flite, openjtalk, pyttsx3_engine)
-_PREFERRED = {"en": flite, "ja": openjtalk}
+ENGINES: tuple[EngineModule, ...] = (flite, openjtalk, pyttsx3_engine)
+_BY_NAME: dict[str, EngineModule] = {engine.NAME: engine for engine in ENGINES}
 
 
-def engine_for(settings: SpeechSettings):
+def preferred_engine(lang: str) -> EngineModule:
+    """The engine module `lang`'s pack prefers (its `[language] engine`); BadPack where it names none."""
+    from gm.text.language import language
+    from voices import BadPack, pack_path
+
+    name = language(lang).engine
+    if name not in _BY_NAME:
+        raise BadPack(f"the voice pack {str(pack_path(lang))!r} asks for the speech engine {name!r} "
+                      f"(engines: {', '.join(_BY_NAME)})")
+    return _BY_NAME[name]
+
+
+def engine_for(settings: SpeechSettings) -> EngineModule:
     """The engine module for `settings`: the one with the --voice asked for, else the language's best one installed."""
     if settings.voice:
         for engine in (flite, openjtalk):
             if any(v.id == settings.voice for v in engine.voices()):
                 return engine
         return pyttsx3_engine
-    preferred = _PREFERRED.get(settings.lang)
-    return preferred if preferred is not None and preferred.available() else pyttsx3_engine
+    preferred = preferred_engine(settings.lang)
+    return preferred if preferred.available() else pyttsx3_engine
 
 
 def installed_voices() -> tuple[list[FoundVoice], list[SpeechUnavailable]]:
@@ -53,7 +66,7 @@ def installed_voices() -> tuple[list[FoundVoice], list[SpeechUnavailable]]:
     return found, failures
 
 
-def used_voices(found: list[FoundVoice], langs: tuple[str, ...] = ("en", "ja")) -> dict[str, FoundVoice]:
+def used_voices(found: list[FoundVoice], langs: Sequence[str]) -> dict[str, FoundVoice]:
     """The voice each language is spoken with by default, among `found`."""
     used = {}
     for lang in langs:

@@ -2,7 +2,8 @@
 
 pyttsx3's drivers report languages differently: espeak `ja` or `en-gb-x-rp`, NSSS (macOS)
 `ja_JP`, SAPI5 (Windows) `ja-JP`. `language_of` reduces any of them to the bare language
-("ja", "en", "ko") that `--lang` uses.
+("ja", "en", "ko") that `--lang` uses. Which tags speak a language, best first, is its voice
+pack's `[language] voices`: a pack may speak with another language's voices (its tags name them).
 """
 
 from __future__ import annotations
@@ -11,9 +12,6 @@ from dataclasses import dataclass
 from collections.abc import Iterable, Sequence
 
 from gm.errors import GmError
-
-# Preferred regional tags per language, best first; any other tag of the language follows.
-_PREFERRED = {"en": ("en-us", "en-gb", "en"), "ja": ("ja-jp", "ja"), "ko": ("ko-kr", "ko")}
 
 
 class UnknownVoice(GmError):
@@ -54,10 +52,26 @@ def found_voice(voice_id: str, name: str | None, languages: Sequence[object] | N
     return FoundVoice(id=str(voice_id), name=str(name or voice_id), tag=tags[0] if tags else "")
 
 
+def preferred_tags(lang: str) -> tuple[str, ...]:
+    """The voice tags that speak `lang`, best first: its pack's `[language] voices` (for a language
+    with no pack, its bare tag)."""
+    from gm.text.language import language
+    from voices import LANGUAGES
+
+    return language(lang).voices if lang in LANGUAGES else (lang,)
+
+
+def speaking(voices: Iterable[FoundVoice], lang: str) -> list[FoundVoice]:
+    """The voices that speak `lang`, in their order: those of its language and of its preferred tags."""
+    preferred = preferred_tags(lang)
+    return [v for v in voices if v.lang == lang or v.tag in preferred]
+
+
 def voices_for(voices: Iterable[FoundVoice], lang: str) -> list[FoundVoice]:
-    """The voices speaking `lang`, best first."""
-    preferred = _PREFERRED.get(lang, (lang,))
-    matching = [v for v in voices if v.lang == lang]
+    """The voices speaking `lang`, best first: those of its preferred tags in their order, then
+    any other voice of the language."""
+    preferred = preferred_tags(lang)
+    matching = speaking(voices, lang)
     return sorted(matching, key=lambda v: preferred.index(v.tag) if v.tag in preferred else len(preferred))
 
 

@@ -24,17 +24,23 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from gm.ports import Line, Refused
 from gm.files import printable
 from gm.table.words import Names, Words, fold, segment, words_of
 from gm.text.lines import Voice
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.tally import GRAVEYARD
 from scorer.named import Named
 
 T = TypeVar("T")
 NEAR = 75.0  # rapidfuzz ratio from which a reply is offered as "did you mean …?"
+ONE_BREATH_AT_COUNT = frozenset({"en"})
+"""Languages whose count questions hear the tally said by name ("Aki three, Ken one"); the
+others hear it at the tally's confirmation only, and a count as a number (typed, a count takes
+names in every language). Measured by bench/one_breath_bench.py: with names in its grammar the
+Korean model heard 영 (0) as 묘지 없어요 (the graveyard 0), surely; pocketsphinx's English
+single counts are heard alike with names or without. Japanese has no model here to measure."""
 CORRECTION = "="  # a fix's token: "Aki=2" (also typed so)
 
 
@@ -50,6 +56,31 @@ Counts = Mapping[str, int]
 
 def counts(items: Mapping[str, int]) -> Counts:
     return MappingProxyType(dict(items))
+
+
+class ByName(Mapping[str, int]):
+    """Counts said by name ("Aki 3, Ken 1"): the tally as the table says it in one breath, where
+    the candidates not named have none once the total can be the vote's (HW-R4)."""
+
+    def __init__(self, items: Mapping[str, int]) -> None:
+        self._items = dict(items)
+
+    def __getitem__(self, candidate: str) -> int:
+        return self._items[candidate]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return f"ByName({self._items!r})"
+
+
+def votes_line(voice: Voice, low: int, high: int) -> Line | int:
+    """The totals a vote can have (HW-R4): "3–4" (said "3 to 4"), or "4"."""
+    return high if low == high else voice.line("werewolf.vote.range", low=low, high=high)
 
 
 def fix_token(candidate: str, n: int) -> str:
@@ -177,13 +208,18 @@ class YesNo(Asked[bool]):
 @dataclass(frozen=True)
 class Count(Asked[Counts]):
     """How many point at `candidate` (0..`high`). A line may name counts for others too ("Aki
-    3, Ken 1"), or give numbers for this candidate and the next ones in order ("3 1 0")."""
+    3, Ken 1": `ByName`, also heard where `by_name`), or give numbers for this candidate and the
+    next ones in order ("3 1 0"). Counts by name that make more than the vote can have
+    (`counted` before this question, `bounds` in all: HW-R4) are refused aloud with the totals
+    the vote can have."""
 
     candidate: str = ""
     high: int = 0
     following: tuple[str, ...] = ()  # this candidate and the ones asked after it, in order
     names: Names = field(default=Names({}), repr=False, compare=False)
     total: int = 0  # most votes in all
+    counted: int = 0  # votes counted before this question
+    bounds: tuple[int, int] = (0, 0)  # the totals the whole vote can have (HW-R4)
 
     def read(self, words: list[str]) -> Counts | None:
         numbers = segment(words, self.words.number)
@@ -203,14 +239,26 @@ class Count(Asked[Counts]):
             return self.refused("table.out_of_range", text=text, low=0, high=self.high)
         if numbers is not None and len(numbers) > len(self.following):
             return self.refused("table.too_many_numbers", text=text, n=len(numbers), left=len(self.following))
-        if numbers is not None or read_pairs(words, self.names, self.words) is not None:
+        if numbers is not None:
             return self.refused("table.too_many_votes", text=text, high=self.total)
+        pairs = read_pairs(words, self.names, self.words)
+        if pairs is not None:
+            total = self.counted + sum(pairs.values())
+            return Refused(self.voice.line("werewolf.vote.bad_fix", total=total,
+                                           votes=votes_line(self.voice, *self.bounds)), aloud=True)
         return self.refused("table.not_count", text=text, low=0, high=self.high)
 
     def readback(self, value: Counts, sure: bool = True) -> Line | None:
-        if list(value) == [self.candidate]:
-            return None  # a count heard surely is taken; heard unsure, it is asked again
-        return tally_line(self.voice, value, list(value))
+        return None  # heard surely, taken (the whole tally is confirmed once); unsure, asked again
+
+    def spellings(self) -> Mapping[str, str]:
+        return {fold(a): a for a in self._numbers()}
+
+    def choices(self) -> Line:
+        return self.voice.line("table.choices", choices=list(self._numbers()))
+
+    def _numbers(self) -> tuple[str, ...]:
+        return tuple(a for a in self.answers if a.isdigit())
 
     def tip(self) -> str:
         return self.voice.text("table.hint_count", low=0, high=self.high)
@@ -379,7 +427,11 @@ class Tally(Asked["bool | Counts"]):
         return self.voice.text("table.fix_example", name=self.label(first), n=other_count(self.shown.get(first, 0)))
 
     def readback(self, value: bool | Counts, sure: bool = True) -> Line | None:
-        return None
+        """None for a yes, a no or a fix heard surely; a fix heard unsure is read back as the
+        tally it makes, never the tally before it (a reflexive yes confirms what was heard)."""
+        if sure or isinstance(value, bool):
+            return None
+        return tally_line(self.voice, {**self.shown, **value}, list(self.shown))
 
     def show(self, value: bool | Counts) -> str:
         if isinstance(value, bool):
@@ -426,7 +478,7 @@ def loggable(value: object) -> object:
     return value
 
 
-def read_pairs(words: Sequence[str], names: Names, table: Words) -> Counts | None:
+def read_pairs(words: Sequence[str], names: Names, table: Words) -> ByName | None:
     """ "Aki 3 Ken 1", "Aki=3, Ken=1", "aki3", "けん 2", "Aki three" → counts; each name once,
     each followed by its number. None when the words are not such pairs."""
     def item(span: Sequence[str]) -> tuple[str, object] | None:
@@ -444,7 +496,7 @@ def read_pairs(words: Sequence[str], names: Names, table: Words) -> Counts | Non
         if kind_a != "who" or kind_b != "n" or who in found:
             return None
         found[str(who)] = int(n)  # type: ignore[call-overload]
-    return counts(found)
+    return ByName(found)
 
 
 def tally_line(voice: Voice, tally: Counts, candidates: Sequence[str]) -> Line:
@@ -469,6 +521,7 @@ class Table:
         self.players = tuple(players)
         self.words = Words.of(voice)
         self.readings = {p: voice.readings[p] for p in self.players if p in voice.readings}
+        self.one_breath = voice.lang in ONE_BREATH_AT_COUNT  # a count question hears "Aki three, Ken one"
 
     def label(self, candidate: str) -> str:
         return _labeller(self.voice)(candidate)
@@ -489,16 +542,29 @@ class Table:
                      fallback=() if default is None else (default,))
 
     def count(self, candidate: str, high: int, following: Sequence[str] = (), total: int | None = None,
-              candidates: Sequence[str] = ()) -> Count:
+              candidates: Sequence[str] = (), by_name: bool = False, counted: int = 0,
+              bounds: tuple[int, int] | None = None, first: bool = True) -> Count:
         """How many point at `candidate`, at most `high`; `following` (from `candidate` on) may
-        be given in one line, up to `total` votes in all; `candidates` may be named with counts."""
+        be given in one line, up to `total` votes in all; `candidates` may be named with counts
+        (heard too where `by_name`: "Aki three, Ken one"), `counted` votes counted before, of a
+        vote whose totals are `bounds` (HW-R4). The `first` count of a round is asked in full
+        ("How many votes for Aki?"), the next ones by name alone ("Ken?")."""
         key = "werewolf.vote.ask_count"
+        line = self._line(key if first else "werewolf.vote.ask_next", {"candidate": self.label(candidate)})
         every = tuple(candidates) or tuple(following) or (candidate,)
-        # heard: a number only; names in a count's grammar take its number words (영 표 → 영 묘지)
+        most = high if total is None else total
         tokens = tuple(str(n) for n in range(high + 1))
-        return Count(key, self._line(key, {"candidate": self.label(candidate)}), self.voice, self.words, tokens,
-                     candidate=candidate, high=high, following=tuple(following) or (candidate,),
-                     names=self.names(every), total=high if total is None else total)
+        if by_name:  # heard as a name then a number, one pair or several in one breath
+            tokens += tuple(fix_token(c, n) for c in every for n in range(most + 1))
+        return Count(key, line, self.voice, self.words, tokens,
+                     {fix_token(c, n): f"{self.label(c)} {n}" for c in every for n in range(most + 1)} if by_name
+                     else {}, candidate=candidate, high=high, following=tuple(following) or (candidate,),
+                     names=self.names(every), total=most, counted=counted,
+                     bounds=bounds or (0, counted + most))
+
+    def votes(self, low: int, high: int) -> Line | int:
+        """The totals a vote can have, as said (HW-R4)."""
+        return votes_line(self.voice, low, high)
 
     def choice(self, key: str, answers: Sequence[str], labels: Mapping[str, str] | None = None,
                default: str | None = None, timeout: float | None = None, confirm: bool = True,

@@ -1,35 +1,13 @@
-"""Japanese readings in kana: numbers, counters and durations (espeak-ng reads only kana)."""
+"""Japanese readings in kana: numbers, counters and durations (espeak-ng reads only kana); the
+reading module of the ja pack (gm.text.language.Reading)."""
 
 from __future__ import annotations
 
-_DIGITS = ["ぜろ", "いち", "に", "さん", "よん", "ご", "ろく", "なな", "はち", "きゅう"]
-_HUNDREDS = {3: "さんびゃく", 6: "ろっぴゃく", 8: "はっぴゃく"}
-_THOUSANDS = {3: "さんぜん", 8: "はっせん"}
+from gm.text import kana
+from gm.text.japanese_numbers import DIGITS, number
 
-
-def number(n: int) -> str:
-    """Cardinal number in hiragana: 180 → ひゃくはちじゅう."""
-    if n < 0:
-        return "まいなす" + number(-n)
-    if n == 0:
-        return _DIGITS[0]
-    parts = []
-    if n >= 10000:
-        parts.append(number(n // 10000) + "まん")
-        n %= 10000
-    thousands, hundreds, tens, ones = n // 1000, n // 100 % 10, n // 10 % 10, n % 10
-    if thousands:
-        parts.append(_THOUSANDS.get(thousands, "" if thousands == 1 else _DIGITS[thousands])
-                     + ("" if thousands in _THOUSANDS else "せん"))
-    if hundreds:
-        parts.append(_HUNDREDS.get(hundreds, "" if hundreds == 1 else _DIGITS[hundreds])
-                     + ("" if hundreds in _HUNDREDS else "ひゃく"))
-    if tens:
-        parts.append(("" if tens == 1 else _DIGITS[tens]) + "じゅう")
-    if ones:
-        parts.append(_DIGITS[ones])
-    return "".join(parts)
-
+PLAIN_SPECS: tuple[str, ...] = ()
+SPOKEN_IN_KANA = True
 
 # Counters whose sound changes after some numbers (っ): the plain reading, the reading after
 # っ, which last digits take っ (1 → いっ, 6 → ろっ, 8 → はっ), whether a round 10 or 100 does
@@ -73,7 +51,7 @@ def counter(n: int, unit: str) -> str:
             return ("ひとり", "ふたり")[n - 1]
         head = number(n)
         if n % 10 in (4, 7):  # よにん, しちにん
-            head = head[: -len(_DIGITS[n % 10])] + ("よ" if n % 10 == 4 else "しち")
+            head = head[: -len(DIGITS[n % 10])] + ("よ" if n % 10 == 4 else "しち")
         return head + "にん"
     if unit in _PLAIN:
         return number(n) + _PLAIN[unit]
@@ -91,3 +69,18 @@ def duration(seconds: int) -> tuple[str, str]:
     text = (f"{minutes}分" if minutes else "") + (f"{secs}秒" if secs or not minutes else "")
     kana = (counter(minutes, "分") if minutes else "") + (counter(secs, "秒") if secs or not minutes else "")
     return text, kana
+
+
+def spoken_template(template: str) -> str:
+    """The particles は and へ written as said (わ, え)."""
+    return kana.spoken_particles(template)
+
+
+def spoken_word(word: str, reading: str | None) -> str:
+    """A name's kana reading, or the name spelt in kana (Aki → アキ; see gm.text.lines.name_kana)."""
+    return reading if reading is not None else kana.to_kana(word)
+
+
+def spoken_number(n: int, spec: str) -> str:
+    """`n` in kana, with its counter where the spec names one: (3, "票") → さんびょう."""
+    return counter(n, spec) if spec else number(n)

@@ -21,8 +21,9 @@ import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from typing import Any
 
-from gm.text import japanese
+from gm.text.japanese_numbers import number
 
 _VOWELS = "aiueo"
 # Consonant (as spelt after normalising) → the katakana for +a, +i, +u, +e, +o.
@@ -108,7 +109,7 @@ _E_LONG = re.compile(r"([エケセテネヘメレゲゼデベペェ])ー")
 
 
 @functools.lru_cache(maxsize=1)
-def _english_model():
+def _english_model() -> Any:
     try:
         import e2k
     except ImportError:
@@ -183,7 +184,7 @@ def romaji_katakana(word: str) -> str:
 
 
 def _number_words(digits: str) -> str:
-    return japanese.number(int(unicodedata.normalize("NFKC", digits)))
+    return number(int(unicodedata.normalize("NFKC", digits)))
 
 
 def to_kana(text: str) -> str:

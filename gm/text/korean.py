@@ -3,10 +3,13 @@
 espeak-ng's Korean voice reads digits only as Sino-Korean numbers (2표 → "이 표") and "%" in
 English, so spoken lines get their numbers as words: native numbers before counters of things
 and people (두 표, 네 명, 열두 장), Sino-Korean ones for minutes, seconds, points and percent
-(삼 분, 구십 퍼센트).
+(삼 분, 구십 퍼센트). The reading module of the ko pack (gm.text.language.Reading).
 """
 
 from __future__ import annotations
+
+# A Korean line's template and names are said as in plain: as written.
+from gm.text.plain import spoken_template as spoken_template, spoken_word as spoken_word
 
 _SINO = ("영", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구")
 _SINO_PLACES = ((1000, "천"), (100, "백"), (10, "십"))
@@ -18,6 +21,8 @@ _BEFORE_COUNTER = {"하나": "한", "둘": "두", "셋": "세", "넷": "네", "�
 NATIVE = "native"  # the spec of a bare native number: {n:native} is said 하나, 둘, 셋
 NATIVE_COUNTERS = ("명", "표", "장", "개", "배", "번", "판")
 SINO_COUNTERS = ("분", "초", "점", "%")
+PLAIN_SPECS = (NATIVE,)  # {n:native} prints the digit
+SPOKEN_IN_KANA = False
 
 
 class UnknownCounter(ValueError):
@@ -89,3 +94,8 @@ def duration(seconds: int) -> tuple[str, str]:
     if secs or not minutes:
         shown.append((secs, "초"))
     return " ".join(f"{n}{unit}" for n, unit in shown), " ".join(counter(n, unit) for n, unit in shown)
+
+
+def spoken_number(n: int, spec: str) -> str:
+    """`n` in Hangul, with its counter where the spec names one: (2, "표") → 두 표, (5, "") → 오."""
+    return counter(n, spec) if spec else sino(n)

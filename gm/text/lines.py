@@ -10,14 +10,17 @@ spec after a colon:
   (ko) — the digit, said as a native number (4 → 넷);
 - `{secs:duration}` — a duration: "3 minutes" / "3分" (さんぷん);
 - `{names:list}` — a sequence joined as "A, B and C" / "A、B、C";
-- `{name:honorific}` — a name with さん in Japanese or 님 in Korean, except the graveyard (墓地, 묘지);
+- `{name:honorific}` — a name with the pack's honorific (さん in Japanese, 님 in Korean), except
+  the graveyard (墓地, 묘지);
 - `{names:items}` — a name or a sequence as given, joined plainly ("A, B" / "A、B"), as refusals
   list the choices; `{cards:cards}` — card ids as this pack names the cards; `{owner:owner}` — a
   player's name, or the graveyard's name for "graveyard".
 
-In the spoken form, Korean numbers become Hangul words, Japanese numbers become kana words (and the
-Japanese particles は and へ are written as said: わ, え), and other strings go through the word
-readings (`[words]` in the pack, card names, and player readings such as 健=けん).
+How a language joins, counts and says its lines is its pack's `[language]` table
+(gm.text.language): in the spoken form, its reading module says numbers as words (Hangul for
+Korean, kana for Japanese, whose particles は and へ are written as said: わ, え), and other
+strings go through the word readings (`[words]` in the pack, card names, and player readings
+such as 健=けん).
 """
 
 from __future__ import annotations
@@ -26,29 +29,18 @@ import string
 from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 
-from gm.text import japanese, kana, korean
+from gm.text import kana
+from gm.text.language import language
 from gm.ports import Line
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.tally import GRAVEYARD
 from voices import load_pack
 
 
-_HONORIFICS = {"ja": "さん", "ko": "님"}
-_PLAIN_JOINS = {"ja": "、"}  # `items`, `cards`, `owner`: joined without "and"; ", " elsewhere
 _ITEM_SPECS = ("items", "cards", "owner")
 
 
 class UnknownLine(KeyError):
     """A key with no line in the voice pack."""
-
-
-def _english_duration(seconds: int) -> str:
-    minutes, secs = divmod(int(seconds), 60)
-    parts = []
-    if minutes:
-        parts.append(f"{minutes} minute" + ("" if minutes == 1 else "s"))
-    if secs or not minutes:
-        parts.append(f"{secs} second" + ("" if secs == 1 else "s"))
-    return " ".join(parts)
 
 
 class _Renderer(string.Formatter):
@@ -65,6 +57,7 @@ class Voice:
     def __init__(self, lang: str = "en", readings: Mapping[str, str] | None = None) -> None:
         self.lang = lang
         self.pack = load_pack(lang)
+        self.language = language(lang)
         self.readings: dict[str, str] = dict(self.pack.get("words", {}))
         self.readings.update(readings or {})
 
@@ -93,8 +86,7 @@ class Voice:
             spoken_template = entry["kana"] if "kana" in entry else text_template
         else:
             text_template = spoken_template = entry
-        if self.lang == "ja":
-            spoken_template = kana.spoken_particles(spoken_template)
+        spoken_template = self.language.reading.spoken_template(spoken_template)
         text = _sentence(text_template, _Renderer(self._text_field).format(text_template, **fields))
         spoken = _sentence(spoken_template, _Renderer(self._spoken_field).format(spoken_template, **fields))
         return Line(key=key, text=text, spoken=spoken, urgent=urgent, fields=fields)
@@ -118,30 +110,24 @@ class Voice:
         return self.line(key, **fields).text
 
     def spoken_word(self, word: str) -> str:
-        """How a name or word is said: its reading where one is known.
-
-        Other voices than Japanese cannot read kana: there a Latin name is said as written and
-        a kana reading (健=けん) is spelt in Latin letters (ken)."""
-        reading = self.readings.get(word)
-        if self.lang == "ja":
-            return reading if reading is not None else name_kana(word)
-        if reading is None or word.isascii():
-            return word
-        return kana.romaji(reading) if kana.KANA.search(reading) else reading
+        """How a name or word is said: its reading where one is known, as the language's reading
+        module says it (a voice that cannot read kana gets a kana reading in Latin letters)."""
+        return self.language.reading.spoken_word(word, self.readings.get(word))
 
     def _join(self, items: Sequence[str]) -> str:
-        items = list(items)
-        if self.lang == "ja":
-            return "、".join(items)
-        if self.lang == "ko":
-            return ", ".join(items)
-        if len(items) <= 1:
-            return "".join(items)
-        return ", ".join(items[:-1]) + " and " + items[-1]
+        return self.language.joined(list(items))
 
     def _honorific(self, name: Any) -> str:
-        """さん (ja) or 님 (ko) after a player's name; none after the graveyard, none in English."""
-        return "" if str(name) == self.text("common.graveyard") else _HONORIFICS.get(self.lang, "")
+        """The pack's honorific after a player's name (さん, 님; none in English); none after the graveyard."""
+        return "" if str(name) == self.text("common.graveyard") else self.language.honorific
+
+    def _duration(self, seconds: Any, field: Callable[[Any, str], str]) -> str:
+        """`seconds` in minutes and seconds as the pack words them, each part rendered by `field`."""
+        minutes, secs = divmod(int(seconds), 60)
+        parts = [(minutes, self.language.minutes)] if minutes else []
+        if secs or not minutes:
+            parts.append((secs, self.language.seconds))
+        return self.language.duration_join.join(_Renderer(field).format(template, n=n) for n, template in parts)
 
     def _items(self, value: Any, spec: str) -> list[Any]:
         """The items of an `items`, `cards` or `owner` field: strings, or lines to say in this language."""
@@ -157,16 +143,15 @@ class Voice:
             return value.text
         if spec in _ITEM_SPECS:
             items = self._items(value, spec)
-            return _PLAIN_JOINS.get(self.lang, ", ").join(v.text if isinstance(v, Line) else v for v in items)
+            return self.language.items_join.join(v.text if isinstance(v, Line) else v for v in items)
         if spec == "honorific":
             return f"{value}{self._honorific(value)}"
         if spec == "list":
             return self._join([v.text if isinstance(v, Line) else str(v) for v in value])
         if spec == "duration":
-            durations = {"ja": japanese.duration, "ko": korean.duration}
-            return durations[self.lang](value)[0] if self.lang in durations else _english_duration(value)
+            return self._duration(value, self._text_field)
         if spec and isinstance(value, int):
-            if spec == korean.NATIVE:
+            if spec in self.language.reading.PLAIN_SPECS:
                 return str(value)
             if "|" in spec:
                 one, many = spec.split("|", 1)
@@ -181,28 +166,20 @@ class Voice:
         if isinstance(value, Line):
             return value.spoken
         if spec in _ITEM_SPECS:
-            return _PLAIN_JOINS.get(self.lang, ", ").join(map(self._spoken_item, self._items(value, spec)))
+            return self.language.items_join.join(map(self._spoken_item, self._items(value, spec)))
         if spec == "honorific":
             return self.spoken_word(str(value)) + self._honorific(value)
         if spec == "list":
             return self._join([self._spoken_item(v) for v in value])
-        if self.lang == "ko" and isinstance(value, int) and not isinstance(value, bool):
-            if spec == "duration":
-                return korean.duration(value)[1]
-            return korean.counter(value, spec) if spec else korean.sino(value)
-        if self.lang != "ja":
-            if isinstance(value, str) and not spec:
-                return self.spoken_word(value)
-            return self._text_field(value, spec)
         if spec == "duration":
-            return japanese.duration(value)[1]
-        if isinstance(value, bool):
-            return str(value)
-        if isinstance(value, int):
-            return japanese.counter(value, spec) if spec else japanese.number(value)
-        if isinstance(value, str):
+            return self._duration(value, self._spoken_field)
+        if isinstance(value, int) and not isinstance(value, bool):
+            said = self.language.reading.spoken_number(value, spec)
+            if said is not None:
+                return said
+        if isinstance(value, str) and not spec:
             return self.spoken_word(value)
-        return format(value, spec)
+        return self._text_field(value, spec)
 
 
 def _sentence(template: str, rendered: str) -> str:

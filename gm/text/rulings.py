@@ -7,7 +7,6 @@ language); voices/rulings/book.toml holds the rulebook sentence each ruling rest
 from __future__ import annotations
 
 import functools
-import os
 import re
 import sys
 import unicodedata
@@ -15,8 +14,7 @@ from dataclasses import dataclass
 
 from gm.errors import GmError
 from scorer.refusal import Refusal
-import voices
-from voices import LANGUAGES, UnknownLanguage
+from voices import RULEBOOK, pack_path, rulings_path
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -24,7 +22,6 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 RULING_ID = re.compile(r"\b(?:HW|HU|SS)-R\d+\b")
-_FOLDER = os.path.join(os.path.dirname(os.path.abspath(voices.__file__)), "rulings")
 
 
 class UnknownRuling(GmError, Refusal):
@@ -42,9 +39,14 @@ class Ruling:
 
 
 @functools.cache
-def _table(name: str) -> dict[str, object]:
-    with open(os.path.join(_FOLDER, f"{name}.toml"), "rb") as table:
+def _read(path: str) -> dict[str, object]:
+    with open(path, "rb") as table:
         return tomllib.load(table)
+
+
+def _table(name: str) -> dict[str, object]:
+    """The rulebook sentences ("book") or one language's rulings."""
+    return _read(str(RULEBOOK if name == "book" else rulings_path(name)))
 
 
 def ruling_ids() -> tuple[str, ...]:
@@ -59,8 +61,7 @@ def rulings(lang: str) -> list[Ruling]:
 
 def ruling(text: str, lang: str) -> Ruling:
     """The ruling `text` names (any case, full-width letters too: ｈｗ－ｒ４) in `lang`."""
-    if lang not in LANGUAGES:
-        raise UnknownLanguage(f"no voice pack for language {lang!r} (have: {', '.join(LANGUAGES)})")
+    pack_path(lang)  # UnknownLanguage for a language with no pack
     wanted = unicodedata.normalize("NFKC", text).strip().upper().replace("−", "-")
     if wanted not in ruling_ids():
         raise UnknownRuling(f"no ruling {text!r} (rulings: {', '.join(ruling_ids())})", "unknown",

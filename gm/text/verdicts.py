@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gm.werewolf.judge import Reason, Verdict
+from scorer.werewolf.judge import Reason, Verdict
 
 
 def reason_key(reason: Reason, nobody_wins: bool = False) -> str:

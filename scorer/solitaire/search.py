@@ -1,17 +1,17 @@
-"""The solver's depth-first search, compiled to machine code with numba (see `solver` for the
-method).
+"""The solver's depth-first search (see `solver` for the method), written to be compiled to
+machine code: its functions are marked with `kernel`, and the compiled edge
+(gm/solitaire/compiled.py) compiles them.
 
 Everything here works on plain integers and arrays: a deal's `Tables`, the search's memory
 (`search_memory`) and the state (pyramid mask, Eye-turned mask, stock index, flip card, packed
-set-aside counts, specials used); the bound is in `search_bound`. Compiled code is cached on
-disk once per machine (`solver_cache`).
+set-aside counts, specials used); the bound is in `search_bound`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from scorer.solitaire.jit import I64, array, njit
+from scorer.solitaire.kernel import I64, array, kernel
 from scorer.solitaire.search_bound import KING, lower_bound, lowest, popcount, settle
 from scorer.solitaire.search_memory import (
     BUDGET,
@@ -39,7 +39,7 @@ DONE, STOPPED = 0, 1
 
 
 
-@njit((TABLES, MEMORY, I64, I64, I64, I64, I64, I64, I64), cache=True)
+@kernel(TABLES, MEMORY, I64, I64, I64, I64, I64, I64, I64)
 def enter(tb, mem, present, revealed, i, flip, aside, k, t):
     """First look at a state: SUCCESS (at most t cards left), FAILURE (known or proven to leave
     more than t, or the budget is spent) or EXPAND."""
@@ -57,7 +57,7 @@ def enter(tb, mem, present, revealed, i, flip, aside, k, t):
     return EXPAND
 
 
-@njit((TABLES, array(3), array(3), *(I64,) * 12), cache=True)
+@kernel(TABLES, array(3), array(3), *(I64,) * 12)
 def add_child(tb, moves, states, depth, count, move, a, b, present, revealed, face_up, i, flip, aside, k):
     """Note a move and the state it leads to (the set-aside pile only counts while an Owl is left)."""
     if tb.owls[k] == 0:
@@ -70,7 +70,7 @@ def add_child(tb, moves, states, depth, count, move, a, b, present, revealed, fa
     return count + 1
 
 
-@njit((TABLES, array(1), array(3), array(3), I64), cache=True)
+@kernel(TABLES, array(1), array(3), array(3), I64)
 def children(tb, frame, moves, states, depth):
     """The moves from a state, in the order they are tried, and the states they lead to."""
     present, revealed, face_up, i, flip, aside, k = frame[0], frame[1], frame[2], frame[3], frame[4], frame[5], frame[6]
@@ -139,7 +139,7 @@ def children(tb, frame, moves, states, depth):
     return count
 
 
-@njit(cache=True)
+@kernel()
 def feasible(tb, mem, present, revealed, face_up, i, flip, aside, k, t):
     """Can the game end with at most `t` pyramid cards left from here? Depth first, first
     success wins; on success the moves are left in `mem.path`, in play order."""
@@ -179,7 +179,7 @@ def feasible(tb, mem, present, revealed, face_up, i, flip, aside, k, t):
     return False
 
 
-@njit(cache=True)
+@kernel()
 def tables(ranks, stock, kinds, spans, covers):
     """A deal as the arrays the search reads: pyramid and stock numbers, the specials' kinds in
     the order they come up, and the layout (row spans for `uncovered`, the cards on each card)."""
@@ -215,7 +215,7 @@ def tables(ranks, stock, kinds, spans, covers):
                   other_later, passed)
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def run(ranks, stock, kinds, spans, covers, budget, quick_states, mem):
     """The fewest cards left: (DONE or STOPPED, best or the bound proven so far); the states
     expanded and remembered and the moves, as (kind, a, b) rows, are left in `mem` (its

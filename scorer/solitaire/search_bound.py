@@ -1,5 +1,5 @@
-"""The search's lower bound on the cards left, and the bit work under it (compiled with numba,
-see `search`).
+"""The search's lower bound on the cards left, and the bit work under it (compiled like
+`search`).
 
 Pair counts per pair of numbers are packed 4 bits per class (class j is the numbers j+1 and
 12-j); an Eye option packs 6 bits per class: changed, its pairs (3 bits), low card gone, high
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorer.solitaire.jit import I64, array, njit
+from scorer.solitaire.kernel import I64, array, kernel
 from scorer.solitaire.search_memory import EPOCH, EYE_EPOCH, MEMORY, POOL_USED, TABLES, TIGHT, claim, slot_of
 
 KING = 13
 
 
-@njit((I64,), cache=True)
+@kernel(I64)
 def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -24,13 +24,13 @@ def popcount(x):
     return (x * 0x0101010101010101 >> 56) & 0xFF
 
 
-@njit(cache=True)
+@kernel()
 def lowest(x):
     """Index of the lowest set bit of x > 0."""
     return popcount((x & -x) - 1)
 
 
-@njit(cache=True)
+@kernel()
 def uncovered(spans, present):
     """The present positions that no present card covers."""
     covered = 0
@@ -40,7 +40,7 @@ def uncovered(spans, present):
     return present & ~covered
 
 
-@njit((TABLES, I64, I64), cache=True)
+@kernel(TABLES, I64, I64)
 def settle(tb, present, revealed):
     """Remove face-up 13s until none is left (SS-R2): (present, revealed-while-covered, face-up)."""
     kings = tb.rmask[KING]
@@ -55,7 +55,7 @@ def settle(tb, present, revealed):
         revealed &= present
 
 
-@njit(cache=True)
+@kernel()
 def max_matching(options, m):
     """Size of a maximum matching; options[a] is the mask of a's possible partners (a < m ≤ 8).
 
@@ -73,7 +73,7 @@ def max_matching(options, m):
     return m - deficiency
 
 
-@njit(cache=True)
+@kernel()
 def chains(tb, present, revealed):
     """blocked[p]: the present cards that must leave before p can be face up (all the cards
     lying on it through chains of present cards; none for a card the Eye turned, SS-R3)."""
@@ -90,7 +90,7 @@ def chains(tb, present, revealed):
     return blocked
 
 
-@njit(cache=True)
+@kernel()
 def chain_pairings(tb, present, revealed):
     """Per pair of numbers, the most disjoint pyramid pairs that can still be face up together
     without an Eye: two cards pair only if neither lies on the other through a chain."""
@@ -119,7 +119,7 @@ def chain_pairings(tb, present, revealed):
     return packed
 
 
-@njit(cache=True)
+@kernel()
 def pairings(tb, mem, present, revealed):
     epoch = mem.counters[EPOCH]
     slot = slot_of(mem.pairs, epoch, present, revealed, 0, 0)
@@ -130,7 +130,7 @@ def pairings(tb, mem, present, revealed):
     return found
 
 
-@njit((array(1), I64, I64, I64), cache=True)
+@kernel(array(1), I64, I64, I64)
 def add_option(pool, start, count, option):
     if option == 0:
         return count
@@ -141,7 +141,7 @@ def add_option(pool, start, count, option):
     return count + 1
 
 
-@njit(cache=True)
+@kernel()
 def eye_options(tb, mem, present, revealed):
     """What one Eye can change in the bound, per card it can turn or discard: (start, count)
     of packed options in the pool (when the pool is full it starts over, and what pointed
@@ -186,7 +186,7 @@ def eye_options(tb, mem, present, revealed):
     return start, count
 
 
-@njit(cache=True)
+@kernel()
 def shortage(pairs, mine, theirs, supply_s, supply_r, aside_s, aside_r):
     """(cards of a pair of numbers left without partner, how many of them the set-aside pile could take)."""
     short = 0
@@ -202,7 +202,7 @@ def shortage(pairs, mine, theirs, supply_s, supply_r, aside_s, aside_r):
     return short, fix
 
 
-@njit((TABLES, MEMORY, I64, I64, I64, I64, I64, I64, I64), cache=True)
+@kernel(TABLES, MEMORY, I64, I64, I64, I64, I64, I64, I64)
 def lower_bound(tb, mem, present, revealed, i, flip, aside, k, t):
     """Cards that must stay whatever happens — exactly when that is more than `t` (once it is
     clear the bound cannot exceed `t`, some number at most `t` is returned).

@@ -1,5 +1,5 @@
 """The solver's memory: fixed-size hash tables of failed states and of bound parts (compiled
-with numba, see `search`).
+like `search`).
 
 Open addressing with a few probes; when they are all taken, the home slot is replaced. The
 tables are allocated once per process and reused: a slot counts only when it carries the
@@ -15,7 +15,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from scorer.solitaire.jit import I64, array, named, njit
+from scorer.solitaire.kernel import I64, array, kernel, named
 
 NODES, BUDGET, TIGHT, OUT_OF_BUDGET, EPOCH, EYE_EPOCH, TABLE_SIZE, POOL_USED, PATH_LEN = range(9)  # counters
 PROBES = 8  # slots tried per key
@@ -52,7 +52,7 @@ def new_memory(bits: int = 20) -> Memory:
     )
 
 
-@njit((array(2), I64, I64, I64, I64, I64), cache=True)
+@kernel(array(2), I64, I64, I64, I64, I64)
 def slot_of(table, epoch, a, b, c, d):
     """The slot holding the key (a, b, c, d) (>= 0), or -1 - the slot to store it in. Tables
     with 2 key words take c = d = 0."""
@@ -70,7 +70,7 @@ def slot_of(table, epoch, a, b, c, d):
     return -1 - home
 
 
-@njit((array(2), I64, I64, I64, I64, I64, I64, I64), cache=True)
+@kernel(array(2), I64, I64, I64, I64, I64, I64, I64)
 def claim(table, slot, epoch, a, b, c, d, value):
     """Store a key and its value in `slot`."""
     row = table[slot]
@@ -80,7 +80,7 @@ def claim(table, slot, epoch, a, b, c, d, value):
     row[-1] = value
 
 
-@njit((TABLES, I64, I64, I64, I64, I64, I64, I64, I64), cache=True)
+@kernel(TABLES, I64, I64, I64, I64, I64, I64, I64, I64)
 def reaches(tb, i, flip, aside, k, i2, flip2, aside2, k2):
     """Can state (i2, flip2, aside2, k2) be reached from (i, flip, aside, k) with the same pyramid,
     keeping at least its set-aside cards? Forgoing specials and turning stock cards get there;
@@ -97,12 +97,12 @@ def reaches(tb, i, flip, aside, k, i2, flip2, aside2, k2):
     return (have + GUARD - aside2) & GUARD == GUARD
 
 
-@njit((I64, I64, I64), cache=True)
+@kernel(I64, I64, I64)
 def memo_key(i, flip, k):
     return i << 8 | flip << 16 | k << 17
 
 
-@njit(cache=True)
+@kernel()
 def fail(mem, tb, present, revealed, i, flip, aside, k, bound):
     """Record that this state ends with at least `bound` cards left."""
     counters = mem.counters
@@ -134,7 +134,7 @@ def fail(mem, tb, present, revealed, i, flip, aside, k, bound):
     mem.fails[slot, 5] = seen + 1
 
 
-@njit((TABLES, MEMORY, I64, I64, I64, I64, I64, I64, I64), cache=True)
+@kernel(TABLES, MEMORY, I64, I64, I64, I64, I64, I64, I64)
 def dominated(tb, mem, present, revealed, i, flip, aside, k, t):
     """Is there a failed state, proving more than `t`, from which this one can be reached?"""
     counters = mem.counters

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from scorer.solitaire.deal import Deal, deal_from_seed
 from scorer.solitaire.policies import greedy, play_out, policy_named, smart
-from scorer.solitaire.solver import SearchLimit, least_left
+from scorer.solitaire.solver import Search, SearchLimit, least_left
 
 POLICY_NAMES = ("greedy", "smart", "omniscient")
 
@@ -23,16 +23,19 @@ class Unresolved:
         return {"seed": self.seed, "at_least": self.at_least, "at_most": self.at_most}
 
 
-def cards_left(seed: int, rows: int, policy: str, max_states: int | None = None) -> int | Unresolved:
+def cards_left(seed: int, rows: int, policy: str, max_states: int | None = None,
+               search: Search | None = None) -> int | Unresolved:
     """Pyramid cards left when `policy` plays the deal of `seed` (deal i of a run uses seed S + i).
 
-    For `omniscient` with `max_states`, a deal the solver cannot settle within that many
-    states comes back as `Unresolved`.
+    `omniscient` searches with the compiled `search` (gm/solitaire/compiled.py); with
+    `max_states`, a deal it cannot settle within that many states comes back as `Unresolved`.
     """
     deal = deal_from_seed(seed, rows)
     if policy == "omniscient":
+        if search is None:
+            raise TypeError("the omniscient policy needs the compiled search (search=)")
         try:
-            return least_left(deal, max_states)
+            return least_left(deal, max_states, search=search)
         except SearchLimit as limit:
             return unresolved(seed, deal, limit)
     return play_out(deal, policy_named(policy)).left

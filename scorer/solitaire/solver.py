@@ -22,12 +22,14 @@ are face up (SS-R2, a forced move). Forgoing a special is only tried when a spec
 another kind lies behind it, and a last special that is an Eye is used at once or never
 (using it later on a card still face down comes to the same).
 
-The search itself (`search`) is compiled with numba; its tables are fixed-size and reused
-from deal to deal in a process.
+The search itself (`search`) runs compiled: `solve` and `least_left` take the compiled search
+(`Search`, made by gm/solitaire/compiled.py) as an argument, so nothing here compiles or
+touches a file. Its tables are fixed-size and reused from deal to deal in a process.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from scorer.solitaire.cards import EYE, HUMALIEN, OWL, rank
@@ -38,6 +40,10 @@ from scorer.solitaire.layout import pyramid
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
 from scorer.errors import ScorerError
 
+
+Search = Callable[..., tuple[int, int]]
+"""The compiled `search.run`: (ranks, stock, kinds, spans, covers, budget, quick states, memory)
+→ (DONE or STOPPED, the fewest cards left or the bound proven so far)."""
 
 QUICK_STATES = 1000  # states for the first, quick try at the lower bound
 UNLIMITED = 2**62
@@ -84,36 +90,39 @@ def _tables_of(bits: int):
     return _memory[bits]
 
 
-def _search(deal: Deal, max_states: int | None, memory=None) -> tuple[int, int, int, list[tuple[int, int, int]]]:
+def _search(search: Search, deal: Deal, max_states: int | None,
+            memory=None) -> tuple[int, int, int, list[tuple[int, int, int]]]:
     """(fewest cards left, states expanded, pyramids remembered, the search's steps), or `SearchLimit`."""
     _live.memory, _live.spent = None, 0
     if memory is not None or (max_states is not None and max_states <= SMALL_STATES):
-        return _run(deal, max_states, memory or _tables_of(SMALL_BITS))
+        return _run(search, deal, max_states, memory or _tables_of(SMALL_BITS))
     try:
-        return _run(deal, SMALL_STATES, _tables_of(SMALL_BITS))
+        return _run(search, deal, SMALL_STATES, _tables_of(SMALL_BITS))
     except SearchLimit as first:
         spent = first.states  # the states of the first try count towards max_states
     _live.memory, _live.spent = None, spent
     try:
-        best, nodes, table_size, steps = _run(deal, None if max_states is None else max_states - spent,
+        best, nodes, table_size, steps = _run(search, deal, None if max_states is None else max_states - spent,
                                               _tables_of(LARGE_BITS))
     except SearchLimit as limit:
         raise SearchLimit(limit.at_least, limit.states + spent) from None
     return best, nodes + spent, table_size, steps
 
 
-def _run(deal: Deal, max_states: int | None, memory) -> tuple[int, int, int, list[tuple[int, int, int]]]:
+def _run(search: Search, deal: Deal, max_states: int | None,
+         memory) -> tuple[int, int, int, list[tuple[int, int, int]]]:
     """One search of `deal` with the tables `memory` (see `_search`)."""
     import numpy as np
 
-    from scorer.solitaire import search, search_memory
+    from scorer.solitaire import search_memory
+    from scorer.solitaire.search import EYE as EYE_CODE, HUMALIEN as HUMALIEN_CODE, OWL as OWL_CODE, STOPPED
 
     layout = pyramid(deal.rows)
-    code = {HUMALIEN: search.HUMALIEN, EYE: search.EYE, OWL: search.OWL}
+    code = {HUMALIEN: HUMALIEN_CODE, EYE: EYE_CODE, OWL: OWL_CODE}
     covers = [[q for q in range(layout.size) if c >> q & 1] + [-1, -1] for c in layout.covers]
     memory.counters[search_memory.NODES] = 0  # so that `searched` never sees an earlier search's count
     _live.memory = memory
-    status, best = search.run(
+    status, best = search(
         np.array([rank(c) for c in deal.pyramid], dtype=np.int64),
         np.array([rank(c) for c in deal.stock], dtype=np.int64),
         np.array([code[k] for k in deal.specials], dtype=np.int64),
@@ -125,17 +134,18 @@ def _run(deal: Deal, max_states: int | None, memory) -> tuple[int, int, int, lis
     )
     counters = memory.counters
     nodes = int(counters[search_memory.NODES])
-    if status == search.STOPPED:
+    if status == STOPPED:
         raise SearchLimit(int(best), nodes)
     steps = [(int(a), int(b), int(c)) for a, b, c in memory.path[: counters[search_memory.PATH_LEN]]]
     return int(best), nodes, int(counters[search_memory.TABLE_SIZE]), steps
 
 
-def least_left(deal: Deal, max_states: int | None = None, memory=None) -> int:
-    """The fewest pyramid cards left for `deal` with perfect play (`SearchLimit` past
-    `max_states`). `memory`: the tables to search with (`search_memory.new_memory`), else the
-    process's own; smaller tables forget more and search longer, never answer differently."""
-    return _search(deal, max_states, memory)[0]
+def least_left(deal: Deal, max_states: int | None = None, memory=None, *, search: Search) -> int:
+    """The fewest pyramid cards left for `deal` with perfect play, found by the compiled `search`
+    (`SearchLimit` past `max_states`). `memory`: the tables to search with
+    (`search_memory.new_memory`), else the process's own; smaller tables forget more and search
+    longer, never answer differently."""
+    return _search(search, deal, max_states, memory)[0]
 
 
 class SearchLimit(ScorerError):
@@ -147,13 +157,14 @@ class SearchLimit(ScorerError):
         self.states = states
 
 
-def solve(deal: Deal, max_states: int | None = None) -> Solution:
-    """The fewest pyramid cards left for `deal` with perfect play, and moves that reach it.
+def solve(deal: Deal, max_states: int | None = None, *, search: Search) -> Solution:
+    """The fewest pyramid cards left for `deal` with perfect play, and moves that reach it, found
+    by the compiled `search`.
 
     With `max_states`, `SearchLimit` (carrying the lower bound proven so far) is raised once
     the search has expanded that many states.
     """
-    best, nodes, table_size, steps = _search(deal, max_states)
+    best, nodes, table_size, steps = _search(search, deal, max_states)
     return Solution(best, tuple(_engine_moves(start(deal), steps)), nodes, table_size)
 
 

@@ -3,9 +3,9 @@
 `openjtalk` (Japanese, from the `gm[ja]` extra).
 
 Each module has `NAME`, `available()`, `voices()` (FoundVoice list) and an `Engine(settings)`
-with `voice`, `reads_kanji`, `render(text) -> Audio | Samples` and `close()`; an engine that
-renders sentences in parts itself also has `render_parts(sentences) -> Iterator[Samples]` (Open
-JTalk, see `openjtalk_parts`). gm.speech.tts puts what they give through the loudness stage.
-Each imports its library or runs its program only when used.
-gm.speech.tts picks the engine for a language.
+that declares `protocol.Engine`: `voice`, `reads_kanji`, `render(text) -> Audio | Samples`,
+`warm_up()`, `close()` and `render_parts` — None, or for an engine that renders sentences in
+parts itself (Open JTalk, see `openjtalk_parts`) a method giving them back part by part.
+gm.speech.tts picks the engine for a language and puts what it gives through the loudness
+stage. Each imports its library or runs its program only when used.
 """

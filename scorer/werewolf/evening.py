@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from gm.werewolf.judge import Side
-from gm.werewolf.refusal import WerewolfRefusal
+from scorer.werewolf.sides import Side
+from scorer.werewolf.refusal import WerewolfRefusal
 
 
 class EveningError(WerewolfRefusal):

@@ -1,7 +1,8 @@
 """Every line of a voice pack, its fields filled with sample names and numbers.
 
-Used by the tests that walk every key of both packs and by bench/ja_reading_bench.py, which
-compares the kana gm speaks with Open JTalk's reading of the printed text.
+Used by the tests that walk every key of the packs (pyproject.toml puts bench/ on their path)
+and by ja_reading_bench.py, which compares the kana gm speaks with Open JTalk's reading of the
+printed text.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 
 from gm.ports import Line
 from gm.text.lines import Voice
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.tally import GRAVEYARD
 
 # Sample players: a kanji name with its reading, a kana name, Latin names.
 READINGS = {"健": "けん"}
@@ -31,7 +32,8 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 # Sections only ever printed, never said: they need no kana.
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
                 "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
-                "werewolf.group.", "werewolf.results.", "voice.model.")
+                "werewolf.group.", "werewolf.results.", "voice.model.", "voice.check.", "voice.hear.",
+                "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.")
 
 
 def spoken(key: str) -> bool:
@@ -40,7 +42,7 @@ def spoken(key: str) -> bool:
 
 
 def keys(voice: Voice) -> list[str]:
-    """Every line's key in the pack (the `[words]` readings are not lines)."""
+    """Every line's key in the pack (the `[words]` readings and the `[language]` table are not lines)."""
     def walk(node: Any, prefix: str) -> Iterator[str]:
         for name, value in node.items():
             key = f"{prefix}{name}"
@@ -48,7 +50,7 @@ def keys(voice: Voice) -> list[str]:
                 yield from walk(value, key + ".")
             else:
                 yield key
-    return [key for key in walk(voice.pack, "") if not key.startswith("words.")]
+    return [key for key in walk(voice.pack, "") if not key.startswith(("words.", "language."))]
 
 
 def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
@@ -72,7 +74,14 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "kind": "flow", "why": "", "note": "", "commands": "flow, foul", "usage": "flow PLAYER [PILES]",
         "card_a": "7 fire", "card_b": "5 water", "card": voice.line("werewolf.cards.seer"),
         "id": "HW-R4", "title": name, "quote": name,
-        "pending": "owl", "expected": "eye",
+        "pending": "owl", "expected": "eye", "move": "turn the next stock card",
+        "channels": count, "rate": "16000", "seconds": "3", "rms": "-20.5", "peak": "-3.1", "said": "90%",
+        "policy": "smart", "deals": count, "mean": "2.23", "cleared": "41.3%", "share": "12.7%", "bar": "████",
+        "seed": count, "have": "en, ja, ko", "device": "9", "known": "0, 1", "answers": "",
+        "flip": voice.text("solitaire.moves.names.fire"), "special": voice.text("solitaire.moves.names.owl"),
+        "set_aside": voice.text("solitaire.moves.names.water"), "rank": count,
+        "element": voice.text("solitaire.moves.names.earth"), "moves": count,
+        "states": "1,024",
         "pile_word": "piles", "boxes": "one box has only four Owls",
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,

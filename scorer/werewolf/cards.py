@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping
 
-from gm.werewolf.refusal import WerewolfRefusal
+from scorer.werewolf.refusal import WerewolfRefusal
 
 CARD_IDS = (
     "villager", "werewolf", "traitor", "seer", "gravedigger", "magician",

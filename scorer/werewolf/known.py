@@ -13,9 +13,10 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 
-from gm.werewolf.decks import Deck
-from gm.werewolf.judge import HAND_SIZE, MOST_TURNED, JudgeError, decided_side
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.decks import Deck
+from scorer.werewolf.magician import MOST_TURNED, could_have_seen
+from scorer.werewolf.sides import HAND_SIZE, JudgeError, decided_side
+from scorer.werewolf.tally import GRAVEYARD
 
 
 class AnswerRefused(JudgeError):
@@ -139,8 +140,6 @@ class Known:
 
     def _settled(self, known: Known) -> Known:
         """`known` with the pending seer taken or refused once their ability can be told."""
-        from gm.werewolf.magician import could_have_seen
-
         name = known.pending
         if name is None:
             return known

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from gm.errors import GmError
 from scorer.refusal import Refusal
 
 
-class WerewolfRefusal(GmError, Refusal):
+class WerewolfRefusal(Refusal):
     """Input the Half Werewolf rules cannot take; `key` and `fields` word it in every voice pack."""
 
     prefix = "werewolf"

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gm.werewolf.decks import Deck
-from gm.werewolf.refusal import WerewolfRefusal
+from scorer.werewolf.decks import Deck
+from scorer.werewolf.refusal import WerewolfRefusal
 from scorer.named import Named
 
 

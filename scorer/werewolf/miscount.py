@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gm.werewolf.known import Known
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.known import Known
+from scorer.werewolf.tally import GRAVEYARD
 
 TRAITOR = "traitor"  # a reason: the 4-player traitor had no vote
 TURNED = "turned"    # a reason: this player saw the magician

@@ -1,4 +1,4 @@
-"""Who wins (ゲームの勝敗): sides, the verdict from everyone's final cards, and what must be asked.
+"""Who wins (ゲームの勝敗): the verdict from everyone's final cards (the sides are in `sides`).
 
 The cards are the final ones: after the passing and the gravedigger's swap. `executed` is a
 player, `GRAVEYARD`, or None when the village panicked (a tie after the runoff).
@@ -12,22 +12,13 @@ from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gm.werewolf.cards import CARD_IDS
-from gm.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
-from gm.werewolf.tally import GRAVEYARD
-from gm.werewolf.refusal import WerewolfRefusal
+from scorer.werewolf.cards import CARD_IDS
+from scorer.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
+from scorer.werewolf.tally import GRAVEYARD
+from scorer.werewolf.known import Known, SeerRefused
+from scorer.werewolf.magician import MOST_TURNED, could_have_seen
+from scorer.werewolf.sides import JudgeError, Side, check_hand, side_of
 from scorer.named import Named
-
-
-class Side(Named):
-    """Who a player plays for: the village, the werewolves, the Traitor Werewolf alone (HW-R5),
-    or the living against the dead in Battle with the Dead (HW-R6)."""
-
-    VILLAGERS = "villagers"
-    WEREWOLVES = "werewolves"
-    TRAITOR_WEREWOLF = "traitor_werewolf"
-    LIVING = "living"
-    DEAD = "dead"
 
 
 class Reason(Named):
@@ -47,14 +38,6 @@ class Reason(Named):
     DEAD_PANIC = "dead_panic"
     DEAD_EXECUTED = "dead_executed"
 
-HAND_SIZE = 2
-MOST_TURNED = 2  # only the seer's and the gravedigger's abilities can see the magician
-
-
-class JudgeError(WerewolfRefusal):
-    """Cards that cannot be the end of a real game, or names that are not in it."""
-
-
 @dataclass(frozen=True)
 class Verdict:
     """The winning side, who won, and why: the voice pack words `reason` with `fields`."""
@@ -64,33 +47,6 @@ class Verdict:
     reason: Reason
     fields: Mapping[str, Any]
     sides: Mapping[str, Side] = field(default_factory=dict)  # player → side in this game
-
-
-def _owner_text(owner: str) -> str:
-    """How an English message names whose cards they are: a player, or the graveyard."""
-    return "the graveyard" if owner == GRAVEYARD else owner
-
-
-def _check_hand(hand: Sequence[str], owner: str | None, size: int = HAND_SIZE) -> None:
-    """`owner`: a player, `GRAVEYARD`, or None for a hand on its own."""
-    whose, held = ("the hand", "hand_") if owner is None else (_owner_text(owner), "held_")
-    if len(hand) != size:
-        raise JudgeError(f"{whose} has {len(hand)} cards, not {size}", f"{held}size",
-                         owner=owner or "", count=len(hand), size=size)
-    for card in hand:
-        if card not in CARD_IDS:
-            raise JudgeError(f"unknown card {card!r} in {whose} (cards: {', '.join(CARD_IDS)})", f"{held}unknown_card",
-                             text=card, owner=owner or "", cards=CARD_IDS)
-
-
-def side_of(hand: Sequence[str], turned: bool = False) -> Side:
-    """The side of a player holding `hand` (役職ルール①③); `turned` = saw the magician."""
-    _check_hand(hand, None)
-    if "werewolf" in hand and "traitor" in hand:
-        return Side.TRAITOR_WEREWOLF
-    if "werewolf" in hand or "traitor" in hand or turned:
-        return Side.WEREWOLVES
-    return Side.VILLAGERS
 
 
 def _dead_side(hand: Sequence[str]) -> Side:
@@ -124,8 +80,8 @@ def _validate(
     for name in players:
         if name not in hands:
             raise JudgeError(f"no cards given for {name}", "no_cards", name=name)
-        _check_hand(hands[name], name)
-    _check_hand(graveyard, GRAVEYARD, graveyard_size(len(players)))
+        check_hand(hands[name], name)
+    check_hand(graveyard, GRAVEYARD, graveyard_size(len(players)))
     seen = Counter(card for name in players for card in hands[name]) + Counter(graveyard)
     if seen["werewolf"] != 1:
         raise JudgeError(f"{seen['werewolf']} werewolf cards, but every deck has exactly one", "werewolves",
@@ -159,9 +115,6 @@ def _validate(
 def _check_seers(players: Sequence[str], hands: Mapping[str, Sequence[str]], graveyard: Sequence[str],
                  turned: Sequence[str], deck: Deck) -> None:
     """HW-R7: whoever saw the magician could have used the seer's or the gravedigger's ability."""
-    from gm.werewolf.known import Known, SeerRefused
-    from gm.werewolf.magician import could_have_seen
-
     shown = {**{name: tuple(hands[name]) for name in players}, GRAVEYARD: tuple(graveyard)}
     table = Known(tuple(players), deck, None, MappingProxyType(shown))
     for name in turned:
@@ -239,49 +192,6 @@ def _verdict(side: Side, reason: Reason, fields: Mapping[str, object], sides: Ma
     winners = tuple(name for name, their_side in sides.items() if their_side == side)
     return Verdict(side, winners, reason, MappingProxyType({**fields, "winners": winners}),
                    MappingProxyType(dict(sides)))
-
-
-def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] | None) -> Side | None:
-    """The winning side when the executed player's cards alone decide it, else None.
-
-    `executed_hand` is the executed player's 2 cards, or — when the graveyard was voted — the
-    graveyard's cards (None while not asked). The cases:
-
-    - Death in the deck but not in `executed_hand`: it may lie in the graveyard (HW-R6), which
-      turns the game into the living against the dead → None. Death in the executed hand is
-      not in the graveyard, so the normal rules below decide.
-    - Panic: the werewolf side, unless a Traitor Werewolf was spared (HW-R5): with a traitor
-      in the deck that needs everyone's cards → None.
-    - Werewolf + traitor in the executed hand: the Traitor Werewolf. Werewolf alone: villagers.
-    - No werewolf: villagers if a Traitor Werewolf is elsewhere, else werewolves. Nobody else
-      can be one if the deck has no traitor or the traitor is in `executed_hand` → werewolves;
-      otherwise it depends on everyone's cards → None.
-    - The graveyard voted: the same from the graveyard's cards (werewolf + traitor there →
-      villagers; death there → the living); without them → None.
-    """
-    if executed is None:
-        return None if deck.has("death") or deck.has("traitor") else Side.WEREWOLVES
-    if executed_hand is None:
-        return None
-    _check_hand(executed_hand, executed, deck.graveyard if executed == GRAVEYARD else HAND_SIZE)
-    whose = _owner_text(executed)
-    for card, count in Counter(executed_hand).items():
-        if not deck.has(card):
-            raise JudgeError(f"{card} in {whose} is not in the deck", "held_not_in_deck", card=card, owner=executed)
-        if count > deck.count(card):
-            raise JudgeError(f"{whose} holds {count} × {card} but the deck has {deck.count(card)}", "held_over_deck",
-                             owner=executed, count=count, card=card, limit=deck.count(card))
-    if executed == GRAVEYARD and "death" in executed_hand:
-        return Side.LIVING
-    if executed != GRAVEYARD and deck.has("death") and "death" not in executed_hand:
-        return None
-    if "werewolf" in executed_hand:
-        if "traitor" in executed_hand and executed != GRAVEYARD:
-            return Side.TRAITOR_WEREWOLF
-        return Side.VILLAGERS
-    if not deck.has("traitor") or "traitor" in executed_hand:
-        return Side.WEREWOLVES
-    return None
 
 
 def too_many(deck: Deck, cards_by_owner: Mapping[str, Sequence[str]]) -> tuple[str, int, tuple[str, ...]] | None:

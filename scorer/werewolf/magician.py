@@ -9,18 +9,34 @@ with themself, so a gravedigger keeps their card.
 
 from __future__ import annotations
 
-from gm.werewolf.known import Known
-from gm.werewolf.tally import GRAVEYARD
+from typing import Protocol
+
+from scorer.werewolf.decks import Deck
+from scorer.werewolf.tally import GRAVEYARD
 
 ABILITY_CARDS = ("seer", "gravedigger", "apprentice")
 SWAPPERS = ("gravedigger", "apprentice")
+MOST_TURNED = 2  # only the seer's and the gravedigger's abilities can see the magician
 
 
-def _cards(known: Known, cards: tuple[str, ...]) -> tuple[str, ...]:
+class Table(Protocol):
+    """What the table has told about the cards (`known.Known`), as far as this rule reads it."""
+
+    @property
+    def deck(self) -> Deck: ...
+
+    def holder(self, card: str) -> str | None:
+        """The owner an answer places `card` with, None while no answer tells."""
+
+    def could_hold(self, owner: str, card: str) -> bool:
+        """Whether `owner` may hold `card` after everything answered."""
+
+
+def _cards(known: Table, cards: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(card for card in cards if known.deck.has(card))
 
 
-def could_have_seen(known: Known, name: str) -> bool | None:
+def could_have_seen(known: Table, name: str) -> bool | None:
     """Whether `name` could have used an ability that sees the magician; None while the answers
     so far cannot tell (then `card_to_ask` names the card whose holder tells)."""
     holders = {card: known.holder(card) for card in _cards(known, ABILITY_CARDS)}
@@ -38,6 +54,6 @@ def could_have_seen(known: Known, name: str) -> bool | None:
     return False
 
 
-def card_to_ask(known: Known, name: str) -> str | None:
+def card_to_ask(known: Table, name: str) -> str | None:
     """The ability card whose holder to ask next to tell whether `name` could have seen it."""
     return next((card for card in _cards(known, ABILITY_CARDS) if known.holder(card) is None), None)

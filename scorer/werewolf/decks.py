@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 
-from gm.werewolf.cards import BOX_COUNTS, CARD_IDS, parse_card
-from gm.werewolf.refusal import WerewolfRefusal
+from scorer.werewolf.cards import BOX_COUNTS, CARD_IDS, parse_card
+from scorer.werewolf.refusal import WerewolfRefusal
 
 PLAYER_COUNTS = (4, 5, 6)
 VARIANTS = ("magician", "dead")

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 
-from gm.werewolf.refusal import WerewolfRefusal
-from gm.werewolf.decks import PLAYER_COUNTS, Deck, standard_deck
+from scorer.werewolf.refusal import WerewolfRefusal
+from scorer.werewolf.decks import PLAYER_COUNTS, Deck, standard_deck
 
 GRAVEYARD = "graveyard"
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from gm.werewolf.judge import Verdict, judge
-from gm.werewolf.known import Known
-from gm.werewolf.magician import card_to_ask
-from gm.werewolf.tally import GRAVEYARD
+from scorer.werewolf.judge import Verdict, judge
+from scorer.werewolf.known import Known
+from scorer.werewolf.magician import card_to_ask
+from scorer.werewolf.tally import GRAVEYARD
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gm.werewolf.decks import Deck
+from scorer.werewolf.decks import Deck
 
 DISCUSSION = 180  # the book's three minutes (「3分間の話し合いの時間です」)
 

@@ -14,14 +14,17 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from scorer.errors import ScorerError
+import scorer.solitaire
+from gm.errors import GmError
 
 HERE = Path(__file__).resolve().parent
-SOURCES = ("jit.py", "search.py", "search_bound.py", "search_memory.py")
+SEARCH = Path(scorer.solitaire.__file__).resolve().parent
+SOURCES = (HERE / "compiled.py", *(SEARCH / name for name in ("kernel.py", "search.py", "search_bound.py",
+                                                             "search_memory.py")))
 INSTALL_HINT = "the pyramid solver needs numba: pip install 'gm[solver]' (./setup.sh installs it)"
 
 
-class SolverMissing(ScorerError):
+class SolverMissing(GmError):
     """numba is not installed, so the solver cannot run."""
 
 
@@ -41,8 +44,8 @@ def cache_dir() -> Path:
     from importlib.metadata import version
 
     digest = hashlib.sha256()
-    for name in SOURCES:
-        digest.update((HERE / name).read_bytes())
+    for source in SOURCES:
+        digest.update(source.read_bytes())
     digest.update(f"numba {version('numba')} python {sys.implementation.cache_tag}".encode())
     return platformdirs.user_cache_path("gm") / "numba" / f"solver-{digest.hexdigest()[:16]}"
 

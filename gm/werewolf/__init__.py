@@ -1,1 +1,0 @@
-"""Half Werewolf rules (pure): cards, decks, sides, vote tally, verdict, the night's script."""
