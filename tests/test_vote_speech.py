@@ -1,0 +1,36 @@
+"""What gm says during a vote stays short: a 4-player vote whose last vote is the graveyard's (every
+candidate asked) is said in 10 lines, within the characters it has now in each pack.
+
+bench/vote_bench.py renders these lines with each language's default voice: 23.2 s (en), 23.4 s
+(ja), 23.7 s (ko), under the 25 s a 4-player vote may take. A line that grows here is paid for
+by another one, or the bench is run again to show the vote still fits.
+"""
+
+import pytest
+
+from fakes import FakeClock, RecordingSpeaker, ScriptedAsker
+from gm.night.context import NightContext
+from gm.night.vote import run_vote
+from gm.text.lines import Voice
+from scorer.werewolf.decks import standard_deck
+
+PLAYERS = {"en": ["Aki", "Ken", "Mio", "Sora"], "ja": ["アキ", "ケン", "ミオ", "ソラ"],
+           "ko": ["민수", "지훈", "서연", "지민"]}
+SPOKEN_CHARACTERS = {"en": 253, "ja": 154, "ko": 116}
+"""The spoken forms' length (kana in Japanese) of the whole vote below, as the packs have it."""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+def test_a_four_player_vote_is_said_in_ten_short_lines(lang):
+    clock = FakeClock()
+    speaker = RecordingSpeaker(clock)
+    players = PLAYERS[lang]
+    ctx = NightContext(players=players, deck=standard_deck(4), voice=Voice(lang), speaker=speaker,
+                       asker=ScriptedAsker(["2", "0", "0", "0", "1"], clock), clock=clock)
+    assert run_vote(ctx).executed == players[0]
+    # the call to vote, the traitor's vote and the Traitor Werewolf's in one line, the count, one
+    # question per candidate, the whole tally once, the execution
+    assert speaker.keys == ["werewolf.vote.intro", "werewolf.vote.four_players", "werewolf.vote.ready",
+                            "werewolf.vote.ask_count", *["werewolf.vote.ask_next"] * 4, "werewolf.vote.readback",
+                            "werewolf.vote.executed"]
+    assert sum(len(line.spoken) for line in speaker.lines) <= SPOKEN_CHARACTERS[lang]
