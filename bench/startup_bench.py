@@ -1,6 +1,7 @@
 """Where people wait, each figure against its baseline in one run (medians of interleaved runs).
 
 run: .venv/bin/python bench/startup_bench.py [--runs N] [--only startup,journal,solver,workers,voice,install,setup]
+     [--from-source]
 
 1. start-up: every `gm` group's `--help`, `gm --help`, a typical `score show` and `solitaire
    reading`, against a bare one-command Typer app's `--help`;
@@ -14,11 +15,16 @@ run: .venv/bin/python bench/startup_bench.py [--runs N] [--only startup,journal,
 
 Wall time is what a person waits; CPU time (user + system of the child) is shown too, as the
 figure a busy machine inflates least.
+
+gm's own modules are byte-compiled first, as `pip install` compiles them (and as the bare app's
+Typer is): with PYTHONDONTWRITEBYTECODE set, as on some machines, a checkout would otherwise
+compile every module it imports on every run. `--from-source` measures that way instead.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import platform
 import random
@@ -216,13 +222,29 @@ def bench_setup(tmp: Path) -> None:
 PARTS = ("startup", "journal", "solver", "workers", "voice", "install", "setup")
 
 
+def byte_compiled(compiled: bool) -> None:
+    """gm, scorer and voices compiled to their __pycache__, as an installed wheel is; or none of
+    them (their __pycache__ folders removed)."""
+    for package in ("gm", "scorer", "voices"):
+        if compiled:
+            compileall.compile_dir(ROOT / package, quiet=1)
+        else:
+            for cache in (ROOT / package).rglob("__pycache__"):
+                shutil.rmtree(cache)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts: {', '.join(PARTS)}")
+    parser.add_argument("--from-source", action="store_true",
+                        help="do not byte-compile gm first (with PYTHONDONTWRITEBYTECODE, every run compiles it)")
     args = parser.parse_args()
     load = f"load average {os.getloadavg()[0]:.1f}, " if hasattr(os, "getloadavg") else ""
     print(f"# {load}{platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} CPUs")
+    byte_compiled(not args.from_source)
+    print("# gm from source: its byte-compiled modules removed" if args.from_source
+          else "# gm byte-compiled first, as an install is")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         for part in args.only.split(","):

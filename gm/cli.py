@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Annotated
 
@@ -41,9 +42,7 @@ class LazyGroups(GmGroup):
         sub = importlib.import_module(GROUPS[name]).app
         if self._listing and isinstance(sub.info.help, str):
             return TyperGroup(name=name, help=sub.info.help)
-        group = typer.main.get_command(sub)
-        group.name = name
-        return group
+        return _group(name)
 
     def get_params(self, ctx: typer.Context):
         """The root's own options (--version, completion); completion for a shell gm cannot tell
@@ -54,6 +53,15 @@ class LazyGroups(GmGroup):
                     and not getattr(param.callback, "checks_the_shell", False):
                 param.callback = _shell_checked(param.callback, f"--{param.name.replace('_', '-')}")
         return params
+
+
+@functools.cache
+def _group(name: str):
+    """The command group `name`, built from its Typer app once per process (a program calling
+    gm's app many times, as the tests do, builds each group once)."""
+    group = typer.main.get_command(importlib.import_module(GROUPS[name]).app)
+    group.name = name
+    return group
 
 
 COMPLETED_SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
@@ -107,10 +115,6 @@ def _exit_on_signal(signum: int, frame: object) -> None:
 
 def main() -> None:
     import signal
-
-    from gm.launch import usable_standard_streams
-
-    usable_standard_streams()
 
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):

@@ -160,7 +160,7 @@ def _temporary(path: Path) -> Path:
     return Path(path).with_name(f".{Path(path).name}.{os.getpid()}.tmp")
 
 
-def _write_whole(path: Path, create: Callable[[], IO], write: Callable[[IO], object]) -> None:
+def _write_whole(path: Path, create: Callable[[], IO[Any]], write: Callable[[IO[Any]], object]) -> None:
     if path.exists() and not path.is_file():
         raise BadFile(f"{str(path)!r} is not a regular file")
     temporary = _temporary(path)

@@ -1,3 +1,4 @@
+import itertools
 import os
 import shutil
 
@@ -13,9 +14,19 @@ settings.register_profile("ci", parent=settings.get_profile("gm"), derandomize=T
 settings.load_profile("ci" if os.environ.get("CI") else "gm")
 
 
+SLOW_NEEDS = ("espeak", "vosk_model")  # markers of tests that render speech or decode audio
+SLOW_FIXTURES = ("engine",)  # a text-to-speech engine renders in the test
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
 def pytest_collection_modifyitems(config, items):
-    """Tests marked `espeak` need the espeak-ng program; skip them, saying why, where it is missing.
-    The long fuzz and the stress runs run only when asked for (`-m fuzz_long`, `-m stress`)."""
+    """Tests that render speech or decode audio are `slow`, like those marked so (`pytest -m "not
+    slow"` leaves them out). Tests marked `espeak` need the espeak-ng program; skip them, saying
+    why, where it is missing. The long fuzz and the stress runs run only when asked for (`-m
+    fuzz_long`, `-m stress`)."""
+    for item in items:
+        if any(m in item.keywords for m in SLOW_NEEDS) or set(SLOW_FIXTURES) & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
     for marker, what in (("fuzz_long", "the long CLI fuzz"), ("stress", "the stress run")):
         if marker not in (config.getoption("markexpr") or ""):
             long = pytest.mark.skip(reason=f"{what} runs with -m {marker}")
@@ -61,11 +72,21 @@ def clean_python_environment(monkeypatch):
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(scope="session")
+def data_dirs(tmp_path_factory):
+    """Where the tests' user data folders are made, one after the other."""
+    return tmp_path_factory.mktemp("data"), itertools.count()
+
+
 @pytest.fixture(autouse=True)
-def own_data_dir(tmp_path_factory, monkeypatch):
+def own_data_dir(data_dirs, monkeypatch):
     """Every test has its own empty user data folder (downloaded speech models, the score
-    journal): nothing the machine holds there can change a result."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+    journal): nothing the machine holds there can change a result. (Numbered here: a numbered
+    `mktemp` per test reads the whole folder of those made before.)"""
+    root, numbers = data_dirs
+    folder = root / str(next(numbers))
+    folder.mkdir()
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from gm.errors import BAD_INPUT
 from gm.files import MAX_LINE, BadFile, read_line, read_text, write_new_file
 from gm.score import journal as journal_module
 from gm.score.journal import Journal, JournalError
-from scorer.counts import whole_number
+from gm.text.numbers import whole_number
 from tests.test_werewolf_play_cli import ANSWERS
 
 runner = CliRunner()
@@ -164,6 +164,7 @@ def test_a_line_is_read_within_its_cap():
     assert read_line(io.StringIO("\0" * (2 * 1024 * 1024))) == ""  # no end in sight: the input has ended
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ["score", "play", "--speech", "off"],
     ["solitaire", "play", "--seed", "1", "--speech", "off"],
@@ -298,6 +299,7 @@ def test_a_log_that_is_a_fifo_nobody_reads_is_refused(fifo):
 
 
 # -- commands that used to end in a traceback ----------------------------------------------------------
+@pytest.mark.slow
 def test_a_simulation_whose_every_deal_hits_the_state_cap_lists_them():
     result = runner.invoke(app, ["solitaire", "simulate", "--max-states", "1", "--policy", "omniscient",
                                  "--deals", "2", "--json"])
@@ -306,6 +308,7 @@ def test_a_simulation_whose_every_deal_hits_the_state_cap_lists_them():
     assert data["deals"] == 0 and [u["seed"] for u in data["unresolved"]] == [0, 1]
 
 
+@pytest.mark.slow
 @pytest.mark.espeak
 def test_voice_say_to_a_missing_folder_is_one_line(tmp_path):
     done = subprocess.run([*GM, "voice", "say", "hi", "--to", str(tmp_path / "missing" / "x.wav")],
@@ -333,6 +336,7 @@ def _drain(fd, out, until=None, seconds=120.0, answer=False):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.espeak
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_in_the_discussion_restores_the_terminal_and_removes_temp_files(sig, tmp_path):
@@ -371,6 +375,7 @@ def test_a_signal_in_the_discussion_restores_the_terminal_and_removes_temp_files
     os.close(slave)
 
 
+@pytest.mark.slow
 def test_a_reader_that_went_away_is_no_error(tmp_path):
     """`gm … | head`: once the pipe is closed, gm stops quietly (141, as a shell reports SIGPIPE)."""
     read_end, write_end = os.pipe()
@@ -381,3 +386,11 @@ def test_a_reader_that_went_away_is_no_error(tmp_path):
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_a_usage_error_names_the_command_whatever_the_program_is_called():
+    """Run as `python -m gm`, the error names `solitaire simulate`, not `-m gm solitaire simulate`."""
+    for program in ("gm", "python -m gm"):
+        result = runner.invoke(app, ["solitaire", "simulate", "--rows", "x"], prog_name=program)
+        assert result.exit_code == 2
+        assert result.stderr == "gm: solitaire simulate: --rows: must be a whole number, not 'x'\n", program

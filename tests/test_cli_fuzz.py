@@ -218,6 +218,7 @@ def test_every_command_is_in_the_fuzz():
             "voice hear"} <= names and len(names) > 20
 
 
+@pytest.mark.slow
 @settings(max_examples=QUICK, **FUZZ_SETTINGS)
 @given(data=st.data())
 def test_any_invocation_exits_0_or_2_without_a_traceback(files, data):
@@ -231,6 +232,7 @@ def test_any_invocation_exits_0_or_2_without_a_traceback_long(files, data):
     run_and_check(files, *data.draw(invocations(files["paths"])))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, database=None, derandomize=True)
 @given(text=st.one_of(st.sampled_from(NUMBERS), SAFE_TEXT))
 def test_a_ranged_value_is_in_its_range_or_refused_naming_it(text):
@@ -273,6 +275,7 @@ def run_with_a_closed_stream(files, args, closed):
     assert b"Traceback" not in both and b"bug in gm" not in both, (args, both[-2000:])
 
 
+@pytest.mark.slow
 @settings(max_examples=8, **FUZZ_SETTINGS)
 @given(data=st.data())
 def test_any_invocation_with_a_closed_standard_stream_exits_0_or_2(files, data):

@@ -6,6 +6,8 @@ import re
 import pytest
 from docs_examples import ANY, DOCUMENTS, ROOT, examples, matches, mismatches
 
+pytestmark = pytest.mark.slow  # runs every console example
+
 
 @pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
 def test_every_console_example_prints_what_it_shows(document, tmp_path, monkeypatch):

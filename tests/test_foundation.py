@@ -9,7 +9,7 @@ import pytest
 
 from gm.text import japanese
 import pack_samples as samples
-from gm.commands.common import BadPlayers, parse_players
+from gm.commands.werewolf_values import BadPlayers, parse_players
 from fakes import FakeClock
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.text.lines import Voice
@@ -20,12 +20,14 @@ from voices import LANGUAGES, UnknownLanguage, load_pack
 HEAVY = ("vosk", "pyttsx3", "sounddevice", "numpy", "pykakasi")
 
 
+@pytest.mark.slow
 def test_importing_the_cli_loads_no_device_library():
     code = f"import sys, gm.cli; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 
 
+@pytest.mark.slow
 def test_gm_help_runs_as_a_module():
     out = subprocess.run([sys.executable, "-m", "gm", "--help"], capture_output=True, text=True)
     assert out.returncode == 0

@@ -79,6 +79,7 @@ def test_a_group_file_that_cannot_be_written_is_said_and_the_evening_goes_on(tmp
     assert len(said) == 1 and said[0].startswith("この夜の結果を") and str(path) in said[0]
 
 
+@pytest.mark.slow
 def test_the_group_played_last_is_shown_without_a_file():
     def play(group):
         return CliRunner().invoke(app, ["werewolf", "play", "--players", ",".join(FOUR), "--time-scale", "0.001",
@@ -101,6 +102,7 @@ def _append_until_killed(path, out_fd):
         os.write(out_fd, b"%d\n" % n)  # acknowledged: on disk
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="SIGKILL test forks (POSIX)")
 def test_sigkill_while_keeping_nights_never_loses_an_acknowledged_one(tmp_path):
     """60 writers on one file, each killed at a random moment: every night it acknowledged is read back."""
@@ -175,6 +177,7 @@ def test_a_log_to_dev_null_leaves_nothing_beside_it(tmp_path):
     assert not os.path.exists(os.devnull + ".evening.json")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_real_signal_ends_the_night_saying_where_its_log_is(tmp_path, signum):
     log = tmp_path / "night.jsonl"

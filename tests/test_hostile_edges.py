@@ -60,6 +60,7 @@ def started(path: Path) -> bytes:
 
 
 # -- links and FIFOs ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_dangling_link_as_the_journal_is_refused_naming_it(tmp_path):
     (tmp_path / "d.jsonl").symlink_to("missing.jsonl")
     line = one_refusal(gm(tmp_path, "score", "new", "A", "B", "--file", "d.jsonl"))
@@ -69,6 +70,7 @@ def test_a_dangling_link_as_the_journal_is_refused_naming_it(tmp_path):
     assert not (tmp_path / "missing.jsonl").exists()
 
 
+@pytest.mark.slow
 def test_a_fifo_as_the_wav_to_write_is_refused_not_waited_on(tmp_path):
     os.mkfifo(tmp_path / "f.wav")
     assert "not a regular file" in one_refusal(gm(tmp_path, "voice", "say", "hello", "--to", "f.wav"))
@@ -87,6 +89,7 @@ def _rebuilt(done: subprocess.CompletedProcess, journal: Path) -> None:
     assert [json.loads(line)["players"] for line in index.read_text().splitlines()] == [["Aki", "Ken"]]
 
 
+@pytest.mark.slow
 def test_a_fifo_as_the_match_index_is_rebuilt(tmp_path):
     journal = tmp_path / "j.jsonl"
     started(journal)
@@ -95,6 +98,7 @@ def test_a_fifo_as_the_match_index_is_rebuilt(tmp_path):
     _rebuilt(gm(tmp_path, "score", "show", "--file", "j.jsonl"), journal)
 
 
+@pytest.mark.slow
 def test_a_link_to_dev_zero_as_the_match_index_is_rebuilt_in_bounded_memory(tmp_path):
     journal = tmp_path / "j.jsonl"
     started(journal)
@@ -171,6 +175,7 @@ CLOSED_STREAM_COMMANDS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", CLOSED_STREAM_COMMANDS, ids=lambda a: " ".join(a[:2]))
 @pytest.mark.parametrize("closed", [0, 1])
 def test_a_closed_standard_stream_is_no_crash(tmp_path, args, closed):
@@ -189,6 +194,7 @@ JUDGE = ('{"players": ["%s", "Ken", "Mio", "Sora"], "hands": {"%s": ["werewolf",
          '"graveyard": ["villager"], "executed": "Ken"}')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["\\ud800", "\\u001b]0;pwned\\u0007", "\\u001b[2J", "a\\u009bb"])
 @pytest.mark.parametrize("as_json", [False, True])
 def test_names_in_judge_json_are_shown_escaped(tmp_path, name, as_json):
@@ -200,6 +206,7 @@ def test_names_in_judge_json_are_shown_escaped(tmp_path, name, as_json):
         json.loads(done.stdout)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["\\ud800", "\\u001b[31mred", "A\\u0007"])
 def test_names_in_a_hand_made_journal_are_shown_escaped(tmp_path, name):
     journal = tmp_path / "j.jsonl"
@@ -398,6 +405,7 @@ def test_a_journal_line_longer_than_any_event_is_damage_not_a_memory_hog(tmp_pat
     assert journal.read_bytes() == before + huge
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["\\ud800", "\\u001b]0;pwned\\u0007", "\\u001b[2J"])
 @pytest.mark.parametrize("as_json", [False, True])
 def test_names_in_an_evening_file_are_shown_escaped(tmp_path, name, as_json):

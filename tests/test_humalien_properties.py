@@ -14,6 +14,8 @@ from scorer.humalien.events import (
     AngelCut, Finish, Flow, Foul, GodIsland, NewMatch, Redo, SixSixSix, Skull, Undo,
 )
 
+pytestmark = pytest.mark.slow  # long property runs against the journal on disk
+
 PLAYERS = [("Alice", "Bob"), ("健", "美緒")]
 
 

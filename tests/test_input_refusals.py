@@ -1,5 +1,6 @@
-"""Typed-input refusals in the player's language: every `BadInput` (gm/text/inputs.py) and
-`BadPlayers` (gm/commands/common.py) carries a voice-pack key and fields (errors.input,
+"""Typed-input refusals in the player's language: every `BadInput` (gm/text/names.py,
+gm/commands/werewolf_values.py, gm/commands/judge_request.py) and `BadPlayers`
+(gm/commands/werewolf_values.py) carries a voice-pack key and fields (errors.input,
 errors.players); English keeps the exception's own message."""
 
 import ast
@@ -10,12 +11,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import gm.text.inputs
+import gm.text.names
 from gm.cli import app
-from gm.commands import common
-from gm.commands.common import BadPlayers, parse_players
-from gm.text.inputs import (BadInput, check_player_names, parse_counts, parse_judge_request, parse_pairs,
-                            parse_roll_call, resolve_name)
+from gm.commands import judge_request, werewolf, werewolf_values
+from gm.commands.judge_request import parse_judge_request
+from gm.commands.werewolf_values import (BadPlayers, check_player_names, parse_counts, parse_pairs, parse_players,
+                                         parse_roll_call)
+from gm.text.names import BadInput, resolve_name
 from gm.text.lines import Voice
 from scorer.werewolf.tally import GRAVEYARD
 from voices import LANGUAGES, load_pack
@@ -29,7 +31,7 @@ HANDS = {"A": ["werewolf", "villager"], "B": ["seer", "villager"], "C": ["villag
 
 def _judge(**changes):
     data = {"players": FOUR, "hands": HANDS, "graveyard": ["traitor"], "executed": "A", **changes}
-    return parse_judge_request(data, gm.text.inputs.card_names(), gm.text.inputs.graveyard_names())
+    return parse_judge_request(data, gm.text.names.card_names(), gm.text.names.graveyard_names())
 
 
 # Each refusal, raised through the public calls: key → the call that refuses.
@@ -96,7 +98,7 @@ def test_every_pack_words_the_same_refusals_with_fields_the_refusal_carries():
 
 def test_every_raise_of_bad_input_or_bad_players_names_a_key():
     """No refusal is left English-only: each raise passes a key after its message."""
-    sources = [Path(gm.text.inputs.__file__), Path(common.__file__), Path(common.__file__).parent / "werewolf.py"]
+    sources = [Path(module.__file__) for module in (gm.text.names, werewolf_values, judge_request, werewolf)]
     raises = [node.exc for path in sources for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
               if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
               and getattr(node.exc.func, "id", None) in ("BadInput", "BadPlayers")]

@@ -24,7 +24,8 @@ from gm.speech.tts import Renderer
 from gm.text.lines import Voice
 from scorer.werewolf.decks import standard_deck
 
-pytestmark = pytest.mark.skipif(not openjtalk.available(), reason="pyopenjtalk-plus is not installed (gm[ja])")
+pytestmark = [pytest.mark.slow,  # renders whole nights of speech
+              pytest.mark.skipif(not openjtalk.available(), reason="pyopenjtalk-plus is not installed (gm[ja])")]
 
 PLAYERS = ["Aki", "Ken", "Mio", "Sora"]
 READINGS = {"Aki": "あき", "Ken": "けん", "Mio": "みお", "Sora": "そら"}

@@ -87,6 +87,7 @@ def test_no_kanji_or_latin_letter_of_any_ja_line_reaches_espeak(count, name):
         assert kana.unreadable(handed) == [], (line.key, handed)
 
 
+@pytest.mark.slow
 def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
     en_keys, ja_keys, ko_keys = samples.keys(Voice("en")), samples.keys(Voice("ja")), samples.keys(Voice("ko"))
     assert sorted(en_keys) == sorted(ja_keys) == sorted(ko_keys)
@@ -122,6 +123,7 @@ def test_mismatch_kinds():
     assert mismatches("こーど", "コウド") == []
 
 
+@pytest.mark.slow
 def test_ja_lines_read_as_open_jtalk_reads_them():
     """Particles, counters and names of every ja line, against Open JTalk where it is installed."""
     pyopenjtalk = pytest.importorskip("pyopenjtalk")

@@ -16,6 +16,8 @@ from gm.text import kana
 import pack_samples as samples
 from gm.text.lines import Voice
 
+pytestmark = pytest.mark.slow  # renders speech
+
 READINGS = {"健": "けん", "美緒": "みお"}
 SPEAKABLE = re.compile(rf"^(?:{kana.KANA.pattern}|[{re.escape(kana.PAUSES)}])*$")
 

@@ -27,6 +27,7 @@ def test_latin_names_are_spelt_in_katakana(latin, katakana):
     assert kana.latin_katakana(latin) == katakana
 
 
+@pytest.mark.slow
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=1, max_size=12))
 def test_any_latin_word_becomes_katakana_only(word):
     out = kana.latin_katakana(word)
@@ -51,6 +52,7 @@ def test_voice_uses_given_readings_before_spelling():
     assert Voice("en").spoken_word("Aki") == "Aki"
 
 
+@pytest.mark.slow
 @pytest.mark.espeak
 def test_espeak_reads_spelt_names_as_japanese():
     if not shutil.which("espeak-ng"):

@@ -54,6 +54,7 @@ def rendered(lang: str) -> dict[str, str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 def test_every_line_renders_as_before(lang):
     kept = json.loads(FIXTURE.read_text(encoding="utf-8"))[lang]

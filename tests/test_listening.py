@@ -473,6 +473,7 @@ def test_gm_voice_model_without_a_model_says_where_to_get_one(monkeypatch):
     assert json.loads(result.stdout)["path"] is None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sphinx.available(), reason="pocketsphinx is not installed")
 def test_gm_voice_model_says_english_listens_with_pocketsphinx_without_a_vosk_model(monkeypatch):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
@@ -533,6 +534,7 @@ def test_gm_voice_check_speaks_the_language_asked_for(fake_sounddevice, monkeypa
     assert lines[4].startswith("聞こえた言葉: (モデルがありません: ")
 
 
+@pytest.mark.slow
 def test_gm_voice_check_gives_up_on_a_microphone_that_sends_nothing(fake_sounddevice, monkeypatch):
     monkeypatch.setattr("gm.hearing.microphone.MIC_PATIENCE", 1)
     fake_sounddevice.tone = []
@@ -541,6 +543,7 @@ def test_gm_voice_check_gives_up_on_a_microphone_that_sends_nothing(fake_soundde
     assert result.stderr.strip() == "gm: the microphone sent no sound for 1 s"
 
 
+@pytest.mark.slow
 def test_a_broken_model_is_one_line_on_stderr(tmp_path):
     for part in ("am/final.mdl", "conf/mfcc.conf", "conf/model.conf", "graph/HCLG.fst"):
         (tmp_path / part).parent.mkdir(exist_ok=True)

@@ -58,7 +58,7 @@ def server():
 
     http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     http.daemon_threads = True
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread = threading.Thread(target=http.serve_forever, args=(0.01,), daemon=True)  # shut down within 10 ms
     thread.start()
 
     def add(path: str, body: bytes, length: int | None = None, pause: float = 0.0) -> str:

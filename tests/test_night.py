@@ -51,6 +51,11 @@ def asked_cards(speaker):
             if line.key == "werewolf.reveal.ask_holder"]
 
 
+def said(speaker, key):
+    """The fields of the first line said with `key`."""
+    return speaker.lines[speaker.keys.index(key)].fields
+
+
 def counts(*numbers):
     """One round's counts typed in one line at the first count, in the candidates' order ("3 1 0 0
     0"); the whole tally's read-back is then accepted, as with Enter."""
@@ -63,15 +68,19 @@ def test_four_players_werewolf_executed_by_count_vote():
     assert result.vote.executed == "Aki" and not result.vote.panic
     assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Mio", "Sora")
     assert asked_cards(speaker) == ["traitor"]  # the werewolf was shown: only the traitor is left to place
-    texts = [line.text for line in speaker.lines]
-    assert "Aki to Ken, Ken to Mio, Mio to Sora and Sora to Aki" in texts[speaker.keys.index("werewolf.pass_right")]
+    passes = [(pair.fields["giver"], pair.fields["taker"]) for pair in said(speaker, "werewolf.pass_right")["pairs"]]
+    assert passes == [("Aki", "Ken"), ("Ken", "Mio"), ("Mio", "Sora"), ("Sora", "Aki")]
     assert "werewolf.vote.four_players" in speaker.keys  # why everyone points at once
-    tally = speaker.lines[speaker.keys.index("werewolf.vote.readback")]
-    assert [item.text for item in tally.fields["counts"]] == ["Aki 3"]  # nobody else named
-    assert "Aki is executed." in texts and "Aki holds Villager and Werewolf." in texts
-    assert texts[-2:] == ["Aki held the werewolf card: the villager side wins: Mio and Sora.",
-                          "That was the night. Shuffle up for the next one!"]
-    assert texts[texts.index("Aki holds Villager and Werewolf.") + 1] == "Victory to the villagers!"
+    tally = said(speaker, "werewolf.vote.readback")["counts"]
+    assert [item.fields for item in tally] == [{"candidate": "Aki", "n": 3}]  # nobody else named
+    assert said(speaker, "werewolf.vote.executed") == {"name": "Aki"}
+    holds = said(speaker, "werewolf.reveal.holds")
+    assert holds["name"] == "Aki" and [card.key for card in holds["cards"]] == [
+        "werewolf.cards.villager", "werewolf.cards.werewolf"]
+    assert speaker.keys[speaker.keys.index("werewolf.reveal.holds") + 1] == "werewolf.reveal.side_wins"
+    assert said(speaker, "werewolf.reveal.side_wins")["side"].key == "werewolf.sides.villagers"
+    assert speaker.keys[-2:] == ["werewolf.verdict.werewolf_executed", "werewolf.goodnight"]
+    assert speaker.lines[-2].fields == {"name": "Aki", "winners": ("Mio", "Sora")}
     # waits: two morning steps timed out after the 20 s pause; the discussion took 180 s
     discussion = [e for e in log if e["type"] == "discussion"][0]
     assert discussion["how"] == "time_up" and discussion["seconds"] == pytest.approx(180)
@@ -105,9 +114,9 @@ def test_the_whole_tally_is_confirmed_and_one_count_corrected_before_anyone_is_e
     assert result.vote.executed == "Aki" and "werewolf.vote.tie" not in speaker.keys
     refused = speaker.lines[speaker.keys.index("werewolf.vote.bad_fix")]
     assert refused.fields["total"] == 2 and refused.fields["votes"].fields == {"low": 3, "high": 4}
-    tallies = [[item.text for item in line.fields["counts"]] for line in speaker.lines
-               if line.key == "werewolf.vote.readback"]
-    assert tallies == [["Aki 2", "Ken 2"], ["Aki 2", "Ken 2"], ["Aki 3", "Ken 1"]]
+    tallies = [[(item.fields["candidate"], item.fields["n"]) for item in line.fields["counts"]]
+               for line in speaker.lines if line.key == "werewolf.vote.readback"]
+    assert tallies == [[("Aki", 2), ("Ken", 2)], [("Aki", 2), ("Ken", 2)], [("Aki", 3), ("Ken", 1)]]
     asked = [key for key in speaker.keys if key in ("werewolf.vote.ask_count", "werewolf.vote.ask_next")]
     assert len(asked) == 1  # nobody counted everything again
     assert [(e["candidate"], e["votes"]) for e in log if e["type"] == "vote_corrected"] == [("Aki", 3), ("Ken", 1)]
@@ -131,8 +140,7 @@ def test_five_players_runoff_then_innocent_executed_asks_who_holds_the_werewolf_
     votes = [e for e in log if e["type"] == "vote"]
     assert [v["round"] for v in votes] == [1, 2]
     assert votes[1]["counts"] == {"Aki": 3, "Ken": 2}
-    tie = "A tie between Aki and Ken. Runoff: everyone votes again, only among them."
-    assert tie in [line.text for line in speaker.lines]
+    assert said(speaker, "werewolf.vote.tie") == {"candidates": ["Aki", "Ken"]}
     assert asked_cards(speaker) == ["werewolf", "traitor"]
     assert result.reveal.winning_side == "werewolves" and result.reveal.winners == ("Ken", "Mio")
 
@@ -145,7 +153,7 @@ def test_panic_after_a_second_tie_asks_who_holds_the_werewolf_and_the_traitor():
     # HW-R5: the Traitor Werewolf (Aki) was spared, which reverses the sides: the villagers win
     assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Ken", "Mio", "Sora")
     assert speaker.keys[-2] == "werewolf.verdict.panic_traitor_werewolf"
-    assert "the villager side wins: Ken, Mio and Sora" in speaker.lines[-2].text
+    assert speaker.lines[-2].fields == {"traitor_werewolf": "Aki", "winners": ("Ken", "Mio", "Sora")}
 
 
 def test_graveyard_voted_asks_only_the_graveyard_when_it_decides():

@@ -24,7 +24,7 @@ def test_ctrl_c_at_the_deal_pauses_and_resumes_the_same_question():
                *MORNING_4[1:], *counts(3, 1, 0, 0, 0), *EXECUTED_WEREWOLF]
     result, speaker, log, _ = night(["Aki", "Ken", "Mio", "Sora"], answers)
     assert speaker.keys[:speaker.keys.index("werewolf.morning")].count("werewolf.deal") == 2  # asked again
-    assert "Paused. Resume, or quit?" in [line.text for line in speaker.lines]
+    assert "werewolf.paused" in speaker.keys
     assert [e["type"] for e in log].count("paused") == 1
     assert result.reveal.winning_side == "villagers"
 

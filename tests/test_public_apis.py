@@ -124,6 +124,7 @@ def _all_private_uses() -> list[str]:
     return [use for path, tree in trees.items() for use in private_uses(path, tree, own)]
 
 
+@pytest.mark.slow
 def test_gm_uses_no_private_api_of_another_package():
     uses = _all_private_uses()
     assert not uses, "private APIs of other packages (use their public API):\n" + "\n".join(uses)

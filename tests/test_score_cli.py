@@ -133,7 +133,7 @@ def test_undo_and_redo_print_and_are_journaled(gm):
 @pytest.mark.parametrize("args, message", [
     (["flow", "zed", "2"], "gm: no player 'zed' in the match Alice v Bob"),
     (["flow", "a", "6"], "gm: empty piles 6 is out of range 0–5 (Alice, game 1)"),
-    (["flow", "a", "two"], "gm: PILES must be a whole number, not 'two'"),
+    (["flow", "a", "two"], "gm: score flow: PILES: must be a whole number, not 'two'"),
     (["skull", "b", "7"], "gm: skull cards in one play 7 is out of range 1–6 (Bob, game 1, one-box match)"),
     (["finish", "a", "31"], "gm: opponent's cards left 31 is out of range 1–30"),
     (["redo"], "gm: nothing to redo: no undo since the last scoring event"),

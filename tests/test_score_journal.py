@@ -134,6 +134,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_concurrent_processes_never_interleave(tmp_path):
     path = tmp_path / "m.jsonl"
     children = [subprocess.Popen([sys.executable, "-c", CHILD, str(path), "30"], stdout=subprocess.PIPE, text=True)

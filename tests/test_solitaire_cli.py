@@ -170,6 +170,7 @@ def test_the_compiled_solver_is_found_in_the_machine_s_cache():
     assert compiled() and list(cache_dir().glob("*/search.run-*.nbi"))
 
 
+@pytest.mark.slow
 def test_the_cache_is_in_the_user_cache_dir_and_the_same_for_every_copy_of_the_code(tmp_path):
     import shutil
     import subprocess
@@ -190,6 +191,7 @@ def test_the_cache_is_in_the_user_cache_dir_and_the_same_for_every_copy_of_the_c
 
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("numba_first", [False, True])
 @pytest.mark.parametrize("users", [None, "mine"])
 def test_numba_caches_the_solver_in_the_machine_s_cache_unless_the_user_chose_a_folder(tmp_path, numba_first, users):
@@ -217,6 +219,7 @@ app(sys.argv[1:], prog_name="gm")
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["solve", "--seed", "3"], ["simulate", "--deals", "2", "--policy", "omniscient"]])
 def test_without_numba_the_solver_says_in_one_line_how_to_get_it(args):
     import subprocess
@@ -227,6 +230,7 @@ def test_without_numba_the_solver_says_in_one_line_how_to_get_it(args):
     assert out.stderr == "gm: the pyramid solver needs numba: pip install 'gm[solver]' (./setup.sh installs it)\n"
 
 
+@pytest.mark.slow
 def test_without_numba_everything_else_works():
     import subprocess
     import sys

@@ -88,6 +88,7 @@ def test_a_state_budget_gives_up_with_the_bound_proven_so_far():
     assert cards_left(10, 7, "omniscient") == 0
 
 
+@pytest.mark.slow
 def test_an_unclearable_deal_is_proven_and_its_best_is_reached():
     deal = deal_from_seed(1081)
     solution = solve(deal)
@@ -97,6 +98,7 @@ def test_an_unclearable_deal_is_proven_and_its_best_is_reached():
     assert play_out(deal, smart).left >= 1
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10**6), rows=st.integers(3, 6))
 def test_tiny_tables_forget_but_never_answer_differently(seed, rows):
@@ -113,6 +115,7 @@ def test_tables_reused_from_deal_to_deal_remember_nothing_wrong(seeds, rows):
         assert least_left(deal, memory=shared) == least_left(deal, memory=new_memory(bits=10))
 
 
+@pytest.mark.slow
 def test_a_budget_counts_the_states_of_both_tries():
     from scorer.solitaire.solver import SMALL_STATES, SearchLimit
 

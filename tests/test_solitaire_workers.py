@@ -33,6 +33,7 @@ print("ended", {times})
     assert done.returncode == 0 and done.stdout.split() == ["ended", str(times)], done.stderr
 
 
+@pytest.mark.slow
 def test_two_workers_end_every_time_with_the_cards_left_of_one_process():
     _repeated(36)
 
@@ -42,6 +43,7 @@ def test_two_workers_end_every_time_under_stress():
     _repeated(500)
 
 
+@pytest.mark.slow
 def test_a_worker_lost_ends_the_run_with_an_error_not_a_hang():
     done = _python("""
 import os
@@ -61,6 +63,7 @@ except runs.WorkerLost as error:
     assert done.returncode == 0 and done.stdout.startswith("lost: a worker process ended"), done.stderr
 
 
+@pytest.mark.slow
 def test_a_failing_worker_says_why():
     done = _python("""
 import gm.solitaire.runs as runs

@@ -29,6 +29,8 @@ from gm.speech.speakers import PrintSpeaker, open_speaker
 from gm.speech.speaking import SpeechSpeaker
 from gm.speech.voices_found import FoundVoice, UnknownVoice, choose_voice
 
+pytestmark = pytest.mark.slow  # renders speech
+
 runner = CliRunner()
 needs_flite = pytest.mark.skipif(not flite.available(), reason="flite is not installed (./setup.sh installs it)")
 needs_flite_library = pytest.mark.skipif(flite_library.load() is None, reason="libflite1 is not installed (flite's)")

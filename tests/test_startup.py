@@ -40,6 +40,7 @@ def commands():
             yield name, command
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group, command", list(commands()))
 def test_a_help_page_imports_its_own_group_and_nothing_heavy(group, command):
     loaded = loaded_by(group, *([command] if command else []), "--help")
@@ -48,10 +49,12 @@ def test_a_help_page_imports_its_own_group_and_nothing_heavy(group, command):
     assert not others - {"gm.commands.werewolf_play"} and GROUPS[group] in loaded
 
 
+@pytest.mark.slow
 def test_gm_help_imports_nothing_heavy():
     assert not {m for m in loaded_by("--help") if m.split(".")[0] in HEAVY}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["score", "show", "--file", "{tmp}/m.jsonl", "--json"],
                                   ["solitaire", "reading", "3", "--speech", "off"],
                                   ["score", "matches", "--file", "{tmp}/m.jsonl"]])
@@ -90,6 +93,7 @@ numbers = st.one_of(st.integers(-10**6, 10**6).map(str), st.floats(allow_nan=Fal
                     st.text(alphabet=" 0123456789.-+e_x", max_size=8))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(numbers, st.sampled_from([(int, {}), (float, {}), (int, {"min": 1}), (float, {"min": 0.0, "max": 1.0}),
                                  (float, {"min": 0.0001})]))

@@ -173,7 +173,7 @@ def serve():
             """The test reads results, not the server's log."""
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)  # shut down within 10 ms
     thread.start()
 
     def add(path: str, body: bytes, length: int | None = None) -> str:
@@ -279,6 +279,7 @@ def test_gm_voice_model_get_ko_says_which_package_brings_it():
 KO_FIXTURES = Path(__file__).parent / "fixtures" / "listen_ko"
 
 
+@pytest.mark.slow
 @pytest.mark.vosk_model
 def test_gm_voice_hear_scores_several_files_with_one_model_load(monkeypatch):
     if default_model("ko") is None:
@@ -304,6 +305,7 @@ def test_gm_voice_hear_scores_several_files_with_one_model_load(monkeypatch):
     assert len(loads) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.vosk_model
 def test_gm_voice_model_lang_ko_finds_the_pip_model_and_hears_every_korean_word(monkeypatch):
     if default_model("ko") is None:

@@ -5,7 +5,7 @@ import pytest
 from gm.text.lines import Voice
 from scorer.werewolf.cards import BOX_COUNTS, CARD_IDS, UnknownCard, names_from_pack, parse_card
 from scorer.werewolf.decks import DeckError, custom_deck, graveyard_size, standard_deck
-from gm.text.inputs import card_names
+from gm.text.names import card_names
 from scorer.werewolf.sides import Side
 from voices import load_pack
 

@@ -289,6 +289,7 @@ def _sides(deal, executed, deck):
     return json.dumps(dict(judge(list("ABCD"), hands, deal[GRAVEYARD], executed, deck=deck).sides), sort_keys=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck", [FOUR, DEATH_FOUR], ids=["standard", "death"])
 @pytest.mark.parametrize("executed", ["A", GRAVEYARD, None])
 def test_no_question_is_asked_whose_answer_or_whose_sides_are_already_known(deck, executed):

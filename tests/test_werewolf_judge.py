@@ -328,6 +328,7 @@ def deals(draw):
     return deck, players, hands, graveyard, executed, turned
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(deals())
 def test_a_decided_side_always_agrees_with_the_full_verdict(deal):

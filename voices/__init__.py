@@ -146,6 +146,7 @@ def _keys(node: dict[str, Any], prefix: str = "") -> set[str]:
 def _read(path: str) -> dict[str, Any]:
     try:
         with open(path, "rb") as pack:
-            return tomllib.load(pack)
+            parsed: dict[str, Any] = tomllib.load(pack)
+            return parsed
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise BadPack(f"the voice pack {path!r} cannot be read ({error})") from error

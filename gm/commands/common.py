@@ -1,4 +1,4 @@
-"""Shared CLI plumbing: the app and command classes, one-line errors, crash files, JSON, players.
+"""Shared CLI plumbing: the app and command classes, one-line errors, crash files, JSON.
 
 Bad input (a narrow `GmError`/`ScorerError`, an OS error about a path the user gave, a usage
 mistake) is one stderr line and exit code 2. Anything else is a bug: exit code 1, one line
@@ -18,9 +18,8 @@ from typer.core import TyperCommand, TyperGroup
 
 from gm.commands.plain_params import make_plain
 
-from gm.errors import BAD_INPUT, GmError
+from gm.errors import BAD_INPUT
 from gm.files import EXIT_BROKEN_PIPE, json_text, printable, stdout_gone
-from scorer.refusal import Refusal
 
 if TYPE_CHECKING:
     from gm.ports import Line
@@ -30,13 +29,6 @@ EXIT_BAD_INPUT = 2
 EXIT_BUG = 1
 
 BAD_INPUT_OR_PATH: tuple[type[Exception], ...] = (*BAD_INPUT, OSError)
-
-
-class BadPlayers(GmError, Refusal):
-    """A player list that cannot be used (empty names, duplicates, bad readings); `key` (under the
-    voice packs' `errors.players`) and `fields` word it in every language."""
-
-    prefix = "players"
 
 
 def fail(message: str) -> NoReturn:
@@ -92,27 +84,6 @@ def print_json(data: Any) -> None:
     typer.echo(json_text(data))
 
 
-def parse_players(spec: str) -> tuple[list[str], dict[str, str]]:
-    """Split "Aki,Ken" or "健=けん,美緒=みお" into names and their spoken readings."""
-    from scorer.names import plain_name
-
-    names: list[str] = []
-    readings: dict[str, str] = {}
-    for item in spec.replace("、", ",").split(","):
-        name, _, reading = item.partition("=")
-        name, reading = name.strip(), reading.strip()
-        if not name:
-            raise BadPlayers(f"empty player name in {spec!r}", "empty_name", spec=spec)
-        if name.casefold() in (n.casefold() for n in names):
-            raise BadPlayers(f"player {name!r} is named twice in {spec!r}", "named_twice", name=name, spec=spec)
-        if _ and not reading:
-            raise BadPlayers(f"empty reading for player {name!r}", "empty_reading", name=name)
-        names.append(plain_name(name))
-        if reading:
-            readings[name] = plain_name(reading)
-    return names, readings
-
-
 # -- usage errors and bugs ------------------------------------------------------------------------
 def _usage_line(error: Exception) -> str:
     """A usage error as one lower-case line: "no such option '--bogus'"."""
@@ -136,9 +107,18 @@ def _is_usage_error(error: Exception) -> bool:
     return isinstance(error, typer.TyperException) and error.exit_code == EXIT_BAD_INPUT
 
 
+def _command_names(ctx: Any) -> list[str]:
+    """The commands below the program in `ctx` ("score", "flow"), whatever the program is called
+    (gm, or `python -m gm`)."""
+    names: list[str] = []
+    while ctx is not None and ctx.parent is not None:
+        names.append(ctx.info_name)
+        ctx = ctx.parent
+    return names[::-1]
+
+
 def _usage_failure(error: Exception, ctx: Any) -> NoReturn:
-    where = getattr(error, "ctx", None) or ctx
-    path = where.command_path.split()[1:] if where is not None else []  # whatever the program name
+    path = _command_names(getattr(error, "ctx", None) or ctx)
     fail(f"{' '.join(path)}: {_usage_line(error)}" if path else _usage_line(error))
 
 

@@ -45,6 +45,9 @@ def text_up_to(limit: int) -> Callable[[str], str]:
     return for_typer(values.text_up_to(limit))
 
 
+COUNT = for_typer(values.count)  # a count the rules check the range of (said with it, in the language)
+
+
 # -- talking (gm/speech) ---------------------------------------------------------------------
 LANG = default_language()  # the locale's language when gm has its pack (Japanese, Korean), else en
 

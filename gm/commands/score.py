@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -12,8 +11,9 @@ from collections.abc import Callable
 import typer
 
 from gm.commands.common import GmApp, GmCommand, fail, input_errors, print_json
-from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
+from gm.commands.options import COUNT, LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
 from gm.files import write_new_file
+from gm.text.numbers import whole_number
 from gm.speech.settings import SpeechSettings
 
 app = GmApp(
@@ -28,13 +28,14 @@ Player = Annotated[str, typer.Argument(metavar="PLAYER", help="A player's name, 
 
 class CountCommand(GmCommand):
     """A command taking counts: -1 is a count out of range (said with its range), not an unknown
-    option (it reaches the entry as −1, the minus sign click does not take for an option)."""
+    option (it reaches the count's parser as −1, the minus sign click does not take for an option)."""
 
     def parse_args(self, ctx, args):
-        return super().parse_args(ctx, ["−" + arg[1:] if _NEGATIVE.fullmatch(arg) else arg for arg in args])
+        return super().parse_args(ctx, ["−" + arg[1:] if _negative(arg) else arg for arg in args])
 
 
-_NEGATIVE = re.compile(r"-[0-9０-９]+")
+def _negative(arg: str) -> bool:
+    return arg.startswith("-") and whole_number(arg[1:]) is not None
 LEFT_RANGE = "1–30: 10 in hand + 20 in stock, less the cards they played; at most 10 once their stock is gone"
 
 
@@ -70,10 +71,19 @@ def _record(file: Path | None, make: Callable, as_json: bool, lang: str, speech:
     speaker.close()
 
 
-def _entry(verb: str, *args: str) -> Callable:
-    from gm.score.entry import build
+def _scored(verb: str, player: str, count: int | None = None, keep_stock: bool = False,
+            won: int | None = None) -> Callable:
+    """The event of a scoring verb, made from the fresh state under the journal lock."""
+    from gm.score.entry import scored
 
-    return lambda state: build(verb, args, state)
+    return lambda state: scored(verb, state, player, count, keep_stock=keep_stock, won=won)
+
+
+def _taken_back(verb: str) -> Callable:
+    """An undo or a redo (the journal's fold says what it takes back or puts back)."""
+    from scorer.humalien.events import Redo, Undo
+
+    return lambda state: Undo() if verb == "undo" else Redo()
 
 
 @app.command()
@@ -96,55 +106,56 @@ def new(
 
 @app.command(cls=CountCommand)
 def flow(player: Player,
-         piles: Annotated[str, typer.Argument(
-             metavar="PILES", help="How many of that player's own piles are empty (0–5).")],
+         piles: Annotated[int, typer.Argument(
+             metavar="PILES", parser=COUNT, help="How many of that player's own piles are empty (0–5).")],
          file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """場が流れる: a flow scores the player's empty piles (HU-R2).
 
     PLAYER made the last play before the flow.
     """
-    _record(file, _entry("flow", player, piles), as_json, lang, speech)
+    _record(file, _scored("flow", player, piles), as_json, lang, speech)
 
 
 @app.command(cls=CountCommand)
 def skull(player: Player,
-          cards: Annotated[str, typer.Argument(
-              metavar="CARDS", help="6s plus Humaliens in the play (1–6; remote 1–12); a game holds four 6s "
-                                    "and two Humaliens per box.")],
+          cards: Annotated[int, typer.Argument(
+              metavar="CARDS", parser=COUNT,
+              help="6s plus Humaliens in the play (1–6; remote 1–12); a game holds four 6s and two Humaliens "
+                   "per box.")],
           file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """ドクロ: game number × cards in the play."""
-    _record(file, _entry("skull", player, cards), as_json, lang, speech)
+    _record(file, _scored("skull", player, cards), as_json, lang, speech)
 
 
 @app.command("666", cls=CountCommand)
 def six_six_six(player: Player,
-                piles: Annotated[str | None, typer.Argument(
-                    metavar="PILES",
+                piles: Annotated[int | None, typer.Argument(
+                    metavar="PILES", parser=COUNT,
                     help="The player's own empty piles at the forced flow (default: as last recorded).")] = None,
                 file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """ロクロクロク: 3 skull cards now, end points ×3, and the forced flow.
 
     This game's end points count three times; the 666 forces a flow.
     """
-    _record(file, _entry("666", player, *filter(None, [piles])), as_json, lang, speech)
+    _record(file, _scored("666", player, piles), as_json, lang, speech)
 
 
 @app.command("god-island")
 def god_island(player: Player, file: File = None, as_json: Json = False, lang: Lang = LANG,
                speech: Speech = "on") -> None:
     """ゴッドアイランド: 30 points."""
-    _record(file, _entry("god-island", player), as_json, lang, speech)
+    _record(file, _scored("god-island", player), as_json, lang, speech)
 
 
 @app.command("angel-cut", cls=CountCommand)
 def angel_cut(player: Player,
-              piles: Annotated[str | None, typer.Argument(
-                  metavar="PILES",
+              piles: Annotated[int | None, typer.Argument(
+                  metavar="PILES", parser=COUNT,
                   help="With --keep-stock: the player's own empty piles (default: as last recorded).")] = None,
               keep_stock: Annotated[bool, typer.Option(
                   "--keep-stock", help="The stock piles were kept: the flow scores the piles empty.")] = False,
-              won: Annotated[str | None, typer.Option(
-                  "--won", metavar="LEFT",
+              won: Annotated[int | None, typer.Option(
+                  "--won", metavar="LEFT", parser=COUNT,
                   help="The hand was empty: the cut wins the game at once, the opponent holding LEFT cards "
                        f"({LEFT_RANGE}).")] = None,
               file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
@@ -153,47 +164,43 @@ def angel_cut(player: Player,
     With an empty hand the cut wins at once (「その時点で勝利」): add --won LEFT to record the
     finish with it, one entry.
     """
-    from gm.score.entry import KEEP_STOCK, WON
-
-    flags = [KEEP_STOCK, *filter(None, [piles])] if keep_stock else list(filter(None, [piles]))
-    _record(file, _entry("angel-cut", player, *flags, *([WON, won] if won is not None else [])),
-            as_json, lang, speech)
+    _record(file, _scored("angel-cut", player, piles, keep_stock, won), as_json, lang, speech)
 
 
 @app.command(cls=CountCommand)
 def finish(player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who went out.")],
-           opponent_left: Annotated[str, typer.Argument(
-               metavar="LEFT", help=f"The opponent's cards left: hand + stock ({LEFT_RANGE}).")],
+           opponent_left: Annotated[int, typer.Argument(
+               metavar="LEFT", parser=COUNT, help=f"The opponent's cards left: hand + stock ({LEFT_RANGE}).")],
            file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """上がり: 5 + the opponent's cards left, × the multiplier.
 
     Ends the game.
     """
-    _record(file, _entry("finish", player, opponent_left), as_json, lang, speech)
+    _record(file, _scored("finish", player, opponent_left), as_json, lang, speech)
 
 
 @app.command(cls=CountCommand)
 def foul(player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who fouled (went out on a forbidden card).")],
-         winner_left: Annotated[str, typer.Argument(
-             metavar="LEFT", help=f"The OPPONENT's own cards left: hand + stock ({LEFT_RANGE}).")],
+         winner_left: Annotated[int, typer.Argument(
+             metavar="LEFT", parser=COUNT, help=f"The OPPONENT's own cards left: hand + stock ({LEFT_RANGE}).")],
          file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """反則上がり: the opponent scores 5 + their cards left, × the multiplier.
 
     Ends the game (HU-R4).
     """
-    _record(file, _entry("foul", player, winner_left), as_json, lang, speech)
+    _record(file, _scored("foul", player, winner_left), as_json, lang, speech)
 
 
 @app.command()
 def undo(file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """Take back the last event (recorded as an undo; nothing is erased)."""
-    _record(file, _entry("undo"), as_json, lang, speech)
+    _record(file, _taken_back("undo"), as_json, lang, speech)
 
 
 @app.command()
 def redo(file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """Put back what undo took (until the next scoring event)."""
-    _record(file, _entry("redo"), as_json, lang, speech)
+    _record(file, _taken_back("redo"), as_json, lang, speech)
 
 
 def _loaded_match(file: Path | None):
@@ -213,7 +220,7 @@ def print_sheet(match, lang: str) -> None:
 
     with input_errors():
         voice = voice_for(lang, match)
-    Console(highlight=False).print(sheet(match, voice))
+    Console(highlight=False, emoji=False).print(sheet(match, voice))  # names and words as they are
 
 
 @app.command()

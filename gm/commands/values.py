@@ -1,6 +1,7 @@
-"""The checked values the command line takes, read without Typer (so `gm voice say … --to` can
-be read before Typer is imported): each parser returns the value or raises BadValue naming the
-accepted range.
+"""The values the command line's options take, each read from its text: numbers and text in a
+range, counts. A parser returns the value or raises BadValue naming what it takes;
+gm.commands.options gives them to Typer. (gm werewolf's players, votes and decks:
+gm.commands.werewolf_values.)
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import math
 from collections.abc import Callable
 
 from gm.errors import GmError
-from scorer.counts import whole_number
+from gm.text.numbers import signed_number, whole_number
 
 
 class BadValue(GmError):
@@ -25,10 +26,7 @@ def whole_in(low: int, high: int | None, unit: str = "") -> Callable[[str], int]
 
     def parse(text: str | int) -> int:
         text = str(text).strip()  # a default comes as a number
-        sign = -1 if low < 0 and text.startswith("-") else 1
-        value = whole_number(text[1:] if sign < 0 else text)
-        if value is not None:
-            value *= sign
+        value = signed_number(text) if low < 0 else whole_number(text)
         if value is None:
             raise BadValue(f"must be a whole number{f' {span}' if span else ''}, not {text!r}")
         if high is not None and not low <= value <= high:
@@ -72,7 +70,16 @@ def text_up_to(limit: int) -> Callable[[str], str]:
     return parse
 
 
-# The values of gm voice say's options (also read by gm.launch before Typer is loaded).
+def count(text: str) -> int:
+    """A count as typed: ASCII or full-width digits, perhaps after a minus sign (-, −, －): the
+    rules then refuse it with the count's range."""
+    value = signed_number(str(text))
+    if value is None:
+        raise BadValue(f"must be a whole number, not {text!r}")
+    return value
+
+
+# The values of gm voice say's options.
 SAID_TEXT = text_up_to(100_000)
 VOICE_ID = text_up_to(200)
 RATE = whole_in(80, 400, "words per minute")

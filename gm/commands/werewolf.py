@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gm.commands.common import GmApp, input_errors, parse_players, print_json
+from gm.commands.common import GmApp, input_errors, print_json
 from gm.commands.options import LANG, Json, Lang, text_up_to, whole_in
 from gm.commands.werewolf_play import play
 from gm.commands.werewolf_rules import rules
@@ -65,7 +65,7 @@ def deck(
     variant: Variant = None, swap_ins: With = "", as_json: Json = False, lang: Lang = LANG,
 ) -> None:
     """Show the deck for a player count: which cards to take from the box (HW-R1)."""
-    from gm.text.inputs import deck_for
+    from gm.commands.werewolf_values import deck_for
 
     voice = _voice(lang)
     with input_errors(lang):
@@ -88,7 +88,8 @@ def deck(
 
 # -- tally ------------------------------------------------------------------------------------
 def _round_of(spec: str, candidates: list[str], voters: list[str], roll_call: bool, deck: Deck) -> Round:
-    from gm.text.inputs import graveyard_names, parse_counts, parse_roll_call
+    from gm.commands.werewolf_values import parse_counts, parse_roll_call
+    from gm.text.names import graveyard_names
     from scorer.werewolf.tally import count_round, roll_call_round
 
     aliases = graveyard_names()
@@ -125,7 +126,8 @@ def tally(
 
     The votes possible follow the deck: the standard one for the player count unless --variant/--with.
     """
-    from gm.text.inputs import BadInput, check_player_names, deck_for
+    from gm.commands.werewolf_values import check_player_names, deck_for, parse_players
+    from gm.text.names import BadInput
     from scorer.werewolf.tally import GRAVEYARD, outcome
 
     with input_errors(lang):
@@ -190,7 +192,8 @@ def judge(
     as_json: Json = False, lang: Lang = LANG,
 ) -> None:
     """Who wins, from everyone's final cards and the vote (JSON on stdin or --file)."""
-    from gm.text.inputs import BadInput, card_names, graveyard_names, parse_judge_request
+    from gm.commands.judge_request import parse_judge_request
+    from gm.text.names import BadInput, card_names, graveyard_names
     from gm.text.verdicts import verdict_key
     from scorer.werewolf.judge import judge as judge_cards
 

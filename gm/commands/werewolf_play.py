@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gm.commands.common import fail, input_errors, parse_players
+from gm.commands.common import fail, input_errors
 from gm.commands.options import (
     LANG, Lang, Listen, ListenFrom, Rate, Speech, VoiceId, Volume, VoskModel, listen_spec, number_in, text_up_to,
     whole_in,
@@ -102,7 +102,7 @@ def play(
     from gm.night.runner import NightStopped
     from gm.night.terminal import KeyControls, LiveCountdown
     from gm.speech.speakers import open_speaker
-    from gm.text.inputs import check_player_names, deck_for
+    from gm.commands.werewolf_values import check_player_names, deck_for, parse_players
 
     with input_errors(lang):
         names, readings = parse_players(players)

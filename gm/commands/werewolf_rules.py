@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gm.commands.common import input_errors, parse_players, print_json, speak_lines
+from gm.commands.common import input_errors, print_json, speak_lines
 from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, text_up_to
 from gm.speech.settings import SpeechSettings
 
@@ -22,14 +21,6 @@ def lesson_lines(voice: Voice, deck: Deck, discussion: int | None = None) -> lis
     from scorer.werewolf.teaching import DISCUSSION, lesson
 
     return [voice.line(step.key, **step.fields) for step in lesson(deck, discussion or DISCUSSION)]
-
-
-def player_count(text: str) -> int:
-    """`--players` as a count ("4", "４") or as the players' names ("Aki,Ken,Mio,Sora")."""
-    count = unicodedata.normalize("NFKC", text).strip()
-    if count.isdigit():
-        return int(count)
-    return len(parse_players(text)[0])
 
 
 def rules(
@@ -51,7 +42,7 @@ def rules(
 
     With a ruling id (as an error cites it), print that ruling in --lang and the rulebook sentence it rests on.
     """
-    from gm.text.inputs import deck_for
+    from gm.commands.werewolf_values import deck_for, player_count
     from gm.text.lines import Voice
     from gm.text.rulings import UnknownRuling
 

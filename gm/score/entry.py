@@ -13,7 +13,7 @@ from scorer.humalien.fold import State
 from scorer.humalien.sheet import Match, resolve_player
 from scorer.named import Named
 from scorer.names import plain_name
-from scorer.counts import whole_number
+from gm.text.numbers import signed_number, whole_number
 
 
 class ArgKind(Named):
@@ -119,18 +119,13 @@ def resolve_verb(text: str) -> str:
     raise BadEntry(f"unknown command {text!r} (try help)", "unknown_command", command=text)
 
 
-_MINUS = ("-", "−", "－")
-
-
 def parse_count(text: str, what: str) -> int:
     """ASCII or full-width digits (３, as Japanese input methods type them), perhaps after a minus
     sign (the score sheet then says the count's range); nothing else."""
-    digits = text.strip()
-    sign = -1 if digits.startswith(_MINUS) else 1
-    count = whole_number(digits[1:] if sign < 0 else digits)
+    count = signed_number(text)
     if count is None:
         raise BadEntry(f"{what} must be a whole number, not {text!r}", "whole_number", what=what, text=text)
-    return sign * count
+    return count
 
 
 def _is_flag(word: str) -> bool:
@@ -193,7 +188,7 @@ def build(verb: str, args: Sequence[str], state: State) -> Event:
         return new_match([a for a in args if not a.startswith("--")], "--remote" in given, "--abandon" in given)
     if spec is None or not spec.scoring:
         raise BadEntry(f"{verb!r} is not a scoring command", "not_scoring", command=verb)
-    match = match_of(state)
+    match_of(state)
     groups = _grouped(spec, args)
     flags = [flag for flag in groups if flag is not None]
     if verb == "angel-cut" and not flags and len(groups[None]) > 1:
@@ -207,23 +202,43 @@ def build(verb: str, args: Sequence[str], state: State) -> Event:
             usage = spec.synopsis(flags)
             raise BadEntry(f"usage: {usage}", "usage", usage=usage)
         typed += zip(wanted, words)
-    player = next(resolve_player(match, text) for arg, text in typed if arg.kind == ArgKind.PLAYER)
+    player = next(text for arg, text in typed if arg.kind == ArgKind.PLAYER)
     counts = {arg.flag: parse_count(text, arg.name) for arg, text in typed if arg.kind == ArgKind.COUNT}
+    count = counts.get(KEEP_STOCK if verb == "angel-cut" else None)
+    return scored(verb, state, player, count, keep_stock=KEEP_STOCK in flags, won=counts.get(WON))
 
-    def piles(flag: str | None = None) -> int:
-        """PILES as typed, else the player's empty piles as last recorded this game."""
-        return counts[flag] if flag in counts else match.current.piles[match.index(player)]
+
+def scored(verb: str, state: State, player: str, count: int | None = None, *, keep_stock: bool = False,
+           won: int | None = None) -> Event:
+    """The event of scoring verb `verb` for `player` (a name or a unique prefix of one) against
+    `state`: `count` is its PILES, CARDS or LEFT (PILES left out: as last recorded this game);
+    angel-cut takes PILES only with `keep_stock`, and `won` (the opponent's cards left) when the
+    cut wins the game."""
+    match = match_of(state)
+    name = resolve_player(match, player)
+
+    def piles() -> int:
+        """PILES as given, else the player's empty piles as last recorded this game."""
+        return count if count is not None else match.current.piles[match.index(name)]
 
     if verb == "flow":
-        return Flow(player, piles())
+        return Flow(name, piles())
     if verb == "skull":
-        return Skull(player, counts.get(None, 1))
+        return Skull(name, 1 if count is None else count)
     if verb == "666":
-        return SixSixSix(player, piles())
+        return SixSixSix(name, piles())
     if verb == "god-island":
-        return GodIsland(player)
+        return GodIsland(name)
     if verb == "angel-cut":
-        return AngelCut(player, piles(KEEP_STOCK) if KEEP_STOCK in flags else None, counts.get(WON))
+        if count is not None and not keep_stock:
+            raise BadEntry(f"angel-cut takes PILES only with {KEEP_STOCK} "
+                           "(a discarded stock leaves all 5 piles empty)", "angel_cut_piles")
+        return AngelCut(name, piles() if keep_stock else None, won)
+    if count is None:
+        usage = VERBS_BY_NAME[verb].usage()
+        raise BadEntry(f"usage: {usage}", "usage", usage=usage)
     if verb == "finish":
-        return Finish(player, counts[None])
-    return Foul(player, counts[None])
+        return Finish(name, count)
+    if verb == "foul":
+        return Foul(name, count)
+    raise BadEntry(f"{verb!r} is not a scoring command", "not_scoring", command=verb)

@@ -17,7 +17,7 @@ from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFl
 from scorer.solitaire.policies import smart
 from gm.errors import GmError
 from gm.files import read_line
-from scorer.counts import whole_number
+from gm.text.numbers import whole_number
 
 # The help line for each turned special card (the voice packs' `solitaire.board`).
 EFFECT_HELP = {HUMALIEN: "humalien", EYE: "eye", OWL: "owl"}

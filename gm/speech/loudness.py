@@ -22,7 +22,7 @@ renders) comes out as the line fed whole wherever a part ends past a phrase's fi
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from gm.speech.audio import Audio, Samples
 
@@ -44,7 +44,7 @@ FULL_SCALE = 32768.0
 
 
 def _ratio(db: float) -> float:
-    return 10.0 ** (db / 20.0)
+    return math.pow(10.0, db / 20.0)
 
 
 def running_min(values: numpy.ndarray, size: int) -> numpy.ndarray:
@@ -53,7 +53,7 @@ def running_min(values: numpy.ndarray, size: int) -> numpy.ndarray:
     import numpy
 
     if size <= 1:
-        return values.copy()
+        return cast("numpy.ndarray", values.copy())
     count = len(values) - size + 1
     blocks = -(-len(values) // size)
     padded = numpy.full(blocks * size, numpy.inf)
@@ -72,7 +72,7 @@ def _window_sums(values: numpy.ndarray, history: numpy.ndarray, size: int) -> nu
     whole = numpy.concatenate([history, values])
     sums = numpy.concatenate([[0.0], numpy.cumsum(whole)])
     ends = numpy.arange(len(history), len(whole)) + 1
-    return sums[ends] - sums[numpy.maximum(ends - size, 0)]
+    return cast("numpy.ndarray", sums[ends] - sums[numpy.maximum(ends - size, 0)])
 
 
 def _tail(history: numpy.ndarray, values: numpy.ndarray, size: int) -> numpy.ndarray:
@@ -140,7 +140,7 @@ class Loudness:
         after = numpy.minimum.accumulate(numpy.where(flags, numpy.arange(len(samples)), len(samples))[::-1])[::-1]
         if len(speech):
             self._gain = float(speech_gains[-1])
-        return samples * numpy.concatenate([gains, [self._gain]])[after]
+        return cast("numpy.ndarray", samples * numpy.concatenate([gains, [self._gain]])[after])
 
     def _phrase_gains(self, speech: numpy.ndarray) -> numpy.ndarray:
         """The leveller's gain at each of the speech samples `speech` (squares, pauses left out) of one phrase."""
@@ -181,7 +181,7 @@ class Loudness:
         out = buffer[start:end] * numpy.minimum(gains, 1.0)
         keep = max(0, end - hold - 2 * ahead)
         self._levelled, self._held = buffer[keep:], len(buffer) - end
-        return out
+        return cast("numpy.ndarray", out)
 
     def feed(self, part: Audio | Samples) -> Audio:
         """The 16-bit audio of the line so far that is ready (all but the last few milliseconds)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from collections.abc import Callable, Mapping
 
 from gm.ports import Line, Speaker
+from gm.speech.sink import Sink
 from gm.text import kana
 from gm.text.lines import name_kana
 from gm.speech.settings import SpeechSettings
@@ -63,7 +64,7 @@ def open_speech_speaker(settings: SpeechSettings, printer: Speaker, *, pace: flo
 
     notes = Notes(settings.lang)
     if settings.speech.startswith("wav:"):
-        def make_sink():
+        def make_sink() -> Sink:
             return WavSink(Path(settings.speech[len("wav:"):]), pace=pace)
     else:
         make_sink = DevicePlayer

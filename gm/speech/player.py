@@ -12,6 +12,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from gm.speech.audio import Audio, write_wav
 from gm.errors import GmError
@@ -24,7 +25,7 @@ class BadWavDir(GmError):
     """A wav:DIR folder that cannot be created or written."""
 
 
-def _sounddevice():
+def _sounddevice() -> Any:
     """The sounddevice module, with a default output device (or SpeechUnavailable)."""
     try:
         import sounddevice
@@ -55,7 +56,7 @@ class DevicePlayer:
         position = 0
         finished = threading.Event()
 
-        def fill(outdata, frames, _time, _status) -> None:
+        def fill(outdata: Any, frames: int, _time: Any, _status: Any) -> None:
             nonlocal position
             chunk = samples[position: position + frames]
             outdata[: len(chunk), 0] = chunk

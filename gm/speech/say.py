@@ -1,7 +1,6 @@
 """`gm voice say TEXT --to WAV`: a line rendered by the language's engine and written to a WAV file.
 
-Shared by the Typer command and the quick start in gm.launch, so both write the same file and
-print the same report.
+The command's work apart from its command line: the file, and the report it prints.
 """
 
 from __future__ import annotations

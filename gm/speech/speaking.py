@@ -177,7 +177,7 @@ class SpeechSpeaker:
         if not self._sink.streams:
             self._play(item, [renderer.render(item.text)])
             return
-        rendered: queue.Queue = queue.Queue()
+        rendered: queue.Queue[Audio | None] = queue.Queue()
         failure: list[BaseException] = []
 
         def play() -> None:

@@ -23,15 +23,15 @@ from gm.speech.pieces import pieces
 from gm.speech.settings import SpeechSettings
 from gm.speech.unavailable import SpeechUnavailable
 from gm.speech.voices_found import FoundVoice, voices_for
-from gm.speech.engines.protocol import Engine
+from gm.speech.engines.protocol import Engine, EngineModule
 
 __all__ = ["Renderer", "SpeechUnavailable", "engine_for", "installed_voices", "used_voices"]
 
-ENGINES = (flite, openjtalk, pyttsx3_engine)
-_BY_NAME = {engine.NAME: engine for engine in ENGINES}
+ENGINES: tuple[EngineModule, ...] = (flite, openjtalk, pyttsx3_engine)
+_BY_NAME: dict[str, EngineModule] = {engine.NAME: engine for engine in ENGINES}
 
 
-def preferred_engine(lang: str):
+def preferred_engine(lang: str) -> EngineModule:
     """The engine module `lang`'s pack prefers (its `[language] engine`); BadPack where it names none."""
     from gm.text.language import language
     from voices import BadPack, pack_path
@@ -43,7 +43,7 @@ def preferred_engine(lang: str):
     return _BY_NAME[name]
 
 
-def engine_for(settings: SpeechSettings):
+def engine_for(settings: SpeechSettings) -> EngineModule:
     """The engine module for `settings`: the one with the --voice asked for, else the language's best one installed."""
     if settings.voice:
         for engine in (flite, openjtalk):

@@ -10,31 +10,20 @@ reading (健=けん), its romaji, or a prefix only one of them starts with.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from gm.text.lines import Voice
+from gm.text.numbers import number_words, said_number
+from gm.text.parse import fold as fold, tight as tight  # how every reply is compared, named here too
 from scorer.werewolf.cards import ALIASES, CARD_IDS
 from scorer.werewolf.tally import GRAVEYARD
 
-_KATAKANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
 _SEPARATORS = re.compile(r"[\s,、，=:：;；・/]+")
 _GLUED = re.compile(r"^(\D+?)(\d+)$")  # ken1, けん2
-_COUNTERS = ("votes", "vote", "票", "ひょう", "びょう", "ぴょう", "표")
 T = TypeVar("T")
 LONGEST = 3  # words a name, card or number phrase may span ("the graveyard", "grim reaper", "한 표")
-
-
-def fold(text: str) -> str:
-    """How typed and heard words are compared: NFKC, case folded, katakana as hiragana, one space."""
-    return " ".join(unicodedata.normalize("NFKC", str(text)).casefold().translate(_KATAKANA).split())
-
-
-def tight(text: str) -> str:
-    """`fold` without spaces, hyphens or underscores: "grave digger" and "Gravedigger" alike."""
-    return "".join(ch for ch in fold(text) if not (ch.isspace() or ch in "-_"))
 
 
 def words_of(text: str) -> list[str]:
@@ -69,10 +58,10 @@ class Words:
     @classmethod
     def of(cls, voice: Voice) -> Words:
         from gm.hearing.phrases import Vocabulary
-        from gm.text.inputs import card_names, graveyard_names
+        from gm.text.names import card_names, graveyard_names
 
         hear = Vocabulary.from_voice(voice)
-        numbers = {fold(p): int(n) for n in map(str, range(10)) for p in hear.phrases(n)}
+        numbers = number_words(hear.hear)
         cards = {tight(name): card for name, card in {**card_names(), **ALIASES}.items()}
         cards.update({tight(card): card for card in CARD_IDS})
 
@@ -98,13 +87,7 @@ class Words:
 
     def number(self, words: Sequence[str]) -> int | None:
         """The number `words` say: digits (with a counter: 3票, 3 votes) or a number word."""
-        text = " ".join(words)
-        for counter in _COUNTERS:
-            if text.endswith(counter) and text[: -len(counter)].strip().isdigit():
-                text = text[: -len(counter)].strip()
-        if text.isdigit() and text.isascii():
-            return int(text)
-        return self.numbers.get(text)
+        return said_number(words, self.numbers)
 
     def card(self, words: Sequence[str]) -> str | None:
         return self.cards.get(tight(" ".join(words)))

@@ -21,6 +21,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from gm.text.japanese_numbers import number
 
@@ -108,7 +109,7 @@ _E_LONG = re.compile(r"([エケセテネヘメレゲゼデベペェ])ー")
 
 
 @functools.lru_cache(maxsize=1)
-def _english_model():
+def _english_model() -> Any:
     try:
         import e2k
     except ImportError:

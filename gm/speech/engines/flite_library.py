@@ -55,7 +55,7 @@ def _voice_library(voice_id: str) -> ctypes.CDLL | None:
 class LibraryVoice:
     """One registered flite voice, rendering through the library's lock."""
 
-    def __init__(self, library: Library, voice: ctypes._Pointer) -> None:
+    def __init__(self, library: Library, voice: ctypes._Pointer[_Voice]) -> None:
         self._library = library
         self._voice = voice
 
@@ -102,7 +102,7 @@ class Library:
                 self._voices[voice_id] = LibraryVoice(self, voice)
             return self._voices[voice_id]
 
-    def render(self, voice: ctypes._Pointer, text: str, stretch: float) -> Audio:
+    def render(self, voice: ctypes._Pointer[_Voice], text: str, stretch: float) -> Audio:
         """The audio of `text` in `voice` at `stretch` (flite's waves are mono, native-endian 16-bit)."""
         with self._lock:
             self._flite.flite_feat_set_float(voice.contents.features, b"duration_stretch", stretch)

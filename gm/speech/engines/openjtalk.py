@@ -18,6 +18,7 @@ import importlib.util
 import io
 import threading
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from gm.speech.audio import Samples
 from gm.speech.settings import DEFAULT_RATE, SpeechSettings
@@ -39,7 +40,7 @@ def voices() -> list[FoundVoice]:
     return [VOICE] if available() else []
 
 
-def _pyopenjtalk():
+def _pyopenjtalk() -> Any:
     try:
         # pyopenjtalk-plus prints a note about an optional ONNX model on stdout when imported.
         with contextlib.redirect_stdout(io.StringIO()):
@@ -74,9 +75,9 @@ class Engine:
 
     def _labels(self, text: str) -> list[str]:
         with _LOCK:
-            return self._library.extract_fullcontext(text)
+            return list(self._library.extract_fullcontext(text))
 
-    def _synthesize(self, labels: Sequence[str]):
+    def _synthesize(self, labels: Sequence[str]) -> Any:
         """The samples of `labels` (floats on the 16-bit scale)."""
         with _LOCK:
             samples, self._rate = self._library.synthesize(list(labels), self._speed)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from gm.speech.audio import Audio, Samples
+    from gm.speech.settings import SpeechSettings
     from gm.speech.voices_found import FoundVoice
 
 
@@ -32,7 +33,31 @@ class Engine(Protocol):
     def close(self) -> None: ...
 
 
-if TYPE_CHECKING:  # every engine declares the protocol (checked by mypy)
+class EngineClass(Protocol):
+    """An engine module's `Engine` class: whether its engines read kanji, known before one is made."""
+
+    @property
+    def reads_kanji(self) -> bool: ...
+
+    def __call__(self, settings: SpeechSettings) -> Engine: ...
+
+
+class EngineModule(Protocol):
+    """An engine module: its NAME, whether it is installed, the voices it offers, its `Engine`."""
+
+    @property
+    def NAME(self) -> str: ...  # the module's constant
+
+    @property
+    def Engine(self) -> EngineClass: ...  # the module's class
+
+    def available(self) -> bool: ...
+
+    def voices(self) -> list[FoundVoice]: ...
+
+
+if TYPE_CHECKING:  # every engine declares the protocols (checked by mypy)
     from gm.speech.engines import flite, openjtalk, pyttsx3_engine
 
     _DECLARED: tuple[type[Engine], ...] = (flite.Engine, openjtalk.Engine, pyttsx3_engine.Engine)
+    _MODULES: tuple[EngineModule, ...] = (flite, openjtalk, pyttsx3_engine)

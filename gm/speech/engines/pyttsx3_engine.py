@@ -29,7 +29,7 @@ _APPLIED: weakref.WeakKeyDictionary[object, dict[str, object]] = weakref.WeakKey
 _RENDER_TIMEOUT = 30.0  # seconds; espeak-ng renders a line in a few milliseconds
 
 
-def _engine():
+def _engine() -> Any:
     """The process's pyttsx3 engine (raises SpeechUnavailable when pyttsx3 or its speech library is missing)."""
     try:
         import pyttsx3
