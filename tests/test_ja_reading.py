@@ -54,7 +54,7 @@ def test_a_name_and_its_count_are_said_with_a_pause():
     item = voice.line("werewolf.vote.count_item", candidate="健", n=3)
     assert item.spoken == "けん、さんびょう"
     readback = voice.line("werewolf.vote.readback", counts=[item]).spoken
-    assert readback == "けん、さんびょう、ほかわ ぜろひょう。いいですか？"
+    assert readback == "けん、さんびょう、ほかわ ぜろひょうですね？"
     sheet = voice.line("score.totals", game=1, a="健", b="Mike", x=6, y=8)
     assert "けん、ろくてん。マイク、はってん" in sheet.spoken
 

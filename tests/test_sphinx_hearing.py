@@ -1,0 +1,112 @@
+"""English heard by pocketsphinx (its en-us model ships in its wheel): a grammar's result is one
+of its phrases or nothing, the same audio is heard the same whatever came before, a step's
+"done" is not taken by a word that sounds like it, and talk does not beat the loop of free phones.
+The audio is said here by espeak-ng and flite."""
+
+import shutil
+import subprocess
+
+import pytest
+
+from fakes import FakeClock
+from gm.hearing import sphinx
+from gm.hearing.phrases import Vocabulary
+from gm.hearing.recorded import PcmSource, read_wav
+from gm.hearing.session import Listener
+from gm.hearing.voice import phrasebook
+from gm.ports import Line
+from gm.table.questions import Table
+from gm.text.lines import Voice
+
+pytestmark = [
+    pytest.mark.espeak,
+    pytest.mark.skipif(not sphinx.available(), reason="pocketsphinx is not installed"),
+    pytest.mark.skipif(shutil.which("flite") is None, reason="flite says some of the audio"),
+]
+
+EN = Voice("en")
+PLAYERS = ("Alice", "Mike", "Kate", "Tom")
+CARDS = ("villager", "werewolf", "seer", "traitor")
+
+
+def question(key):
+    labels = {c: EN.text(f"werewolf.cards.{c}") for c in CARDS}
+    answers = {"count": tuple(str(n) for n in range(5)), "card": CARDS, "who": (*PLAYERS, "graveyard"),
+               "confirm": ("yes", "no"), "werewolf.deal": ("done",)}[key]
+    return Table(EN).choice(key, answers, labels if key == "card" else None, prompt=Line(key, "?", ""))
+
+
+def book(key):
+    return phrasebook(question(key), sphinx.load(), Vocabulary.from_voice(EN), EN.spoken_word, PLAYERS)
+
+
+def said(tmp_path, text, voice, speed=175, pitch=50):
+    """`text` said by espeak-ng (`voice` like "en-us") or flite (`voice` like "flite:awb"): rate, audio."""
+    path = tmp_path / f"{abs(hash((text, voice, speed, pitch)))}.wav"
+    if voice.startswith("flite:"):
+        command = ["flite", "-voice", voice.split(":")[1], "-t", text, "-o", str(path)]
+    else:
+        command = ["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch), "-w", str(path), text]
+    subprocess.run(command, check=True, capture_output=True)
+    rate, audio = read_wav(path)
+    return rate, bytes(int(rate) // 2 * 2) + audio + bytes(int(rate) // 2 * 2)
+
+
+def heard(key, rate, audio):
+    """What the night's listener hears at question `key`, and the answer it takes (None: no answer)."""
+    listening = book(key)
+    result = Listener(sphinx.load(), PcmSource(rate, audio, FakeClock())).hear_once(listening)
+    return (result.text if result else ""), (listening.match(result) if result else None)
+
+
+@pytest.mark.parametrize(("key", "text", "voice", "speed"), [
+    ("count", "zero", "en-us", 190),  # pocketsphinx's lattice gave "the" (of "the graveyard")
+    ("card", "seer", "en-us", 150),
+    ("count", "four", "en", 150),  # ... and "game" (of "game master")
+])
+def test_a_grammar_gives_one_of_its_phrases_never_part_of_one(tmp_path, key, text, voice, speed):
+    rate, audio = said(tmp_path, text, voice, speed)
+    words, _ = heard(key, rate, audio)
+    assert words == "" or words in sphinx.load().rivals(book(key))
+
+
+def test_the_same_audio_is_heard_the_same_whatever_was_heard_before(tmp_path):
+    model = sphinx.load()
+    search = model.search(book("count").grammar_phrases())
+    rate, audio = said(tmp_path, "three", "en-us+m3", 160)
+    others = [said(tmp_path, text, "en", 150)[1] for text in ("the graveyard", "I am not the werewolf", "apple")]
+    alone = model.decode(search, audio, rate)
+    for other in others:  # noise estimates carried from one utterance to the next
+        model.decode(search, other, rate)
+        assert model.decode(search, audio, rate) == alone
+
+
+@pytest.mark.parametrize(("voice", "speed", "pitch"), [("en", 144, 59), ("en", 198, 69), ("en-us+m5", 149, 56)])
+def test_a_step_hears_done_and_not_a_word_that_sounds_like_it(tmp_path, voice, speed, pitch):
+    rate, audio = said(tmp_path, "done", voice, speed, pitch)
+    words, answer = heard("werewolf.deal", rate, audio)
+    assert words == "done"  # was "none" (a count's zero, a rival at every deal)
+    assert answer == "done" or answer is None  # heard unsure it is asked again, never taken as another
+
+
+def test_no_is_not_taken_by_a_decoy_that_sounds_the_same(tmp_path):
+    rate, audio = said(tmp_path, "no", "flite:rms")
+    assert heard("confirm", rate, audio) == ("no", "no")  # the decoy "know" is no rival of "no"
+
+
+@pytest.mark.parametrize(("key", "text", "voice"), [
+    ("count", "sure", "en-us"), ("who", "sure", "en-us"), ("who", "coffee", "en"), ("count", "window", "en"),
+    ("card", "peter", "flite:kal"), ("count", "apple", "en-us")])
+def test_talk_and_other_words_are_no_answer(tmp_path, key, text, voice, monkeypatch):
+    rate, audio = said(tmp_path, text, voice, 190 if voice == "en-us" else 150)
+    assert heard(key, rate, audio)[1] is None
+    monkeypatch.setattr(sphinx.SphinxModel, "second_opinion", False)
+    assert heard(key, rate, audio)[1] is not None  # the grammar alone took it: the free phones beat it
+
+
+@pytest.mark.parametrize(("key", "text", "answer"), [
+    ("count", "two", "2"), ("who", "the graveyard", "graveyard"), ("card", "werewolf", "werewolf"),
+    ("confirm", "yes", "yes"), ("werewolf.deal", "done", "done"), ("who", "Alice", "Alice")])
+def test_answers_said_plainly_are_heard(tmp_path, key, text, answer):
+    rate, audio = said(tmp_path, text, "flite:slt")
+    assert heard(key, rate, audio)[1] == answer
