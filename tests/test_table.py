@@ -55,6 +55,11 @@ def test_fold_makes_full_width_and_katakana_as_typed_otherwise():
     ("ja", "けん 2", {"健": 2}), ("ja", "けん２", {"健": 2}), ("ja", "健=1", {"健": 1}), ("ja", "み 1", {"美緒": 1}),
     ("ja", "ぼち１", {"graveyard": 1}), ("ja", "墓地 1", {"graveyard": 1}), ("ja", "ken 2", {"健": 2}),
     ("ko", "둘", {"민수": 2}), ("ko", "두 표", {"민수": 2}), ("ko", "２", {"민수": 2}), ("ko", "2표", {"민수": 2}),
+    ("ja", "健2票、墓地1票", {"健": 2, "graveyard": 1}), ("ja", "健は2票、墓地は1票", {"健": 2, "graveyard": 1}),
+    ("ja", "けん に 2", {"健": 2}), ("ja", "健 2票 墓地 1票", {"健": 2, "graveyard": 1}),
+    ("ja", "けん2 墓地1", {"健": 2, "graveyard": 1}), ("ja", "みおが１ひょう", {"美緒": 1}),
+    ("ko", "민수에게 2표", {"민수": 2}), ("ko", "민수한테 2표, 묘지는 1표", {"민수": 2, "graveyard": 1}),
+    ("ko", "지훈이 1", {"지훈": 1}), ("ko", "지훈 이 1", {"지훈": 1}),
     ("ko", "지훈 1", {"지훈": 1}), ("ko", "지훈1", {"지훈": 1}), ("ko", "묘지 1", {"graveyard": 1}),
 ])
 def test_a_count_reads_numbers_and_names_as_people_type_them(lang, typed, counts):
@@ -62,7 +67,8 @@ def test_a_count_reads_numbers_and_names_as_people_type_them(lang, typed, counts
 
 
 @pytest.mark.parametrize("lang, typed, key", [
-    ("en", "5", "table.out_of_range"), ("en", "3 3", "table.too_many_votes"), ("en", "Yui 1", "table.not_count"),
+    ("en", "5", "table.out_of_range"), ("en", "3 3", "table.too_many_votes"), ("en", "Yui 1", "table.not_counts"),
+    ("en", "abc", "table.not_count"), ("ja", "ゆい 2", "table.not_counts"), ("ko", "유이에게 2표", "table.not_counts"),
     ("ja", "５", "table.out_of_range"), ("ko", "다섯", "table.out_of_range"), ("en", "", "table.empty"),
     ("en", "1 1 1 0 0 0", "table.too_many_numbers"),
 ])
@@ -262,6 +268,29 @@ def test_a_tally_typed_any_way_reads_back_as_typed(pairs, between, separator, wi
     typed = separator.join(f"{who}{between}{n}" for who, n in pairs)
     typed = typed.translate(FULL_WIDTH) if wide else typed
     assert dict(tally.parse(typed.lower() if lower else typed)) == dict(pairs)
+
+
+PARTICLES = {"ja": ["", "は", "に", "が", "の"], "ko": ["", "에게", "한테", "은", "는", "이", "가"]}
+COUNTER = {"ja": "票", "ko": "표"}
+
+
+@given(st.sampled_from(["ja", "ko"]), st.data(), st.booleans(), st.sampled_from(["、", "，", ", ", " ", "、 "]),
+       st.booleans(), st.booleans())
+def test_a_whole_tally_with_particles_and_counters_reads_back_at_the_first_count(lang, data, apart, separator,
+                                                                                 counter, wide):
+    questions, players = table(lang)
+    named = {"ja": {"graveyard": "墓地"}, "ko": {"graveyard": "묘지"}}[lang]
+    pairs = data.draw(st.lists(st.tuples(st.sampled_from([*players, "graveyard"]), st.integers(0, 1)), min_size=1,
+                               max_size=3, unique_by=lambda pair: pair[0]))
+    particle = data.draw(st.sampled_from(PARTICLES[lang]))
+    gap = " " if apart else ""
+    typed = separator.join(f"{named.get(who, who)}{gap}{particle}{gap}{n}{COUNTER[lang] if counter else ''}"
+                           for who, n in pairs)
+    typed = typed.translate(FULL_WIDTH) if wide else typed
+    assert dict(count(lang).parse(typed)) == dict(pairs), typed
+    stranger = {"ja": "ゆい", "ko": "유이"}[lang]
+    refused = count(lang).parse(f"{stranger}{gap}{particle}{gap}1{COUNTER[lang] if counter else ''}")
+    assert isinstance(refused, Refused) and refused.line.key == "table.not_counts"
 
 
 def test_control_characters_typed_are_shown_escaped_never_sent_to_the_terminal():

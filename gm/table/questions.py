@@ -19,7 +19,9 @@ for `?`. `Table` builds them for one night.
 
 from __future__ import annotations
 
+import functools
 import math
+import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
@@ -28,7 +30,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from gm.ports import Line, Refused
 from gm.files import printable
-from gm.table.words import Names, Words, fold, segment, words_of
+from gm.table.words import LONGEST, Names, Words, fold, segment, words_of
 from gm.text.lines import Voice
 from scorer.werewolf.tally import GRAVEYARD
 from scorer.named import Named
@@ -246,7 +248,10 @@ class Count(Asked[Counts]):
             total = self.counted + sum(pairs.values())
             return Refused(self.voice.line("werewolf.vote.bad_fix", total=total,
                                            votes=votes_line(self.voice, *self.bounds)), aloud=True)
-        return self.refused("table.not_count", text=text, low=0, high=self.high)
+        if len(words) == 1 and not any(c.isdigit() for c in words[0]):
+            return self.refused("table.not_count", text=text, low=0, high=self.high)
+        example = self.voice.text("table.fix_example", name=self.label(self.candidate), n=min(1, self.high))
+        return self.refused("table.not_counts", text=text, low=0, high=self.high, example=example)
 
     def readback(self, value: Counts, sure: bool = True) -> Line | None:
         return None  # heard surely, taken (the whole tally is confirmed once); unsure, asked again
@@ -479,24 +484,62 @@ def loggable(value: object) -> object:
 
 
 def read_pairs(words: Sequence[str], names: Names, table: Words) -> ByName | None:
-    """ "Aki 3 Ken 1", "Aki=3, Ken=1", "aki3", "けん 2", "Aki three" → counts; each name once,
-    each followed by its number. None when the words are not such pairs."""
-    def item(span: Sequence[str]) -> tuple[str, object] | None:
-        number = table.number(span)
-        if number is not None:
-            return ("n", number)
-        who = names.name(span, table.answer_words() - table.graveyard)
-        return None if who is None else ("who", who)
+    """ "Aki 3 Ken 1", "Aki=3, Ken=1", "aki3", "けん 2", "Aki three", "健は2票、墓地は1票",
+    "けん に 2", "켄에게 2표" → counts; each name once, each followed by its number (a particle
+    may stand between them: `PARTICLES`). None when the words are not such pairs."""
+    parts = pieces(words, names)
+    others = table.answer_words() - table.graveyard
+    if len(parts) > PAIR_SPAN * len(set(names.spellings.values())):
+        return None  # more words than every candidate named once could take
 
-    items = segment(words, item)
-    if not items or len(items) % 2:
+    def who(span: Sequence[str]) -> str | None:
+        named = names.name(span, others)
+        if named is not None:
+            return named
+        last = span[-1]
+        bare = next((last[:-len(p)] for p in PARTICLES if last.endswith(p) and len(last) > len(p)), None)
+        return None if bare is None else names.name([*span[:-1], bare], others)
+
+    @functools.cache
+    def pairs_from(at: int) -> tuple[tuple[str, int], ...] | None:
+        if at == len(parts):
+            return ()
+        for size in range(min(LONGEST, len(parts) - at), 0, -1):
+            name = who(parts[at:at + size])
+            if name is None:
+                continue
+            after = at + size
+            starts = (after, after + 1) if after < len(parts) and parts[after] in PARTICLES else (after,)
+            for start in starts:
+                for length in range(min(LONGEST, len(parts) - start), 0, -1):
+                    n = table.number(parts[start:start + length])
+                    if n is None:
+                        continue
+                    rest = pairs_from(start + length)
+                    if rest is not None and name not in dict(rest):
+                        return ((name, n), *rest)
         return None
-    found: dict[str, int] = {}
-    for (kind_a, who), (kind_b, n) in zip(items[::2], items[1::2]):
-        if kind_a != "who" or kind_b != "n" or who in found:
-            return None
-        found[str(who)] = int(n)  # type: ignore[call-overload]
-    return ByName(found)
+
+    found = pairs_from(0)
+    return None if not found else ByName(dict(found))
+
+
+PARTICLES = ("에게", "한테", "は", "に", "が", "の", "은", "는", "이", "가")
+"""Words between a name and its count ("健は2票", "けん に 2", "켄에게 2표"), typed glued to the
+name or apart; longest first."""
+PAIR_SPAN = 2 * LONGEST + 1  # pieces one name, a particle and a count can take
+
+
+def pieces(words: Sequence[str], names: Names) -> tuple[str, ...]:
+    """`words` with digits cut from the letters around them ("健2票" → 健 2 票), but a word that
+    is itself a name."""
+    out: list[str] = []
+    for word in words:
+        out.extend([word] if names.exact([word]) is not None else _RUNS.findall(word))
+    return tuple(out)
+
+
+_RUNS = re.compile(r"\d+|\D+")
 
 
 def tally_line(voice: Voice, tally: Counts, candidates: Sequence[str]) -> Line:
