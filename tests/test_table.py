@@ -323,3 +323,16 @@ def test_some_players_are_named_in_one_line(lang, typed, named):
 def test_a_roster_naming_someone_twice_or_a_stranger_is_refused():
     roster = table("en")[0].roster("werewolf.reveal.magician_seen", EN_PLAYERS)
     assert isinstance(roster.parse("Aki Aki"), Refused) and isinstance(roster.parse("Aki Zed"), Refused)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+@pytest.mark.parametrize("typed", ["r", "R", "ｒ"])
+def test_r_says_the_question_again_and_never_names_a_player_by_prefix(lang, typed):
+    players = ["Aki", "Ken", "Mio", "Sora", "Yui", "Rei"]
+    pick = Table(Voice(lang), players).pick("werewolf.vote.ask_voter", [*players, "graveyard"],
+                                            "werewolf.vote.abstain", "Aki", voter="Aki")
+    said, out = [], []
+    asker = KeyboardAsker(FakeClock(), io.StringIO(f"{typed}\n？\nRei\n"), echo=out.append, say=said.append)
+    assert asker.ask(pick).value == "Rei"
+    assert said == [pick.prompt]  # r said the question once more; it voted for nobody
+    assert out[-2] == "  " + pick.choices().text  # a full-width ？ lists the answers, as ? does

@@ -1,4 +1,6 @@
-"""Keyboard answers: typed at a prompt, or piped on stdin one answer per line."""
+"""Keyboard answers: typed at a prompt, or piped on stdin one answer per line. At every
+question, in every language, `?` lists the answers and `r` says the question again (never a
+name's prefix)."""
 
 from __future__ import annotations
 
@@ -11,12 +13,15 @@ from collections.abc import Callable
 from gm.files import MAX_LINE, MAX_SKIP, printable, read_line
 import dataclasses
 
-from gm.ports import Answer, Clock, How, Question, Refused, Turn, TurnKind
+from gm.ports import Answer, Clock, How, Line, Question, Refused, Turn, TurnKind
+from gm.text.parse import fold
 
 T = TypeVar("T")
 
 
 TICK = 1.0  # clock seconds between redraws of a countdown
+HELP = "?"  # lists the question's answers (？ too)
+REPEAT = "r"  # says the question again (R, ｒ too)
 
 
 class AnswersExhausted(EOFError):
@@ -25,13 +30,15 @@ class AnswersExhausted(EOFError):
 
 class KeyboardAsker:
     """Reads answers from `stream`. A question with a timeout returns its default when no line
-    arrives in time (or at end of input); an empty line picks the default where there is one."""
+    arrives in time (or at end of input); an empty line picks the default where there is one.
+    `say` says a question again at `r` (the night's speaker; else it is printed)."""
 
     def __init__(self, clock: Clock, stream: TextIO | None = None,
-                 echo: Callable[[str], None] | None = None) -> None:
+                 echo: Callable[[str], None] | None = None, say: Callable[[Line], None] | None = None) -> None:
         self.clock = clock
         self.stream = stream or sys.stdin
         self.echo = echo or (lambda text: print(text, flush=True))
+        self.say = say or (lambda line: self.echo(line.text))
         self.interactive = _isatty(self.stream)
         self._fd = _fileno(self.stream) if sys.platform != "win32" else None
         self._pending = b""
@@ -126,7 +133,7 @@ class KeyboardAsker:
 
     def take(self, typed: str, question: Question[T]) -> Answer[T] | None:
         """The answer a typed line gives (an empty line: the default; `?`: the choices listed;
-        y after "did you mean …?": the suggestion), or None after saying why not."""
+        `r`: the question said again; y after "did you mean …?": the suggestion), or None after saying why not."""
         if self.interactive:  # Enter ended the prompt line; a countdown redrawn since is wiped
             print("\r\033[K", end="", flush=True)
         else:
@@ -136,8 +143,11 @@ class KeyboardAsker:
         self.note(TurnKind.TYPED, printable(typed))
         if not typed.strip():
             return Answer(question.default, How.DEFAULT) if question.has_default else None
-        if typed.strip() == "?":
+        if fold(typed) == HELP:
             self.echo("  " + question.choices().text)
+            return None
+        if fold(typed) == REPEAT:
+            self.say(question.prompt)
             return None
         if offered is not None and offered.taken_by(typed):
             return Answer(offered.near)  # type: ignore[arg-type]  # the value the question itself offered
