@@ -91,6 +91,8 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "votes": count, "tip": "Enter", "example": f"{name} 2", "yes": voice.text("common.yes"),
         "no": voice.text("common.no"), "none": voice.text("werewolf.reveal.none"),
         "mb": 8, "byte": count, "target": "evening.json",
+        "gb": 1, "bits": 16, "this": "44100", "detail": "Error querying device -1", "engine": "vosk",
+        "get": "gm voice model",
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")

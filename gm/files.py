@@ -3,6 +3,7 @@ new files written whole or not at all."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -26,6 +27,22 @@ class BadFile(GmError, Refusal):
     (under the voice packs' `errors.file`) and `fields` word it in every language."""
 
     prefix = "file"
+
+
+# An OS error about a path the user gave, by errno → its line under the packs' `errors.file`.
+_OS_ERRORS = {errno.ENOENT: "missing", errno.ENOTDIR: "missing", errno.EACCES: "denied", errno.EPERM: "denied",
+              errno.EISDIR: "directory", errno.EROFS: "read_only", errno.ENOSPC: "full"}
+
+
+def os_error_key(error: OSError) -> str:
+    """The key under the packs' `errors.file` that words `error` (fields: path, reason)."""
+    return _OS_ERRORS.get(error.errno or 0, "unusable")
+
+
+def unusable(path: str | Path, error: OSError) -> BadFile:
+    """`error` about `path` as a BadFile, worded by the packs' `errors.file`."""
+    reason = error.strerror or type(error).__name__
+    return BadFile(f"{path}: {reason}", os_error_key(error), path=str(path), reason=reason)
 
 
 def stdout_gone() -> None:

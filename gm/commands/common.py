@@ -7,7 +7,6 @@ saying so and where the traceback was written. No traceback reaches the terminal
 
 from __future__ import annotations
 
-import errno
 import inspect
 import os
 from contextlib import contextmanager
@@ -20,7 +19,7 @@ from typer.core import TyperCommand, TyperGroup
 from gm.commands.plain_params import make_plain
 
 from gm.errors import BAD_INPUT
-from gm.files import EXIT_BROKEN_PIPE, json_text, printable, stdout_gone
+from gm.files import EXIT_BROKEN_PIPE, json_text, os_error_key, printable, stdout_gone
 
 if TYPE_CHECKING:
     from gm.ports import Line
@@ -58,8 +57,15 @@ def input_errors(lang: str = "en") -> Iterator[None]:
 
 def said_in(lang: str, error: BaseException) -> str:
     """The error's one line in `lang` (its voice-pack line where it names one)."""
+    from gm.hearing.cannot_listen import NoAudio, NoModel, reason
     from voices import LANGUAGES
 
+    if lang in LANGUAGES and isinstance(error, (NoModel, NoAudio)):
+        from gm.text.lines import Voice
+
+        voice = Voice(lang)
+        key = f"errors.hearing.{error.key}"
+        return voice.text(key, **error.fields) if voice.has(key) else reason(error, voice)
     if lang in LANGUAGES and isinstance(error, Exception) and getattr(error, "key", None):
         from gm.text.lines import Voice
 
@@ -67,14 +73,9 @@ def said_in(lang: str, error: BaseException) -> str:
     if lang in LANGUAGES and isinstance(error, OSError) and error.filename is not None:
         from gm.text.lines import Voice
 
-        key = f"errors.file.{_OS_ERRORS.get(error.errno or 0, 'unusable')}"
+        key = f"errors.file.{os_error_key(error)}"
         return Voice(lang).text(key, path=str(error.filename), reason=error.strerror or type(error).__name__)
     return error_line(error)
-
-
-# An OS error about a path the user gave, by errno → its line under the packs' `errors.file`.
-_OS_ERRORS = {errno.ENOENT: "missing", errno.ENOTDIR: "missing", errno.EACCES: "denied", errno.EPERM: "denied",
-              errno.EISDIR: "directory", errno.EROFS: "read_only", errno.ENOSPC: "full"}
 
 
 def speak_lines(lines: Iterable[Line], settings: SpeechSettings) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gm.commands.common import GmApp, fail, input_errors, print_json
+from gm.commands.common import GmApp, fail, input_errors, print_json, said_in
 from gm.commands.options import LANG, Json, Lang, Rate, VoiceId, Volume, VoskModel, for_typer, number_in, text_up_to
 from gm.commands.values import SAID_TEXT
 from gm.speech.settings import SpeechSettings
@@ -140,7 +140,7 @@ def model_command(
         model = load_model(given, lang)
     except NoModel as error:
         if given or error.key != "no_model":
-            fail(str(error))
+            fail(said_in(lang, error))
         _no_model(voice, lang, json_out)
         return
     built_in = isinstance(model, sphinx.SphinxModel)
@@ -241,12 +241,12 @@ def check_command(
         pick = _device(device, devices, words)
         source = MicSource(RealClock(), EchoGate(None), device=pick)
     except NoAudio as error:
-        fail(str(error))
+        fail(said_in(lang, error))
     typer.echo(words.text("voice.check.recording", seconds=f"{seconds:g}", rate=f"{source.rate:g}"))
     try:
         audio = source.record(seconds)
     except NoAudio as error:
-        fail(str(error))
+        fail(said_in(lang, error))
     finally:
         source.close()
     rms, peak = level(audio)
@@ -255,7 +255,7 @@ def check_command(
     try:
         model = load_model(vosk_model, lang)
     except NoModel as error:
-        typer.echo(words.text("voice.check.no_model", reason=str(error)))
+        typer.echo(words.text("voice.check.no_model", reason=said_in(lang, error)))
         return
     heard = Listener(model, PcmSource(source.rate, audio, RealClock())).transcript()
     typer.echo(words.text("voice.check.heard", text=heard or words.text("voice.check.nothing")))
@@ -296,7 +296,7 @@ def hear_command(
     from gm.hearing.session import Listener
     from gm.text.lines import Voice
 
-    with input_errors():
+    with input_errors(lang):
         voice = Voice(lang)
         choices = tuple(dict.fromkeys(a.strip() for a in answers.replace("、", ",").split(",") if a.strip()))
         if not choices:

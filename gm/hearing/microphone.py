@@ -64,7 +64,7 @@ class MicSource:
                 channels=1, dtype="int16", callback=self._on_audio)
             self._stream.start()
         except (sd.PortAudioError, ValueError) as error:
-            raise NoAudio(f"no microphone to listen with ({error})") from error
+            raise NoAudio(f"no microphone to listen with ({error})", detail=str(error)) from error
 
     def _on_audio(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
         if self.gate.open():
@@ -111,7 +111,8 @@ def import_sounddevice() -> Any:
     try:
         import sounddevice
     except (ImportError, OSError) as error:
-        raise NoAudio(f"PortAudio is not available ({error}); install libportaudio2", "no_portaudio") from error
+        raise NoAudio(f"PortAudio is not available ({error}); install libportaudio2", "no_portaudio",
+                      detail=str(error)) from error
     return sounddevice
 
 
@@ -131,6 +132,6 @@ def input_devices() -> list[dict[str, Any]]:
     try:
         devices = sd.query_devices()
     except sd.PortAudioError as error:
-        raise NoAudio(f"cannot list audio devices ({error})", "no_devices") from error
+        raise NoAudio(f"cannot list audio devices ({error})", "no_devices", detail=str(error)) from error
     return [{"index": d["index"], "name": d["name"], "channels": d["max_input_channels"],
              "rate": d["default_samplerate"]} for d in devices if d["max_input_channels"] > 0]

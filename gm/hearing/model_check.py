@@ -32,7 +32,7 @@ def check_model(path: Path, given: str) -> Path:
             missing += [f for f in IVECTOR_FILES if not (path / f).is_file()]
     except OSError as error:
         raise NoModel(f"speech model path {shown!r} cannot be used ({error.strerror or error})",
-                      "model_unreadable", path=shown) from error
+                      "model_unreadable", path=shown, detail=error.strerror or str(error)) from error
     if missing:
         raise NoModel(f"speech model {shown!r} is not a vosk model (no {', '.join(missing)})", "model_incomplete",
                       path=shown, files=", ".join(missing))

@@ -32,7 +32,8 @@ def model_dir(option: str | None, lang: str | None = None) -> Path:
         found = default_model(lang) if lang else None
         if found is None:
             raise NoModel(f"no speech model{f' for {lang}' if lang else ''}: give --vosk-model PATH or set "
-                          f"{MODEL_ENV} ({how_to_get(lang)})", "no_model", env=MODEL_ENV, how=_get_command(lang))
+                          f"{MODEL_ENV} ({how_to_get(lang)})", "no_model", env=MODEL_ENV, how=_get_command(lang),
+                          lang=lang, get=how_to_get(lang))
         given = str(found)
     return check_model(Path(given).expanduser(), given)
 

@@ -11,15 +11,25 @@ from pathlib import Path
 from collections.abc import Iterator, Sequence
 
 from gm.errors import GmError
+from gm.files import unusable
+from scorer.refusal import Refusal
 from gm.hearing.sources import BLOCK_SECONDS, MAX_RATE, MIN_RATE
 from gm.ports import Clock
 
 MAX_WAV_BYTES = 1 << 30
 
 
-class BadWav(GmError):
-    """A WAV file that is not 16-bit PCM, mono or stereo, at 8–48 kHz (or not a WAV file)."""
+class BadWav(GmError, Refusal):
+    """A WAV file that is not 16-bit PCM, mono or stereo, at 8–48 kHz (or not a WAV file); `key`
+    (under the voice packs' `errors.wav`) and `fields` word it in every language. A file that
+    cannot be opened at all is a BadFile (`errors.file`)."""
 
+    prefix = "wav"
+
+
+def not_wav(path: str | Path, why: str) -> BadWav:
+    """`path` holds no WAV audio: `why` (the wave module's words) says what is wrong."""
+    return BadWav(f"{path}: not a WAV file ({why})", "not_wav", path=str(path), reason=why)
 
 
 class PcmSource:
@@ -42,11 +52,12 @@ class PcmSource:
         for path in paths:
             this, frames = read_wav(path)
             if rate and this != rate:
-                raise BadWav(f"{path}: {this:g} Hz, but the other files are {rate:g} Hz")
+                raise BadWav(f"{path}: {this:g} Hz, but the other files are {rate:g} Hz", "rates_differ",
+                             path=str(path), this=f"{this:g}", rate=f"{rate:g}")
             rate = this
             chunks.append(frames)
         if not chunks:
-            raise BadWav("no WAV file to listen to")
+            raise BadWav("no WAV file to listen to", "none")
         silence = bytes(2 * int(gap * rate))
         return cls(rate, silence + silence.join(chunks) + silence, clock)
 
@@ -85,22 +96,25 @@ class WavFile:
         try:
             info = os.stat(path)
             if not stat.S_ISREG(info.st_mode):
-                raise BadWav(f"{path}: not a regular file")
+                raise BadWav(f"{path}: not a regular file", "not_regular", path=str(path))
             if info.st_size > MAX_WAV_BYTES:
-                raise BadWav(f"{path}: larger than {MAX_WAV_BYTES >> 30} GB")
+                raise BadWav(f"{path}: larger than {MAX_WAV_BYTES >> 30} GB", "too_large", path=str(path),
+                             gb=MAX_WAV_BYTES >> 30)
             self._wav = wave.open(str(path), "rb")
         except (wave.Error, EOFError, RuntimeError, struct.error, OverflowError) as error:
-            raise BadWav(f"{path}: not a WAV file ({str(error) or 'its header does not fit the file'})") from error
+            raise not_wav(path, str(error) or "its header does not fit the file") from error
         except OSError as error:
-            raise BadWav(f"{path}: {error.strerror or error}") from error
+            raise unusable(path, error) from error
         wav = self._wav
         self.channels, width, rate = wav.getnchannels(), wav.getsampwidth(), wav.getframerate()
         if wav.getcomptype() != "NONE" or width != 2 or self.channels not in (1, 2):
             self.close()
-            raise BadWav(f"{path}: need 16-bit PCM, mono or stereo, got {self.channels} channel(s) of {8 * width} bits")
+            raise BadWav(f"{path}: need 16-bit PCM, mono or stereo, got {self.channels} channel(s) of {8 * width} bits",
+                         "format", path=str(path), channels=self.channels, bits=8 * width)
         if not MIN_RATE <= rate <= MAX_RATE:
             self.close()
-            raise BadWav(f"{path}: a rate of {rate} Hz cannot be heard (need {MIN_RATE}–{MAX_RATE} Hz)")
+            raise BadWav(f"{path}: a rate of {rate} Hz cannot be heard (need {MIN_RATE}–{MAX_RATE} Hz)", "rate",
+                         path=str(path), rate=rate, low=MIN_RATE, high=MAX_RATE)
         self.rate = float(rate)
         self.length = min(wav.getnframes(), info.st_size // (width * self.channels))  # frames, as far as the file goes
 
@@ -124,9 +138,9 @@ class WavFile:
                 raw = raw[: len(raw) // (2 * self.channels) * 2 * self.channels]
                 yield raw if self.channels == 1 else _mixed_down(raw)
         except (wave.Error, EOFError, RuntimeError, struct.error) as error:
-            raise BadWav(f"{self.path}: not a WAV file ({str(error) or 'its data cannot be read'})") from error
+            raise not_wav(self.path, str(error) or "its data cannot be read") from error
         except OSError as error:
-            raise BadWav(f"{self.path}: {error.strerror or error}") from error
+            raise unusable(self.path, error) from error
 
     def frames(self, start: int, end: int) -> bytes:
         """The mono frames from `start` to `end`."""

@@ -62,7 +62,7 @@ class SphinxModel:
         try:
             import pocketsphinx
         except (ImportError, OSError) as error:
-            raise NoModel(f"pocketsphinx cannot be loaded ({error})", "no_pocketsphinx") from error
+            raise NoModel(f"pocketsphinx cannot be loaded ({error})", "no_pocketsphinx", detail=str(error)) from error
         self._pocketsphinx = pocketsphinx
         self.path = Path(pocketsphinx.get_model_path()) / "en-us"
         self._decoder = self._loaded(lm=None, bestpath=False, topn=2)  # two Gaussians a codebook: a sixth faster
@@ -78,7 +78,7 @@ class SphinxModel:
             return self._pocketsphinx.Decoder(loglevel="FATAL", **config)
         except (RuntimeError, ValueError, OSError) as error:
             raise NoModel(f"pocketsphinx could not load its en-us model ({error})", "model_broken",
-                          path=str(self.path)) from error
+                          path=str(self.path), engine="pocketsphinx") from error
 
     def hears(self, word: str) -> bool:
         """Whether `word` is in the pronouncing dictionary."""

@@ -395,7 +395,7 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
     order give seat numbers for names the model cannot hear. With `background`, the model loads
     while the night's first lines are spoken (a `PendingAsker`). A `recording` already read from
     the WAV file (so that a bad file is refused before anything opens) is used as it is."""
-    keyboard = KeyboardAsker(clock, stream, say=speaker.say)
+    keyboard = KeyboardAsker(clock, stream, say=None if speaker is None else speaker.say)
     if listen == "off":
         return keyboard
     note = note or _stderr

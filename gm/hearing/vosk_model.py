@@ -27,7 +27,7 @@ class SpeechModel:
         try:
             import vosk
         except (ImportError, OSError) as error:
-            raise NoModel(f"vosk cannot be loaded ({error})", "no_vosk") from error
+            raise NoModel(f"vosk cannot be loaded ({error})", "no_vosk", detail=str(error)) from error
         vosk.SetLogLevel(-1)
         self.path = path
         self._vosk = vosk
@@ -36,7 +36,7 @@ class SpeechModel:
                 self._model = vosk.Model(model_path=str(path))
         except Exception as error:  # vosk raises a bare Exception for a broken model
             raise NoModel(f"vosk could not load the speech model in {str(path)!r}", "model_broken",
-                          path=str(path)) from error
+                          path=str(path), engine="vosk") from error
         self._known: dict[str, bool] = {}
         self.unk = self.hears("[unk]")
 
