@@ -108,6 +108,7 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "ch", "dBFS", "smart",  # gm voice check's units, a simulate policy
                                     "url", "LANG", "device", "answers", "greedy", "omniscient", "ja", "ko",  # options
                                     "speech", "on", "off", "wav",  # --speech and its values
+                                    "WAV", "PCM", "GB",  # a WAV file gm cannot hear
                                     "fire", "water", "max-states"}  # the sample cards' values, an option
     for lang in ("en", "ja", "ko"):
         for line in samples.lines(lang):
