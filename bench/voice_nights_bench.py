@@ -66,6 +66,7 @@ STEPS = {"werewolf.deal", "werewolf.pass_right", "werewolf.lay_down", "werewolf.
          "werewolf.gravedigger", "werewolf.gravedigger_one", "werewolf.gravedigger_two"}
 """The steps answered "done" (any other werewolf.* prompt that is no question below is narration)."""
 HAND = {"ko": ("늑대인간", "예언자"), "en": ("werewolf", "seer")}
+TRACE = False  # --trace: what pocketsphinx heard of every utterance, on stderr
 SLOWER = 0.85  # a repeat is said by the same person, this much slower each time
 
 
@@ -249,6 +250,8 @@ def night_log(night: Night, said: list[tuple[str, tuple]], folder: Path, speech:
     """`gm werewolf play` from one recording of `said`: the night log's events, the exit code
     and what gm printed."""
     recording = record(said, folder / "night.wav")
+    if TRACE:
+        print(f"   --- play: {[t for t, _ in said]}", file=sys.stderr)
     log = folder / "night.jsonl"
     log.unlink(missing_ok=True)
     result = CliRunner().invoke(app, [
@@ -333,12 +336,39 @@ def report(lang: str, nights: list[Night], results: list[dict], seconds: float) 
                   f"(ideal {players + 2}), median {seconds:.1f} s of gm speech per vote")
 
 
+def trace_sphinx() -> None:
+    """Print, for every utterance pocketsphinx hears, the grammar's result, the loop of free
+    phones' result and what gm made of it (stderr)."""
+    from gm.hearing import sphinx
+
+    hear = sphinx.SphinxRecogniser.hear
+
+    def traced(self: sphinx.SphinxRecogniser, audio: bytes) -> object:
+        heard = hear(self, audio)
+        first = self.model.decode(self.search, audio, self.rate)
+        guard = self.model.decode(self.model.guard(first.text), audio, self.rate).text if first.text else ""
+        answers = sorted(set(self.book.phrases)) if self.book is not None else []
+        sure = all(c > 0 for _, c in heard.words)
+        print(f"     heard {first.text!r} guard {guard!r} sure={sure} of {answers[:8]}", file=sys.__stderr__)
+        return heard
+
+    sphinx.SphinxRecogniser.hear = traced  # type: ignore[method-assign]
+
+
 def main() -> None:
+    global RECIPE_SEED, TRACE
     parser = argparse.ArgumentParser()
     parser.add_argument("--nights", type=int, default=10)
     parser.add_argument("--lang", choices=["ko", "en", "both"], default="both")
     parser.add_argument("--json", action="store_true", help="also print every night's figures as JSON")
+    parser.add_argument("--seed", type=int, default=RECIPE_SEED, help="the recipe's seed (another seed, other nights)")
+    parser.add_argument("--trace", action="store_true",
+                        help="print every English utterance of the last play: the grammar's result and the guard's")
     options = parser.parse_args()
+    RECIPE_SEED = options.seed
+    if options.trace:
+        TRACE = True
+        trace_sphinx()
     if options.lang in ("en", "both"):
         os.environ.pop("GM_VOSK_MODEL", None)
     for lang in (["ko", "en"] if options.lang == "both" else [options.lang]):
