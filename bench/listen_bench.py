@@ -10,10 +10,11 @@ clipped (+18 dB into full scale). Each phrase is said by `--variants` voice vari
 condition (picked with a fixed seed).
 
 The night's questions at a 4-player table (민수, 지훈, 서연, 지민), with the real voices/ko.toml:
-a count (0–4), a vote (a player or the graveyard), a card, a yes/no. In-set answers are heard
+a count (0–4, said as the pack asks: its first phrase of each number), a vote (a player or the
+graveyard), a card, a yes/no. In-set answers are heard
 against their own question: right / wrong / rejected. Non-answers are heard against every
 question they do not answer, by kind: table-talk sentences, other single words, numbers not
-asked (다섯, 여섯 at a count of 0–4), natural yes/no (네, 예, 응, which the pack makes decoys)
+asked (5 and 6, as the pack asks for them, at a count of 0–4), natural yes/no (네, 예, 응, which the pack makes decoys)
 and names not at the table.
 
 Decoders, on the same audio in the same run:
@@ -56,7 +57,7 @@ from gm.hearing.model_loading import load_model  # noqa: E402
 from gm.hearing.recorded import PcmSource, read_wav  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.sources import BLOCK_SECONDS  # noqa: E402
-from gm.hearing.phrases import Vocabulary, question_phrases  # noqa: E402
+from gm.hearing.phrases import Vocabulary, question_phrases, split_phrases  # noqa: E402
 from gm.hearing.voice import phrasebook  # noqa: E402
 from gm.ports import Line  # noqa: E402
 from gm.table.questions import Table  # noqa: E402
@@ -100,14 +101,19 @@ def table(voice: Voice, players: tuple[str, ...], cards: tuple[str, ...], phrase
     return Night(voice, players, in_set, non_answers, voices, conditions)
 
 
+def asked_for(voice: Voice, key: str) -> str:
+    """The phrase a question asks the table for: the first of the pack's `listen.hear` entry."""
+    return split_phrases(voice.entry(f"listen.hear.{key}"))[0]
+
+
 KOREAN = table(
     KO, PLAYERS, ("villager", "werewolf", "seer", "traitor"),
-    {"counts": ["영", "하나", "둘", "셋", "사"], "graveyard": ["묘지"], "yes": ["맞아", "그래요"],
+    {"counts": [asked_for(KO, str(n)) for n in range(5)], "graveyard": ["묘지"], "yes": ["맞아", "그래요"],
      "no": ["아니요", "틀려"]},
     {"sentences": ["오늘 날씨 좋다", "나는 늑대가 아니야", "누가 거짓말을 하는 거야", "그 사람 너무 수상해",
                    "밥 먹으러 가자", "이번에는 확실해"],
      "other words": ["사과", "포도", "수박", "시계", "학교", "커피"],
-     "numbers not asked": ["다섯", "여섯"],
+     "numbers not asked": [asked_for(KO, "5"), asked_for(KO, "6")],
      "natural yes/no": ["네", "예", "응"],
      "names not at the table": ["영희", "철수", "현우", "수진"]},
     [("espeak-ng", v, s, p) for v in ("ko", "ko+f1", "ko+f3", "ko+m3", "ko+f4") for s in (125, 170, 215)
@@ -215,7 +221,8 @@ def bare_vosk(model, rate: float, audio: bytes, phrases: dict[str, str]) -> str 
     """The plainest vosk loop: the question's phrases as the grammar, the whole clip, one text."""
     import vosk
 
-    rec = vosk.KaldiRecognizer(model._model, rate, json.dumps(list(phrases), ensure_ascii=False))
+    known = [p for p in phrases if all(model.hears(w) for w in p.split())]  # vosk drops the others anyway
+    rec = vosk.KaldiRecognizer(model._model, rate, json.dumps(known, ensure_ascii=False))
     step = 2 * int(BLOCK_SECONDS * rate)
     texts = [json.loads(rec.Result())["text"] for at in range(0, len(audio), step)
              if rec.AcceptWaveform(audio[at:at + step])]

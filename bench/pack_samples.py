@@ -74,7 +74,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "kind": "flow", "why": "", "note": "", "commands": "flow, foul", "usage": "flow PLAYER [PILES]",
         "card_a": "7 fire", "card_b": "5 water", "card": voice.line("werewolf.cards.seer"),
         "id": "HW-R4", "title": name, "quote": name,
-        "pending": "owl", "expected": "eye", "move": "turn the next stock card",
+        "pending": "owl", "expected": "eye", "move": voice.text("solitaire.moves.turn"),
         "channels": count, "rate": "16000", "seconds": "3", "rms": "-20.5", "peak": "-3.1", "said": "90%",
         "policy": "smart", "deals": count, "mean": "2.23", "cleared": "41.3%", "share": "12.7%", "bar": "████",
         "seed": count, "have": "en, ja, ko", "device": "9", "known": "0, 1", "answers": "",
@@ -90,6 +90,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "lang": "en", "size": 1000, "sha256": "0" * 64, "missing": voice.text("werewolf.cards.seer"),
         "votes": count, "tip": "Enter", "example": f"{name} 2", "yes": voice.text("common.yes"),
         "no": voice.text("common.no"), "none": voice.text("werewolf.reveal.none"),
+        "mb": 8, "byte": count, "target": "evening.json",
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")

@@ -10,8 +10,9 @@ Korean; flite voice and duration stretch, or espeak-ng voice, speed and pitch, f
 Nobody picks an answer's voice so that it is heard.
 
 The table says what a table says when everything is heard: "done" to the deal and the
-morning's steps, silence through the discussion, one count per candidate (in Korean, nobody is
-없어요, "none", and four 사 as the pack says), "yes" to the tally, the executed player's two
+morning's steps, silence through the discussion, one count per candidate (in Korean, what the
+pack asks for: the first phrase of each `[listen.hear]` number, 없어요 for none, "두 개" for the
+fingers pointing), "yes" to the tally, the executed player's two
 cards (the werewolf and the seer) in one line, the graveyard for the traitor, and "no" to
 another night; a question asked again is answered again by the same person, slower; a read-back
 "yes" when it names what was said.
@@ -53,9 +54,20 @@ GAP = 0.8  # seconds of silence after each utterance, as tests/fixtures/listen_k
 
 NAMES = {"ko": ["민수", "지훈", "서연", "현우", "수아", "도윤", "하은", "예준"],
          "en": ["Alice", "Mike", "Kate", "Tom", "Ben", "Lucy", "Sam", "Emma"]}
-NUMBERS = {"ko": ["없어요", "하나", "둘", "셋", "사", "다섯", "여섯"],
+
+
+def _first(lang: str, key: str) -> str:
+    """The phrase a question asks the table for: the first of the pack's `listen.hear` entry."""
+    from gm.hearing.phrases import split_phrases
+
+    return split_phrases(Voice(lang).entry(f"listen.hear.{key}"))[0]
+
+
+NUMBERS = {"ko": [_first("ko", str(n)) for n in range(7)],  # what the Korean pack asks the table to say
            "en": ["zero", "one", "two", "three", "four", "five", "six"]}
-WORDS = {"ko": {"done": "완료", "yes": "맞아", "no": "아니요", "hand": "늑대인간 예언자", "graveyard": "묘지"},
+WORDS = {"ko": {"done": _first("ko", "done"), "yes": Voice("ko").text("werewolf.vote.yes"),
+                "no": Voice("ko").text("werewolf.vote.no"), "hand": "늑대인간 예언자",
+                "graveyard": _first("ko", "graveyard")},
          "en": {"done": "done", "yes": "yes", "no": "no", "hand": "werewolf seer", "graveyard": "the graveyard"}}
 KO_VARIANTS = ["", "+f1", "+f2", "+f3", "+f4", "+f5", "+m1", "+m2", "+m3", "+m4", "+m5", "+m6", "+m7"]
 FLITE = ["slt", "rms", "awb", "kal", "kal16"]
@@ -66,7 +78,6 @@ STEPS = {"werewolf.deal", "werewolf.pass_right", "werewolf.lay_down", "werewolf.
          "werewolf.gravedigger", "werewolf.gravedigger_one", "werewolf.gravedigger_two"}
 """The steps answered "done" (any other werewolf.* prompt that is no question below is narration)."""
 HAND = {"ko": ("늑대인간", "예언자"), "en": ("werewolf", "seer")}
-TRACE = False  # --trace: what pocketsphinx heard of every utterance, on stderr
 SLOWER = 0.85  # a repeat is said by the same person, this much slower each time
 
 
@@ -110,9 +121,9 @@ def vote(rng: random.Random, players: list[str]) -> dict[str, int]:
             return counts
 
 
-def recipe(lang: str, nights: int) -> list[Night]:
-    """The nights, drawn from RECIPE_SEED before anything is heard: half with 4 players, half with 6."""
-    rng = random.Random(f"{RECIPE_SEED}-{lang}")
+def recipe(lang: str, nights: int, seed: int = RECIPE_SEED) -> list[Night]:
+    """The nights, drawn from `seed` before anything is heard: half with 4 players, half with 6."""
+    rng = random.Random(f"{seed}-{lang}")
     drawn = []
     for index in range(nights):
         players = rng.sample(NAMES[lang], 4 if index % 2 == 0 else 6)
@@ -246,12 +257,36 @@ def record(utterances: list[tuple[str, tuple]], path: Path) -> Path:
     return path
 
 
+HEARD: list[str] = []  # with --trace: every listening window of the last night played, as heard
+
+
+def trace_windows() -> None:
+    """Note in HEARD, for every listening window, the question, each word heard with its
+    confidence, and the answer it names."""
+    from gm.hearing import voice
+
+    ask, listen = voice.VoiceAsker.ask, voice.VoiceAsker._listen
+    asked = [""]
+
+    def traced_ask(self, question):
+        asked[0] = question.key
+        return ask(self, question)
+
+    def traced_listen(self, book, *args, **kwargs):
+        reply = listen(self, book, *args, **kwargs)
+        heard = " ".join(f"{w}:{c:.2f}" for w, c in reply.words) if isinstance(reply, voice.Heard) else "(nothing)"
+        answer = book.match(reply) if isinstance(reply, voice.Heard) else None
+        HEARD.append(f"{asked[0]:28} {heard:40} -> {answer}")
+        return reply
+
+    voice.VoiceAsker.ask, voice.VoiceAsker._listen = traced_ask, traced_listen
+
+
 def night_log(night: Night, said: list[tuple[str, tuple]], folder: Path, speech: str) -> tuple[list[dict], int, str]:
     """`gm werewolf play` from one recording of `said`: the night log's events, the exit code
     and what gm printed."""
     recording = record(said, folder / "night.wav")
-    if TRACE:
-        print(f"   --- play: {[t for t, _ in said]}", file=sys.stderr)
+    HEARD.clear()
     log = folder / "night.jsonl"
     log.unlink(missing_ok=True)
     result = CliRunner().invoke(app, [
@@ -275,7 +310,8 @@ def play(night: Night, folder: Path, rounds: int = 40) -> dict:
         said = wanted
     wavs = folder / "wav"
     events, code, _ = night_log(night, said, folder, f"wav:{wavs}")
-    return judge(night, events, sorted(wavs.glob("*.wav")), code) | {"table_said": [t for t, _ in said]}
+    return judge(night, events, sorted(wavs.glob("*.wav")), code) | {"table_said": [t for t, _ in said],
+                                                                      "heard": list(HEARD)}
 
 
 def _seconds(path: Path) -> float:
@@ -327,6 +363,9 @@ def report(lang: str, nights: list[Night], results: list[dict], seconds: float) 
         wrong_text = (f"; CONFIRMED WRONG: {', '.join(r['wrong_counts'])}" if r["wrong_counts"] else "") + (
             f"; taken wrong: {', '.join(r['wrong_taken'])}" if r["wrong_taken"] else "")
         print(f"  {index:2d}. {r['players']} players [{said}]: {state}{vote}{wrong_text}")
+        if r["heard"]:
+            print("      said: " + " | ".join(r["table_said"]))
+            print("\n".join(f"      {line}" for line in r["heard"]))
     for players in (4, 6):
         votes = [r for r in results if r["players"] == players and r["vote_speech_seconds"] is not None]
         if votes:
@@ -336,43 +375,22 @@ def report(lang: str, nights: list[Night], results: list[dict], seconds: float) 
                   f"(ideal {players + 2}), median {seconds:.1f} s of gm speech per vote")
 
 
-def trace_sphinx() -> None:
-    """Print, for every utterance pocketsphinx hears, the grammar's result, the loop of free
-    phones' result and what gm made of it (stderr)."""
-    from gm.hearing import sphinx
-
-    hear = sphinx.SphinxRecogniser.hear
-
-    def traced(self: sphinx.SphinxRecogniser, audio: bytes) -> object:
-        heard = hear(self, audio)
-        first = self.model.decode(self.search, audio, self.rate)
-        guard = self.model.decode(self.model.guard(first.text), audio, self.rate).text if first.text else ""
-        answers = sorted(set(self.book.phrases)) if self.book is not None else []
-        sure = all(c > 0 for _, c in heard.words)
-        print(f"     heard {first.text!r} guard {guard!r} sure={sure} of {answers[:8]}", file=sys.__stderr__)
-        return heard
-
-    sphinx.SphinxRecogniser.hear = traced  # type: ignore[method-assign]
-
-
 def main() -> None:
-    global RECIPE_SEED, TRACE
     parser = argparse.ArgumentParser()
     parser.add_argument("--nights", type=int, default=10)
     parser.add_argument("--lang", choices=["ko", "en", "both"], default="both")
     parser.add_argument("--json", action="store_true", help="also print every night's figures as JSON")
-    parser.add_argument("--seed", type=int, default=RECIPE_SEED, help="the recipe's seed (another seed, other nights)")
     parser.add_argument("--trace", action="store_true",
-                        help="print every English utterance of the last play: the grammar's result and the guard's")
+                        help="print every listening window of each night: the question, the words heard with "
+                             "their confidence, the answer taken")
+    parser.add_argument("--seed", type=int, default=RECIPE_SEED, help="the recipe's seed (another set of nights)")
     options = parser.parse_args()
-    RECIPE_SEED = options.seed
     if options.trace:
-        TRACE = True
-        trace_sphinx()
+        trace_windows()
     if options.lang in ("en", "both"):
         os.environ.pop("GM_VOSK_MODEL", None)
     for lang in (["ko", "en"] if options.lang == "both" else [options.lang]):
-        nights = recipe(lang, options.nights)
+        nights = recipe(lang, options.nights, options.seed)
         start = time.perf_counter()
         results = []
         with tempfile.TemporaryDirectory() as tmp:

@@ -3,6 +3,7 @@
     .venv/bin/python bench/vote_bench.py                 # English, this tree
     .venv/bin/python bench/vote_bench.py --lang ja,ko    # the other packs (Open JTalk, espeak-ng)
     .venv/bin/python bench/vote_bench.py --tree DIR      # another checkout (e.g. main), same figures
+    .venv/bin/python bench/vote_bench.py --lines         # also each line said, with its seconds
 
 A table of 4 and of 6 players votes by voice through the real `VoiceAsker` (the recogniser is
 a fake that hears exactly what the table says; every word sure). The table answers what gm
@@ -12,7 +13,8 @@ ken one") where gm hears it there (`gm.table.questions.ONE_BREATH_AT_COUNT`). Ev
 says from the vote's first line to the execution is rendered to WAV with the language's
 default voice (the speaker of `--speech wav:DIR`) and the durations are summed. Two tallies
 per table size: the votes on the first candidates, and a vote on the last candidate (the
-graveyard) too.
+graveyard) too. Goal: at most 25 s of gm's speech, and table answers at most the candidates (the
+players and the graveyard) + 1.
 """
 
 from __future__ import annotations
@@ -114,12 +116,12 @@ class Table:
         self.wav, self.source, self.tally, self.one_breath = wav, source, tally, one_breath
         self.speaking = False
         self.last_spoken_end = -math.inf
-        self.lines = 0
+        self.lines: list = []  # (key, text) of each line said
         self.asking = None
         self.book = None
 
     def say(self, line) -> None:
-        self.lines += 1
+        self.lines.append((line.key, line.text))
         self.wav.say(line)
         if line.key in ("werewolf.vote.ask_count", "werewolf.vote.ask_next"):
             self.source.queue.append(lambda: self.count(line.key == "werewolf.vote.ask_count"))
@@ -143,15 +145,17 @@ class Table:
         self.wav.close()
 
 
-def seconds_of(folder: Path) -> float:
-    total = 0.0
+def seconds_of(folder: Path) -> list[float]:
+    """Each rendered line's seconds, in the order said."""
+    seconds = []
     for path in sorted(folder.glob("*.wav")):
         with wave.open(str(path)) as audio:
-            total += audio.getnframes() / audio.getframerate()
-    return total
+            seconds.append(audio.getnframes() / audio.getframerate())
+    return seconds
 
 
-def one_vote(lang: str, size: int, votes: dict[object, int], one_breath: bool) -> dict[str, object]:
+def one_vote(lang: str, size: int, votes: dict[object, int], one_breath: bool,
+             per_line: bool = False) -> dict[str, object]:
     from gm.hearing.keyboard import KeyboardAsker
     from gm.hearing.session import Listener
     from gm.hearing.voice import VoiceAsker
@@ -185,22 +189,28 @@ def one_vote(lang: str, size: int, votes: dict[object, int], one_breath: bool) -
         result = run_vote(ctx)
         table.flush()
         wav.close()
-        return {"lang": lang, "players": size, "tally": tally, "one_breath": one_breath,
-                "executed": result.executed, "table_answers": source.answers, "lines": table.lines,
-                "speech_seconds": round(seconds_of(Path(folder)), 1)}
+        seconds = seconds_of(Path(folder))
+        figures = {"lang": lang, "players": size, "tally": tally, "one_breath": one_breath,
+                   "executed": result.executed, "table_answers": source.answers, "lines": len(table.lines),
+                   "characters": sum(len(text) for _, text in table.lines),
+                   "speech_seconds": round(sum(seconds), 1)}
+        if per_line:
+            figures["per_line"] = [[key, text, round(s, 2)] for (key, text), s in zip(table.lines, seconds)]
+        return figures
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose gm to measure")
     parser.add_argument("--lang", default="en", help="the packs to measure, comma-separated (en,ja,ko)")
+    parser.add_argument("--lines", action="store_true", help="also each line said, with its seconds")
     args = parser.parse_args()
     sys.path.insert(0, str(args.tree))
     for lang in args.lang.split(","):
         for size, tallies in TALLIES.items():
             for votes in tallies:
                 for one_breath in (False, True):
-                    print(json.dumps(one_vote(lang, size, votes, one_breath), ensure_ascii=False))
+                    print(json.dumps(one_vote(lang, size, votes, one_breath, args.lines), ensure_ascii=False))
 
 
 if __name__ == "__main__":

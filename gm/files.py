@@ -13,6 +13,7 @@ from typing import IO, Any
 from collections.abc import Callable
 
 from gm.errors import GmError
+from scorer.refusal import Refusal
 
 EXIT_BROKEN_PIPE = 141  # as a shell reports a program ended by SIGPIPE
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a match journal of a lifetime is a few MB
@@ -20,8 +21,11 @@ MAX_LINE = 4096  # characters of one typed line or answer
 MAX_SKIP = 1024 * 1024  # characters skipped in search of a line's end before input counts as ended
 
 
-class BadFile(GmError):
-    """A path that is not a regular file of a sensible size, or text that is not UTF-8."""
+class BadFile(GmError, Refusal):
+    """A path that is not a regular file of a sensible size, or text that is not UTF-8; `key`
+    (under the voice packs' `errors.file`) and `fields` word it in every language."""
+
+    prefix = "file"
 
 
 def stdout_gone() -> None:
@@ -85,9 +89,10 @@ def check_regular(path: Path, fd: int, limit: int = MAX_FILE_BYTES) -> int:
     """The size of the open file `fd`; BadFile unless it is a regular file of at most `limit` bytes."""
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
-        raise BadFile(f"{str(path)!r} is not a regular file")
+        raise BadFile(f"{str(path)!r} is not a regular file", "not_regular", path=str(path))
     if info.st_size > limit:
-        raise BadFile(f"{str(path)!r} is larger than {limit // (1024 * 1024)} MB")
+        raise BadFile(f"{str(path)!r} is larger than {limit // (1024 * 1024)} MB", "too_large", path=str(path),
+                      mb=limit // (1024 * 1024))
     return info.st_size
 
 
@@ -100,11 +105,13 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise BadFile(f"{str(path)!r} is larger than {limit // (1024 * 1024)} MB")
+        raise BadFile(f"{str(path)!r} is larger than {limit // (1024 * 1024)} MB", "too_large", path=str(path),
+                      mb=limit // (1024 * 1024))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise BadFile(f"{str(path)!r} is not UTF-8 text (byte {error.start})") from None
+        raise BadFile(f"{str(path)!r} is not UTF-8 text (byte {error.start})", "not_utf8", path=str(path),
+                      byte=error.start) from None
 
 
 def read_stream(stream: IO[str], limit: int = MAX_FILE_BYTES) -> str:
@@ -112,9 +119,11 @@ def read_stream(stream: IO[str], limit: int = MAX_FILE_BYTES) -> str:
     try:
         text = stream.read(limit + 1)
     except UnicodeDecodeError as error:
-        raise BadFile(f"the input is not UTF-8 text (byte {error.start})") from None
+        raise BadFile(f"the input is not UTF-8 text (byte {error.start})", "input_not_utf8",
+                      byte=error.start) from None
     if len(text) > limit:
-        raise BadFile(f"the input is longer than {limit // (1024 * 1024)} MB")
+        raise BadFile(f"the input is longer than {limit // (1024 * 1024)} MB", "input_too_long",
+                      mb=limit // (1024 * 1024))
     return text
 
 
@@ -127,7 +136,8 @@ def read_line(stream: IO[str], limit: int = MAX_LINE) -> str:
     try:
         return _read_line(stream, limit)
     except UnicodeDecodeError as error:
-        raise BadFile(f"the input is not UTF-8 text (byte {error.start})") from None
+        raise BadFile(f"the input is not UTF-8 text (byte {error.start})", "input_not_utf8",
+                      byte=error.start) from None
 
 
 def _read_line(stream: IO[str], limit: int) -> str:
@@ -162,7 +172,7 @@ def _temporary(path: Path) -> Path:
 
 def _write_whole(path: Path, create: Callable[[], IO[Any]], write: Callable[[IO[Any]], object]) -> None:
     if path.exists() and not path.is_file():
-        raise BadFile(f"{str(path)!r} is not a regular file")
+        raise BadFile(f"{str(path)!r} is not a regular file", "not_regular", path=str(path))
     temporary = _temporary(path)
     try:
         with create() as out:

@@ -199,3 +199,12 @@ def test_the_pack_says_which_of_two_words_the_model_cannot_tell_apart_is_a_decoy
     count = Table(Voice("ko")).choice("votes", tuple(str(n) for n in range(5)), prompt=Line("votes", "?", ""))
     book = Phrasebook(question_phrases(count, ko, str), decoys=ko.decoys, others=other_phrases(ko))
     assert book.match(_heard("넷")) is None and book.match(_heard("네")) is None and book.match(_heard("사")) == "4"
+
+
+def test_a_steps_done_is_heard_at_a_step_only():
+    # 됐어요 and 했어요 in a count's grammar took 없어요 (0): they are no other phrase of the table
+    vocabulary = Vocabulary.from_voice(Voice("ko"))
+    assert vocabulary.phrases("done")[:2] == ("됐어요", "했어요")
+    assert not set(vocabulary.phrases("done")) & set(other_phrases(vocabulary, seats=("민수", "지훈")))
+    step = Table(Voice("ko")).step("werewolf.deal", total=9, villagers=6, others="", graveyard=1)
+    assert {"됐어요", "했어요", "완료"} <= set(question_phrases(step, vocabulary, Voice("ko").spoken_word))

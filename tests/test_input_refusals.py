@@ -192,3 +192,25 @@ def test_play_refuses_a_player_list_in_the_language(tmp_path):
                    "--log", str(tmp_path / "night.jsonl"), "--lang", "ja")
     assert said == "gm: プレイヤーの名前が空です (「A,B,C,=けん」の中)"
     assert not (tmp_path / "night.jsonl").exists()
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_a_file_that_cannot_be_read_is_refused_in_the_language_of_the_command(lang, tmp_path):
+    missing, folder, latin1 = tmp_path / "nope.json", tmp_path / "dir", tmp_path / "latin1.json"
+    folder.mkdir()
+    latin1.write_bytes(b"{\"players\": [\"Jos\xe9\"]}")
+    for path in (missing, folder, latin1):
+        result = runner.invoke(app, ["werewolf", "judge", "--lang", lang, "--file", str(path)])
+        line = result.stderr.strip()
+        assert result.exit_code == 2 and len(line.splitlines()) == 1, result.stderr
+        assert str(path) in line and not any(ch in string.ascii_lowercase for ch in
+                                             line.replace(str(path), "").replace("gm:", "")), line
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "gm: --speech must be on, off or wav:DIR, not 'loud'\n"),
+    ("ja", "gm: --speech は on、off、wav:フォルダ のどれかです (「loud」ではなく)\n"),
+    ("ko", "gm: --speech 는 on, off, wav:폴더 중 하나예요 (‘loud’이(가) 아니라)\n")])
+def test_a_speech_mode_gm_cannot_use_is_refused_in_the_language_asked(lang, line):
+    result = runner.invoke(app, ["solitaire", "reading", "3", "--speech", "loud", "--lang", lang])
+    assert result.exit_code == 2 and result.stderr == line

@@ -54,7 +54,7 @@ def test_a_name_and_its_count_are_said_with_a_pause():
     item = voice.line("werewolf.vote.count_item", candidate="健", n=3)
     assert item.spoken == "けん、さんびょう"
     readback = voice.line("werewolf.vote.readback", counts=[item]).spoken
-    assert readback == "けん、さんびょう、ほかわ ぜろひょう。いいですか？"
+    assert readback == "けん、さんびょう、ほかわ ぜろひょうですね？"
     sheet = voice.line("score.totals", game=1, a="健", b="Mike", x=6, y=8)
     assert "けん、ろくてん。マイク、はってん" in sheet.spoken
 
@@ -103,10 +103,11 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "A", "B", "I", "N", "F", "W", "E",
                                     "Enter", "y",  # the typed conversation's keys
                                     "vosk", "vosk-model", "GM", "VOSK", "MODEL", "pocketsphinx", "Hz", "am",
-                                    "final.mdl", "en", "get", "PATH", "MB", "unk", "pip", "SHA-256",
+                                    "final.mdl", "en", "get", "PATH", "MB", "unk", "pip", "SHA-256", "UTF-8",
                                     "lang",  # why gm cannot listen: options, programs, files
                                     "ch", "dBFS", "smart",  # gm voice check's units, a simulate policy
                                     "url", "LANG", "device", "answers", "greedy", "omniscient", "ja", "ko",  # options
+                                    "speech", "on", "off", "wav",  # --speech and its values
                                     "fire", "water", "max-states"}  # the sample cards' values, an option
     for lang in ("en", "ja", "ko"):
         for line in samples.lines(lang):
@@ -216,3 +217,13 @@ def test_a_solitaire_refusal_is_said_in_the_language_asked():
                        ("en", "gm: a 7-row pyramid holds 28 cards: 100 cannot be left\n")):
         result = CliRunner().invoke(app, ["solitaire", "reading", "100", "--lang", lang, "--speech", "off"])
         assert result.exit_code == 2 and result.output == said
+
+
+def test_a_player_named_in_lower_case_keeps_the_name_as_given_at_the_start_of_a_line():
+    en = Voice("en")
+    assert en.text("werewolf.vote.executed", name="aki") == "aki is executed."
+    assert en.text("werewolf.verdict.werewolf_executed", name="mio", winners=["ken"]).startswith("mio held")
+    assert en.text("werewolf.results.title", group="fri", tonight=1, nights=1, evenings=1).startswith("fri:")
+    assert en.text("werewolf.vote.executed", name=en.text("common.graveyard")) == "The graveyard is executed."
+    count = en.line("werewolf.vote.count_item", candidate=en.text("common.graveyard"), n=4)
+    assert en.text("werewolf.vote.readback", counts=[count]).startswith("The graveyard 4")

@@ -96,3 +96,22 @@ def test_nobody_pointed_said_as_a_table_says_it_is_a_count_of_zero(tmp_path):
     counts = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     counts = [(e["answer"], e["by"]) for e in counts if e["type"] == "answer" and e["key"] == "werewolf.vote.ask_count"]
     assert counts[:2] == [({"민수": 0}, "voice"), ({"지훈": 2}, "voice")]
+
+
+def test_the_steps_are_done_when_the_table_says_what_the_pack_asks_for(tmp_path):
+    # the deal and the morning's steps ask for “됐어요”, which the model mostly hears as 했어요:
+    # done too, by voice (the pack has both), where it used to fall to the keyboard at the deal
+    voices = {"a": ("ko+m6", 162, 53), "b": ("ko", 139, 52), "c": ("ko+m6", 210, 48), "d": ("ko+f3", 192, 40),
+              "x": ("ko+f4", 159, 45)}
+    said = (("됐어요", "a"), ("됐어요", "b"), ("됐어요", "c"), ("됐어요", "d"), ("없어요", "x"))
+    recording = voice_nights.night_script("ko").record(tmp_path / "night.wav", said, voices, _said_at_pitch)
+    log = tmp_path / "night.jsonl"
+    result = CliRunner().invoke(app, [
+        "werewolf", "play", "--lang", "ko", "--players", ",".join(PLAYERS), "--listen-from", str(recording),
+        "--speech", "off", "--time-scale", "0.01", "--discussion", "10", "--log", str(log)], input="")
+    assert "“됐어요”라고 말해 주세요" in result.stdout
+    answers = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    steps = [(e["key"], e["answer"], e["by"]) for e in answers
+             if e["type"] == "answer" and e["key"] in ("werewolf.deal", "werewolf.pass_right", "werewolf.lay_down",
+                                                       "werewolf.seer_one")]
+    assert steps == [(f"werewolf.{step}", "done", "voice") for step in ("deal", "pass_right", "lay_down", "seer_one")]

@@ -199,8 +199,8 @@ def test_open_asker_replays_a_file_and_falls_back_without_a_microphone(model, mo
     asker = open_asker(str(wav("myoji")), clock, Said(), EN, model_path=KO_MODEL, stream=io.StringIO(),
                        note=notes.append)
     assert isinstance(asker, VoiceAsker)
-    assert notes == ["gm: The speech model cannot hear yes, no, graveyard, zero, one, two, three, four, five, six, "
-                     "game master, pause, resume, one more minute, vote now and repeat: those are typed "
+    assert notes == ["gm: The speech model cannot hear yes, no, done, graveyard, zero, one, two, three, four, five, "
+                     "six, game master, pause, resume, one more minute, vote now and repeat: those are typed "
                      "(see gm voice model)."]  # the words to say, never internal ids
     notes.clear()
     monkeypatch.setitem(sys.modules, "sounddevice", None)

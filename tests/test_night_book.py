@@ -113,16 +113,21 @@ LANGS = ["en", "ja"]
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_four_players_a_traitor_werewolf_votes_and_panic_spares_them(lang):
-    # 4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは投票権を持つ: 4 votes in each round
+    # 4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは投票権を持つ: 4 votes in each round. The
+    # vote's instructions must say so (the rules digest, "Who has no vote"): said once, in one short
+    # line with the traitor's lack of a vote, between the call to vote and the count; the rulebook's
+    # whole sentence is taught before the night (test_werewolf_rules)
     result, speaker, asker, _ = play(standard_deck(4), FOUR_TW, lang)
     keys = speaker.keys
-    assert keys.index("werewolf.vote.four_players") + 1 == keys.index("werewolf.vote.four_traitor_werewolf")
+    assert keys.index("werewolf.vote.intro") + 1 == keys.index("werewolf.vote.four_players")
+    assert keys.index("werewolf.vote.four_players") + 1 == keys.index("werewolf.vote.ready")
+    assert keys.count("werewolf.vote.four_players") == 1 and "werewolf.vote.four_traitor_werewolf" not in keys
     assert keys.index("werewolf.vote.tie") + 1 == keys.index("werewolf.vote.runoff_four")
     assert result.vote.panic
     assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Ken", "Mio", "Sora")  # HW-R5
-    if lang == "ja":  # the rulebook's own sentence
+    if lang == "ja":  # the rulebook's words (投票権を持つ); its whole sentence is taught
         texts = [line.text for line in speaker.lines]
-        assert "ただし、4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは投票権を持ちます。" in texts
+        assert "裏切り者に投票権はなく、裏切り人狼は投票権を持ちます。" in texts
         assert "裏切り者は決選投票でも投票権を持ちません。裏切り人狼は投票権を持ちます。" in texts
 
 

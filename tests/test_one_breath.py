@@ -181,7 +181,7 @@ def test_korean_counts_hear_a_number_and_the_tally_hears_a_breath_of_fixes():
     result, lines, events = _vote(clock, ["셋", "하나", "지훈 영 서연 하나", "맞아"], lang="ko")
     assert [(e["candidate"], e["votes"]) for e in events if e["type"] == "vote_corrected"] == [
         ("지훈", 0), ("서연", 1)]
-    assert _texts(lines, "werewolf.vote.readback")[-1] == "민수 3표, 서연 1표, 나머지는 0표. 맞나요?"
+    assert _texts(lines, "werewolf.vote.readback")[-1] == "민수 3표, 서연 1표, 나머지는 없죠?"
 
 
 def test_the_night_log_keeps_every_question_answer_re_ask_and_read_back_with_how_it_came(tmp_path):

@@ -262,3 +262,13 @@ def test_usage_errors_are_one_line_too(gm, args, message):
     gm("new", "Alice", "Bob")
     result = gm(*args)
     assert result.exit_code == 2 and result.stderr == message
+
+
+def test_show_and_say_refuse_in_the_language_asked(gm, tmp_path):
+    for verb in ("show", "say"):
+        line = gm(verb, "--lang", "ja").stderr
+        assert line == f"gm: 「{gm.path}」に対戦がありません。gm score new ALICE BOB で始めてください\n"
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    result = gm("show", "--lang", "ko", "--file", str(folder))
+    assert result.exit_code == 2 and result.stderr == f"gm: ‘{folder}’은(는) 일반 파일이 아니에요\n"

@@ -240,3 +240,11 @@ def test_without_numba_everything_else_works():
         out = subprocess.run([sys.executable, "-c", WITHOUT_NUMBA, *args], capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
         assert json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("lang, words", [("ja", "をペアにする"), ("ko", "짝")])
+def test_a_hint_says_its_move_in_words_in_every_language(lang, words):
+    result = runner.invoke(app, ["solitaire", "play", "--seed", "42", "--speech", "off", "--lang", lang],
+                           input="hint\nquit\n")
+    hint = next(line for line in result.stdout.splitlines() if "pair 22 23" in line)
+    assert words in hint and "fire" not in hint, hint

@@ -95,3 +95,15 @@ def test_the_histogram_words_readings_0_and_10_up():
     assert (words[0], words[1], words[9], words[11]) == ("bright", "90%", "10%", "dark")  # seeds 0–59
     assert "100%  █" not in out and " 0%  █" not in out
     assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_the_histogram_keeps_one_line_a_reading_and_its_columns_in_japanese_and_korean():
+    from rich.cells import cell_len
+
+    for lang in ("ja", "ko"):
+        out = runner.invoke(app, ["solitaire", "simulate", "--deals", "60", "--policy", "smart"],
+                            env={"COLUMNS": "80", "LANG": f"{lang}_{lang.upper()}.UTF-8"}).stdout
+        rows = out.splitlines()[1:]
+        assert len(rows) == len([row for row in rows if "█" in row]), out  # no row wrapped
+        bars = {cell_len(row[:row.index("█")]) for row in rows}
+        assert len(bars) == 1, out  # "明るい" and "60%" take the same column width

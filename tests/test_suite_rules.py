@@ -35,9 +35,10 @@ def test_slow_is_a_registered_marker_that_the_quick_loop_leaves_out(pytestconfig
 
 
 def test_the_readmes_test_command_runs_every_test():
-    """The README's test command (run by .ci/run) selects nothing away: no -m, -k or --deselect."""
+    """The README's test command (run by .ci/run) selects nothing away: no -m, -k or --deselect. (The
+    quick loop the maintainers' section names is another command.)"""
     commands = [line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
-                if re.search(r"-m pytest\b", line)]
+                if re.search(r"-m pytest\b", line) and "setup.sh --test" in line]
     assert commands, "the README names its test command"
     for command in commands:
         pytest_args = command.split("-m pytest", 1)[1].split()

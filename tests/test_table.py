@@ -187,7 +187,7 @@ def test_a_japanese_night_typed_with_an_ime_has_no_refusal():
     assert result.exit_code == 0, result.output
     assert "  ? " not in result.stdout  # no refusal
     assert "健さんが処刑されます。" in result.stdout
-    assert "健 3票、美緒 1票、ほかは0票。いいですか？" in result.stdout
+    assert "健 3票、美緒 1票、ほかは0票ですね？" in result.stdout
 
 
 def test_a_korean_night_typed_has_no_refusal_and_no_english_line():
@@ -197,7 +197,7 @@ def test_a_korean_night_typed_has_no_refusal_and_no_english_line():
     assert "  ? " not in result.stdout
     said = [line for line in result.stdout.splitlines() if not line.startswith("  > ")]
     assert [line for line in said if any("a" <= ch.lower() <= "z" for ch in line)] == []
-    assert "민수 3표, 지훈 1표, 나머지는 0표. 맞나요?" in result.stdout
+    assert "민수 3표, 지훈 1표, 나머지는 없죠?" in result.stdout
 
 
 @pytest.mark.parametrize("lang, players, reason", [

@@ -70,3 +70,10 @@ def test_list_refuses_an_unknown_language():
     result = runner.invoke(app, ["voice", "list", "--lang", "fr"])
     assert result.exit_code == 2
     assert result.stderr.strip() == "gm: no voice pack for language 'fr' (have: en, ja, ko)"
+
+
+@pytest.mark.espeak
+def test_a_wav_that_cannot_be_written_is_refused_in_the_language_asked(engine, pyttsx3_only, tmp_path):
+    out = tmp_path / "no folder" / "x.wav"
+    result = runner.invoke(app, ["voice", "say", "hi", "--lang", "ko", "--to", str(out)])
+    assert result.exit_code == 2 and result.stderr == f"gm: ‘{out}’라는 파일이나 폴더가 없어요\n"

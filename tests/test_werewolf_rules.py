@@ -107,6 +107,18 @@ def test_the_players_names_count_as_the_player_count():
     assert lesson("--players", "Aki,Ken,Mio,Sora,Ren") == lesson("--players", "5")
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    ("ja", "ただし、4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは投票権を持ちます。"),
+    ("ko", "배신자 늑대인간은 투표합니다"),
+])
+def test_the_four_player_lesson_says_a_traitor_werewolf_votes(lang, said):
+    # ※4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは投票権を持つ: taught with the rule that
+    # the traitor has no vote, in the rulebook's own sentence in Japanese
+    lines = lesson("--players", "4", "--lang", lang)["lines"]
+    four = [line["text"] for line in lines if line["key"] == "werewolf.teach.four_players"]
+    assert len(four) == 1 and said in four[0]
+
+
 def test_japanese_lesson_uses_the_books_words():
     text = " ".join(line["text"] for line in lesson("--players", "6", "--variant", "dead", "--lang", "ja")["lines"])
     for word in ("墓地", "人狼陣営", "死者陣営", "生者陣営", "決選投票", "処刑", "何の能力も持ちません"):

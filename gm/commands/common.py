@@ -7,6 +7,7 @@ saying so and where the traceback was written. No traceback reaches the terminal
 
 from __future__ import annotations
 
+import errno
 import inspect
 import os
 from contextlib import contextmanager
@@ -63,7 +64,17 @@ def said_in(lang: str, error: BaseException) -> str:
         from gm.text.lines import Voice
 
         return Voice(lang).error(error).strip().splitlines()[0]
+    if lang in LANGUAGES and isinstance(error, OSError) and error.filename is not None:
+        from gm.text.lines import Voice
+
+        key = f"errors.file.{_OS_ERRORS.get(error.errno or 0, 'unusable')}"
+        return Voice(lang).text(key, path=str(error.filename), reason=error.strerror or type(error).__name__)
     return error_line(error)
+
+
+# An OS error about a path the user gave, by errno → its line under the packs' `errors.file`.
+_OS_ERRORS = {errno.ENOENT: "missing", errno.ENOTDIR: "missing", errno.EACCES: "denied", errno.EPERM: "denied",
+              errno.EISDIR: "directory", errno.EROFS: "read_only", errno.ENOSPC: "full"}
 
 
 def speak_lines(lines: Iterable[Line], settings: SpeechSettings) -> None:

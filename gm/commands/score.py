@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 from collections.abc import Callable
 
 import typer
 
-from gm.commands.common import GmApp, GmCommand, fail, input_errors, print_json
+from gm.commands.common import GmApp, GmCommand, fail, input_errors, print_json, said_in
 from gm.commands.options import COUNT, LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
 from gm.files import write_new_file
 from gm.text.numbers import whole_number
@@ -203,13 +203,21 @@ def redo(file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Sp
     _record(file, _taken_back("redo"), as_json, lang, speech)
 
 
-def _loaded_match(file: Path | None):
+def _loaded_match(file: Path | None, lang: str = "en"):
+    """The journal's current match; a one-line refusal in `lang` when it cannot be read or holds none."""
     journal = _journal(file)
-    with input_errors():
+    with input_errors(lang):
         state = journal.load()
     if state.match is None:
-        fail(f"no match in {journal.path} yet: start one with `gm score new ALICE BOB`")
+        _no_match(journal.path, lang)
     return state.match
+
+
+def _no_match(path: Path, lang: str = "en") -> NoReturn:
+    from scorer.humalien.errors import NoMatch
+
+    fail(said_in(lang, NoMatch(f"no match in {path} yet: start one with `gm score new ALICE BOB`", "no_match_in",
+                               path=str(path))))
 
 
 def print_sheet(match, lang: str) -> None:
@@ -229,17 +237,17 @@ def show(file: File = None, as_json: Json = False, lang: Lang = LANG,
              "--match", metavar="N", parser=whole_in(1, None),
              help="An earlier match, by its number in `gm score matches`.")] = None) -> None:
     """The score sheet: games × players, multipliers, totals, a bar per game."""
-    match = _loaded_match(file) if number is None else _kept_match(file, number).sheet
+    match = _loaded_match(file, lang) if number is None else _kept_match(file, number, lang).sheet
     if as_json:
         print_json(match.to_dict())
     else:
         print_sheet(match, lang)
 
 
-def _kept_match(file: Path | None, number: int):
+def _kept_match(file: Path | None, number: int, lang: str = "en"):
     from gm.score.matches import one
 
-    with input_errors():
+    with input_errors(lang):
         return one(_journal(file).matches(), number)
 
 
@@ -256,7 +264,7 @@ def matches(file: File = None, as_json: Json = False) -> None:
         print_json([m.to_json() for m in kept])
         return
     if not kept:
-        fail(f"no match in {journal.path} yet: start one with `gm score new ALICE BOB`")
+        _no_match(journal.path)
     console = Console(highlight=False)
     for m in kept:
         console.print(escape(f"{'*' if m.current else ' '} {m.number:3}  {(m.at or '')[:16].replace('T', ' '):16}  "
@@ -269,7 +277,7 @@ def say(file: File = None, lang: Lang = LANG, speech: Speech = "on", voice: Voic
     """Read the totals and the leader aloud (numbers as words in Japanese)."""
     from gm.score.render import totals_lines, voice_for
 
-    match = _loaded_match(file)
+    match = _loaded_match(file, lang)
     speaker = _speaker(lang, speech, voice, rate, volume)
     for line in totals_lines(voice_for(lang, match), match):
         speaker.say(line)

@@ -85,7 +85,7 @@ def say(
     from gm.text.lines import Voice
 
     settings = SpeechSettings(lang=lang, speech="on", voice=voice, rate=rate, volume=volume)
-    with input_errors():
+    with input_errors(lang):
         words = Voice(lang)
         line = words.line("voice.sample") if text is None else Line("voice.say", check_speakable(text), text)
         if to is None:

@@ -1,1 +1,2 @@
-"""Listening: answer matching, the voice asker, the keyboard, vosk."""
+"""Listening: the voice asker and keyboard, answer phrases, speech models (vosk, pocketsphinx),
+audio sources, the microphone and the listening session."""

@@ -40,6 +40,7 @@ ALIKE = 70.0  # rapidfuzz ratio from which two names are too alike to tell apart
 
 
 DECOY = "decoy"  # the `[listen.hear]` entry of words that are never an answer
+DONE = "done"  # the `[listen.hear]` entry of a step's one answer
 
 
 def split_phrases(entry: str) -> tuple[str, ...]:
@@ -246,10 +247,11 @@ def other_phrases(vocabulary: Vocabulary, spoken: Callable[[str], str] = lambda 
     that they are heard as no answer. Of the voice commands only the wake phrase is one (→ WAKE):
     a grammar lets the recogniser say any of its words alone, and the commands' words took
     answers (the Korean model heard 맞아 as 멈춰); a command said at a question is heard as
-    starting with the wake phrase, and passed over (`Phrasebook.passed_over`)."""
+    starting with the wake phrase, and passed over (`Phrasebook.passed_over`). Nor is a step's
+    "done" (said only at a step): the Korean 됐어요 and 했어요 took 없어요 (0) at a count."""
     others: dict[str, str] = {}
     for answer, phrases in vocabulary.hear.items():
-        if answer in COMMANDS:
+        if answer in COMMANDS or answer == DONE:
             continue
         for phrase in phrases:
             others.setdefault(phrase, answer)

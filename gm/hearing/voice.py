@@ -34,6 +34,9 @@ SLICE = 0.05  # clock seconds between looks at the keyboard while listening
 LISTEN_SECONDS = 8.0  # how long (real seconds) one try by voice waits for an answer
 CONFIRM_SECONDS = 4.0  # how long (real seconds) a read-back waits for "yes"
 ANSWER_CONFIDENCE = 0.6
+STEP_CONFIDENCE = 0.4  # a step's one answer ("done"): nothing to mix it up with, and the grammar's
+# other phrases catch what else is said (bench/voice_nights_bench.py: 됐어요 heard 0.55–1.0, no
+# other word or sentence heard as done at any confidence)
 SURE_CONFIDENCE = 0.9  # every word heard at least this surely: taken without a read-back where the question allows
 COMMAND_CONFIDENCE = 0.8
 
@@ -41,9 +44,11 @@ COMMAND_CONFIDENCE = 0.8
 def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
     """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`),
-    with every other phrase of the table as no answer (`other_phrases`)."""
+    with every other phrase of the table as no answer (`other_phrases`); a question with one
+    answer (a step's "done") takes it heard less surely."""
     phrases = question_phrases(question, vocabulary, spoken, seats)
-    return Phrasebook(phrases, ANSWER_CONFIDENCE, model.unk, decoys=vocabulary.decoys,
+    confidence = STEP_CONFIDENCE if len(question.answers) == 1 else ANSWER_CONFIDENCE
+    return Phrasebook(phrases, confidence, model.unk, decoys=vocabulary.decoys,
                       others=other_phrases(vocabulary, spoken, seats)).only(model.hears)
 
 

@@ -137,16 +137,17 @@ def _round(ctx: NightContext, candidates: list[str], number: int, first: Round |
 def run_vote(ctx: NightContext) -> Outcome:
     """Run the vote and its runoff; announce the execution, the graveyard, or the panic."""
     four = len(ctx.players) == 4 and ctx.deck.has("traitor")
+    # 4人プレイの場合、裏切り者に投票権はない; 4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは
+    # 投票権を持つ: both are said, in one short line when everyone points at once
     if ctx.roll_call:
         ctx.say("werewolf.vote.roll_call_intro")
         if four:
             ctx.say("werewolf.vote.roll_call_four")
+            ctx.say("werewolf.vote.four_traitor_werewolf")
     else:
         ctx.say("werewolf.vote.intro")
         if four:
             ctx.say("werewolf.vote.four_players")
-    if four:  # 4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは投票権を持つ
-        ctx.say("werewolf.vote.four_traitor_werewolf")
     if ctx.deck.has("magician"):  # 魔術師によって人狼陣営に変わったプレイヤーは、投票権を持ちません
         ctx.say("werewolf.vote.magician_turned")
     candidates = [*ctx.players, GRAVEYARD]

@@ -279,7 +279,8 @@ class Journal:
                         raise
             finally:
                 os.close(fd)
-        raise BadFile(f"{str(self.path)!r} keeps being replaced while gm writes to it; try again")
+        raise BadFile(f"{str(self.path)!r} keeps being replaced while gm writes to it; try again", "replaced",
+                      path=str(self.path))
 
     def _append_locked(self, fd: int, make: Callable[[State], Event]) -> tuple[State, Change]:
         """Append the event `make` builds from the journal's state (the caller holds the lock)."""
@@ -320,7 +321,8 @@ class Journal:
             except FileNotFoundError:
                 apply(State(), make(State()))
             if self.path.is_symlink() and not self.path.exists():
-                raise BadFile(f"{str(self.path)!r} is a link to {os.readlink(self.path)!r}, which does not exist")
+                raise BadFile(f"{str(self.path)!r} is a link to {os.readlink(self.path)!r}, which does not exist",
+                              "dangling_link", path=str(self.path), target=os.readlink(self.path))
             self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
                 fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644)
@@ -328,7 +330,8 @@ class Journal:
                 continue
             sync_dir(self.path.parent)
             return fd, True
-        raise BadFile(f"{str(self.path)!r} keeps appearing and vanishing; try again")
+        raise BadFile(f"{str(self.path)!r} keeps appearing and vanishing; try again", "vanishing",
+                      path=str(self.path))
 
     def _index_new(self, fd: int, contents: Contents, line: bytes) -> None:
         """The match just started, in the index (after its line is on disk)."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
@@ -12,7 +13,7 @@ from scorer.solitaire.cards import element, rank
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.engine import GameState, apply, start
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
-from scorer.solitaire.reading import reading
+from scorer.solitaire.reading import Reading, reading
 from scorer.solitaire.stats import Summary, wilson
 
 COLOURS = {"fire": "bold white on red", "water": "bold white on blue", "wind": "bold black on green",
@@ -20,6 +21,7 @@ COLOURS = {"fire": "bold white on red", "water": "bold white on blue", "wind": "
 # A letter per element as well as its colour: readable with NO_COLOR=1 and by colour-blind players.
 MARKS = {"fire": "F", "water": "W", "wind": "A", "earth": "E"}
 BACK = "white on grey23"
+BAR = 40  # cells of the longest bar of a histogram, where the terminal has room
 CELL = 7  # characters per card in the drawing
 
 
@@ -130,11 +132,23 @@ def histogram(summary: Summary, console: Console | None = None, voice: Voice | N
         "solitaire.simulate.summary", policy=summary.policy, deals=summary.deals, rows=summary.rows,
         mean=f"{summary.mean_left:.2f}", cleared=f"{summary.clear_rate:.1%}", low=f"{lo:.1%}", high=f"{hi:.1%}"))
     top = max(summary.distribution.values())
-    for left, count in sorted(summary.distribution.items()):
-        share = count / summary.deals
+    counts = sorted(summary.distribution.items())
+    saids = [_said(reading(left, summary.rows), words) for left, _ in counts]
+    column = max(6, *map(cell_len, saids))
+    rows = []
+    for (left, count), said in zip(counts, saids):
         low, high = wilson(count, summary.deals)
-        bar = "█" * max(1, round(40 * count / top))
-        result = reading(left, summary.rows)
-        said = f"{result.percent}%" if result.percent is not None else words(result.key)
-        console.print(voice.text("solitaire.simulate.row", left=f"{left:>3}", said=f"{said:>6}", bar=f"{bar:<40}",
-                                 share=f"{share:6.1%}", low=f"{low:.1%}", high=f"{high:.1%}"))
+        fields = {"left": f"{left:>3}", "said": " " * (column - cell_len(said)) + said,
+                  "share": f"{count / summary.deals:6.1%}", "low": f"{low:.1%}", "high": f"{high:.1%}"}
+        rows.append((count, fields))
+    widest = max(cell_len(voice.text("solitaire.simulate.row", bar="", **fields)) for _, fields in rows)
+    room = max(10, min(BAR, console.width - widest))  # a row stays one line on the terminal
+    for count, fields in rows:
+        bar = "█" * max(1, round(room * count / top))
+        console.print(voice.text("solitaire.simulate.row", bar=bar + " " * (room - len(bar)), **fields),
+                      soft_wrap=True)
+
+
+def _said(result: Reading, words: Callable[[str], str]) -> str:
+    """A reading as the histogram names it: its percentage, else its word ("bright")."""
+    return f"{result.percent}%" if result.percent is not None else words(result.key)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from gm.speech.settings import SpeechSettings
 from gm.ports import Line, Speaker
 from gm.errors import GmError
+from scorer.refusal import Refusal
 
 
 class PrintSpeaker:
@@ -37,8 +38,10 @@ def _stdout(text: str) -> None:
     print(text, flush=True)
 
 
-class BadSpeech(GmError):
-    """A --speech value that is not on, off or wav:DIR."""
+class BadSpeech(GmError, Refusal):
+    """A --speech value that is not on, off or wav:DIR (`errors.voice.speech_mode` words it)."""
+
+    prefix = "voice"
 
 
 def open_speaker(settings: SpeechSettings, echo: Callable[[str], None] | None = None) -> Speaker:
@@ -50,4 +53,4 @@ def open_speaker(settings: SpeechSettings, echo: Callable[[str], None] | None = 
         from gm.speech.output import open_speech_speaker
 
         return open_speech_speaker(settings, PrintSpeaker(echo))
-    raise BadSpeech(f"--speech must be on, off or wav:DIR, not {spec!r}")
+    raise BadSpeech(f"--speech must be on, off or wav:DIR, not {spec!r}", "speech_mode", spec=spec)

@@ -73,7 +73,7 @@ class Words:
             numbers=numbers,
             yes=frozenset(map(fold, hear.phrases("yes"))) | said("common.yes", "werewolf.vote.yes") | {"y", "yes"},
             no=frozenset(map(fold, hear.phrases("no"))) | said("common.no", "werewolf.vote.no") | {"n", "no"},
-            done=said("werewolf.done") | {"done", "d"},
+            done=frozenset(map(fold, hear.phrases("done"))) | said("werewolf.done") | {"done", "d"},
             nobody=said("werewolf.reveal.none", "werewolf.vote.abstain") | {"none", "nobody"},
             graveyard=frozenset(map(fold, [*hear.phrases("graveyard"), *graveyard_names()])) | {GRAVEYARD},
             cards=cards,

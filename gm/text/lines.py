@@ -60,6 +60,7 @@ class Voice:
         self.language = language(lang)
         self.readings: dict[str, str] = dict(self.pack.get("words", {}))
         self.readings.update(readings or {})
+        self._leads: tuple[str, ...] | None = None
 
     # -- lookup -----------------------------------------------------------------------------
     def entry(self, key: str) -> Any:
@@ -87,7 +88,8 @@ class Voice:
         else:
             text_template = spoken_template = entry
         spoken_template = self.language.reading.spoken_template(spoken_template)
-        text = _sentence(text_template, _Renderer(self._text_field).format(text_template, **fields))
+        text = _sentence(text_template, _Renderer(self._text_field).format(text_template, **fields),
+                         self._lower_case_leads())
         spoken = _sentence(spoken_template, _Renderer(self._spoken_field).format(spoken_template, **fields))
         return Line(key=key, text=text, spoken=spoken, urgent=urgent, fields=fields)
 
@@ -113,6 +115,14 @@ class Voice:
         """How a name or word is said: its reading where one is known, as the language's reading
         module says it (a voice that cannot read kana gets a kana reading in Latin letters)."""
         return self.language.reading.spoken_word(word, self.readings.get(word))
+
+    def _lower_case_leads(self) -> tuple[str, ...]:
+        """The pack's words that may lead a printed sentence through a field: the graveyard, yes, no."""
+        if self._leads is None:
+            words = [self.entry(f"common.{key}") for key in ("graveyard", "yes", "no") if self.has(f"common.{key}")]
+            texts = [word["text"] if isinstance(word, dict) else word for word in words]
+            self._leads = tuple(text for text in texts if isinstance(text, str) and text[:1].islower())
+        return self._leads
 
     def _join(self, items: Sequence[str]) -> str:
         return self.language.joined(list(items))
@@ -182,10 +192,13 @@ class Voice:
         return self._text_field(value, spec)
 
 
-def _sentence(template: str, rendered: str) -> str:
-    """A line that starts with a field and ends a sentence starts with a capital letter
-    ("{name} holds …." with the graveyard → "The graveyard holds …."); kana has no case."""
-    if template.startswith("{") and template.rstrip().endswith((".", "!", "?")):
+def _sentence(template: str, rendered: str, leads: tuple[str, ...] | None = None) -> str:
+    """A line that starts with a field and ends a sentence starts with a capital letter; printed
+    (with `leads`), only when one of the pack's own words leads it ("{name} holds …." with the
+    graveyard → "The graveyard holds …."), so a name stays as given ("aki is executed.").
+    Kana has no case."""
+    if template.startswith("{") and template.rstrip().endswith((".", "!", "?")) and (
+            leads is None or rendered.startswith(leads)):
         return rendered[:1].upper() + rendered[1:]
     return rendered
 
