@@ -110,3 +110,30 @@ def test_talk_and_other_words_are_no_answer(tmp_path, key, text, voice, monkeypa
 def test_answers_said_plainly_are_heard(tmp_path, key, text, answer):
     rate, audio = said(tmp_path, text, "flite:slt")
     assert heard(key, rate, audio)[1] == answer
+
+
+def test_a_read_back_yes_is_not_taken_by_a_card_that_sounds_like_it(tmp_path):
+    rate, audio = said(tmp_path, "yes", "flite:kal")
+    model = sphinx.load()
+    assert model.decode(model.search(model.rivals(book("confirm"))), audio, rate).text == "death"  # the card
+    assert heard("confirm", rate, audio)[1] == "yes"  # heard again by the answers alone
+
+
+@pytest.mark.parametrize(("loop", "phrase", "beats"), [
+    ("d aa n", "done", True),  # one phone off a short answer: how flite and espeak-ng say it
+    ("th aa", "done", False), ("n ow", "done", False), ("d aa n", "one", False),
+    ("w ah n v ow", "one vote", False),  # a longer answer gets no slack
+])
+def test_a_short_answer_beats_a_loop_of_free_phones_one_phone_off(monkeypatch, loop, phrase, beats):
+    model = sphinx.load()
+    monkeypatch.setattr(model, "decode", lambda search, audio, rate: sphinx.Heard(
+        " ".join(sphinx.PHONE_WORD + p for p in loop.split())))
+    assert model.beats_free_phones(phrase, b"", 16000) is beats
+
+
+def test_a_long_answer_has_more_to_lose_to_the_loop_of_free_phones(tmp_path, monkeypatch):
+    rate, audio = said(tmp_path, "werewolf seer", "en+f4", 160, 40)
+    model = sphinx.load()
+    assert model.beats_free_phones("werewolf seer", audio, rate)
+    monkeypatch.setattr(sphinx, "LONGER", 1.0)
+    assert not model.beats_free_phones("werewolf seer", audio, rate)

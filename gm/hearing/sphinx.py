@@ -40,6 +40,17 @@ PHONES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY
 """The en-us model's phones: the loop of free phones that an answer must beat."""
 NEAR = 2  # phones from which another phrase sounds unlike a step's answer
 PHONE_WORD = "gm-phone-"  # the loop's words, one per phone (no English word is spelt so)
+SLACK = ((4, 1),)
+"""(phones, edits): an answer of at most so many phones whose loop of free phones came out within
+so many edits of the answer's own phones still beats it (flite and espeak-ng say "done" so that
+the model hears D AA N; talk and other words come out further off, and a loop that need only
+begin so, as espeak-ng's en-us+f2 breathes out after "one", W AA N IH EY, let half as many
+other words and numbers through again)."""
+LONG, LONGER = 6, 1e-2
+"""A phrase of more phones than LONG has more to lose to the loop: espeak-ng's en+f4 "werewolf
+seer" (10 phones) lost to it at GARBAGE and beat it at a ten-thousandth of that; a hundredth a
+phone let no more talk through (bench/listen_bench.py --lang en), a ten-thousandth did."""
+CARD = "card"  # what a card's name is among a book's other phrases (`gm.hearing.phrases.other_phrases`)
 GARBAGE = 1e-22
 """The JSGF weight of the loop of free phones against the phrase's 1 (measured by
 bench/listen_bench.py --lang en: heavier, more answers are lost; lighter, more non-answers pass)."""
@@ -118,9 +129,25 @@ class SphinxModel:
         return self._jsgf(f"public <said> = {' | '.join(p for p in phrases if p != UNK)} ;")
 
     def guard(self, phrase: str) -> str:
-        """The JSGF search of `phrase` against a loop of free phones weighted by GARBAGE."""
+        """The JSGF search of `phrase` against a loop of free phones weighted by GARBAGE, and by
+        LONGER for every phone of the phrase beyond LONG."""
         loop = " | ".join(PHONE_WORD + p.lower() for p in PHONES)
-        return self._jsgf(f"<phone> = {loop} ;\npublic <said> = /1/ ({phrase}) | /{GARBAGE}/ <phone>+ ;")
+        weight = GARBAGE * LONGER ** max(0, len(self._phones(phrase)) - LONG)
+        return self._jsgf(f"<phone> = {loop} ;\npublic <said> = /1/ ({phrase}) | /{weight:.3g}/ <phone>+ ;")
+
+    def beats_free_phones(self, phrase: str, audio: bytes, rate: float) -> bool:
+        """Whether `phrase` beats the loop of free phones on `audio` (`guard`), or the loop's
+        phones are within SLACK of the phrase's own."""
+        from rapidfuzz.distance import Levenshtein
+
+        heard = self.decode(self.guard(phrase), audio, rate).text
+        if heard == phrase:
+            return True
+        own = self._phones(phrase)
+        edits = next((e for most, e in SLACK if len(own) <= most), 0)
+        loop = [w.removeprefix(PHONE_WORD).upper() for w in heard.split() if w != PHONE_WORD + "sil"]
+        return bool(edits) and all(w.startswith(PHONE_WORD) for w in heard.split()) and (
+            Levenshtein.distance(loop, own) <= edits)
 
     def _jsgf(self, rules: str) -> str:
         if rules not in self._searches:
@@ -158,12 +185,33 @@ class SphinxRecogniser(UtteranceRecogniser):
 
     def hear(self, audio: bytes) -> Heard:
         heard = self.model.decode(self.search, audio, self.rate)
-        if (not self.model.second_opinion or self.book is None or not heard.text
-                or (self.book.match(heard) is None and self.book.match_run(heard) is None)):
+        if not self.model.second_opinion or self.book is None or not heard.text:
             return heard
-        if self.model.decode(self.model.guard(heard.text), audio, self.rate).text == heard.text:
+        if self.answers(heard):
+            return heard if self.model.beats_free_phones(heard.text, audio, self.rate) else _unsure(heard)
+        if self.book.others.get(heard.text) == CARD:
+            return self.answers_only(audio) or heard
+        return heard
+
+    def answers(self, heard: Heard) -> bool:
+        assert self.book is not None
+        return self.book.match(heard) is not None or self.book.match_run(heard) is not None
+
+    def answers_only(self, audio: bytes) -> Heard | None:
+        """An answer heard by a grammar of the question's answers alone, when it beats the loop
+        of free phones: a card's name, which no table says to a question that is no card
+        question, took the answer (flite's "yes" came out as the card "death" at every
+        read-back, by the answers alone as "yes"). Other phrases heard are left no answer: a
+        number or a name heard by the answers alone came out a wrong answer twice as often)."""
+        assert self.book is not None
+        heard = self.model.decode(self.model.search(list(self.book.phrases)), audio, self.rate)
+        if heard.text and self.answers(heard) and self.model.beats_free_phones(heard.text, audio, self.rate):
             return heard
-        return Heard(heard.text, tuple((w, 0.0) for w, _ in heard.words))
+        return None
+
+
+def _unsure(heard: Heard) -> Heard:
+    return Heard(heard.text, tuple((w, 0.0) for w, _ in heard.words))
 
 
 def _at_16k(audio: bytes, rate: float) -> bytes:
