@@ -42,6 +42,7 @@ REFUSALS = {
     "input.unknown_executed_player": lambda: _judge(executed="Zed"),
     "input.graveyard_name": lambda: check_player_names(["A", "墓地"]),
     "input.answer_word": lambda: check_player_names(["A", "완료"], "ko"),
+    "input.keyboard_key": lambda: check_player_names(["A", "R"], "ja"),
     "input.not_pair": lambda: parse_pairs("A=1,B"),
     "input.given_twice": lambda: parse_pairs("A=1,a=2"),
     "input.no_pairs": lambda: parse_pairs(" , "),

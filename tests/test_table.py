@@ -216,6 +216,9 @@ def test_a_korean_night_typed_has_no_refusal_and_no_english_line():
     ("ja", "健,美緒,空,いいえ", "「いいえ」はプレイヤーの名前にできません：答えの言葉（いいえ）です"),
     ("ko", "민수,지훈,서연,없음", "‘없음’은(는) 플레이어 이름이 될 수 없어요: 대답하는 말(없음)이에요"),
     ("ko", "민수,지훈,서연,완료", "‘완료’은(는) 플레이어 이름이 될 수 없어요: 대답하는 말(완료)이에요"),
+    ("en", "Aki,Ken,Mio,R", "'R': typing r repeats the question or lists its answers"),
+    ("ja", "健,美緒,空,ｒ", "「ｒ」はプレイヤーの名前にできません：rと打つと質問の繰り返しか答えの一覧になります"),
+    ("ko", "민수,지훈,서연,？", "플레이어 이름이 될 수 없어요: ?를 치면 질문을 다시 하거나 대답을 보여 줘요"),
 ])
 def test_a_name_that_is_an_answer_word_is_refused_at_set_up_in_one_line(lang, players, reason):
     result = CliRunner().invoke(app, ["werewolf", "play", "--players", players, "--lang", lang], input="")

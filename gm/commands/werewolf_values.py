@@ -48,7 +48,9 @@ def parse_players(spec: str) -> tuple[list[str], dict[str, str]]:
 def check_player_names(names: Sequence[str], lang: str = "en") -> None:
     """A player may not be named like the graveyard, in any case or language (the vote needs
     both), nor like a word that answers a question in the night's language (done, none, yes,
-    no, 完了, 없음, a number): the table could never name them. Full-width forms count too."""
+    no, 完了, 없음, a number), nor like a key the keyboard keeps (r repeats, ? lists): the table
+    could never name them. Full-width forms count too."""
+    from gm.hearing.keyboard import HELP, REPEAT
     from gm.table.words import Words
     from gm.text.lines import Voice
 
@@ -59,6 +61,9 @@ def check_player_names(names: Sequence[str], lang: str = "en") -> None:
         if said in graveyard:
             raise BadInput(f"a player cannot be named {name!r}: that is the graveyard's name", "graveyard_name",
                            name=name)
+        if said in (REPEAT, HELP, fold("？")):
+            raise BadInput(f"a player cannot be named {name!r}: typing {said} repeats the question or lists "
+                           "its answers", "keyboard_key", name=name, word=said)
         if said in words or whole_number(said) is not None:
             raise BadInput(f"a player cannot be named {name!r}: it is an answer word ({said})", "answer_word",
                            name=name, word=said)
