@@ -12,6 +12,7 @@ from gm.commands.common import GmApp, fail, input_errors, print_json, said_in
 from gm.commands.options import LANG, Json, Lang, Rate, VoiceId, Volume, VoskModel, for_typer, number_in, text_up_to
 from gm.commands.values import SAID_TEXT
 from gm.speech.settings import SpeechSettings
+from gm.text.numbers import whole_number
 from voices import LANGUAGES, default_language
 
 if TYPE_CHECKING:
@@ -265,10 +266,11 @@ def _device(device: str | None, devices: list[dict], words: Voice) -> int | str 
     """The input device `--device` names: an index among `devices` (refused otherwise), or a name."""
     if device is None or not device.strip().isdecimal():
         return device
-    if len(device.strip()) > 9 or int(device) not in {d["index"] for d in devices}:
+    index = whole_number(device)
+    if index is None or index not in {d["index"] for d in devices}:
         known = ", ".join(str(d["index"]) for d in devices) or words.text("voice.model.none_missing")
         fail(words.text("errors.voice.no_device", device=device.strip()[:12], known=known))
-    return int(device)
+    return index
 
 
 @app.command("hear")
