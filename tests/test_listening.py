@@ -45,11 +45,11 @@ NAMES = TABLE.choice("vote", ("Aki", "Ken", "graveyard"), {"graveyard": "the gra
 
 
 def test_a_count_heard_surely_is_taken_without_a_read_back(clock):
-    asker, out = _asker(clock, [said("two votes")])
+    asker, out = _asker(clock, [said("two")])
     answer = asker.ask(_votes())
     assert answer == Answer({"Ken": 2}, How.VOICE, True)
     assert asker.speaker.lines == []
-    assert "  (heard) two votes" in out
+    assert "  (heard) two" in out
 
 
 def test_a_count_heard_unsure_is_asked_again_never_taken_or_replaced(clock):
@@ -95,6 +95,19 @@ def test_only_yes_alone_and_sure_accepts_a_read_back(clock):
     asker, _ = _asker(clock, script, keyboard="Aki\n")
     assert asker.ask(NAMES).value == "Aki"  # unsure, mixed with a name, with a decoy: never a yes
     assert asker.speaker.keys() == ["listen.confirm", "listen.not_understood", "listen.confirm", "listen.type_it"]
+
+
+def test_a_yes_heard_unsure_twice_in_a_row_confirms_a_read_back(clock):
+    asker, _ = _asker(clock, [said("ken"), said("yes", conf=0.5), said("yes", conf=0.5)], keyboard="Aki\n")
+    assert asker.ask(NAMES) == Answer("Ken", How.VOICE, True, confirmed=True)
+    assert asker.speaker.keys() == ["listen.confirm", "listen.not_understood", "listen.confirm"]
+
+
+@pytest.mark.parametrize("second", [said("no", conf=0.5), said("think"), None])
+def test_an_unsure_yes_not_heard_again_alike_goes_to_the_keyboard(clock, second):
+    script = [said("ken"), said("yes", conf=0.5)] + ([second] if second else [""])
+    asker, _ = _asker(clock, script, keyboard="Aki\n")
+    assert asker.ask(NAMES) == Answer("Aki", How.KEYBOARD)
 
 
 def test_no_re_asks_and_yes_confirms(clock):

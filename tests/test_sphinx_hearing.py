@@ -95,7 +95,7 @@ def test_no_is_not_taken_by_a_decoy_that_sounds_the_same(tmp_path):
 
 
 @pytest.mark.parametrize(("key", "text", "voice"), [
-    ("count", "sure", "en-us"), ("who", "sure", "en-us"), ("who", "coffee", "en"), ("count", "window", "en"),
+    ("count", "sure", "en-us"), ("who", "sure", "en-us"), ("count", "window", "en"),
     ("card", "peter", "flite:kal"), ("count", "apple", "en-us")])
 def test_talk_and_other_words_are_no_answer(tmp_path, key, text, voice, monkeypatch):
     rate, audio = said(tmp_path, text, voice, 190 if voice == "en-us" else 150)
@@ -120,11 +120,12 @@ def test_a_read_back_yes_is_not_taken_by_a_card_that_sounds_like_it(tmp_path):
 
 
 @pytest.mark.parametrize(("loop", "phrase", "beats"), [
-    ("d aa n", "done", True),  # one phone off a short answer: how flite and espeak-ng say it
-    ("th aa", "done", False), ("n ow", "done", False), ("d aa n", "one", False),
+    ("d aa n", "done", True),  # a vowel of its class off a short answer: how flite and espeak-ng say it
+    ("w aa n uw", "one", True), ("dh aa n", "done", True),  # espeak-ng's en-us+f2, flite's kal
+    ("th aa", "done", False), ("n ow", "done", False), ("n ow", "one", False), ("y uh ow eh s", "yes", False),
     ("w ah n v ow", "one vote", False),  # a longer answer gets no slack
 ])
-def test_a_short_answer_beats_a_loop_of_free_phones_one_phone_off(monkeypatch, loop, phrase, beats):
+def test_a_short_answer_beats_a_loop_of_free_phones_a_phone_or_so_off(monkeypatch, loop, phrase, beats):
     model = sphinx.load()
     monkeypatch.setattr(model, "decode", lambda search, audio, rate: sphinx.Heard(
         " ".join(sphinx.PHONE_WORD + p for p in loop.split())))
@@ -137,3 +138,41 @@ def test_a_long_answer_has_more_to_lose_to_the_loop_of_free_phones(tmp_path, mon
     assert model.beats_free_phones("werewolf seer", audio, rate)
     monkeypatch.setattr(sphinx, "LONGER", 1.0)
     assert not model.beats_free_phones("werewolf seer", audio, rate)
+
+
+@pytest.mark.parametrize(("said_", "other", "distance"), [
+    ("D AH N", "D AH N", 0), ("D AH N", "D AA N", 0.5), ("D AH N", "N AA", 2.5), ("W AH N", "L AY ER", 2),
+    ("Y EH S", "Y UH OW EH S", 2), ("N OW", "N AA", 0.5), ("T UW", "", 2),
+])
+def test_phones_of_one_class_are_nearer_than_others(said_, other, distance):
+    assert sphinx.phone_distance(said_.split(), other.split()) == distance == sphinx.phone_distance(
+        other.split(), said_.split())
+
+
+def test_decoys_of_a_kind_of_answer_are_only_where_a_question_takes_it():
+    model = sphinx.load()
+    grammars = {key: set(model.rivals(book(key))) for key in ("count", "who", "confirm", "werewolf.deal")}
+    assert {"linda", "george"} <= grammars["who"] and not {"linda", "george"} & grammars["count"]
+    assert {"okay", "nah"} <= grammars["confirm"] and not {"okay", "nah"} & (grammars["count"] | grammars["who"])
+    assert "none" in grammars["count"] and "none" not in grammars["confirm"]  # "none" sounds like "one"
+    assert "weather" in grammars["count"] and "liar" not in grammars["count"]  # 2 phones from "one": it took it
+    assert not {"nah", "no", "none", "one"} & grammars["werewolf.deal"]  # all within NEAR of "done"
+    assert "tom" in grammars["count"]  # a player is no decoy: a phrase of the table, always there
+
+
+@pytest.mark.parametrize(("key", "text", "voice", "speed", "pitch"), [
+    ("count", "none", "en-us", 170, 50), ("count", "none", "flite:slt", 0, 0),
+    ("who", "linda", "en-us", 170, 50), ("who", "george", "flite:rms", 0, 0),
+    ("confirm", "okay", "flite:slt", 0, 0), ("confirm", "nah", "en-us", 150, 50)])
+def test_words_said_instead_of_an_answer_are_no_answer(tmp_path, key, text, voice, speed, pitch):
+    rate, audio = said(tmp_path, text, voice, speed, pitch)
+    assert heard(key, rate, audio)[1] is None
+
+
+@pytest.mark.parametrize(("text", "answer", "voice", "speed", "pitch"), [
+    ("one", "1", "en-us+f2", 143, 54), ("done", "done", "en-us+f2", 182, 69)])
+def test_a_breath_after_the_word_is_no_phone_of_it(tmp_path, text, answer, voice, speed, pitch):
+    rate, audio = said(tmp_path, text, voice, speed, pitch)
+    key = "count" if answer.isdigit() else "werewolf.deal"
+    result = Listener(sphinx.load(), PcmSource(rate, audio, FakeClock())).hear_once(book(key))
+    assert result is not None and result.sure(0.9) and book(key).match(result) == answer

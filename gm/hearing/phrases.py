@@ -61,18 +61,25 @@ class Vocabulary:
     hear: Mapping[str, tuple[str, ...]]
     decoys: tuple[str, ...] = ()  # words that answer nothing (`gm.hearing.decoys`)
     cards: tuple[str, ...] = ()  # the cards' names: said at the table, an answer only to a card question
+    kinds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Decoys of one kind of answer ("number", "player", "yes_no": `gm.hearing.decoys.decoys_for`)."""
 
     @classmethod
     def from_voice(cls, voice: Voice) -> Vocabulary:
         """The `[listen.hear]` table of a voice pack (printed forms and kana readings alike),
         with the decoy words of its language (its `decoy` entry first: the one of two words the
         model cannot tell apart that is never an answer) and the cards' names."""
-        from gm.hearing.decoys import decoys
+        from gm.hearing.decoys import decoys, decoys_for
 
         hear = {key: _forms(entry) for key, entry in voice.entry("listen.hear").items()}
         own = hear.pop(DECOY, ())
         cards = tuple(dict.fromkeys(p for entry in voice.entry("werewolf.cards").values() for p in _forms(entry)))
-        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards)
+        kinds = {kind: tuple(map(norm, words)) for kind, words in decoys_for(voice.lang).items()}
+        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards, {DECOY: own, **kinds})
+
+    def decoys_of(self, kinds: Iterable[str]) -> tuple[str, ...]:
+        """The decoys of `kinds` of answer, with the pack's own (`[listen.hear] decoy`)."""
+        return tuple(dict.fromkeys(w for kind in (DECOY, *kinds) for w in self.kinds.get(kind, ())))
 
     def phrases(self, answer_id: str) -> tuple[str, ...]:
         return self.hear.get(answer_id, ())
@@ -112,6 +119,9 @@ class Phrasebook:
     near_miss: float = NEAR_MISS  # rapidfuzz ratio from which a near miss counts
     decoys: tuple[str, ...] = ()
     others: Mapping[str, str] = field(default_factory=dict)
+    kept: tuple[str, ...] = ()
+    """Decoys kept in the grammar even where they sound near an answer (the pack's own, and those
+    of the question's kind of answer): each is there because the model cannot tell it from one."""
 
     def __post_init__(self) -> None:
         if any(p in self.phrases for p in self.others):
@@ -141,7 +151,8 @@ class Phrasebook:
 
         return replace(self, phrases={p: a for p, a in self.phrases.items() if heard(p)},
                        others={p: k for p, k in self.others.items() if heard(p)},
-                       decoys=tuple(d for d in self.decoys if hearable(d)))
+                       decoys=tuple(d for d in self.decoys if hearable(d)),
+                       kept=tuple(d for d in self.kept if hearable(d)))
 
     def with_phrases(self, phrases: Mapping[str, str]) -> Phrasebook:
         """This book with more phrases (those already here keep their answer); they stop being others."""

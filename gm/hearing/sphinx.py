@@ -38,18 +38,35 @@ NOT_WORDS = ("<", "[", "(", "+")  # <s>, </s>, <sil>, [NOISE], (NULL), +SPN+: si
 PHONES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y "
           "Z ZH").split()
 """The en-us model's phones: the loop of free phones that an answer must beat."""
-NEAR = 2  # phones from which another phrase sounds unlike a step's answer
+NEAR = 2.5
+"""Phones (`phone_distance`) from which another phrase sounds unlike a step's answer: espeak-ng's
+"done" comes out D AA N or Z AA, and "nah" (N AA, 2.5 off) took it at most steps."""
 PHONE_WORD = "gm-phone-"  # the loop's words, one per phone (no English word is spelt so)
-SLACK = ((4, 1),)
-"""(phones, edits): an answer of at most so many phones whose loop of free phones came out within
-so many edits of the answer's own phones still beats it (flite and espeak-ng say "done" so that
-the model hears D AA N; talk and other words come out further off, and a loop that need only
-begin so, as espeak-ng's en-us+f2 breathes out after "one", W AA N IH EY, let half as many
-other words and numbers through again)."""
+DECOY_NEAR = 2.0
+"""Phones (`phone_distance`) within which a decoy of the language's list sounds like an answer and
+is left out of the question's grammar: "liar" took espeak-ng's "one" (W AH N, 2 off), "know" and
+"sarah" took "zero" and "two". The pack's own decoys (`Phrasebook.kept`) stay unless said the same:
+each is there because the model cannot tell it from an answer ("none" from "one")."""
+PHONE_CLASSES = {phone: kind for kind, phones in {
+    "vowel": "AA AE AH AO AW AY EH ER EY IH IY OW OY UH UW", "stop": "B D G K P T",
+    "fricative": "CH DH F HH JH S SH TH V Z ZH", "nasal": "M N NG", "glide": "L R W Y"}.items()
+    for phone in phones.split()}
+"""A phone replaced by one of its own class costs half (`phone_distance`): the model hears flite's
+and espeak-ng's AH as AA, D as DH or Z, N as NG."""
+SLACK = ((4, 1.5),)
+"""(phones, distance): an answer of at most so many phones whose loop of free phones came out within
+so much `phone_distance` of the answer's own phones still beats it (flite and espeak-ng say "done"
+so that the model hears D AA N, "one" W AA N UW; talk and other words come out further off, and a
+loop that need only begin so, as espeak-ng's en-us+f2 breathes out after "one", W AA N IH EY, let
+half as many other words and numbers through again)."""
 LONG, LONGER = 6, 1e-2
 """A phrase of more phones than LONG has more to lose to the loop: espeak-ng's en+f4 "werewolf
 seer" (10 phones) lost to it at GARBAGE and beat it at a ten-thousandth of that; a hundredth a
 phone let no more talk through (bench/listen_bench.py --lang en), a ten-thousandth did."""
+BREATH, FRAME = 34, 320
+"""dB under the loudest 20 ms frame (FRAME samples at RATE) from which the frames after the last
+loud one are made silence before decoding: espeak-ng's en-us+f2 and en+f4 breathe out 35-40 dB
+under the word, and the model heard the breath as phones (W AA N IH EY, which the loop won)."""
 CARD = "card"  # what a card's name is among a book's other phrases (`gm.hearing.phrases.other_phrases`)
 GARBAGE = 1e-22
 """The JSGF weight of the loop of free phones against the phrase's 1 (measured by
@@ -102,21 +119,21 @@ class SphinxModel:
         return SphinxRecogniser(self, search, rate, book if search != FULL else None)
 
     def rivals(self, book: Phrasebook) -> list[str]:
-        """`book`'s grammar without the rivals that sound like one of its answers: a decoy spoken
-        the same ("know" took every "no"), and for a question with one answer (a step's "done")
-        any other phrase within NEAR phones of it (espeak-ng's "done" was heard as "none", a
-        count's zero, at every deal, then as the decoy "john"; at a step nothing else is asked
-        for, and the loop of free phones still catches talk)."""
-        from rapidfuzz.distance import Levenshtein
-
+        """`book`'s grammar without the rivals that sound like one of its answers (`phone_distance`):
+        a decoy of the pack said the same ("know" took every "no"), one of the language's list
+        within DECOY_NEAR, and for a question with one answer (a step's "done") any other phrase
+        within NEAR (espeak-ng's "done" was heard as "none", a count's zero, at every deal, then as
+        the decoy "john"; at a step nothing else is asked for, and the loop of free phones still
+        catches talk)."""
         own = [self._phones(p) for p in book.phrases]
-        near = NEAR if len(set(book.phrases.values())) == 1 else 0
+        one = len(set(book.phrases.values())) == 1
         decoys = set(book.decoy_words())
 
         def rival(phrase: str) -> bool:
-            if phrase in book.phrases or not (near or phrase in decoys):
+            if phrase in book.phrases or not (one or phrase in decoys):
                 return True
-            return min(Levenshtein.distance(self._phones(phrase), o) for o in own) > near
+            near = NEAR if one else 0.0 if phrase in book.kept else DECOY_NEAR
+            return min(phone_distance(self._phones(phrase), o) for o in own) > near
 
         return [p for p in book.grammar_phrases() if rival(p)]
 
@@ -138,16 +155,14 @@ class SphinxModel:
     def beats_free_phones(self, phrase: str, audio: bytes, rate: float) -> bool:
         """Whether `phrase` beats the loop of free phones on `audio` (`guard`), or the loop's
         phones are within SLACK of the phrase's own."""
-        from rapidfuzz.distance import Levenshtein
-
         heard = self.decode(self.guard(phrase), audio, rate).text
         if heard == phrase:
             return True
         own = self._phones(phrase)
-        edits = next((e for most, e in SLACK if len(own) <= most), 0)
+        slack = next((most for phones, most in SLACK if len(own) <= phones), 0.0)
         loop = [w.removeprefix(PHONE_WORD).upper() for w in heard.split() if w != PHONE_WORD + "sil"]
-        return bool(edits) and all(w.startswith(PHONE_WORD) for w in heard.split()) and (
-            Levenshtein.distance(loop, own) <= edits)
+        return bool(slack) and all(w.startswith(PHONE_WORD) for w in heard.split()) and (
+            phone_distance(loop, own) <= slack)
 
     def _jsgf(self, rules: str) -> str:
         if rules not in self._searches:
@@ -168,7 +183,7 @@ class SphinxModel:
             decoder.activate_search(search)
         decoder.reinit_feat()
         decoder.start_utt()
-        decoder.process_raw(_at_16k(audio, rate), full_utt=True)
+        decoder.process_raw(_tail_hushed(_at_16k(audio, rate)), full_utt=True)
         decoder.end_utt()
         words = [s.word.split("(")[0] for s in decoder.seg() or () if not s.word.startswith(NOT_WORDS)]
         return Heard(" ".join(words), tuple((w, 1.0) for w in words))
@@ -212,6 +227,38 @@ class SphinxRecogniser(UtteranceRecogniser):
 
 def _unsure(heard: Heard) -> Heard:
     return Heard(heard.text, tuple((w, 0.0) for w, _ in heard.words))
+
+
+def phone_distance(said: list[str], other: list[str]) -> float:
+    """How far two phone sequences are apart: a phone left out or put in costs 1, one replaced by
+    another of its class (PHONE_CLASSES) a half, by any other phone 1."""
+    before = [float(j) for j in range(len(other) + 1)]
+    for i, a in enumerate(said, start=1):
+        row = [float(i)]
+        for j, b in enumerate(other, start=1):
+            swap = 0.0 if a == b else 0.5 if PHONE_CLASSES.get(a, a) == PHONE_CLASSES.get(b, b) else 1.0
+            row.append(min(before[j] + 1, row[j - 1] + 1, before[j - 1] + swap))
+        before = row
+    return before[-1]
+
+
+def _tail_hushed(audio: bytes) -> bytes:
+    """16 kHz `audio` with the frames after its last one within BREATH dB of its loudest made
+    silence: a breath after the word is no phone of it. Silence stays silence."""
+    import numpy as np
+
+    samples = np.frombuffer(audio[: len(audio) // 2 * 2], dtype="<i2")
+    frames = len(samples) // FRAME
+    if not frames:
+        return audio
+    power = (samples[: frames * FRAME].astype(np.float64).reshape(frames, FRAME) ** 2).mean(axis=1)
+    if not power.max():
+        return audio
+    last = int(np.flatnonzero(power >= power.max() * 10 ** (-BREATH / 10))[-1])
+    hushed = samples.copy()
+    hushed[(last + 1) * FRAME:] = 0
+    tail_hushed: bytes = hushed.tobytes()
+    return tail_hushed
 
 
 def _at_16k(audio: bytes, rate: float) -> bytes:

@@ -44,27 +44,37 @@ COMMAND_CONFIDENCE = 0.8
 def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
     """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`),
-    with every other phrase of the table as no answer (`other_phrases`); a question with one
-    answer (a step's "done") takes it heard less surely."""
+    with every other phrase of the table as no answer (`other_phrases`) and the decoys of the
+    kinds of answer it takes (`answer_kinds`); a question with one answer (a step's "done") takes
+    it heard less surely."""
     phrases = question_phrases(question, vocabulary, spoken, seats)
     confidence = STEP_CONFIDENCE if len(question.answers) == 1 else ANSWER_CONFIDENCE
-    return Phrasebook(phrases, confidence, model.unk, decoys=vocabulary.decoys,
-                      others=other_phrases(vocabulary, spoken, seats)).only(model.hears)
+    kept = vocabulary.decoys_of(answer_kinds(question.answers, seats))
+    return Phrasebook(phrases, confidence, model.unk, decoys=tuple(dict.fromkeys(kept + vocabulary.decoys)),
+                      others=other_phrases(vocabulary, spoken, seats), kept=kept).only(model.hears)
+
+
+def answer_kinds(answers: Sequence[str], seats: Sequence[str] = ()) -> tuple[str, ...]:
+    """The kinds of answer (`gm.hearing.decoys.decoys_for`) among `answers`: "number" (a count),
+    "player" (one of `seats`), "yes_no"."""
+    kinds = {"number": any(a.isdigit() for a in answers), "player": bool(set(answers) & set(seats)),
+             "yes_no": bool({"yes", "no"} & set(answers))}
+    return tuple(kind for kind, taken in kinds.items() if taken)
 
 
 class VoiceAsker:
     """Asks by voice with the keyboard racing it (first answer wins).
 
     A heard answer is taken as the question says (`Question.readback`): a count heard surely is
-    taken as it is, and heard unsure it is asked again (never replaced by a value before it);
-    a yes or no, a step's "done" and a read-back's own answers likewise. Other answers (a card,
-    a player) are read back ("Aki: Werewolf. Right?") and only "yes", said alone and surely
-    (or typed, or Enter), accepts one; "no" re-asks the question; one of the question's own
-    answers heard instead is a correction, read back in its turn; silence or an unclear reply
-    reads back once more, and the next one goes to the keyboard. A typed valid answer is taken
-    as it is. A timeout or an unclear answer re-asks once; the next one falls back to the
-    keyboard. A question with a timeout and default listens until its deadline and then
-    returns the default.
+    taken as it is, and heard unsure it is asked again (never replaced by a value before it); a
+    yes or no, a step's "done" and a read-back's own answers likewise. Other answers (a card, a
+    player) are read back ("Aki: Werewolf. Right?") and only "yes", said alone and surely (or
+    heard unsure twice in a row, or typed, or Enter), accepts one; "no" re-asks the question;
+    one of the question's own answers heard instead is a correction, read back in its turn;
+    silence or an unclear reply reads back once more, and the next one goes to the keyboard. A
+    typed valid answer is taken as it is. A timeout or an unclear answer re-asks once; the next
+    one falls back to the keyboard. A question with a timeout and default listens until its
+    deadline and then returns the default.
     """
 
     def __init__(self, listener: Listener, keyboard: KeyboardAsker, speaker: Speaker, voice: Voice, clock: Clock,
@@ -183,7 +193,7 @@ class VoiceAsker:
         hearing of other audio agrees, and the whole tally is still confirmed (HW-R4)."""
         if heard is None or not (isinstance(question, Count) or len(question.answers) == 1):
             return None
-        token, _ = _token(book, Heard(heard.text, tuple((w, 1.0) for w, _ in heard.words)))
+        token, _ = _token(book, _as_sure(heard))
         value = None if token is None else question.parse(token)
         return None if value is None or isinstance(value, Refused) else value
 
@@ -199,9 +209,13 @@ class VoiceAsker:
                  book: Phrasebook) -> Answer[T] | None:
         """The answer once a "yes" confirms it (a typed answer counts as it is); None to ask
         again. The read-back's grammar holds the question's own phrases: one of them heard is a
-        correction, read back in its turn (taken as it is where the question takes it so)."""
+        correction, read back in its turn (taken as it is where the question takes it so). A
+        "yes" heard unsure at the read-back and again when it is read back once more confirms it,
+        as a count heard alike twice is taken: flite's awb says "yes" so that the loop of free
+        phones wins it every time (Y UH OW EH S), and a "no" heard once breaks the pair."""
         replies = self._yes_no.with_phrases(book.phrases)
         misses = 0
+        unsure_yes = False
         while True:
             self._speak(line, TurnKind.READBACK)
             said = self._listen(replies, self.confirm_seconds)
@@ -221,6 +235,10 @@ class VoiceAsker:
                     heard, line = again, again_line
                     continue
             misses += 1
+            yes = said is not None and replies.match(_as_sure(said)) == "yes"
+            if yes and unsure_yes:  # "yes" heard twice, each time unsure, and never anything else
+                return Answer(heard.value, How.VOICE, True, confirmed=True)
+            unsure_yes = yes and misses == 1
             if misses >= 2 or self.listener.source.ended:
                 return self._to_keyboard(question)
             if said is not None:
@@ -364,6 +382,11 @@ def _token(book: Phrasebook, heard: Heard) -> tuple[str | None, bool]:
     if run is None:
         return None, False
     return " ".join(run), heard.sure(SURE_CONFIDENCE)
+
+
+def _as_sure(heard: Heard) -> Heard:
+    """`heard` as if every word had been heard surely."""
+    return Heard(heard.text, tuple((w, 1.0) for w, _ in heard.words))
 
 
 def _sure(heard: Heard, book: Phrasebook, token: str) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast
 
 from voices import LANGUAGES, BadPack, load_pack, pack_path
@@ -68,6 +68,8 @@ class Language:
     engine: str
     decoys: tuple[str, ...]
     model: SpeechModel
+    decoys_for: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Decoys of one kind of answer ("number", "player", "yes_no"), only where a question takes it."""
 
     def joined(self, items: list[str]) -> str:
         """Items as a `{x:list}` says them: "A, B and C", "A、B、C"."""
@@ -110,7 +112,16 @@ def _language(code: str, path: str) -> Language:
     return Language(
         code=code, **{**texts, "reading": reading_module(texts["reading"], path)},
         voices=tuple(_get(table, "voices", list, path)), decoys=tuple(_get(table, "decoys", list, path)),
-        model=SpeechModel(**{key: _get(model, key, str, path, "language.model") for key in _MODEL}))
+        model=SpeechModel(**{key: _get(model, key, str, path, "language.model") for key in _MODEL}),
+        decoys_for=_decoys_for(table, path))
+
+
+def _decoys_for(table: Any, path: str) -> dict[str, tuple[str, ...]]:
+    """The `[language.decoys_for]` table (none where a pack has no such table)."""
+    kinds = table.get("decoys_for", {}) if isinstance(table, dict) else {}
+    if not isinstance(kinds, dict):
+        raise BadPack(f"the voice pack {path!r} needs decoys_for = a table in its [language] table")
+    return {kind: tuple(_get(kinds, kind, list, path, "language.decoys_for")) for kind in kinds}
 
 
 def language(code: str) -> Language:

@@ -44,11 +44,12 @@ def number_words(hear: Mapping[str, Sequence[str]]) -> dict[str, int]:
 
 
 def said_number(words: Sequence[str], spoken: Mapping[str, int]) -> int | None:
-    """The number folded `words` say: digits, perhaps with a counter (3票, 3 votes), or one of the
-    `spoken` number words (`number_words`)."""
+    """The number folded `words` say: digits or one of the `spoken` number words
+    (`number_words`), perhaps with a counter (3票, 3 votes, three votes)."""
     text = " ".join(words)
     for counter in COUNTERS:
-        if text.endswith(counter) and whole_number(text[: -len(counter)]) is not None:
-            text = text[: -len(counter)].strip()
+        rest = text[: -len(counter)].strip()
+        if text.endswith(counter) and (whole_number(rest) is not None or rest in spoken):
+            text = rest
     number = whole_number(text)
     return number if number is not None else spoken.get(text)
