@@ -22,7 +22,8 @@ from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Voice
 from gm.hearing.voice import VoiceControls, open_asker, open_controls
 from gm.ports import Answer, How, Line
-from gm.table.questions import Done, Table
+from gm.table.questions import Done, Table, YesNo
+from gm.table.words import Words
 from gm.speech.speakers import PrintSpeaker
 from gm.hearing import sphinx
 from gm.hearing.cannot_listen import NoAudio
@@ -108,6 +109,17 @@ def test_an_unsure_yes_not_heard_again_alike_goes_to_the_keyboard(clock, second)
     script = [said("ken"), said("yes", conf=0.5)] + ([second] if second else [""])
     asker, _ = _asker(clock, script, keyboard="Aki\n")
     assert asker.ask(NAMES) == Answer("Aki", How.KEYBOARD)
+
+
+@pytest.mark.parametrize(("script", "answer"), [
+    ([said("yes", conf=0.5), said("yes", conf=0.5)], Answer(True, How.VOICE, False)),
+    ([said("no", conf=0.5), said("no", conf=0.5)], Answer(False, How.VOICE, False)),
+    ([said("yes", conf=0.5), said("no", conf=0.5)], Answer(False, How.KEYBOARD)),
+])
+def test_a_yes_or_no_heard_unsure_twice_alike_is_taken(clock, script, answer):
+    question = YesNo("again", Line("again", "Again?", ""), EN, Words.of(EN), ("yes", "no"))
+    asker, _ = _asker(clock, script, keyboard="no\n")
+    assert asker.ask(question) == answer
 
 
 def test_no_re_asks_and_yes_confirms(clock):

@@ -187,15 +187,18 @@ class VoiceAsker:
         return Answer(value, How.VOICE, sure)
 
     def _unsure(self, question: Question[T], book: Phrasebook, heard: Heard | None) -> T | None:
-        """What `heard` would answer were it heard surely, for a count or a step (asked again
-        when unsure, never read back); None for other questions, a decoy or no answer. The same
-        value heard unsure at the question and again when it is asked again is taken: a second
-        hearing of other audio agrees, and the whole tally is still confirmed (HW-R4)."""
-        if heard is None or not (isinstance(question, Count) or len(question.answers) == 1):
+        """What `heard` would answer were it heard surely, for a count, a step or a yes or no
+        (asked again when unsure, never read back); None for other questions or answers (a fix
+        of the tally), a decoy or no answer. The same value heard unsure at the question and
+        again when it is asked again is taken: a second hearing of other audio agrees, and the
+        whole tally is still confirmed (HW-R4); a "no" heard once breaks a pair of "yes"."""
+        if heard is None:
             return None
         token, _ = _token(book, _as_sure(heard))
         value = None if token is None else question.parse(token)
-        return None if value is None or isinstance(value, Refused) else value
+        if value is None or isinstance(value, Refused):
+            return None
+        return value if isinstance(question, Count) or len(question.answers) == 1 or isinstance(value, bool) else None
 
     def _reask(self, question: Question[Any], key: str) -> None:
         self._say(key)
