@@ -158,6 +158,8 @@ def test_decoys_of_a_kind_of_answer_are_only_where_a_question_takes_it():
     assert "weather" in grammars["count"] and "liar" not in grammars["count"]  # 2 phones from "one": it took it
     assert not {"nah", "no", "none", "one"} & grammars["werewolf.deal"]  # all within NEAR of "done"
     assert "tom" in grammars["count"]  # a player is no decoy: a phrase of the table, always there
+    assert "no" in grammars["count"] and not {"wrong", "yeah"} & grammars["count"]  # said to read-backs
+    assert "wrong" in grammars["who"]
 
 
 @pytest.mark.parametrize(("key", "text", "voice", "speed", "pitch"), [

@@ -47,6 +47,10 @@ DECOY_NEAR = 2.0
 is left out of the question's grammar: "liar" took espeak-ng's "one" (W AH N, 2 off), "know" and
 "sarah" took "zero" and "two". The pack's own decoys (`Phrasebook.kept`) stay unless said the same:
 each is there because the model cannot tell it from an answer ("none" from "one")."""
+REPLY_NEAR = 1.5
+"""Phones (`phone_distance`) within which a way of saying yes or no ("wrong", "yeah") is no rival
+at a count: "wrong" (R AO NG) took espeak-ng's and flite's "one" at the night's counts; "yes" and
+"no" themselves stay ("no" for "no votes" must never be heard as a count)."""
 PHONE_CLASSES = {phone: kind for kind, phones in {
     "vowel": "AA AE AH AO AW AY EH ER EY IH IY OW OY UH UW", "stop": "B D G K P T",
     "fricative": "CH DH F HH JH S SH TH V Z ZH", "nasal": "M N NG", "glide": "L R W Y"}.items()
@@ -121,19 +125,28 @@ class SphinxModel:
     def rivals(self, book: Phrasebook) -> list[str]:
         """`book`'s grammar without the rivals that sound like one of its answers (`phone_distance`):
         a decoy of the pack said the same ("know" took every "no"), one of the language's list
-        within DECOY_NEAR, and for a question with one answer (a step's "done") any other phrase
-        within NEAR (espeak-ng's "done" was heard as "none", a count's zero, at every deal, then as
-        the decoy "john"; at a step nothing else is asked for, and the loop of free phones still
-        catches talk)."""
+        within DECOY_NEAR, at a count a way of saying yes or no other than "yes" and "no" within
+        REPLY_NEAR ("wrong" and "yeah" took "one": a table says them to a read-back), and for a
+        question with one answer (a step's "done") any other phrase within NEAR (espeak-ng's
+        "done" was heard as "none", a count's zero, at every deal, then as the decoy "john"; at a
+        step nothing else is asked for, and the loop of free phones still catches talk)."""
         own = [self._phones(p) for p in book.phrases]
         one = len(set(book.phrases.values())) == 1
+        count = any(a.isdigit() for a in book.phrases.values())
         decoys = set(book.decoy_words())
 
+        def near(phrase: str) -> float | None:
+            """Within how many phones of an answer `phrase` is no rival (None: it always is one)."""
+            if one:
+                return NEAR
+            if phrase in decoys:
+                return 0.0 if phrase in book.kept else DECOY_NEAR
+            reply = book.others.get(phrase)
+            return REPLY_NEAR if count and reply in ("yes", "no") and phrase != reply else None
+
         def rival(phrase: str) -> bool:
-            if phrase in book.phrases or not (one or phrase in decoys):
-                return True
-            near = NEAR if one else 0.0 if phrase in book.kept else DECOY_NEAR
-            return min(phone_distance(self._phones(phrase), o) for o in own) > near
+            most = None if phrase in book.phrases else near(phrase)
+            return most is None or min(phone_distance(self._phones(phrase), o) for o in own) > most
 
         return [p for p in book.grammar_phrases() if rival(p)]
 
