@@ -10,7 +10,8 @@ each non-answer against the questions it does not answer. Every try is decoded b
 and by gm (`Listener.hear_once` over the question's phrasebook, the phone loop and the card's
 second hearing included), each timed with `time.process_time` (this process's CPU time, so a
 machine busy with other work changes the figure little). Printed: the median CPU milliseconds a
-try, bare and gm, their ratio, the ratio of the sums, and the decodes gm ran a try by kind.
+try, bare and gm, their ratio, the ratio of the sums, and the decodes gm ran a try by kind
+with their CPU time.
 Goal: gm's cost at most 1.5x the bare loop's.
 
 `--decisions FILE` writes what gm decided at every try (the text heard, every word sure or not,
@@ -38,13 +39,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 import listen_bench  # noqa: E402
 from listen_bench import ENGLISH, bare_sphinx  # noqa: E402
 
+from fakes import FakeClock  # noqa: E402
 from gm.hearing import sphinx  # noqa: E402
 from gm.hearing.phrases import Vocabulary, question_phrases  # noqa: E402
-from gm.hearing.recorded import read_wav  # noqa: E402
+from gm.hearing.recorded import PcmSource, read_wav  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.voice import phrasebook  # noqa: E402
-from fakes import FakeClock  # noqa: E402
-from gm.hearing.recorded import PcmSource  # noqa: E402
 
 
 def tries(out: Path, variants: int, seeds: list[int]) -> list[tuple[Path, str]]:
@@ -68,11 +68,16 @@ class Counted:
     def __init__(self, model: sphinx.SphinxModel) -> None:
         self.model = model
         self.kinds: Counter[str] = Counter()
+        self.ms: Counter[str] = Counter()
         self.decode = model.decode
 
     def __call__(self, search: str, audio: bytes, rate: float):
-        self.kinds[self.kind(search)] += 1
-        return self.decode(search, audio, rate)
+        kind = self.kind(search)
+        self.kinds[kind] += 1
+        start = time.process_time()
+        heard = self.decode(search, audio, rate)
+        self.ms[kind] += 1000 * (time.process_time() - start)
+        return heard
 
     def kind(self, search: str) -> str:
         key = next((k for k, name in self.model._searches.items() if name == search), ("",))
@@ -134,7 +139,9 @@ def main() -> None:
     print(f"  bare loop  median {bare:6.1f} ms   RTF {sum(bare_ms) / 1000 / seconds:.4f}")
     print(f"  gm         median {gm:6.1f} ms   RTF {sum(gm_ms) / 1000 / seconds:.4f}")
     print(f"  gm / bare: {gm / bare:.2f}x by the medians, {sum(gm_ms) / sum(bare_ms):.2f}x by the sums (goal <= 1.5x)")
-    print("  gm's decodes a try: " + ", ".join(f"{k} {n / len(work):.2f}" for k, n in sorted(counted.kinds.items())))
+    print("  gm's decodes a try: " + ", ".join(f"{k} {n / len(work):.2f} ({counted.ms[k] / n:.1f} ms each)"
+                                              for k, n in sorted(counted.kinds.items()))
+          + f"; the rest {(sum(gm_ms) - sum(counted.ms.values())) / len(work):.1f} ms a try")
     if args.decisions:
         args.decisions.write_text("".join(json.dumps(d) + "\n" for d in decisions), encoding="utf-8")
     if args.against:
