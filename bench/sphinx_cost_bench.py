@@ -81,7 +81,8 @@ class Counted:
 
     def kind(self, search: str) -> str:
         key = next((k for k, name in self.model._searches.items() if name == search), ("",))
-        return "phone loop" if key[0] == "guard" else "grammar"
+        loop = key[0] == "guard" if isinstance(key, tuple) else sphinx.PHONE_WORD in key  # JSGF rules, as once
+        return "phone loop" if loop else "grammar"
 
 
 def decision(heard, book) -> dict:
