@@ -45,7 +45,7 @@ import time
 import wave
 import zlib
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +90,7 @@ def table(voice: Voice, players: tuple[str, ...], cards: tuple[str, ...], phrase
     def question(key, answers, labels=None):
         return Table(voice).choice(key, answers, labels, prompt=Line(key, "?", ""))
 
-    count = question("count", tuple(str(n) for n in range(5)))
+    count = replace(Table(voice).count(players[0], 4, players, 4, (*players, "graveyard")), key="count")  # the vote's
     who = question("who", (*players, "graveyard"), {"graveyard": phrases["graveyard"][0]})
     card = question("card", cards, labels)
     yes_no = question("confirm", ("yes", "no"))

@@ -40,6 +40,7 @@ ALIKE = 70.0  # rapidfuzz ratio from which two names are too alike to tell apart
 
 
 DECOY = "decoy"  # the `[listen.hear]` entry of words that are never an answer
+COUNT_WITHOUT = "count_without"  # the `[listen.hear]` entry of the kinds a count's grammar leaves out
 DONE = "done"  # the `[listen.hear]` entry of a step's one answer
 
 
@@ -61,18 +62,21 @@ class Vocabulary:
     hear: Mapping[str, tuple[str, ...]]
     decoys: tuple[str, ...] = ()  # words that answer nothing (`gm.hearing.decoys`)
     cards: tuple[str, ...] = ()  # the cards' names: said at the table, an answer only to a card question
+    count_without: frozenset[str] = frozenset()  # kinds of other phrases ("player", "card") a count's grammar leaves out
 
     @classmethod
     def from_voice(cls, voice: Voice) -> Vocabulary:
         """The `[listen.hear]` table of a voice pack (printed forms and kana readings alike),
         with the decoy words of its language (its `decoy` entry first: the one of two words the
-        model cannot tell apart that is never an answer) and the cards' names."""
+        model cannot tell apart that is never an answer), the cards' names, and the kinds of
+        other phrases a count's grammar leaves out (its `count_without` entry)."""
         from gm.hearing.decoys import decoys
 
         hear = {key: _forms(entry) for key, entry in voice.entry("listen.hear").items()}
         own = hear.pop(DECOY, ())
+        without = frozenset(hear.pop(COUNT_WITHOUT, ()))
         cards = tuple(dict.fromkeys(p for entry in voice.entry("werewolf.cards").values() for p in _forms(entry)))
-        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards)
+        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards, without)
 
     def phrases(self, answer_id: str) -> tuple[str, ...]:
         return self.hear.get(answer_id, ())

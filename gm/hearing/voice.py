@@ -44,12 +44,16 @@ COMMAND_CONFIDENCE = 0.8
 def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
     """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`),
-    with every other phrase of the table as no answer (`other_phrases`); a question with one
-    answer (a step's "done") takes it heard less surely."""
+    with every other phrase of the table as no answer (`other_phrases`), but for a count those
+    of the kinds the vocabulary's `count_without` names (players and cards that the Korean
+    model heard in the counts: 없어요 as 서연, 셋 as 지훈 or 백지); a question with one answer (a
+    step's "done") takes it heard less surely."""
     phrases = question_phrases(question, vocabulary, spoken, seats)
     confidence = STEP_CONFIDENCE if len(question.answers) == 1 else ANSWER_CONFIDENCE
-    return Phrasebook(phrases, confidence, model.unk, decoys=vocabulary.decoys,
-                      others=other_phrases(vocabulary, spoken, seats)).only(model.hears)
+    others = other_phrases(vocabulary, spoken, seats)
+    if isinstance(question, Count) and vocabulary.count_without:
+        others = {p: kind for p, kind in others.items() if kind not in vocabulary.count_without}
+    return Phrasebook(phrases, confidence, model.unk, decoys=vocabulary.decoys, others=others).only(model.hears)
 
 
 class VoiceAsker:
