@@ -41,6 +41,7 @@ ALIKE = 70.0  # rapidfuzz ratio from which two names are too alike to tell apart
 
 DECOY = "decoy"  # the `[listen.hear]` entry of words that are never an answer
 COUNT_WITHOUT = "count_without"  # the `[listen.hear]` entry of the kinds a count's grammar leaves out
+CARD_WITHOUT = "card_without"  # ... and a card question's
 DONE = "done"  # the `[listen.hear]` entry of a step's one answer
 
 
@@ -62,21 +63,23 @@ class Vocabulary:
     hear: Mapping[str, tuple[str, ...]]
     decoys: tuple[str, ...] = ()  # words that answer nothing (`gm.hearing.decoys`)
     cards: tuple[str, ...] = ()  # the cards' names: said at the table, an answer only to a card question
-    count_without: frozenset[str] = frozenset()  # kinds of other phrases ("player", "card") a count's grammar leaves out
+    count_without: frozenset[str] = frozenset()  # other phrases' kinds ("player", "card") a count's grammar leaves out
+    card_without: frozenset[str] = frozenset()  # ... and a card question's
 
     @classmethod
     def from_voice(cls, voice: Voice) -> Vocabulary:
         """The `[listen.hear]` table of a voice pack (printed forms and kana readings alike),
         with the decoy words of its language (its `decoy` entry first: the one of two words the
         model cannot tell apart that is never an answer), the cards' names, and the kinds of
-        other phrases a count's grammar leaves out (its `count_without` entry)."""
+        other phrases a count's grammar and a card question's leave out (its `count_without` and
+        `card_without` entries)."""
         from gm.hearing.decoys import decoys
 
         hear = {key: _forms(entry) for key, entry in voice.entry("listen.hear").items()}
         own = hear.pop(DECOY, ())
-        without = frozenset(hear.pop(COUNT_WITHOUT, ()))
+        count_without, card_without = (frozenset(hear.pop(key, ())) for key in (COUNT_WITHOUT, CARD_WITHOUT))
         cards = tuple(dict.fromkeys(p for entry in voice.entry("werewolf.cards").values() for p in _forms(entry)))
-        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards, without)
+        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards, count_without, card_without)
 
     def phrases(self, answer_id: str) -> tuple[str, ...]:
         return self.hear.get(answer_id, ())
