@@ -121,9 +121,10 @@ class VoskRecogniser(UtteranceRecogniser):
         """Whether `heard`, an answer of the book, has a rival: a reading of `audio` scoring within
         RIVAL_MARGIN of the best that names another answer, or that is no answer and holds a word
         of no phrase of the question (a decoy, another phrase of the table). A reading of the
-        question's own words that names nothing ("표 하나") is no rival."""
+        question's own words that names nothing ("표 하나") is no rival, and a question with one
+        answer (a step's "done", taken however surely heard) has none."""
         book = self.book
-        if book is None or self._readings is None:
+        if book is None or self._readings is None or len(set(book.phrases.values())) < 2:
             return False
         answer = book.match(Heard(heard.text))
         if answer is None:
