@@ -40,8 +40,6 @@ ALIKE = 70.0  # rapidfuzz ratio from which two names are too alike to tell apart
 
 
 DECOY = "decoy"  # the `[listen.hear]` entry of words that are never an answer
-COUNT_WITHOUT = "count_without"  # the `[listen.hear]` entry of the kinds a count's grammar leaves out
-CARD_WITHOUT = "card_without"  # ... and a card question's
 DONE = "done"  # the `[listen.hear]` entry of a step's one answer
 
 
@@ -71,15 +69,13 @@ class Vocabulary:
         """The `[listen.hear]` table of a voice pack (printed forms and kana readings alike),
         with the decoy words of its language (its `decoy` entry first: the one of two words the
         model cannot tell apart that is never an answer), the cards' names, and the kinds of
-        other phrases a count's grammar and a card question's leave out (its `count_without` and
-        `card_without` entries)."""
-        from gm.hearing.decoys import decoys
+        other phrases a count's grammar and a card question's leave out (`gm.hearing.decoys.left_out`)."""
+        from gm.hearing.decoys import decoys, left_out
 
         hear = {key: _forms(entry) for key, entry in voice.entry("listen.hear").items()}
         own = hear.pop(DECOY, ())
-        count_without, card_without = (frozenset(hear.pop(key, ())) for key in (COUNT_WITHOUT, CARD_WITHOUT))
         cards = tuple(dict.fromkeys(p for entry in voice.entry("werewolf.cards").values() for p in _forms(entry)))
-        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards, count_without, card_without)
+        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards, *left_out(voice.lang))
 
     def phrases(self, answer_id: str) -> tuple[str, ...]:
         return self.hear.get(answer_id, ())
