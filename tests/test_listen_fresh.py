@@ -176,26 +176,6 @@ def test_the_same_audio_gets_the_same_words_and_confidences_whatever_drew_from_r
         assert heard(shuffle.sample(words, len(words))) == first
 
 
-def test_a_korean_count_leaves_the_players_and_cards_out_of_its_grammar(model):
-    """The Korean pack's `count_without`: a count's grammar holds no player and no card (the model
-    heard 셋 as 지훈 and 없어요 as 서연 there, and nobody answers "몇 표?" with either), so 셋 is
-    heard as 3; `card_without`: a card question's holds no player; a question of players keeps
-    them, and the English pack leaves nothing out."""
-    ko = Voice("ko")
-    vocabulary = Vocabulary.from_voice(ko)
-    players = ("민수", "지훈", "서연", "지민")
-    count = Table(ko).count("민수", 4, players, 4, (*players, "graveyard"))
-    book = phrasebook(count, model, vocabulary, ko.spoken_word, players)
-    grammar = book.grammar_phrases()
-    assert not set(players) & set(grammar) and "늑대인간" not in grammar and {"묘지", "맞아", "여섯"} <= set(grammar)
-    said = Listener(model, PcmSource.from_wavs([FIXTURES / "set.wav"], FakeClock())).hear_once(book)
-    assert said is not None and book.match(said) == "3"
-    assert set(players) <= set(phrasebook(WHO, model, vocabulary, ko.spoken_word, players).grammar_phrases())
-    card = Table(ko).card("werewolf.reveal.ask_graveyard_one", ("villager", "werewolf"))  # 시민 was heard as 지민
-    assert not set(players) & set(phrasebook(card, model, vocabulary, ko.spoken_word, players).grammar_phrases())
-    assert Vocabulary.from_voice(Voice("en")).count_without == frozenset()
-
-
 def test_an_answer_with_a_rival_reading_is_heard_unsure(model):
     """둘 said at a yes/no question: vosk's best reading is 아니오 (no), 0.72 sure, but another of
     its readings within RIVAL_MARGIN names something else, so it is heard unsure and is no answer

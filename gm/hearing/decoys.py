@@ -1,5 +1,5 @@
 """Decoy words: common words of each language that answer nothing (its voice pack's
-`[language] decoys`), and the kinds of other phrases a count or a card question leaves out.
+`[language] decoys`).
 
 A grammar of answers alone forces any speech into an answer when the model has no "[unk]";
 with these words in the grammar, table talk lands on a decoy instead, and a result that holds
@@ -20,17 +20,8 @@ from gm.text.language import by_language
 from voices import LANGUAGES
 
 DECOYS: Mapping[str, tuple[str, ...]] = by_language(lambda language: language.decoys)
-LEFT_OUT: Mapping[str, tuple[frozenset[str], frozenset[str]]] = by_language(
-    lambda language: (frozenset(language.count_without), frozenset(language.card_without)))
 
 
 def decoys(lang: str) -> tuple[str, ...]:
     """The decoy words of `lang` (none for a language without a pack)."""
     return DECOYS[lang] if lang in LANGUAGES else ()
-
-
-def left_out(lang: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The kinds of other phrases ("player", "card") that `lang`'s count questions and card
-    questions leave out of their grammar (its pack's `[language] count_without`, `card_without`):
-    other phrases that took their answers and that nobody says there."""
-    return LEFT_OUT[lang] if lang in LANGUAGES else (frozenset(), frozenset())

@@ -61,21 +61,18 @@ class Vocabulary:
     hear: Mapping[str, tuple[str, ...]]
     decoys: tuple[str, ...] = ()  # words that answer nothing (`gm.hearing.decoys`)
     cards: tuple[str, ...] = ()  # the cards' names: said at the table, an answer only to a card question
-    count_without: frozenset[str] = frozenset()  # other phrases' kinds ("player", "card") a count's grammar leaves out
-    card_without: frozenset[str] = frozenset()  # ... and a card question's
 
     @classmethod
     def from_voice(cls, voice: Voice) -> Vocabulary:
         """The `[listen.hear]` table of a voice pack (printed forms and kana readings alike),
         with the decoy words of its language (its `decoy` entry first: the one of two words the
-        model cannot tell apart that is never an answer), the cards' names, and the kinds of
-        other phrases a count's grammar and a card question's leave out (`gm.hearing.decoys.left_out`)."""
-        from gm.hearing.decoys import decoys, left_out
+        model cannot tell apart that is never an answer) and the cards' names."""
+        from gm.hearing.decoys import decoys
 
         hear = {key: _forms(entry) for key, entry in voice.entry("listen.hear").items()}
         own = hear.pop(DECOY, ())
         cards = tuple(dict.fromkeys(p for entry in voice.entry("werewolf.cards").values() for p in _forms(entry)))
-        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards, *left_out(voice.lang))
+        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards)
 
     def phrases(self, answer_id: str) -> tuple[str, ...]:
         return self.hear.get(answer_id, ())

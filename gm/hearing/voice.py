@@ -17,7 +17,7 @@ from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_ph
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker, TurnKind
-from gm.table.questions import Card, Count, Hand, YesNo
+from gm.table.questions import Count, YesNo
 from gm.files import printable
 from gm.table.words import Words
 from gm.text.lines import Voice
@@ -44,17 +44,12 @@ COMMAND_CONFIDENCE = 0.8
 def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
     """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`),
-    with every other phrase of the table as no answer (`other_phrases`), but those of the kinds
-    the vocabulary leaves out of a count (`count_without`: the Korean model heard 없어요 as 서연,
-    셋 as 지훈 or 백지) or of a card question (`card_without`: 시민 as 지민); a question with one
+    with every other phrase of the table as no answer (`other_phrases`); a question with one
     answer (a step's "done") takes it heard less surely."""
     phrases = question_phrases(question, vocabulary, spoken, seats)
     confidence = STEP_CONFIDENCE if len(question.answers) == 1 else ANSWER_CONFIDENCE
-    others = other_phrases(vocabulary, spoken, seats)
-    without = vocabulary.count_without if isinstance(question, Count) else \
-        vocabulary.card_without if isinstance(question, (Card, Hand)) else frozenset()
-    others = {p: kind for p, kind in others.items() if kind not in without}
-    return Phrasebook(phrases, confidence, model.unk, decoys=vocabulary.decoys, others=others).only(model.hears)
+    return Phrasebook(phrases, confidence, model.unk, decoys=vocabulary.decoys,
+                      others=other_phrases(vocabulary, spoken, seats)).only(model.hears)
 
 
 class VoiceAsker:

@@ -67,8 +67,6 @@ class Language:
     voices: tuple[str, ...]
     engine: str
     decoys: tuple[str, ...]
-    count_without: tuple[str, ...]  # kinds of other phrases ("player", "card") a count's grammar leaves out
-    card_without: tuple[str, ...]  # ... and a card question's
     model: SpeechModel
 
     def joined(self, items: list[str]) -> str:
@@ -112,8 +110,6 @@ def _language(code: str, path: str) -> Language:
     return Language(
         code=code, **{**texts, "reading": reading_module(texts["reading"], path)},
         voices=tuple(_get(table, "voices", list, path)), decoys=tuple(_get(table, "decoys", list, path)),
-        count_without=tuple(_get(table, "count_without", list, path)),
-        card_without=tuple(_get(table, "card_without", list, path)),
         model=SpeechModel(**{key: _get(model, key, str, path, "language.model") for key in _MODEL}))
 
 
