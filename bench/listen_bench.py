@@ -281,11 +281,12 @@ def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> Non
     expected = {w: (q.key, a) for q, a, w in t.in_set}
     kind_of = {w: k for k, ws in t.non_answers.items() for w in ws}
     asked = {"numbers not asked": ("count",), "names not at the table": ("who",)}  # else: every question
-    names = ("bare", "gm", "gm + 2nd decode") + (("gm, no rival check",) if hasattr(type(model), "rivals") else ())
+    checks = isinstance(getattr(type(model), "rivals", None), bool)  # vosk's switch (pocketsphinx's rivals is a method)
+    names = ("bare", "gm", "gm + 2nd decode") + (("gm, no rival check",) if checks else ())
     tally: dict[str, dict] = {n: defaultdict(int) for n in names}
     seconds: dict[str, float] = defaultdict(float)
     audio_seconds = 0.0
-    kept, rivals = type(model).second_opinion, getattr(type(model), "rivals", None)
+    kept, rivals = type(model).second_opinion, getattr(type(model), "rivals", None) if checks else None
     for path, phrase, condition in files:
         rate, audio = read_wav(path)
         if phrase in expected:
