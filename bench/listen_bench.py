@@ -25,7 +25,7 @@ Decoders, on the same audio in the same run:
 - gm + 2nd decode: gm whose answers must also survive a second decode of the same audio: vosk's
   without the grammar; pocketsphinx's against a loop of free phones (`gm.hearing.sphinx`).
 - gm, no rival check (vosk): gm without its check of vosk's other readings of an answer
-  (`SpeechModel.rivals`).
+  (`SpeechModel.rival_check`).
 Then the same for English (flite slt/rms/awb/kal/kal16 and espeak-ng en, en-us, en-us+f2, en+m3 voices;
 clean, pink 10 dB, −32 dBFS, 8 kHz) heard by pocketsphinx, whose bare loop is a JSGF search of
 the question's phrases.
@@ -281,12 +281,12 @@ def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> Non
     expected = {w: (q.key, a) for q, a, w in t.in_set}
     kind_of = {w: k for k, ws in t.non_answers.items() for w in ws}
     asked = {"numbers not asked": ("count",), "names not at the table": ("who",)}  # else: every question
-    checks = isinstance(getattr(type(model), "rivals", None), bool)  # vosk's switch (pocketsphinx's rivals is a method)
+    checks = hasattr(type(model), "rival_check")  # vosk's switch
     names = ("bare", "gm", "gm + 2nd decode") + (("gm, no rival check",) if checks else ())
     tally: dict[str, dict] = {n: defaultdict(int) for n in names}
     seconds: dict[str, float] = defaultdict(float)
     audio_seconds = 0.0
-    kept, rivals = type(model).second_opinion, getattr(type(model), "rivals", None) if checks else None
+    kept, rivals = type(model).second_opinion, getattr(type(model), "rival_check", None)
     for path, phrase, condition in files:
         rate, audio = read_wav(path)
         if phrase in expected:
@@ -302,7 +302,7 @@ def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> Non
                 else:
                     type(model).second_opinion = name == "gm + 2nd decode"
                     if rivals is not None:
-                        type(model).rivals = rivals and name != "gm, no rival check"
+                        type(model).rival_check = rivals and name != "gm, no rival check"
                     got = gm_answer(model, rate, audio, books[key])
                 seconds[name] += time.perf_counter() - start
                 counts = tally[name]
@@ -316,7 +316,7 @@ def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> Non
                         counts[("n", scope)] += 1
     type(model).second_opinion = kept
     if rivals is not None:
-        type(model).rivals = rivals
+        type(model).rival_check = rivals
     in_set = tally["gm"][("n", "all")]
     tries_count = sum(v for (what, _), v in tally["gm"].items() if what == "tries")
     print(f"{t.voice.lang}: {len(files)} new recordings ({len(t.conditions)} conditions x {variants} voice variant(s) "

@@ -51,10 +51,10 @@ class SpeechModel:
         """A recogniser for audio at `rate`; with a `book` holding phrases, limited to its grammar
         (vosk 0.3.45 crashes on an empty grammar, so an empty book listens without one). With
         `second_opinion`, an answer must also be in what the model hears without the grammar; with
-        `rivals`, an answer with a rival reading of the same audio is heard unsure."""
+        `rival_check`, an answer with a rival reading of the same audio is heard unsure."""
         grammar = book.grammar() if book is not None and book.phrases else None
         free = functools.partial(self._kaldi, rate, None) if grammar and self.second_opinion else None
-        readings = functools.partial(self._kaldi, rate, grammar, RIVALS) if grammar and self.rivals else None
+        readings = functools.partial(self._kaldi, rate, grammar, RIVALS) if grammar and self.rival_check else None
         return VoskRecogniser(functools.partial(self._kaldi, rate, grammar), rate, book if grammar else None,
                               free, readings)
 
@@ -63,7 +63,7 @@ class SpeechModel:
     models it costs several times the grammar's decode and hears espeak-ng's single words as other
     words (bench/listen_bench.py measures it)."""
 
-    rivals = True
+    rival_check = True
     """Whether an answer is heard unsure when another reading of the same audio in the same grammar
     (vosk's n-best) scores within RIVAL_MARGIN of it and names something else: another answer, or
     no answer (bench/listen_bench.py measures it)."""
@@ -110,7 +110,7 @@ class VoskRecogniser(UtteranceRecogniser):
         self._readings = readings
 
     def hear(self, audio: bytes) -> Heard:
-        """The utterance's words; an answer with a rival reading (`SpeechModel.rivals`) heard unsure."""
+        """The utterance's words; an answer with a rival reading (`SpeechModel.rival_check`) heard unsure."""
         results = _decoded(self._kaldi(), audio, self.rate)
         heard = Heard(" ".join(h.text for h in results if h.text), tuple(w for h in results for w in h.words))
         if self._readings is not None and heard.text and self._rivalled(audio, heard):
