@@ -24,6 +24,8 @@ Decoders, on the same audio in the same run:
   the grammar, cut into utterances, levelled, decoded from a fresh state, validated).
 - gm + 2nd decode: gm whose answers must also survive a second decode of the same audio: vosk's
   without the grammar; pocketsphinx's against a loop of free phones (`gm.hearing.sphinx`).
+- gm, no rival check (vosk): gm without its check of vosk's other readings of an answer
+  (`SpeechModel.rival_check`).
 Then the same for English (flite slt/rms/awb/kal/kal16 and espeak-ng en, en-us, en-us+f2, en+m3 voices;
 clean, pink 10 dB, −32 dBFS, 8 kHz) heard by pocketsphinx, whose bare loop is a JSGF search of
 the question's phrases.
@@ -45,7 +47,7 @@ import time
 import wave
 import zlib
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,9 +92,9 @@ def table(voice: Voice, players: tuple[str, ...], cards: tuple[str, ...], phrase
     def question(key, answers, labels=None):
         return Table(voice).choice(key, answers, labels, prompt=Line(key, "?", ""))
 
-    count = question("count", tuple(str(n) for n in range(5)))
+    count = replace(Table(voice).count(players[0], 4, players, 4, (*players, "graveyard")), key="count")  # the vote's
     who = question("who", (*players, "graveyard"), {"graveyard": phrases["graveyard"][0]})
-    card = question("card", cards, labels)
+    card = replace(Table(voice).card("werewolf.reveal.ask_graveyard_one", cards), key="card")  # the reveal's
     yes_no = question("confirm", ("yes", "no"))
     in_set = [(count, str(n), w) for n, w in enumerate(phrases["counts"])]
     in_set += [(who, p, voice.spoken_word(p)) for p in players] + [(who, "graveyard", phrases["graveyard"][0])]
@@ -279,11 +281,12 @@ def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> Non
     expected = {w: (q.key, a) for q, a, w in t.in_set}
     kind_of = {w: k for k, ws in t.non_answers.items() for w in ws}
     asked = {"numbers not asked": ("count",), "names not at the table": ("who",)}  # else: every question
-    names = ("bare", "gm", "gm + 2nd decode")
+    checks = hasattr(type(model), "rival_check")  # vosk's switch
+    names = ("bare", "gm", "gm + 2nd decode") + (("gm, no rival check",) if checks else ())
     tally: dict[str, dict] = {n: defaultdict(int) for n in names}
     seconds: dict[str, float] = defaultdict(float)
     audio_seconds = 0.0
-    kept = type(model).second_opinion
+    kept, rivals = type(model).second_opinion, getattr(type(model), "rival_check", None)
     for path, phrase, condition in files:
         rate, audio = read_wav(path)
         if phrase in expected:
@@ -297,7 +300,9 @@ def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> Non
                 if name == "bare":
                     got = bare(model, rate, audio, phrases[key])
                 else:
-                    type(model).second_opinion = name != "gm"
+                    type(model).second_opinion = name == "gm + 2nd decode"
+                    if rivals is not None:
+                        type(model).rival_check = rivals and name != "gm, no rival check"
                     got = gm_answer(model, rate, audio, books[key])
                 seconds[name] += time.perf_counter() - start
                 counts = tally[name]
@@ -310,6 +315,8 @@ def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> Non
                         counts[(verdict, scope)] += 1
                         counts[("n", scope)] += 1
     type(model).second_opinion = kept
+    if rivals is not None:
+        type(model).rival_check = rivals
     in_set = tally["gm"][("n", "all")]
     tries_count = sum(v for (what, _), v in tally["gm"].items() if what == "tries")
     print(f"{t.voice.lang}: {len(files)} new recordings ({len(t.conditions)} conditions x {variants} voice variant(s) "

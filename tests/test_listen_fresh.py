@@ -174,3 +174,15 @@ def test_the_same_audio_gets_the_same_words_and_confidences_whatever_drew_from_r
         for _ in range(shuffle.randrange(50)):
             libc.rand()
         assert heard(shuffle.sample(words, len(words))) == first
+
+
+def test_an_answer_with_a_rival_reading_is_heard_unsure(model):
+    """둘 said at a yes/no question: vosk's best reading is 아니오 (no), 0.72 sure, but another of
+    its readings within RIVAL_MARGIN names something else, so it is heard unsure and is no answer
+    (it used to be taken as "no")."""
+    ko = Voice("ko")
+    players = ("민수", "지훈", "서연", "지민")
+    yes_no = Table(ko).choice("confirm", ("yes", "no"), prompt=Line("confirm", "?", ""))
+    book = phrasebook(yes_no, model, Vocabulary.from_voice(ko), ko.spoken_word, players)
+    said = Listener(model, PcmSource.from_wavs([FIXTURES / "dul.wav"], FakeClock())).hear_once(book)
+    assert said is not None and said.text == "아니오" and not said.sure(0.6) and book.match(said) is None

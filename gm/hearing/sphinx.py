@@ -2,7 +2,7 @@
 wheel, behind the same recogniser port as vosk, with the same grammar rules and guards.
 
 pocketsphinx is imported inside functions only. One grammar decoder is loaded per process; each
-question's grammar is a JSGF search on it (one of the book's phrases, decoys and the table's
+question's grammar is a finite-state search on it (one of the book's phrases, decoys and the table's
 other phrases included, so table talk lands on something that is no answer). Three of its
 defaults are wrong for one closed question at a time, each found by bench/listen_bench.py:
 
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,7 @@ loud one are made silence before decoding: espeak-ng's en-us+f2 and en+f4 breath
 under the word, and the model heard the breath as phones (W AA N IH EY, which the loop won)."""
 CARD = "card"  # what a card's name is among a book's other phrases (`gm.hearing.phrases.other_phrases`)
 GARBAGE = 1e-22
-"""The JSGF weight of the loop of free phones against the phrase's 1 (measured by
+"""The weight of the loop of free phones against the phrase's 1 (measured by
 bench/listen_bench.py --lang en: heavier, more answers are lost; lighter, more non-answers pass)."""
 
 
@@ -102,7 +103,8 @@ class SphinxModel:
             self._decoder.add_word(PHONE_WORD + phone.lower(), phone, False)
         self._decoder.add_word(PHONE_WORD + "sil", "SIL", True)
         self._full: Any = None
-        self._searches: dict[str, str] = {}
+        self._searches: dict[tuple[str, ...], str] = {}
+        self._rivals: dict[str, list[str]] = {}
         self._known: dict[str, bool] = {}
 
     def _loaded(self, **config: object) -> Any:
@@ -119,8 +121,15 @@ class SphinxModel:
         return self._known[word]
 
     def recogniser(self, rate: float, book: Phrasebook | None = None) -> SphinxRecogniser:
-        search = self.search(self.rivals(book)) if book is not None and book.phrases else FULL
+        search = self.search(self._rivals_of(book)) if book is not None and book.phrases else FULL
         return SphinxRecogniser(self, search, rate, book if search != FULL else None)
+
+    def _rivals_of(self, book: Phrasebook) -> list[str]:
+        """`rivals`, worked out once per book (every field of it: its repr)."""
+        key = repr(book)
+        if key not in self._rivals:
+            self._rivals[key] = self.rivals(book)
+        return self._rivals[key]
 
     def rivals(self, book: Phrasebook) -> list[str]:
         """`book`'s grammar without the rivals that sound like one of its answers (`phone_distance`):
@@ -154,16 +163,27 @@ class SphinxModel:
         return [p for w in phrase.split() for p in (self._decoder.lookup_word(w) or w).split()]
 
     def search(self, phrases: list[str]) -> str:
-        """The JSGF search of one of `phrases` (made once per grammar; any sequence of them
-        took six times as long, and talk forced onto one phrase is no answer anyway)."""
-        return self._jsgf(f"public <said> = {' | '.join(p for p in phrases if p != UNK)} ;")
+        """The search of one of `phrases` (made once per grammar; any sequence of them took six
+        times as long, and talk forced onto one phrase is no answer anyway), each as likely as
+        JSGF's `a | b | c` makes it. Of phrases spoken alike ("no" and "know") only the last is
+        kept: they tie, and the JSGF search they were first heard by gave the last."""
+        said = [p for p in phrases if p != UNK]
+
+        def transitions() -> list[tuple[Any, ...]]:
+            last = {self._spoken(p): p for p in said}
+            return _transitions([(p, 1 / len(said)) for p in said if last[self._spoken(p)] == p])
+
+        return self._fsg(("one of", *said), transitions)
 
     def guard(self, phrase: str) -> str:
-        """The JSGF search of `phrase` against a loop of free phones weighted by GARBAGE, and by
-        LONGER for every phone of the phrase beyond LONG."""
-        loop = " | ".join(PHONE_WORD + p.lower() for p in PHONES)
-        weight = GARBAGE * LONGER ** max(0, len(self._phones(phrase)) - LONG)
-        return self._jsgf(f"<phone> = {loop} ;\npublic <said> = /1/ ({phrase}) | /{weight:.3g}/ <phone>+ ;")
+        """The search of `phrase` against a loop of free phones weighted by GARBAGE, and by LONGER
+        for every phone of the phrase beyond LONG: JSGF's `/1/ (phrase) | /weight/ <phone>+`
+        (which prices each phone of the loop at half a phone's share) in a loop of one copy of
+        the phones where JSGF's has two."""
+        rounded = f"{GARBAGE * LONGER ** max(0, len(self._phones(phrase)) - LONG):.3g}"  # as the JSGF had it
+        weight = float(rounded)
+        return self._fsg(("guard", phrase, rounded),
+                         lambda: _transitions([(phrase, 1 / (1 + weight))], weight / (1 + weight)))
 
     def beats_free_phones(self, phrase: str, audio: bytes, rate: float) -> bool:
         """Whether `phrase` beats the loop of free phones on `audio` (`guard`), or the loop's
@@ -177,12 +197,27 @@ class SphinxModel:
         return bool(slack) and all(w.startswith(PHONE_WORD) for w in heard.split()) and (
             phone_distance(loop, own) <= slack)
 
-    def _jsgf(self, rules: str) -> str:
-        if rules not in self._searches:
+    def _spoken(self, phrase: str) -> tuple[tuple[str, ...], ...]:
+        """Every pronunciation of every word of `phrase`: phrases spoken alike are equal here."""
+        def prons(word: str) -> tuple[str, ...]:
+            found = [self._decoder.lookup_word(word)]
+            while found[-1] is not None:
+                found.append(self._decoder.lookup_word(f"{word}({len(found) + 1})"))
+            return tuple(p for p in found if p is not None) or (word,)
+
+        return tuple(prons(w) for w in phrase.split())
+
+    def _fsg(self, key: tuple[str, ...], transitions: Callable[[], list[tuple[Any, ...]]]) -> str:
+        """A finite-state grammar from the start state 0 to the final state 1, made once per `key`.
+        Not parsed from JSGF: JSGF gives every alternative a state of its own, each with its own
+        silence and noise loops and none sharing a first phone (73 states for 60 phrases) and
+        its `<phone>+` two copies of the loop; the same paths at the same weights in fewer states
+        are heard the same for less (bench/sphinx_cost_bench.py)."""
+        if key not in self._searches:
             name = f"gm{len(self._searches)}"
-            self._decoder.add_jsgf_string(name, f"#JSGF V1.0;\ngrammar gm;\n{rules}\n")
-            self._searches[rules] = name
-        return self._searches[rules]
+            self._decoder.add_fsg(name, self._decoder.create_fsg(name, 0, 1, transitions()))
+            self._searches[key] = name
+        return self._searches[key]
 
     def decode(self, search: str, audio: bytes, rate: float) -> Heard:
         """What `search` hears in one utterance, from a fresh front end (its noise estimate
@@ -212,11 +247,12 @@ class SphinxRecogniser(UtteranceRecogniser):
         self.search = search
 
     def hear(self, audio: bytes) -> Heard:
-        heard = self.model.decode(self.search, audio, self.rate)
+        audio = _at_16k(audio, self.rate)  # once for every decode of the utterance
+        heard = self.model.decode(self.search, audio, RATE)
         if not self.model.second_opinion or self.book is None or not heard.text:
             return heard
         if self.answers(heard):
-            return heard if self.model.beats_free_phones(heard.text, audio, self.rate) else _unsure(heard)
+            return heard if self.model.beats_free_phones(heard.text, audio, RATE) else _unsure(heard)
         if self.book.others.get(heard.text) == CARD:
             return self.answers_only(audio) or heard
         return heard
@@ -230,12 +266,33 @@ class SphinxRecogniser(UtteranceRecogniser):
         of free phones: a card's name, which no table says to a question that is no card
         question, took the answer (flite's "yes" came out as the card "death" at every
         read-back, by the answers alone as "yes"). Other phrases heard are left no answer: a
-        number or a name heard by the answers alone came out a wrong answer twice as often)."""
+        number or a name heard by the answers alone came out a wrong answer twice as often).
+        `audio` is at RATE."""
         assert self.book is not None
-        heard = self.model.decode(self.model.search(list(self.book.phrases)), audio, self.rate)
-        if heard.text and self.answers(heard) and self.model.beats_free_phones(heard.text, audio, self.rate):
+        heard = self.model.decode(self.model.search(list(self.book.phrases)), audio, RATE)
+        if heard.text and self.answers(heard) and self.model.beats_free_phones(heard.text, audio, RATE):
             return heard
         return None
+
+
+def _transitions(phrases: list[tuple[str, float]], loop: float = 0.0) -> list[tuple[Any, ...]]:
+    """A grammar's transitions from the start state 0 to the final state 1: each of `phrases` at
+    its probability, word after word through states of its own; with a `loop` probability, also
+    one or more free phones priced as JSGF's `<phone>+` prices them: one half before each phone
+    (another phone, or the last) on a null transition, then the phone at its share of the phones.
+    A search follows one null transition at a time, so none leads to another."""
+    transitions: list[tuple[Any, ...]] = []
+    free = 2
+    for phrase, probability in phrases:
+        words = phrase.split()
+        states = [0, *range(free, free + len(words) - 1), 1]
+        free += len(words) - 1
+        transitions += [(states[i], states[i + 1], probability if i == 0 else 1.0, w) for i, w in enumerate(words)]
+    if loop:
+        phone, end = free, free + 1
+        transitions += [(0, phone, loop / 2), *((phone, end, 1 / len(PHONES), PHONE_WORD + p.lower()) for p in PHONES),
+                        (end, phone, 0.5), (end, 1, 1.0)]
+    return transitions
 
 
 def _unsure(heard: Heard) -> Heard:

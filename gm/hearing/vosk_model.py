@@ -18,6 +18,7 @@ from gm.hearing.cannot_listen import NoModel
 from gm.hearing.phrases import Heard, Phrasebook
 from gm.hearing.recognition import Recogniser, UtteranceRecogniser
 from gm.hearing.sources import BLOCK_SECONDS
+from gm.text.parse import norm
 
 
 class SpeechModel:
@@ -49,20 +50,37 @@ class SpeechModel:
     def recogniser(self, rate: float, book: Phrasebook | None = None) -> Recogniser:
         """A recogniser for audio at `rate`; with a `book` holding phrases, limited to its grammar
         (vosk 0.3.45 crashes on an empty grammar, so an empty book listens without one). With
-        `second_opinion`, an answer must also be in what the model hears without the grammar."""
+        `second_opinion`, an answer must also be in what the model hears without the grammar; with
+        `rival_check`, an answer with a rival reading of the same audio is heard unsure."""
         grammar = book.grammar() if book is not None and book.phrases else None
+        free = functools.partial(self._kaldi, rate, None) if grammar and self.second_opinion else None
+        readings = functools.partial(self._kaldi, rate, grammar, RIVALS) if grammar and self.rival_check else None
         return VoskRecogniser(functools.partial(self._kaldi, rate, grammar), rate, book if grammar else None,
-                              functools.partial(self._kaldi, rate, None) if grammar and self.second_opinion else None)
+                              free, readings)
 
     second_opinion = False
     """Whether answers are checked by a second decode without the grammar. Off: with the small
     models it costs several times the grammar's decode and hears espeak-ng's single words as other
     words (bench/listen_bench.py measures it)."""
 
-    def _kaldi(self, rate: float, grammar: str | None) -> Any:
+    rival_check = True
+    """Whether an answer is heard unsure when another reading of the same audio in the same grammar
+    (vosk's n-best) scores within RIVAL_MARGIN of it and names something else: another answer, or
+    no answer (bench/listen_bench.py measures it)."""
+
+    def _kaldi(self, rate: float, grammar: str | None, alternatives: int = 0) -> Any:
         kaldi = self._vosk.KaldiRecognizer(*((self._model, float(rate)) + ((grammar,) if grammar else ())))
         kaldi.SetWords(True)
+        if alternatives:
+            kaldi.SetMaxAlternatives(alternatives)
         return kaldi
+
+
+RIVALS = 5  # the readings of an utterance looked at for a rival
+RIVAL_MARGIN = 1.0
+"""How near (in vosk's n-best scores, log-likelihoods) another reading naming something else makes
+an answer unsure: on espeak-ng's Korean counts and names, every wrong answer had a rival within
+0.7, and 10 in 100 right ones had one."""
 
 
 @contextlib.contextmanager
@@ -85,19 +103,59 @@ class VoskRecogniser(UtteranceRecogniser):
     from an utterance to the next, even across FinalResult, and hears the same words otherwise."""
 
     def __init__(self, kaldi: Callable[[], object], rate: float, book: Phrasebook | None = None,
-                 free: Callable[[], object] | None = None) -> None:
+                 free: Callable[[], object] | None = None, readings: Callable[[], object] | None = None) -> None:
         super().__init__(rate, book)
         self._kaldi = kaldi
         self._free = free
+        self._readings = readings
 
     def hear(self, audio: bytes) -> Heard:
+        """The utterance's words; an answer with a rival reading (`SpeechModel.rival_check`) heard unsure."""
         results = _decoded(self._kaldi(), audio, self.rate)
-        return Heard(" ".join(h.text for h in results if h.text), tuple(w for h in results for w in h.words))
+        heard = Heard(" ".join(h.text for h in results if h.text), tuple(w for h in results for w in h.words))
+        if self._readings is not None and heard.text and self._rivalled(audio, heard):
+            return Heard(heard.text, tuple((w, 0.0) for w, _ in heard.words))
+        return heard
+
+    def _rivalled(self, audio: bytes, heard: Heard) -> bool:
+        """Whether `heard`, an answer of the book, has a rival: a reading of `audio` scoring within
+        RIVAL_MARGIN of the best that names another answer, or that is no answer and holds a word
+        of no phrase of the question (a decoy, another phrase of the table). A reading of the
+        question's own words that names nothing ("표 하나") is no rival, and a question with one
+        answer (a step's "done", taken however surely heard) has none."""
+        book = self.book
+        if book is None or self._readings is None or len(set(book.phrases.values())) < 2:
+            return False
+        answer = book.match(Heard(heard.text))
+        if answer is None:
+            return False
+        readings = _readings(self._readings(), audio, self.rate)
+        words = book.answer_words()
+
+        def rival(text: str) -> bool:
+            named = book.match(Heard(text))
+            return named != answer if named is not None else bool(set(text.split()) - words)
+
+        return bool(readings) and any(readings[0][1] - score < RIVAL_MARGIN and rival(text)
+                                      for text, score in readings[1:])
 
     def confirm(self, audio: bytes) -> str | None:
         if self._free is None:
             return None
         return " ".join(h.text for h in _decoded(self._free(), audio, self.rate) if h.text)
+
+
+def _readings(kaldi: Any, audio: bytes, rate: float) -> list[tuple[str, float]]:
+    """vosk's n-best readings of `audio`, best first: (text, score); none when vosk heard it as more
+    than one utterance (the last one's readings are not the whole)."""
+    step = 2 * max(1, int(BLOCK_SECONDS * rate))
+    audio += bytes(-len(audio) % step)
+    with seeded_rand():
+        ended = [kaldi.AcceptWaveform(audio[at:at + step]) for at in range(0, len(audio), step)]
+        result = json.loads(kaldi.FinalResult())
+    if any(ended):
+        return []
+    return [(norm(str(a.get("text", ""))), float(a.get("confidence", 0.0))) for a in result.get("alternatives", ())]
 
 
 def _decoded(kaldi: Any, audio: bytes, rate: float) -> list[Heard]:
