@@ -148,24 +148,28 @@ class VoskRecogniser(UtteranceRecogniser):
 def _readings(kaldi: Any, audio: bytes, rate: float) -> list[tuple[str, float]]:
     """vosk's n-best readings of `audio`, best first: (text, score); none when vosk heard it as more
     than one utterance (the last one's readings are not the whole)."""
-    step = 2 * max(1, int(BLOCK_SECONDS * rate))
-    audio += bytes(-len(audio) % step)
     with seeded_rand():
-        ended = [kaldi.AcceptWaveform(audio[at:at + step]) for at in range(0, len(audio), step)]
+        ended = list(_fed(kaldi, audio, rate))
         result = json.loads(kaldi.FinalResult())
     if any(ended):
         return []
     return [(norm(str(a.get("text", ""))), float(a.get("confidence", 0.0))) for a in result.get("alternatives", ())]
 
 
-def _decoded(kaldi: Any, audio: bytes, rate: float) -> list[Heard]:
-    """Every result vosk gives for `audio` fed in whole blocks (the last one filled with silence:
-    vosk's network computes blocks of another length in another way, and its results for the same
-    words then differ), the last result finalised. rand() is seeded first: vosk dithers every
-    frame with it, so the same audio gets the same words and confidences whatever ran before."""
+def _fed(kaldi: Any, audio: bytes, rate: float) -> Iterator[bool]:
+    """`audio` fed to `kaldi` in whole blocks (the last one filled with silence: vosk's network
+    computes blocks of another length in another way, and its results for the same words then
+    differ): for each block, whether vosk ended an utterance there. Run it under `seeded_rand`."""
     step = 2 * max(1, int(BLOCK_SECONDS * rate))
     audio += bytes(-len(audio) % step)
+    for at in range(0, len(audio), step):
+        yield bool(kaldi.AcceptWaveform(audio[at:at + step]))
+
+
+def _decoded(kaldi: Any, audio: bytes, rate: float) -> list[Heard]:
+    """Every result vosk gives for `audio` (`_fed`), the last result finalised. rand() is seeded
+    first: vosk dithers every frame with it, so the same audio gets the same words and
+    confidences whatever ran before."""
     with seeded_rand():
-        results = [Heard.from_result(json.loads(kaldi.Result()))
-                   for at in range(0, len(audio), step) if kaldi.AcceptWaveform(audio[at:at + step])]
+        results = [Heard.from_result(json.loads(kaldi.Result())) for ended in _fed(kaldi, audio, rate) if ended]
         return [*results, Heard.from_result(json.loads(kaldi.FinalResult()))]
