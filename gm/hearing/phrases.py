@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz, process
@@ -223,11 +223,12 @@ def correction(candidate: str, count: int) -> str:
 
 
 def question_phrases(question: Question[Any], vocabulary: Vocabulary, spoken: Callable[[str], str],
-                     seats: Sequence[str] = ()) -> dict[str, str]:
+                     seats: Sequence[str] = (), by_seat: Collection[str] | None = None) -> dict[str, str]:
     """Phrase → answer for `question`: the vocabulary's phrases for known answer ids, each
     answer's label, its spoken reading, the answer itself; a correction ("Aki=2") as each way of
-    naming the candidate followed by each way of saying the number; seat numbers for players
-    (`seats`, in seating order) when the question has no numeric answers."""
+    naming the candidate followed by each way of saying the number; seat numbers (`seats`, in
+    seating order) for the players `by_seat` (all of them if None) when the question has no
+    numeric answers."""
     def forms(answer: str) -> list[str]:
         label = question.label(answer)
         return [p for p in map(norm, (*vocabulary.phrases(answer), label, spoken(label), answer, spoken(answer))) if p]
@@ -244,7 +245,7 @@ def question_phrases(question: Question[Any], vocabulary: Vocabulary, spoken: Ca
             phrases.setdefault(phrase, answer)
     if not any(a.isdigit() for a in question.answers):
         for seat, name in enumerate(seats, start=1):
-            if name in question.answers:
+            if name in question.answers and (by_seat is None or name in by_seat):
                 for phrase in vocabulary.phrases(str(seat)):
                     phrases.setdefault(phrase, name)
     return phrases
@@ -286,6 +287,17 @@ def unhearable(names: Iterable[str], hearable: Callable[[str], bool],
     """The names none of whose spellings the model can hear, word by word."""
     return [name for name in names
             if not any(p.split() and all(hearable(w) for w in p.split()) for p in map(norm, spellings(name)))]
+
+
+def by_seat_number(seats: Sequence[str], hearable: Callable[[str], bool],
+                   spoken: Callable[[str], str] = lambda n: n) -> tuple[str, ...]:
+    """The players told to be named by their seat number (`VoiceAsker.announce`): those whose
+    name the model cannot hear, and those whose name sounds like another player's. Another
+    player's seat number is no answer: a word heard as "four" is no vote for seat four (the
+    Korean model heard 사과, 수박 and 커피 as 사, 4)."""
+    lost = unhearable(seats, hearable, lambda n: (n, spoken(n)))
+    pairs = alike([n for n in seats if n not in lost], spoken)
+    return tuple(n for n in seats if n in lost or any(n in pair for pair in pairs))
 
 
 def alike(names: Sequence[str], spoken: Callable[[str], str] = lambda n: n) -> list[tuple[str, str]]:

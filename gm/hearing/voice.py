@@ -12,7 +12,7 @@ import threading
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 from collections.abc import Callable, Sequence
 
-from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_phrases, other_phrases,
+from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, by_seat_number, command_phrases, other_phrases,
                                 question_phrases, unhearable)
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
@@ -43,11 +43,12 @@ COMMAND_CONFIDENCE = 0.8
 
 def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
-    """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`),
+    """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`:
+    seat numbers only for the players told to use them, `by_seat_number`),
     with every other phrase of the table as no answer (`other_phrases`) and the decoys of the
     kinds of answer it takes (`answer_kinds`); a question with one answer (a step's "done") takes
     it heard less surely."""
-    phrases = question_phrases(question, vocabulary, spoken, seats)
+    phrases = question_phrases(question, vocabulary, spoken, seats, by_seat_number(seats, model.hears, spoken))
     confidence = STEP_CONFIDENCE if len(question.answers) == 1 else ANSWER_CONFIDENCE
     kept = vocabulary.decoys_of(answer_kinds(question.answers, seats))
     return Phrasebook(phrases, confidence, model.unk, decoys=tuple(dict.fromkeys(kept + vocabulary.decoys)),
