@@ -67,11 +67,11 @@ def _said_at_pitch(text, voice, speed, pitch, folder):
 
 
 def test_a_count_heard_unsure_and_again_alike_when_asked_again_is_taken(tmp_path):
-    # 영 (0) said twice by a low voice the model hears as 영 each time, never surely: once asked
-    # again, the second hearing agrees with the first and 민수's 0 is taken (the tally is still
-    # confirmed), where it used to fall to the keyboard
-    voices = {"a": ("ko", 150, 50), "x": ("ko+m6", 188, 62), "y": ("ko+m6", 175, 62), "c": ("ko+f2", 170, 50)}
-    said = (*[("완료", "a")] * 4, ("영", "x"), ("영", "y"), ("둘", "c"))
+    # 없어요 (0) said twice by a low voice the model hears as 없어요 each time, never surely: once
+    # asked again, the second hearing agrees with the first and 민수's 0 is taken (the tally is
+    # still confirmed), where it used to fall to the keyboard
+    voices = {"a": ("ko", 150, 50), "x": ("ko+m3", 196, 62), "y": ("ko+m3", 196, 70), "c": ("ko+f2", 170, 50)}
+    said = (*[("완료", "a")] * 4, ("없어요", "x"), ("없어요", "y"), ("둘", "c"))
     recording = voice_nights.night_script("ko").record(tmp_path / "night.wav", said, voices, _said_at_pitch)
     log = tmp_path / "night.jsonl"
     result = CliRunner().invoke(app, [

@@ -133,6 +133,17 @@ def test_a_number_not_asked_is_no_answer(model, name, heard):
     assert said is not None and said.text == heard and book.match(said) is None
 
 
+def test_a_number_not_asked_heard_as_yeong_is_no_count_of_zero(model):
+    """여섯 (6) in pink noise is heard as 영 alone, surely: with the real pack 영 is a decoy by
+    itself (0 is said 없어요 or 영 표), so it is no count of 0."""
+    ko = Voice("ko")
+    players = ("민수", "지훈", "서연", "지민")
+    count = Table(ko, players).count("민수", 4, players, 4, (*players, "graveyard"))
+    book = phrasebook(count, model, Vocabulary.from_voice(ko), ko.spoken_word, players)
+    said = Listener(model, PcmSource.from_wavs([FIXTURES / "yeoseot_pink.wav"], FakeClock())).hear_once(book)
+    assert said is not None and said.text == "영" and said.sure(0.9) and book.match(said) is None
+
+
 def test_the_korean_pack_never_takes_ne_for_four(model):
     """네 (yes) and 넷 (4) are one word to this model: with the real pack both are decoys, so
     either said at a count or a read-back is no answer."""

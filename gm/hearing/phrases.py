@@ -228,7 +228,9 @@ def question_phrases(question: Question[Any], vocabulary: Vocabulary, spoken: Ca
     answer's label, its spoken reading, the answer itself; a correction ("Aki=2") as each way of
     naming the candidate followed by each way of saying the number; seat numbers (`seats`, in
     seating order) for the players `by_seat` (all of them if None) when the question has no
-    numeric answers."""
+    numeric answers. A phrase that is one of the pack's own decoys (`[listen.hear] decoy`) is
+    no answer by itself, only as a word of a longer phrase: the Korean 영 is typed as 0, and
+    "지훈 영" sets a count, but the model hears 여섯 and 학교 as 영 alone."""
     def forms(answer: str) -> list[str]:
         label = question.label(answer)
         return [p for p in map(norm, (*vocabulary.phrases(answer), label, spoken(label), answer, spoken(answer))) if p]
@@ -248,7 +250,8 @@ def question_phrases(question: Question[Any], vocabulary: Vocabulary, spoken: Ca
             if name in question.answers and (by_seat is None or name in by_seat):
                 for phrase in vocabulary.phrases(str(seat)):
                     phrases.setdefault(phrase, name)
-    return phrases
+    never = vocabulary.decoys_of(())
+    return {phrase: answer for phrase, answer in phrases.items() if phrase not in never}
 
 
 def other_phrases(vocabulary: Vocabulary, spoken: Callable[[str], str] = lambda n: n,
