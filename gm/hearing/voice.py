@@ -12,8 +12,8 @@ import threading
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 from collections.abc import Callable, Sequence
 
-from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, by_seat_number, command_phrases, other_phrases,
-                                question_phrases, unhearable)
+from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, by_seat_number, command_phrases, like_a_name,
+                                other_phrases, question_phrases, unhearable)
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker, TurnKind
@@ -46,11 +46,13 @@ def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, sp
     """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`:
     seat numbers only for the players told to use them, `by_seat_number`),
     with every other phrase of the table as no answer (`other_phrases`) and the decoys of the
-    kinds of answer it takes (`answer_kinds`); a question with one answer (a step's "done") takes
-    it heard less surely."""
+    kinds of answer it takes (`answer_kinds`: but a given name like a player's, which would take
+    that player's name); a question with one answer (a step's "done") takes it heard less surely."""
     phrases = question_phrases(question, vocabulary, spoken, seats, by_seat_number(seats, model.hears, spoken))
     confidence = STEP_CONFIDENCE if len(question.answers) == 1 else ANSWER_CONFIDENCE
-    kept = vocabulary.decoys_of(answer_kinds(question.answers, seats))
+    names = vocabulary.kinds.get("player", ())
+    kept = tuple(d for d in vocabulary.decoys_of(answer_kinds(question.answers, seats))
+                 if d not in names or not like_a_name(d, seats, spoken))
     return Phrasebook(phrases, confidence, model.unk, decoys=tuple(dict.fromkeys(kept + vocabulary.decoys)),
                       others=other_phrases(vocabulary, spoken, seats), kept=kept).only(model.hears)
 
