@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz, process
@@ -223,11 +223,13 @@ def correction(candidate: str, count: int) -> str:
 
 
 def question_phrases(question: Question[Any], vocabulary: Vocabulary, spoken: Callable[[str], str],
-                     seats: Sequence[str] = ()) -> dict[str, str]:
+                     seats: Sequence[str] = (), numbered: Collection[str] = ()) -> dict[str, str]:
     """Phrase → answer for `question`: the vocabulary's phrases for known answer ids, each
     answer's label, its spoken reading, the answer itself; a correction ("Aki=2") as each way of
-    naming the candidate followed by each way of saying the number; seat numbers for players
-    (`seats`, in seating order) when the question has no numeric answers."""
+    naming the candidate followed by each way of saying the number; when the question has no
+    numeric answers, the seat number (`seats`, in seating order) of each player the table was
+    told to call by it (`numbered`), and no other: a table names its players, and a seat number
+    for every player took names of people not at the table ("oliver" as "one", "lucy" as "two")."""
     def forms(answer: str) -> list[str]:
         label = question.label(answer)
         return [p for p in map(norm, (*vocabulary.phrases(answer), label, spoken(label), answer, spoken(answer))) if p]
@@ -244,7 +246,7 @@ def question_phrases(question: Question[Any], vocabulary: Vocabulary, spoken: Ca
             phrases.setdefault(phrase, answer)
     if not any(a.isdigit() for a in question.answers):
         for seat, name in enumerate(seats, start=1):
-            if name in question.answers:
+            if name in question.answers and name in numbered:
                 for phrase in vocabulary.phrases(str(seat)):
                     phrases.setdefault(phrase, name)
     return phrases
@@ -286,6 +288,14 @@ def unhearable(names: Iterable[str], hearable: Callable[[str], bool],
     """The names none of whose spellings the model can hear, word by word."""
     return [name for name in names
             if not any(p.split() and all(hearable(w) for w in p.split()) for p in map(norm, spellings(name)))]
+
+
+def numbered(seats: Sequence[str], hearable: Callable[[str], bool], spoken: Callable[[str], str]) -> tuple[str, ...]:
+    """The players (of `seats`) the table is told to call by seat number (`listen.unhearable`,
+    `listen.alike`): those whose name the model cannot hear and those whose names sound alike."""
+    lost = unhearable(seats, hearable, lambda name: (name, spoken(name)))
+    pairs = alike([name for name in seats if name not in lost], spoken)
+    return tuple(name for name in seats if name in lost or any(name in pair for pair in pairs))
 
 
 def alike(names: Sequence[str], spoken: Callable[[str], str] = lambda n: n) -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ import threading
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 from collections.abc import Callable, Sequence
 
-from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_phrases, other_phrases,
+from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_phrases, numbered, other_phrases,
                                 question_phrases, unhearable)
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
@@ -46,8 +46,9 @@ def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, sp
     """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`),
     with every other phrase of the table as no answer (`other_phrases`) and the decoys of the
     kinds of answer it takes (`answer_kinds`); a question with one answer (a step's "done") takes
-    it heard less surely."""
-    phrases = question_phrases(question, vocabulary, spoken, seats)
+    it heard less surely. A player's seat number answers for them only where the table was told
+    to say it (`gm.hearing.phrases.numbered`)."""
+    phrases = question_phrases(question, vocabulary, spoken, seats, numbered(seats, model.hears, spoken))
     confidence = STEP_CONFIDENCE if len(question.answers) == 1 else ANSWER_CONFIDENCE
     kept = vocabulary.decoys_of(answer_kinds(question.answers, seats))
     return Phrasebook(phrases, confidence, model.unk, decoys=tuple(dict.fromkeys(kept + vocabulary.decoys)),
