@@ -182,6 +182,34 @@ def test_a_name_not_at_the_table_is_no_seat_number(tmp_path, text, voice, speed,
     assert words in ("one", "two") and answer is None
 
 
+@pytest.mark.parametrize(("key", "text", "heard_as", "voice", "speed"), [
+    ("count", "of course", "four", "en", 150), ("confirm", "definitely", "yeah", "en", 190),
+    ("count", "not really", "three", "en-us", 190), ("confirm", "yeah right", "yeah", "flite:kal", 0)])
+def test_an_answer_heard_in_part_of_the_speech_is_no_answer(tmp_path, monkeypatch, key, text, heard_as, voice, speed):
+    """The answer beat the loop of free phones on its own part of the speech, the rest of it left
+    to silence: it must span SPAN of the utterance's speech."""
+    rate, audio = said(tmp_path, text, voice, speed)
+    assert heard(key, rate, audio) == (heard_as, None)
+    monkeypatch.setattr(sphinx, "SPAN", 0.0)
+    assert heard(key, rate, audio)[1] is not None
+
+
+@pytest.mark.parametrize(("text", "voice", "speed", "pitch"), [
+    ("three", "en-us", 190, 50), ("yes", "flite:slt", 0, 0), ("the graveyard", "en", 150, 50)])
+def test_an_answer_spans_the_speech_it_is_heard_in(tmp_path, text, voice, speed, pitch):
+    rate, audio = said(tmp_path, text, voice, speed, pitch)
+    model = sphinx.load()
+    assert model.beats_free_phones(text, sphinx._at_16k(audio, rate), sphinx.RATE)
+    assert model._spanned(sphinx._tail_hushed(sphinx._at_16k(audio, rate))) >= 0.8
+
+
+def test_speech_frames_are_those_above_the_noise_floor():
+    quiet, loud = bytes(2 * 1600), (b"\x00\x10\x00\xf0" * 800)  # 0.1 s of silence, 0.1 s at ±4096
+    frames = sphinx._speech_frames(quiet + loud + quiet)
+    assert frames.tolist() == [False] * 10 + [True] * 10 + [False] * 10
+    assert not sphinx._speech_frames(quiet).any() and len(sphinx._speech_frames(b"")) == 0
+
+
 @pytest.mark.parametrize(("text", "answer", "voice", "speed", "pitch"), [
     ("one", "1", "en-us+f2", 143, 54), ("done", "done", "en-us+f2", 182, 69)])
 def test_a_breath_after_the_word_is_no_phone_of_it(tmp_path, text, answer, voice, speed, pitch):
