@@ -16,8 +16,10 @@ defaults are wrong for one closed question at a time, each found by bench/listen
 So an answer must also beat a loop of free phones (`second_opinion`): the same audio is decoded
 once more with the phrase heard and, as its rival, any sequence of the model's phones weighted by
 GARBAGE; talk, other words and names nobody at the table has sound more like free phones than
-like the phrase. That costs a fraction of the first decode, where pocketsphinx's full language
-model cost fifteen times as much and heard right answers as other words ("done" as "ten").
+like the phrase. The phrase must also span half the utterance's speech (SPAN), or it was heard
+in a part of something longer ("four" in "of course"). That costs a fraction of the first
+decode, where pocketsphinx's full language model cost fifteen times as much and heard right
+answers as other words ("done" as "ten").
 The full language model is loaded only to hear without a grammar (`gm voice test`).
 """
 
