@@ -1,7 +1,7 @@
 """What hearing one English answer costs: CPU time per try, gm against the bare pocketsphinx loop.
 
     .venv/bin/python bench/sphinx_cost_bench.py [--seeds 7 11] [--variants 2] [--out DIR]
-        [--decisions FILE] [--against FILE] [--profile N]
+        [--decisions FILE] [--against FILE] [--profile N] [--set KIND:KEY=VALUE ...]
 
 The tries are bench/listen_bench.py's English ones (its recordings, made there with flite and
 espeak-ng under its conditions, for every seed): each in-set answer against its own question,
@@ -17,12 +17,17 @@ Goal: gm's cost at most 1.5x the bare loop's.
 `--decisions FILE` writes what gm decided at every try (the text heard, every word sure or not,
 the answer it names) as JSON lines; `--against FILE` counts and lists the tries decided otherwise
 than in FILE (written by another checkout or an earlier run). `--profile N` prints cProfile's
-top N functions of gm's tries.
+top N functions of gm's tries. `--set KIND:KEY=VALUE` tries a pocketsphinx setting for one kind
+of gm's decodes (`grammar` or `loop`), in force while such a search is made (its beams) and
+decoded (`maxhmmpf`): with `--against`, whether a cheaper setting keeps every decision. Decisions
+kept at the bench's seeds are not kept in general until they are kept at other seeds too
+(`--seeds 3 5 --decisions` on main, then `--against` here).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import json
 import pstats
@@ -62,22 +67,64 @@ def tries(out: Path, variants: int, seeds: list[int]) -> list[tuple[Path, str]]:
     return made
 
 
-class Counted:
-    """Counts the decodes gm runs by kind: the question's grammar, a phone loop, another grammar."""
+@contextlib.contextmanager
+def settings(decoder, changes: dict[str, object]):
+    """pocketsphinx's `changes` (key: value) in force on `decoder`, its own settings again after."""
+    kept = {key: decoder.config[key] for key in changes}
+    for key, value in changes.items():
+        decoder.config[key] = value
+    try:
+        yield
+    finally:
+        for key, value in kept.items():
+            decoder.config[key] = value
 
-    def __init__(self, model: sphinx.SphinxModel) -> None:
+
+def parsed_settings(given: list[str], decoder) -> dict[str, dict[str, object]]:
+    """`--set` arguments (`loop:maxhmmpf=150`) as {kind: {key: value}}, each a setting of `decoder`
+    with a value of its type."""
+    kinds: dict[str, dict[str, object]] = {"grammar": {}, "loop": {}}
+    for item in given:
+        kind, _, change = item.partition(":")
+        key, _, value = change.partition("=")
+        try:
+            kinds[kind][key] = type(decoder.config[key])(value)
+        except (KeyError, ValueError):
+            raise SystemExit(f"--set {item}: give grammar:KEY=VALUE or loop:KEY=VALUE, "
+                             "KEY a pocketsphinx setting and VALUE of its type") from None
+    return kinds
+
+
+class Counted:
+    """Counts the decodes gm runs by kind: the question's grammar, a phone loop, another grammar;
+    each kind's searches are made and decoded with its `changes` (`settings`)."""
+
+    def __init__(self, model: sphinx.SphinxModel, changes: dict[str, dict[str, object]]) -> None:
         self.model = model
+        self.changes = changes
         self.kinds: Counter[str] = Counter()
         self.ms: Counter[str] = Counter()
         self.decode = model.decode
+        search, guard = model.search, model.guard
+        model.search = lambda phrases: self.made("grammar", search, phrases)  # type: ignore[method-assign]
+        model.guard = lambda phrase: self.made("loop", guard, phrase)  # type: ignore[method-assign]
+
+    def made(self, kind: str, make, *args) -> str:
+        with settings(self.model._decoder, self.changes[kind]):
+            return make(*args)
 
     def __call__(self, search: str, audio: bytes, rate: float):
         kind = self.kind(search)
         self.kinds[kind] += 1
-        start = time.process_time()
-        heard = self.decode(search, audio, rate)
-        self.ms[kind] += 1000 * (time.process_time() - start)
+        with settings(self.model._decoder, self.changes["loop" if kind == "phone loop" else "grammar"]):
+            start = time.process_time()
+            heard = self.decode(search, audio, rate)
+            self.ms[kind] += 1000 * (time.process_time() - start)
         return heard
+
+    def restore(self) -> None:
+        for name in ("decode", "search", "guard"):
+            vars(self.model).pop(name, None)
 
     def kind(self, search: str) -> str:
         key = next((k for k, name in self.model._searches.items() if name == search), ("",))
@@ -100,9 +147,12 @@ def main() -> None:
     parser.add_argument("--decisions", type=Path, help="write every try's decision here (JSON lines)")
     parser.add_argument("--against", type=Path, help="count the tries decided otherwise than in this file")
     parser.add_argument("--profile", type=int, default=0, help="print cProfile's top N functions of gm's tries")
+    parser.add_argument("--set", action="append", default=[], metavar="KIND:KEY=VALUE",
+                        help="a pocketsphinx setting for gm's grammar or loop decodes (loop:maxhmmpf=150)")
     args = parser.parse_args()
 
     model = sphinx.load()
+    changes = parsed_settings(args.set, model._decoder)
     vocabulary = Vocabulary.from_voice(ENGLISH.voice)
     questions = {q.key: q for q in ENGLISH.questions()}
     books = {k: phrasebook(q, model, vocabulary, ENGLISH.voice.spoken_word, ENGLISH.players)
@@ -111,10 +161,10 @@ def main() -> None:
                for k, q in questions.items()}
     work = tries(args.out, args.variants, args.seeds)
     audio = {path: read_wav(path) for path in dict.fromkeys(p for p, _ in work)}
+    counted = Counted(model, changes)
     for key in books:  # the searches are made once per process, before anything is timed
         Listener(model, PcmSource(16000.0, bytes(3200), FakeClock())).hear_once(books[key])
         bare_sphinx(model, 16000.0, bytes(3200), phrases[key])
-    counted = Counted(model)
     model.decode = counted  # type: ignore[method-assign]
     profile = cProfile.Profile() if args.profile else None
     bare_ms, gm_ms, decisions = [], [], []
@@ -133,7 +183,7 @@ def main() -> None:
         if profile:
             profile.disable()
         decisions.append({"file": path.name, "question": key} | decision(heard, books[key]))
-    del model.decode
+    counted.restore()
     bare, gm = statistics.median(bare_ms), statistics.median(gm_ms)
     print(f"en: {len(work)} tries ({len(audio)} recordings, {seconds:.0f} s of audio, seeds "
           f"{' '.join(map(str, args.seeds))}, {args.variants} variant(s)); CPU time a try (time.process_time)")

@@ -72,6 +72,34 @@ def test_a_count_heard_unsure_twice_alike_is_taken_unsure(clock):
     assert asker.speaker.keys() == ["listen.not_understood", "werewolf.vote.ask_count"]
 
 
+def test_a_count_heard_as_a_player_then_unsure_twice_alike_is_taken_at_its_third_try(clock):
+    # pocketsphinx heard flite's kal say "one" as the seated "tom", then "one" unsure twice, slower
+    asker, _ = _asker(clock, [said("tom"), said("one", conf=0.0), said("one", conf=0.0)], keyboard="3\n",
+                      seats=("Aki", "Ken", "Tom"))
+    assert asker.ask(_votes()) == Answer({"Ken": 1}, How.VOICE, False)
+    assert asker.speaker.keys() == ["listen.not_understood", "werewolf.vote.ask_count",
+                                    "listen.number_please", "werewolf.vote.ask_count"]
+
+
+def test_the_last_try_at_a_count_asks_for_the_number_alone_and_then_the_keyboard_takes_it(clock):
+    asker, _ = _asker(clock, [said("gorilla"), said("coffee"), said("aki")], keyboard="3\n")
+    assert asker.ask(_votes()) == Answer({"Ken": 3}, How.KEYBOARD)
+    assert [line.text for line in asker.speaker.lines] == [
+        "Sorry, I did not catch that.", "How many votes for Ken?", "Just the number, please.",
+        "How many votes for Ken?", "I could not hear an answer. Please type it."]
+
+
+@pytest.mark.parametrize("script", [
+    [said("one", conf=0.0), said("two", conf=0.0), said("one", conf=0.0)],  # another value between
+    [said("one", conf=0.0), said("tom"), said("nobody", conf=0.0)],  # 1, then 0: no pair
+    [said("one", conf=0.0), said("tom"), ""],  # unsure once, then a player: never taken
+])
+def test_a_count_heard_unsure_is_taken_only_alike_twice_and_nothing_else(clock, script):
+    asker, _ = _asker(clock, script, keyboard="3\n", seats=("Aki", "Ken", "Tom"))
+    assert asker.ask(_votes()) == Answer({"Ken": 3}, How.KEYBOARD)
+    assert asker.speaker.keys()[-3:] == ["listen.number_please", "werewolf.vote.ask_count", "listen.type_it"]
+
+
 def test_a_choice_heard_unsure_twice_alike_is_not_taken(clock):
     asker, _ = _asker(clock, [said("aki", conf=0.5), said("aki", conf=0.5)], keyboard="Ken\n")
     assert asker.ask(NAMES) == Answer("Ken", How.KEYBOARD)

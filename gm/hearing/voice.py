@@ -39,6 +39,13 @@ STEP_CONFIDENCE = 0.4  # a step's one answer ("done"): nothing to mix it up with
 # other word or sentence heard as done at any confidence)
 SURE_CONFIDENCE = 0.9  # every word heard at least this surely: taken without a read-back where the question allows
 COMMAND_CONFIDENCE = 0.8
+TRIES = 2  # hearings of a question before the keyboard takes it
+COUNT_TRIES = 3
+"""Hearings of a count (`VoiceAsker._tries`). With two, 13 of 20 English nights finished by voice
+(bench/voice_nights_bench.py --lang en, seeds 2126 and 3), with three 17: "one" said again
+slower was heard unsure twice after a seated player's name. A try is one more chance for talk to
+be taken: of counts asked of a table saying only other words, 14% took one with two tries, 20%
+with three (bench/asking_bench.py), and the whole tally is still read back (HW-R4)."""
 
 
 def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, spoken: Callable[[str], str],
@@ -73,14 +80,16 @@ class VoiceAsker:
     heard unsure twice in a row, or typed, or Enter), accepts one; "no" re-asks the question;
     one of the question's own answers heard instead is a correction, read back in its turn;
     silence or an unclear reply reads back once more, and the next one goes to the keyboard. A
-    typed valid answer is taken as it is. A timeout or an unclear answer re-asks once; the next
-    one falls back to the keyboard. A question with a timeout and default listens until its
+    typed valid answer is taken as it is. A timeout or an unclear answer re-asks (`_tries`: once,
+    twice for a count, the last time for the answer alone); the next one falls back to the
+    keyboard. A question with a timeout and default listens until its
     deadline and then returns the default.
     """
 
     def __init__(self, listener: Listener, keyboard: KeyboardAsker, speaker: Speaker, voice: Voice, clock: Clock,
                  vocabulary: Vocabulary | None = None, seats: Sequence[str] = (),
-                 listen_seconds: float = LISTEN_SECONDS, confirm_seconds: float = CONFIRM_SECONDS) -> None:
+                 listen_seconds: float = LISTEN_SECONDS, confirm_seconds: float = CONFIRM_SECONDS,
+                 count_tries: int = COUNT_TRIES) -> None:
         self.listener = listener
         self.keyboard = keyboard
         self.speaker = speaker
@@ -92,6 +101,7 @@ class VoiceAsker:
         # their real length
         self.listen_seconds = listen_seconds / clock.scale
         self.confirm_seconds = confirm_seconds / clock.scale
+        self.count_tries = count_tries
         self._typing = keyboard.pollable
         self._replay = isinstance(listener.source, Recording)  # replayed utterance by utterance
         self.told_wake = False  # whether the wake phrase was explained (open_controls)
@@ -131,7 +141,8 @@ class VoiceAsker:
         # a step that goes on by itself shows its countdown at the prompt
         tick = (lambda left: self.keyboard.prompt(question, left)) if deadline is not None else None
         misses = 0
-        first_guess: T | None = None
+        tries = self._tries(question)
+        guesses: list[T] = []
         while True:
             reply = self._listen(book, self.listen_seconds, deadline, tick)
             if isinstance(reply, str):
@@ -143,9 +154,9 @@ class VoiceAsker:
             if isinstance(heard, Refused):  # said surely, but the vote cannot have it: say why, ask again
                 misses += 1
                 self._speak(heard.line, TurnKind.REFUSED)
-                if misses >= 2:
+                if misses >= tries:
                     return self._to_keyboard(question)
-                self._speak(question.prompt, TurnKind.REASK)
+                self._reask(question, misses, tries)
                 continue
             if heard is not None:
                 only = len(question.answers) == 1  # "done": nothing to mix it up with
@@ -156,7 +167,8 @@ class VoiceAsker:
                     confirmed = self._confirm(question, heard, line, book)
                     if confirmed is not None:
                         return confirmed
-                    self._reask(question, "listen.again")
+                    self._say("listen.again")
+                    self._speak(question.prompt, TurnKind.REASK)
                     continue
             if self.listener.source.ended:  # a WAV file has run out of answers
                 return self.keyboard.ask(question)
@@ -168,12 +180,13 @@ class VoiceAsker:
                 continue
             misses += 1
             guess = self._unsure(question, book, reply)
-            if misses >= 2:
-                if guess is not None and guess == first_guess:
-                    return Answer(guess, How.VOICE, False)  # heard alike twice, each time unsure
+            if guess is not None:
+                guesses.append(guess)
+            if guess is not None and len(guesses) >= 2 and all(g == guess for g in guesses):
+                return Answer(guess, How.VOICE, False)  # heard alike twice, each time unsure, and no other value
+            if misses >= tries:
                 return self._to_keyboard(question)
-            first_guess = guess
-            self._reask(question, "listen.not_understood" if reply is not None else "listen.again")
+            self._reask(question, misses, tries, "listen.not_understood" if reply is not None else "listen.again")
 
     def _value(self, question: Question[T], book: Phrasebook, heard: Heard) -> Answer[T] | Refused | None:
         """What `heard` answers, by the question's own parser, and whether every word was sure: one
@@ -190,9 +203,9 @@ class VoiceAsker:
     def _unsure(self, question: Question[T], book: Phrasebook, heard: Heard | None) -> T | None:
         """What `heard` would answer were it heard surely, for a count, a step or a yes or no
         (asked again when unsure, never read back); None for other questions or answers (a fix
-        of the tally), a decoy or no answer. The same value heard unsure at the question and
-        again when it is asked again is taken: a second hearing of other audio agrees, and the
-        whole tally is still confirmed (HW-R4); a "no" heard once breaks a pair of "yes"."""
+        of the tally), a decoy or no answer. The same value heard unsure at two of the question's
+        tries, and no other value at any, is taken: a second hearing of other audio agrees, and
+        the whole tally is still confirmed (HW-R4); a "no" heard once breaks a pair of "yes"."""
         if heard is None:
             return None
         token, _ = _token(book, _as_sure(heard))
@@ -201,8 +214,20 @@ class VoiceAsker:
             return None
         return value if isinstance(question, Count) or len(question.answers) == 1 or isinstance(value, bool) else None
 
-    def _reask(self, question: Question[Any], key: str) -> None:
-        self._say(key)
+    def _tries(self, question: Question[Any]) -> int:
+        """How many times `question` is heard before the keyboard takes it: `count_tries` for a
+        count, which the table answers once per candidate and whose whole tally is read back
+        (HW-R4), so a count taken at its last hearing is still confirmed with the others; TRIES
+        for the others."""
+        return self.count_tries if isinstance(question, Count) else TRIES
+
+    def _reask(self, question: Question[Any], misses: int, tries: int, key: str | None = None) -> None:
+        """Ask `question` again after `misses` of its `tries`: a count's last try asks for the
+        number alone ("Just the number, please."), as a game master does who has not caught it."""
+        if isinstance(question, Count) and misses == tries - 1:
+            key = "listen.number_please"
+        if key is not None:
+            self._say(key)
         self._speak(question.prompt, TurnKind.REASK)
 
     def _to_keyboard(self, question: Question[T]) -> Answer[T]:
