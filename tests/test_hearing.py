@@ -6,8 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gm.hearing.phrases import (
-    COMMANDS, Heard, Phrasebook, Vocabulary, alike, command_phrases, correction, other_phrases, question_phrases,
-    unhearable,
+    COMMANDS, Heard, Phrasebook, Vocabulary, alike, command_phrases, correction, numbered, other_phrases,
+    question_phrases, unhearable,
 )
 from gm.hearing.decoys import DECOYS
 from gm.text.lines import Voice
@@ -58,11 +58,28 @@ def test_question_phrases_come_from_vocabulary_labels_and_readings():
 
 def test_seat_numbers_answer_for_players_only_where_no_number_is_an_answer():
     names = _q("Aki", "Ken", "graveyard")
-    phrases = question_phrases(names, EN, str, seats=("Aki", "Sora", "Ken"))
+    phrases = question_phrases(names, EN, str, seats=("Aki", "Sora", "Ken"), numbered=("Aki", "Sora", "Ken"))
     assert phrases["one"] == "Aki" and phrases["three"] == "Ken"
     assert "two" not in phrases  # Sora is not an answer here
     counts = _q("0", "1", "2", "3")
-    assert question_phrases(counts, EN, str, seats=("Aki", "Ken"))["one"] == "1"
+    assert question_phrases(counts, EN, str, seats=("Aki", "Ken"), numbered=("Aki", "Ken"))["one"] == "1"
+
+
+def test_a_seat_number_answers_only_for_a_player_the_table_was_told_to_number():
+    """A table names its players; it says a seat number only where gm asked it to (a name the
+    model cannot hear, names that sound alike), so another seat number is no answer: with every
+    seat numbered, names of people not at the table were heard as seat numbers."""
+    names = _q("Aki", "Zoë", "Ken", "graveyard")
+    phrases = question_phrases(names, EN, str, seats=("Aki", "Zoë", "Ken"), numbered=("Zoë",))
+    assert phrases["two"] == "Zoë"
+    assert "one" not in phrases and "three" not in phrases
+    assert "two" not in question_phrases(names, EN, str, seats=("Aki", "Zoë", "Ken"))
+
+
+def test_the_players_numbered_are_those_the_model_cannot_hear_and_those_alike():
+    hears = {"aki", "mio", "miho", "ken"}.__contains__
+    assert numbered(("Aki", "Zoë", "Mio", "Ken", "Miho"), hears, str) == ("Zoë", "Mio", "Miho")
+    assert numbered(("Aki", "Ken"), hears, str) == ()
 
 
 def test_exact_phrases_match_and_unk_or_unsure_words_are_rejected():

@@ -1,5 +1,5 @@
 """Where a player is named: a seat number names one only where gm told the table to use it (a
-name the model cannot hear, or one that sounds like another player's: `by_seat_number`), and a
+name the model cannot hear, or one that sounds like another player's: `numbered`), and a
 name of someone not at the table lands on a given-name decoy, never one like a player's."""
 
 from pathlib import Path
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from fakes import FakeClock, FakeModel
-from gm.hearing.phrases import Heard, Vocabulary, by_seat_number
+from gm.hearing.phrases import Heard, Vocabulary
 from gm.hearing.recorded import PcmSource
 from gm.hearing.session import Listener
 from gm.hearing.voice import phrasebook
@@ -22,11 +22,6 @@ FIXTURES = Path(__file__).parent / "fixtures" / "listen_ko"
 
 def who(voice, seats):
     return Table(voice).choice("vote", (*seats, "graveyard"), prompt=Line("vote", "?", ""))
-
-
-def test_seat_numbers_are_for_names_not_heard_and_names_alike():
-    assert by_seat_number(SEATS, lambda word: word != "zoë") == ("Ken", "Kenta", "Zoë")
-    assert by_seat_number(("Aki", "Mio"), lambda word: True) == ()
 
 
 def test_a_seat_number_names_only_a_player_told_to_use_it():

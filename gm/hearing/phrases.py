@@ -224,14 +224,16 @@ def correction(candidate: str, count: int) -> str:
 
 
 def question_phrases(question: Question[Any], vocabulary: Vocabulary, spoken: Callable[[str], str],
-                     seats: Sequence[str] = (), by_seat: Collection[str] | None = None) -> dict[str, str]:
+                     seats: Sequence[str] = (), numbered: Collection[str] = ()) -> dict[str, str]:
     """Phrase → answer for `question`: the vocabulary's phrases for known answer ids, each
     answer's label, its spoken reading, the answer itself; a correction ("Aki=2") as each way of
-    naming the candidate followed by each way of saying the number; seat numbers (`seats`, in
-    seating order) for the players `by_seat` (all of them if None) when the question has no
-    numeric answers. A phrase that is one of the pack's own decoys (`[listen.hear] decoy`) is
-    no answer by itself, only as a word of a longer phrase: the Korean 영 is typed as 0, and
-    "지훈 영" sets a count, but the model hears 여섯 and 학교 as 영 alone."""
+    naming the candidate followed by each way of saying the number; when the question has no
+    numeric answers, the seat number (`seats`, in seating order) of each player the table was
+    told to call by it (`numbered`), and no other: a table names its players, and a seat number
+    for every player took names of people not at the table ("oliver" as "one", "lucy" as "two").
+    A phrase that is one of the pack's own decoys (`[listen.hear] decoy`) is no answer by itself,
+    only as a word of a longer phrase: the Korean 영 is typed as 0, and "지훈 영" sets a count, but
+    the model hears 여섯 and 학교 as 영 alone."""
     def forms(answer: str) -> list[str]:
         label = question.label(answer)
         return [p for p in map(norm, (*vocabulary.phrases(answer), label, spoken(label), answer, spoken(answer))) if p]
@@ -248,7 +250,7 @@ def question_phrases(question: Question[Any], vocabulary: Vocabulary, spoken: Ca
             phrases.setdefault(phrase, answer)
     if not any(a.isdigit() for a in question.answers):
         for seat, name in enumerate(seats, start=1):
-            if name in question.answers and (by_seat is None or name in by_seat):
+            if name in question.answers and name in numbered:
                 for phrase in vocabulary.phrases(str(seat)):
                     phrases.setdefault(phrase, name)
     never = vocabulary.decoys_of(())
@@ -293,15 +295,12 @@ def unhearable(names: Iterable[str], hearable: Callable[[str], bool],
             if not any(p.split() and all(hearable(w) for w in p.split()) for p in map(norm, spellings(name)))]
 
 
-def by_seat_number(seats: Sequence[str], hearable: Callable[[str], bool],
-                   spoken: Callable[[str], str] = lambda n: n) -> tuple[str, ...]:
-    """The players told to be named by their seat number (`VoiceAsker.announce`): those whose
-    name the model cannot hear, and those whose name sounds like another player's. Another
-    player's seat number is no answer: a word heard as "four" is no vote for seat four (the
-    Korean model heard 사과, 수박 and 커피 as 사, 4)."""
-    lost = unhearable(seats, hearable, lambda n: (n, spoken(n)))
-    pairs = alike([n for n in seats if n not in lost], spoken)
-    return tuple(n for n in seats if n in lost or any(n in pair for pair in pairs))
+def numbered(seats: Sequence[str], hearable: Callable[[str], bool], spoken: Callable[[str], str]) -> tuple[str, ...]:
+    """The players (of `seats`) the table is told to call by seat number (`listen.unhearable`,
+    `listen.alike`): those whose name the model cannot hear and those whose names sound alike."""
+    lost = unhearable(seats, hearable, lambda name: (name, spoken(name)))
+    pairs = alike([name for name in seats if name not in lost], spoken)
+    return tuple(name for name in seats if name in lost or any(name in pair for pair in pairs))
 
 
 def like_a_name(word: str, names: Iterable[str], spoken: Callable[[str], str] = lambda n: n) -> bool:

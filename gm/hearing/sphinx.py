@@ -16,8 +16,10 @@ defaults are wrong for one closed question at a time, each found by bench/listen
 So an answer must also beat a loop of free phones (`second_opinion`): the same audio is decoded
 once more with the phrase heard and, as its rival, any sequence of the model's phones weighted by
 GARBAGE; talk, other words and names nobody at the table has sound more like free phones than
-like the phrase. That costs a fraction of the first decode, where pocketsphinx's full language
-model cost fifteen times as much and heard right answers as other words ("done" as "ten").
+like the phrase. The phrase must also span half the utterance's speech (SPAN), or it was heard
+in a part of something longer ("four" in "of course"). That costs a fraction of the first
+decode, where pocketsphinx's full language model cost fifteen times as much and heard right
+answers as other words ("done" as "ten").
 The full language model is loaded only to hear without a grammar (`gm voice test`).
 """
 
@@ -72,6 +74,16 @@ BREATH, FRAME = 34, 320
 """dB under the loudest 20 ms frame (FRAME samples at RATE) from which the frames after the last
 loud one are made silence before decoding: espeak-ng's en-us+f2 and en+f4 breathe out 35-40 dB
 under the word, and the model heard the breath as phones (W AA N IH EY, which the loop won)."""
+SPAN, SPEECH_FRAME = 0.5, 160
+"""The share of an utterance's speech frames (10 ms, SPEECH_FRAME samples at RATE: the model's
+frames) that a phrase beating the loop of free phones must span: "of course", "not really",
+"definitely", "uh huh" and talk were heard as one short answer ("four", "three", "yeah", "no")
+aligned to a part of them, the rest of the speech left to silence; answers said spanned 0.53 and
+more of theirs at every condition (bench/listen_bench.py --lang en)."""
+MASKED = {"six": ("TH IH K S", "S IH K TH", "TH IH K TH")}
+"""Pronunciations given to words besides the dictionary's, with the phones noise masks heard as
+the ones it leaves: pink noise and quiet speech turn the S of "six" into TH ("TH EY TH"), which
+took "three" at every count of 0-4; with these, "six" (no answer there) takes it."""
 CARD = "card"  # what a card's name is among a book's other phrases (`gm.hearing.phrases.other_phrases`)
 GARBAGE = 1e-22
 """The weight of the loop of free phones against the phrase's 1 (measured by
@@ -102,6 +114,9 @@ class SphinxModel:
         for phone in PHONES:
             self._decoder.add_word(PHONE_WORD + phone.lower(), phone, False)
         self._decoder.add_word(PHONE_WORD + "sil", "SIL", True)
+        for word, prons in MASKED.items():
+            for number, phones in enumerate(prons, start=len(self._spoken(word)[0]) + 1):
+                self._decoder.add_word(f"{word}({number})", phones, False)
         self._full: Any = None
         self._searches: dict[tuple[str, ...], str] = {}
         self._rivals: dict[str, list[str]] = {}
@@ -186,16 +201,28 @@ class SphinxModel:
                          lambda: _transitions([(phrase, 1 / (1 + weight))], weight / (1 + weight)))
 
     def beats_free_phones(self, phrase: str, audio: bytes, rate: float) -> bool:
-        """Whether `phrase` beats the loop of free phones on `audio` (`guard`), or the loop's
-        phones are within SLACK of the phrase's own."""
+        """Whether `phrase` beats the loop of free phones on `audio` (`guard`) and spans at least
+        SPAN of its speech, or the loop's phones are within SLACK of the phrase's own."""
         heard = self.decode(self.guard(phrase), audio, rate).text
         if heard == phrase:
-            return True
+            return self._spanned(_tail_hushed(_at_16k(audio, rate))) >= SPAN
         own = self._phones(phrase)
         slack = next((most for phones, most in SLACK if len(own) <= phones), 0.0)
         loop = [w.removeprefix(PHONE_WORD).upper() for w in heard.split() if w != PHONE_WORD + "sil"]
         return bool(slack) and all(w.startswith(PHONE_WORD) for w in heard.split()) and (
             phone_distance(loop, own) <= slack)
+
+    def _spanned(self, audio: bytes) -> float:
+        """The share of the speech frames of 16 kHz `audio` (`_speech_frames`) that the words of
+        the last grammar decode span (its silences and noises span none)."""
+        import numpy as np
+
+        speech = _speech_frames(audio)
+        words = np.zeros(len(speech), dtype=bool)
+        for segment in self._decoder.seg() or ():
+            if not segment.word.startswith(NOT_WORDS):
+                words[segment.start_frame:segment.end_frame + 1] = True
+        return float((speech & words).sum() / max(int(speech.sum()), 1))
 
     def _spoken(self, phrase: str) -> tuple[tuple[str, ...], ...]:
         """Every pronunciation of every word of `phrase`: phrases spoken alike are equal here."""
@@ -310,6 +337,22 @@ def phone_distance(said: list[str], other: list[str]) -> float:
             row.append(min(before[j] + 1, row[j - 1] + 1, before[j - 1] + swap))
         before = row
     return before[-1]
+
+
+def _speech_frames(audio: bytes) -> Any:
+    """Which SPEECH_FRAME frames of 16 kHz `audio` are speech: louder than the utterance's noise
+    floor (its quietest tenth, its pads) by as much as an utterance is cut at
+    (`gm.hearing.utterance.threshold`)."""
+    import numpy as np
+
+    from gm.hearing.utterance import frame_levels, threshold
+
+    samples = np.frombuffer(audio[: len(audio) // 2 * 2], dtype="<i2")
+    frames = len(samples) // SPEECH_FRAME
+    if not frames:
+        return np.zeros(0, dtype=bool)
+    levels = frame_levels(samples[: frames * SPEECH_FRAME].reshape(frames, SPEECH_FRAME))
+    return levels > threshold(float(np.percentile(levels, 10)))
 
 
 def _tail_hushed(audio: bytes) -> bytes:

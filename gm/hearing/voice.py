@@ -12,7 +12,7 @@ import threading
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 from collections.abc import Callable, Sequence
 
-from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, by_seat_number, command_phrases, like_a_name,
+from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_phrases, like_a_name, numbered,
                                 other_phrases, question_phrases, unhearable)
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
@@ -50,12 +50,13 @@ with three (bench/asking_bench.py), and the whole tally is still read back (HW-R
 
 def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
-    """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`:
-    seat numbers only for the players told to use them, `by_seat_number`),
+    """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`),
     with every other phrase of the table as no answer (`other_phrases`) and the decoys of the
     kinds of answer it takes (`answer_kinds`: but a given name like a player's, which would take
-    that player's name); a question with one answer (a step's "done") takes it heard less surely."""
-    phrases = question_phrases(question, vocabulary, spoken, seats, by_seat_number(seats, model.hears, spoken))
+    that player's name); a question with one answer (a step's "done") takes it heard less surely.
+    A player's seat number answers for them only where the table was told to say it
+    (`gm.hearing.phrases.numbered`)."""
+    phrases = question_phrases(question, vocabulary, spoken, seats, numbered(seats, model.hears, spoken))
     confidence = STEP_CONFIDENCE if len(question.answers) == 1 else ANSWER_CONFIDENCE
     names = vocabulary.kinds.get("player", ())
     kept = tuple(d for d in vocabulary.decoys_of(answer_kinds(question.answers, seats))
