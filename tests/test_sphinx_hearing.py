@@ -127,7 +127,7 @@ def test_a_read_back_yes_is_not_taken_by_a_card_that_sounds_like_it(tmp_path):
 ])
 def test_a_short_answer_beats_a_loop_of_free_phones_a_phone_or_so_off(monkeypatch, loop, phrase, beats):
     model = sphinx.load()
-    monkeypatch.setattr(model, "decode", lambda search, audio, rate: sphinx.Heard(
+    monkeypatch.setattr(model, "decode_in", lambda search, audio: sphinx.Heard(
         " ".join(sphinx.PHONE_WORD + p for p in loop.split())))
     assert model.beats_free_phones(phrase, b"", 16000) is beats
 

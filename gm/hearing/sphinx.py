@@ -203,9 +203,13 @@ class SphinxModel:
     def beats_free_phones(self, phrase: str, audio: bytes, rate: float) -> bool:
         """Whether `phrase` beats the loop of free phones on `audio` (`guard`) and spans at least
         SPAN of its speech, or the loop's phones are within SLACK of the phrase's own."""
-        heard = self.decode(self.guard(phrase), audio, rate).text
+        return self.beats_free_phones_in(phrase, decodable(audio, rate))
+
+    def beats_free_phones_in(self, phrase: str, audio: bytes) -> bool:
+        """`beats_free_phones` on `decodable` audio."""
+        heard = self.decode_in(self.guard(phrase), audio).text
         if heard == phrase:
-            return self._spanned(_tail_hushed(_at_16k(audio, rate))) >= SPAN
+            return self._spanned(audio) >= SPAN
         own = self._phones(phrase)
         slack = next((most for phones, most in SLACK if len(own) <= phones), 0.0)
         loop = [w.removeprefix(PHONE_WORD).upper() for w in heard.split() if w != PHONE_WORD + "sil"]
@@ -249,6 +253,10 @@ class SphinxModel:
     def decode(self, search: str, audio: bytes, rate: float) -> Heard:
         """What `search` hears in one utterance, from a fresh front end (its noise estimate
         otherwise carries over from the utterance before)."""
+        return self.decode_in(search, decodable(audio, rate))
+
+    def decode_in(self, search: str, audio: bytes) -> Heard:
+        """`decode` on `decodable` audio."""
         if search == FULL:
             if self._full is None:
                 self._full = self._loaded()
@@ -258,7 +266,7 @@ class SphinxModel:
             decoder.activate_search(search)
         decoder.reinit_feat()
         decoder.start_utt()
-        decoder.process_raw(_tail_hushed(_at_16k(audio, rate)), full_utt=True)
+        decoder.process_raw(audio, full_utt=True)
         decoder.end_utt()
         words = [s.word.split("(")[0] for s in decoder.seg() or () if not s.word.startswith(NOT_WORDS)]
         return Heard(" ".join(words), tuple((w, 1.0) for w in words))
@@ -274,12 +282,12 @@ class SphinxRecogniser(UtteranceRecogniser):
         self.search = search
 
     def hear(self, audio: bytes) -> Heard:
-        audio = _at_16k(audio, self.rate)  # once for every decode of the utterance
-        heard = self.model.decode(self.search, audio, RATE)
+        audio = decodable(audio, self.rate)  # once for every decode of the utterance
+        heard = self.model.decode_in(self.search, audio)
         if not self.model.second_opinion or self.book is None or not heard.text:
             return heard
         if self.answers(heard):
-            return heard if self.model.beats_free_phones(heard.text, audio, RATE) else _unsure(heard)
+            return heard if self.model.beats_free_phones_in(heard.text, audio) else _unsure(heard)
         if self.book.others.get(heard.text) == CARD:
             return self.answers_only(audio) or heard
         return heard
@@ -294,10 +302,10 @@ class SphinxRecogniser(UtteranceRecogniser):
         question, took the answer (flite's "yes" came out as the card "death" at every
         read-back, by the answers alone as "yes"). Other phrases heard are left no answer: a
         number or a name heard by the answers alone came out a wrong answer twice as often).
-        `audio` is at RATE."""
+        `audio` is `decodable`."""
         assert self.book is not None
-        heard = self.model.decode(self.model.search(list(self.book.phrases)), audio, RATE)
-        if heard.text and self.answers(heard) and self.model.beats_free_phones(heard.text, audio, RATE):
+        heard = self.model.decode_in(self.model.search(list(self.book.phrases)), audio)
+        if heard.text and self.answers(heard) and self.model.beats_free_phones_in(heard.text, audio):
             return heard
         return None
 
@@ -353,6 +361,11 @@ def _speech_frames(audio: bytes) -> Any:
         return np.zeros(0, dtype=bool)
     levels = frame_levels(samples[: frames * SPEECH_FRAME].reshape(frames, SPEECH_FRAME))
     return levels > threshold(float(np.percentile(levels, 10)))
+
+
+def decodable(audio: bytes, rate: float) -> bytes:
+    """16-bit mono `audio` at `rate` as every decode takes it: at RATE, its breath hushed."""
+    return _tail_hushed(_at_16k(audio, rate))
 
 
 def _tail_hushed(audio: bytes) -> bytes:
