@@ -81,3 +81,26 @@ def test_a_korean_name_not_at_the_table_lands_on_a_name_decoy():
     book, heard = heard_at_the_vote("sujin_quiet")
     assert heard is not None and set(heard.text.split()) & set(book.decoy_words())  # 수진, quiet: no 지훈
     assert book.match(heard) is None
+
+
+def test_a_question_that_names_a_player_takes_their_name_only_heard_surely():
+    model, seats = FakeModel(words={"aki", "ken", "graveyard", "one", "two", "three"}), ("Aki", "Ken", "Zoë")
+    vocabulary = Vocabulary.from_voice(EN)
+    vote = phrasebook(who(EN, seats), model, vocabulary, str, seats)
+    assert vote.match(Heard("aki", (("aki", 0.95),))) == "Aki"
+    assert vote.match(Heard("aki", (("aki", 0.8),))) is None  # a name not at the table, forced onto Aki
+    assert vote.match(Heard("three", (("three", 0.8),))) == "Zoë"  # the seat number gm told the table to say
+    assert vote.match(Heard("graveyard", (("graveyard", 0.8),))) == "graveyard"
+    count = phrasebook(Table(EN, seats).count("Aki", 2), model, vocabulary, str, seats)
+    assert count.match(Heard("two", (("two", 0.8),))) == "2"  # a count needs no more than before
+
+
+@pytest.mark.slow
+@pytest.mark.vosk_model
+@korean_model
+def test_a_korean_name_not_at_the_table_heard_as_a_player_unsurely_is_no_vote():
+    book, heard = heard_at_the_vote("jiyu_clean")
+    assert heard is not None and heard.text == "지훈" and not heard.sure(0.9)  # 지유, said clearly
+    assert book.match(heard) is None
+    book, heard = heard_at_the_vote("jihun")
+    assert heard is not None and book.match(heard) == "지훈"

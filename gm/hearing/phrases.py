@@ -123,6 +123,9 @@ class Phrasebook:
     kept: tuple[str, ...] = ()
     """Decoys kept in the grammar even where they sound near an answer (the pack's own, and those
     of the question's kind of answer): each is there because the model cannot tell it from one."""
+    names: frozenset[str] = frozenset()
+    """The phrases that name a player by name: taken only heard at least `name_confidence` sure."""
+    name_confidence: float = 0.9
 
     def __post_init__(self) -> None:
         if any(p in self.phrases for p in self.others):
@@ -168,12 +171,15 @@ class Phrasebook:
         return any(heard.text == w or heard.text.startswith(f"{w} ") for w in wakes)
 
     def match(self, heard: Heard) -> str | None:
-        """The answer `heard` names, or None: nothing said, a word heard unsure, "[unk]", a
-        decoy or another phrase of the table, or no phrase of this question that the whole
-        utterance is (or nearly is, for one answer alone and nothing else as near)."""
+        """The answer `heard` names, or None: nothing said, a word heard unsure (a player's name
+        less than `name_confidence` sure), "[unk]", a decoy or another phrase of the table, or no
+        phrase of this question that the whole utterance is (or nearly is, for one answer alone
+        and nothing else as near)."""
         said = heard.text
         words = said.split()
         if not words or not heard.sure(self.min_confidence):
+            return None
+        if set(words) & {w for n in self.names for w in n.split()} and not heard.sure(self.name_confidence):
             return None
         if UNK in words or set(words) & set(self.decoy_words()):
             return None
