@@ -17,7 +17,8 @@ question they do not answer, by kind: table-talk sentences, other single words, 
 asked (5 and 6, as the pack asks for them, at a count of 0–4), natural yes/no (네, 예, 응, which the pack makes decoys)
 and names not at the table. English also tries held-out ways of saying yes or no and held-out names, which none of
 gm's lists holds (its natural yes/no and two of its names are gm's own decoys, which flatters gm); the non-answers
-gm took are listed at the end, each with the question and the answer it took them for.
+gm took (as it listens: with the 2nd decode where that is its setting) are listed at the end, each with the
+question and the answer it took them for.
 
 Decoders, on the same audio in the same run:
 - bare vosk: a KaldiRecognizer with the question's own phrases as its grammar, fed the whole
@@ -348,8 +349,9 @@ def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> Non
                   f"{pct(c[('rejected', condition)], n):>9}")
     for name in names[1:]:
         print(f"  {name} decode time: {seconds[name] / seconds['bare']:.2f}x the bare loop")
-    taken = sorted((-n, what) for (kind, what), n in tally["gm + 2nd decode"].items() if kind == "taken")
-    print("  non-answers taken by gm + 2nd decode: " + (", ".join(f"{what} x{-n}" for n, what in taken) or "none"))
+    own = "gm + 2nd decode" if kept else "gm"  # gm as it listens
+    taken = sorted((-n, what) for (kind, what), n in tally[own].items() if kind == "taken")
+    print(f"  non-answers taken by {own}: " + (", ".join(f"{what} x{-n}" for n, what in taken) or "none"))
 
 
 def main() -> None:
