@@ -19,7 +19,8 @@ another night; a question asked again is answered again by the same person, slow
 
 Per night: finished by voice, or the question at which it fell to the keyboard; every count gm
 confirmed against the count that was said (a count that was not said and got confirmed is the
-failure that matters most); table answers and seconds of gm's speech during the vote.
+failure that matters most); the counts taken by voice of those the vote needs; table answers and
+seconds of gm's speech during the vote.
 
 Korean is heard by the vosk Korean model (`gm[ko]`), English by pocketsphinx's en-us model.
 
@@ -342,7 +343,9 @@ def judge(night: Night, events: list[dict], wavs: list[Path], exit_code: int) ->
         vote_seconds = sum(_seconds(w) for w in wavs[first:last])
         start, end = spoken[first]["t"], spoken[last]["t"]
         vote_answers = sum(1 for e in answers if start <= e["t"] <= end)
+    heard = sum(1 for e in answers if e["key"] == "werewolf.vote.ask_count" and e["by"] == "voice")
     return {"players": len(night.players), "fell_at": fell, "wrong_counts": unsaid(final or {}),
+            "counts_by_voice": heard, "counts_asked": len(night.counts),
             "wrong_taken": unsaid(confirmed),
             "final_counts_confirmed": final is not None, "vote_answers": vote_answers,
             "vote_speech_seconds": vote_seconds}
@@ -352,9 +355,10 @@ def report(lang: str, nights: list[Night], results: list[dict], seconds: float) 
     done = sum(1 for r in results if r["fell_at"] is None)
     wrong = sum(len(r["wrong_counts"]) for r in results)
     taken = sum(len(r["wrong_taken"]) for r in results)
+    by_voice = sum(r["counts_by_voice"] for r in results)
     print(f"\n{lang}: {done}/{len(results)} nights finished by voice (goal ≥ 8/10); "
           f"counts not said confirmed at the tally: {wrong} (goal 0), taken at their question: {taken}; "
-          f"{seconds:.0f} s")
+          f"counts taken by voice: {by_voice} of {sum(r['counts_asked'] for r in results)}; {seconds:.0f} s")
     for index, (night, r) in enumerate(zip(nights, results), start=1):
         said = ", ".join(f"{c} {n}" for c, n in night.counts.items())
         state = "by voice" if r["fell_at"] is None else f"fell to the keyboard at {r['fell_at']}"

@@ -148,6 +148,16 @@ def test_a_word_the_pack_makes_a_decoy_is_no_answer_by_itself_but_is_in_a_longer
     assert ko.hear["0"][:2] == ("없어요", "영")  # the typed word
 
 
+def test_korean_counting_forms_alone_are_counts_and_ne_is_never_four():
+    # 하나, 둘, 셋 become 한, 두, 세 before a counter (한 표); the model often hears them so alone.
+    # 네 is that form of 4 but is also "yes": 4 is said 사 (the pack's decoy line)
+    ko = Vocabulary.from_voice(Voice("ko"))
+    table = Table(Voice("ko"), ("지훈", "서연"))
+    book = Phrasebook(question_phrases(table.count("지훈", 4), ko, str), decoys=ko.decoys)
+    assert [book.match(_heard(w)) for w in ("한", "두", "세", "하나", "두 표", "셋")] == ["1", "2", "3", "1", "2", "3"]
+    assert book.match(_heard("네")) is None and book.match(_heard("사")) == "4"
+
+
 def test_a_correction_is_a_name_then_a_number():
     q = _q(correction("Aki", 2), correction("graveyard", 0), labels={"graveyard": "the graveyard"})
     phrases = question_phrases(q, EN, str)

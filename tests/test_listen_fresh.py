@@ -144,6 +144,18 @@ def test_a_number_not_asked_heard_as_yeong_is_no_count_of_zero(model):
     assert said is not None and said.text == "영" and said.sure(0.9) and book.match(said) is None
 
 
+@pytest.mark.parametrize("name, heard, count", [("hana_slow", "한", "1"), ("set_fast", "세", "3")])
+def test_a_count_heard_in_its_counting_form_is_that_count(model, name, heard, count):
+    """espeak-ng's slow 하나 is heard as 한 and its fast 셋 as 세, the forms the numbers take before
+    a counter (한 표, 세 표): alone they are the count (with the pack before, no answer)."""
+    ko = Voice("ko")
+    players = ("민수", "지훈", "서연", "지민")
+    question = Table(ko, players).count("민수", 4, players, 4, (*players, "graveyard"))
+    book = phrasebook(question, model, Vocabulary.from_voice(ko), ko.spoken_word, players)
+    said = Listener(model, PcmSource.from_wavs([FIXTURES / f"{name}.wav"], FakeClock())).hear_once(book)
+    assert said is not None and said.text == heard and book.match(said) == count
+
+
 def test_the_korean_pack_never_takes_ne_for_four(model):
     """네 (yes) and 넷 (4) are one word to this model: with the real pack both are decoys, so
     either said at a count or a read-back is no answer."""

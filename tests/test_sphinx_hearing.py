@@ -237,3 +237,59 @@ def test_a_breath_after_the_word_is_no_phone_of_it(tmp_path, text, answer, voice
     key = "count" if answer.isdigit() else "werewolf.deal"
     result = Listener(sphinx.load(), PcmSource(rate, audio, FakeClock())).hear_once(book(key))
     assert result is not None and result.sure(0.9) and book(key).match(result) == answer
+
+
+@pytest.mark.parametrize(("voice", "speed", "pitch", "seed"), [
+    ("en-us", 150, 50, 3), ("en-us", 150, 50, 1), ("flite:slt", 0, 0, 9), ("flite:awb", 0, 0, 2),
+    ("en-us+f2", 170, 62, 6)])
+def test_six_in_noise_is_no_number_whose_silence_hides_its_hiss(tmp_path, monkeypatch, voice, speed, pitch, seed):
+    """Pink noise at 10 dB buries the last S of "six" under the floor by loudness, not its hiss
+    above 4 kHz: "two" and "three" beat the loop of free phones, spanning all the speech by
+    loudness and leaving that hiss to silence (`sphinx.HISS`)."""
+    rate, audio = said(tmp_path, "six", voice, speed, pitch)
+    noisy = in_pink_noise(audio, 10, seed)
+    words, answer = heard("count", rate, noisy)
+    assert words in ("two", "three") and answer is None
+    monkeypatch.setattr(sphinx, "HISS_FRAMES", 10 ** 6)
+    assert heard("count", rate, noisy)[1] is not None
+
+
+def hissing(seconds_quiet=0.3, seconds_loud=0.2, seconds_hiss=0.1, seed=3):
+    """16 kHz audio in a floor of white noise: quiet, a loud 500 Hz tone, a hiss above 4.5 kHz
+    quieter than speech by loudness, quiet; and the 10 ms frames of the tone and of the hiss."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    rate, quiet, loud, hiss = 16000, int(seconds_quiet * 16000), int(seconds_loud * 16000), int(seconds_hiss * 16000)
+    spectrum = np.fft.rfft(rng.normal(size=hiss))
+    spectrum[np.fft.rfftfreq(hiss, 1 / rate) < 4500] = 0
+    high = np.fft.irfft(spectrum, hiss)
+    x = rng.normal(size=2 * quiet + loud + hiss) * 100
+    x[quiet:quiet + loud] += np.sin(np.arange(loud) * 2 * np.pi * 500 / rate) * 4000
+    x[quiet + loud:quiet + loud + hiss] += high * 300 / np.sqrt((high ** 2).mean())
+    frames = lambda a, b: set(range(a // 160, b // 160))  # noqa: E731
+    return (np.round(x).astype("<i2").tobytes(), frames(quiet, quiet + loud),
+            frames(quiet + loud, quiet + loud + hiss))
+
+
+def test_hiss_is_sound_above_4_khz_over_its_floor():
+    audio, tone, hiss = hissing()
+    frames = sphinx._hiss_frames(audio)
+    assert set(map(int, frames.nonzero()[0])) == hiss  # the tone is loud, but none of it is high
+    assert not sphinx._speech_frames(audio)[sorted(hiss)].any()  # nor is the hiss speech by loudness
+    assert not sphinx._hiss_frames(bytes(3200)).any() and len(sphinx._hiss_frames(b"")) == 0
+
+
+@pytest.mark.parametrize(("word", "left"), [("two", 10), ("yes", 0), ("zero", 10)])
+def test_hiss_after_an_answer_counts_unless_it_ends_with_a_fricative(monkeypatch, word, left):
+    """"yes" ends with the S the model may leave to silence; "two" and "zero" have no hiss to end with."""
+    from types import SimpleNamespace
+
+    audio, tone, _ = hissing()
+    model = sphinx.load()
+    lookup = model._decoder.lookup_word
+    segments = [SimpleNamespace(word="<sil>", start_frame=0, end_frame=min(tone) - 1),
+                SimpleNamespace(word=word, start_frame=min(tone), end_frame=max(tone)),
+                SimpleNamespace(word="<sil>", start_frame=max(tone) + 1, end_frame=len(audio) // 320)]
+    monkeypatch.setattr(model, "_decoder", SimpleNamespace(seg=lambda: segments, lookup_word=lookup))
+    assert model._hiss_left(audio) == left

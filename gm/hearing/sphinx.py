@@ -17,7 +17,8 @@ So an answer must also beat a loop of free phones (`second_opinion`): the same a
 once more with the phrase heard and, as its rival, any sequence of the model's phones weighted by
 GARBAGE; talk, other words and names nobody at the table has sound more like free phones than
 like the phrase. The phrase must also span half the utterance's speech (SPAN), or it was heard
-in a part of something longer ("four" in "of course"). That costs a fraction of the first
+in a part of something longer ("four" in "of course"), and leave no hiss of a fricative it does not
+have to silence (HISS: noise buries the S of "six" by loudness, and "two" took it). That costs a fraction of the first
 decode, where pocketsphinx's full language model cost fifteen times as much and heard right
 answers as other words ("done" as "ten").
 The full language model is loaded only to hear without a grammar (`gm voice test`).
@@ -80,6 +81,17 @@ frames) that a phrase beating the loop of free phones must span: "of course", "n
 "definitely", "uh huh" and talk were heard as one short answer ("four", "three", "yeah", "no")
 aligned to a part of them, the rest of the speech left to silence; answers said spanned 0.53 and
 more of theirs at every condition (bench/listen_bench.py --lang en)."""
+HISS_HZ, HISS, HISS_QUIET, HISS_FRAMES = 4000, 2.5, 20.0, 6
+"""A hiss is a SPEECH_FRAME frame of an utterance whose sound above HISS_HZ is HISS times louder
+(in RMS) than its quietest tenth there, and at least HISS_QUIET (`_hiss_frames`). A phrase beating
+the loop of free phones must leave fewer than HISS_FRAMES frames of hiss that are no speech by
+loudness (`_speech_frames`) to silence before it unless it starts with a fricative, after it
+unless it ends with one: the hiss of a fricative it does not have. Pink noise at 10 dB buries a
+fricative's loudness under the floor, not its hiss above 4 kHz, where a room's noise is weakest:
+"six" in it was heard as "two" and "three", its last S (8-11 frames) left to silence while the
+vowel spanned all of the speech by loudness; answers said left at most 3, but for those whose
+own last fricative the model left out ("yes", "werewolf": up to 14; bench/listen_bench.py
+--lang en)."""
 MASKED = {"six": ("TH IH K S", "S IH K TH", "TH IH K TH")}
 """Pronunciations given to words besides the dictionary's, with the phones noise masks heard as
 the ones it leaves: pink noise and quiet speech turn the S of "six" into TH ("TH EY TH"), which
@@ -209,24 +221,49 @@ class SphinxModel:
         """`beats_free_phones` on `decodable` audio."""
         heard = self.decode_in(self.guard(phrase), audio).text
         if heard == phrase:
-            return self._spanned(audio) >= SPAN
+            return self._spans(audio)
         own = self._phones(phrase)
         slack = next((most for phones, most in SLACK if len(own) <= phones), 0.0)
         loop = [w.removeprefix(PHONE_WORD).upper() for w in heard.split() if w != PHONE_WORD + "sil"]
         return bool(slack) and all(w.startswith(PHONE_WORD) for w in heard.split()) and (
             phone_distance(loop, own) <= slack)
 
+    def _spans(self, audio: bytes) -> bool:
+        """Whether the words of the last grammar decode span SPAN of the speech of 16 kHz `audio`
+        (`_spanned`) and leave fewer than HISS_FRAMES frames of hiss to silence (`_hiss_left`)."""
+        return self._spanned(audio) >= SPAN and self._hiss_left(audio) < HISS_FRAMES
+
+    def _hiss_left(self, audio: bytes) -> int:
+        """The frames of hiss (`_hiss_frames`) of 16 kHz `audio`, no speech by loudness, that the
+        words of the last grammar decode leave to silence before them unless their first phone is
+        a fricative and after them unless their last is one."""
+        import numpy as np
+
+        said = [s.word for s in self._decoder.seg() or () if not s.word.startswith(NOT_WORDS)]
+        phones = [p for w in said for p in (self._decoder.lookup_word(w) or "").split()]
+        words = self._word_frames(len(audio) // 2 // SPEECH_FRAME)
+        at = np.flatnonzero(words)
+        if not phones or not len(at):
+            return 0
+        hiss = _hiss_frames(audio) & ~_speech_frames(audio) & ~words
+        before, after = (PHONE_CLASSES.get(p) != "fricative" for p in (phones[0], phones[-1]))
+        return int(hiss[: at[0]].sum()) * before + int(hiss[at[-1] + 1:].sum()) * after
+
     def _spanned(self, audio: bytes) -> float:
         """The share of the speech frames of 16 kHz `audio` (`_speech_frames`) that the words of
         the last grammar decode span (its silences and noises span none)."""
+        speech = _speech_frames(audio)
+        return float((speech & self._word_frames(len(speech))).sum() / max(int(speech.sum()), 1))
+
+    def _word_frames(self, frames: int) -> Any:
+        """Which of `frames` model frames the words of the last grammar decode span."""
         import numpy as np
 
-        speech = _speech_frames(audio)
-        words = np.zeros(len(speech), dtype=bool)
+        words = np.zeros(frames, dtype=bool)
         for segment in self._decoder.seg() or ():
             if not segment.word.startswith(NOT_WORDS):
                 words[segment.start_frame:segment.end_frame + 1] = True
-        return float((speech & words).sum() / max(int(speech.sum()), 1))
+        return words
 
     def _spoken(self, phrase: str) -> tuple[tuple[str, ...], ...]:
         """Every pronunciation of every word of `phrase`: phrases spoken alike are equal here."""
@@ -361,6 +398,22 @@ def _speech_frames(audio: bytes) -> Any:
         return np.zeros(0, dtype=bool)
     levels = frame_levels(samples[: frames * SPEECH_FRAME].reshape(frames, SPEECH_FRAME))
     return levels > threshold(float(np.percentile(levels, 10)))
+
+
+def _hiss_frames(audio: bytes) -> Any:
+    """Which SPEECH_FRAME frames of 16 kHz `audio` hiss: their sound above HISS_HZ (a Hann window's
+    RMS there) HISS times that of the utterance's quietest tenth, and at least HISS_QUIET."""
+    import numpy as np
+
+    samples = np.frombuffer(audio[: len(audio) // 2 * 2], dtype="<i2").astype(np.float64)
+    frames = len(samples) // SPEECH_FRAME
+    if not frames:
+        return np.zeros(0, dtype=bool)
+    window = np.hanning(SPEECH_FRAME)
+    spectrum = np.abs(np.fft.rfft(samples[: frames * SPEECH_FRAME].reshape(frames, SPEECH_FRAME) * window)) ** 2
+    high = spectrum[:, np.fft.rfftfreq(SPEECH_FRAME, 1 / RATE) >= HISS_HZ]
+    levels = np.sqrt(2 * high.sum(axis=1) / (SPEECH_FRAME * (window ** 2).sum()))
+    return levels > max(HISS * float(np.percentile(levels, 10)), HISS_QUIET)
 
 
 def decodable(audio: bytes, rate: float) -> bytes:
