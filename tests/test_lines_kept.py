@@ -3,7 +3,7 @@ code into the packs' `[language]` tables: printed and spoken forms, for a spread
 durations, lists and names (a digest per key in tests/fixtures/lines_rendered.json).
 
 After a deliberate change to a line, rewrite the digests with
-`.venv/bin/python tests/test_lines_kept.py` and check the diff names only the lines changed.
+`PYTHONPATH=bench .venv/bin/python tests/test_lines_kept.py` and check the diff names only the lines changed.
 """
 
 import hashlib
