@@ -78,6 +78,18 @@ def test_tally_executes_the_most_voted_with_names_in_any_case():
                     "runoff_counts": None}
 
 
+def test_tally_takes_votes_written_as_a_tally_is_typed_at_the_night():
+    """ "Aki 2, graveyard 1", as the first count of a night takes it, counts like "Aki=2,graveyard=1";
+    a name of more than one word keeps its words, and an item with no count is refused."""
+    assert ok_json("tally", *PLAYERS, "--votes", "Aki 2, graveyard 1, Ken 1") == ok_json(
+        "tally", *PLAYERS, "--votes", "Aki=2,graveyard=1,Ken=1")
+    data = ok_json("tally", "--players", "Mio Sato,Ken,Aki,Sora", "--votes", "mio sato 3,  Ken   1")
+    assert data["executed"] == "Mio Sato" and data["counts"]["Ken"] == 1
+    assert "'Ken' is not name=value" in refused("tally", *PLAYERS, "--votes", "Aki 3, Ken")
+    roll = ok_json("tally", *PLAYERS, "--votes", "Aki Ken, Ken Aki, Mio Aki, Sora graveyard", "--roll-call")
+    assert roll["counts"] == {"Aki": 2, "Ken": 1, "Mio": 0, "Sora": 0, "graveyard": 1}
+
+
 def test_tally_tie_then_runoff_then_panic():
     tie = ok_json("tally", *PLAYERS, "--votes", "Aki=2,graveyard=2")
     assert (tie["executed"], tie["runoff_candidates"], tie["panic"]) == (None, ["Aki", "graveyard"], False)
@@ -147,7 +159,7 @@ def test_a_player_named_like_the_graveyard_is_refused(name):
     (["--players", "Aki,Ken,aki,Mio", "--votes", "Aki=3"], "player 'aki' is named twice"),
     ([*PLAYERS, "--votes", "Yui=3"], "unknown candidate 'Yui'"),
     ([*PLAYERS, "--votes", "Aki=two,Ken=2"], "votes for 'Aki' must be a whole number, not 'two'"),
-    ([*PLAYERS, "--votes", "Aki 3"], "'Aki 3' is not name=value"),
+    ([*PLAYERS, "--votes", "Aki"], "'Aki' is not name=value"),
     ([*PLAYERS, "--votes", "Aki=2,aki=1"], "'aki' is given twice"),
     ([*PLAYERS, "--votes", "graveyard=2,墓地=1"], "'graveyard' is given twice"),
     ([*PLAYERS, "--votes", "Aki=5"], "HW-R4: 5 votes in all, but 4 players cast between 3 and 4"),

@@ -115,7 +115,7 @@ def tally(
         help='The players, comma-separated: "Aki,Ken,Mio,Sora".')],
     votes: Annotated[str, typer.Option(
         "--votes", metavar="VOTES", parser=text_up_to(4096),
-        help='Count mode "Aki=2,graveyard=1"; roll call "Aki=Ken,Ken=graveyard".')],
+        help='Count mode "Aki=2,graveyard=1" (or "Aki 2, graveyard 1"); roll call "Aki=Ken,Ken=graveyard".')],
     runoff: Annotated[str | None, typer.Option(
         "--runoff", metavar="VOTES", parser=text_up_to(4096), help="The runoff's votes, among the tied only.")] = None,
     roll_call: Annotated[bool, typer.Option(

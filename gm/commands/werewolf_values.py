@@ -83,10 +83,14 @@ def deck_for(players: int, variant: str | None = None, swap_ins: str = "") -> De
 
 
 def parse_pairs(spec: str) -> list[tuple[str, str]]:
-    """ "A=2, B=1" → [("A", "2"), ("B", "1")]; each left side at most once (any case)."""
+    """ "A=2, B=1" or "A 2, B 1" (as a tally is typed at a night's first count) → [("A", "2"),
+    ("B", "1")]; each left side at most once (any case)."""
     pairs: list[tuple[str, str]] = []
     for item in split_list(spec):
         left, sep, right = (part.strip() for part in item.partition("="))
+        if not sep and len(item.split()) > 1:
+            left, right = item.rsplit(None, 1)
+            sep = " "
         if not sep or not left or not right:
             raise BadInput(f"{item!r} is not name=value (in {spec!r})", "not_pair", item=item, spec=spec)
         if left.casefold() in (seen.casefold() for seen, _ in pairs):
