@@ -88,9 +88,9 @@ def parse_pairs(spec: str) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for item in split_list(spec):
         left, sep, right = (part.strip() for part in item.partition("="))
-        if not sep and len(item.split()) > 1:
-            left, right = item.rsplit(None, 1)
-            sep = " "
+        if not sep:  # "A 2": the name's words, then the value
+            left, sep, right = item.strip().rpartition(" ")
+            left, right = left.strip(), right.strip()
         if not sep or not left or not right:
             raise BadInput(f"{item!r} is not name=value (in {spec!r})", "not_pair", item=item, spec=spec)
         if left.casefold() in (seen.casefold() for seen, _ in pairs):

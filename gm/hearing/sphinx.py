@@ -17,10 +17,10 @@ So an answer must also beat a loop of free phones (`second_opinion`): the same a
 once more with the phrase heard and, as its rival, any sequence of the model's phones weighted by
 GARBAGE; talk, other words and names nobody at the table has sound more like free phones than
 like the phrase. The phrase must also span half the utterance's speech (SPAN), or it was heard
-in a part of something longer ("four" in "of course"), and leave no hiss of a fricative it does not
-have to silence (HISS: noise buries the S of "six" by loudness, and "two" took it). That costs a fraction of the first
-decode, where pocketsphinx's full language model cost fifteen times as much and heard right
-answers as other words ("done" as "ten").
+in a part of something longer ("four" in "of course"), and leave no hiss of a fricative it does
+not have to silence (HISS: noise buries the S of "six" by loudness, and "two" took it). That costs
+a fraction of the first decode, where pocketsphinx's full language model cost fifteen times as
+much and heard right answers as other words ("done" as "ten").
 The full language model is loaded only to hear without a grammar (`gm voice test`).
 """
 
