@@ -104,7 +104,7 @@ class Counted:
         self.changes = changes
         self.kinds: Counter[str] = Counter()
         self.ms: Counter[str] = Counter()
-        self.decode = model.decode
+        self.decode = model.decode_in
         search, guard = model.search, model.guard
         model.search = lambda phrases: self.made("grammar", search, phrases)  # type: ignore[method-assign]
         model.guard = lambda phrase: self.made("loop", guard, phrase)  # type: ignore[method-assign]
@@ -113,17 +113,17 @@ class Counted:
         with settings(self.model._decoder, self.changes[kind]):
             return make(*args)
 
-    def __call__(self, search: str, audio: bytes, rate: float):
+    def __call__(self, search: str, audio: bytes):
         kind = self.kind(search)
         self.kinds[kind] += 1
         with settings(self.model._decoder, self.changes["loop" if kind == "phone loop" else "grammar"]):
             start = time.process_time()
-            heard = self.decode(search, audio, rate)
+            heard = self.decode(search, audio)
             self.ms[kind] += 1000 * (time.process_time() - start)
         return heard
 
     def restore(self) -> None:
-        for name in ("decode", "search", "guard"):
+        for name in ("decode_in", "search", "guard"):
             vars(self.model).pop(name, None)
 
     def kind(self, search: str) -> str:
@@ -165,7 +165,7 @@ def main() -> None:
     for key in books:  # the searches are made once per process, before anything is timed
         Listener(model, PcmSource(16000.0, bytes(3200), FakeClock())).hear_once(books[key])
         bare_sphinx(model, 16000.0, bytes(3200), phrases[key])
-    model.decode = counted  # type: ignore[method-assign]
+    model.decode_in = counted  # type: ignore[method-assign]
     profile = cProfile.Profile() if args.profile else None
     bare_ms, gm_ms, decisions = [], [], []
     seconds = 0.0
