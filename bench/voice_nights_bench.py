@@ -24,6 +24,12 @@ seconds of gm's speech during the vote.
 
 Korean is heard by the vosk Korean model (`gm[ko]`), English by pocketsphinx's en-us model.
 
+`--ko-voices` picks the Korean table's speakers: espeak-ng (the recipe's own), Open JTalk reading
+the table's words in katakana as a Japanese speaker says Korean (`KANA`; speed and half-tone
+drawn), or either, drawn per answer. espeak-ng's Korean is heard by the model's own language
+model as other syllables (셋 as 지, 하나 as 봐라, 둘 as 또): the second speaker tells gm's
+listening from that voice's.
+
 Run: .venv/bin/python bench/voice_nights_bench.py [--nights 10] [--lang ko|en|both]
 """
 
@@ -71,6 +77,11 @@ WORDS = {"ko": {"done": _first("ko", "done"), "yes": Voice("ko").text("werewolf.
                 "graveyard": _first("ko", "graveyard")},
          "en": {"done": "done", "yes": "yes", "no": "no", "hand": "werewolf seer", "graveyard": "the graveyard"}}
 KO_VARIANTS = ["", "+f1", "+f2", "+f3", "+f4", "+f5", "+m1", "+m2", "+m3", "+m4", "+m5", "+m6", "+m7"]
+KANA = {"됐어요": "トェッソヨ", "맞아": "マジャ", "아니요": "アニヨ", "늑대인간": "ヌクテインガン", "예언자": "イェオンジャ",
+        "묘지": "ミョジ", "없어요": "オプソヨ", "하나": "ハナ", "둘": "トゥル", "셋": "セッ", "사": "サ", "다섯": "タソッ",
+        "여섯": "ヨソッ", "민수": "ミンス", "지훈": "チフン", "서연": "ソヨン", "현우": "ヒョヌ", "수아": "スア",
+        "도윤": "トユン", "하은": "ハウン", "예준": "イェジュン"}
+"""The Korean table's words as a Japanese speaker reads them, for Open JTalk (`--ko-voices`)."""
 FLITE = ["slt", "rms", "awb", "kal", "kal16"]
 ESPEAK_EN = ["en-us", "en", "en-us+f2", "en-us+m3", "en+f4", "en-us+m5"]
 
@@ -92,9 +103,12 @@ class Night:
     speakers: list[tuple]
 
 
-def speaker(rng: random.Random, lang: str) -> tuple:
-    """A voice drawn for one answer: engine, voice, speed (espeak-ng words a minute, flite stretch), pitch."""
+def speaker(rng: random.Random, lang: str, ko_voices: str = "espeak") -> tuple:
+    """A voice drawn for one answer: engine, voice, speed (espeak-ng words a minute, flite stretch,
+    Open JTalk speed), pitch (Open JTalk: half-tones)."""
     if lang == "ko":
+        if ko_voices == "jtalk" or (ko_voices == "both" and rng.random() < 0.5):
+            return ("jtalk", "", round(rng.uniform(0.85, 1.25), 2), rng.randint(-4, 4))
         return ("espeak-ng", "ko" + rng.choice(KO_VARIANTS), rng.randint(120, 210), rng.randint(25, 75))
     if rng.random() < 0.5:
         return ("flite", rng.choice(FLITE), round(rng.uniform(0.85, 1.25), 2), 0)
@@ -106,6 +120,8 @@ def slower(voice: tuple, times: int) -> tuple:
     engine, name, speed, pitch = voice
     if engine == "flite":
         return (engine, name, round(speed / SLOWER ** times, 2), pitch)
+    if engine == "jtalk":
+        return (engine, name, round(speed * SLOWER ** times, 2), pitch)
     return (engine, name, max(80, int(speed * SLOWER ** times)), pitch)
 
 
@@ -122,14 +138,14 @@ def vote(rng: random.Random, players: list[str]) -> dict[str, int]:
             return counts
 
 
-def recipe(lang: str, nights: int, seed: int = RECIPE_SEED) -> list[Night]:
+def recipe(lang: str, nights: int, seed: int = RECIPE_SEED, ko_voices: str = "espeak") -> list[Night]:
     """The nights, drawn from `seed` before anything is heard: half with 4 players, half with 6."""
     rng = random.Random(f"{seed}-{lang}")
     drawn = []
     for index in range(nights):
         players = rng.sample(NAMES[lang], 4 if index % 2 == 0 else 6)
         counts = vote(rng, players)
-        drawn.append(Night(lang, players, counts, [speaker(rng, lang) for _ in range(40)]))
+        drawn.append(Night(lang, players, counts, [speaker(rng, lang, ko_voices) for _ in range(40)]))
     return drawn
 
 
@@ -233,12 +249,28 @@ def say(text: str, voice: tuple, folder: Path, rate: int) -> bytes:
     """`text` said by `voice` (engine, voice, speed or stretch, pitch)."""
     engine, name, speed, pitch = voice
     path = folder / "said.wav"
+    if engine == "jtalk":
+        return _jtalk(text, speed, pitch, rate)
     if engine == "flite":
         command = ["flite", "-voice", name, "--setf", f"duration_stretch={speed}", "-t", text, "-o", str(path)]
     else:
         command = ["espeak-ng", "-v", name, "-s", str(speed), "-p", str(pitch), "-w", str(path), text]
     subprocess.run(command, check=True, capture_output=True)
     return _pcm(path, rate)
+
+
+def _jtalk(text: str, speed: float, half_tone: int, rate: int) -> bytes:
+    """`text` (Korean words of KANA) said by Open JTalk at `rate`, its peak at −6 dBFS."""
+    import numpy as np
+    import pyopenjtalk
+
+    audio, source = pyopenjtalk.tts(" ".join(KANA[w] for w in text.split()), speed=speed, half_tone=half_tone)
+    step = int(source) // rate  # 48 kHz to 16 kHz: low-passed under the new Nyquist first, not aliased
+    taps = np.arange(-64, 65)
+    low = np.sinc(taps * 0.9 / step) * np.hamming(len(taps))
+    audio = np.convolve(audio, low / low.sum(), mode="same")[::step]
+    audio = audio / max(float(np.abs(audio).max()), 1.0) * 16384
+    return audio.astype("<i2").tobytes()
 
 
 def record(utterances: list[tuple[str, tuple]], path: Path) -> Path:
@@ -388,13 +420,15 @@ def main() -> None:
                         help="print every listening window of each night: the question, the words heard with "
                              "their confidence, the answer taken")
     parser.add_argument("--seed", type=int, default=RECIPE_SEED, help="the recipe's seed (another set of nights)")
+    parser.add_argument("--ko-voices", choices=["espeak", "jtalk", "both"], default="espeak",
+                        help="the Korean table's speakers: espeak-ng, Open JTalk reading katakana, or either")
     options = parser.parse_args()
     if options.trace:
         trace_windows()
     if options.lang in ("en", "both"):
         os.environ.pop("GM_VOSK_MODEL", None)
     for lang in (["ko", "en"] if options.lang == "both" else [options.lang]):
-        nights = recipe(lang, options.nights, options.seed)
+        nights = recipe(lang, options.nights, options.seed, options.ko_voices)
         start = time.perf_counter()
         results = []
         with tempfile.TemporaryDirectory() as tmp:
