@@ -449,16 +449,24 @@ def _tail_hushed(audio: bytes) -> bytes:
 
 
 def _at_16k(audio: bytes, rate: float) -> bytes:
-    """16-bit mono `audio` resampled to 16 kHz (linear interpolation)."""
+    """16-bit mono `audio` resampled to 16 kHz, band-limited (its spectrum cut or padded to the
+    new rate's): what a 48 kHz microphone hears above 8 kHz is dropped, where linear
+    interpolation folded it into the speech (English answers in pink noise recorded at 48 kHz:
+    57% heard right that way, 64% this way; bench/resample_bench.py)."""
     if rate == RATE:
         return audio
     import numpy as np
 
-    samples = np.frombuffer(audio[: len(audio) // 2 * 2], dtype="<i2").astype(np.float32)
+    samples = np.frombuffer(audio[: len(audio) // 2 * 2], dtype="<i2").astype(np.float64)
     count = int(len(samples) * RATE / rate)
-    at = np.arange(count) * (rate / RATE)
-    resampled: bytes = np.interp(at, np.arange(len(samples)), samples).astype("<i2").tobytes()
-    return resampled
+    if not count:
+        return b""
+    spectrum = np.fft.rfft(samples)
+    kept = count // 2 + 1
+    spectrum = spectrum[:kept] if kept <= len(spectrum) else np.pad(spectrum, (0, kept - len(spectrum)))
+    resampled = np.fft.irfft(spectrum, count) * (count / len(samples))
+    at_16k: bytes = np.clip(np.round(resampled), -32768, 32767).astype("<i2").tobytes()
+    return at_16k
 
 
 @functools.lru_cache(maxsize=1)
