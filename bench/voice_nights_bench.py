@@ -233,15 +233,13 @@ def read_back_endings(voice: Voice) -> tuple[str, ...]:
 
 
 def _pcm(path: Path, rate: int) -> bytes:
-    """16-bit mono PCM of `path` at `rate`."""
-    import numpy as np
+    """16-bit mono PCM of `path` at `rate` (16 kHz), band-limited as a microphone records it."""
+    from gm.hearing.sphinx import RATE, _at_16k
 
+    assert rate == RATE
     with wave.open(str(path), "rb") as wav:
-        source, audio = wav.getframerate(), np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2")
-    if source != rate:
-        count = int(len(audio) * rate / source)
-        audio = np.interp(np.arange(count) * source / rate, np.arange(len(audio)), audio).astype("<i2")
-    return audio.tobytes()
+        source, audio = wav.getframerate(), wav.readframes(wav.getnframes())
+    return _at_16k(audio, source)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -250,7 +248,7 @@ def say(text: str, voice: tuple, folder: Path, rate: int) -> bytes:
     engine, name, speed, pitch = voice
     path = folder / "said.wav"
     if engine == "jtalk":
-        return _jtalk(text, speed, pitch, rate)
+        return _jtalk(text, speed, pitch)
     if engine == "flite":
         command = ["flite", "-voice", name, "--setf", f"duration_stretch={speed}", "-t", text, "-o", str(path)]
     else:
@@ -259,18 +257,16 @@ def say(text: str, voice: tuple, folder: Path, rate: int) -> bytes:
     return _pcm(path, rate)
 
 
-def _jtalk(text: str, speed: float, half_tone: int, rate: int) -> bytes:
-    """`text` (Korean words of KANA) said by Open JTalk at `rate`, its peak at −6 dBFS."""
+def _jtalk(text: str, speed: float, half_tone: int) -> bytes:
+    """`text` (Korean words of KANA) said by Open JTalk at 16 kHz, its peak at −6 dBFS."""
     import numpy as np
     import pyopenjtalk
 
+    from gm.hearing.sphinx import _at_16k
+
     audio, source = pyopenjtalk.tts(" ".join(KANA[w] for w in text.split()), speed=speed, half_tone=half_tone)
-    step = int(source) // rate  # 48 kHz to 16 kHz: low-passed under the new Nyquist first, not aliased
-    taps = np.arange(-64, 65)
-    low = np.sinc(taps * 0.9 / step) * np.hamming(len(taps))
-    audio = np.convolve(audio, low / low.sum(), mode="same")[::step]
     audio = audio / max(float(np.abs(audio).max()), 1.0) * 16384
-    return audio.astype("<i2").tobytes()
+    return _at_16k(audio.astype("<i2").tobytes(), source)
 
 
 def record(utterances: list[tuple[str, tuple]], path: Path) -> Path:
