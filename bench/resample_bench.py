@@ -1,10 +1,10 @@
-"""English heard from a 48 kHz microphone: gm's resampling to 16 kHz, band-limited against linear.
+"""English heard from a 48 kHz microphone: gm's resampling to 16 kHz, low-passed first against not.
 
     .venv/bin/python bench/resample_bench.py [--seed 3] [--out DIR]
 
 A laptop's microphone records at 48 kHz (gm opens it at the device's rate); pocketsphinx's en-us
 model hears 16 kHz. Linear interpolation (gm before) folds what lies above 8 kHz (a room's hiss,
-the top of a fricative) into the speech; band-limited resampling (`gm.hearing.sphinx._at_16k`)
+the top of a fricative) into the speech; low-passing it first (`gm.hearing.sphinx._at_16k`)
 drops it. Every in-set answer of bench/listen_bench.py's English night, said by each of its
 voices, and its non-answers by one voice each (drawn by `--seed`), are brought to 48 kHz
 band-limited (as a microphone records them), clean and in pink noise at 20 and 10 dB SNR, and
@@ -70,7 +70,7 @@ def main() -> None:
     asked = {"numbers not asked": ("count",), "names not at the table": ("who",), "held-out names": ("who",)}
     tries += [(phrase, pick.choice(night.voices), key, kind) for kind, phrases in night.non_answers.items()
               for phrase in phrases for key in asked.get(kind, [q.key for q in questions])]
-    ways = {"linear (before)": linear, "band-limited (gm)": sphinx._at_16k}
+    ways = {"linear (before)": linear, "low-passed (gm)": sphinx._at_16k}
     tally: dict[tuple[str, str], Counter] = defaultdict(Counter)
     for phrase, voice, key, expected in tries:
         rate, x = lb.say(phrase, voice, args.out / f"{zlib.crc32(repr((phrase, voice)).encode())}.wav")
@@ -89,7 +89,7 @@ def main() -> None:
                 else:
                     verdict = "rejected" if got is None else "right" if got == expected else "wrong"
                     tally[(name, condition)][verdict] += 1
-    sphinx._at_16k = ways["band-limited (gm)"]
+    sphinx._at_16k = ways["low-passed (gm)"]
     print(f"en at {MIC_RATE} Hz: {len(night.in_set) * len(night.voices)} in-set answers and "
           f"{len(tries) - len(night.in_set) * len(night.voices)} non-answer tries a condition, seed {args.seed}")
     for name in ways:

@@ -38,6 +38,7 @@ from gm.hearing.recognition import UtteranceRecogniser
 from gm.hearing.phrases import UNK, Heard, Phrasebook
 
 RATE = 16000  # the en-us acoustic model's rate
+PASS_HZ, STOP_HZ = 7200.0, 8000.0  # audio at a higher rate keeps what lies under PASS_HZ (`_at_16k`)
 FULL = "_default"  # the search pocketsphinx makes of its own language model
 NOT_WORDS = ("<", "[", "(", "+")  # <s>, </s>, <sil>, [NOISE], (NULL), +SPN+: silences and noises, no words
 PHONES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y "
@@ -449,24 +450,42 @@ def _tail_hushed(audio: bytes) -> bytes:
 
 
 def _at_16k(audio: bytes, rate: float) -> bytes:
-    """16-bit mono `audio` resampled to 16 kHz, band-limited (its spectrum cut or padded to the
-    new rate's): what a 48 kHz microphone hears above 8 kHz is dropped, where linear
-    interpolation folded it into the speech (English answers in pink noise recorded at 48 kHz:
-    57% heard right that way, 64% this way; bench/resample_bench.py)."""
+    """16-bit mono `audio` resampled to 16 kHz by linear interpolation, what lies above PASS_HZ
+    first faded out by `_low_passed` where `rate` is higher: a 48 kHz microphone's hiss and the
+    top of its fricatives were folded into the speech (English answers in pink noise at 48 kHz:
+    bench/resample_bench.py)."""
     if rate == RATE:
         return audio
     import numpy as np
 
     samples = np.frombuffer(audio[: len(audio) // 2 * 2], dtype="<i2").astype(np.float64)
-    count = int(len(samples) * RATE / rate)
-    if not count:
+    if not len(samples):
         return b""
-    spectrum = np.fft.rfft(samples)
-    kept = count // 2 + 1
-    spectrum = spectrum[:kept] if kept <= len(spectrum) else np.pad(spectrum, (0, kept - len(spectrum)))
-    resampled = np.fft.irfft(spectrum, count) * (count / len(samples))
+    if rate > RATE:
+        samples = _low_passed(samples, rate)
+    count = int(len(samples) * RATE / rate)
+    at = np.arange(count) * (rate / RATE)
+    resampled = np.interp(at, np.arange(len(samples)), samples)
     at_16k: bytes = np.clip(np.round(resampled), -32768, 32767).astype("<i2").tobytes()
     return at_16k
+
+
+def _low_passed(samples: Any, rate: float) -> Any:
+    """`samples` at `rate` with the sound from PASS_HZ to STOP_HZ faded out and all above it
+    removed (one FFT of a power-of-two length: the silence padded on is cut off again)."""
+    import numpy as np
+
+    size = 1 << (len(samples) - 1).bit_length()
+    return np.fft.irfft(np.fft.rfft(samples, size) * _pass_band(size, rate), size)[: len(samples)]
+
+
+@functools.lru_cache(maxsize=64)
+def _pass_band(size: int, rate: float) -> Any:
+    """The gain of each bin of a `size`-point FFT at `rate`: 1 up to PASS_HZ, 0 from STOP_HZ (half
+    of RATE), falling linearly between."""
+    import numpy as np
+
+    return np.clip((STOP_HZ - np.fft.rfftfreq(size, 1 / rate)) / (STOP_HZ - PASS_HZ), 0.0, 1.0)
 
 
 @functools.lru_cache(maxsize=1)
