@@ -233,7 +233,8 @@ def read_back_endings(voice: Voice) -> tuple[str, ...]:
 
 
 def _pcm(path: Path, rate: int) -> bytes:
-    """16-bit mono PCM of `path` at `rate` (16 kHz), band-limited as a microphone records it."""
+    """16-bit mono PCM of `path` at `rate` (16 kHz), low-passed as gm hears a faster rate (not
+    aliased, as linear interpolation alone left it)."""
     from gm.hearing.sphinx import RATE, _at_16k
 
     assert rate == RATE

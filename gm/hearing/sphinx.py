@@ -452,7 +452,8 @@ def _tail_hushed(audio: bytes) -> bytes:
 def _at_16k(audio: bytes, rate: float) -> bytes:
     """16-bit mono `audio` resampled to 16 kHz by linear interpolation, what lies above PASS_HZ
     first faded out by `_low_passed` where `rate` is higher: a 48 kHz microphone's hiss and the
-    top of its fricatives were folded into the speech (English answers in pink noise at 48 kHz:
+    top of its fricatives were folded into the speech (English answers in pink noise at 10 dB,
+    recorded at 48 kHz: 53.5% heard right and 5.1% wrong that way, 57.1% and 3.5% this way;
     bench/resample_bench.py)."""
     if rate == RATE:
         return audio
