@@ -459,15 +459,14 @@ def _at_16k(audio: bytes, rate: float) -> bytes:
         return audio
     import numpy as np
 
-    samples = np.frombuffer(audio[: len(audio) // 2 * 2], dtype="<i2").astype(np.float64)
+    samples = np.frombuffer(audio[: len(audio) // 2 * 2], dtype="<i2").astype(np.float32)
     if not len(samples):
         return b""
     if rate > RATE:
-        samples = _low_passed(samples, rate)
+        samples = np.clip(_low_passed(samples, rate), -32768, 32767).astype(np.float32)
     count = int(len(samples) * RATE / rate)
     at = np.arange(count) * (rate / RATE)
-    resampled = np.interp(at, np.arange(len(samples)), samples)
-    at_16k: bytes = np.clip(np.round(resampled), -32768, 32767).astype("<i2").tobytes()
+    at_16k: bytes = np.interp(at, np.arange(len(samples)), samples).astype("<i2").tobytes()
     return at_16k
 
 
