@@ -133,7 +133,7 @@ def test_a_short_answer_beats_a_loop_of_free_phones_a_phone_or_so_off(monkeypatc
 
 
 def test_a_long_answer_has_more_to_lose_to_the_loop_of_free_phones(tmp_path, monkeypatch):
-    rate, audio = said(tmp_path, "werewolf seer", "en+f4", 160, 40)
+    rate, audio = said(tmp_path, "werewolf seer", "en+f4", 170, 40)
     model = sphinx.load()
     assert model.beats_free_phones("werewolf seer", audio, rate)
     monkeypatch.setattr(sphinx, "LONGER", 1.0)
@@ -183,7 +183,7 @@ def test_a_name_not_at_the_table_is_no_seat_number(tmp_path, text, voice, speed,
 
 
 @pytest.mark.parametrize(("key", "text", "heard_as", "voice", "speed"), [
-    ("count", "of course", "four", "en", 150), ("confirm", "definitely", "yeah", "en", 190),
+    ("count", "not really", "three", "en", 170), ("confirm", "definitely", "yeah", "en", 190),
     ("count", "not really", "three", "en-us", 190), ("confirm", "yeah right", "yeah", "flite:kal", 0)])
 def test_an_answer_heard_in_part_of_the_speech_is_no_answer(tmp_path, monkeypatch, key, text, heard_as, voice, speed):
     """The answer beat the loop of free phones on its own part of the speech, the rest of it left
@@ -257,7 +257,7 @@ def test_a_breath_after_the_word_is_no_phone_of_it(tmp_path, text, answer, voice
 
 
 @pytest.mark.parametrize(("voice", "speed", "pitch", "seed"), [
-    ("en-us", 150, 50, 3), ("en-us", 150, 50, 1), ("flite:slt", 0, 0, 9), ("flite:awb", 0, 0, 2),
+    ("en-us", 150, 50, 2), ("en-us", 150, 50, 1), ("flite:slt", 0, 0, 9), ("flite:awb", 0, 0, 2),
     ("en-us+f2", 170, 62, 6)])
 def test_six_in_noise_is_no_number_whose_silence_hides_its_hiss(tmp_path, monkeypatch, voice, speed, pitch, seed):
     """Pink noise at 10 dB buries the last S of "six" under the floor by loudness, not its hiss
