@@ -626,6 +626,44 @@ def test_a_vote_by_voice_takes_one_answer_per_count_asked_and_one_yes(clock):
     assert not [key for key in asker.speaker.keys() if key.startswith("listen.")]  # no count read back alone
 
 
+def _vote(clock, players, script, keyboard=""):
+    from gm.night.context import NightContext
+    from gm.night.vote import run_vote
+    from scorer.werewolf.decks import standard_deck
+
+    asker, _ = _asker(clock, [said(w) for w in script], keyboard=keyboard, endless=False)
+    log = []
+    ctx = NightContext(players=players, deck=standard_deck(len(players)), voice=EN, speaker=asker.speaker,
+                       asker=asker, clock=clock, log=lambda kind, **d: log.append({"type": kind, **d}))
+    return run_vote(ctx), asker.speaker, [e for e in log if e["type"] == "answer"]
+
+
+def test_the_last_count_of_six_players_not_heard_is_what_the_total_leaves_and_the_tally_confirms_it(clock):
+    """HW-R4: six players of a standard deck cast exactly six votes. Five counted, the graveyard's
+    not heard at any of its tries is the one left, said so and confirmed with the whole tally:
+    the table never types."""
+    players = ["Sam", "Ben", "Mike", "Lucy", "Tom", "Alice"]
+    outcome, speaker, answers = _vote(clock, players, ["one", "two", "one", "zero", "zero", "one",
+                                                       "gorilla", "coffee", "aki", "yes"])
+    assert outcome.executed == "Ben"
+    lines = [line.text for line in speaker.lines]
+    assert lines[-3:] == ["That leaves 1 for the graveyard.",
+                          "Sam 1, Ben 2, Mike 1, Alice 1, the graveyard 1, nobody else. Right?", "Ben is executed."]
+    assert "listen.type_it" not in speaker.keys()
+    assert [e["by"] for e in answers][-2:] == ["default", "voice"]
+
+
+def test_the_last_count_of_four_players_not_heard_is_typed_the_total_leaves_it_open(clock):
+    """HW-R4: four players cast 3 or 4 votes (the traitor has none), so the last count is asked
+    of the keyboard."""
+    outcome, speaker, answers = _vote(clock, ["Aki", "Ken", "Mio", "Sora"],
+                                      ["two", "one", "zero", "zero", "gorilla", "coffee", "aki", "yes"],
+                                      keyboard="1\n")
+    assert outcome.executed == "Aki"
+    assert "listen.type_it" in speaker.keys() and "werewolf.vote.implied" not in speaker.keys()
+    assert [e["by"] for e in answers][-2:] == ["keyboard", "voice"]
+
+
 def test_done_is_taken_however_surely_it_is_heard(clock):
     asker, _ = _asker(clock, [said("done", conf=0.7)])
     assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, False)

@@ -153,6 +153,27 @@ def test_the_tally_takes_enter_yes_no_or_fixes_in_one_line():
     assert asker.ask(tally) == Answer(True, How.DEFAULT)  # one keystroke
 
 
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+def test_the_last_count_of_an_exact_total_is_what_it_leaves_and_enter_takes_it(lang):
+    """HW-R4: a 5- or 6-player standard deck's vote has exactly one vote per player, and a
+    runoff's total is the first round's; the last count asked can only be what is left."""
+    questions, players = table(lang)
+    candidates = [*players, "graveyard"]
+    last = questions.count("graveyard", 2, ["graveyard"], 2, candidates, counted=4, bounds=(6, 6))
+    assert last.has_default and dict(last.default) == {"graveyard": 2}
+    assert last.hint().endswith("Enter = 2")
+    assert last.implied.key == "werewolf.vote.implied" and "2" in last.implied.text
+    asker = KeyboardAsker(FakeClock(), io.StringIO("\n"), echo=lambda _: None)
+    answer = asker.ask(last)
+    assert dict(answer.value) == {"graveyard": 2} and answer.how == How.DEFAULT
+    assert dict(last.parse("1")) == {"graveyard": 1}  # said otherwise, taken: the total then refuses it
+    ranged = questions.count("graveyard", 2, ["graveyard"], 2, candidates, counted=2, bounds=(3, 4))
+    not_last = questions.count(players[3], 2, [players[3], "graveyard"], 2, candidates, counted=4, bounds=(6, 6))
+    for open_count in (ranged, not_last, count(lang)):  # 4 players: 3 or 4 votes; two still to ask
+        assert not open_count.has_default and open_count.implied is None
+        assert "Enter" not in open_count.hint()
+
+
 def test_question_mark_lists_the_choices_and_the_prompt_does_not():
     questions, players = table("ja")
     out = []

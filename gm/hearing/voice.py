@@ -247,6 +247,11 @@ class VoiceAsker:
         self._speak(question.prompt, TurnKind.REASK)
 
     def _to_keyboard(self, question: Question[T]) -> Answer[T]:
+        """The keyboard's answer, but for a count the vote's exact total leaves (HW-R4): said,
+        and then confirmed with the whole tally."""
+        if isinstance(question, Count) and question.implied is not None:
+            self._speak(question.implied, TurnKind.REASK)
+            return Answer(question.default, How.DEFAULT)
         self._say("listen.type_it")
         return self.keyboard.ask(question)
 

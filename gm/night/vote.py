@@ -1,7 +1,8 @@
 """The evening vote: count mode (fingers per candidate) or roll call, with runoff and panic.
 
 In count mode each candidate's count is asked once, and once every vote there can be is
-counted the rest have none (HW-R4: at most one vote per player). The whole tally is then read
+counted the rest have none (HW-R4: at most one vote per player), and where the total is exact
+the last count is what it leaves, when it cannot be heard. The whole tally is then read
 back once, naming only the candidates with votes ("Aki 3, Ken 1, nobody else. Right?"), and
 needs a yes (Enter) before anyone is executed; a fix ("Aki 2") re-reads only the tally."""
 

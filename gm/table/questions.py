@@ -213,7 +213,8 @@ class Count(Asked[Counts]):
     3, Ken 1": `ByName`, also heard where `by_name`), or give numbers for this candidate and the
     next ones in order ("3 1 0"). Counts by name that make more than the vote can have
     (`counted` before this question, `bounds` in all: HW-R4) are refused aloud with the totals
-    the vote can have."""
+    the vote can have. The last count of a vote whose total is exact (HW-R4) has no choice: it
+    is the question's default (Enter), and `implied` says so when it cannot be heard."""
 
     candidate: str = ""
     high: int = 0
@@ -222,6 +223,7 @@ class Count(Asked[Counts]):
     total: int = 0  # most votes in all
     counted: int = 0  # votes counted before this question
     bounds: tuple[int, int] = (0, 0)  # the totals the whole vote can have (HW-R4)
+    implied: Line | None = None  # "That leaves 1 for the graveyard.": the count an exact total leaves
 
     def read(self, words: list[str]) -> Counts | None:
         numbers = segment(words, self.words.number)
@@ -266,6 +268,8 @@ class Count(Asked[Counts]):
         return tuple(a for a in self.answers if a.isdigit())
 
     def tip(self) -> str:
+        if self.has_default:
+            return self.voice.text("table.hint_count_implied", low=0, high=self.high, n=self.default[self.candidate])
         return self.voice.text("table.hint_count", low=0, high=self.high)
 
 
@@ -591,11 +595,14 @@ class Table:
         be given in one line, up to `total` votes in all; `candidates` may be named with counts
         (heard too where `by_name`: "Aki three, Ken one"), `counted` votes counted before, of a
         vote whose totals are `bounds` (HW-R4). The `first` count of a round is asked in full
-        ("How many votes for Aki?"), the next ones by name alone ("Ken?")."""
+        ("How many votes for Aki?"), the next ones by name alone ("Ken?"). The last one asked of
+        a vote whose total is exact (HW-R4: a standard 5- or 6-player deck, a runoff) can only
+        be what the total leaves: that is its default, taken when it cannot be heard."""
         key = "werewolf.vote.ask_count"
         line = self._line(key if first else "werewolf.vote.ask_next", {"candidate": self.label(candidate)})
         every = tuple(candidates) or tuple(following) or (candidate,)
         most = high if total is None else total
+        left = None if bounds is None or bounds[0] != bounds[1] or len(following) > 1 else bounds[1] - counted
         tokens = tuple(str(n) for n in range(high + 1))
         if by_name:  # heard as a name then a number, one pair or several in one breath
             tokens += tuple(fix_token(c, n) for c in every for n in range(most + 1))
@@ -603,7 +610,10 @@ class Table:
                      {fix_token(c, n): f"{self.label(c)} {n}" for c in every for n in range(most + 1)} if by_name
                      else {}, candidate=candidate, high=high, following=tuple(following) or (candidate,),
                      names=self.names(every), total=most, counted=counted,
-                     bounds=bounds or (0, counted + most))
+                     bounds=bounds or (0, counted + most),
+                     fallback=() if left is None else (counts({candidate: left}),),
+                     implied=None if left is None else self._line("werewolf.vote.implied", {
+                         "candidate": self.label(candidate), "n": left}))
 
     def votes(self, low: int, high: int) -> Line | int:
         """The totals a vote can have, as said (HW-R4)."""
