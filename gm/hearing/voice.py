@@ -221,14 +221,18 @@ class VoiceAsker:
         (asked again when unsure, never read back); None for other questions or answers (a fix
         of the tally), a decoy or no answer. The same value heard unsure at two of the question's
         tries, and no other value at any, is taken: a second hearing of other audio agrees, and
-        the whole tally is still confirmed (HW-R4); a "no" heard once breaks a pair of "yes"."""
+        the whole tally is still confirmed (HW-R4); a "no" heard once breaks a pair of "yes". At
+        the last count of an exact total (`Count.implied`) only what the total leaves is: any
+        other count would be refused with the whole round."""
         if heard is None:
             return None
         token, _ = _token(book, _as_sure(heard))
         value = None if token is None else question.parse(token)
         if value is None or isinstance(value, Refused):
             return None
-        return value if isinstance(question, Count) or len(question.answers) == 1 or isinstance(value, bool) else None
+        if isinstance(question, Count):
+            return value if question.implied is None or dict(value) == dict(question.default) else None
+        return value if len(question.answers) == 1 or isinstance(value, bool) else None
 
     def _tries(self, question: Question[Any]) -> int:
         """How many times `question` is heard before the keyboard takes it: `count_tries` for a
