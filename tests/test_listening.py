@@ -671,6 +671,28 @@ def test_the_last_count_of_four_players_not_heard_is_typed_the_total_leaves_it_o
     assert [e["by"] for e in answers][-2:] == ["keyboard", "voice"]
 
 
+def test_a_step_that_waits_listens_through_silence_and_talk_for_done_and_says_nothing(clock):
+    """The deal takes longer than a listening window, and a table talks as it deals: neither is a
+    reply to ask again (the deal was said again after 8 s of silence, over the dealing, and went
+    to the keyboard after 16 s, or after two words of talk)."""
+    talk = [said("who deals"), said("coffee"), said("gorilla")]
+    asker, _ = _asker(clock, [""] * 100 + talk + [""] * 200 + [said("done")])
+    assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, True)
+    assert asker.speaker.lines == [] and clock.now() >= 30.4  # the whole script heard, nothing said
+
+
+def test_a_step_that_waits_asks_again_for_something_like_done_and_takes_it_heard_alike_twice(clock):
+    asker, _ = _asker(clock, [said("done", conf=0.0), said("coffee"), said("done", conf=0.0)])
+    assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, False)
+    assert asker.speaker.keys() == ["listen.not_understood", "werewolf.lay_down"]
+
+
+def test_a_step_that_goes_on_by_itself_still_goes_on_at_its_timeout(clock):
+    asker, _ = _asker(clock)
+    assert asker.ask(TABLE.step("werewolf.lay_down", timeout=20)) == Answer(Done.DONE, How.DEFAULT)
+    assert asker.speaker.lines == [] and clock.now() == pytest.approx(20, abs=0.2)
+
+
 def test_done_is_taken_however_surely_it_is_heard(clock):
     asker, _ = _asker(clock, [said("done", conf=0.7)])
     assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, False)

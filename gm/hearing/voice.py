@@ -17,7 +17,7 @@ from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_ph
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker, TurnKind
-from gm.table.questions import Count, YesNo
+from gm.table.questions import Count, Step, YesNo
 from gm.files import printable
 from gm.table.words import Words
 from gm.text.lines import Voice
@@ -99,7 +99,9 @@ class VoiceAsker:
     typed valid answer is taken as it is. A timeout or an unclear answer re-asks (`_tries`: once,
     twice for a count, the last time for the answer alone); the next one falls back to the
     keyboard. A question with a timeout and default listens until its
-    deadline and then returns the default.
+    deadline and then returns the default. A step that waits for "done" (the deal) takes
+    silence and talk from a microphone as the table still at it: it listens on, saying nothing,
+    until "done" (Enter) or something like it, which is asked again as any unsure answer.
     """
 
     def __init__(self, listener: Listener, keyboard: KeyboardAsker, speaker: Speaker, voice: Voice, clock: Clock,
@@ -194,8 +196,10 @@ class VoiceAsker:
                 if reply is not None:
                     self._say("listen.not_understood")
                 continue
-            misses += 1
             guess = self._unsure(question, book, reply)
+            if guess is None and isinstance(question, Step) and not self._replay:
+                continue  # the deal takes longer than a window, and a table talks as it deals
+            misses += 1
             if guess is not None:
                 guesses.append(guess)
             if guess is not None and len(guesses) >= 2 and all(g == guess for g in guesses):
