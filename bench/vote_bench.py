@@ -53,6 +53,8 @@ class Clock:
 
 
 class Recogniser:
+    under_way = False  # an answer comes whole, in one block
+
     def __init__(self, source: Source) -> None:
         self.source = source
 

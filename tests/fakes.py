@@ -177,6 +177,8 @@ def said(text, conf=1.0):
 
 
 class FakeRecogniser:
+    under_way = False  # a scripted utterance comes whole, in one block
+
     def accept(self, block):
         return Heard.from_result(json.loads(block)) if block else None
 

@@ -11,13 +11,14 @@ import time
 import types
 from array import array
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
 from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptSource, said
 from fakes import voice_asker as _asker
-from gm.hearing.phrases import Vocabulary
+from gm.hearing.phrases import Heard, Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Voice
 from gm.hearing.voice import VoiceControls, open_asker, open_controls
@@ -691,6 +692,41 @@ def test_a_step_that_goes_on_by_itself_still_goes_on_at_its_timeout(clock):
     asker, _ = _asker(clock)
     assert asker.ask(TABLE.step("werewolf.lay_down", timeout=20)) == Answer(Done.DONE, How.DEFAULT)
     assert asker.speaker.lines == [] and clock.now() == pytest.approx(20, abs=0.2)
+
+
+class CuttingModel(FakeModel):
+    """Cuts real audio into utterances (`Cutter`) and hears each as `text`."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.text = text
+
+    def recogniser(self, rate, book=None):
+        from gm.hearing.recognition import UtteranceRecogniser
+
+        text = self.text
+
+        class Hears(UtteranceRecogniser):
+            def hear(self, audio):
+                return Heard(text, tuple((w, 1.0) for w in text.split()))
+
+        return Hears(rate, book)
+
+
+def _blocks(*stretches):
+    """0.1 s blocks of 16 kHz audio: (seconds, loud) stretches of silence and of a loud buzz."""
+    buzz = (np.sin(np.arange(1600) * 2 * np.pi * 220 / 16000) * 8000).astype("<i2").tobytes()
+    return [buzz if loud else bytes(3200) for seconds, loud in stretches for _ in range(round(seconds * 10))]
+
+
+@pytest.mark.parametrize("question", [_votes(), TABLE.step("werewolf.lay_down")])
+def test_an_answer_begun_as_the_window_closes_is_heard_to_its_end(clock, question):
+    """A window is 8 s; an answer from 7.7 s to 8.3 s was cut at 8 s and lost, and the question
+    asked again over it."""
+    asker, _ = _asker(clock, _blocks((7.6, False), (0.6, True), (30, False)), model=CuttingModel("two" if
+                      question.key == "werewolf.vote.ask_count" else "done"))
+    assert asker.ask(question).how == How.VOICE
+    assert asker.speaker.lines == [] and 8.5 < clock.now() < 9.5
 
 
 def test_done_is_taken_however_surely_it_is_heard(clock):

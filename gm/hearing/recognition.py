@@ -20,6 +20,10 @@ class Recogniser(Protocol):
     def finish(self) -> Heard:
         """The final result of whatever audio is left."""
 
+    @property
+    def under_way(self) -> bool:
+        """Whether an utterance has begun and not ended: its result is still to come."""
+
 
 class Model(Protocol):
     """A loaded speech model (vosk's `SpeechModel`, pocketsphinx's `gm.hearing.sphinx.SphinxModel`)."""
@@ -56,6 +60,10 @@ class UtteranceRecogniser(ABC):
     def accept(self, block: bytes) -> Heard | None:
         self._done.extend(self._cutter.feed(block))
         return self._heard(self._done.popleft()) if self._done else None
+
+    @property
+    def under_way(self) -> bool:
+        return self._cutter.under_way
 
     def finish(self) -> Heard:
         self._done.extend(self._cutter.flush())

@@ -29,6 +29,11 @@ class Session:
         """The source has ended and every result was handed out."""
         return self.source.ended and not self._unfinished
 
+    @property
+    def under_way(self) -> bool:
+        """Someone is speaking: the utterance's result is still to come."""
+        return self.recogniser.under_way
+
     def step(self, wait: float) -> Heard | None:
         """Feed the audio that came within `wait` clock seconds (all of it that is waiting);
         a final result as soon as there is one. At the end of a file: its last result."""

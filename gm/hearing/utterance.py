@@ -123,6 +123,11 @@ class Cutter:
         """The utterance under way when the audio ends (if it is speech)."""
         return self._end()
 
+    @property
+    def under_way(self) -> bool:
+        """Whether speech has begun that no silence has ended yet."""
+        return bool(self._frames)
+
     def _frame_in(self, frame: bytes, rms: float) -> list[bytes]:
         loud = rms > self._threshold()
         if len(self._history) == self._history.maxlen:

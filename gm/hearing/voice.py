@@ -327,17 +327,18 @@ class VoiceAsker:
         """A typed line, what was heard (`Heard`), or None for silence after `seconds` clock seconds
         (at the `deadline` instead, when there is one) or when a recording's utterance or the
         whole recording has run out; `tick(seconds left)` is called while waiting for the
-        deadline. Lines are read only with `typing`."""
+        deadline. An utterance under way at the end is heard to its end (it was lost, and the
+        question asked again over it). Lines are read only with `typing`."""
         self.speaker.flush()  # the window opens once the question or read-back has been said (typing waits)
         session = self.listener.session(book) if book.phrases else None
         until = self.clock.now() + seconds if deadline is None else deadline
-        while self.clock.now() < until and not (session and session.done):
+        while not (session and session.done) and (self.clock.now() < until or (session and session.under_way)):
             if tick is not None:
-                tick(until - self.clock.now())
+                tick(max(0.0, until - self.clock.now()))
             typed = self._typed() if typing else None
             if typed is not None:
                 return typed
-            wait = min(SLICE, max(0.0, until - self.clock.now()))
+            wait = min(SLICE, max(0.0, until - self.clock.now())) or SLICE  # past `until`: an utterance's end
             if session is None:  # nothing the model can hear: only the keyboard counts
                 self.clock.sleep(wait)
                 continue
