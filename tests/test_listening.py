@@ -682,6 +682,18 @@ def test_a_step_that_waits_listens_through_silence_and_talk_for_done_and_says_no
     assert asker.speaker.lines == [] and clock.now() >= 30.4  # the whole script heard, nothing said
 
 
+def test_a_step_that_waits_drops_what_came_before_it_once_and_nothing_while_it_waits(clock):
+    """Audio that came while a line was said is dropped as a question starts; between windows of
+    the same wait nothing was said, and nothing is dropped (the start of a "done" said just after
+    a line of talk was: it came while the talk was decoded)."""
+    asker, _ = _asker(clock, [""] * 100 + [said("who deals")] + [""] * 100 + [said("done")])
+    drains = []
+    source = asker.listener.source
+    source.drain = lambda: drains.append(clock.now())
+    assert asker.ask(TABLE.step("werewolf.lay_down")).value == Done.DONE
+    assert drains == [0.0]
+
+
 def test_a_step_that_waits_asks_again_for_something_like_done_and_takes_it_heard_alike_twice(clock):
     asker, _ = _asker(clock, [said("done", conf=0.0), said("coffee"), said("done", conf=0.0)])
     assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, False)

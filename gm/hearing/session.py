@@ -69,15 +69,17 @@ class Listener:
         self.source = source
         self._peeked: tuple[int, Phrasebook, Heard | None] | None = None
 
-    def session(self, book: Phrasebook | None) -> Session:
+    def session(self, book: Phrasebook | None, fresh: bool = True) -> Session:
         """A session for one question: a recording's next utterance, or the source from now on
-        (what was said before is dropped, so nothing left over answers this question)."""
+        (what was said before is dropped, so nothing left over answers this question), or where
+        the last left off when not `fresh` (the same question, listened to on)."""
         recogniser = self.model.recogniser(self.source.rate, book)
         if isinstance(self.source, Recording):
             recording = self.source
             return Session(recording.window(), recogniser, book,
                            lambda: None if recording.ended else recording.window())
-        self.source.drain()
+        if fresh:
+            self.source.drain()
         return Session(self.source, recogniser, book)
 
     def peek(self, book: Phrasebook) -> Heard | None:

@@ -161,8 +161,10 @@ class VoiceAsker:
         misses = 0
         tries = self._tries(question)
         guesses: list[T] = []
+        fresh = True  # a window after a line said drops what came before it
         while True:
-            reply = self._listen(book, self.listen_seconds, deadline, tick)
+            reply = self._listen(book, self.listen_seconds, deadline, tick, fresh=fresh)
+            fresh = True
             if isinstance(reply, str):
                 typed = self.keyboard.take(reply, question)
                 if typed is not None:
@@ -198,7 +200,8 @@ class VoiceAsker:
                 continue
             guess = self._unsure(question, book, reply)
             if guess is None and isinstance(question, Step) and not self._replay:
-                continue  # the deal takes longer than a window, and a table talks as it deals
+                fresh = False  # the deal takes longer than a window, and a table talks as it deals
+                continue
             misses += 1
             if guess is not None:
                 guesses.append(guess)
@@ -323,14 +326,16 @@ class VoiceAsker:
         return isinstance(heard, Heard) and self._yes_no.match(heard) == "yes"
 
     def _listen(self, book: Phrasebook, seconds: float, deadline: float | None = None,
-                tick: Callable[[float], None] | None = None, typing: bool = True) -> str | Heard | None:
+                tick: Callable[[float], None] | None = None, typing: bool = True,
+                fresh: bool = True) -> str | Heard | None:
         """A typed line, what was heard (`Heard`), or None for silence after `seconds` clock seconds
         (at the `deadline` instead, when there is one) or when a recording's utterance or the
         whole recording has run out; `tick(seconds left)` is called while waiting for the
         deadline. An utterance under way at the end is heard to its end (it was lost, and the
-        question asked again over it). Lines are read only with `typing`."""
+        question asked again over it). Lines are read only with `typing`. A window that is not
+        `fresh` goes on from the last one (nothing was said between them): nothing is dropped."""
         self.speaker.flush()  # the window opens once the question or read-back has been said (typing waits)
-        session = self.listener.session(book) if book.phrases else None
+        session = self.listener.session(book, fresh) if book.phrases else None
         until = self.clock.now() + seconds if deadline is None else deadline
         while not (session and session.done) and (self.clock.now() < until or (session and session.under_way)):
             if tick is not None:
