@@ -17,7 +17,7 @@ from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_ph
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker, TurnKind
-from gm.table.questions import Count, Step, YesNo
+from gm.table.questions import CORRECTION, Count, Step, YesNo
 from gm.files import printable
 from gm.table.words import Words
 from gm.text.lines import Voice
@@ -452,7 +452,8 @@ class VoiceControls:
 
 def _token(question: Question[Any], book: Phrasebook, heard: Heard) -> tuple[str | None, bool]:
     """The answer token `heard` names in `book` (counts said one after another are their tokens
-    joined: "Aki=3 Ken=1"), and whether it was heard surely."""
+    joined: "Aki=3 Ken=1"), and whether it was heard surely; at a count, only what answers the
+    count asked (`answers_count`)."""
     token = book.match(heard)
     sure = False
     if token is not None:
@@ -461,9 +462,23 @@ def _token(question: Question[Any], book: Phrasebook, heard: Heard) -> tuple[str
         run = book.match_run(heard)
         if run is not None:
             token, sure = " ".join(run), heard.sure(SURE_CONFIDENCE)
-    if token is None:
+    if token is None or (isinstance(question, Count) and not answers_count(question, token)):
         return None, False
     return token, sure
+
+
+def answers_count(question: Count, token: str) -> bool:
+    """Whether a token heard at `question` answers it: a number, or the tally by name in one
+    breath ("Aki three, Ken one": two counts or more, one of them the candidate asked). A name
+    with a number alone ("Noah zero", as pocketsphinx heard "one vote") is no answer at a count:
+    it pairs a name with a count by accident as often as it is said, and a fix is asked for only
+    where the whole tally is read back (`gm.table.questions.Tally`, HW-R4). Typed, a count takes
+    it as it is (`Count.read`)."""
+    fixes = token.split(CORRECTION)[1:]  # one per count set by name
+    if not fixes:
+        return True
+    asked = f"{question.candidate}{CORRECTION}"
+    return len(fixes) >= 2 and (token.startswith(asked) or f" {asked}" in token)
 
 
 def _as_sure(heard: Heard) -> Heard:
