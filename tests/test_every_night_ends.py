@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptedControls, said
+from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptedControls, ScriptSource, said
 from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.session import Listener
 from gm.hearing.voice import CORRECTIONS, COUNT_TRIES, TRIES, VoiceAsker
@@ -82,43 +82,28 @@ def nights(draw: st.DrawFn) -> dict:
     return {"players": players, "truth": truth, "hands": hands, "said": said_}
 
 
-class Table:
+class Table(ScriptSource):
     """What the table says: "done" at a step; at the vote, the adversary's utterances over and
-    over (a block each 0.1 s, as `fakes.ScriptSource`); silence elsewhere (the reveal is typed)."""
-
-    rate = 16000.0
+    over (a block each 0.1 s); silence elsewhere (the reveal is typed)."""
 
     def __init__(self, clock: FakeClock, said_: list[tuple[str, float]]) -> None:
-        self.clock, self.ended = clock, False
+        super().__init__(clock)
         self.cycle = itertools.cycle(said_)
-        self.next_at = clock.now() + 0.1
         self.question: object = None
         self.numbers: set[int] = set()  # every count said at the vote, in any words
 
-    def read(self, timeout: float) -> str | None:
-        wait = self.next_at - self.clock.now()
-        if wait > timeout:
-            self.clock.sleep(timeout)
-            return None
-        self.clock.sleep(wait)
-        self.next_at += 0.1
+    def block(self) -> str:
         if isinstance(self.question, Step):
             return said("done")
         if not getattr(self.question, "key", "").startswith("werewolf.vote."):
             return ""
         text, confidence = next(self.cycle)
-        if text:
-            words = text.split()
-            self.numbers.update(n for size in (1, 2) for at in range(len(words))
-                                if (n := WORDS.number(words[at:at + size])) is not None)
-            return said(text, confidence)
-        return ""
-
-    def drain(self) -> None:
-        self.next_at = max(self.next_at, self.clock.now() + 0.1)
-
-    def close(self) -> None:
-        """Nothing to release."""
+        if not text:
+            return ""
+        words = text.split()
+        self.numbers.update(n for size in (1, 2) for at in range(len(words))
+                            if (n := WORDS.number(words[at:at + size])) is not None)
+        return said(text, confidence)
 
 
 class Truth(KeyboardAsker):
