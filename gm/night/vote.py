@@ -4,7 +4,11 @@ In count mode each candidate's count is asked once, and once every vote there ca
 counted the rest have none (HW-R4: at most one vote per player), and where the total is exact
 the last count is what it leaves, when it cannot be heard. The whole tally is then read
 back once, naming only the candidates with votes ("Aki 3, Ken 1, nobody else. Right?"), and
-needs a yes (Enter) before anyone is executed; a fix ("Aki 2") re-reads only the tally."""
+needs a yes (Enter) before anyone is executed; a fix ("Aki 2") re-reads only the tally.
+
+Every vote ends (issue 37): a total the deck cannot have (HW-R4) is counted again once
+(BAD_TOTALS); after a second, gm says the counts it has and asks which one is wrong; the tally is
+read back by voice READBACKS times, and then typed."""
 
 from __future__ import annotations
 
