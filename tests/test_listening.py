@@ -443,6 +443,7 @@ def test_listening_off_is_the_keyboard(clock):
 
 def test_no_model_falls_back_to_the_keyboard_with_one_note(clock, monkeypatch, tmp_path):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setenv("GM_LISTENER", "vosk")
     monkeypatch.setattr("gm.hearing.models.default_model", lambda lang: None)
     notes = []
     asker = open_asker("on", clock, FakeSpeaker(), Voice("ja"), stream=io.StringIO(), note=notes.append)
@@ -519,6 +520,7 @@ def test_a_command_needs_exactly_one_command_phrase(clock):
 # -- gm voice model / check ----------------------------------------------------------------------
 def test_gm_voice_model_without_a_model_says_where_to_get_one(monkeypatch):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setenv("GM_LISTENER", "vosk")
     monkeypatch.setattr("gm.hearing.sphinx.available", lambda: False)
     result = CliRunner().invoke(app, ["voice", "model"])
     assert result.exit_code == 0
@@ -577,6 +579,7 @@ def test_gm_voice_check_lists_inputs_records_and_shows_the_level(fake_sounddevic
 
 def test_gm_voice_check_speaks_the_language_asked_for(fake_sounddevice, monkeypatch, tmp_path):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setenv("GM_LISTENER", "vosk")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # no downloaded model
     half = array("h", (int(16384 * math.sin(2 * math.pi * 440 * i / 48000)) for i in range(4800))).tobytes()
     fake_sounddevice.tone = [half] * 20

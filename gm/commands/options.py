@@ -82,6 +82,10 @@ Listen = Annotated[str, typer.Option(
 ListenFrom = Annotated[str | None, typer.Option(
     "--listen-from", metavar="WAV", parser=text_up_to(4096),
     help="Hear the answers from this WAV file instead of the microphone (tests, replays).")]
+Listener = Annotated[str | None, typer.Option(
+    "--listener", metavar="NAME", parser=text_up_to(100),
+    help="Who hears the answers: whisper, pocketsphinx (English) or vosk (default: $GM_LISTENER, else "
+         "the language's own; see `gm voice model`).")]
 VoskModel = Annotated[str | None, typer.Option(
     "--vosk-model", metavar="DIR", parser=text_up_to(4096),
     help="Vosk model folder (default: $GM_VOSK_MODEL; see `gm voice model`).")]

@@ -508,9 +508,10 @@ def _starts_with(text: str, wakes: Sequence[str]) -> bool:
 def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_path: str | None = None,
                stream: TextIO | None = None, players: Sequence[str] = (),
                note: Callable[[str], None] | None = None, background: bool = False,
-               recording: Utterances | None = None) -> Asker:
+               recording: Utterances | None = None, listener: str | None = None) -> Asker:
     """The asker for a night. `listen` is "off" (keyboard only), "on" (the microphone) or the
-    path of a WAV file (--listen-from). Falls back to the keyboard, with one note on stderr,
+    path of a WAV file (--listen-from); `listener` names the recogniser (`gm.hearing.model_loading`,
+    the language's default when None). Falls back to the keyboard, with one note on stderr,
     when vosk, the speech model, PortAudio or an input device is missing. `players` in seating
     order give seat numbers for names the model cannot hear. With `background`, the model loads
     while the night's first lines are spoken (a `PendingAsker`). A `recording` already read from
@@ -527,7 +528,8 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
     if recording is None and listen != "on":
         recording = Utterances.from_wav(listen, clock)  # a bad file is bad input
     try:
-        load = model_loader(model_path, voice.lang)  # a missing or incomplete model: said at once
+        load = model_loader(model_path, voice.lang, listener, fallback=lambda missing: note(
+            "gm: " + voice.text("listen.reason.whisper_fallback", **missing.fields)))  # a missing model: said at once
         source = recording or MicSource(clock, EchoGate(speaker), trouble=lambda problem: note(
             "gm: " + voice.text("listen.trouble", reason=voice.text(f"listen.reason.{problem}"))))
     except (NoModel, NoAudio) as error:
