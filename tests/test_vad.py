@@ -89,7 +89,9 @@ def test_answers_go_on_being_found_in_two_minutes_of_noise(tmp_path):
 @pytest.mark.parametrize("rate", [16000, 48000])
 def test_continuous_noise_alone_is_no_utterance(rate):
     pcm, _ = room(20.0, rate=rate)
-    assert cut(vad.VadCutter(rate), pcm, rate) == []
+    watched = []
+    assert cut(vad.VadCutter(rate), pcm, rate, watched) == []
+    assert not any(way for _, way in watched)  # nor keeps a listening window open
 
 
 def test_an_answer_is_under_way_while_it_is_said_and_an_unfinished_one_is_flushed():
@@ -98,7 +100,7 @@ def test_an_answer_is_under_way_while_it_is_said_and_an_unfinished_one_is_flushe
     watched = []
     [(cut_start, cut_end)] = cut(vad.VadCutter(16000), pcm, 16000, watched)
     assert cut_start <= start and cut_end == pytest.approx(end - 0.1, abs=0.01)
-    assert not any(way for at, way in watched if at < start)
+    assert not any(way for at, way in watched if at < start - 0.1)
     assert all(way for at, way in watched if start + 0.2 <= at)
 
 
