@@ -9,7 +9,7 @@ at 16 kHz and at 48 kHz. Each cutter is fed the stream 0.1 s at a time, as the m
 delivers it.
 
 Per answer (its speech: where the rendered answer is within 40 dB of its loudest 20 ms):
-  found     one utterance holds >= 80% of its speech and runs <= MORE_S beyond it (both sides)
+  found     one utterance holds >= 80% of its speech and runs <= MORE_S beyond it (both sides together)
   split     two or more utterances hold parts of it
   too long  one utterance holds it, but runs on more than MORE_S beyond it
   missed    no utterance holds 80% of it
@@ -17,6 +17,11 @@ and per stream: false cuts (utterances that hold no answer's speech at all), and
 time of one 0.1 s block fed.
 
     .venv/bin/python bench/vad_bench.py [--answers 30] [--cutters energy,silero]
+
+Measured (2 cores, shared): of 300 answers (10 streams of 30), the energy cutter found 156 with 32
+false cuts (pink 5 dB: 17 and 14 of 30), Silero 180 with none (pink 5 dB: 30 and 30); in babble
+neither does (energy 7 of 120, Silero 0: the talk around is speech, and an answer is kept inside
+a 12 s utterance of it). A 0.1 s block costs 0.04 ms to cut by loudness, about 4 ms by Silero.
 """
 
 from __future__ import annotations
