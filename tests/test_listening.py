@@ -749,3 +749,42 @@ def test_done_is_taken_however_surely_it_is_heard(clock):
     asker, _ = _asker(clock, [said("done", conf=0.7)])
     assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, False)
     assert asker.speaker.lines == []
+
+
+# -- every question ends (issue 37): a "no", an answer said instead of yes, a vote's read-backs --
+def test_a_no_at_the_read_back_is_one_of_the_questions_tries(clock):
+    asker, _ = _asker(clock, [said("ken"), said("no"), said("aki"), said("no"), said("ken"), said("yes")],
+                      keyboard="Aki\n")
+    assert asker.ask(NAMES) == Answer("Aki", How.KEYBOARD)
+    assert asker.speaker.keys()[-2:] == ["listen.confirm", "listen.type_it"]
+
+
+def test_answers_said_instead_of_yes_are_read_back_twice_and_then_typed(clock):
+    asker, _ = _asker(clock, [said("ken"), said("aki"), said("ken"), said("aki"), said("yes")], keyboard="Ken\n")
+    assert asker.ask(NAMES) == Answer("Ken", How.KEYBOARD)
+    assert asker.speaker.keys() == ["listen.confirm"] * 3 + ["listen.type_it"]
+
+
+def test_a_question_whose_tries_are_spent_is_typed_at_once(clock):
+    import dataclasses
+
+    asker, _ = _asker(clock, [said("two")], keyboard="3\n")
+    assert asker.ask(dataclasses.replace(_votes(), tries=0)) == Answer({"Ken": 3}, How.KEYBOARD)
+    assert asker.speaker.keys() == ["listen.type_it"]
+
+
+def test_a_tally_fixed_again_and_again_by_voice_is_typed_at_its_fourth_read_back(clock):
+    from gm.night.context import NightContext
+    from gm.night.vote import READBACKS, run_vote
+    from scorer.werewolf.decks import standard_deck
+
+    players = ["Aki", "Ken", "Mio", "Sora"]
+    fixes = ["ken zero mio one", "mio zero ken one"] * 3
+    asker, _ = _asker(clock, [said("three"), said("one"), *map(said, fixes)], keyboard="\n", seats=players)
+    ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=asker.speaker, asker=asker,
+                       clock=clock)
+    assert run_vote(ctx).executed == "Aki"
+    keys = asker.speaker.keys()
+    assert keys.count("listen.type_it") == 1 and keys[-1] == "werewolf.vote.executed"
+    assert keys.count("werewolf.vote.readback") == READBACKS + 1  # each fix heard surely re-reads the tally
+    assert keys[keys.index("listen.type_it") - 1] == "werewolf.vote.readback"  # Enter took the last one
