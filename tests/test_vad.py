@@ -62,7 +62,7 @@ def cut(cutter, pcm, rate, watch=None):
     return spans
 
 
-@pytest.mark.parametrize("rate", [16000, 48000])
+@pytest.mark.parametrize("rate", [16000, 44100, 48000])
 def test_an_answer_in_5_db_continuous_pink_noise_is_one_utterance(rate):
     pcm, (start, end) = room(10.0, 6.0, rate=rate)
     [(cut_start, cut_end)] = cut(vad.VadCutter(rate), pcm, rate)
