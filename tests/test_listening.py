@@ -10,8 +10,8 @@ import threading
 import time
 import types
 from array import array
+from pathlib import Path
 
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -728,17 +728,21 @@ class CuttingModel(FakeModel):
         return Hears(rate, book)
 
 
-def _blocks(*stretches):
-    """0.1 s blocks of 16 kHz audio: (seconds, loud) stretches of silence and of a loud buzz."""
-    buzz = (np.sin(np.arange(1600) * 2 * np.pi * 220 / 16000) * 8000).astype("<i2").tobytes()
-    return [buzz if loud else bytes(3200) for seconds, loud in stretches for _ in range(round(seconds * 10))]
+def _blocks(before, after):
+    """0.1 s blocks of 16 kHz audio: `before` seconds of silence, "two votes" said (0.62 s, flite's
+    slt voice: speech, as the voice-activity detector hears it), `after` seconds of silence."""
+    from gm.hearing.recorded import read_wav
+
+    _, said = read_wav(Path(__file__).parent / "fixtures" / "vad" / "two_votes.wav")
+    audio = bytes(2 * round(before * 16000)) + said + bytes(2 * round(after * 16000))
+    return [audio[at:at + 3200].ljust(3200, b"\0") for at in range(0, len(audio), 3200)]
 
 
 @pytest.mark.parametrize("question", [_votes(), TABLE.step("werewolf.lay_down")])
 def test_an_answer_begun_as_the_window_closes_is_heard_to_its_end(clock, question):
     """A window is 8 s; an answer from 7.7 s to 8.3 s was cut at 8 s and lost, and the question
     asked again over it."""
-    asker, _ = _asker(clock, _blocks((7.6, False), (0.6, True), (30, False)), model=CuttingModel("two" if
+    asker, _ = _asker(clock, _blocks(7.6, 30), model=CuttingModel("two" if
                       question.key == "werewolf.vote.ask_count" else "done"))
     assert asker.ask(question).how == How.VOICE
     assert asker.speaker.lines == [] and 8.5 < clock.now() < 9.5

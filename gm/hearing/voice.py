@@ -555,8 +555,11 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
 
 def _listening_asker(model: Model, source: Source | Recording, keyboard: KeyboardAsker, speaker: Speaker,
                      voice: Voice, clock: Clock, players: Sequence[str], note: Callable[[str], None]) -> VoiceAsker:
-    """The VoiceAsker over a loaded model, having said what the model cannot hear."""
+    """The VoiceAsker over a loaded model, having said what the model cannot hear (and that
+    utterances are found by loudness alone, without the voice-activity detector)."""
+    from gm.hearing.cannot_listen import reason
     from gm.hearing.session import Listener
+    from gm.hearing.vad import unavailable
 
     asker = VoiceAsker(Listener(model, source), keyboard, speaker, voice, clock, seats=players)
     vocabulary = asker.vocabulary
@@ -564,6 +567,9 @@ def _listening_asker(model: Model, source: Source | Recording, keyboard: Keyboar
     if deaf:
         words = [(vocabulary.phrases(answer) or (answer,))[0] for answer in deaf]
         note("gm: " + voice.text("listen.deaf", words=words))
+    missing = unavailable()
+    if missing is not None:
+        note("gm: " + voice.text("listen.trouble", reason=reason(missing, voice)))
     asker.announce()
     return asker
 
