@@ -126,6 +126,9 @@ class Phrasebook:
     names: frozenset[str] = frozenset()
     """The phrases that name a player by name: taken only heard at least `name_confidence` sure."""
     name_confidence: float = 0.9
+    context: str = ""
+    """What gm has just said to the table (the question or read-back): a listener that conditions
+    on what came before (Whisper's previous text) hears the answers it asks for more surely."""
 
     def __post_init__(self) -> None:
         if any(p in self.phrases for p in self.others):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 from collections.abc import Callable, Sequence
 
@@ -76,7 +77,7 @@ def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, sp
                  if d not in names or not like_a_name(d, seats, spoken))
     return Phrasebook(phrases, confidence, model.unk, decoys=tuple(dict.fromkeys(kept + vocabulary.decoys)),
                       others=other_phrases(vocabulary, spoken, seats), kept=kept, names=by_name,
-                      name_confidence=NAME_CONFIDENCE).only(model.hears)
+                      name_confidence=NAME_CONFIDENCE, context=question.prompt.text).only(model.hears)
 
 
 def answer_kinds(answers: Sequence[str], seats: Sequence[str] = ()) -> tuple[str, ...]:
@@ -290,7 +291,7 @@ class VoiceAsker:
         unsure_yes = False
         while True:
             self._speak(line, TurnKind.READBACK)
-            said = self._listen(replies, self.confirm_seconds)
+            said = self._listen(replace(replies, context=line.text), self.confirm_seconds)
             if isinstance(said, str):
                 return self._typed_reply(said, question, heard)
             reply = replies.match(said) if said is not None else None
@@ -334,8 +335,9 @@ class VoiceAsker:
         """Whether a spoken "yes" confirms a voice command that cannot be undone ("vote now");
         the keyboard's own controls need no read-back."""
         since = len(self.keyboard.turns)  # no question is asked: nothing to keep
-        self._say(f"listen.confirm_{command}")
-        heard = self._listen(self._yes_no, self.confirm_seconds, typing=False)
+        line = self.voice.line(f"listen.confirm_{command}")
+        self._speak(line, TurnKind.REASK)
+        heard = self._listen(replace(self._yes_no, context=line.text), self.confirm_seconds, typing=False)
         del self.keyboard.turns[since:]
         return isinstance(heard, Heard) and self._yes_no.match(heard) == "yes"
 

@@ -47,6 +47,7 @@ NO_SPEECH = 0.6  # Whisper's no-speech probability above which an utterance is n
 FREE_TOKENS = 12  # tokens of the free transcription
 PRUNE = 10.0  # nats below the likeliest first token from which a phrase's first token is not scored
 ENDS = (".", "?", "!", "。", "？", "！", ",", "、")
+CONTEXT_TOKENS = 64  # tokens of what gm just said given as Whisper's previous text (its last ones)
 
 
 def available() -> bool:
@@ -109,6 +110,7 @@ class WhisperModel:
         if None in special:
             raise NoModel(f"Whisper does not know the language {lang!r}", "whisper_damaged", how=INSTALL)
         start, language, task, self._no_timestamps, self._end = (int(t) for t in special if t is not None)
+        self._previous = token("<|startofprev|>")
         self._start = [start, language, task]
         self._ends = [self._end, *(t for t in (token(e) for e in ENDS) if t is not None)]
         self._lock = threading.Lock()  # one decode at a time: CTranslate2 runs its own threads
@@ -132,9 +134,20 @@ class WhisperModel:
         spaced = " " + text if self.lang not in ("ja", "zh") else text
         return tuple(self._tokenizer.encode(spaced, add_special_tokens=False).ids)
 
-    def score(self, samples: Any, phrases: list[str]) -> tuple[list[Scored], Scored | None]:
+    @functools.lru_cache(maxsize=256)  # noqa: B019 - one model per process, questions repeat
+    def _context(self, context: str) -> tuple[int, ...]:
+        """`context` as Whisper's previous text (its last CONTEXT_TOKENS tokens), before the start."""
+        if not context.strip() or self._previous is None:
+            return ()
+        ids = self._tokenizer.encode(" " + context.strip(), add_special_tokens=False).ids
+        return (self._previous, *ids[-CONTEXT_TOKENS:])
+
+    def score(self, samples: Any, phrases: list[str], context: str = "") -> tuple[list[Scored], Scored | None]:
         """Each of `phrases` scored against 16 kHz float `samples`, and the free transcription
-        (None when Whisper finds no speech in it)."""
+        (None when Whisper finds no speech in it); both conditioned on `context`, what gm has just
+        said (the question asked), as Whisper conditions on the text before its window: told
+        "Say done when dealt.", it hears espeak-ng's and flite's "done" for "done", not "john",
+        "then" or "dye"."""
         import ctranslate2
         import numpy as np
 
@@ -145,9 +158,15 @@ class WhisperModel:
         with self._lock:
             encoded = self._model.encode(ctranslate2.StorageView.from_array(features[None]))
             prompt = [*self._start, self._no_timestamps]
-            free = self._model.generate(encoded, [prompt], beam_size=1, max_length=FREE_TOKENS + len(self._start),
+            if context:  # told what to say, Whisper hears it in noise: whether it is speech is asked without
+                heard = self._model.generate(encoded, [prompt], beam_size=1, max_length=1,
+                                             return_no_speech_prob=True)[0]
+                if heard.no_speech_prob > NO_SPEECH:
+                    return [], None
+                prompt = [*self._context(context), *prompt]
+            free = self._model.generate(encoded, [prompt], beam_size=1, max_length=FREE_TOKENS + len(prompt),
                                         return_no_speech_prob=True, return_logits_vocab=True)[0]
-            if free.no_speech_prob > NO_SPEECH or not free.logits[0]:
+            if not context and free.no_speech_prob > NO_SPEECH or not free.logits[0]:
                 return [], None
             said = self._first_sentence(free.sequences_ids[0])
             first = _log_softmax(np.asarray(free.logits[0][0], dtype=np.float64))
@@ -156,7 +175,7 @@ class WhisperModel:
             longest = max(map(len, batch))
             many = np.ascontiguousarray(np.repeat(np.asarray(encoded), len(batch), axis=0))
             results = self._model.generate(ctranslate2.StorageView.from_array(many), [prompt + t for t in batch],
-                                           beam_size=1, max_length=len(self._start) + 2 * longest + 2,
+                                           beam_size=1, max_length=len(prompt) + 2 * longest + 2,
                                            return_logits_vocab=True, suppress_blank=False, suppress_tokens=[])
         scores = [self._scored(tokens, result.logits[0]) for tokens, result in zip(batch, results)]
         text = norm(self._tokenizer.decode(said))
@@ -206,7 +225,7 @@ class WhisperRecogniser(UtteranceRecogniser):
 
         samples = np.frombuffer(decodable(audio, self.rate), dtype="<i2").astype(np.float32) / 32768.0
         phrases = [] if self.book is None else list(dict.fromkeys([*self.book.phrases, *self.book.others]))
-        scored, free = self.model.score(samples, phrases)
+        scored, free = self.model.score(samples, phrases, "" if self.book is None else self.book.context)
         book = self.book
         return closest(scored, free, lambda p: p if book is None else book.phrases.get(p, book.others.get(p, p)))
 
