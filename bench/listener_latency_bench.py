@@ -1,0 +1,132 @@
+"""How long each listener takes, and how much memory a night by voice holds.
+
+- **Latency**: answers a table gives (counts, "yes", "no", "done", the graveyard) rendered by
+  flite and espeak-ng voices drawn from `--seed` (not the recipe's), each fed to a count
+  question's recogniser (its Phrasebook as gm builds it, the question's text included) block by
+  block as the microphone gives them, with the silence after it. Timed: the `accept` call of the
+  block at which the cutter ends the utterance, up to the heard result (the cut, levelling and
+  hearing) — the time from the end of an utterance, as gm's cutter sees it, to what gm heard.
+  Median and p95 per listener, with what was heard right.
+- **Load**: the model's load time, in a fresh process per listener (`--listener` of gm).
+- **Weight**: the peak resident memory (`os.wait4`'s ru_maxrss) of a process that plays one
+  whole English night by voice (`gm werewolf play --listen-from`) on a recording of
+  bench/voice_nights_bench.py's first night of `--night-seed` (made first, with the same
+  listener: a night that falls to the keyboard still ends, typed answers running out).
+- The machine's load average before and after, and its cores.
+
+Run: PYTHONPATH=.:bench .venv/bin/python bench/listener_latency_bench.py [--answers 24]
+     [--listeners whisper,pocketsphinx]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+SAID = ["zero", "one", "two", "three", "four", "two votes", "none", "yes", "no", "done", "the graveyard"]
+PLAYERS = ("Tom", "Lucy", "Kate", "Emma")
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def load_seconds(listener: str) -> float:
+    """Seconds to load `listener`'s English model in a fresh process."""
+    code = ("import time; t = time.perf_counter(); from gm.hearing.model_loading import model_loader; "
+            f"model_loader(None, 'en', {listener!r})(); print(time.perf_counter() - t)")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return float(out.stdout.split()[-1])
+
+
+def latencies(listener: str, answers: int, seed: int) -> tuple[list[float], int]:
+    """Seconds from the cutter's end of each answer to its heard result, and how many were heard right."""
+    import voice_nights_bench as nights
+
+    from gm.hearing.model_loading import model_loader
+    from gm.hearing.phrases import Vocabulary
+    from gm.hearing.sources import BLOCK_SECONDS
+    from gm.hearing.voice import phrasebook
+    from gm.table.questions import Table
+    from gm.text.lines import Voice
+
+    voice = Voice("en")
+    model = model_loader(None, "en", listener)()
+    question = Table(voice, PLAYERS).count("Tom", 4, following=PLAYERS, total=4, candidates=(*PLAYERS, "graveyard"))
+    book = phrasebook(question, model, Vocabulary.from_voice(voice), voice.spoken_word, PLAYERS)
+    book = book.with_phrases({p: p for p in ("yes", "no", "done", "the graveyard") if model.hears(p.split()[-1])})
+    rng = random.Random(f"latency-{seed}")
+    block = 2 * int(BLOCK_SECONDS * 16000)
+    seconds, right = [], 0
+    with tempfile.TemporaryDirectory() as folder:
+        for _ in range(answers):
+            said = rng.choice(SAID)
+            audio = bytes(block * 3) + nights.say(said, nights.speaker(rng, "en"), Path(folder), 16000)
+            audio += bytes(block * 15)  # the silence after it: the cutter ends the utterance in it
+            recogniser = model.recogniser(16000, book)
+            for at in range(0, len(audio), block):
+                start = time.perf_counter()
+                heard = recogniser.accept(audio[at:at + block])
+                if heard is not None:
+                    seconds.append(time.perf_counter() - start)
+                    right += book.match(heard) == book.phrases.get(said)
+                    break
+    return seconds, right
+
+
+def night_peak_rss(listener: str, seed: int) -> tuple[float, str]:
+    """Peak resident MB of `gm werewolf play` playing one night by voice, and how it ended."""
+    import voice_nights_bench as nights
+
+    os.environ["GM_LISTENER"] = listener
+    night = nights.recipe("en", 1, seed)[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        result = nights.play(night, folder)
+        recording = folder / "night.wav"
+        command = [sys.executable, "-m", "gm", "werewolf", "play", "--lang", "en", "--players",
+                   ",".join(night.players), "--listen-from", str(recording), "--speech", "off", "--time-scale",
+                   "0.01", "--discussion", "10", "--listener", listener]
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, env={**os.environ, "GM_LISTENER": listener})
+        _, _, usage = os.wait4(process.pid, 0)
+    return usage.ru_maxrss / 1024, result["fell_at"] or "by voice"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--answers", type=int, default=24)
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--night-seed", type=int, default=3)
+    parser.add_argument("--listeners", default="whisper,pocketsphinx")
+    parser.add_argument("--no-night", action="store_true", help="skip the night's peak memory")
+    options = parser.parse_args()
+    before = os.getloadavg()
+    figures = {}
+    for listener in options.listeners.split(","):
+        row: dict = {"load_s": round(load_seconds(listener), 2)}
+        seconds, right = latencies(listener, options.answers, options.seed)
+        row |= {"median_s": round(statistics.median(seconds), 3), "p95_s": round(_p95(seconds), 3),
+                "heard_right": f"{right}/{len(seconds)}"}
+        if not options.no_night:
+            rss, ended = night_peak_rss(listener, options.night_seed)
+            row |= {"night_peak_rss_mb": round(rss), "night": ended}
+        figures[listener] = row
+        print(f"{listener}: {row}", flush=True)
+    print(json.dumps({"listeners": figures, "loadavg_before": before, "loadavg_after": os.getloadavg(),
+                      "cores": os.cpu_count()}))
+
+
+if __name__ == "__main__":
+    main()
