@@ -422,8 +422,9 @@ def judge(night: Night, events: list[dict], wavs: list[Path], exit_code: int) ->
     first = next((i for i, e in enumerate(spoken) if e["key"] == "werewolf.vote.ask_count"), None)
     last = next((i for i, e in enumerate(spoken) if e["key"] == "werewolf.vote.executed"), None)
     vote_seconds = vote_answers = None
-    if first is not None and last is not None and len(wavs) == len(spoken):
-        vote_seconds = sum(_seconds(w) for w in wavs[first:last])
+    extra = len(wavs) - len(spoken)  # lines said but not logged (the wake phrase's help, at the discussion)
+    if first is not None and last is not None and extra >= 0:
+        vote_seconds = sum(_seconds(w) for w in wavs[first + extra:last + extra])
         start, end = spoken[first]["t"], spoken[last]["t"]
         vote_answers = sum(1 for e in answers if start <= e["t"] <= end)
     heard = sum(1 for e in answers if e["key"] == "werewolf.vote.ask_count" and e["by"] == "voice")
