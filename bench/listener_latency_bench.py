@@ -8,7 +8,7 @@
   hearing) — the time from the end of an utterance, as gm's cutter sees it, to what gm heard.
   Median and p95 per listener, with what was heard right.
 - **Load**: the model's load time, in a fresh process per listener (`--listener` of gm).
-- **Weight**: the peak resident memory (`os.wait4`'s ru_maxrss) of a process that plays one
+- **Weight**: the peak resident memory (VmHWM, read from /proc while it runs) of a process that plays one
   whole English night by voice (`gm werewolf play --listen-from`) on a recording of
   bench/voice_nights_bench.py's first night of `--night-seed` (made first, with the same
   listener: a night that falls to the keyboard still ends, typed answers running out).
@@ -100,8 +100,16 @@ def night_peak_rss(listener: str, seed: int) -> tuple[float, str]:
                    "0.01", "--discussion", "10", "--listener", listener]
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL, env={**os.environ, "GM_LISTENER": listener})
-        _, _, usage = os.wait4(process.pid, 0)
-    return usage.ru_maxrss / 1024, result["fell_at"] or "by voice"
+        peak = 0  # VmHWM of the process itself (a forked child's ru_maxrss counts its parent's pages)
+        while process.poll() is None:
+            try:
+                status = Path(f"/proc/{process.pid}/status").read_text()
+                peak = max(peak, next(int(line.split()[1]) for line in status.splitlines()
+                                      if line.startswith("VmHWM:")))
+            except (OSError, StopIteration):
+                pass
+            time.sleep(0.05)
+    return peak / 1024, result["fell_at"] or "by voice"
 
 
 def main() -> None:
