@@ -134,3 +134,31 @@ def test_whisper_hears_counts_and_refuses_what_answers_nothing(tmp_path, voice: 
         heard = model.recogniser(16000, book).hear(_flite(said, voice, tmp_path / "b.wav"))
         assert book.match(heard) is None, (said, heard)
     assert model.recogniser(16000, book).hear(bytes(32000)).text == ""
+
+
+def test_a_recogniser_that_fails_on_an_answer_hears_nothing_and_says_so_once(capsys, monkeypatch) -> None:
+    from gm.hearing import recognition
+
+    class Broken(recognition.UtteranceRecogniser):
+        def hear(self, audio: bytes):
+            raise RuntimeError("decoder out of memory")
+
+    monkeypatch.setattr(recognition, "_FAILED", [])
+    broken = Broken(16000)
+    assert broken._heard(bytes(3200)).text == ""
+    assert broken._heard(bytes(3200)).text == ""
+    assert capsys.readouterr().err.count("gm: the listener failed on an answer (RuntimeError") == 1
+
+
+def test_a_model_ctranslate2_cannot_load_is_no_model(monkeypatch) -> None:
+    import ctranslate2
+
+    monkeypatch.setattr(whisper, "model_bytes", lambda: (b"x", whisper._data(whisper.PARTS[0])))
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("Unsupported model binary version")
+
+    monkeypatch.setattr(ctranslate2.models, "Whisper", refuse)
+    with pytest.raises(NoModel) as broken:
+        whisper.WhisperModel("en")
+    assert broken.value.key == "whisper_damaged"

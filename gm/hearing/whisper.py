@@ -101,8 +101,12 @@ class WhisperModel:
                                          ("config.json", "vocabulary.txt")}}
         self.lang = lang
         self._path = folder.parent
-        self._model = ctranslate2.models.Whisper("whisper-base", compute_type="int8", files=files)
-        self._tokenizer = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
+        try:
+            self._model = ctranslate2.models.Whisper("whisper-base", compute_type="int8", files=files)
+            self._tokenizer = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
+        except Exception as error:  # CTranslate2 and tokenizers raise their own kinds
+            raise NoModel(f"the Whisper model cannot be loaded ({type(error).__name__}); reinstall it: {INSTALL}",
+                          "whisper_damaged", how=INSTALL) from error
         token = self._tokenizer.token_to_id
         special = [token(t) for t in ("<|startoftranscript|>", f"<|{lang}|>", "<|transcribe|>", "<|notimestamps|>",
                                       "<|endoftext|>")]
