@@ -162,3 +162,15 @@ def test_a_model_ctranslate2_cannot_load_is_no_model(monkeypatch) -> None:
     with pytest.raises(NoModel) as broken:
         whisper.WhisperModel("en")
     assert broken.value.key == "whisper_damaged"
+
+
+def test_counts_are_scored_as_whisper_writes_them_too() -> None:
+    from gm.hearing.whisper import spellings
+
+    meanings = {"two": "2", "two votes": "2", "no votes": "0", "zero": "0", "yes": "yes", "2": "2"}
+    spelt = spellings(["two votes", "no votes", "yes", "two"], meanings)
+    assert spelt["2 votes"] == "two votes" and spelt["two votes"] == "two votes"
+    assert spelt["yes"] == "yes" and "no votes" in spelt
+    assert spelt["8"] == "8"  # a number not asked is scored, and answers nothing
+    assert Phrasebook({"two": "2"}).match(closest([Scored("8", -1.0), Scored("two", -5.0)], Scored("8", -1.0))) \
+        is None

@@ -22,7 +22,7 @@ import functools
 import hashlib
 import importlib.util
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -196,8 +196,9 @@ def _log_softmax(rows: Any) -> Any:
 
 
 class WhisperRecogniser(UtteranceRecogniser):
-    """One utterance at a time: the book's phrase it most likely says, as sure as its share of
-    all the book's phrases; the free transcription where it beats every phrase by REFUSAL."""
+    """One utterance at a time: the book's phrase (its answers, the table's other phrases and its
+    decoys: a decoy or another phrase that wins is no answer) it most likely says, as sure as its
+    share of all of them; the free transcription where it beats every phrase by REFUSAL."""
 
     def __init__(self, model: WhisperModel, rate: float, book: Phrasebook | None) -> None:
         super().__init__(rate, book)
@@ -209,10 +210,30 @@ class WhisperRecogniser(UtteranceRecogniser):
         from gm.hearing.sphinx import decodable
 
         samples = np.frombuffer(decodable(audio, self.rate), dtype="<i2").astype(np.float32) / 32768.0
-        phrases = [] if self.book is None else list(dict.fromkeys([*self.book.phrases, *self.book.others]))
-        scored, free = self.model.score(samples, phrases)
         book = self.book
-        return closest(scored, free, lambda p: p if book is None else book.phrases.get(p, book.others.get(p, p)))
+        if book is None:
+            return closest(*self.model.score(samples, []))
+        phrases = [*book.phrases, *book.others, *book.decoy_words()]
+        spelt = spellings(phrases, {**book.others, **book.phrases})
+        scored, free = self.model.score(samples, list(spelt))
+        scored = [Scored(spelt[s.phrase], s.score) for s in scored]
+        return closest(scored, free, lambda p: book.phrases.get(p, book.others.get(p, p)))
+
+
+def spellings(phrases: list[str], meanings: Mapping[str, str]) -> dict[str, str]:
+    """How Whisper may write each phrase → the phrase: as it is, and with each number word in it
+    written in digits, as Whisper writes counts ("two votes" → "2 votes"); and the numbers 0–10
+    in digits, each the phrase that says it where there is one, else no answer of the table."""
+    digits = {p: a for p, a in meanings.items() if a.isdigit() and " " not in p and not p.isdigit()}
+    spelt: dict[str, str] = {}
+    for phrase in phrases:
+        spelt.setdefault(phrase, phrase)
+        words = phrase.split()
+        if len(words) > 1 and any(w in digits for w in words):
+            spelt.setdefault(" ".join(digits.get(w, w) for w in words), phrase)
+    for number in map(str, range(11)):
+        spelt.setdefault(number, number)
+    return spelt
 
 
 def closest(scored: list[Scored], free: Scored | None, meaning: Callable[[str], str] = lambda p: p) -> Heard:
