@@ -174,3 +174,11 @@ def test_counts_are_scored_as_whisper_writes_them_too() -> None:
     assert spelt["8"] == "8"  # a number not asked is scored, and answers nothing
     assert Phrasebook({"two": "2"}).match(closest([Scored("8", -1.0), Scored("two", -5.0)], Scored("8", -1.0))) \
         is None
+
+
+@pytest.mark.slow
+@needs_whisper
+def test_japanese_phrases_are_scored_as_written_without_the_packs_word_breaks() -> None:
+    model = whisper.load("ja")
+    assert model.tokens("三 票") == model.tokens("三票")
+    assert whisper.load("en").tokens("two votes") == whisper.load("en").tokens("Two votes")

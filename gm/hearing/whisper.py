@@ -46,6 +46,7 @@ REFUSAL = 3.0  # nats by which a free transcription beats every phrase for the u
 NO_SPEECH = 0.6  # Whisper's no-speech probability above which an utterance is no speech
 FREE_TOKENS = 12  # tokens of the free transcription
 PRUNE = 10.0  # nats below the likeliest first token from which a phrase's first token is not scored
+UNSPACED = ("ja", "zh")  # languages written without spaces between words
 ENDS = (".", "?", "!", "。", "？", "！", ",", "、")
 
 
@@ -131,9 +132,10 @@ class WhisperModel:
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one model per process, phrases repeat
     def tokens(self, phrase: str) -> tuple[int, ...]:
         """How Whisper writes `phrase` at the start of an utterance (its first letter a capital
-        where the script has them; a space before it where words are spaced)."""
+        where the script has them; a space before it where words are spaced; in a language
+        written without spaces, the pack's word breaks taken out: 三 票 → 三票)."""
         text = phrase[:1].upper() + phrase[1:]
-        spaced = " " + text if self.lang not in ("ja", "zh") else text
+        spaced = " " + text if self.lang not in UNSPACED else text.replace(" ", "")
         return tuple(self._tokenizer.encode(spaced, add_special_tokens=False).ids)
 
     def score(self, samples: Any, phrases: list[str]) -> tuple[list[Scored], Scored | None]:
