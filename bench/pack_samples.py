@@ -91,7 +91,8 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "votes": count, "tip": "Enter", "example": f"{name} 2", "yes": voice.text("common.yes"),
         "no": voice.text("common.no"), "none": voice.text("werewolf.reveal.none"),
         "mb": 8, "byte": count, "target": "evening.json",
-        "gb": 1, "bits": 16, "this": "44100", "detail": "PortAudio -9996", "engine": "vosk",
+        "gb": 1, "bits": 16, "this": "44100", "detail": "PortAudio -9996", "engine": "vosk", "listener": "whisper",
+        "listeners": "whisper, pocketsphinx",
         "get": "gm voice model",
     }
     if field not in samples:

@@ -408,9 +408,10 @@ class Script:
         return None
 
 
-def english_night() -> Script:
+def english_night(listener: str | None = "pocketsphinx") -> Script:
     """Four players; Alice 1, Mike 2 and the graveyard 1 vote; Mike holds the werewolf and the
-    seer; the traitor lies in the graveyard: the villagers Alice, Kate and Tom win."""
+    seer; the traitor lies in the graveyard: the villagers Alice, Kate and Tom win. Heard by
+    `listener` (None: the pack's default)."""
     numbers = ["zero", "one", "two", "three", "four", "five", "six"]
     return Script(
         lang="en", players=["Alice", "Mike", "Kate", "Tom"],
@@ -418,7 +419,7 @@ def english_night() -> Script:
         words={"done": "done", "yes": "yes", "no": "no", "graveyard": "the graveyard", "hand": "werewolf seer",
                "holder": "the graveyard", "holder_said": "graveyard", **{str(n): w for n, w in enumerate(numbers)}},
         voices=[Voice("flite", "slt"), Voice("flite", "rms")],  # awb's "yes" is heard as "because"
-        executed="Mike", winners=["Alice", "Kate", "Tom"])
+        listener=listener, executed="Mike", winners=["Alice", "Kate", "Tom"])
 
 
 def japanese_night(listener: str | None = "whisper") -> Script:

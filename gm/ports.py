@@ -115,6 +115,11 @@ class Question(Protocol[T]):
     @property
     def default(self) -> T: ...
 
+    @property
+    def tries(self) -> int | None:
+        """How many times a listener hears it before the keyboard takes it: None for the
+        listener's own number, 0 to have it typed at once (the vote's tries are spent)."""
+
     def label(self, answer: str) -> str:
         """How the token `answer` is printed and said."""
 

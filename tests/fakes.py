@@ -219,6 +219,10 @@ class ScriptSource:
             return None
         self.clock.sleep(wait)
         self.next_at += 0.1
+        return self.block()
+
+    def block(self):
+        """The next block: the script's next utterance, or silence."""
         return self.items.pop(0) if self.items else ""
 
     def drain(self):

@@ -68,6 +68,7 @@ def test_a_model_that_is_no_folder(tmp_path, lang, said):
 ])
 def test_no_model_for_the_language(tmp_path, monkeypatch, lang, said):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setenv("GM_LISTENER", "vosk")
     monkeypatch.setattr("gm.hearing.models.default_model", lambda lang: None)
     wav = silent_wav(tmp_path / "a.wav")
     assert refusal("voice", "hear", str(wav), "--answers", "yes", "--lang", lang).startswith(said)

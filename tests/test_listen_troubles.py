@@ -44,21 +44,21 @@ def test_no_model_is_said_in_the_nights_language(lang, monkeypatch):
 
 
 def test_no_portaudio_is_said_in_korean(monkeypatch):
-    monkeypatch.setattr("gm.hearing.model_loading.model_loader", lambda option, lang=None: lambda: None)
+    monkeypatch.setattr("gm.hearing.model_loading.model_loader", lambda option, lang=None, *rest, **kw: lambda: None)
     monkeypatch.setitem(sys.modules, "sounddevice", None)
     asker, notes = notes_of("ko")
     assert notes == ["gm: 듣지 않아요: PortAudio가 없어요: libportaudio2를 설치하세요. 대답은 입력해 주세요"]
 
 
 def test_no_microphone_is_said_in_korean(fake_sounddevice, monkeypatch):  # noqa: F811
-    monkeypatch.setattr("gm.hearing.model_loading.model_loader", lambda option, lang=None: lambda: None)
+    monkeypatch.setattr("gm.hearing.model_loading.model_loader", lambda option, lang=None, *rest, **kw: lambda: None)
     fake_sounddevice.devices = fake_sounddevice.devices[1:]
     asker, notes = notes_of("ko")
     assert notes == ["gm: 듣지 않아요: 들을 마이크가 없어요. 대답은 입력해 주세요"]
 
 
 def test_a_microphone_at_a_rate_that_cannot_be_heard_is_no_microphone(fake_sounddevice, monkeypatch):  # noqa: F811
-    monkeypatch.setattr("gm.hearing.model_loading.model_loader", lambda option, lang=None: lambda: None)
+    monkeypatch.setattr("gm.hearing.model_loading.model_loader", lambda option, lang=None, *rest, **kw: lambda: None)
     fake_sounddevice.devices[0]["default_samplerate"] = 192000.0
     with pytest.raises(NoAudio, match="192000 Hz"):
         MicSource(FakeClock(), EchoGate(None))

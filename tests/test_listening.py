@@ -10,8 +10,8 @@ import threading
 import time
 import types
 from array import array
+from pathlib import Path
 
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -443,6 +443,7 @@ def test_listening_off_is_the_keyboard(clock):
 
 def test_no_model_falls_back_to_the_keyboard_with_one_note(clock, monkeypatch, tmp_path):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setenv("GM_LISTENER", "vosk")
     monkeypatch.setattr("gm.hearing.models.default_model", lambda lang: None)
     notes = []
     asker = open_asker("on", clock, FakeSpeaker(), Voice("ja"), stream=io.StringIO(), note=notes.append)
@@ -519,6 +520,7 @@ def test_a_command_needs_exactly_one_command_phrase(clock):
 # -- gm voice model / check ----------------------------------------------------------------------
 def test_gm_voice_model_without_a_model_says_where_to_get_one(monkeypatch):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setenv("GM_LISTENER", "vosk")
     monkeypatch.setattr("gm.hearing.sphinx.available", lambda: False)
     result = CliRunner().invoke(app, ["voice", "model"])
     assert result.exit_code == 0
@@ -577,6 +579,7 @@ def test_gm_voice_check_lists_inputs_records_and_shows_the_level(fake_sounddevic
 
 def test_gm_voice_check_speaks_the_language_asked_for(fake_sounddevice, monkeypatch, tmp_path):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setenv("GM_LISTENER", "vosk")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # no downloaded model
     half = array("h", (int(16384 * math.sin(2 * math.pi * 440 * i / 48000)) for i in range(4800))).tobytes()
     fake_sounddevice.tone = [half] * 20
@@ -725,17 +728,21 @@ class CuttingModel(FakeModel):
         return Hears(rate, book)
 
 
-def _blocks(*stretches):
-    """0.1 s blocks of 16 kHz audio: (seconds, loud) stretches of silence and of a loud buzz."""
-    buzz = (np.sin(np.arange(1600) * 2 * np.pi * 220 / 16000) * 8000).astype("<i2").tobytes()
-    return [buzz if loud else bytes(3200) for seconds, loud in stretches for _ in range(round(seconds * 10))]
+def _blocks(before, after):
+    """0.1 s blocks of 16 kHz audio: `before` seconds of silence, "two votes" said (0.62 s, flite's
+    slt voice: speech, as the voice-activity detector hears it), `after` seconds of silence."""
+    from gm.hearing.recorded import read_wav
+
+    _, said = read_wav(Path(__file__).parent / "fixtures" / "vad" / "two_votes.wav")
+    audio = bytes(2 * round(before * 16000)) + said + bytes(2 * round(after * 16000))
+    return [audio[at:at + 3200].ljust(3200, b"\0") for at in range(0, len(audio), 3200)]
 
 
 @pytest.mark.parametrize("question", [_votes(), TABLE.step("werewolf.lay_down")])
 def test_an_answer_begun_as_the_window_closes_is_heard_to_its_end(clock, question):
     """A window is 8 s; an answer from 7.7 s to 8.3 s was cut at 8 s and lost, and the question
     asked again over it."""
-    asker, _ = _asker(clock, _blocks((7.6, False), (0.6, True), (30, False)), model=CuttingModel("two" if
+    asker, _ = _asker(clock, _blocks(7.6, 30), model=CuttingModel("two" if
                       question.key == "werewolf.vote.ask_count" else "done"))
     assert asker.ask(question).how == How.VOICE
     assert asker.speaker.lines == [] and 8.5 < clock.now() < 9.5
@@ -745,3 +752,42 @@ def test_done_is_taken_however_surely_it_is_heard(clock):
     asker, _ = _asker(clock, [said("done", conf=0.7)])
     assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, False)
     assert asker.speaker.lines == []
+
+
+# -- every question ends (issue 37): a "no", an answer said instead of yes, a vote's read-backs --
+def test_a_no_at_the_read_back_is_one_of_the_questions_tries(clock):
+    asker, _ = _asker(clock, [said("ken"), said("no"), said("aki"), said("no"), said("ken"), said("yes")],
+                      keyboard="Aki\n")
+    assert asker.ask(NAMES) == Answer("Aki", How.KEYBOARD)
+    assert asker.speaker.keys()[-2:] == ["listen.confirm", "listen.type_it"]
+
+
+def test_answers_said_instead_of_yes_are_read_back_twice_and_then_typed(clock):
+    asker, _ = _asker(clock, [said("ken"), said("aki"), said("ken"), said("aki"), said("yes")], keyboard="Ken\n")
+    assert asker.ask(NAMES) == Answer("Ken", How.KEYBOARD)
+    assert asker.speaker.keys() == ["listen.confirm"] * 3 + ["listen.type_it"]
+
+
+def test_a_question_whose_tries_are_spent_is_typed_at_once(clock):
+    import dataclasses
+
+    asker, _ = _asker(clock, [said("two")], keyboard="3\n")
+    assert asker.ask(dataclasses.replace(_votes(), tries=0)) == Answer({"Ken": 3}, How.KEYBOARD)
+    assert asker.speaker.keys() == ["listen.type_it"]
+
+
+def test_a_tally_fixed_again_and_again_by_voice_is_typed_at_its_fourth_read_back(clock):
+    from gm.night.context import NightContext
+    from gm.night.vote import READBACKS, run_vote
+    from scorer.werewolf.decks import standard_deck
+
+    players = ["Aki", "Ken", "Mio", "Sora"]
+    fixes = ["ken zero mio one", "mio zero ken one"] * 3
+    asker, _ = _asker(clock, [said("three"), said("one"), *map(said, fixes)], keyboard="\n", seats=players)
+    ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=asker.speaker, asker=asker,
+                       clock=clock)
+    assert run_vote(ctx).executed == "Aki"
+    keys = asker.speaker.keys()
+    assert keys.count("listen.type_it") == 1 and keys[-1] == "werewolf.vote.executed"
+    assert keys.count("werewolf.vote.readback") == READBACKS + 1  # each fix heard surely re-reads the tally
+    assert keys[keys.index("listen.type_it") - 1] == "werewolf.vote.readback"  # Enter took the last one

@@ -102,6 +102,31 @@ def test_a_total_that_cannot_be_is_counted_again():
     assert result.reveal.winning_side == "traitor_werewolf" and result.reveal.winners == ("Aki",)
 
 
+def test_a_second_total_that_cannot_be_is_read_back_for_its_fix_never_counted_a_third_time():
+    # HW-R4 refuses 1 + 1 twice; issue 37: counting again had no end. gm says what it counted, every
+    # count, and the fix "Aki 2" makes 3 votes, read back for a yes
+    answers = MORNING_4 + counts(1, 1, 0, 0, 0) + counts(1, 1, 0, 0, 0) + [
+        ("werewolf.vote.which_counted", "Aki 2"), ("werewolf.reveal.ask_hand", "werewolf traitor")]
+    result, speaker, log, _ = night(FOUR, answers)
+    assert speaker.keys.count("werewolf.vote.bad_total") == 1  # "Let's count again", once
+    assert speaker.keys.count("werewolf.vote.ready") == 2
+    asked = speaker.lines[speaker.keys.index("werewolf.vote.which_counted")]
+    assert [(i.fields["candidate"], i.fields["n"]) for i in asked.fields["counts"]] == [
+        ("Aki", 1), ("Ken", 1), ("Mio", 0), ("Sora", 0), ("the graveyard", 0)]
+    assert speaker.keys[speaker.keys.index("werewolf.vote.which_counted") - 1] == "werewolf.vote.bad_fix"
+    assert [e["counts"] for e in log if e["type"] == "vote"] == [{"Aki": 2, "Ken": 1, "Mio": 0, "Sora": 0,
+                                                                 "graveyard": 0}]
+    assert result.vote.executed == "Aki"
+
+
+def test_a_yes_to_counts_that_cannot_be_says_the_totals_again_and_asks_the_fix():
+    answers = MORNING_4 + counts(1, 1, 0, 0, 0) + counts(1, 1, 0, 0, 0) + [
+        ("werewolf.vote.which_counted", "yes"), ("werewolf.vote.which_counted", "Aki 2"),
+        ("werewolf.reveal.ask_hand", "werewolf traitor")]
+    result, speaker, _, _ = night(FOUR, answers)
+    assert speaker.keys.count("werewolf.vote.bad_fix") == 2 and result.vote.executed == "Aki"
+
+
 def test_the_whole_tally_is_confirmed_and_one_count_corrected_before_anyone_is_executed():
     """The tally Aki 2, Ken 2 would be a runoff; the table says no, corrects Ken to 0 (a total
     HW-R4 refuses, with four players 3 to 4: said, and the tally read again), then Ken to 1 and

@@ -86,6 +86,10 @@ ListenFrom = Annotated[str | None, typer.Option(
 Device = Annotated[str | None, typer.Option(
     "--device", metavar="DEVICE", parser=text_up_to(200),
     help="Microphone: an input device's index or name, as `gm voice check` lists them (default: the system's).")]
+Listener = Annotated[str | None, typer.Option(
+    "--listener", metavar="NAME", parser=text_up_to(100),
+    help="Who hears the answers: whisper, pocketsphinx (English) or vosk (default: $GM_LISTENER, else "
+         "the language's own; see `gm voice model`).")]
 VoskModel = Annotated[str | None, typer.Option(
     "--vosk-model", metavar="DIR", parser=text_up_to(4096),
     help="Vosk model folder (default: $GM_VOSK_MODEL; see `gm voice model`).")]

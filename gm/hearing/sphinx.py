@@ -52,7 +52,7 @@ DECOY_NEAR = 2.0
 """Phones (`phone_distance`) within which a decoy of the language's list sounds like an answer and
 is left out of the question's grammar: "liar" took espeak-ng's "one" (W AH N, 2 off), "know" and
 "sarah" took "zero" and "two". The pack's own decoys (`Phrasebook.kept`) stay unless said the same:
-each is there because the model cannot tell it from an answer ("none" from "one")."""
+each is there because the model cannot tell it from an answer."""
 REPLY_NEAR = 1.5
 """Phones (`phone_distance`) within which a way of saying yes or no ("wrong", "yeah") is no rival
 at a count: "wrong" (R AO NG) took espeak-ng's and flite's "one" at the night's counts; "yes" and

@@ -17,7 +17,7 @@ from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_ph
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker, TurnKind
-from gm.table.questions import Count, Step, YesNo
+from gm.table.questions import CORRECTION, Count, Step, YesNo
 from gm.files import printable
 from gm.table.words import Words
 from gm.text.lines import Voice
@@ -47,7 +47,8 @@ of people not at the table (bench/listen_bench.py's players, seeds 9-12, none of
 names), names taken fell from 48 to 38 of 432 tries at 0.9 instead of ANSWER_CONFIDENCE, players'
 names heard right from 78 to 75 of 180."""
 COMMAND_CONFIDENCE = 0.8
-TRIES = 2  # hearings of a question before the keyboard takes it
+TRIES = 2  # hearings of a question before the keyboard takes it (a "no" at its read-back is one)
+CORRECTIONS = 2  # answers said instead of "yes" at one read-back, each read back; the next is typed
 COUNT_TRIES = 3
 """Hearings of a count (`VoiceAsker._tries`). With two, 13 of 20 English nights finished by voice
 (bench/voice_nights_bench.py --lang en, seeds 2126 and 3), with three 17: "one" said again
@@ -93,12 +94,14 @@ class VoiceAsker:
     taken as it is, and heard unsure it is asked again (never replaced by a value before it); a
     yes or no, a step's "done" and a read-back's own answers likewise. Other answers (a card, a
     player) are read back ("Aki: Werewolf. Right?") and only "yes", said alone and surely (or
-    heard unsure twice in a row, or typed, or Enter), accepts one; "no" re-asks the question;
-    one of the question's own answers heard instead is a correction, read back in its turn;
-    silence or an unclear reply reads back once more, and the next one goes to the keyboard. A
-    typed valid answer is taken as it is. A timeout or an unclear answer re-asks (`_tries`: once,
-    twice for a count, the last time for the answer alone); the next one falls back to the
-    keyboard. A question with a timeout and default listens until its
+    heard unsure twice in a row, or typed, or Enter), accepts one; "no" re-asks the question
+    (one of its tries); one of the question's own answers heard instead is a correction, read
+    back in its turn (CORRECTIONS of them; the next one goes to the keyboard); silence or an
+    unclear reply reads back once more, and the next one goes to the keyboard. A typed valid
+    answer is taken as it is. A timeout or an unclear answer re-asks (`_tries`: once, twice for
+    a count, the last time for the answer alone, or as the question says: none once a vote has
+    spent its tries); the next one falls back to the keyboard. So every question ends within a
+    bounded number of hearings (tests/test_every_night_ends.py). A question with a timeout and default listens until its
     deadline and then returns the default. A step that waits for "done" (the deal) takes
     silence and talk from a microphone as the table still at it: it listens on, saying nothing,
     until "done" (Enter) or something like it, which is asked again as any unsure answer.
@@ -148,6 +151,8 @@ class VoiceAsker:
         book = self._book(question)
         if not book.phrases or self.listener.source.ended:
             return self.keyboard.answered(self.keyboard.ask(question), since)
+        if question.tries == 0:  # the vote has spent its tries by voice (gm.night.vote)
+            return self.keyboard.answered(self._to_keyboard(question), since)
         self.keyboard.discard_typed_ahead()
         try:
             return self.keyboard.answered(self._ask(question, book), since)
@@ -187,6 +192,9 @@ class VoiceAsker:
                     confirmed = self._confirm(question, heard, line, book)
                     if confirmed is not None:
                         return confirmed
+                    misses += 1  # "no" at the read-back: a try spent, as an unclear answer is
+                    if misses >= tries:
+                        return self._to_keyboard(question)
                     self._say("listen.again")
                     self._speak(question.prompt, TurnKind.REASK)
                     continue
@@ -215,7 +223,7 @@ class VoiceAsker:
         """What `heard` answers, by the question's own parser, and whether every word was sure: one
         phrase of the book, or counts said one after another ("aki three ken one"). A reply the
         question refuses aloud (a total the vote cannot have) is that refusal."""
-        token, sure = _token(book, heard)
+        token, sure = _token(question, book, heard)
         if token is None:
             return None
         value = question.parse(token)
@@ -233,7 +241,7 @@ class VoiceAsker:
         other count would be refused with the whole round."""
         if heard is None:
             return None
-        token, _ = _token(book, _as_sure(heard))
+        token, _ = _token(question, book, _as_sure(heard))
         value = None if token is None else question.parse(token)
         if value is None or isinstance(value, Refused):
             return None
@@ -246,6 +254,8 @@ class VoiceAsker:
         count, which the table answers once per candidate and whose whole tally is read back
         (HW-R4), so a count taken at its last hearing is still confirmed with the others; TRIES
         for the others."""
+        if question.tries is not None:
+            return question.tries
         return self.count_tries if isinstance(question, Count) else TRIES
 
     def _reask(self, question: Question[Any], misses: int, tries: int, key: str | None = None) -> None:
@@ -276,6 +286,7 @@ class VoiceAsker:
         phones wins it every time (Y UH OW EH S), and a "no" heard once breaks the pair."""
         replies = self._yes_no.with_phrases(book.phrases)
         misses = 0
+        corrections = 0
         unsure_yes = False
         while True:
             self._speak(line, TurnKind.READBACK)
@@ -293,6 +304,9 @@ class VoiceAsker:
                     again_line = question.readback(again.value, again.sure)
                     if again_line is None:
                         return again if again.sure else None
+                    corrections += 1
+                    if corrections > CORRECTIONS:  # the table and gm do not agree: typed
+                        return self._to_keyboard(question)
                     heard, line = again, again_line
                     continue
             misses += 1
@@ -436,16 +450,35 @@ class VoiceControls:
         return command
 
 
-def _token(book: Phrasebook, heard: Heard) -> tuple[str | None, bool]:
+def _token(question: Question[Any], book: Phrasebook, heard: Heard) -> tuple[str | None, bool]:
     """The answer token `heard` names in `book` (counts said one after another are their tokens
-    joined: "Aki=3 Ken=1"), and whether it was heard surely."""
+    joined: "Aki=3 Ken=1"), and whether it was heard surely; at a count, only what answers the
+    count asked (`answers_count`)."""
     token = book.match(heard)
+    sure = False
     if token is not None:
-        return token, _sure(heard, book, token)
-    run = book.match_run(heard)
-    if run is None:
+        sure = _sure(heard, book, token)
+    else:
+        run = book.match_run(heard)
+        if run is not None:
+            token, sure = " ".join(run), heard.sure(SURE_CONFIDENCE)
+    if token is None or (isinstance(question, Count) and not answers_count(question, token)):
         return None, False
-    return " ".join(run), heard.sure(SURE_CONFIDENCE)
+    return token, sure
+
+
+def answers_count(question: Count, token: str) -> bool:
+    """Whether a token heard at `question` answers it: a number, or the tally by name in one
+    breath ("Aki three, Ken one": two counts or more, one of them the candidate asked). A name
+    with a number alone ("Noah zero", as pocketsphinx heard "one vote") is no answer at a count:
+    it pairs a name with a count by accident as often as it is said, and a fix is asked for only
+    where the whole tally is read back (`gm.table.questions.Tally`, HW-R4). Typed, a count takes
+    it as it is (`Count.read`)."""
+    fixes = token.split(CORRECTION)[1:]  # one per count set by name
+    if not fixes:
+        return True
+    asked = f"{question.candidate}{CORRECTION}"
+    return len(fixes) >= 2 and (token.startswith(asked) or f" {asked}" in token)
 
 
 def _as_sure(heard: Heard) -> Heard:
@@ -475,9 +508,11 @@ def _starts_with(text: str, wakes: Sequence[str]) -> bool:
 def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_path: str | None = None,
                stream: TextIO | None = None, players: Sequence[str] = (),
                note: Callable[[str], None] | None = None, background: bool = False,
-               recording: Utterances | None = None, device: int | str | None = None) -> Asker:
+               recording: Utterances | None = None, listener: str | None = None,
+               device: int | str | None = None) -> Asker:
     """The asker for a night. `listen` is "off" (keyboard only), "on" (the microphone) or the
-    path of a WAV file (--listen-from). Falls back to the keyboard, with one note on stderr,
+    path of a WAV file (--listen-from); `listener` names the recogniser (`gm.hearing.model_loading`,
+    the language's default when None). Falls back to the keyboard, with one note on stderr,
     when vosk, the speech model, PortAudio or an input device is missing. `players` in seating
     order give seat numbers for names the model cannot hear. With `background`, the model loads
     while the night's first lines are spoken (a `PendingAsker`). A `recording` already read from
@@ -495,7 +530,8 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
     if recording is None and listen != "on":
         recording = Utterances.from_wav(listen, clock)  # a bad file is bad input
     try:
-        load = model_loader(model_path, voice.lang)  # a missing or incomplete model: said at once
+        load = model_loader(model_path, voice.lang, listener, fallback=lambda missing: note(
+            "gm: " + voice.text("listen.reason.whisper_fallback", **missing.fields)))  # a missing model: said at once
         source = recording or MicSource(clock, EchoGate(speaker), device=device, trouble=lambda problem: note(
             "gm: " + voice.text("listen.trouble", reason=voice.text(f"listen.reason.{problem}"))))
     except (NoModel, NoAudio) as error:
@@ -521,8 +557,11 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
 
 def _listening_asker(model: Model, source: Source | Recording, keyboard: KeyboardAsker, speaker: Speaker,
                      voice: Voice, clock: Clock, players: Sequence[str], note: Callable[[str], None]) -> VoiceAsker:
-    """The VoiceAsker over a loaded model, having said what the model cannot hear."""
+    """The VoiceAsker over a loaded model, having said what the model cannot hear (and that
+    utterances are found by loudness alone, without the voice-activity detector)."""
+    from gm.hearing.cannot_listen import reason
     from gm.hearing.session import Listener
+    from gm.hearing.vad import unavailable
 
     asker = VoiceAsker(Listener(model, source), keyboard, speaker, voice, clock, seats=players)
     vocabulary = asker.vocabulary
@@ -530,6 +569,9 @@ def _listening_asker(model: Model, source: Source | Recording, keyboard: Keyboar
     if deaf:
         words = [(vocabulary.phrases(answer) or (answer,))[0] for answer in deaf]
         note("gm: " + voice.text("listen.deaf", words=words))
+    missing = unavailable()
+    if missing is not None:
+        note("gm: " + voice.text("listen.trouble", reason=reason(missing, voice)))
     asker.announce()
     return asker
 

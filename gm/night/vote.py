@@ -4,17 +4,32 @@ In count mode each candidate's count is asked once, and once every vote there ca
 counted the rest have none (HW-R4: at most one vote per player), and where the total is exact
 the last count is what it leaves, when it cannot be heard. The whole tally is then read
 back once, naming only the candidates with votes ("Aki 3, Ken 1, nobody else. Right?"), and
-needs a yes (Enter) before anyone is executed; a fix ("Aki 2") re-reads only the tally."""
+needs a yes (Enter) before anyone is executed; a fix ("Aki 2") re-reads only the tally.
+
+Every vote ends (issue 37): a total the deck cannot have (HW-R4) is counted again once
+(BAD_TOTALS); after a second, gm says the counts it has and asks which one is wrong; the tally is
+read back by voice READBACKS times, and then typed."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from gm.night.context import NightContext
 from gm.ports import Line
 from gm.table.questions import ByName
 from scorer.werewolf.tally import GRAVEYARD, BadTotal, Outcome, Round, TallyError, count_round, outcome, \
     roll_call_round, vote_bounds
+
+BAD_TOTALS = 2
+"""Totals of one round the vote cannot have (HW-R4) before gm stops counting again: after the
+first it says "Let's count again"; after the second it reads back what it has and takes the fix
+of the wrong count, by voice or typed. Counting again took a night round 8 times over 230 takes
+when one count was heard wrong each time (issue 37)."""
+READBACKS = 3
+"""Read-backs of one round's tally by voice (each "no", fix or refused fix is one); the next is
+typed: with COUNT_TRIES and TRIES per question, every vote ends within a number of questions set
+by its candidates alone (tests/test_every_night_ends.py)."""
 
 
 def bounds(ctx: NightContext, first: Round | None) -> tuple[int, int]:
@@ -56,56 +71,75 @@ def _ask_counts(ctx: NightContext, candidates: Sequence[str], totals: tuple[int,
     return counts, set()
 
 
-def _count_mode_round(ctx: NightContext, candidates: list[str], first: Round | None) -> tuple[Round, set[str]]:
-    """Everyone points at once; the fingers per candidate."""
-    ctx.say("werewolf.vote.ready")
-    counts, assumed = _ask_counts(ctx, candidates, bounds(ctx, first), {})
-    return count_round(candidates, counts, len(ctx.players), ctx.deck), assumed
-
-
-def _roll_call_round(ctx: NightContext, candidates: list[str]) -> Round:
+def _roll_call_round(ctx: NightContext, candidates: list[str]) -> dict[str, str]:
+    """Each voter's vote (voter → candidate), but those who have none."""
     votes = {}
     for voter in ctx.players:
         answer = ctx.ask(ctx.table.pick("werewolf.vote.ask_voter", candidates, "werewolf.vote.abstain", voter,
-                                          voter=voter))
+                                        voter=voter))
         if answer.value is not None:
             votes[voter] = answer.value
-    return roll_call_round(candidates, votes, list(ctx.players), ctx.deck)
+    return votes
 
 
-def _checked_round(ctx: NightContext, candidates: list[str], first: Round | None) -> tuple[Round, set[str]]:
-    """Ask the round until its total can be with this deck, and a runoff's equals the first's (HW-R4)."""
-    while True:
+def _checked_round(ctx: NightContext, candidates: list[str], first: Round | None) -> tuple[Round | dict[str, int],
+                                                                                            set[str]]:
+    """The round once its total can be with this deck, and a runoff's equals the first's (HW-R4);
+    a total refused is counted again once (`BAD_TOTALS`). After the last one refused, the counts
+    as they are (not a round: no yes can take them), for a fix (`_confirmed`); with those given
+    none unasked."""
+    counts: dict[str, int] = {}
+    assumed: set[str] = set()
+    for take in range(1, BAD_TOTALS + 1):
         try:
-            assumed: set[str] = set()
             if ctx.roll_call:
-                result = _roll_call_round(ctx, candidates)
+                votes = _roll_call_round(ctx, candidates)
+                counts = {c: sum(1 for v in votes.values() if v == c) for c in candidates}
+                result = roll_call_round(candidates, votes, list(ctx.players), ctx.deck)
             else:
-                result, assumed = _count_mode_round(ctx, candidates, first)
+                ctx.say("werewolf.vote.ready")
+                counts, assumed = _ask_counts(ctx, candidates, bounds(ctx, first), {})
+                result = count_round(candidates, counts, len(ctx.players), ctx.deck)
             if first is not None:
                 outcome(first, result)
             return result, assumed
         except BadTotal as error:
             ctx.log("vote_refused", error=str(error))
-            ctx.say("werewolf.vote.bad_total", total=error.total, votes=votes_line(ctx, *bounds(ctx, first)))
+            key = "werewolf.vote.bad_total" if take < BAD_TOTALS else "werewolf.vote.bad_fix"
+            ctx.say(key, total=error.total, votes=votes_line(ctx, *bounds(ctx, first)))
+    return counts, assumed
 
 
-def _confirmed(ctx: NightContext, candidates: list[str], result: Round, first: Round | None,
+def _confirmed(ctx: NightContext, candidates: list[str], result: Round | dict[str, int], first: Round | None,
                assumed: set[str]) -> Round:
     """The round once the table says yes to its whole tally; a fix ("Aki 2", typed `Aki 2` or
-    `Aki=2`, several at once) re-reads the tally; "no" asks which count is wrong. A fix the
-    HW-R4 bounds refuse is said with the totals this vote can have; one that leaves too few
-    votes while some counts were never asked (all votes seemed counted) asks those. A fix
-    heard unsure and confirmed as the tally it makes (read back for a yes) is not read again."""
+    `Aki=2`, several at once) re-reads the tally; "no" asks which count is wrong. Counts whose
+    total the vote cannot have (`_checked_round` gave up counting them again) are read back
+    for a fix, never a yes. A fix the HW-R4 bounds refuse is said with the totals this vote
+    can have; one that leaves too few votes while some counts were never asked (all votes
+    seemed counted) asks those. A fix heard unsure and confirmed as the tally it makes (read
+    back for a yes) is not read again. The tally is read back by voice READBACKS times at
+    most; then it is typed, so that every vote ends (a table and a listener that do not agree
+    would otherwise go round for ever)."""
     low, high = bounds(ctx, first)
+    readbacks = 0
     while True:
-        answer = ctx.ask(ctx.table.tally(result.counts, candidates, high))
-        while answer.value is False:
-            answer = ctx.ask(ctx.table.fix(result.counts, candidates, high))
+        readbacks += 1
+        tries = 0 if readbacks > READBACKS else None
+        if isinstance(result, Round):
+            answer = ctx.ask(replace(ctx.table.tally(result.counts, candidates, high), tries=tries))
+        else:
+            answer = ctx.ask(replace(ctx.table.fix(result, candidates, high, counted=True), tries=tries))
+        if answer.value is False:
+            answer = ctx.ask(replace(ctx.table.fix(_counts(result), candidates, high), tries=tries))
         value = answer.value
-        if value is True:
+        if value is True and isinstance(result, Round):
             return result
-        counts = {**result.counts, **value}
+        shown = _counts(result)
+        if isinstance(value, bool):  # yes (or no) to counts whose total cannot be: say so again
+            ctx.say("werewolf.vote.bad_fix", total=sum(shown.values()), votes=votes_line(ctx, low, high))
+            continue
+        counts = {**shown, **value}
         assumed -= set(value)
         done = answer.confirmed  # the tally this fix makes was read back and a yes took it
         if sum(counts.values()) < low and assumed:
@@ -121,11 +155,15 @@ def _confirmed(ctx: NightContext, candidates: list[str], result: Round, first: R
             ctx.say("werewolf.vote.bad_fix", total=sum(counts.values()), votes=votes_line(ctx, low, high))
             continue
         for candidate in candidates:
-            if fixed.counts[candidate] != result.counts[candidate]:
+            if fixed.counts[candidate] != shown[candidate]:
                 ctx.log("vote_corrected", candidate=candidate, votes=fixed.counts[candidate])
         result = fixed
         if done:
             return result
+
+
+def _counts(result: Round | Mapping[str, int]) -> dict[str, int]:
+    return dict(result.counts if isinstance(result, Round) else result)
 
 
 def _round(ctx: NightContext, candidates: list[str], number: int, first: Round | None = None) -> Round:

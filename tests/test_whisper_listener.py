@@ -1,0 +1,136 @@
+"""The Whisper closed-set listener: its input features, how a phrase wins or is refused, which
+listener a language gets, and (slow) real answers heard from rendered speech."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+import wave
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from gm.cli import app
+from gm.hearing import model_loading, whisper
+from gm.hearing.cannot_listen import NoModel
+from gm.hearing.log_mel import FRAMES_PER_SECOND, N_MELS, RATE, log_mel, mel_filters
+from gm.hearing.phrases import Phrasebook
+from gm.hearing.whisper import REFUSAL, Scored, closest
+
+
+def test_log_mel_has_whisper_shape_and_pads_with_silence() -> None:
+    tone = np.sin(2 * np.pi * 1000 * np.arange(RATE // 2) / RATE).astype(np.float32) * 0.5
+    features = log_mel(tone, 2 * FRAMES_PER_SECOND)
+    assert features.shape == (N_MELS, 2 * FRAMES_PER_SECOND)
+    assert features.dtype == np.float32
+    loud = features[:, 10:40].mean(axis=1)
+    peak_hz = (mel_filters().argmax(axis=1) * RATE / 400)[int(loud.argmax())]
+    assert 900 <= peak_hz <= 1100  # the tone lands in the band around 1 kHz
+    assert features[:, 80:].max() <= features.max() - 1.0  # the padding is silence, clamped low
+
+
+def test_the_best_phrase_is_as_sure_as_its_answers_share() -> None:
+    scored = [Scored("yes", -1.0), Scored("yeah", -1.0), Scored("no", -1.0 - math.log(2))]
+    meaning = {"yes": "yes", "yeah": "yes", "no": "no"}.get
+    heard = closest(scored, Scored("yes", -1.0), lambda p: meaning(p) or p)
+    assert heard.text == "yes"
+    assert heard.words[0][1] == pytest.approx(0.8)  # yes and yeah: 2 of 2.5
+
+
+def test_a_free_transcription_far_better_than_every_phrase_is_no_answer() -> None:
+    scored = [Scored("three", -9.0), Scored("two", -12.0)]
+    heard = closest(scored, Scored("hello everyone", -9.0 + REFUSAL + 0.1))
+    assert heard.text == "hello everyone"
+    book = Phrasebook({"three": "3", "two": "2"})
+    assert book.match(heard) is None
+    assert closest(scored, Scored("hello everyone", -9.0 + REFUSAL - 0.1)).text == "three"
+
+
+def test_no_speech_is_heard_as_nothing() -> None:
+    assert closest([Scored("three", -1.0)], None).text == ""
+    assert closest([], Scored("you", -0.5)).text == "you"  # nothing of the table's was likely
+
+
+def test_a_listener_that_is_no_listener_is_refused_in_one_line(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--listener", "parrot",
+                                      "--speech", "off", "--log", str(tmp_path / "n.jsonl")], input="")
+    assert result.exit_code == 2
+    assert "parrot" in result.stderr and "whisper" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "n.jsonl").exists()
+
+
+def test_each_language_names_its_listener() -> None:
+    assert model_loading.default_listener("en") == "whisper"
+    assert model_loading.default_listener("ja") == "whisper"
+    assert model_loading.default_listener("ko") == "vosk"
+
+
+def test_a_default_whisper_not_installed_is_said_once_and_the_next_listener_goes_on(monkeypatch) -> None:
+    monkeypatch.setattr(whisper, "available", lambda: False)
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.delenv("GM_LISTENER", raising=False)
+    told: list[NoModel] = []
+    load = model_loading.model_loader(None, "en", None, fallback=told.append)
+    assert load is __import__("gm.hearing.sphinx", fromlist=["load"]).load
+    assert [e.key for e in told] == ["whisper_missing"]
+    assert "gm[whisper]" in str(told[0])
+    with pytest.raises(NoModel) as chosen:
+        model_loading.model_loader(None, "en", "whisper")
+    assert chosen.value.key == "whisper_missing"
+
+
+def test_pocketsphinx_is_chosen_by_name_and_hears_english_only(monkeypatch) -> None:
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    assert model_loading.model_loader(None, "en", "pocketsphinx") is __import__(
+        "gm.hearing.sphinx", fromlist=["load"]).load
+    with pytest.raises(NoModel):
+        model_loading.model_loader(None, "ja", "pocketsphinx")
+
+
+def test_a_model_whose_bytes_do_not_check_out_is_refused(monkeypatch, tmp_path) -> None:
+    for index, part in enumerate(whisper.PARTS, start=1):
+        data = tmp_path / part / "data"
+        data.mkdir(parents=True)
+        (data / f"model.bin.part{index}").write_bytes(b"not a model")
+    monkeypatch.setattr(whisper, "_data", lambda package: tmp_path / package / "data")
+    with pytest.raises(NoModel) as damaged:
+        whisper.model_bytes()
+    assert damaged.value.key == "whisper_damaged"
+    assert "gm[whisper]" in str(damaged.value)
+
+
+def test_a_missing_part_names_its_package(monkeypatch) -> None:
+    monkeypatch.setattr(whisper, "PARTS", ("gm_no_such_whisper_part", whisper.PARTS[1]))
+    with pytest.raises(NoModel) as missing:
+        whisper.model_bytes()
+    assert "gm_no_such_whisper_part" in str(missing.value)
+
+
+needs_whisper = pytest.mark.skipif(not whisper.available() or shutil.which("flite") is None,
+                                   reason="needs gm[whisper] and flite (./setup.sh --test installs both)")
+
+
+def _flite(text: str, voice: str, path) -> bytes:
+    subprocess.run(["flite", "-voice", voice, "-t", text, "-o", str(path)], check=True)
+    with wave.open(str(path)) as wav:
+        assert wav.getframerate() == 16000
+        return wav.readframes(wav.getnframes())
+
+
+@pytest.mark.slow
+@needs_whisper
+@pytest.mark.parametrize("voice", ["slt", "rms"])
+def test_whisper_hears_counts_and_refuses_what_answers_nothing(tmp_path, voice: str) -> None:
+    model = whisper.load("en")
+    book = Phrasebook({"zero": "0", "0": "0", "one": "1", "1": "1", "two": "2", "2": "2", "two votes": "2",
+                       "three": "3", "3": "3"}, others={"yes": "yes", "no": "no", "aki": "player"})
+    for said, answer in (("three", "3"), ("two votes", "2"), ("one", "1")):
+        heard = model.recogniser(16000, book).hear(_flite(said, voice, tmp_path / "a.wav"))
+        assert book.match(heard) == answer, (said, heard)
+    for said in ("hello everyone", "let me think", "Oliver"):
+        heard = model.recogniser(16000, book).hear(_flite(said, voice, tmp_path / "b.wav"))
+        assert book.match(heard) is None, (said, heard)
+    assert model.recogniser(16000, book).hear(bytes(32000)).text == ""
