@@ -182,3 +182,12 @@ def test_japanese_phrases_are_scored_as_written_without_the_packs_word_breaks() 
     model = whisper.load("ja")
     assert model.tokens("三 票") == model.tokens("三票")
     assert whisper.load("en").tokens("two votes") == whisper.load("en").tokens("Two votes")
+
+
+def test_an_answer_with_a_polite_ending_is_that_answer() -> None:
+    from gm.hearing.whisper import polite
+
+    scored = [Scored("完了", -6.0), Scored("三 票", -9.0)]
+    assert closest(scored, polite(Scored("完了です", -0.5), scored, "ja")).text == "完了"
+    assert closest(scored, polite(Scored("完了しない", -0.5), scored, "ja")).text == "完了しない"
+    assert polite(Scored("done please", -0.5), [Scored("done", -3.0)], "en").phrase == "done please"

@@ -46,6 +46,8 @@ REFUSAL = 3.0  # nats by which a free transcription beats every phrase for the u
 NO_SPEECH = 0.6  # Whisper's no-speech probability above which an utterance is no speech
 FREE_TOKENS = 12  # tokens of the free transcription
 PRUNE = 10.0  # nats below the likeliest first token from which a phrase's first token is not scored
+TAILS = {"ja": ("です", "でした", "ですね", "だよ", "よ", "ね", "票"), "ko": ("요", "입니다", "이요", "표")}
+"""Polite endings said after an answer, which Whisper's free transcription keeps."""
 UNSPACED = ("ja", "zh")  # languages written without spaces between words
 ENDS = (".", "?", "!", "。", "？", "！", ",", "、")
 
@@ -219,7 +221,8 @@ class WhisperRecogniser(UtteranceRecogniser):
         spelt = spellings(phrases, {**book.others, **book.phrases})
         scored, free = self.model.score(samples, list(spelt))
         scored = [Scored(spelt[s.phrase], s.score) for s in scored]
-        return closest(scored, free, lambda p: book.phrases.get(p, book.others.get(p, p)))
+        return closest(scored, polite(free, scored, self.model.lang),
+                       lambda p: book.phrases.get(p, book.others.get(p, p)))
 
 
 def spellings(phrases: list[str], meanings: Mapping[str, str]) -> dict[str, str]:
@@ -236,6 +239,19 @@ def spellings(phrases: list[str], meanings: Mapping[str, str]) -> dict[str, str]
     for number in map(str, range(11)):
         spelt.setdefault(number, number)
     return spelt
+
+
+def polite(free: Scored | None, scored: list[Scored], lang: str) -> Scored | None:
+    """The free transcription, or, where it is a phrase said with a polite ending (完了です,
+    三票です, 네 요), that phrase: the ending makes it no other answer."""
+    if free is None:
+        return None
+    said = free.phrase.replace(" ", "")
+    for tail in TAILS.get(lang, ()):
+        for phrase in scored:
+            if said == phrase.phrase.replace(" ", "") + tail:
+                return Scored(phrase.phrase, free.score)
+    return free
 
 
 def closest(scored: list[Scored], free: Scored | None, meaning: Callable[[str], str] = lambda p: p) -> Heard:
