@@ -408,7 +408,7 @@ class Script:
         return None
 
 
-def english_night(listener: str | None = "pocketsphinx") -> Script:
+def english_night(listener: str | None = None) -> Script:
     """Four players; Alice 1, Mike 2 and the graveyard 1 vote; Mike holds the werewolf and the
     seer; the traitor lies in the graveyard: the villagers Alice, Kate and Tom win. Heard by
     `listener` (None: the pack's default)."""
@@ -510,6 +510,9 @@ def read_back_endings(voice: Any) -> tuple[str, ...]:
     return tuple(t for t in dict.fromkeys(text.rsplit("}", 1)[-1].strip() for text in texts) if t)
 
 
+SAY_AGAIN_AFTER = 20.0  # seconds of gm's silence after an answer before the table says it again
+
+
 def gm_command(script: Script, log: Path, extra: Sequence[str] = ()) -> list[str]:
     """`gm werewolf play` for `script`'s night through the room's microphone, on a fast clock
     (the listening windows keep their real length) with steps that wait for "done"."""
@@ -544,7 +547,7 @@ class Table:
         env = gm_env(self.room.env) | {"PYTHONUNBUFFERED": "1"}  # each line as it is said
         env.pop("GM_SPEECH", None)  # gm speaks, into the null sink
         if self.script.lang == "en":
-            env.pop("GM_VOSK_MODEL", None)  # English listens with pocketsphinx
+            env.pop("GM_VOSK_MODEL", None)  # English listens with its own listener
         start = time.monotonic()
         with out.open("wb") as stdout, err.open("wb") as stderr:
             gm = subprocess.Popen(self.command(self.script, log), env=env, stdin=subprocess.DEVNULL,
@@ -561,12 +564,17 @@ class Table:
 
     def _answer(self, gm: subprocess.Popen[bytes], cues: Cues, start: float) -> list[tuple[str, str]]:
         said: list[tuple[str, str]] = []
+        last: dict[str, Any] | None = None  # the cue answered last, while gm says nothing after it
+        answered = time.monotonic()
         while gm.poll() is None and time.monotonic() - start < self.timeout and len(said) < self.max_cues:
             new = cues.new()
+            if not new and last is not None and time.monotonic() - answered > SAY_AGAIN_AFTER:
+                new = [last]  # gm still waits: a table says its answer again, as people do
             if not new:
                 time.sleep(0.02)
                 continue
             cue, seen = new[-1], time.monotonic()  # only the latest cue waits for an answer
+            last, answered = cue, time.monotonic()
             text = self.script.reply(cue, cues.taken)
             if text is None:
                 continue
@@ -579,6 +587,7 @@ class Table:
             self.trace(f"{time.monotonic() - start:7.2f} {cue['key']} (said at {seen - start:.2f}): {text}")
             self.microphone.say(pcm)
             said.append((cue["key"], text))
+            answered = time.monotonic()
         return said
 
 
@@ -605,15 +614,3 @@ def _events(log: Path) -> list[dict[str, Any]]:
     if not log.exists():
         return []
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def gm_options() -> str:
-    """`gm werewolf play --help` as this gm prints it (to see which options it has)."""
-    result = subprocess.run([sys.executable, "-m", "gm", "werewolf", "play", "--help"], capture_output=True,
-                            text=True, timeout=120, env=gm_env(dict(os.environ, COLUMNS="200")))
-    return result.stdout
-
-
-def has_listener_option() -> bool:
-    """Whether gm chooses its listener with `--listener` (the Whisper listener has landed)."""
-    return "--listener" in gm_options()

@@ -5,7 +5,6 @@ scripted table over a continuous room-noise bed (bench/virtual_table.py)."""
 from __future__ import annotations
 
 import functools
-import os
 import subprocess
 import sys
 import time
@@ -16,7 +15,7 @@ from typer.testing import CliRunner
 from gm.cli import app
 from gm.commands.options import input_device
 from virtual_table import (
-    Microphone, PulseRoom, SpeakerWatch, Table, english_night, gm_env, has_listener_option, japanese_night,
+    Microphone, PulseRoom, SpeakerWatch, Table, english_night, gm_env, japanese_night,
     pulseaudio_missing, render, Voice,
 )
 
@@ -24,9 +23,6 @@ SNR_DB = 20  # the table's speech over the room's pink noise
 
 
 @functools.cache
-def _listener_option() -> bool:
-    return has_listener_option()
-
 
 @pytest.fixture
 def room(tmp_path):
@@ -92,17 +88,11 @@ def test_voice_check_hears_the_room(room, tmp_path):
     assert "heard: three" in out
 
 
-JA_HANGS = ("the Japanese night by Whisper stopped at the deal over the room's noise (heard 「3-5」, then "
-            "nothing for 10 minutes); GM_VIRTUAL_TABLE_JA=1 runs it")
-
-
 def night_cases():
     """One short night per case; a case is a Script (bench/virtual_table.py) and what it needs."""
     return [
-        pytest.param(english_night, id="en-pocketsphinx"),
-        pytest.param(japanese_night, id="ja-whisper", marks=[
-            pytest.mark.skipif("not _listener_option()", reason="gm werewolf play has no --listener (Whisper)"),
-            pytest.mark.skipif(os.environ.get("GM_VIRTUAL_TABLE_JA") != "1", reason=JA_HANGS)]),
+        pytest.param(english_night, id="en-default"),
+        pytest.param(japanese_night, id="ja-whisper"),
     ]
 
 
