@@ -408,30 +408,34 @@ class Script:
         return None
 
 
+def _story(lang: str, players: list[str], numbers: list[str], words: dict[str, str], voices: list[Voice],
+           listener: str | None) -> Script:
+    """One night's story at any table: the second player gets 2 votes, the first and the
+    graveyard 1; the second holds the werewolf and the seer and is executed; the traitor lies in
+    the graveyard, so the other three, villagers, win."""
+    first, second, third, fourth = players
+    return Script(lang=lang, players=players,
+                  counts={first: 1, second: 2, third: 0, fourth: 0, "graveyard": 1},
+                  words={**words, **{str(n): w for n, w in enumerate(numbers)}}, voices=voices,
+                  listener=listener, executed=second, winners=[first, third, fourth])
+
+
 def english_night(listener: str | None = None) -> Script:
-    """Four players; Alice 1, Mike 2 and the graveyard 1 vote; Mike holds the werewolf and the
-    seer; the traitor lies in the graveyard: the villagers Alice, Kate and Tom win. Heard by
-    `listener` (None: the pack's default)."""
-    numbers = ["zero", "one", "two", "three", "four", "five", "six"]
-    return Script(
-        lang="en", players=["Alice", "Mike", "Kate", "Tom"],
-        counts={"Alice": 1, "Mike": 2, "Kate": 0, "Tom": 0, "graveyard": 1},
-        words={"done": "done", "yes": "yes", "no": "no", "graveyard": "the graveyard", "hand": "werewolf seer",
-               "holder": "the graveyard", "holder_said": "graveyard", **{str(n): w for n, w in enumerate(numbers)}},
-        voices=[Voice("flite", "slt"), Voice("flite", "rms")],  # awb's "yes" is heard as "because"
-        listener=listener, executed="Mike", winners=["Alice", "Kate", "Tom"])
+    """The story at an English table, said by flite; heard by `listener` (None: the pack's default)."""
+    return _story("en", ["Alice", "Mike", "Kate", "Tom"], ["zero", "one", "two", "three", "four", "five", "six"],
+                  {"done": "done", "yes": "yes", "no": "no", "graveyard": "the graveyard", "hand": "werewolf seer",
+                   "holder": "the graveyard", "holder_said": "graveyard"},
+                  [Voice("flite", "slt"), Voice("flite", "rms")],  # awb's "yes" is heard as "because"
+                  listener)
 
 
-def japanese_night(listener: str | None = "whisper") -> Script:
-    """The English night's story at a Japanese table, said by Open JTalk."""
-    numbers = ["ゼロ", "一", "二", "三", "四", "五", "六"]
-    return Script(
-        lang="ja", players=["アキ", "ケン", "ミオ", "ソラ"],
-        counts={"アキ": 1, "ケン": 2, "ミオ": 0, "ソラ": 0, "graveyard": 1},
-        words={"done": "完了", "yes": "はい", "no": "いいえ", "graveyard": "墓地", "hand": "人狼 占い師",
-               "holder": "墓地", "holder_said": "墓地", **{str(n): w for n, w in enumerate(numbers)}},
-        voices=[Voice("jtalk", speed=1.0), Voice("jtalk", speed=0.9, pitch=-3), Voice("jtalk", speed=1.1, pitch=2)],
-        listener=listener, executed="ケン", winners=["アキ", "ミオ", "ソラ"])
+def japanese_night(listener: str | None = None) -> Script:
+    """The story at a Japanese table, said by Open JTalk at three speeds and pitches."""
+    return _story("ja", ["アキ", "ケン", "ミオ", "ソラ"], ["ゼロ", "一", "二", "三", "四", "五", "六"],
+                  {"done": "完了", "yes": "はい", "no": "いいえ", "graveyard": "墓地", "hand": "人狼 占い師",
+                   "holder": "墓地", "holder_said": "墓地"},
+                  [Voice("jtalk", speed=1.0), Voice("jtalk", speed=0.9, pitch=-3), Voice("jtalk", speed=1.1, pitch=2)],
+                  listener)
 
 
 # -- the table: gm's night, answered through the room --------------------------------------------------
