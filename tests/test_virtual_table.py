@@ -4,7 +4,6 @@ scripted table over a continuous room-noise bed (bench/virtual_table.py)."""
 
 from __future__ import annotations
 
-import functools
 import subprocess
 import sys
 import time
@@ -21,8 +20,6 @@ from virtual_table import (
 
 SNR_DB = 20  # the table's speech over the room's pink noise
 
-
-@functools.cache
 
 @pytest.fixture
 def room(tmp_path):
