@@ -430,8 +430,9 @@ def english_night(listener: str | None = None) -> Script:
 
 
 def japanese_night(listener: str | None = None) -> Script:
-    """The story at a Japanese table, said by Open JTalk at three speeds and pitches."""
-    return _story("ja", ["アキ", "ケン", "ミオ", "ソラ"], ["ゼロ", "一", "二", "三", "四", "五", "六"],
+    """The story at a Japanese table, said by Open JTalk at three speeds and pitches; counts said
+    as a Japanese table says them (二票, なし)."""
+    return _story("ja", ["アキ", "ケン", "ミオ", "ソラ"], ["なし", "一票", "二票", "三票", "四票", "五票", "六票"],
                   {"done": "完了", "yes": "はい", "no": "いいえ", "graveyard": "墓地", "hand": "人狼 占い師",
                    "holder": "墓地", "holder_said": "墓地"},
                   [Voice("jtalk", speed=1.0), Voice("jtalk", speed=0.9, pitch=-3), Voice("jtalk", speed=1.1, pitch=2)],

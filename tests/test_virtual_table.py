@@ -4,6 +4,7 @@ scripted table over a continuous room-noise bed (bench/virtual_table.py)."""
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 import time
@@ -88,7 +89,7 @@ def test_voice_check_hears_the_room(room, tmp_path):
 def night_cases():
     """One short night per case; a case is a Script (bench/virtual_table.py) and what it needs."""
     return [
-        pytest.param(english_night, id="en-default"),
+        pytest.param(functools.partial(english_night, "pocketsphinx"), id="en-pocketsphinx"),
         pytest.param(japanese_night, id="ja-whisper"),
     ]
 
