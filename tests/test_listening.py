@@ -533,16 +533,19 @@ def test_gm_voice_model_without_a_model_says_where_to_get_one(monkeypatch):
 @pytest.mark.skipif(not sphinx.available(), reason="pocketsphinx is not installed")
 def test_gm_voice_model_says_english_listens_with_pocketsphinx_without_a_vosk_model(monkeypatch):
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.setenv("GM_LISTENER", "pocketsphinx")
     monkeypatch.setattr("gm.hearing.models.default_model", lambda lang: None)
     result = CliRunner().invoke(app, ["voice", "model"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("Listening in en with pocketsphinx") and "gm voice model --get en" in lines[0]
+    assert lines[0].startswith("en listens with pocketsphinx.") and "--listener NAME" in lines[0]
+    assert lines[1].startswith("Listening in en with pocketsphinx") and "gm voice model --get en" in lines[1]
     assert "No speech model" not in result.stdout
     assert lines[-1] == "en answer and command words it cannot hear: none"
     report = json.loads(CliRunner().invoke(app, ["voice", "model", "--json"]).stdout)
     assert report["ok"] is True and report["engine"] == "pocketsphinx" and report["missing_words"] == []
     assert report["path"].endswith("en-us")
+    monkeypatch.setenv("GM_LISTENER", "vosk")
     japanese = CliRunner().invoke(app, ["voice", "model", "--lang", "ja"]).stdout.splitlines()
     assert japanese[0].startswith("ja の音声モデルがありません")
     assert japanese[2].startswith("  ja: gm voice model --get ja")

@@ -144,6 +144,46 @@ def _espeak(text: str, voice: str, speed: int, pitch: int, path) -> bytes:
         return _at_16k(wav.readframes(wav.getnframes()), wav.getframerate())
 
 
+def test_a_recogniser_that_fails_on_an_answer_hears_nothing_and_says_so_once(capsys, monkeypatch) -> None:
+    from gm.hearing import recognition
+
+    class Broken(recognition.UtteranceRecogniser):
+        def hear(self, audio: bytes):
+            raise RuntimeError("decoder out of memory")
+
+    monkeypatch.setattr(recognition, "_FAILED", [])
+    broken = Broken(16000)
+    assert broken._heard(bytes(3200)).text == ""
+    assert broken._heard(bytes(3200)).text == ""
+    assert capsys.readouterr().err.count("gm: the listener failed on an answer (RuntimeError") == 1
+
+
+def test_a_model_ctranslate2_cannot_load_is_no_model(monkeypatch) -> None:
+    import ctranslate2
+
+    monkeypatch.setattr(whisper, "model_bytes", lambda: (b"x", whisper._data(whisper.PARTS[0])))
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("Unsupported model binary version")
+
+    monkeypatch.setattr(ctranslate2.models, "Whisper", refuse)
+    with pytest.raises(NoModel) as broken:
+        whisper.WhisperModel("en")
+    assert broken.value.key == "whisper_damaged"
+
+
+def test_counts_are_scored_as_whisper_writes_them_too() -> None:
+    from gm.hearing.whisper import spellings
+
+    meanings = {"two": "2", "two votes": "2", "no votes": "0", "zero": "0", "yes": "yes", "2": "2"}
+    spelt = spellings(["two votes", "no votes", "yes", "two"], meanings)
+    assert spelt["2 votes"] == "two votes" and spelt["two votes"] == "two votes"
+    assert spelt["yes"] == "yes" and "no votes" in spelt
+    assert spelt["8"] == "8"  # a number not asked is scored, and answers nothing
+    assert Phrasebook({"two": "2"}).match(closest([Scored("8", -1.0), Scored("two", -5.0)], Scored("8", -1.0))) \
+        is None
+
+
 @pytest.mark.slow
 @needs_whisper
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
@@ -176,3 +216,18 @@ def test_the_deal_hears_done_as_it_asked_for_it(tmp_path) -> None:
         assert book.match(heard) is None, (said, heard)
     noise = (np.random.default_rng(0).normal(0, 1000, 16000)).astype("<i2").tobytes()
     assert model.recogniser(16000, book).hear(noise).text == ""
+
+
+def test_japanese_phrases_are_scored_as_written_without_the_packs_word_breaks() -> None:
+    model = whisper.load("ja")
+    assert model.tokens("三 票") == model.tokens("三票")
+    assert whisper.load("en").tokens("two votes") == whisper.load("en").tokens("Two votes")
+
+
+def test_an_answer_with_a_polite_ending_is_that_answer() -> None:
+    from gm.hearing.whisper import polite
+
+    scored = [Scored("完了", -6.0), Scored("三 票", -9.0)]
+    assert closest(scored, polite(Scored("完了です", -0.5), scored, "ja")).text == "完了"
+    assert closest(scored, polite(Scored("完了しない", -0.5), scored, "ja")).text == "完了しない"
+    assert polite(Scored("done please", -0.5), [Scored("done", -3.0)], "en").phrase == "done please"

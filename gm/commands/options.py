@@ -13,6 +13,7 @@ import typer
 
 from gm.commands import values
 from gm.errors import GmError
+from gm.text.numbers import whole_number
 from voices import LANGUAGES, default_language
 
 T = TypeVar("T")
@@ -82,6 +83,9 @@ Listen = Annotated[str, typer.Option(
 ListenFrom = Annotated[str | None, typer.Option(
     "--listen-from", metavar="WAV", parser=text_up_to(4096),
     help="Hear the answers from this WAV file instead of the microphone (tests, replays).")]
+Device = Annotated[str | None, typer.Option(
+    "--device", metavar="DEVICE", parser=text_up_to(200),
+    help="Microphone: an input device's index or name, as `gm voice check` lists them (default: the system's).")]
 Listener = Annotated[str | None, typer.Option(
     "--listener", metavar="NAME", parser=text_up_to(100),
     help="Who hears the answers: whisper, pocketsphinx (English) or vosk (default: $GM_LISTENER, else "
@@ -93,6 +97,15 @@ VoskModel = Annotated[str | None, typer.Option(
 
 class BadListen(GmError):
     """A --listen value that is not on or off."""
+
+
+def input_device(device: str | None) -> int | str | None:
+    """The input device `--device` names: an index (digits, ASCII or full-width) or a name, which
+    PortAudio matches by part (`pulse`); None for the system's default."""
+    if device is None or not device.strip():
+        return None
+    index = whole_number(device) if device.strip().isdecimal() else None
+    return device.strip() if index is None else index
 
 
 def listen_spec(listen: str, listen_from: str | None = None) -> str:

@@ -10,11 +10,11 @@ import typer
 
 from gm.commands.common import GmApp, fail, input_errors, print_json, said_in
 from gm.commands.options import (
-    LANG, Json, Lang, Listener, Rate, VoiceId, Volume, VoskModel, for_typer, number_in, text_up_to,
+    LANG, Device, Json, Lang, Listener, Rate, VoiceId, Volume, VoskModel, for_typer, input_device, number_in,
+    text_up_to,
 )
 from gm.commands.values import SAID_TEXT
 from gm.speech.settings import SpeechSettings
-from gm.text.numbers import whole_number
 from voices import LANGUAGES, default_language
 
 if TYPE_CHECKING:
@@ -225,10 +225,7 @@ def check_command(
     seconds: Annotated[float, typer.Option(
         "--seconds", metavar="SECONDS", parser=number_in(0.5, 30.0, "seconds"),
         help="How long to record, 0.5–30 seconds.")] = 3.0,
-    device: Annotated[str | None, typer.Option(
-        "--device", metavar="DEVICE", parser=text_up_to(200),
-        help="Input device index or name (default: the system's).")] = None,
-    vosk_model: VoskModel = None, listener: Listener = None, lang: Lang = LANG,
+    device: Device = None, vosk_model: VoskModel = None, listener: Listener = None, lang: Lang = LANG,
 ) -> None:
     """List input devices, record a few seconds, show the level and what the model heard."""
     from gm.clock import RealClock
@@ -272,12 +269,12 @@ def check_command(
 
 def _device(device: str | None, devices: list[dict], words: Voice) -> int | str | None:
     """The input device `--device` names: an index among `devices` (refused otherwise), or a name."""
-    if device is None or not device.strip().isdecimal():
-        return device
-    index = whole_number(device)
-    if index is None or index not in {d["index"] for d in devices}:
+    index = input_device(device)
+    if not isinstance(index, int):
+        return index
+    if index not in {d["index"] for d in devices}:
         known = ", ".join(str(d["index"]) for d in devices) or words.text("voice.model.none_missing")
-        fail(words.text("errors.voice.no_device", device=device.strip()[:12], known=known))
+        fail(words.text("errors.voice.no_device", device=str(device).strip()[:12], known=known))
     return index
 
 

@@ -10,8 +10,8 @@ import typer
 
 from gm.commands.common import fail, input_errors
 from gm.commands.options import (
-    LANG, Lang, Listen, Listener, ListenFrom, Rate, Speech, VoiceId, Volume, VoskModel, listen_spec, number_in,
-    text_up_to, whole_in,
+    LANG, Device, Lang, Listen, Listener, ListenFrom, Rate, Speech, VoiceId, Volume, VoskModel, input_device,
+    listen_spec, number_in, text_up_to, whole_in,
 )
 from gm.speech.settings import SpeechSettings
 
@@ -79,7 +79,7 @@ def play(
              "order); see gm werewolf evening.")] = None,
     lang: Lang = LANG, speech: Speech = "on", voice_id: VoiceId = None, rate: Rate = None,
     volume: Volume = None, listen: Listen = "on", listen_from: ListenFrom = None, vosk_model: VoskModel = None,
-    listener: Listener = None,
+    listener: Listener = None, device: Device = None,
 ) -> None:
     """Narrate a whole night: deal, morning, timed discussion, vote, verdict.
 
@@ -119,7 +119,7 @@ def play(
         recording = read_recording(spec, clock)  # every refusal comes before the speaker's notes
         speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume, readings))
         asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True,
-                           recording=recording, listener=listener)
+                           recording=recording, listener=listener, device=input_device(device))
         log = log or new_log_path()
         keep = GroupFile(group or default_group(names), voice)
         night_log = NightLog(log, clock, voice=voice)

@@ -14,6 +14,19 @@ from typing import Protocol
 from gm.hearing.phrases import Heard, Phrasebook
 
 
+_FAILED: list[str] = []
+
+
+def _failed_once(error: Exception) -> None:
+    """Say on stderr, once per process, that the recogniser failed on an utterance."""
+    import sys
+
+    if not _FAILED:
+        _FAILED.append(type(error).__name__)
+        print(f"gm: the listener failed on an answer ({type(error).__name__}: {str(error)[:200]}); "
+              "such answers are taken as not heard", file=sys.stderr)
+
+
 class Recogniser(Protocol):
     def accept(self, block: bytes) -> Heard | None:
         """Feed audio; a final result when an utterance has ended."""
@@ -76,7 +89,11 @@ class UtteranceRecogniser(ABC):
         from gm.hearing.utterance import levelled
 
         audio = levelled(utterance, self.rate)
-        heard = self.hear(audio)
+        try:
+            heard = self.hear(audio)
+        except Exception as error:  # a recogniser's failure is no answer: the night goes on
+            _failed_once(error)
+            return Heard("")
         if self.book is not None and heard.text and (self.book.match(heard) or self.book.match_run(heard)):
             second = self.confirm(audio)
             if second is not None and not self.agrees(heard.text, second):

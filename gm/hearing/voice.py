@@ -510,14 +510,16 @@ def _starts_with(text: str, wakes: Sequence[str]) -> bool:
 def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_path: str | None = None,
                stream: TextIO | None = None, players: Sequence[str] = (),
                note: Callable[[str], None] | None = None, background: bool = False,
-               recording: Utterances | None = None, listener: str | None = None) -> Asker:
+               recording: Utterances | None = None, listener: str | None = None,
+               device: int | str | None = None) -> Asker:
     """The asker for a night. `listen` is "off" (keyboard only), "on" (the microphone) or the
     path of a WAV file (--listen-from); `listener` names the recogniser (`gm.hearing.model_loading`,
     the language's default when None). Falls back to the keyboard, with one note on stderr,
     when vosk, the speech model, PortAudio or an input device is missing. `players` in seating
     order give seat numbers for names the model cannot hear. With `background`, the model loads
     while the night's first lines are spoken (a `PendingAsker`). A `recording` already read from
-    the WAV file (so that a bad file is refused before anything opens) is used as it is."""
+    the WAV file (so that a bad file is refused before anything opens) is used as it is. `device`
+    is the microphone's input device (index or name; None: the system's default)."""
     keyboard = KeyboardAsker(clock, stream, say=None if speaker is None else speaker.say)
     if listen == "off":
         return keyboard
@@ -532,7 +534,7 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
     try:
         load = model_loader(model_path, voice.lang, listener, fallback=lambda missing: note(
             "gm: " + voice.text("listen.reason.whisper_fallback", **missing.fields)))  # a missing model: said at once
-        source = recording or MicSource(clock, EchoGate(speaker), trouble=lambda problem: note(
+        source = recording or MicSource(clock, EchoGate(speaker), device=device, trouble=lambda problem: note(
             "gm: " + voice.text("listen.trouble", reason=voice.text(f"listen.reason.{problem}"))))
     except (NoModel, NoAudio) as error:
         note("gm: " + voice.text("listen.not_listening", reason=reason(error, voice)))

@@ -22,7 +22,7 @@ import functools
 import hashlib
 import importlib.util
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,9 @@ FREE_TOKENS = 12  # tokens of the free transcription
 PRUNE = 6.0  # nats below the likeliest first token from which a phrase's first token is not scored: at 6
 # rather than 10, 24 flite/espeak-ng answers to a 4-player count (51 phrases) were heard as the same
 # phrases, shares within 0.07, in 54% of the time (bench/listener_latency_bench.py's answers, seed 2)
+TAILS = {"ja": ("です", "でした", "ですね", "だよ", "よ", "ね", "票"), "ko": ("요", "입니다", "이요", "표")}
+"""Polite endings said after an answer, which Whisper's free transcription keeps."""
+UNSPACED = ("ja", "zh")  # languages written without spaces between words
 ENDS = (".", "?", "!", "。", "？", "！", ",", "、")
 CONTEXT_TOKENS = 64  # tokens of what gm just said given as Whisper's previous text (its last ones)
 
@@ -104,8 +107,12 @@ class WhisperModel:
                                          ("config.json", "vocabulary.txt")}}
         self.lang = lang
         self._path = folder.parent
-        self._model = ctranslate2.models.Whisper("whisper-base", compute_type="int8", files=files)
-        self._tokenizer = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
+        try:
+            self._model = ctranslate2.models.Whisper("whisper-base", compute_type="int8", files=files)
+            self._tokenizer = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
+        except Exception as error:  # CTranslate2 and tokenizers raise their own kinds
+            raise NoModel(f"the Whisper model cannot be loaded ({type(error).__name__}); reinstall it: {INSTALL}",
+                          "whisper_damaged", how=INSTALL) from error
         token = self._tokenizer.token_to_id
         special = [token(t) for t in ("<|startoftranscript|>", f"<|{lang}|>", "<|transcribe|>", "<|notimestamps|>",
                                       "<|endoftext|>")]
@@ -131,9 +138,10 @@ class WhisperModel:
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one model per process, phrases repeat
     def tokens(self, phrase: str) -> tuple[int, ...]:
         """How Whisper writes `phrase` at the start of an utterance (its first letter a capital
-        where the script has them; a space before it where words are spaced)."""
+        where the script has them; a space before it where words are spaced; in a language
+        written without spaces, the pack's word breaks taken out: 三 票 → 三票)."""
         text = phrase[:1].upper() + phrase[1:]
-        spaced = " " + text if self.lang not in ("ja", "zh") else text
+        spaced = " " + text if self.lang not in UNSPACED else text.replace(" ", "")
         return tuple(self._tokenizer.encode(spaced, add_special_tokens=False).ids)
 
     @functools.lru_cache(maxsize=256)  # noqa: B019 - one model per process, questions repeat
@@ -214,8 +222,9 @@ def _log_softmax(rows: Any) -> Any:
 
 
 class WhisperRecogniser(UtteranceRecogniser):
-    """One utterance at a time: the book's phrase it most likely says, as sure as its share of
-    all the book's phrases; the free transcription where it beats every phrase by REFUSAL."""
+    """One utterance at a time: the book's phrase (its answers, the table's other phrases and its
+    decoys: a decoy or another phrase that wins is no answer) it most likely says, as sure as its
+    share of all of them; the free transcription where it beats every phrase by REFUSAL."""
 
     def __init__(self, model: WhisperModel, rate: float, book: Phrasebook | None) -> None:
         super().__init__(rate, book)
@@ -227,10 +236,44 @@ class WhisperRecogniser(UtteranceRecogniser):
         from gm.hearing.sphinx import decodable
 
         samples = np.frombuffer(decodable(audio, self.rate), dtype="<i2").astype(np.float32) / 32768.0
-        phrases = [] if self.book is None else list(dict.fromkeys([*self.book.phrases, *self.book.others]))
-        scored, free = self.model.score(samples, phrases, "" if self.book is None else self.book.context)
         book = self.book
-        return closest(scored, free, lambda p: p if book is None else book.phrases.get(p, book.others.get(p, p)))
+        if book is None:
+            return closest(*self.model.score(samples, []))
+        phrases = [*book.phrases, *book.others, *book.decoy_words()]
+        spelt = spellings(phrases, {**book.others, **book.phrases})
+        scored, free = self.model.score(samples, list(spelt), book.context)
+        scored = [Scored(spelt[s.phrase], s.score) for s in scored]
+        return closest(scored, polite(free, scored, self.model.lang),
+                       lambda p: book.phrases.get(p, book.others.get(p, p)))
+
+
+def spellings(phrases: list[str], meanings: Mapping[str, str]) -> dict[str, str]:
+    """How Whisper may write each phrase → the phrase: as it is, and with each number word in it
+    written in digits, as Whisper writes counts ("two votes" → "2 votes"); and the numbers 0–10
+    in digits, each the phrase that says it where there is one, else no answer of the table."""
+    digits = {p: a for p, a in meanings.items() if a.isdigit() and " " not in p and not p.isdigit()}
+    spelt: dict[str, str] = {}
+    for phrase in phrases:
+        spelt.setdefault(phrase, phrase)
+        words = phrase.split()
+        if len(words) > 1 and any(w in digits for w in words):
+            spelt.setdefault(" ".join(digits.get(w, w) for w in words), phrase)
+    for number in map(str, range(11)):
+        spelt.setdefault(number, number)
+    return spelt
+
+
+def polite(free: Scored | None, scored: list[Scored], lang: str) -> Scored | None:
+    """The free transcription, or, where it is a phrase said with a polite ending (完了です,
+    三票です, 네 요), that phrase: the ending makes it no other answer."""
+    if free is None:
+        return None
+    said = free.phrase.replace(" ", "")
+    for tail in TAILS.get(lang, ()):
+        for phrase in scored:
+            if said == phrase.phrase.replace(" ", "") + tail:
+                return Scored(phrase.phrase, free.score)
+    return free
 
 
 def closest(scored: list[Scored], free: Scored | None, meaning: Callable[[str], str] = lambda p: p) -> Heard:

@@ -1,0 +1,113 @@
+"""Whole nights by voice through a real microphone path: a private PulseAudio whose FIFO is gm's
+microphone (`--device pulse`) and whose null sink is its loudspeaker, fed in real time by a
+scripted table over a continuous room-noise bed (bench/virtual_table.py)."""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import sys
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from gm.cli import app
+from gm.commands.options import input_device
+from virtual_table import (
+    Microphone, PulseRoom, SpeakerWatch, Table, english_night, gm_env, japanese_night,
+    pulseaudio_missing, render, Voice,
+)
+
+SNR_DB = 20  # the table's speech over the room's pink noise
+
+
+@pytest.fixture
+def room(tmp_path):
+    """A running virtual room (skipped, saying why, where PulseAudio is not installed)."""
+    missing = pulseaudio_missing()
+    if missing:
+        pytest.skip(f"no virtual table: {missing}")
+    folder = tmp_path / "room"
+    folder.mkdir()
+    with PulseRoom(folder) as started, Microphone(started.fifo, snr_db=SNR_DB, seed=7) as microphone, \
+            SpeakerWatch(started.env) as watch:
+        yield started, microphone, watch
+
+
+# -- picking the microphone ------------------------------------------------------------------------
+@pytest.mark.parametrize(("given", "device"), [
+    (None, None), ("", None), ("  ", None), ("3", 3), ("３", 3), (" 12 ", 12), ("pulse", "pulse"),
+    ("USB Audio", "USB Audio"), ("٣", "٣")])
+def test_device_is_an_index_or_a_name(given, device):
+    assert input_device(given) == device
+
+
+def test_a_night_with_a_microphone_that_is_not_there_is_typed(tmp_path):
+    """An input device that does not exist: one note, and the keyboard answers (as with no microphone)."""
+    answers = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf traitor\n"
+    result = CliRunner().invoke(app, [
+        "werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001", "--speech", "off",
+        "--device", "no such microphone", "--log", str(tmp_path / "night.jsonl")], input=answers)
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.stderr.splitlines() if "not listening" in line]
+    assert len(notes) == 1 and notes[0].startswith("gm: not listening: ")
+
+
+def test_voice_check_refuses_an_input_device_index_that_is_not_there():
+    result = subprocess.run([sys.executable, "-m", "gm", "voice", "check", "--device", "999"],
+                            capture_output=True, text=True, timeout=120, env=gm_env({}), stdin=subprocess.DEVNULL)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+# -- the virtual table -------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_voice_check_hears_the_room(room, tmp_path):
+    """`gm voice check --device pulse` lists the room's microphone and hears "three" said into it."""
+    pulse, microphone, _ = room
+    three = render("three", Voice("flite", "slt"), tmp_path)
+    check = subprocess.Popen([sys.executable, "-m", "gm", "voice", "check", "--device", "pulse", "--seconds", "5"],
+                             env=gm_env(pulse.env), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             stdin=subprocess.DEVNULL)
+    try:
+        for _ in range(600):  # until it records (at most a minute)
+            line = check.stdout.readline()
+            if not line or line.startswith("recording"):
+                break
+        time.sleep(0.5)
+        microphone.say(three)
+        out, err = check.communicate(timeout=120)
+    finally:
+        if check.poll() is None:
+            check.kill()
+            check.wait(30)
+    assert check.returncode == 0, err
+    assert "heard: three" in out
+
+
+def night_cases():
+    """One short night per case; a case is a Script (bench/virtual_table.py) and what it needs."""
+    return [
+        pytest.param(functools.partial(english_night, "pocketsphinx"), id="en-pocketsphinx"),
+        pytest.param(japanese_night, id="ja-whisper"),
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", night_cases())
+def test_a_whole_night_by_voice_through_the_microphone(room, tmp_path, script):
+    """One short night, every answer said by the table into the microphone and heard by gm: no
+    keyboard, no default; the right vote and verdict. Bounded by the cues answered, and killed
+    after NIGHT_TIMEOUT if gm hangs."""
+    pulse, microphone, watch = room
+    night_script = script()
+    night = Table(pulse, microphone, watch, night_script, tmp_path).play()
+    trail = f"table said: {night.said}\ngm said:\n{night.stdout[-3000:]}\n{night.stderr[-1000:]}"
+    assert night.exit_code == 0, trail
+    assert night.answers and {a["by"] for a in night.answers} == {"voice"}, trail
+    assert night.vote == night_script.counts, trail
+    verdict = night.verdict
+    assert verdict is not None, trail
+    assert (verdict["executed"], verdict["winning_side"], verdict["winners"]) == (
+        night_script.executed, "villagers", night_script.winners), trail
