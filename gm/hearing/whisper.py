@@ -240,17 +240,18 @@ class WhisperRecogniser(UtteranceRecogniser):
         if book is None:
             return closest(*self.model.score(samples, []))
         phrases = [*book.phrases, *book.others, *book.decoy_words()]
-        spelt = spellings(phrases, {**book.others, **book.phrases})
+        spelt = spellings(phrases, {**book.others, **book.phrases}, any(a.isdigit() for a in book.phrases.values()))
         scored, free = self.model.score(samples, list(spelt), book.context)
         scored = [Scored(spelt[s.phrase], s.score) for s in scored]
         return closest(scored, polite(free, scored, self.model.lang),
                        lambda p: book.phrases.get(p, book.others.get(p, p)))
 
 
-def spellings(phrases: list[str], meanings: Mapping[str, str]) -> dict[str, str]:
+def spellings(phrases: list[str], meanings: Mapping[str, str], counts: bool = True) -> dict[str, str]:
     """How Whisper may write each phrase → the phrase: as it is, and with each number word in it
-    written in digits, as Whisper writes counts ("two votes" → "2 votes"); and the numbers 0–10
-    in digits, each the phrase that says it where there is one, else no answer of the table."""
+    written in digits, as Whisper writes counts ("two votes" → "2 votes"); and, where the
+    question asks for `counts`, the numbers 0–10 in digits, each the phrase that says it where
+    there is one, else no answer ("eight" at a count of 0–4)."""
     digits = {p: a for p, a in meanings.items() if a.isdigit() and " " not in p and not p.isdigit()}
     spelt: dict[str, str] = {}
     for phrase in phrases:
@@ -258,7 +259,7 @@ def spellings(phrases: list[str], meanings: Mapping[str, str]) -> dict[str, str]
         words = phrase.split()
         if len(words) > 1 and any(w in digits for w in words):
             spelt.setdefault(" ".join(digits.get(w, w) for w in words), phrase)
-    for number in map(str, range(11)):
+    for number in map(str, range(11) if counts else ()):
         spelt.setdefault(number, number)
     return spelt
 
