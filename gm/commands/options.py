@@ -13,7 +13,6 @@ import typer
 
 from gm.commands import values
 from gm.errors import GmError
-from gm.text.numbers import whole_number
 from voices import LANGUAGES, default_language
 
 T = TypeVar("T")
@@ -104,8 +103,12 @@ def input_device(device: str | None) -> int | str | None:
     PortAudio matches by part (`pulse`); None for the system's default."""
     if device is None or not device.strip():
         return None
-    index = whole_number(device) if device.strip().isdecimal() else None
-    return device.strip() if index is None else index
+    import unicodedata
+
+    digits = unicodedata.normalize("NFKC", device.strip())
+    if digits.isascii() and digits.isdecimal():
+        return int(digits)  # however large: an index past every device is refused as one
+    return device.strip()
 
 
 def listen_spec(listen: str, listen_from: str | None = None) -> str:
