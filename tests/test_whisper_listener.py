@@ -63,18 +63,20 @@ def test_a_listener_that_is_no_listener_is_refused_in_one_line(tmp_path) -> None
 
 
 def test_each_language_names_its_listener() -> None:
-    assert model_loading.default_listener("en") == "whisper"
+    assert model_loading.default_listener("en") == "pocketsphinx"
     assert model_loading.default_listener("ja") == "whisper"
     assert model_loading.default_listener("ko") == "vosk"
 
 
-def test_a_default_whisper_not_installed_is_said_once_and_the_next_listener_goes_on(monkeypatch) -> None:
+def test_a_default_whisper_not_installed_is_said_once_and_the_next_listener_goes_on(monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(whisper, "available", lambda: False)
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
     monkeypatch.delenv("GM_LISTENER", raising=False)
+    monkeypatch.setattr("gm.hearing.models.default_model", lambda lang: tmp_path)  # a vosk model
+    monkeypatch.setattr(model_loading, "check_model", lambda path, given: path)
     told: list[NoModel] = []
-    load = model_loading.model_loader(None, "en", None, fallback=told.append)
-    assert load is __import__("gm.hearing.sphinx", fromlist=["load"]).load
+    load = model_loading.model_loader(None, "ja", None, fallback=told.append)  # Japanese: Whisper
+    assert load.func is model_loading._loaded and load.args == (tmp_path.resolve(),)  # then vosk
     assert [e.key for e in told] == ["whisper_missing"]
     assert "gm[whisper]" in str(told[0])
     with pytest.raises(NoModel) as chosen:
