@@ -37,6 +37,15 @@ SAID = ["zero", "one", "two", "three", "four", "two votes", "none", "yes", "no",
 PLAYERS = ("Tom", "Lucy", "Kate", "Emma")
 
 
+def _peak_kb(pid: int) -> int:
+    """The process's peak resident memory so far (VmHWM, kB); 0 once it has ended."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    return next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), 0)
+
+
 def _p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
@@ -102,12 +111,7 @@ def night_peak_rss(listener: str, seed: int) -> tuple[float, str]:
                                    stderr=subprocess.DEVNULL, env={**os.environ, "GM_LISTENER": listener})
         peak = 0  # VmHWM of the process itself (a forked child's ru_maxrss counts its parent's pages)
         while process.poll() is None:
-            try:
-                status = Path(f"/proc/{process.pid}/status").read_text()
-                peak = max(peak, next(int(line.split()[1]) for line in status.splitlines()
-                                      if line.startswith("VmHWM:")))
-            except (OSError, StopIteration):
-                pass
+            peak = max(peak, _peak_kb(process.pid))
             time.sleep(0.05)
     return peak / 1024, result["fell_at"] or "by voice"
 

@@ -72,12 +72,12 @@ def unavailable() -> NoDetector | None:
 def cutter(rate: float) -> Cutting:
     """The cutter a recogniser at `rate` cuts with: the detector's, or the energy cutter when the
     detector cannot be loaded (`unavailable`)."""
-    if unavailable() is None:
-        try:
-            return VadCutter(rate)
-        except NoDetector:
-            pass
-    return Cutter(rate)
+    if unavailable() is not None:
+        return Cutter(rate)
+    try:
+        return VadCutter(rate)
+    except NoDetector:  # loaded once, failing now: the energy cutter goes on
+        return Cutter(rate)
 
 
 class VadCutter:
