@@ -142,9 +142,11 @@ class RecordingDisplay:
     def __init__(self) -> None:
         self.shown: list[tuple[float, bool]] = []
         self.closed = 0
+        self.added: list[int] = []  # the seconds added, as each time was shown
 
-    def show(self, remaining: float, paused: bool) -> None:
+    def show(self, remaining: float, paused: bool, added: int = 0) -> None:
         self.shown.append((remaining, paused))
+        self.added.append(added)
 
     def close(self) -> None:
         self.closed += 1
