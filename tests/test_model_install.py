@@ -10,14 +10,14 @@ import fcntl
 import io
 import json
 import os
-import threading
 import zipfile
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from fakes import serving
 from gm.cli import app
 from gm.hearing import models
 from gm.hearing.models import DownloadFailed, default_model, vosk_loads
@@ -50,20 +50,13 @@ def server():
         def log_message(self, *args):
             """The test reads results, not the server's log."""
 
-    http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    http.daemon_threads = True
-    thread = threading.Thread(target=http.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
+    with serving(Handler) as port:
+        def add(path: str, body: bytes, with_length: bool = True) -> str:
+            files[path] = (body, with_length)
+            return f"http://127.0.0.1:{port}{path}"
 
-    def add(path: str, body: bytes, with_length: bool = True) -> str:
-        files[path] = (body, with_length)
-        return f"http://127.0.0.1:{http.server_port}{path}"
-
-    add.cut = cut  # type: ignore[attr-defined]
-    yield add
-    http.shutdown()
-    http.server_close()
-    thread.join()
+        add.cut = cut  # type: ignore[attr-defined]
+        yield add
 
 
 @pytest.fixture
