@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from fakes import hostile, serving  # noqa: E402
+from fakes import file_handler, hostile, serving  # noqa: E402
 
 SAFETY_NET = 60.0
 GM = [sys.executable, "-m", "gm"]
@@ -243,32 +243,10 @@ def model_servers(tally: Tally, root: Path, env: dict) -> int:
     `../` members, a claimed length past any model, garbage, a 404; and downloads killed midway
     (SIGKILL), each followed by a `--get` that must clear what it left. The model in use must
     stay as it was after each: returns how many times it did not (or a leftover stayed)."""
-    from http.server import BaseHTTPRequestHandler
-
     from test_model_install import OLD, bomb
     from test_voice_models import MODEL, make_model, model_zip
 
     files: dict[str, tuple[bytes, bool, float]] = {}
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):
-            if self.path not in files:
-                self.send_error(404)
-                return
-            body, with_length, pause = files[self.path]
-            self.send_response(200)
-            if with_length:
-                self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            try:
-                for at in range(0, len(body), 1 << 16):
-                    self.wfile.write(body[at:at + (1 << 16)])
-                    time.sleep(pause)
-            except OSError:
-                return
-
-        def log_message(self, *args):
-            """The audit reads gm's results, not the server's log."""
 
     models = root / "data" / "gm" / "models"
     model = make_model(models / "en", OLD)
@@ -287,7 +265,7 @@ def model_servers(tally: Tally, root: Path, env: dict) -> int:
         "/garbage.zip": (os.urandom(1 << 20), True, 0.0, {}), "/missing.zip": (b"", True, 0.0, {}),
     }
     lost = 0
-    with serving(Handler) as port:
+    with serving(file_handler(files, [])) as port:
         for path, (body, with_length, pause, extra) in cases.items():
             if path != "/missing.zip":
                 files[path] = (body, with_length, pause)

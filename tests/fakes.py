@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -292,3 +293,30 @@ def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[int]:
         http.shutdown()
         http.server_close()
         thread.join()
+
+
+def file_handler(files: dict[str, tuple[bytes, bool, float]], cut: list[str]) -> type[BaseHTTPRequestHandler]:
+    """An HTTP handler serving `files[path] = (body, with_length, pause)`: the body in 64 KB
+    pieces, `pause` seconds after each; without a length it ends with the connection (HTTP/1.0).
+    A path not in `files` is a 404; `cut` lists the paths whose reader hung up before the end."""
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            if self.path not in files:
+                self.send_error(404)
+                return
+            body, with_length, pause = files[self.path]
+            self.send_response(200)
+            if with_length:
+                self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            try:
+                for at in range(0, len(body), 1 << 16):
+                    self.wfile.write(body[at:at + (1 << 16)])
+                    time.sleep(pause)
+            except OSError:
+                cut.append(self.path)
+
+        def log_message(self, *args: object) -> None:
+            """Results are read from the client, not from the server's log."""
+
+    return Handler

@@ -11,13 +11,12 @@ import io
 import json
 import os
 import zipfile
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from fakes import serving
+from fakes import file_handler, serving
 from gm.cli import app
 from gm.hearing import models
 from gm.hearing.models import DownloadFailed, default_model, vosk_loads
@@ -31,28 +30,11 @@ OLD = {**MODEL, "conf/model.conf": b"--the-model-in-use\n"}
 def server():
     """Serves `files[path] = (body, with_length)`; without a length the body ends with the
     connection (HTTP/1.0). `cut` lists the paths whose reader hung up before the body's end."""
-    files: dict[str, tuple[bytes, bool]] = {}
+    files: dict[str, tuple[bytes, bool, float]] = {}
     cut: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):
-            body, with_length = files[self.path]
-            self.send_response(200)
-            if with_length:
-                self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            try:
-                for at in range(0, len(body), 1 << 16):
-                    self.wfile.write(body[at:at + (1 << 16)])
-            except OSError:
-                cut.append(self.path)
-
-        def log_message(self, *args):
-            """The test reads results, not the server's log."""
-
-    with serving(Handler) as port:
+    with serving(file_handler(files, cut)) as port:
         def add(path: str, body: bytes, with_length: bool = True) -> str:
-            files[path] = (body, with_length)
+            files[path] = (body, with_length, 0.0)
             return f"http://127.0.0.1:{port}{path}"
 
         add.cut = cut  # type: ignore[attr-defined]
