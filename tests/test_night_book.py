@@ -72,7 +72,7 @@ class TableAsker:
             return " ".join(self.table.hands[fields["name"]] if "name" in fields else self.table.graveyard)
         if key == "werewolf.vote.readback":  # the whole tally, as counted
             return "yes"
-        if key == "werewolf.reveal.ask_holder":
+        if key.startswith("werewolf.reveal.ask_holder"):
             card = fields["card"].key.rsplit(".", 1)[1]
             owners = {**self.table.hands, GRAVEYARD: self.table.graveyard}
             return next(owner for owner, cards in owners.items() if card in cards)
@@ -166,7 +166,8 @@ def test_battle_with_the_dead_warns_the_gravedigger_before_the_swap_and_the_livi
     assert result.vote.executed == GRAVEYARD
     assert result.reveal.winning_side == "living"  # 【生者陣営】投票で墓地を選ぶこと
     assert result.reveal.winners == ("Mio", "Sora", "Yui", "Rin")  # 【死神陣営】墓掘り/裏切り者 lose
-    assert asker.keys.count("werewolf.reveal.ask_holder") == 2  # the gravedigger and the traitor
+    # the gravedigger and the traitor, the graveyard (shown) not offered
+    assert asker.keys.count("werewolf.reveal.ask_holder_player") == 2
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -84,7 +84,8 @@ def test_repeat_after_an_acknowledgement_says_the_instruction_not_the_acknowledg
     discussion = Discussion(60, clock, speaker.say, voice.line, ScriptedControls(clock, events), RecordingDisplay())
     discussion.say(voice.line("werewolf.day", secs=60))
     discussion.run()
-    acknowledged = max(i for i, key in enumerate(speaker.keys) if key in ("werewolf.timer.added", "werewolf.timer.resumed"))
+    acknowledgements = ("werewolf.timer.added", "werewolf.timer.resumed")
+    acknowledged = max(i for i, key in enumerate(speaker.keys) if key in acknowledgements)
     assert speaker.lines[acknowledged + 1] == voice.line("werewolf.day", secs=left)
 
 

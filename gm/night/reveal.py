@@ -40,9 +40,13 @@ def _ask_hand(ctx: NightContext, owner: str) -> tuple[str, ...]:
     return ctx.ask(ctx.table.hand("werewolf.reveal.ask_hand", cards, owner, name=owner)).value
 
 
-def _ask_holder(ctx: NightContext, card: str) -> str | None:
-    question = ctx.table.pick("werewolf.reveal.ask_holder", [*ctx.players, GRAVEYARD], card=ctx.card_line(card))
-    return ctx.ask(question).value
+def _ask_holder(ctx: NightContext, known: Known, card: str) -> str | None:
+    """Who holds `card`: the question offers only the owners who still can, not a player whose
+    cards were shown, nor a graveyard turned face up without it (then it does not name the graveyard)."""
+    ruled_out = [owner for owner in known.owners if not known.could_hold(owner, card)]
+    key = "werewolf.reveal.ask_holder_player" if GRAVEYARD in ruled_out else "werewolf.reveal.ask_holder"
+    # an owner ruled out is still taken, and refused with the reason, but never offered
+    return ctx.ask(ctx.table.pick(key, known.owners, unlisted=ruled_out, card=ctx.card_line(card))).value
 
 
 def _ask_seer(ctx: NightContext, known: Known, more: bool) -> str | None:
@@ -56,7 +60,7 @@ def _answer(ctx: NightContext, known: Known, question: Question) -> object:
     if isinstance(question, HandOf):
         return _ask_hand(ctx, question.owner)
     if isinstance(question, WhoHolds):
-        return _ask_holder(ctx, question.card)
+        return _ask_holder(ctx, known, question.card)
     return _ask_seer(ctx, known, question.more)
 
 
