@@ -4,6 +4,7 @@ new files written whole or not at all."""
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import stat
@@ -57,6 +58,26 @@ def print_or_end_quietly(text: str) -> None:
     except BrokenPipeError:
         stdout_gone()
         sys.exit(EXIT_BROKEN_PIPE)
+
+
+@functools.cache
+def _terminal_console() -> Any:
+    """One rich Console on stdout for the narrator's lines (its width follows the terminal's)."""
+    from rich.console import Console
+
+    return Console(highlight=False, markup=False, emoji=False, soft_wrap=False)
+
+
+def print_line(text: str) -> None:
+    """A line the game master says, printed. On a terminal it wraps at word boundaries for the
+    terminal's width (rich; wide characters count two cells, so Japanese and Korean break between
+    characters); piped, it is printed as it is, one line for scripts."""
+    if not sys.stdout.isatty():
+        print(text, flush=True)
+        return
+    console = _terminal_console()
+    console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=False, overflow="fold")
+    console.file.flush()
 
 
 def json_text(data: Any) -> str:

@@ -96,7 +96,8 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "night.wav", "whisper", "Whisper", "listener", "NAME", "screen",
                                     "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "undo",
                                     "flow", "foul", "keep-stock", "angel-cut", "won", "HU-R6",
-                                    "HW-R1", "HW-R2", "HW-R4", "HW-R7", "JSON", "werewolf", "play", "evening.json",
+                                    "HW-R1", "HW-R2", "HW-R4", "HW-R7", "HW-R8", "JSON", "werewolf", "play",
+                                    "evening.json",
                                     "winning", "side", "winners", "nights", "group",  # Half Werewolf refusals
                                     # keys to press, commands, arguments, rulings
                                     "pair", "flip", "special", "hint", "quit", "skip", "keep", "all",

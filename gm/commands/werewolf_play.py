@@ -97,7 +97,7 @@ def play(
     on standard input one per line.
 
     During the discussion: space pauses and resumes, + adds 30 s, v votes now, r repeats the
-    last line, Ctrl-C pauses and asks. Or say "game master, pause / resume / one more minute /
+    last instruction, Ctrl-C pauses and asks. Or say "game master, pause / resume / one more minute /
     vote now / repeat".
     """
     from gm.clock import RealClock

@@ -34,6 +34,8 @@ def _interrupt_choice(ctx: NightContext) -> str:
 def _fields(ctx: NightContext, step: Step) -> dict[str, Any]:
     """The step's fields in the night's language: card ids and pass pairs become lines."""
     fields = dict(step.fields)
+    if "card" in fields:
+        fields["card"] = ctx.card_line(fields["card"])
     if "others" in fields:
         fields["others"] = [ctx.card_line(card) for card in fields["others"]]
     if "pairs" in fields:

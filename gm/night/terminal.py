@@ -1,7 +1,8 @@
 """The terminal during the discussion: a big live countdown and single-key controls.
 
 Keys: space or p pauses/resumes, + or a adds 30 seconds, v or e ends the discussion (vote
-now), r repeats the last line. Used only when stdin is a terminal.
+now), r repeats the last instruction (never an acknowledgement). Used only when stdin is a
+terminal.
 """
 
 from __future__ import annotations

@@ -296,6 +296,10 @@ class Pick(Asked["str | None"]):
     nobody: bool = False
     names: Names = field(default=Names({}), repr=False, compare=False)
     about: str = ""  # whose answer it is ("Mio: Ken. Right?")
+    unlisted: tuple[str, ...] = ()  # answers taken (and refused with their reason) but not offered at `?`
+
+    def choices(self) -> Line:
+        return self.voice.line("table.choices", choices=[self.label(a) for a in self.answers if a not in self.unlisted])
 
     def read(self, words: list[str]) -> str | None:
         choice = self.names.name(words, self.words.answer_words())
@@ -635,16 +639,18 @@ class Table:
         cards = {name: card for name, card in self.words.cards.items() if card in answers}
         return Names({**cards, **names.spellings})
 
-    def pick(self, key: str, choices: Sequence[str], nobody: str = "", about: str = "", **fields: Any) -> Pick:
+    def pick(self, key: str, choices: Sequence[str], nobody: str = "", about: str = "",
+             unlisted: Sequence[str] = (), **fields: Any) -> Pick:
         """One of `choices` (players, GRAVEYARD), or nobody (`none`, labelled by the line
-        `nobody`) where `nobody` is given; `about` names whose answer it is in the read-back."""
+        `nobody`) where `nobody` is given; `about` names whose answer it is in the read-back;
+        `unlisted` choices are taken but not offered (the answers already rule them out)."""
         labels = {c: self.label(c) for c in choices}
         tokens = tuple(choices)
         if nobody:
             labels[NONE] = self.voice.text(nobody)
             tokens += (NONE,)
         return Pick(key, self._line(key, fields), self.voice, self.words, tokens, labels, nobody=bool(nobody),
-                    names=self.names(choices), about=about)
+                    names=self.names(choices), about=about, unlisted=tuple(unlisted))
 
     def card(self, key: str, cards: Sequence[str], owner: str = "", **fields: Any) -> Card:
         labels = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}
