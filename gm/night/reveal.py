@@ -9,7 +9,7 @@ make impossible is said and logged; the verdict stands.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from gm.night.context import NightContext
@@ -104,15 +104,20 @@ def _check_count(ctx: NightContext, known: Known, counted: int | None) -> None:
     ctx.say("werewolf.reveal.miscount_over", counted=found.counted, why=why)
 
 
-def run_reveal(ctx: NightContext, vote: Outcome) -> Reveal:
-    """Find out who won, asking only what every player's side depends on."""
+def run_reveal(ctx: NightContext, vote: Outcome, judged: Callable[[Reveal], None] = lambda reveal: None) -> Reveal:
+    """Find out who won, asking only what every player's side depends on.
+
+    `judged` gets the verdict before it is said (the evening keeps the night there), so a night
+    whose verdict the table heard is never lost to a process stopped right after it."""
     executed = None if vote.panic else vote.executed
     ctx.say("werewolf.reveal.intro")
     known = _inquire(ctx, executed)
     found = verdict(known)
-    line = ctx.say(verdict_key(found), **found.fields)
+    line = ctx.voice.line(verdict_key(found), **found.fields)
     result = Reveal(executed, found.winning_side, tuple(found.winners), found.sides, line.text)
     ctx.log("verdict", executed=executed, winning_side=result.winning_side, winners=list(result.winners),
             sides=dict(result.sides), reason=result.reason)
+    judged(result)
+    ctx.say(line)
     _check_count(ctx, known, vote.total)
     return result
