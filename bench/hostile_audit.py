@@ -5,8 +5,9 @@ Areas: hostile paths (FIFOs, dangling links, links to /dev/zero, folders, device
 option; the match index and the evening file beside them; lone surrogates and escape sequences
 in JSON and journal names; huge numbers for every number option; closed standard streams; files
 that never were journals; appends killed at random moments (SIGKILL) and a file-size limit as a
-full disk. Per area it prints: tried, tracebacks, exit 1, hangs (no end within the safety net),
-peak memory, and acknowledged events lost.
+full disk; signals at the verdict (SIGKILL, SIGINT, SIGHUP, SIGTERM as a typed night's verdict is
+printed: the night must be in `gm werewolf evening`). Per area it prints: tried, tracebacks, exit 1,
+hangs (no end within the safety net), peak memory, and acknowledged events lost.
 """
 
 from __future__ import annotations
@@ -94,7 +95,14 @@ HUGE = ["9" * 30, "-" + "9" * 30, "1" + "0" * 400, "1e400", "-1e400"]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--appends", type=int, default=200, help="appends of which some are killed")
+    parser.add_argument("--signals", type=int, default=25, metavar="N",
+                        help="nights stopped by each signal as the verdict is printed (the issue's goal: 100)")
+    parser.add_argument("--only", choices=ONLY, action="append",
+                        help="run only these areas (repeatable); default: every area")
     args = parser.parse_args()
+    if args.only:
+        run_only(args)
+        return
     tally = Tally()
     lost = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -144,11 +152,83 @@ def main() -> None:
             lost += notes.read_bytes() != text
         lost += appends_killed(tally, root, env, args.appends)
         lost += disk_full(tally, root, env)
-    print(f"{'area':14} {'tried':>6} {'tracebacks':>10} {'exit 1':>7} {'hangs':>6} {'peak MB':>8}")
+        lost += signals_at_the_verdict(tally, root, env, args.signals)
+    report(tally, lost)
+
+
+def report(tally: Tally, lost: int) -> None:
+    print(f"{'area':22} {'tried':>6} {'tracebacks':>10} {'exit 1':>7} {'hangs':>6} {'peak MB':>8}")
     for area, (tried, tracebacks, exit1, hangs, peak) in tally.rows.items():
-        print(f"{area:14} {tried:6} {tracebacks:10} {exit1:7} {hangs:6} {peak / 1e6:8.1f}")
+        print(f"{area:22} {tried:6} {tracebacks:10} {exit1:7} {hangs:6} {peak / 1e6:8.1f}")
     total = [sum(row[i] for row in tally.rows.values()) for i in range(4)]
-    print(f"{'all':14} {total[0]:6} {total[1]:10} {total[2]:7} {total[3]:6}   data lost: {lost}")
+    print(f"{'all':22} {total[0]:6} {total[1]:10} {total[2]:7} {total[3]:6}   data lost: {lost}")
+
+
+ONLY = ("signals at the verdict",)
+
+
+def run_only(args: argparse.Namespace) -> None:
+    """The areas named by --only, each in a fresh folder."""
+    tally, lost = Tally(), 0
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        env = dict(os.environ, GM_SPEECH="off", GM_LISTEN="off", XDG_STATE_HOME=str(root / "state"),
+                   XDG_DATA_HOME=str(root / "data"), GM_SCORE_FILE=str(root / "m.jsonl"))
+        if "signals at the verdict" in args.only:
+            lost += signals_at_the_verdict(tally, root, env, args.signals)
+    report(tally, lost)
+
+
+NIGHT_KEYS = b"\n\n\n\n" + b"3\n1\n" + b"\n" + b"werewolf traitor\n"  # Aki executed: the Traitor Werewolf
+VERDICT = b"the Traitor Werewolf was executed and wins alone"
+VERDICT_SIGNALS = ("SIGKILL", "SIGINT", "SIGHUP", "SIGTERM")
+
+
+def signals_at_the_verdict(tally: Tally, root: Path, env: dict, count: int) -> int:
+    """`count` typed nights per signal, each sent the signal as its verdict is printed (stdin kept
+    open, so the night is still running); every night whose verdict was printed must be in
+    `gm werewolf evening`. Returns the nights lost."""
+    area, lost = "signals at the verdict", 0
+    row = tally.rows[area]
+    for name in VERDICT_SIGNALS:
+        group, printed = f"verdict-{name}", 0
+        for _ in range(count):
+            row[0] += 1
+            child = subprocess.Popen([*GM, "werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale",
+                                      "0.001", "--pause", "0", "--group", group], cwd=root, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            hung = threading.Event()
+            timer = threading.Timer(SAFETY_NET, lambda child=child, hung=hung: (hung.set(), child.kill()))
+            timer.start()
+            child.stdin.write(NIGHT_KEYS)
+            child.stdin.flush()
+            for line in iter(child.stdout.readline, b""):
+                if VERDICT in line:
+                    printed += 1
+                    child.send_signal(getattr(signal, name))
+                    break
+            child.stdin.close()  # a question asked after the signal ends at once
+            child.stdout.read()
+            err = child.stderr.read()
+            _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+            timer.cancel()
+            row[4] = max(row[4], usage.ru_maxrss * 1024)
+            if hung.is_set():
+                row[3] += 1
+                print(f"  hang: {area}: {name}", file=sys.stderr)
+            elif b"Traceback" in err or b"bug in gm" in err:
+                row[1] += 1
+                print(f"  traceback: {area}: {name}: {err[-300:]!r}", file=sys.stderr)
+            if child.returncode == 1:
+                row[2] += 1
+                print(f"  exit 1: {area}: {name}: {err[-300:]!r}", file=sys.stderr)
+        shown = subprocess.run([*GM, "werewolf", "evening", "--group", group, "--json"], cwd=root, env=env,
+                               capture_output=True, timeout=SAFETY_NET)
+        kept = json.loads(shown.stdout)["all_time"]["nights"] if shown.returncode == 0 else 0
+        print(f"signals at the verdict: {name}: {count} nights, {printed} verdicts printed, {kept} in the evening")
+        lost += max(0, printed - kept)
+    return lost
 
 
 def appends_killed(tally: Tally, root: Path, env: dict, count: int) -> int:
