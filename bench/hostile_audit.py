@@ -6,7 +6,8 @@ option; the match index and the evening file beside them; lone surrogates and es
 in JSON and journal names; huge numbers for every number option; closed standard streams; files
 that never were journals; appends killed at random moments (SIGKILL) and a file-size limit as a
 full disk; signals at the verdict (SIGKILL, SIGINT, SIGHUP, SIGTERM as a typed night's verdict is
-printed: the night must be in `gm werewolf evening`). Per area it prints: tried, tracebacks, exit 1,
+printed: the night must be in `gm werewolf evening`); `--log` given links, files gm did not write,
+read-only and others' files (each refused, exit 2, its target unchanged). Per area it prints: tried, tracebacks, exit 1,
 hangs (no end within the safety net), peak memory, and acknowledged events lost.
 """
 
@@ -153,6 +154,7 @@ def main() -> None:
         lost += appends_killed(tally, root, env, args.appends)
         lost += disk_full(tally, root, env)
         lost += signals_at_the_verdict(tally, root, env, args.signals)
+        lost += log_links(tally, root, env)
     report(tally, lost)
 
 
@@ -164,7 +166,7 @@ def report(tally: Tally, lost: int) -> None:
     print(f"{'all':22} {total[0]:6} {total[1]:10} {total[2]:7} {total[3]:6}   data lost: {lost}")
 
 
-ONLY = ("signals at the verdict",)
+ONLY = ("signals at the verdict", "log links")
 
 
 def run_only(args: argparse.Namespace) -> None:
@@ -176,6 +178,8 @@ def run_only(args: argparse.Namespace) -> None:
                    XDG_DATA_HOME=str(root / "data"), GM_SCORE_FILE=str(root / "m.jsonl"))
         if "signals at the verdict" in args.only:
             lost += signals_at_the_verdict(tally, root, env, args.signals)
+        if "log links" in args.only:
+            lost += log_links(tally, root, env)
     report(tally, lost)
 
 
@@ -274,6 +278,47 @@ def disk_full(tally: Tally, root: Path, env: dict) -> int:
     whole = data.endswith(b"\n")
     flows = data.count(b'"kind":"flow"')
     return (not whole) + max(0, acknowledged - flows)
+
+
+def log_links(tally: Tally, root: Path, env: dict) -> int:
+    """`werewolf play --log` given what it must never append to: links (to a file, to a log gm
+    wrote, to /dev/zero, to nowhere), text files, a read-only log, another user's log (as root), a
+    FIFO. Each must be refused with exit 2 and leave its target as it was; returns those that were not."""
+    folder = root / "log links"
+    folder.mkdir()
+    log = b'{"t": 0.0, "type": "setup"}\n'
+    targets = {"system file": b"root:x:0:0:root:/root:/bin/bash\n", "gm log": log, "notes": b"hello notes\n",
+               "json": b"[1, 2]\n", "binary": b"\xff\xfe\0"}
+    cases: dict[str, tuple[Path, Path | None]] = {}
+    for name, data in targets.items():
+        (folder / name).write_bytes(data)
+        (folder / f"link to {name}").symlink_to(folder / name)
+        cases[f"link to {name}"] = (folder / f"link to {name}", folder / name)
+        if name != "gm log":
+            cases[name] = (folder / name, folder / name)
+    (folder / "read-only log").write_bytes(log)
+    (folder / "read-only log").chmod(0o444)
+    cases["read-only log"] = (folder / "read-only log", folder / "read-only log")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        (folder / "others' log").write_bytes(log)
+        os.chown(folder / "others' log", 65534, 65534)
+        cases["others' log"] = (folder / "others' log", folder / "others' log")
+    (folder / "zero").symlink_to("/dev/zero")
+    (folder / "dangling").symlink_to(folder / "missing")
+    os.mkfifo(folder / "fifo")
+    cases.update({"link to /dev/zero": (folder / "zero", None), "dangling link": (folder / "dangling", None),
+                  "fifo": (folder / "fifo", None)})
+    before = {name: target.read_bytes() for name, (_, target) in cases.items() if target is not None}
+    bad = 0
+    for name, (path, target) in cases.items():
+        code = tally.run("log links", ["werewolf", "play", "--players", "A,B,C,D", "--time-scale", "0.001",
+                                       "--pause", "0", "--log", str(path)], root, env)
+        changed = target is not None and target.read_bytes() != before[name]
+        if code != 2 or changed or (name == "dangling link" and (folder / "missing").exists()):
+            bad += 1
+            print(f"  log links: {name}: exit {code}{', target changed' if changed else ''}", file=sys.stderr)
+    print(f"log links: {len(cases)} paths, {bad} not refused or changed")
+    return bad
 
 
 if __name__ == "__main__":

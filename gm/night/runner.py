@@ -43,7 +43,8 @@ def _fields(ctx: NightContext, step: Step) -> dict[str, Any]:
     return fields
 
 
-def _step(ctx: NightContext, step: Step, result: NightResult, judged: Callable[[Reveal], None]) -> None:
+def _step(ctx: NightContext, step: Step, result: NightResult,
+          judged: Callable[[Reveal], None] = lambda reveal: None) -> None:
     if step.kind == Kind.SAY:
         ctx.say(step.key, **_fields(ctx, step))
     elif step.kind in (Kind.ACTION, Kind.WAIT):
