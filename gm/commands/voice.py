@@ -314,6 +314,7 @@ def hear_command(
     book = phrasebook(question, model, Vocabulary.from_voice(voice), voice.spoken_word)
     for wav, source in zip(wavs, sources):
         heard = Listener(model, source).hear_once(book)
+        source.close()
         answer = book.match(heard) if heard is not None else None
         text = heard.text if heard is not None else ""
         if json_out:
