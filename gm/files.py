@@ -10,12 +10,15 @@ import stat
 import sys
 import unicodedata
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 from collections.abc import Callable
 
 from gm.durable import read_at
 from gm.errors import GmError
 from scorer.refusal import Refusal
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_BROKEN_PIPE = 141  # as a shell reports a program ended by SIGPIPE
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a match journal of a lifetime is a few MB
@@ -58,6 +61,20 @@ def print_or_end_quietly(text: str) -> None:
     except BrokenPipeError:
         stdout_gone()
         sys.exit(EXIT_BROKEN_PIPE)
+
+
+def rich_ends_quietly() -> None:
+    """rich's consoles (Typer's help pages, gm's boards) end on a reader gone as gm does: exit
+    EXIT_BROKEN_PIPE, nothing on stderr; rich's own end is exit 1. rich asks for this hook to be
+    overridden (`Console.on_broken_pipe`); called where rich is imported anyway."""
+    from rich.console import Console
+
+    setattr(Console, "on_broken_pipe", _end_quietly)  # noqa: B010 - rich's hook, replaced on the class
+
+
+def _end_quietly(console: Console) -> None:
+    stdout_gone()
+    raise SystemExit(EXIT_BROKEN_PIPE)
 
 
 def json_text(data: Any) -> str:

@@ -397,6 +397,20 @@ def test_a_reader_that_went_away_is_no_error(tmp_path):
     assert (done.returncode, done.stderr) == (141, "")
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [["--help"], [], ["score", "--help"], ["werewolf", "play", "--help"]])
+def test_a_help_page_whose_reader_went_away_ends_quietly(argv):
+    """`gm --help | head -c 1`: rich draws the page, and ends as gm does on a closed pipe (141), not exit 1."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-m", "gm", *argv], stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
 def test_a_usage_error_names_the_command_whatever_the_program_is_called():
     """Run as `python -m gm`, the error names `solitaire simulate`, not `-m gm solitaire simulate`."""
     for program in ("gm", "python -m gm"):
