@@ -49,6 +49,13 @@ def unusable(path: str | Path, error: OSError) -> BadFile:
     return BadFile(f"{path}: {reason}", os_error_key(error), path=str(path), reason=reason)
 
 
+def to_stderr(text: str) -> None:
+    """Say `text` on stderr as gm says an error, a warning or a note: one line, "gm: " first, every
+    control character escaped (`printable`), so a file name holding an escape sequence never
+    reaches the terminal raw."""
+    print(f"gm: {printable(text)}", file=sys.stderr, flush=True)
+
+
 def stdout_gone() -> None:
     """The reader of stdout went away (gm … | head): what is still printed goes nowhere."""
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -19,7 +19,8 @@ from typer.core import TyperCommand, TyperGroup
 from gm.commands.plain_params import make_plain
 
 from gm.errors import BAD_INPUT
-from gm.files import EXIT_BROKEN_PIPE, json_text, os_error_key, printable, rich_ends_quietly, stdout_gone
+from gm.files import (EXIT_BROKEN_PIPE, json_text, os_error_key, printable, rich_ends_quietly, stdout_gone,
+                      to_stderr)
 
 if TYPE_CHECKING:
     from gm.ports import Line
@@ -33,7 +34,7 @@ BAD_INPUT_OR_PATH: tuple[type[Exception], ...] = (*BAD_INPUT, OSError)
 
 def fail(message: str) -> NoReturn:
     """Report bad input on one stderr line and exit with code 2."""
-    typer.echo(f"gm: {printable(message)}", err=True)
+    to_stderr(message)
     raise typer.Exit(EXIT_BAD_INPUT)
 
 

@@ -7,14 +7,13 @@ import contextlib
 import json
 import os
 import stat
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 from gm.durable import NONBLOCK
-from gm.files import BadFile, check_ours_to_append, open_no_link
+from gm.files import BadFile, check_ours_to_append, open_no_link, to_stderr
 from gm.ports import Clock
 
 if TYPE_CHECKING:
@@ -73,7 +72,7 @@ def check_appendable(path: Path, fd: int) -> None:
 
 
 def warn_on_stderr(text: str) -> None:
-    print(f"gm: {text}", file=sys.stderr, flush=True)
+    to_stderr(text)
 
 
 class NightLog:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -30,7 +29,7 @@ from scorer.humalien.events import RECORD_VERSION, NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
 from gm.errors import GmError
 from gm.durable import NONBLOCK, read_all, read_at, sync, sync_dir, write_all
-from gm.files import BadFile, check_regular, could_begin, json_value
+from gm.files import BadFile, check_regular, could_begin, json_value, to_stderr
 
 FILE_NAME = "score.jsonl"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
@@ -180,7 +179,7 @@ class Journal:
 
     def __init__(self, path: Path | str, warn: Callable[[str], None] | None = None) -> None:
         self.path = Path(path)
-        self.warn = warn or (lambda message: print(f"gm: warning: {message}", file=sys.stderr))
+        self.warn = warn or (lambda message: to_stderr(f"warning: {message}"))
 
     def load(self) -> State:
         """The state the journal holds (an empty state when there is no file yet)."""
