@@ -41,8 +41,6 @@ class Tally:
 
     def run(self, area: str, args: list[str], cwd: Path, env: dict, stdin=subprocess.DEVNULL, preexec=None) -> int:
         """Run one gm process; count it, and what went wrong; its exit code (-9: killed as hung)."""
-        row = self.rows[area]
-        row[0] += 1
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             child = subprocess.Popen([*GM, *args], cwd=cwd, env=env, stdin=stdin, stdout=out, stderr=err,
                                      preexec_fn=preexec)
@@ -55,18 +53,23 @@ class Tally:
             out.seek(0)
             err.seek(0)
             both = out.read() + err.read()
-        shown = f"{area}: gm {' '.join(args)}"[:200]
-        if hung.is_set():
+        self.count(area, f"{area}: gm {' '.join(args)}"[:200], hung.is_set(), code, both, usage.ru_maxrss * 1024)
+        return code
+
+    def count(self, area: str, shown: str, hung: bool, code: int, output: bytes, peak: int) -> None:
+        """Count one finished gm process of `area`, and what went wrong (said on stderr as `shown`)."""
+        row = self.rows[area]
+        row[0] += 1
+        if hung:
             row[3] += 1
             print(f"  hang: {shown}", file=sys.stderr)
-        elif b"Traceback" in both or b"bug in gm" in both:
+        elif b"Traceback" in output or b"bug in gm" in output:
             row[1] += 1
-            print(f"  traceback: {shown}: {both[-300:]!r}", file=sys.stderr)
+            print(f"  traceback: {shown}: {output[-300:]!r}", file=sys.stderr)
         if code == 1:
             row[2] += 1
-            print(f"  exit 1: {shown}: {both[-300:]!r}", file=sys.stderr)
-        row[4] = max(row[4], usage.ru_maxrss * 1024)
-        return code
+            print(f"  exit 1: {shown}: {output[-300:]!r}", file=sys.stderr)
+        row[4] = max(row[4], peak)
 
 
 def hostile_paths(root: Path) -> dict[str, Path]:
@@ -193,11 +196,9 @@ def signals_at_the_verdict(tally: Tally, root: Path, env: dict, count: int) -> i
     open, so the night is still running); every night whose verdict was printed must be in
     `gm werewolf evening`. Returns the nights lost."""
     area, lost = "signals at the verdict", 0
-    row = tally.rows[area]
     for name in VERDICT_SIGNALS:
         group, printed = f"verdict-{name}", 0
         for _ in range(count):
-            row[0] += 1
             child = subprocess.Popen([*GM, "werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale",
                                       "0.001", "--pause", "0", "--group", group], cwd=root, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -217,16 +218,7 @@ def signals_at_the_verdict(tally: Tally, root: Path, env: dict, count: int) -> i
             _, status, usage = os.wait4(child.pid, 0)
             child.returncode = os.waitstatus_to_exitcode(status)
             timer.cancel()
-            row[4] = max(row[4], usage.ru_maxrss * 1024)
-            if hung.is_set():
-                row[3] += 1
-                print(f"  hang: {area}: {name}", file=sys.stderr)
-            elif b"Traceback" in err or b"bug in gm" in err:
-                row[1] += 1
-                print(f"  traceback: {area}: {name}: {err[-300:]!r}", file=sys.stderr)
-            if child.returncode == 1:
-                row[2] += 1
-                print(f"  exit 1: {area}: {name}: {err[-300:]!r}", file=sys.stderr)
+            tally.count(area, f"{area}: {name}", hung.is_set(), child.returncode, err, usage.ru_maxrss * 1024)
         shown = subprocess.run([*GM, "werewolf", "evening", "--group", group, "--json"], cwd=root, env=env,
                                capture_output=True, timeout=SAFETY_NET)
         kept = json.loads(shown.stdout)["all_time"]["nights"] if shown.returncode == 0 else 0
