@@ -5,10 +5,13 @@ Areas: hostile paths (FIFOs, dangling links, links to /dev/zero, folders, device
 option; the match index and the evening file beside them; lone surrogates and escape sequences
 in JSON and journal names; huge numbers for every number option; closed standard streams; files
 that never were journals; appends killed at random moments (SIGKILL) and a file-size limit as a
-full disk; signals at the verdict (SIGKILL, SIGINT, SIGHUP, SIGTERM as a typed night's verdict is
-printed: the night must be in `gm werewolf evening`); `--log` given links, files gm did not write,
-read-only and others' files (each refused, exit 2, its target unchanged). Per area it prints: tried, tracebacks, exit 1,
-hangs (no end within the safety net), peak memory, and acknowledged events lost.
+full disk; hostile voice packs (tests/hostile_packs.py) and hostile model servers for
+`gm voice model --get`; signals at the verdict (SIGKILL, SIGINT, SIGHUP, SIGTERM as a typed
+night's verdict is printed: the night must be in `gm werewolf evening`); `--log` given links,
+files gm did not write, read-only and others' files (each refused, exit 2, its target unchanged).
+`--only packs models verdict log-links` runs just those. Per area it prints: tried, tracebacks,
+exit 1, hangs (no end within the safety net), peak memory, and what was lost (acknowledged events
+or nights; a model in use; a pack taken instead of refused; a --log target changed).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from fakes import hostile  # noqa: E402
+from fakes import file_handler, hostile, serving  # noqa: E402
 
 SAFETY_NET = 60.0
 GM = [sys.executable, "-m", "gm"]
@@ -38,6 +41,7 @@ GM = [sys.executable, "-m", "gm"]
 class Tally:
     def __init__(self) -> None:
         self.rows: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # tried, tracebacks, exit 1, hangs, peak
+        self.said = b""
 
     def run(self, area: str, args: list[str], cwd: Path, env: dict, stdin=subprocess.DEVNULL, preexec=None) -> int:
         """Run one gm process; count it, and what went wrong; its exit code (-9: killed as hung)."""
@@ -52,7 +56,8 @@ class Tally:
             child.returncode = code = os.waitstatus_to_exitcode(status)
             out.seek(0)
             err.seek(0)
-            both = out.read() + err.read()
+            self.said = err.read()  # the last run's standard error
+            both = out.read() + self.said
         self.count(area, f"{area}: gm {' '.join(args)}"[:200], hung.is_set(), code, both, usage.ru_maxrss * 1024)
         return code
 
@@ -99,16 +104,24 @@ HUGE = ["9" * 30, "-" + "9" * 30, "1" + "0" * 400, "1e400", "-1e400"]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--appends", type=int, default=200, help="appends of which some are killed")
+    parser.add_argument("--only", nargs="+", choices=("packs", "models", "verdict", "log-links"),
+                        help="run only these areas")
     parser.add_argument("--signals", type=int, default=25, metavar="N",
                         help="nights stopped by each signal as the verdict is printed (the issue's goal: 100)")
-    parser.add_argument("--only", choices=ONLY, action="append",
-                        help="run only these areas (repeatable); default: every area")
     args = parser.parse_args()
-    if args.only:
-        run_only(args)
-        return
     tally = Tally()
     lost = 0
+    if args.only:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            env = dict(os.environ, GM_SPEECH="off", GM_LISTEN="off", XDG_STATE_HOME=str(root / "state"),
+                       XDG_DATA_HOME=str(root / "data"), GM_SCORE_FILE=str(root / "m.jsonl"))
+            lost += hostile_packs(tally, root, env) if "packs" in args.only else 0
+            lost += model_servers(tally, root, env) if "models" in args.only else 0
+            lost += signals_at_the_verdict(tally, root, env, args.signals) if "verdict" in args.only else 0
+            lost += log_links(tally, root, env) if "log-links" in args.only else 0
+        report(tally, lost)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         env = dict(os.environ, GM_SPEECH="off", GM_LISTEN="off", XDG_STATE_HOME=str(root / "state"),
@@ -156,6 +169,8 @@ def main() -> None:
             lost += notes.read_bytes() != text
         lost += appends_killed(tally, root, env, args.appends)
         lost += disk_full(tally, root, env)
+        lost += hostile_packs(tally, root, env)
+        lost += model_servers(tally, root, env)
         lost += signals_at_the_verdict(tally, root, env, args.signals)
         lost += log_links(tally, root, env)
     report(tally, lost)
@@ -167,64 +182,6 @@ def report(tally: Tally, lost: int) -> None:
         print(f"{area:22} {tried:6} {tracebacks:10} {exit1:7} {hangs:6} {peak / 1e6:8.1f}")
     total = [sum(row[i] for row in tally.rows.values()) for i in range(4)]
     print(f"{'all':22} {total[0]:6} {total[1]:10} {total[2]:7} {total[3]:6}   data lost: {lost}")
-
-
-ONLY = ("signals at the verdict", "log links")
-
-
-def run_only(args: argparse.Namespace) -> None:
-    """The areas named by --only, each in a fresh folder."""
-    tally, lost = Tally(), 0
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        env = dict(os.environ, GM_SPEECH="off", GM_LISTEN="off", XDG_STATE_HOME=str(root / "state"),
-                   XDG_DATA_HOME=str(root / "data"), GM_SCORE_FILE=str(root / "m.jsonl"))
-        if "signals at the verdict" in args.only:
-            lost += signals_at_the_verdict(tally, root, env, args.signals)
-        if "log links" in args.only:
-            lost += log_links(tally, root, env)
-    report(tally, lost)
-
-
-NIGHT_KEYS = b"\n\n\n\n" + b"3\n1\n" + b"\n" + b"werewolf traitor\n"  # Aki executed: the Traitor Werewolf
-VERDICT = b"the Traitor Werewolf was executed and wins alone"
-VERDICT_SIGNALS = ("SIGKILL", "SIGINT", "SIGHUP", "SIGTERM")
-
-
-def signals_at_the_verdict(tally: Tally, root: Path, env: dict, count: int) -> int:
-    """`count` typed nights per signal, each sent the signal as its verdict is printed (stdin kept
-    open, so the night is still running); every night whose verdict was printed must be in
-    `gm werewolf evening`. Returns the nights lost."""
-    area, lost = "signals at the verdict", 0
-    for name in VERDICT_SIGNALS:
-        group, printed = f"verdict-{name}", 0
-        for _ in range(count):
-            child = subprocess.Popen([*GM, "werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale",
-                                      "0.001", "--pause", "0", "--group", group], cwd=root, env=env,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            hung = threading.Event()
-            timer = threading.Timer(SAFETY_NET, lambda child=child, hung=hung: (hung.set(), child.kill()))
-            timer.start()
-            child.stdin.write(NIGHT_KEYS)
-            child.stdin.flush()
-            for line in iter(child.stdout.readline, b""):
-                if VERDICT in line:
-                    printed += 1
-                    child.send_signal(getattr(signal, name))
-                    break
-            child.stdin.close()  # a question asked after the signal ends at once
-            child.stdout.read()
-            err = child.stderr.read()
-            _, status, usage = os.wait4(child.pid, 0)
-            child.returncode = os.waitstatus_to_exitcode(status)
-            timer.cancel()
-            tally.count(area, f"{area}: {name}", hung.is_set(), child.returncode, err, usage.ru_maxrss * 1024)
-        shown = subprocess.run([*GM, "werewolf", "evening", "--group", group, "--json"], cwd=root, env=env,
-                               capture_output=True, timeout=SAFETY_NET)
-        kept = json.loads(shown.stdout)["all_time"]["nights"] if shown.returncode == 0 else 0
-        print(f"signals at the verdict: {name}: {count} nights, {printed} verdicts printed, {kept} in the evening")
-        lost += max(0, printed - kept)
-    return lost
 
 
 def appends_killed(tally: Tally, root: Path, env: dict, count: int) -> int:
@@ -270,6 +227,120 @@ def disk_full(tally: Tally, root: Path, env: dict) -> int:
     whole = data.endswith(b"\n")
     flows = data.count(b'"kind":"flow"')
     return (not whole) + max(0, acknowledged - flows)
+
+
+def hostile_packs(tally: Tally, root: Path, env: dict) -> int:
+    """Each hostile voice pack (tests/hostile_packs.py) in its own $GM_VOICE_PACKS folder, with the
+    command that renders the line it breaks: each must be refused (exit 2) in one line. Returns how
+    many were not (a pack gm took, or said more or less than one line about)."""
+    from hostile_packs import NOT_PACKS, SHAPES
+
+    wrong = 0
+    shapes = {name: (build, command) for name, (build, command, _) in SHAPES.items()}
+    shapes |= {f"no file: {kind}": (build, SHAPES["attribute"][1]) for kind, build in NOT_PACKS.items()}
+    for number, (name, (build, command)) in enumerate(shapes.items()):
+        folder = root / "packs" / str(number)
+        build(folder)
+        code = tally.run("hostile packs", command, root, dict(env, GM_VOICE_PACKS=str(folder)))
+        said = tally.said
+        if code != 2 or said.count(b"\n") != 1:
+            wrong += 1
+            print(f"  not refused in one line: pack {name!r}: exit {code}: {said[-200:]!r}", file=sys.stderr)
+    print(f"hostile packs: {len(shapes)} packs, {len(shapes) - wrong} refused in one line")
+    return wrong
+
+
+def model_servers(tally: Tally, root: Path, env: dict) -> int:
+    """`gm voice model --get en --url` against a local server sending what is no model: a small zip
+    of a model's file names, a zip bomb, a body with no length past the ceiling, a truncated zip,
+    `../` members, a claimed length past any model, garbage, a 404; and downloads killed midway
+    (SIGKILL), each followed by a `--get` that must clear what it left. The model in use must
+    stay as it was after each: returns how many times it did not (or a leftover stayed)."""
+    from test_model_install import OLD, bomb
+    from test_voice_models import MODEL, make_model, model_zip
+
+    files: dict[str, tuple[bytes, bool, float]] = {}
+
+    models = root / "data" / "gm" / "models"
+    model = make_model(models / "en", OLD)
+
+    def intact() -> bool:
+        found = {str(p.relative_to(model)): p.read_bytes() for p in model.rglob("*") if p.is_file()}
+        return found == OLD and sorted(p.name for p in models.iterdir()) == ["en"]
+
+    whole = model_zip()
+    escape = model_zip({**{f"m/{k}": v for k, v in MODEL.items()}, "../escape.txt": b"out"}, top="")
+    cases = {
+        "/names.zip": (whole, True, 0.0, {}), "/bomb.zip": (bomb(512 << 20), True, 0.0, {}),
+        "/endless.zip": (bytes(64 << 20), False, 0.0, {"GM_MODEL_MAX_MB": "1"}),
+        "/claims.zip": (bytes(2 << 20), True, 0.0, {"GM_MODEL_MAX_MB": "1"}),
+        "/cut.zip": (whole[:len(whole) // 2], True, 0.0, {}), "/escape.zip": (escape, True, 0.0, {}),
+        "/garbage.zip": (os.urandom(1 << 20), True, 0.0, {}), "/missing.zip": (b"", True, 0.0, {}),
+    }
+    lost = 0
+    with serving(file_handler(files, [])) as port:
+        for path, (body, with_length, pause, extra) in cases.items():
+            if path != "/missing.zip":
+                files[path] = (body, with_length, pause)
+            tally.run("model servers", ["voice", "model", "--get", "en", "--url", f"http://127.0.0.1:{port}{path}"],
+                      root, dict(env, **extra))
+            lost += not intact()
+        files["/slow.zip"] = (bytes(256 << 20), True, 0.01)
+        for _ in range(3):  # killed while it downloads; the next --get clears what it left
+            child = subprocess.Popen([*GM, "voice", "model", "--get", "en", "--url", f"http://127.0.0.1:{port}/slow.zip"],
+                                     cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+            tally.rows["model servers"][0] += 1
+            time.sleep(2.0)
+            child.send_signal(signal.SIGKILL)
+            child.wait()
+            tally.run("model servers", ["voice", "model", "--get", "en", "--url", f"http://127.0.0.1:{port}/names.zip"],
+                      root, env)
+            lost += not intact()
+    print(f"model servers: {len(cases) + 6} runs, the model in use intact after {len(cases) + 3 - lost} of "
+          f"{len(cases) + 3} checks")
+    return lost
+
+
+NIGHT_KEYS = b"\n\n\n\n" + b"3\n1\n" + b"\n" + b"werewolf traitor\n"  # Aki executed: the Traitor Werewolf
+VERDICT = b"the Traitor Werewolf was executed and wins alone"
+VERDICT_SIGNALS = ("SIGKILL", "SIGINT", "SIGHUP", "SIGTERM")
+
+
+def signals_at_the_verdict(tally: Tally, root: Path, env: dict, count: int) -> int:
+    """`count` typed nights per signal, each sent the signal as its verdict is printed (stdin kept
+    open, so the night is still running); every night whose verdict was printed must be in
+    `gm werewolf evening`. Returns the nights lost."""
+    area, lost = "signals at the verdict", 0
+    for name in VERDICT_SIGNALS:
+        group, printed = f"verdict-{name}", 0
+        for _ in range(count):
+            child = subprocess.Popen([*GM, "werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale",
+                                      "0.001", "--pause", "0", "--group", group], cwd=root, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            hung = threading.Event()
+            timer = threading.Timer(SAFETY_NET, lambda child=child, hung=hung: (hung.set(), child.kill()))
+            timer.start()
+            child.stdin.write(NIGHT_KEYS)
+            child.stdin.flush()
+            for line in iter(child.stdout.readline, b""):
+                if VERDICT in line:
+                    printed += 1
+                    child.send_signal(getattr(signal, name))
+                    break
+            child.stdin.close()  # a question asked after the signal ends at once
+            child.stdout.read()
+            err = child.stderr.read()
+            _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+            timer.cancel()
+            tally.count(area, f"{area}: {name}", hung.is_set(), child.returncode, err, usage.ru_maxrss * 1024)
+        shown = subprocess.run([*GM, "werewolf", "evening", "--group", group, "--json"], cwd=root, env=env,
+                               capture_output=True, timeout=SAFETY_NET)
+        kept = json.loads(shown.stdout)["all_time"]["nights"] if shown.returncode == 0 else 0
+        print(f"signals at the verdict: {name}: {count} nights, {printed} verdicts printed, {kept} in the evening")
+        lost += max(0, printed - kept)
+    return lost
 
 
 def log_links(tally: Tally, root: Path, env: dict) -> int:

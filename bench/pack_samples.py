@@ -32,8 +32,8 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 # Sections only ever printed, never said: they need no kana.
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
                 "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
-                "werewolf.group.", "werewolf.results.", "voice.model.", "voice.check.", "voice.hear.",
-                "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.")
+                "werewolf.group.", "werewolf.results.", "werewolf.screen.", "voice.model.", "voice.check.",
+                "voice.hear.", "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.")
 
 
 def spoken(key: str) -> bool:

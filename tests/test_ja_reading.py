@@ -93,7 +93,7 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
     assert sorted(en_keys) == sorted(ja_keys) == sorted(ko_keys)
     allowed = set(samples.NAMES) | {"gm", "score", "new", "ALICE", "BOB", "help", "voice", "list", "players",
                                     "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID",
-                                    "night.wav", "whisper", "Whisper", "listener", "NAME",
+                                    "night.wav", "whisper", "Whisper", "listener", "NAME", "screen",
                                     "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "undo",
                                     "flow", "foul", "keep-stock", "angel-cut", "won", "HU-R6",
                                     "HW-R1", "HW-R2", "HW-R4", "HW-R7", "JSON", "werewolf", "play", "evening.json",

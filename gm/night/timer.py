@@ -23,7 +23,9 @@ _STAY_PAUSED = "stay paused"  # the answer to Ctrl-C that neither resumes nor en
 
 
 class TimerDisplay(Protocol):
-    def show(self, remaining: float, paused: bool) -> None: ...
+    def show(self, remaining: float, paused: bool, added: int = 0) -> None:
+        """The time left, whether it is paused, and the seconds added to the discussion so far."""
+
 
     def close(self) -> None: ...
 
@@ -31,7 +33,7 @@ class TimerDisplay(Protocol):
 class NoDisplay:
     """Shows nothing: the spoken and printed cues are the timer (no terminal, or tests)."""
 
-    def show(self, remaining: float, paused: bool) -> None:
+    def show(self, remaining: float, paused: bool, added: int = 0) -> None:
         """The time is not drawn."""
 
     def close(self) -> None:
@@ -95,7 +97,7 @@ class Discussion:
         self._end = start + self.seconds
         self._paused_left: float | None = None
         self._marks = cue_marks(self.seconds)
-        result = DiscussionResult(Ended.TIME_UP, start, start)
+        result = self._result = DiscussionResult(Ended.TIME_UP, start, start)
         pending: str | None = None
         while True:
             try:
@@ -123,7 +125,7 @@ class Discussion:
             if remaining <= 0:
                 self.say(self._line("werewolf.timer.up", urgent=True))
                 return _TIME_UP
-        self.display.show(max(0.0, remaining), self._paused_left is not None)
+        self.display.show(max(0.0, remaining), self._paused_left is not None, self._result.added)
         wait = TICK if self._paused_left is not None else _next_wait(remaining, self._marks)
         return self.controls.poll(wait) if self.controls else self._sleep(wait)
 
