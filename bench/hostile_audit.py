@@ -6,9 +6,12 @@ option; the match index and the evening file beside them; lone surrogates and es
 in JSON and journal names; huge numbers for every number option; closed standard streams; files
 that never were journals; appends killed at random moments (SIGKILL) and a file-size limit as a
 full disk; hostile voice packs (tests/hostile_packs.py) and hostile model servers for
-`gm voice model --get` (`--only packs models` runs just those two). Per area it prints: tried,
-tracebacks, exit 1, hangs (no end within the safety net), peak memory, and what was lost
-(acknowledged events; a model in use; a pack taken instead of refused).
+`gm voice model --get`; signals at the verdict (SIGKILL, SIGINT, SIGHUP, SIGTERM as a typed
+night's verdict is printed: the night must be in `gm werewolf evening`); `--log` given links,
+files gm did not write, read-only and others' files (each refused, exit 2, its target unchanged).
+`--only packs models verdict log-links` runs just those. Per area it prints: tried, tracebacks,
+exit 1, hangs (no end within the safety net), peak memory, and what was lost (acknowledged events
+or nights; a model in use; a pack taken instead of refused; a --log target changed).
 """
 
 from __future__ import annotations
@@ -42,8 +45,6 @@ class Tally:
 
     def run(self, area: str, args: list[str], cwd: Path, env: dict, stdin=subprocess.DEVNULL, preexec=None) -> int:
         """Run one gm process; count it, and what went wrong; its exit code (-9: killed as hung)."""
-        row = self.rows[area]
-        row[0] += 1
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             child = subprocess.Popen([*GM, *args], cwd=cwd, env=env, stdin=stdin, stdout=out, stderr=err,
                                      preexec_fn=preexec)
@@ -57,18 +58,23 @@ class Tally:
             err.seek(0)
             self.said = err.read()  # the last run's standard error
             both = out.read() + self.said
-        shown = f"{area}: gm {' '.join(args)}"[:200]
-        if hung.is_set():
+        self.count(area, f"{area}: gm {' '.join(args)}"[:200], hung.is_set(), code, both, usage.ru_maxrss * 1024)
+        return code
+
+    def count(self, area: str, shown: str, hung: bool, code: int, output: bytes, peak: int) -> None:
+        """Count one finished gm process of `area`, and what went wrong (said on stderr as `shown`)."""
+        row = self.rows[area]
+        row[0] += 1
+        if hung:
             row[3] += 1
             print(f"  hang: {shown}", file=sys.stderr)
-        elif b"Traceback" in both or b"bug in gm" in both:
+        elif b"Traceback" in output or b"bug in gm" in output:
             row[1] += 1
-            print(f"  traceback: {shown}: {both[-300:]!r}", file=sys.stderr)
+            print(f"  traceback: {shown}: {output[-300:]!r}", file=sys.stderr)
         if code == 1:
             row[2] += 1
-            print(f"  exit 1: {shown}: {both[-300:]!r}", file=sys.stderr)
-        row[4] = max(row[4], usage.ru_maxrss * 1024)
-        return code
+            print(f"  exit 1: {shown}: {output[-300:]!r}", file=sys.stderr)
+        row[4] = max(row[4], peak)
 
 
 def hostile_paths(root: Path) -> dict[str, Path]:
@@ -98,7 +104,10 @@ HUGE = ["9" * 30, "-" + "9" * 30, "1" + "0" * 400, "1e400", "-1e400"]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--appends", type=int, default=200, help="appends of which some are killed")
-    parser.add_argument("--only", nargs="+", choices=("packs", "models"), help="run only these areas")
+    parser.add_argument("--only", nargs="+", choices=("packs", "models", "verdict", "log-links"),
+                        help="run only these areas")
+    parser.add_argument("--signals", type=int, default=25, metavar="N",
+                        help="nights stopped by each signal as the verdict is printed (the issue's goal: 100)")
     args = parser.parse_args()
     tally = Tally()
     lost = 0
@@ -109,6 +118,8 @@ def main() -> None:
                        XDG_DATA_HOME=str(root / "data"), GM_SCORE_FILE=str(root / "m.jsonl"))
             lost += hostile_packs(tally, root, env) if "packs" in args.only else 0
             lost += model_servers(tally, root, env) if "models" in args.only else 0
+            lost += signals_at_the_verdict(tally, root, env, args.signals) if "verdict" in args.only else 0
+            lost += log_links(tally, root, env) if "log-links" in args.only else 0
         report(tally, lost)
         return
     with tempfile.TemporaryDirectory() as tmp:
@@ -160,15 +171,17 @@ def main() -> None:
         lost += disk_full(tally, root, env)
         lost += hostile_packs(tally, root, env)
         lost += model_servers(tally, root, env)
+        lost += signals_at_the_verdict(tally, root, env, args.signals)
+        lost += log_links(tally, root, env)
     report(tally, lost)
 
 
 def report(tally: Tally, lost: int) -> None:
-    print(f"{'area':14} {'tried':>6} {'tracebacks':>10} {'exit 1':>7} {'hangs':>6} {'peak MB':>8}")
+    print(f"{'area':22} {'tried':>6} {'tracebacks':>10} {'exit 1':>7} {'hangs':>6} {'peak MB':>8}")
     for area, (tried, tracebacks, exit1, hangs, peak) in tally.rows.items():
-        print(f"{area:14} {tried:6} {tracebacks:10} {exit1:7} {hangs:6} {peak / 1e6:8.1f}")
+        print(f"{area:22} {tried:6} {tracebacks:10} {exit1:7} {hangs:6} {peak / 1e6:8.1f}")
     total = [sum(row[i] for row in tally.rows.values()) for i in range(4)]
-    print(f"{'all':14} {total[0]:6} {total[1]:10} {total[2]:7} {total[3]:6}   data lost: {lost}")
+    print(f"{'all':22} {total[0]:6} {total[1]:10} {total[2]:7} {total[3]:6}   data lost: {lost}")
 
 
 def appends_killed(tally: Tally, root: Path, env: dict, count: int) -> int:
@@ -287,6 +300,88 @@ def model_servers(tally: Tally, root: Path, env: dict) -> int:
     print(f"model servers: {len(cases) + 6} runs, the model in use intact after {len(cases) + 3 - lost} of "
           f"{len(cases) + 3} checks")
     return lost
+
+
+NIGHT_KEYS = b"\n\n\n\n" + b"3\n1\n" + b"\n" + b"werewolf traitor\n"  # Aki executed: the Traitor Werewolf
+VERDICT = b"the Traitor Werewolf was executed and wins alone"
+VERDICT_SIGNALS = ("SIGKILL", "SIGINT", "SIGHUP", "SIGTERM")
+
+
+def signals_at_the_verdict(tally: Tally, root: Path, env: dict, count: int) -> int:
+    """`count` typed nights per signal, each sent the signal as its verdict is printed (stdin kept
+    open, so the night is still running); every night whose verdict was printed must be in
+    `gm werewolf evening`. Returns the nights lost."""
+    area, lost = "signals at the verdict", 0
+    for name in VERDICT_SIGNALS:
+        group, printed = f"verdict-{name}", 0
+        for _ in range(count):
+            child = subprocess.Popen([*GM, "werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale",
+                                      "0.001", "--pause", "0", "--group", group], cwd=root, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            hung = threading.Event()
+            timer = threading.Timer(SAFETY_NET, lambda child=child, hung=hung: (hung.set(), child.kill()))
+            timer.start()
+            child.stdin.write(NIGHT_KEYS)
+            child.stdin.flush()
+            for line in iter(child.stdout.readline, b""):
+                if VERDICT in line:
+                    printed += 1
+                    child.send_signal(getattr(signal, name))
+                    break
+            child.stdin.close()  # a question asked after the signal ends at once
+            child.stdout.read()
+            err = child.stderr.read()
+            _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+            timer.cancel()
+            tally.count(area, f"{area}: {name}", hung.is_set(), child.returncode, err, usage.ru_maxrss * 1024)
+        shown = subprocess.run([*GM, "werewolf", "evening", "--group", group, "--json"], cwd=root, env=env,
+                               capture_output=True, timeout=SAFETY_NET)
+        kept = json.loads(shown.stdout)["all_time"]["nights"] if shown.returncode == 0 else 0
+        print(f"signals at the verdict: {name}: {count} nights, {printed} verdicts printed, {kept} in the evening")
+        lost += max(0, printed - kept)
+    return lost
+
+
+def log_links(tally: Tally, root: Path, env: dict) -> int:
+    """`werewolf play --log` given what it must never append to: links (to a file, to a log gm
+    wrote, to /dev/zero, to nowhere), text files, a read-only log, another user's log (as root), a
+    FIFO. Each must be refused with exit 2 and leave its target as it was; returns those that were not."""
+    folder = root / "log links"
+    folder.mkdir()
+    log = b'{"t": 0.0, "type": "setup"}\n'
+    targets = {"system file": b"root:x:0:0:root:/root:/bin/bash\n", "gm log": log, "notes": b"hello notes\n",
+               "json": b"[1, 2]\n", "binary": b"\xff\xfe\0"}
+    cases: dict[str, tuple[Path, Path | None]] = {}
+    for name, data in targets.items():
+        (folder / name).write_bytes(data)
+        (folder / f"link to {name}").symlink_to(folder / name)
+        cases[f"link to {name}"] = (folder / f"link to {name}", folder / name)
+        if name != "gm log":
+            cases[name] = (folder / name, folder / name)
+    (folder / "read-only log").write_bytes(log)
+    (folder / "read-only log").chmod(0o444)
+    cases["read-only log"] = (folder / "read-only log", folder / "read-only log")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        (folder / "others' log").write_bytes(log)
+        os.chown(folder / "others' log", 65534, 65534)
+        cases["others' log"] = (folder / "others' log", folder / "others' log")
+    (folder / "zero").symlink_to("/dev/zero")
+    (folder / "dangling").symlink_to(folder / "missing")
+    os.mkfifo(folder / "fifo")
+    cases.update({"link to /dev/zero": (folder / "zero", None), "dangling link": (folder / "dangling", None),
+                  "fifo": (folder / "fifo", None)})
+    before = {name: target.read_bytes() for name, (_, target) in cases.items() if target is not None}
+    bad = 0
+    for name, (path, target) in cases.items():
+        code = tally.run("log links", ["werewolf", "play", "--players", "A,B,C,D", "--time-scale", "0.001",
+                                       "--pause", "0", "--log", str(path)], root, env)
+        changed = target is not None and target.read_bytes() != before[name]
+        if code != 2 or changed or (name == "dangling link" and (folder / "missing").exists()):
+            bad += 1
+            print(f"  log links: {name}: exit {code}{', target changed' if changed else ''}", file=sys.stderr)
+    print(f"log links: {len(cases)} paths, {bad} not refused or changed")
+    return bad
 
 
 if __name__ == "__main__":

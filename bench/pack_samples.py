@@ -26,7 +26,7 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
                   "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
                   "position", "size", "guess", "index", "limit", "nights", "need", "more", "most",
                   "played", "cards", "counted", "tonight", "evenings", "line", "wins", "workers", "asked",
-                  "cores", "room"}
+                  "cores", "room", "minutes"}
 
 
 # Sections only ever printed, never said: they need no kana.

@@ -460,3 +460,27 @@ def test_the_espeak_driver_s_saved_note_is_dropped_and_every_other_write_kept(tm
     for text in ("Night falls.", "\n", f"Audio saved to {tmp_path / 'line.wav'}", "\n", "\n", "Audio saved to x", "\n"):
         quiet.write(text)
     assert out.getvalue() == "Night falls.\n\nAudio saved to x\n"
+
+
+@pytest.mark.parametrize("text, rate, minutes", [("あ" * 9000, 150, 20), ("ab " * 1500, 80, 8), ("가" * 3000, 150, 8),
+                                                 ("漢" * 1200, 150, 6)])
+def test_a_text_is_bounded_by_how_long_it_takes_to_say(text, rate, minutes):
+    """9,000 kana once took 35 s to render into a 78 MB WAV: refused whole, before any engine."""
+    with pytest.raises(TooLongToSay) as refused:
+        check_speakable(text, rate)
+    assert refused.value.fields == {"minutes": minutes, "most": 5}
+
+
+@pytest.mark.parametrize("text, rate", [("ab " * 1500, 150), ("あ" * 2000, 150), ("가" * 1900, 400)])
+def test_a_text_of_a_few_minutes_is_said(text, rate):
+    assert check_speakable(text, rate) == text
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "gm: text too long to say: about 20 minutes of speech (at most 5); say it in parts\n"),
+    ("ja", "gm: 長すぎて読み上げられません: 約20分かかります (最大5分)。分けて読み上げてください\n"),
+])
+def test_voice_say_refuses_a_long_text_in_one_line_writing_nothing(tmp_path, lang, said):
+    result = CliRunner().invoke(app, ["voice", "say", "あ" * 9000, "--to", str(tmp_path / "x.wav"), "--lang", lang])
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", said)
+    assert list(tmp_path.iterdir()) == []

@@ -8,6 +8,7 @@ import typer
 
 from gm.commands.common import GmApp, fail, input_errors, print_json, speak_lines
 from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
+from gm.files import to_stderr
 from gm.speech.settings import SpeechSettings
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def _workers(asked: int, deals: int) -> int:
         memory = free_memory()
         room = memory // WORKER_BYTES if memory is not None else cores()
         line = _words().text("solitaire.workers.fewer", workers=workers, asked=asked, cores=cores(), room=room)
-        typer.echo(f"gm: {line}", err=True)
+        to_stderr(line)
     return workers
 
 

@@ -78,7 +78,10 @@ def say(
         "--to", metavar="WAV", help="Write the speech to this WAV file instead of playing it.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print what was rendered as JSON (with --to).")] = False,
 ) -> None:
-    """Speak a line (or write it to a WAV file): a check that speech works."""
+    """Speak a line (or write it to a WAV file): a check that speech works.
+
+    A text that would take more than about five minutes to say is refused whole (never cut).
+    """
     from gm.ports import Line
     from gm.speech.pieces import check_speakable
     from gm.speech.notes import Notes
@@ -90,7 +93,8 @@ def say(
     settings = SpeechSettings(lang=lang, speech="on", voice=voice, rate=rate, volume=volume)
     with input_errors(lang):
         words = Voice(lang)
-        line = words.line("voice.sample") if text is None else Line("voice.say", check_speakable(text), text)
+        checked = None if text is None else check_speakable(text, settings.wpm)
+        line = words.line("voice.sample") if checked is None else Line("voice.say", checked, checked)
         if to is None:
             speaker = open_speaker(settings)
             speaker.say(line)
@@ -322,6 +326,7 @@ def hear_command(
     book = phrasebook(question, model, Vocabulary.from_voice(voice), voice.spoken_word)
     for wav, source in zip(wavs, sources):
         heard = Listener(model, source).hear_once(book)
+        source.close()
         answer = book.match(heard) if heard is not None else None
         text = heard.text if heard is not None else ""
         if json_out:

@@ -12,7 +12,7 @@ from gm.commands.common import GmApp, input_errors, print_json
 from gm.commands.options import LANG, Json, Lang, text_up_to, whole_in
 from gm.commands.werewolf_play import play
 from gm.commands.werewolf_rules import rules
-from gm.files import json_value, read_stream, read_text
+from gm.files import json_value, printable, read_stream, read_text
 
 if TYPE_CHECKING:
     from gm.text.lines import Voice
@@ -230,7 +230,7 @@ def _record_of(path: Path, voice: Voice) -> Record:
         return Record(evening_from_json(data).nights)
     record, skipped = read_record(path)
     for line, reason in skipped:
-        typer.echo(voice.text("werewolf.group.skipped", path=str(path), line=line, reason=reason), err=True)
+        typer.echo(printable(voice.text("werewolf.group.skipped", path=str(path), line=line, reason=reason)), err=True)
     return record
 
 

@@ -74,7 +74,8 @@ def play(
         "--roll-call", help="Ask each voter in turn instead of counting fingers.")] = False,
     log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="Write the JSON-lines log of the nights to this file (default: a new file "
-                                      "in gm's data folder); a second evening is appended.")] = None,
+                                      "in gm's data folder); a second evening is appended. Only a log gm "
+                                      "wrote, your own, is appended to (never a link); /dev/null keeps none.")] = None,
     group: Annotated[str | None, typer.Option(
         "--group", metavar="NAME", parser=text_up_to(200),
         help="Keep the results under this group, evening after evening (default: the players, in any "
@@ -108,7 +109,7 @@ def play(
     from gm.night.evening import run_evening
     from gm.hearing.model_loading import listener_name
     from gm.night.groups import GroupFile, default_group
-    from gm.night.log import NightLog, new_log_path
+    from gm.night.log import NightLog, check_log, new_log_path
     from gm.night.runner import NightStopped
     from gm.night.screen import NightScreen, wanted
     from gm.night.terminal import KeyControls, LiveCountdown
@@ -126,6 +127,8 @@ def play(
         spec = listen_spec(listen, listen_from)
         listener = listener_name(listener)
         recording = read_recording(spec, clock)  # every refusal comes before the speaker's notes
+        if log is not None:
+            check_log(log)
         speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume, readings))
         asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True,
                            recording=recording, listener=listener, device=input_device(device))

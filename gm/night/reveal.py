@@ -9,7 +9,7 @@ make impossible is said with the verdict and logged with it; the verdict stands 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from gm.night.context import NightContext
@@ -94,31 +94,35 @@ def _inquire(ctx: NightContext, executed: str | None) -> Known:
     return known
 
 
-def _check_count(ctx: NightContext, known: Known, counted: int | None) -> Miscount | None:
+def _say_miscount(ctx: NightContext, found: Miscount | None) -> None:
     """Say and log, right after the verdict, a vote total the revealed cards make impossible (HW-R4's
     voters), and that the verdict stands (HW-R8)."""
-    found = miscount(known, counted) if counted is not None else None
     if found is None:
-        return None
+        return
     ctx.log("miscount", **found.to_json())
     if found.counted < found.low:
         ctx.say("werewolf.reveal.miscount_under", counted=found.counted, low=found.low)
-        return found
+        return
     why = [ctx.voice.line("werewolf.reveal.no_vote_traitor") if reason == TRAITOR
            else ctx.voice.line("werewolf.reveal.no_vote_turned", name=name) for reason, name in found.no_vote]
     ctx.say("werewolf.reveal.miscount_over", counted=found.counted, why=why)
-    return found
 
 
-def run_reveal(ctx: NightContext, vote: Outcome) -> Reveal:
-    """Find out who won, asking only what every player's side depends on."""
+def run_reveal(ctx: NightContext, vote: Outcome, judged: Callable[[Reveal], None] = lambda reveal: None) -> Reveal:
+    """Find out who won, asking only what every player's side depends on.
+
+    `judged` gets the verdict before it is said (the evening keeps the night there), so a night
+    whose verdict the table heard is never lost to a process stopped right after it."""
     executed = None if vote.panic else vote.executed
     ctx.say("werewolf.reveal.intro")
     known = _inquire(ctx, executed)
     found = verdict(known)
-    line = ctx.say(verdict_key(found), **found.fields)
-    wrong = _check_count(ctx, known, vote.total)
+    line = ctx.voice.line(verdict_key(found), **found.fields)
+    wrong = miscount(known, vote.total) if vote.total is not None else None
     result = Reveal(executed, found.winning_side, tuple(found.winners), found.sides, line.text)
     ctx.log("verdict", executed=executed, winning_side=result.winning_side, winners=list(result.winners),
             sides=dict(result.sides), reason=result.reason, miscount=wrong.to_json() if wrong else None)
+    judged(result)
+    ctx.say(line)
+    _say_miscount(ctx, wrong)
     return result

@@ -7,13 +7,16 @@ cap on a piece's length keeps any text within what an engine can take (espeak-ng
 
 from __future__ import annotations
 
+import math
 import re
 
 from gm.errors import GmError
+from gm.speech.settings import DEFAULT_RATE
+from scorer.refusal import Refusal
 
 PIECE_CHARS = 300  # longest piece handed to an engine at once
 CLAUSE_CHARS = 80  # a later sentence longer than this is cut at its commas (the first one always is)
-MAX_CHARS = 10_000  # longest text spoken at all (about ten minutes of speech)
+MAX_SECONDS = 300  # longest text spoken at all: about five minutes of speech (`spoken_seconds`)
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
 _CLAUSE_END = re.compile(r"(?<=[,;])\s+|(?<=[、，；])\s*")
@@ -24,8 +27,34 @@ class NothingToSay(GmError):
     """A text with no letter or digit in it: there is nothing for a voice to say."""
 
 
-class TooLongToSay(GmError):
-    """A text longer than MAX_CHARS."""
+class TooLongToSay(GmError, Refusal):
+    """A text that would take longer than MAX_SECONDS to say (`errors.voice.too_long` words it)."""
+
+    prefix = "voice"
+
+
+# Seconds one character takes to say at DEFAULT_RATE, by script: a kana is a mora (Open JTalk says
+# about 7.5 a second), a kanji about two morae, a Hangul block a syllable; any other letter or
+# digit about an English letter (150 words a minute, 5 letters and a space each). Spaces and
+# punctuation count nothing.
+_KANA, _KANJI, _HANGUL, _LETTER = 0.13, 0.26, 0.15, 0.08
+
+
+def _char_seconds(char: str) -> float:
+    code = ord(char)
+    if 0x3040 <= code <= 0x30FF or 0xFF66 <= code <= 0xFF9D:
+        return _KANA
+    if 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF:
+        return _KANJI
+    if 0xAC00 <= code <= 0xD7A3:
+        return _HANGUL
+    return _LETTER if char.isalnum() else 0.0
+
+
+def spoken_seconds(text: str, rate: int = DEFAULT_RATE) -> float:
+    """About how many seconds `text` takes to say at `rate` words a minute (an estimate from its
+    characters, before any engine renders it: what bounds the time and the WAV a text costs)."""
+    return sum(map(_char_seconds, text)) * DEFAULT_RATE / rate
 
 
 def speakable(text: str) -> bool:
@@ -33,12 +62,16 @@ def speakable(text: str) -> bool:
     return bool(_SPEAKABLE.search(text))
 
 
-def check_speakable(text: str) -> str:
-    """`text` itself, or NothingToSay / TooLongToSay naming what is wrong with it."""
+def check_speakable(text: str, rate: int = DEFAULT_RATE) -> str:
+    """`text` itself, or NothingToSay / TooLongToSay naming what is wrong with it: a text is refused
+    whole, never cut, when it would take more than MAX_SECONDS to say at `rate` words a minute."""
     if not speakable(text):
         raise NothingToSay(f"nothing to say in {text!r}: it has no letter or digit")
-    if len(text) > MAX_CHARS:
-        raise TooLongToSay(f"text too long to say: {len(text)} characters (at most {MAX_CHARS})")
+    seconds = spoken_seconds(text, rate)
+    if seconds > MAX_SECONDS:
+        minutes, most = math.ceil(seconds / 60), MAX_SECONDS // 60
+        raise TooLongToSay(f"text too long to say: about {minutes} minutes of speech (at most {most}); "
+                           "say it in parts", "too_long", minutes=minutes, most=most)
     return text
 
 
