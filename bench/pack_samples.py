@@ -20,7 +20,8 @@ READINGS = {"健": "けん"}
 NAMES = ("健", "みお", "Alice", "Mike", "Kate")
 
 _NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "taker", "fouler",
-                "traitor_werewolf", "word", "command", "text", "holder", "head", "help", "opponent", "group"}
+                "traitor_werewolf", "word", "command", "text", "part", "pair", "hint", "quit", "skip", "keep",
+                "holder", "head", "help", "opponent", "group"}
 _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total", "count",
                   "multiplier", "games", "left", "stock", "percent", "better", "number",
                   "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
@@ -33,7 +34,7 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
                 "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
                 "werewolf.group.", "werewolf.results.", "voice.model.", "voice.check.", "voice.hear.",
-                "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.")
+                "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.", "solitaire.commands.", "score.verbs.")
 
 
 def spoken(key: str) -> bool:
