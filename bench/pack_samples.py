@@ -34,7 +34,8 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
                 "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
                 "werewolf.group.", "werewolf.results.", "voice.model.", "voice.check.", "voice.hear.",
-                "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.", "solitaire.commands.", "score.verbs.")
+                "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.", "solitaire.commands.", "score.verbs.",
+                "werewolf.judge.")
 
 
 def spoken(key: str) -> bool:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from gm.commands.common import GmApp, fail, input_errors, print_json, speak_lines
+from gm.commands.common import EXIT_INTERRUPTED, GmApp, fail, input_errors, print_json, speak_lines
 from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
 from gm.speech.settings import SpeechSettings
 
@@ -79,12 +79,10 @@ def simulate(
     With --max-states, deals the solver cannot settle are left out of the distribution and
     listed under "unresolved" with the bounds known for them.
     """
-    from gm.solitaire.runs import run_deals
-    from gm.solitaire.board import histogram
+    from gm.solitaire.runs import Interrupted, run_deals
     from scorer.solitaire.layout import pyramid
-    from scorer.solitaire.simulate import POLICY_NAMES, Unresolved
+    from scorer.solitaire.simulate import POLICY_NAMES
     from scorer.solitaire.deal import check_seed
-    from scorer.solitaire.stats import summarize
 
     if policy not in POLICY_NAMES:
         fail(_words().text("errors.voice.policy", policy=policy))
@@ -93,7 +91,25 @@ def simulate(
         check_seed(seed)
     if policy == "omniscient":
         _prepare_solver()
-    results = run_deals(range(seed, seed + deals), rows, policy, _workers(workers, deals), max_states=max_states)
+    words = _words()
+    try:
+        results = run_deals(range(seed, seed + deals), rows, policy, _workers(workers, deals), max_states=max_states,
+                            time_label=words.text("solitaire.simulate.time_left"))
+        stopped = False
+    except Interrupted as interrupted:  # Ctrl-C: what was simulated so far, then exit 130
+        results, stopped = interrupted.lefts, True
+    _simulated(results, deals, policy, rows, max_states, json_out, stopped, words)
+    if stopped:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _simulated(results: list[Any], deals: int, policy: str, rows: int, max_states: int | None, json_out: bool,
+               stopped: bool, words: Voice) -> None:
+    """The figures of the deals in `results` (of `deals` asked; `stopped` by Ctrl-C before the end)."""
+    from gm.solitaire.board import histogram
+    from scorer.solitaire.simulate import Unresolved
+    from scorer.solitaire.stats import summarize
+
     unresolved = [r for r in results if isinstance(r, Unresolved)]
     settled = [r for r in results if not isinstance(r, Unresolved)]
     summary = summarize(settled, policy, rows) if settled else None  # every deal may hit --max-states
@@ -103,9 +119,10 @@ def simulate(
             "mean_left": None, "clear_rate": None, "clear_rate_ci95": None}
         if max_states is not None:
             data["unresolved"] = [r.to_json() for r in unresolved]
+        if stopped:
+            data |= {"interrupted": True, "deals_asked": deals}
         print_json(data)
         return
-    words = _words()
     if summary:
         histogram(summary, voice=words)
     else:
@@ -113,6 +130,8 @@ def simulate(
     for r in unresolved:
         typer.echo(words.text("solitaire.simulate.unresolved", limit=max_states, seed=r.seed, low=r.at_least,
                               high=r.at_most))
+    if stopped:
+        typer.echo(words.text("solitaire.simulate.interrupted", deals=len(results), asked=deals))
 
 
 def _words() -> Voice:
