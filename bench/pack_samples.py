@@ -35,7 +35,7 @@ PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook
                 "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
                 "werewolf.group.", "werewolf.results.", "voice.model.", "voice.check.", "voice.hear.",
                 "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.", "solitaire.commands.", "score.verbs.",
-                "werewolf.judge.")
+                "werewolf.judge.", "voice.ready.")
 
 
 def spoken(key: str) -> bool:
@@ -95,7 +95,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "mb": 8, "byte": count, "target": "evening.json",
         "gb": 1, "bits": 16, "this": "44100", "detail": "PortAudio -9996", "engine": "vosk", "listener": "whisper",
         "listeners": "whisper, pocketsphinx",
-        "get": "gm voice model",
+        "get": "gm voice model", "output": voice.text("voice.ready.yes"), "microphone": voice.text("voice.ready.none"),
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")
