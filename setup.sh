@@ -40,7 +40,8 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".$extras"
-# The pyramid solver is compiled to machine code once per machine (about half a minute) and cached.
+# The pyramid solver is compiled to machine code once per machine (about a minute, with a progress
+# line) and cached.
 .venv/bin/gm solitaire solve --seed 0 --json >/dev/null \
     || echo "setup: could not prepare the pyramid solver; gm solitaire solve will try again" >&2
 

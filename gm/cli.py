@@ -107,9 +107,9 @@ app = GmApp(cls=LazyGroups, help="A spoken game master for card nights played wi
 
 def _show_version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from gm import __version__
 
-        typer.echo(f"gm {version('gm')}")
+        typer.echo(f"gm {__version__}")
         raise typer.Exit()
 
 

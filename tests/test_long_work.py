@@ -98,3 +98,38 @@ def test_a_mistyped_group_is_suggested(typed, meant):
     result = runner.invoke(app, [typed])
     assert result.exit_code == 2
     assert result.stderr.strip().startswith(f"gm: no such command '{typed}'. Did you mean '{meant}'")
+
+
+def test_the_compile_progress_line_names_each_step_and_moves():
+    from gm.commands.solitaire import compile_progress
+    from gm.text.lines import Voice
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=100)
+    with compile_progress(Voice("en"), console) as tell:
+        tell("lower_bound", 17, 26)
+        tell("first search", 25, 26)
+    shown = out.getvalue()
+    assert "compiling" in shown and "lower_bound" in shown and "17/26" in shown
+    assert "first search" in shown and "25/26" in shown
+    quiet = io.StringIO()
+    with compile_progress(Voice("en"), Console(file=quiet)) as tell:  # not a terminal: nothing but the line said
+        tell("lower_bound", 17, 26)
+    assert quiet.getvalue() == ""
+
+
+@pytest.mark.slow
+def test_compiling_tells_every_function_then_the_first_search(tmp_path):
+    """The steps `gm solitaire solve` shows the first time: every marked function in order, then a
+    first search, which leaves nothing to compile at the first real one."""
+    code = ("from gm.solitaire.compiled import compiled_search\n"
+            "seen = []\n"
+            "compiled_search(lambda name, at, total: seen.append((name, at, total)))\n"
+            "print(seen)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    seen = eval(subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True,
+                               check=True).stdout)
+    total = seen[0][2]
+    assert [at for _, at, _ in seen] == list(range(total)) + [total]
+    assert {t for _, _, t in seen} == {total} and "lower_bound" in {name for name, _, _ in seen}
+    assert seen[-2][0] == seen[-1][0] == "first search"

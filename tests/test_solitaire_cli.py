@@ -155,7 +155,7 @@ def test_the_first_solve_on_a_machine_says_it_compiles_the_solver(monkeypatch):
     monkeypatch.setattr(solver_cache, "compiled", lambda: False)
     out = runner.invoke(app, ["solitaire", "solve", "--seed", "3", "--json"])
     assert out.exit_code == 0
-    assert out.stderr == "gm: compiling the pyramid solver first (once on this machine, about half a minute)\n"
+    assert out.stderr == "gm: compiling the pyramid solver first: once on this machine, about a minute\n"
     assert json.loads(out.stdout)["best_left"] == 0
     monkeypatch.setattr(solver_cache, "compiled", lambda: True)
     assert runner.invoke(app, ["solitaire", "solve", "--seed", "3", "--json"]).stderr == ""
@@ -227,7 +227,8 @@ def test_without_numba_the_solver_says_in_one_line_how_to_get_it(args):
 
     out = subprocess.run([sys.executable, "-c", WITHOUT_NUMBA, "solitaire", *args], capture_output=True, text=True)
     assert (out.returncode, out.stdout) == (2, "")
-    assert out.stderr == "gm: the pyramid solver needs numba: pip install 'gm[solver]' (./setup.sh installs it)\n"
+    assert out.stderr == ("gm: the pyramid solver needs numba: pip install 'gm-card-nights[solver]' "
+                          "(./setup.sh installs it)\n")
 
 
 @pytest.mark.slow

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Callable, Iterator
 
 import typer
 
@@ -11,6 +13,8 @@ from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume,
 from gm.speech.settings import SpeechSettings
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from gm.text.lines import Voice
 
 app = GmApp(help="7th Sense Training: the reading, the pyramid game, its odds.")
@@ -143,14 +147,42 @@ def _words() -> Voice:
 
 
 def _prepare_solver() -> None:
-    """Refuse in one line when numba is missing; say so on stderr when the solver is about to be
-    compiled (the first time on a machine)."""
+    """Refuse in one line when numba is missing. The first time on a machine, say on stderr
+    that the solver is compiled and how long that takes, and compile it here, before any
+    worker starts, with a line that moves on a terminal (each function, then the first search)."""
+    from gm.solitaire.compiled import compiled_search
     from gm.solitaire.solver_cache import check_available, compiled
 
     with input_errors():
         check_available()
     if not compiled():
-        typer.echo(f"gm: {_words().text('solitaire.simulate.compiling')}", err=True)
+        words = _words()
+        typer.echo(f"gm: {words.text('solitaire.simulate.compiling')}", err=True)
+        with compile_progress(words) as tell:
+            compiled_search(tell)
+
+
+@contextmanager
+def compile_progress(words: Voice, console: Console | None = None) -> Iterator[Callable[[str, int, int], None]]:
+    """A progress line for compiling (a rich bar with the time so far, on a terminal), as the
+    `progress` of `compiled_search`; nothing where stderr is no terminal (the line said is enough)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = console or Console(stderr=True)
+    if not console.is_terminal:
+        yield lambda name, at, total: None
+        return
+    columns = (TextColumn(words.text("solitaire.simulate.compiling_step")), TextColumn("{task.description}"),
+               BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("", total=None)
+
+        def tell(name: str, at: int, total: int) -> None:
+            bar.update(task, description=name, completed=at, total=total)
+            bar.refresh()  # each step shown as it starts; the time so far moves in between
+
+        yield tell
 
 
 @app.command()
