@@ -20,7 +20,8 @@ READINGS = {"健": "けん"}
 NAMES = ("健", "みお", "Alice", "Mike", "Kate")
 
 _NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "taker", "fouler",
-                "traitor_werewolf", "word", "command", "text", "holder", "head", "help", "opponent", "group"}
+                "traitor_werewolf", "word", "command", "text", "part", "pair", "hint", "quit", "skip", "keep",
+                "holder", "head", "help", "opponent", "group"}
 _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total", "count",
                   "multiplier", "games", "left", "stock", "percent", "better", "number",
                   "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
@@ -33,7 +34,8 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
                 "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
                 "werewolf.group.", "werewolf.results.", "werewolf.screen.", "voice.model.", "voice.check.",
-                "voice.hear.", "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.")
+                "voice.hear.", "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.", "solitaire.commands.",
+                "score.verbs.", "werewolf.judge.", "voice.ready.")
 
 
 def spoken(key: str) -> bool:
@@ -93,7 +95,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "mb": 8, "byte": count, "target": "evening.json",
         "gb": 1, "bits": 16, "this": "44100", "detail": "PortAudio -9996", "engine": "vosk", "listener": "whisper",
         "listeners": "whisper, pocketsphinx",
-        "get": "gm voice model",
+        "get": "gm voice model", "output": voice.text("voice.ready.yes"), "microphone": voice.text("voice.ready.none"),
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")

@@ -11,7 +11,7 @@ import stat
 import sys
 import unicodedata
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TextIO
 from collections.abc import Callable
 
 from gm.durable import read_at
@@ -283,3 +283,11 @@ def _write_whole(path: Path, create: Callable[[], IO[Any]], write: Callable[[IO[
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """Whether `stream` is a terminal (a closed, detached or fake stream is not)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

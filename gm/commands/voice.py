@@ -18,6 +18,7 @@ from gm.speech.settings import SpeechSettings
 from voices import LANGUAGES, default_language
 
 if TYPE_CHECKING:
+    from gm.speech.readiness import Readiness
     from gm.text.lines import Voice
 
 app = GmApp(help="Voices, microphone and speech-model checks.")
@@ -230,6 +231,34 @@ def _get_model(lang: str, table, voice, json_out: bool, url: str | None = None) 
         return
     typer.echo(voice.text("voice.model.fetched", lang=lang, path=str(fetched.path), size=fetched.size,
                           sha256=fetched.sha256))
+
+
+@app.command("ready")
+def ready_command(lang: Lang = LANG, json_out: Json = False) -> None:
+    """Whether gm can speak and listen here, by a night's own checks: the speech engine and a
+    sound output for speaking, a microphone for listening (what is missing is said)."""
+    from gm.speech.readiness import probe
+    from gm.text.lines import Voice
+
+    with input_errors():
+        words = Voice(lang)
+    found = probe(lang)
+    if json_out:
+        print_json(found.to_json())
+        return
+    for line in ready_lines(found, words):
+        typer.echo(line)
+
+
+def ready_lines(found: Readiness, words: Voice) -> list[str]:
+    """ "speaking: engine yes, sound output none — gm will print its lines", and listening's."""
+    def said(value: str | None) -> str:
+        return words.text("voice.ready.yes" if value is not None else "voice.ready.none")
+
+    speaking = "voice.ready.speaking_yes" if found.speaks else "voice.ready.speaking_no"
+    listening = "voice.ready.listening_yes" if found.listens else "voice.ready.listening_no"
+    return [words.text(speaking, engine=said(found.engine), output=said(found.output)),
+            words.text(listening, microphone=said(found.microphone))]
 
 
 @app.command("check")

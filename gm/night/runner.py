@@ -25,7 +25,7 @@ class NightResult:
 
 def _interrupt_choice(ctx: NightContext) -> str:
     answers = ("resume", "vote", "quit")
-    labels = {a: ctx.voice.text(f"werewolf.timer.choice_{a}") for a in answers}
+    labels = {a: ctx.voice.line(f"werewolf.timer.choice_{a}") for a in answers}
     choice = ctx.ask(ctx.table.choice("werewolf.timer.interrupted", answers, labels)).value
     if choice == "quit":
         raise NightStopped
