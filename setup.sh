@@ -39,6 +39,10 @@ if [ -n "$need" ]; then
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
+# A checkout installed before the distribution was named gm-card-nights holds it as "gm": one is kept.
+if .venv/bin/python -m pip show -q gm >/dev/null 2>&1; then
+    .venv/bin/python -m pip uninstall -q -y gm >/dev/null 2>&1
+fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".$extras"
 # The pyramid solver is compiled to machine code once per machine (about a minute, with a progress
 # line) and cached.
