@@ -2,7 +2,8 @@
 
 Speaking the first piece while the rest renders keeps the wait before a long line short, and a
 cap on a piece's length keeps any text within what an engine can take (espeak-ng crashes on
-100,000 letters in one call).
+100,000 letters in one call). A sentence is one part of a line as gm.text.spoken_length
+estimates it, so a line said part by part has no part longer than its longest sentence.
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 import re
 
 from gm.errors import GmError
+from gm.text.spoken_length import SENTENCE_END
 
 PIECE_CHARS = 300  # longest piece handed to an engine at once
 CLAUSE_CHARS = 80  # a later sentence longer than this is cut at its commas (the first one always is)
 MAX_CHARS = 10_000  # longest text spoken at all (about ten minutes of speech)
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
 _CLAUSE_END = re.compile(r"(?<=[,;])\s+|(?<=[、，；])\s*")
 _SPEAKABLE = re.compile(r"\w")
 
@@ -60,7 +61,7 @@ def pieces(text: str, *, clauses: bool = True) -> list[str]:
     `clauses=False` keeps sentences whole (cut at PIECE_CHARS only), for an engine that cuts a
     sentence itself where its voice pauses (Open JTalk)."""
     out: list[str] = []
-    for sentence in _SENTENCE_END.split(text.strip()):
+    for sentence in SENTENCE_END.split(text.strip()):
         cut = clauses and (not out or len(sentence) > CLAUSE_CHARS)
         clauses_of = _CLAUSE_END.split(sentence) if cut else [sentence]
         for clause in clauses_of:
