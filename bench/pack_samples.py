@@ -18,9 +18,10 @@ from scorer.werewolf.tally import GRAVEYARD
 # Sample players: a kanji name with its reading, a kana name, Latin names.
 READINGS = {"健": "けん", "雄一郎": "ゆういちろう", "京太郎": "きょうたろう"}
 NAMES = ("健", "みお", "Alice", "Mike", "Kate")
-# The longest names a table is likely to give, as each language says them: 6 characters (6 kana
-# in Japanese, where a Latin name would be said in fewer).
-LONG_NAMES = {"en": ("Robert", "Olivia"), "ja": ("雄一郎", "京太郎"), "ko": ("Robert", "Olivia")}
+# The longest names a table is likely to give, as each language says them: 6 letters, 6 kana in
+# Japanese (a Latin name is said in fewer), 4 syllables in Korean (a two-syllable surname: each
+# syllable is said as long as two Latin letters).
+LONG_NAMES = {"en": ("Robert", "Olivia"), "ja": ("雄一郎", "京太郎"), "ko": ("남궁민수", "황보지훈")}
 
 _NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "taker", "fouler",
                 "traitor_werewolf", "word", "command", "text", "holder", "head", "help", "opponent", "group"}

@@ -8,9 +8,10 @@ Every line ever said (bench/pack_samples.py) is filled with sample fields twice 
 tests use, and the longest likely ones (6 players, names of 6 characters, lists of two) — and
 each of its parts (sentences: a line is said part by part) is rendered by espeak-ng at 150 words a
 minute, given what gm's speech edge gives it (kana for Japanese). Prints per language the median
-error of the estimate (seconds and share; share over the parts longer than 5 s), the median characters a second, the parts over
-LONGEST_PART seconds (estimated / rendered), and the longest lines and parts (rendered seconds,
-estimated seconds). A line's seconds are its parts' together, as the speaker plays them.
+error of the estimate (seconds and share; share over the parts longer than 5 s), the median
+characters a second, the parts over LONGEST_PART seconds (estimated / rendered), and the longest
+lines and parts (rendered seconds, estimated seconds). A line's seconds are its parts' together, as
+the speaker plays them.
 """
 
 from __future__ import annotations
