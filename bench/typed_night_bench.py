@@ -1,8 +1,8 @@
 """A whole night typed at a terminal by a host who makes no mistake: prompts, keystrokes, the
 longest prompt line, the longest row printed on an 80-column terminal (a row wider than the
-terminal is cut mid-word by it), and the longest line said (seconds, estimated from its
-characters at the rate espeak-ng speaks English at 150 words a minute: 12.8 characters a second,
-measured over every English pack line rendered by espeak-ng).
+terminal is cut mid-word by it), and the longest line said and the longest part of a line
+(a sentence: a line is said part by part), in seconds estimated by gm.text.spoken_length
+(espeak-ng's English at 150 words a minute, checked by bench/spoken_length_bench.py).
 
     .venv/bin/python bench/typed_night_bench.py            # this tree
     .venv/bin/python bench/typed_night_bench.py --tree DIR --old  # another checkout (main)
@@ -32,9 +32,12 @@ from pathlib import Path
 from rich.cells import cell_len
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gm.text.spoken_length import line_seconds, longest_part  # noqa: E402
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 COLUMNS = 80
-EN_CHARS_PER_SECOND = 12.8  # espeak-ng, English, 150 words a minute: the median over the pack's lines
 
 # 4 players: Aki 3, Ken 1; Aki holds werewolf + villager, the traitor lies in the graveyard: the
 # villagers win: Ken, Mio and Sora. 6 players: Aki 4, Ken 2; Aki holds werewolf + villager, Rin the
@@ -93,12 +96,14 @@ def run(tree: Path, players: str, answers: list[str]) -> dict[str, object]:
     said = [json.loads(row)["text"] for row in log.read_text(encoding="utf-8").splitlines()
             if '"type": "say"' in row or '"type":"say"' in row]
     log.unlink(missing_ok=True)
-    spoken = max(said, key=len, default="")
+    spoken = max(said, key=lambda text: line_seconds(text, "en"), default="")
+    part, part_s = max((longest_part(text, "en") for text in said), key=lambda found: found[1], default=("", 0.0))
     return {"prompts": prompts, "keystrokes": typed, "longest_prompt": cell_len(longest.rstrip("\n")),
             "longest_prompt_text": longest.strip()[:100], "widest_row": cell_len(widest.rstrip()),
             "widest_row_text": widest.strip()[:100],
             "rows_over_80": sum(cell_len(row.rstrip()) > COLUMNS for row in rows),
-            "longest_said_s": round(len(spoken) / EN_CHARS_PER_SECOND, 1), "longest_said_text": spoken[:60],
+            "longest_said_s": round(line_seconds(spoken, "en"), 1), "longest_said_text": spoken[:60],
+            "longest_part_s": round(part_s, 1), "longest_part_text": part[:60],
             "exit": night.returncode, "unused": len(pending)}
 
 

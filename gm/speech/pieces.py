@@ -2,7 +2,8 @@
 
 Speaking the first piece while the rest renders keeps the wait before a long line short, and a
 cap on a piece's length keeps any text within what an engine can take (espeak-ng crashes on
-100,000 letters in one call).
+100,000 letters in one call). A sentence is one part of a line as gm.text.spoken_length
+estimates it, so a line said part by part has no part longer than its longest sentence.
 """
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ import re
 
 from gm.errors import GmError
 from gm.speech.settings import DEFAULT_RATE
+from gm.text.spoken_length import SENTENCE_END, text_seconds
 from scorer.refusal import Refusal
 
 PIECE_CHARS = 300  # longest piece handed to an engine at once
 CLAUSE_CHARS = 80  # a later sentence longer than this is cut at its commas (the first one always is)
-MAX_SECONDS = 300  # longest text spoken at all: about five minutes of speech (`spoken_seconds`)
+MAX_SECONDS = 300  # longest text spoken at all: about five minutes of speech (`text_seconds`)
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
 _CLAUSE_END = re.compile(r"(?<=[,;])\s+|(?<=[、，；])\s*")
 _SPEAKABLE = re.compile(r"\w")
 
@@ -33,30 +34,6 @@ class TooLongToSay(GmError, Refusal):
     prefix = "voice"
 
 
-# Seconds one character takes to say at DEFAULT_RATE, by script: a kana is a mora (Open JTalk says
-# about 7.5 a second), a kanji about two morae, a Hangul block a syllable; any other letter or
-# digit about an English letter (150 words a minute, 5 letters and a space each). Spaces and
-# punctuation count nothing.
-_KANA, _KANJI, _HANGUL, _LETTER = 0.13, 0.26, 0.15, 0.08
-
-
-def _char_seconds(char: str) -> float:
-    code = ord(char)
-    if 0x3040 <= code <= 0x30FF or 0xFF66 <= code <= 0xFF9D:
-        return _KANA
-    if 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF:
-        return _KANJI
-    if 0xAC00 <= code <= 0xD7A3:
-        return _HANGUL
-    return _LETTER if char.isalnum() else 0.0
-
-
-def spoken_seconds(text: str, rate: int = DEFAULT_RATE) -> float:
-    """About how many seconds `text` takes to say at `rate` words a minute (an estimate from its
-    characters, before any engine renders it: what bounds the time and the WAV a text costs)."""
-    return sum(map(_char_seconds, text)) * DEFAULT_RATE / rate
-
-
 def speakable(text: str) -> bool:
     """True when `text` has a letter or a digit (of any script) to say."""
     return bool(_SPEAKABLE.search(text))
@@ -67,7 +44,7 @@ def check_speakable(text: str, rate: int = DEFAULT_RATE) -> str:
     whole, never cut, when it would take more than MAX_SECONDS to say at `rate` words a minute."""
     if not speakable(text):
         raise NothingToSay(f"nothing to say in {text!r}: it has no letter or digit")
-    seconds = spoken_seconds(text, rate)
+    seconds = text_seconds(text) * DEFAULT_RATE / rate
     if seconds > MAX_SECONDS:
         minutes, most = math.ceil(seconds / 60), MAX_SECONDS // 60
         raise TooLongToSay(f"text too long to say: about {minutes} minutes of speech (at most {most}); "
@@ -93,7 +70,7 @@ def pieces(text: str, *, clauses: bool = True) -> list[str]:
     `clauses=False` keeps sentences whole (cut at PIECE_CHARS only), for an engine that cuts a
     sentence itself where its voice pauses (Open JTalk)."""
     out: list[str] = []
-    for sentence in _SENTENCE_END.split(text.strip()):
+    for sentence in SENTENCE_END.split(text.strip()):
         cut = clauses and (not out or len(sentence) > CLAUSE_CHARS)
         clauses_of = _CLAUSE_END.split(sentence) if cut else [sentence]
         for clause in clauses_of:
