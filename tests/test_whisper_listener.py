@@ -232,3 +232,16 @@ def test_an_answer_with_a_polite_ending_is_that_answer() -> None:
     assert closest(scored, polite(Scored("完了です", -0.5), scored, "ja")).text == "完了"
     assert closest(scored, polite(Scored("完了しない", -0.5), scored, "ja")).text == "完了しない"
     assert polite(Scored("done please", -0.5), [Scored("done", -3.0)], "en").phrase == "done please"
+
+
+def test_a_count_heard_with_its_counter_misheard_is_that_count() -> None:
+    """二票 is written にしょう or にしよう by Whisper base (ひょ heard as しょ), also in katakana:
+    the number before the counter is the answer; a number with another ending is not."""
+    from gm.hearing.whisper import polite
+
+    scored = [Scored("に", -8.2), Scored("ミオ", -9.0), Scored("さん", -9.5)]
+    for said in ("にしょう", "にしよう", "ニショー", "に票"):
+        assert closest(scored, polite(Scored(said, -4.7), scored, "ja")).text == "に", said
+    assert closest(scored, polite(Scored("サンピョウ", -4.0), scored, "ja")).text == "さん"
+    for other in ("にせろ", "にしたい", "さんせい"):
+        assert closest(scored, polite(Scored(other, -4.0), scored, "ja")).text == other
