@@ -155,7 +155,7 @@ def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: 
     answers = night.answers
     by_voice = bool(answers) and night.exit_code == 0 and {a["by"] for a in answers} == {"voice"}
     fell = next((a["key"] for a in answers if a["by"] != "voice"), None)
-    vote_cues = [k for k, _, _ in played.times if k.startswith("werewolf.vote.") or k == "readback"]
+    vote_cues = _vote_cues([k for k, _, _ in played.times])
     unsaid = sorted(c for c, n in (night.vote or {}).items() if n != table["counts"].get(c, 0))
     return {"night": index, "listener": listener, "room": str(room), "players": len(table["players"]),
             "by_voice": by_voice, "exit_code": night.exit_code, "fell_at": fell,
@@ -165,9 +165,22 @@ def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: 
             "answers": [[a["key"], a["by"], a.get("answer")] for a in answers]}
 
 
+def _vote_cues(keys: list[str]) -> list[str]:
+    """The cues of the night's first vote: from its first question to the next cue of another part."""
+    first = next((i for i, k in enumerate(keys) if k.startswith("werewolf.vote.")), len(keys))
+    after = next((i for i in range(first, len(keys)) if not keys[i].startswith("werewolf.vote.")
+                  and keys[i] != "readback"), len(keys))
+    return keys[first:after]
+
+
 def _speech_seconds(events: list[tuple[float, str, str]], times: list[tuple[str, float, float]]) -> float | None:
     """Seconds gm's loudspeaker played from the vote's first question to its last answer."""
-    vote_times = [(seen, said) for key, seen, said in times if key.startswith("werewolf.vote.")]
+    vote_times: list[tuple[float, float]] = []  # the first vote's answers (a night may begin again after)
+    for key, seen, said in times:
+        if key.startswith("werewolf.vote.") or key == "readback" and vote_times:
+            vote_times.append((seen, said))
+        elif vote_times:
+            break
     if not vote_times:
         return None
     start, end = vote_times[0][0] - 0.5, vote_times[-1][1]

@@ -371,6 +371,11 @@ class SpeakerWatch:
                     return
             time.sleep(look)
 
+    def silent_for(self, since: float) -> float:
+        """Seconds gm's loudspeaker has been silent, counted from `since` at the earliest (0 while it plays)."""
+        with self._lock:
+            return 0.0 if self.playing else time.monotonic() - max(since, self.last_end)
+
     def stop(self) -> None:
         if self._process is not None and self._process.poll() is None:
             os.kill(self._process.pid, signal.SIGTERM)
@@ -598,7 +603,8 @@ def read_back_endings(voice: Any) -> tuple[str, ...]:
     return tuple(t for t in dict.fromkeys(text.rsplit("}", 1)[-1].strip() for text in texts) if t)
 
 
-SAY_AGAIN_AFTER = 20.0  # seconds of gm's silence after an answer before the table says it again
+SAY_AGAIN_AFTER = 20.0  # seconds of gm's silence after an answer before the table says it again (not
+# seconds without a question: gm saying a long verdict is not waiting for an answer)
 
 
 def gm_command(script: Script, log: Path, extra: Sequence[str] = ()) -> list[str]:
@@ -657,8 +663,8 @@ class Table:
         answered = time.monotonic()
         while gm.poll() is None and time.monotonic() - start < self.timeout and len(said) < self.max_cues:
             new = cues.new()
-            if not new and last is not None and time.monotonic() - answered > SAY_AGAIN_AFTER:
-                new = [last]  # gm still waits: a table says its answer again, as people do
+            if not new and last is not None and self.watch.silent_for(answered) > SAY_AGAIN_AFTER:
+                new = [last]  # gm still waits in silence: a table says its answer again, as people do
             if not new:
                 time.sleep(0.02)
                 continue

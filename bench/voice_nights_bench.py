@@ -467,7 +467,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--nights", type=int, default=10)
     parser.add_argument("--lang", choices=["ko", "en", "ja", "both"], default="both")
-    parser.add_argument("--json", action="store_true", help="also print every night's figures as JSON")
+    parser.add_argument("--json", action="store_true", help="also print each night's figures as a JSON line")
     parser.add_argument("--trace", action="store_true",
                         help="print every listening window of each night: the question, the words heard with "
                              "their confidence, the answer taken")
@@ -493,9 +493,9 @@ def main() -> None:
                 results.append(play(night, folder))
                 print(f"   {lang} {index + 1}/{len(nights)}: {results[-1]['fell_at'] or 'by voice'} "
                       f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+                if options.json:  # night by night: a run stopped early keeps what it measured
+                    print(json.dumps(results[-1], ensure_ascii=False), flush=True)
         report(lang, nights, results, time.perf_counter() - start)
-        if options.json:
-            print(json.dumps(results, ensure_ascii=False))
 
 
 if __name__ == "__main__":
