@@ -7,6 +7,7 @@ import math
 import shutil
 import subprocess
 import wave
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -245,3 +246,27 @@ def test_a_count_heard_with_its_counter_misheard_is_that_count() -> None:
     assert closest(scored, polite(Scored("サンピョウ", -4.0), scored, "ja")).text == "さん"
     for other in ("にせろ", "にしたい", "さんせい"):
         assert closest(scored, polite(Scored(other, -4.0), scored, "ja")).text == other
+
+
+@pytest.mark.slow
+@needs_whisper
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
+def test_a_short_fast_answer_is_speech_and_steady_noise_is_not(tmp_path) -> None:
+    """espeak-ng's "none" at 194 words a minute, which Whisper rates 0.63 likely no speech, is heard
+    as the phrase it says (unsure beside "no": asked again, not taken for silence); pink noise
+    (0.73 and more) is still nothing (NO_SPEECH)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from virtual_table import pink_noise
+
+    from gm.hearing.utterance import levelled
+
+    model = whisper.load("en")
+    book = Phrasebook({"zero": "0", "none": "0", "no votes": "0", "one": "1", "1": "1", "two": "2", "2": "2"},
+                      others={"yes": "yes", "no": "no", "lucy": "player"}, context="How many votes for Lucy?")
+    none = levelled(_espeak("none", "en+f4", 194, 52, tmp_path / "none.wav"), 16000)
+    assert model.recogniser(16000, book).hear(none).text == "none"
+    for seed in range(3):
+        noise = (pink_noise(1.5, seed) * 1600).astype("<i2").tobytes()
+        assert model.recogniser(16000, book).hear(noise).text == "", seed

@@ -44,7 +44,11 @@ SHORTEST_WINDOW = 5.0  # seconds Whisper hears at least (its 30 s window, cut sh
 # windows make it take a short word for no speech)
 LONGEST_SECONDS = 12.0
 REFUSAL = 3.0  # nats by which a free transcription beats every phrase for the utterance to be no answer
-NO_SPEECH = 0.6  # Whisper's no-speech probability above which an utterance is no speech
+NO_SPEECH = 0.7
+"""Whisper's no-speech probability above which an utterance is no speech. The voice-activity
+detector has found speech first; what this gate keeps out is steady noise, which Whisper rates
+0.73–0.85 (pink noise, 6 seeds), while a short fast answer rates up to 0.63 (espeak-ng's "none"
+at 194 words a minute, which 0.6 dropped as silence)."""
 FREE_TOKENS = 12  # tokens of the free transcription
 PRUNE = 6.0  # nats below the likeliest first token from which a phrase's first token is not scored: at 6
 # rather than 10, 24 flite/espeak-ng answers to a 4-player count (51 phrases) were heard as the same
