@@ -3,7 +3,7 @@
 
 A group is named by `--group`, or by its players (in any seating order). A line cut short by a
 crash was never acknowledged: reading skips it (and any damaged line) with a warning naming the
-line, and the next night starts on a line of its own.
+line, and the next night starts on a line of its own. A file is read line by line, at any size.
 """
 
 from __future__ import annotations
@@ -14,17 +14,17 @@ import os
 import time
 import unicodedata
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from gm.durable import NONBLOCK, read_all, read_at, sync, sync_dir, write_all
-from gm.files import MAX_FILE_BYTES, BadFile, check_regular
+from gm.durable import NONBLOCK, lines, read_at, sync, sync_dir, write_all
+from gm.files import ANY_SIZE, BadFile, check_regular
 from gm.night.log import data_dir, warn_on_stderr
-from scorer.werewolf.evening import EveningError, Night, Record, night_from_json, night_json
+from scorer.werewolf.evening import EveningError, Night, Record, Summary, night_from_json, night_json, scope, summary
 
 if TYPE_CHECKING:
     from gm.text.lines import Voice
@@ -97,7 +97,7 @@ def append_line(path: Path, line: bytes) -> None:
     created = not path.exists()
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | NONBLOCK, 0o644)
     try:
-        size = check_regular(path, fd, limit=1 << 62)  # appending needs no cap; reading has one
+        size = check_regular(path, fd, ANY_SIZE)
         torn = size > 0 and read_at(fd, size - 1, 1) != b"\n"
         write_all(fd, (b"\n" if torn else b"") + line)
         sync(fd)
@@ -107,22 +107,51 @@ def append_line(path: Path, line: bytes) -> None:
         sync_dir(path.parent)
 
 
-def read_record(path: Path) -> tuple[Record, list[tuple[int, str]]]:
-    """Every night in a group's file, in order, and the lines skipped (number, why): torn or damaged."""
+MAX_NIGHT_BYTES = 1 << 16  # a night's line is well under 1 KB (a dozen names of at most 40 characters)
+
+
+def read_nights(path: Path, skipped: Callable[[int, str], None], start: int = 0) -> Iterator[tuple[Night, str]]:
+    """Every night in a group's file from byte `start` on, in order, with the group its line names,
+    read a chunk at a time (memory stays flat at any size); each line skipped (torn or damaged) is
+    told to `skipped` with its number (counted from `start`) and why."""
     fd = os.open(path, os.O_RDONLY | NONBLOCK)
     try:
-        check_regular(path, fd, MAX_FILE_BYTES)
-        data = read_all(fd)
+        check_regular(path, fd, ANY_SIZE)
+        number = 0
+        for _, raw in lines(fd, start, MAX_NIGHT_BYTES):
+            number += 1
+            if raw is None:
+                skipped(number, f"longer than {MAX_NIGHT_BYTES} bytes")
+                continue
+            if not raw.strip():
+                continue
+            try:
+                line = json.loads(raw.decode("utf-8"))
+                night = night_from_json(line)
+                group = line.get("group", "")
+            except (ValueError, RecursionError) as error:  # JSON, UTF-8 or a night that cannot be
+                skipped(number, str(error) if isinstance(error, EveningError) else "not a night")
+                continue
+            yield night, str(group)
     finally:
         os.close(fd)
-    nights, skipped, group = [], [], ""
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        if not raw.strip():
-            continue
-        try:
-            line = json.loads(raw.decode("utf-8"))
-            nights.append(night_from_json(line))
-            group = str(line.get("group", group))
-        except (ValueError, RecursionError) as error:  # JSON, UTF-8 or a night that cannot be
-            skipped.append((number, str(error) if isinstance(error, EveningError) else "not a night"))
+
+
+def read_record(path: Path) -> tuple[Record, list[tuple[int, str]]]:
+    """Every night in a group's file, in order, and the lines skipped (number, why): torn or damaged."""
+    skipped: list[tuple[int, str]] = []
+    nights, group = [], ""
+    for night, named in read_nights(path, lambda number, why: skipped.append((number, why))):
+        nights.append(night)
+        group = named or group
     return Record(tuple(nights), group), skipped
+
+
+def read_summary(path: Path, skipped: Callable[[int, str], None]) -> Summary:
+    """What `gm werewolf evening` shows of a group's file, read in one pass (two when the latest
+    evening's nights are split by another evening's)."""
+    found = summary(read_nights(path, skipped))
+    if not found.tonight_split:
+        return found
+    tonight = scope(night for night, _ in read_nights(path, lambda number, why: None) if night.evening == found.evening)
+    return replace(found, tonight=tonight, tonight_split=False)

@@ -29,8 +29,8 @@ from scorer.humalien import Change, Event, ScoreError, State, apply, from_record
 from scorer.humalien.events import RECORD_VERSION, NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
 from gm.errors import GmError
-from gm.durable import NONBLOCK, read_all, read_at, sync, sync_dir, write_all
-from gm.files import BadFile, check_regular, json_value
+from gm.durable import NONBLOCK, lines, read_at, sync, sync_dir, write_all
+from gm.files import ANY_SIZE, BadFile, check_regular, json_value
 
 FILE_NAME = "score.jsonl"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
@@ -92,28 +92,28 @@ class _ReachesBack(Exception):
     """An undo took back the `new` line a fold started from: the history before it is needed."""
 
 
-def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int = 0, cut: bool = True) -> Contents:
-    """Fold the complete lines of `data` (which begins at byte `data_start` of the journal) from
-    `start`; the bytes after the last newline are a torn tail.
+def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True) -> Contents:
+    """Fold the complete lines of the journal open as `fd` from `start`; the bytes after the last
+    newline are a torn tail.
 
-    Lines are read and folded one at a time. With `cut`, the undo history is dropped below each
+    Lines are read and folded one at a time, a chunk of the file at a time (memory is bounded by
+    the current match, never by the file's size). With `cut`, the undo history is dropped below each
     `new` line that takes effect (so memory stays with the current match, not the whole journal);
     an undo that reaches past it raises _ReachesBack, for a fold that keeps it all.
     """
-    begin = start.offset - data_start
-    end = data.rfind(b"\n", begin) + 1 or begin
     state, owner, count = start.state, start.owner, start.matches
     cut_below = start.offset > 0  # the history before `start` is not in the state
     owners: dict[int, tuple[int | None, int]] = {}  # each `new` step's match numbers before and after it
     new_steps = []  # keeps those steps alive, so their ids stay their own
     found = []
-    position, number = begin, start.line
-    while position < end:
-        line_end = data.index(b"\n", position)
-        if line_end - position > MAX_EVENT_BYTES:  # what it would parse to could be many times its size
-            raise JournalError(f"{path} line {number}: {line_end - position} bytes, longer than any event "
+    number, good, torn = start.line, start.offset, b""
+    for offset, raw in lines(fd, start.offset, MAX_EVENT_BYTES):
+        if raw is None:  # what it would parse to could be many times its size
+            raise JournalError(f"{path} line {number}: more than {MAX_EVENT_BYTES} bytes, longer than any event "
                                "gm writes")
-        raw = data[position:line_end]
+        if not raw.endswith(b"\n"):
+            torn = raw
+            break
         record = _record(raw, path, number)
         try:
             event = from_record(record)
@@ -137,10 +137,8 @@ def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int
             assert after.done is not None and after.match is not None, "a new match that took effect leaves its step"
             step = after.done[0]
             count += 1
-            offset = data_start + position
-            length = line_end + 1 - position
-            found.append(Entry(count, offset, length, number,
-                               index.check_of(index.window(data, data_start, offset, length)),
+            window = read_at(fd, max(0, offset - index.CHECKED_BYTES), min(offset, index.CHECKED_BYTES)) + raw
+            found.append(Entry(count, offset, len(raw), number, index.check_of(window),
                                record.get("at"), after.match.players, state.match, owner))
             new_steps.append(step)
             owners[id(step)] = (owner, count)
@@ -149,12 +147,11 @@ def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int
                 after = State(after.match, (step, None), None)
                 cut_below = True
         state = after
-        position, number = line_end + 1, number + 1
-    torn = data[end:]
-    if start.offset + end - begin == 0 and not _could_start_a_journal(torn):
+        good, number = offset + len(raw), number + 1
+    if good == 0 and not _could_start_a_journal(torn):
         raise JournalError(f"{path} is not a score journal (its first line is not an event record gm "
                            "wrote, nor part of one); nothing was changed")
-    return Contents(state, data_start + end, number - 1, torn, owner, count, tuple(found))
+    return Contents(state, good, number - 1, torn, owner, count, tuple(found))
 
 
 _FIRST_LINE = json.dumps({"v": RECORD_VERSION, "kind": "new"}, separators=(",", ":")).encode()[:-1] + b","
@@ -208,7 +205,7 @@ class Journal:
         except FileNotFoundError:
             return Contents(State(), 0, 0)
         try:
-            check_regular(self.path, fd)
+            check_regular(self.path, fd, ANY_SIZE)
             with _locked(fd, self.path, exclusive=False):
                 contents, stale = self._read(fd)
             if stale:
@@ -236,14 +233,13 @@ class Journal:
                 self.warn(f"the match index {str(index.index_path(self.path))!r} is damaged ({read.damage}); "
                           "rebuilt from the journal")
         start = Start.at(known[-1]) if known else Start()
-        data_start = max(0, start.offset - index.CHECKED_BYTES)
         try:
-            contents = parse(read_all(fd, data_start), self.path, start, data_start)
+            contents = parse(fd, self.path, start)
         except _ReachesBack:
             try:
-                contents = parse(read_all(fd), self.path)
+                contents = parse(fd, self.path)
             except _ReachesBack:  # an undo reaches past a `new` line: the whole history is needed
-                contents = parse(read_all(fd), self.path, cut=False)
+                contents = parse(fd, self.path, cut=False)
         new = [e for e in contents.found if e.match > start.matches + bool(known)]
         if rewrite:
             return contents, _IndexWork(known + new, rewrite=True)
@@ -267,7 +263,7 @@ class Journal:
         for _ in range(_TRIES):
             fd, created = self._open_to_append(make)
             try:
-                check_regular(self.path, fd)
+                check_regular(self.path, fd, ANY_SIZE)
                 with _locked(fd, self.path, exclusive=True):
                     if not _still_the_journal(fd, self.path):  # its creator gave up an empty file: open again
                         continue

@@ -66,11 +66,6 @@ def check_of(window: bytes) -> str:
     return hashlib.sha256(window).hexdigest()[:32]
 
 
-def window(data: bytes, data_start: int, offset: int, length: int) -> bytes:
-    """The bytes an entry's hash covers, cut from `data` (which starts at `data_start` in the journal)."""
-    return data[max(0, offset - CHECKED_BYTES) - data_start:offset + length - data_start]
-
-
 def _plain(value: Any) -> Any:
     if is_dataclass(value):
         return {item.name: _plain(getattr(value, item.name)) for item in fields(value)}

@@ -162,12 +162,20 @@ class PlayerResults:
                 "by_side": {side: played.to_json() for side, played in self.by_side.items()}}
 
 
-def results(nights: Iterable[Night]) -> list[PlayerResults]:
-    """Every player's results over `nights`, in the order they first played (one pass)."""
-    played: dict[str, list[int]] = {}  # name → [nights, wins]
-    on_side: dict[tuple[str, Side], list[int]] = {}  # (name, side) → [nights, wins]
-    for each in nights:
+class _Results:
+    """Nights and wins per player and per (player, side), counted one night at a time."""
+
+    def __init__(self) -> None:
+        self.nights = 0
+        self.sides: Counter[Side] = Counter()
+        self.played: dict[str, list[int]] = {}  # name → [nights, wins]
+        self.on_side: dict[tuple[str, Side], list[int]] = {}  # (name, side) → [nights, wins]
+
+    def add(self, each: Night) -> None:
+        self.nights += 1
+        self.sides[each.winning_side] += 1
         won = set(each.winners)
+        played, on_side = self.played, self.on_side
         for name in each.players:
             win = name in won
             tally = played.get(name)
@@ -182,10 +190,80 @@ def results(nights: Iterable[Night]) -> list[PlayerResults]:
                     by = on_side[(name, side)] = [0, 0]
                 by[0] += 1
                 by[1] += win
-    return [PlayerResults(name, Played(*tally),
-                          MappingProxyType({side: Played(*on_side[(name, side)])
-                                            for side in Side if (name, side) in on_side}))
-            for name, tally in played.items()]
+
+    def results(self) -> list[PlayerResults]:
+        return [PlayerResults(name, Played(*tally),
+                              MappingProxyType({side: Played(*self.on_side[(name, side)])
+                                                for side in Side if (name, side) in self.on_side}))
+                for name, tally in self.played.items()]
+
+    def scope(self) -> Scope:
+        return Scope(self.nights, {side: self.sides[side] for side in Side if self.sides[side]}, tuple(self.results()))
+
+
+def results(nights: Iterable[Night]) -> list[PlayerResults]:
+    """Every player's results over `nights`, in the order they first played (one pass)."""
+    counted = _Results()
+    for each in nights:
+        counted.add(each)
+    return counted.results()
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Nights, wins per side and every player's results over some nights (tonight's or all time's)."""
+
+    nights: int = 0
+    sides: Mapping[Side, int] = field(default_factory=lambda: MappingProxyType({}))
+    players: tuple[PlayerResults, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"nights": self.nights, "sides": dict(self.sides), "players": [p.to_json() for p in self.players]}
+
+
+def scope(nights: Iterable[Night]) -> Scope:
+    """The results over `nights` (one pass)."""
+    counted = _Results()
+    for each in nights:
+        counted.add(each)
+    return counted.scope()
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A group's record as it is shown: tonight's results (the latest evening's nights), all time's,
+    the latest evening and how many evenings there were. `tonight_split`: the latest evening's
+    nights are not all in its last run of nights (two evenings played at once), so `tonight` counts
+    only that run; `scope` over its nights gives the whole."""
+
+    tonight: Scope
+    all_time: Scope
+    evening: str | None = None
+    evenings: int = 0
+    group: str = ""
+    tonight_split: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"evening": self.evening, "evenings": self.evenings, "tonight": self.tonight.to_json(),
+                "all_time": self.all_time.to_json()}
+
+
+def summary(nights: Iterable[tuple[Night, str]]) -> Summary:
+    """The summary of a group's nights, each with the group name its line gave ("" when none), in
+    one pass over them: memory grows with players and evenings, not with nights."""
+    every, run = _Results(), _Results()
+    evenings: set[str] = set()
+    last: str | None = None
+    split, group = False, ""
+    for each, named in nights:
+        every.add(each)
+        if each.evening != last:
+            split = each.evening in evenings
+            evenings.add(each.evening)
+            last, run = each.evening, _Results()
+        run.add(each)
+        group = named or group
+    return Summary(run.scope(), every.scope(), last, len(evenings), group, split)
 
 
 @dataclass(frozen=True)
@@ -208,10 +286,6 @@ class Record:
         return tuple(each for each in self.nights if each.evening == last)
 
     def to_json(self) -> dict[str, Any]:
-        def scope(nights: Sequence[Night]) -> dict[str, Any]:
-            return {"nights": len(nights), "sides": side_wins(nights),
-                    "players": [player.to_json() for player in results(nights)]}
-
         tonight = self.tonight()
-        return {"evening": tonight[0].evening if tonight else None, "evenings": len(self.evenings),
-                "tonight": scope(tonight), "all_time": scope(self.nights)}
+        return Summary(scope(tonight), scope(self.nights), tonight[0].evening if tonight else None,
+                       len(self.evenings)).to_json()

@@ -1,0 +1,113 @@
+"""Files gm writes are read at any size, line by line: a score journal or a group's file past the
+cap on files read whole is shown and goes on, in bounded memory; one line's length stays capped."""
+
+import json
+import os
+import tracemalloc
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from gm import durable
+from gm.cli import app
+from gm.files import MAX_FILE_BYTES
+from gm.night.groups import read_summary
+from gm.score.journal import MAX_EVENT_BYTES, Journal, encode
+from scorer.humalien import fold
+from scorer.humalien.events import Flow, NewMatch
+from scorer.werewolf.evening import night, night_json
+
+runner = CliRunner()
+PAST_THE_CAP = MAX_FILE_BYTES + (1 << 20)
+
+
+def padded(line: bytes, width: int) -> bytes:
+    """A JSON line widened with spaces inside its object to `width` bytes (still the same record)."""
+    return line[:-2] + b" " * (width - len(line)) + line[-2:]
+
+
+def big_journal(path):
+    """A match past the cap: its events are lines as wide as an event line may be."""
+    events = [NewMatch(("Aki", "Ken"))] + [Flow("Aki" if n % 2 else "Ken", 0) for n in range(1, 8)]
+    with open(path, "wb") as out:
+        out.write(encode(events[0]))
+        line = padded(encode(Flow("Ken", 0)), MAX_EVENT_BYTES)
+        count = PAST_THE_CAP // len(line) + 1
+        out.write(line * count)
+    return [events[0]] + [Flow("Ken", 0)] * count
+
+
+def test_a_journal_past_the_cap_on_whole_files_is_shown_and_the_match_goes_on(tmp_path):
+    path = tmp_path / "big.jsonl"
+    events = big_journal(path)
+    assert path.stat().st_size > MAX_FILE_BYTES
+    shown = runner.invoke(app, ["score", "show", "--file", str(path), "--json"], env={"GM_SPEECH": "off"})
+    assert shown.exit_code == 0, shown.stderr
+    assert json.loads(shown.stdout) == fold(events).match.to_dict()
+    flowed = runner.invoke(app, ["score", "flow", "Aki", "2", "--file", str(path), "--json"], env={"GM_SPEECH": "off"})
+    assert flowed.exit_code == 0, flowed.stderr
+    assert Journal(path).load().match == fold([*events, Flow("Aki", 2)]).match
+
+
+def test_reading_a_journal_past_the_cap_holds_little_of_it_in_memory(tmp_path):
+    path = tmp_path / "big.jsonl"
+    events = big_journal(path)
+    tracemalloc.start()
+    try:
+        state = Journal(path).load()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert state.match == fold(events).match
+    assert peak < 16 * durable.CHUNK  # a chunk and a line at a time, never the file
+
+
+def test_a_group_file_past_the_cap_is_shown(tmp_path):
+    path = tmp_path / "friday.jsonl"
+    players = ("Aki", "Ken", "Mio", "Sora")
+    nights = [night(players, "villagers", winners, {}, evening) for winners, evening in ((["Ken", "Mio"], "e1"),
+                                                                                          (["Aki"], "e2"))]
+    lines = [padded((json.dumps({"group": "Friday", **night_json(each)}) + "\n").encode(), 60_000)
+             for each in nights]
+    with open(path, "wb") as out:
+        out.write(lines[0] * (PAST_THE_CAP // len(lines[0]) + 1) + lines[1] * 3)
+    result = runner.invoke(app, ["werewolf", "evening", "--file", str(path), "--json"])
+    assert result.exit_code == 0, result.stderr
+    shown = json.loads(result.stdout)
+    nights = PAST_THE_CAP // len(lines[0]) + 4
+    assert shown["group"] == "Friday" and shown["evenings"] == 2 and shown["all_time"]["nights"] == nights
+    assert shown["tonight"]["nights"] == 3
+    assert {p["name"]: p["wins"] for p in shown["tonight"]["players"]} == {"Aki": 3, "Ken": 0, "Mio": 0, "Sora": 0}
+
+
+def test_a_line_longer_than_any_night_is_skipped_and_named(tmp_path):
+    path = tmp_path / "g.jsonl"
+    fine = json.dumps(night_json(night(("Aki", "Ken"), "villagers", ["Aki"]))).encode() + b"\n"
+    path.write_bytes(fine + b"[" * (3 << 20) + b"\n" + fine)
+    skipped = []
+    shown = read_summary(path, lambda line, why: skipped.append((line, why)))
+    assert shown.all_time.nights == 2 and [line for line, _ in skipped] == [2]
+
+
+@settings(deadline=None, max_examples=200)
+@given(data=st.binary(max_size=300).map(lambda b: b.replace(b"x", b"\n")) | st.lists(
+    st.sampled_from([b"\n", b"ab", b"\n\n", b"0123456789"]), max_size=40).map(b"".join),
+       chunk=st.integers(1, 17), offset=st.integers(0, 20), longest=st.integers(0, 12))
+def test_lines_read_a_chunk_at_a_time_are_the_file_s_lines(tmp_path_factory, data, chunk, offset, longest):
+    path = tmp_path_factory.mktemp("lines") / "f"
+    path.write_bytes(data)
+    offset = min(offset, len(data))
+    expected, at = [], offset
+    parts = data[offset:].split(b"\n")
+    for line in [part + b"\n" for part in parts[:-1]] + [parts[-1]] * bool(parts[-1]):
+        expected.append((at, line if len(line.rstrip(b"\n")) <= longest else None))
+        at += len(line)
+    fd = os.open(path, os.O_RDONLY)
+    real = durable.CHUNK
+    durable.CHUNK = chunk
+    try:
+        assert list(durable.lines(fd, offset, longest)) == expected
+    finally:
+        durable.CHUNK = real
+        os.close(fd)
