@@ -14,9 +14,11 @@ from gm.cli import app
 from gm.files import MAX_FILE_BYTES
 from gm.night.groups import read_summary
 from gm.score.journal import MAX_EVENT_BYTES, Journal, encode
+from gm.score.matches import index_path
 from scorer.humalien import fold
 from scorer.humalien.events import Flow, NewMatch
 from scorer.werewolf.evening import night, night_json
+from test_humalien_properties import valid_events
 
 runner = CliRunner()
 PAST_THE_CAP = MAX_FILE_BYTES + (1 << 20)
@@ -111,3 +113,38 @@ def test_lines_read_a_chunk_at_a_time_are_the_file_s_lines(tmp_path_factory, dat
     finally:
         durable.CHUNK = real
         os.close(fd)
+
+
+def _answers(journal, before=lambda: None):
+    """What the commands show: the current sheet, the matches listed, and every match's last sheet
+    (`before` is called before each)."""
+    before()
+    state = journal.load()
+    before()
+    listed = [(m.number, m.players, m.current, m.result) for m in journal.matches()]
+    before()
+    return state.match, listed, [(m.number, m.sheet) for m in journal.matches(sheets=True)]
+
+
+@settings(deadline=None, max_examples=40)
+@given(events=valid_events(max_size=30), split=st.floats(0, 1), cut=st.none() | st.floats(0, 1))
+def test_the_index_backed_answers_equal_a_fold_of_the_whole_journal(tmp_path_factory, events, split, cut):
+    folder = tmp_path_factory.mktemp("index")
+    path = folder / "m.jsonl"
+    first = int(len(events) * split)
+    path.write_bytes(b"".join(encode(event) for event in events[:first]))
+    quiet = Journal(path, warn=lambda note: None)
+    if first:
+        quiet.load()  # the index built from the journal as it was
+    for event in events[first:]:
+        quiet.append(lambda _state, event=event: event)  # and kept as matches start
+    data = path.read_bytes()
+    if cut is not None:  # cut back anywhere, a line cut short included
+        data = data[:int(len(data) * cut)]
+        path.write_bytes(data)
+    plain = folder / "plain.jsonl"
+    plain.write_bytes(data)
+    whole = data.count(b"\n")
+    unindexed = _answers(Journal(plain, warn=lambda note: None), lambda: index_path(plain).unlink(missing_ok=True))
+    assert _answers(quiet) == unindexed
+    assert quiet.load().match == fold(events[:whole]).match

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 import gm.score.journal as journal_module
 from gm.cli import app
 from gm.score.journal import Journal, JournalError
-from gm.score.matches import SHEET_FORMAT, index_path
+from gm.score.matches import INDEX_FORMAT, index_path
 from scorer.humalien import fold
 from scorer.humalien.events import Finish, Flow, NewMatch, Skull, Undo
 
@@ -164,12 +164,12 @@ def test_an_index_written_for_another_shape_of_sheet_is_rebuilt(tmp_path, decode
     events = whole_match() + [NewMatch((A, B)), Flow(A, 2)]
     write(path, events)
     index = index_path(path)
-    index.write_text(index.read_text().replace(f'"format":"{SHEET_FORMAT}"', '"format":"older"'))
+    index.write_text(index.read_text().replace(f'"format":"{INDEX_FORMAT}"', '"format":"older"'))
     decoded[0] = 0
     warned: list[str] = []
     assert Journal(path, warned.append).load().match == fold(events).match
     assert decoded[0] == len(events)
-    assert all(json.loads(line)["format"] == SHEET_FORMAT for line in index.read_text().splitlines())
+    assert all(json.loads(line)["format"] == INDEX_FORMAT for line in index.read_text().splitlines())
     assert warned == []  # another version's index is no damage: rebuilt without a word
 
 

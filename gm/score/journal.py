@@ -24,8 +24,8 @@ from pathlib import Path
 from collections.abc import Callable, Iterator
 
 from gm.score import matches as index
-from gm.score.matches import Entry, Kept
-from scorer.humalien import Change, Event, ScoreError, State, apply, from_record, to_record
+from gm.score.matches import Entry, Kept, Result
+from scorer.humalien import Change, Event, Match, ScoreError, State, apply, from_record, to_record
 from scorer.humalien.events import RECORD_VERSION, NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
 from gm.errors import GmError
@@ -77,7 +77,9 @@ class Start:
 
     @staticmethod
     def at(entry: Entry) -> Start:
-        return Start(entry.offset, entry.line, State(entry.before), entry.before_owner, entry.match - 1)
+        """At an entry's `new` line, the sheet before it left out (an undo that reaches it raises
+        _ReachesBack)."""
+        return Start(entry.offset, entry.line, State(), entry.before_owner, entry.match - 1)
 
 
 @dataclass(frozen=True)
@@ -92,14 +94,16 @@ class _ReachesBack(Exception):
     """An undo took back the `new` line a fold started from: the history before it is needed."""
 
 
-def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True) -> Contents:
+def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True,
+          sheets: dict[int, Match] | None = None) -> Contents:
     """Fold the complete lines of the journal open as `fd` from `start`; the bytes after the last
     newline are a torn tail.
 
     Lines are read and folded one at a time, a chunk of the file at a time (memory is bounded by
     the current match, never by the file's size). With `cut`, the undo history is dropped below each
     `new` line that takes effect (so memory stays with the current match, not the whole journal);
-    an undo that reaches past it raises _ReachesBack, for a fold that keeps it all.
+    an undo that reaches past it raises _ReachesBack, for a fold that keeps it all. `sheets`, when
+    given, receives every match's last sheet by its number.
     """
     state, owner, count = start.state, start.owner, start.matches
     cut_below = start.offset > 0  # the history before `start` is not in the state
@@ -138,8 +142,11 @@ def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True) -
             step = after.done[0]
             count += 1
             window = read_at(fd, max(0, offset - index.CHECKED_BYTES), min(offset, index.CHECKED_BYTES)) + raw
-            found.append(Entry(count, offset, len(raw), number, index.check_of(window),
-                               record.get("at"), after.match.players, state.match, owner))
+            before = state.match
+            found.append(Entry(count, offset, len(raw), number, index.check_of(window), record.get("at"),
+                               after.match.players, None if before is None else Result.of(before), owner))
+            if sheets is not None and before is not None and owner is not None:
+                sheets[owner] = before
             new_steps.append(step)
             owners[id(step)] = (owner, count)
             owner = count
@@ -151,6 +158,8 @@ def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True) -
     if good == 0 and not _could_start_a_journal(torn):
         raise JournalError(f"{path} is not a score journal (its first line is not an event record gm "
                            "wrote, nor part of one); nothing was changed")
+    if sheets is not None and state.match is not None and owner is not None:
+        sheets[owner] = state.match
     return Contents(state, good, number - 1, torn, owner, count, tuple(found))
 
 
@@ -190,12 +199,33 @@ class Journal:
         """The state the journal holds (an empty state when there is no file yet)."""
         return self._contents().state
 
-    def matches(self) -> list[Kept]:
-        """Every match the journal holds, oldest first, with its last sheet and which is current."""
+    def matches(self, sheets: bool = False) -> list[Kept]:
+        """Every match the journal holds, oldest first, with where it stood last and which is
+        current; with `sheets`, each one's last sheet too (the whole journal is folded for them)."""
         contents = self._contents()
         entries = {e.match: e for e in index.read_all(self.path).entries if e.match <= contents.matches}
-        entries.update((e.match, e) for e in contents.found)
-        return index.kept([entries[n] for n in sorted(entries)], contents.state.match, contents.owner)
+        entries.update((e.match, e) for e in contents.found if e.match not in entries)  # an index not written
+        return index.kept([entries[n] for n in sorted(entries)], contents.state.match, contents.owner,
+                          self._sheets() if sheets else None)
+
+    def _sheets(self) -> dict[int, Match]:
+        """Every match's last sheet, by its number: the whole journal folded (under a shared lock)."""
+        found: dict[int, Match] = {}
+        try:
+            fd = os.open(self.path, os.O_RDONLY | _BINARY | NONBLOCK)
+        except FileNotFoundError:
+            return found
+        try:
+            check_regular(self.path, fd, ANY_SIZE)
+            with _locked(fd, self.path, exclusive=False):
+                try:
+                    parse(fd, self.path, sheets=found)
+                except _ReachesBack:
+                    found.clear()
+                    parse(fd, self.path, cut=False, sheets=found)
+        finally:
+            os.close(fd)
+        return found
 
     def _contents(self) -> Contents:
         """Read under a shared lock; when the match index lags behind, bring it up to date under
@@ -334,10 +364,11 @@ class Journal:
         offset = contents.good_length
         start = max(0, offset - index.CHECKED_BYTES)
         window = read_at(fd, start, offset - start) + line
+        before = contents.state.match
         index.add(self.path, [Entry(contents.matches + 1, offset, len(line), contents.lines + 1,
                                     index.check_of(window), json.loads(line).get("at"),
                                     tuple(p.strip() for p in json.loads(line)["players"]),
-                                    contents.state.match, contents.owner)])
+                                    None if before is None else Result.of(before), contents.owner)])
 
     def _set_aside(self, fd: int, contents: Contents) -> None:
         """Copy the torn tail next to the journal, then cut it off (it was never acknowledged)."""

@@ -1,8 +1,9 @@
 """The journal's match index: one JSON line per match started, so a command reads only the current match.
 
 Each line records where a `new` event sits in the journal (byte offset, line number, a hash of
-the bytes around it), when it was made, its players, and the sheet it replaced with the number
-of the match that sheet belonged to. The index is derived data: the journal stays the only truth.
+the bytes around it), when it was made, its players, and the result of the sheet it replaced
+(totals, game, winner) with the number of the match that sheet belonged to: a line is a few
+hundred bytes, whatever the match held. The index is derived data: the journal stays the only truth.
 A line that does not match the journal (a journal cut back, a damaged index) is dropped and
 the index rebuilt from the journal itself.
 """
@@ -29,6 +30,7 @@ from scorer.humalien.sheet import GAMES
 from scorer.humalien.sheet import Ending, Game
 
 CHECKED_BYTES = 4096  # how much of the journal before each `new` line its hash covers
+CHECK_LENGTH = 20  # hex digits of that hash kept
 _TAIL = 1 << 16
 MAX_INDEX_BYTES = MAX_FILE_BYTES  # an index is far smaller than its journal
 
@@ -38,8 +40,25 @@ class NoSuchMatch(GmError):
 
 
 @dataclass(frozen=True)
+class Result:
+    """Where a match stood: its totals, its game, and its winner (a draw: none, and `draw`)."""
+
+    totals: tuple[int, int]
+    game: int
+    winner: str | None = None
+    draw: bool = False
+
+    @staticmethod
+    def of(sheet: Match) -> Result:
+        return Result(sheet.totals, sheet.game, sheet.winner, sheet.draw)
+
+    def to_json(self) -> list:
+        return [*self.totals, self.game, self.winner, self.draw]
+
+
+@dataclass(frozen=True)
 class Entry:
-    """One match started: its `new` line's place in the journal, and the sheet it replaced."""
+    """One match started: its `new` line's place in the journal, and the result of the sheet it replaced."""
 
     match: int
     offset: int
@@ -48,14 +67,14 @@ class Entry:
     check: str
     at: str | None
     players: tuple[str, str]
-    before: Match | None
+    before: Result | None
     before_owner: int | None
 
     def to_json(self) -> dict[str, Any]:
         return {"match": self.match, "offset": self.offset, "length": self.length, "line": self.line,
                 "check": self.check, "at": self.at, "players": list(self.players),
-                "before": None if self.before is None else sheet_record(self.before),
-                "before_owner": self.before_owner, "format": SHEET_FORMAT}
+                "before": None if self.before is None else self.before.to_json(),
+                "before_owner": self.before_owner, "format": INDEX_FORMAT}
 
 
 def index_path(journal: Path) -> Path:
@@ -63,7 +82,7 @@ def index_path(journal: Path) -> Path:
 
 
 def check_of(window: bytes) -> str:
-    return hashlib.sha256(window).hexdigest()[:32]
+    return hashlib.sha256(window).hexdigest()[:CHECK_LENGTH]
 
 
 def _plain(value: Any) -> Any:
@@ -174,6 +193,7 @@ def _sheet_format() -> str:
 
 
 SHEET_FORMAT = _sheet_format()
+INDEX_FORMAT = "r1"  # entries hold a Result, not the sheet
 
 
 def sheet_record(match: Match) -> dict:
@@ -200,17 +220,24 @@ def _count(record: dict, name: str, low: int = 0, high: int = MAX_NUMBER) -> int
 def _entry(record: Any) -> Entry:
     if not isinstance(record, dict):
         raise _Damaged("not an object")
-    if record.get("format") != SHEET_FORMAT:
+    if record.get("format") != INDEX_FORMAT:
         other = _OtherFormat if isinstance(record.get("format"), str) else _Damaged
-        raise other(f"an index of sheets shaped {record.get('format')!r:.40}, not {SHEET_FORMAT}")
+        raise other(f"an index of format {record.get('format')!r:.40}, not {INDEX_FORMAT}")
     players = _typed(tuple[str, str], record["players"])
     check, at, before, owner = record["check"], record["at"], record["before"], record["before_owner"]
-    if not isinstance(check, str) or len(check) != 32 or not (at is None or _typed(str, at)):
+    if not isinstance(check, str) or len(check) != CHECK_LENGTH or not (at is None or _typed(str, at)):
         raise _Damaged("not a check and a time")
     return Entry(_count(record, "match", 1), _count(record, "offset", 0, 1 << 62),
                  _count(record, "length", 1, MAX_LINE_BYTES), _count(record, "line", 1, 1 << 62), check, at,
-                 players, None if before is None else sheet_from(before),
+                 players, None if before is None else _result(before),
                  None if owner is None else _count(record, "before_owner", 1))
+
+
+def _result(data: Any) -> Result:
+    a, b, game, winner, draw = _typed(tuple[int, int, int, str | None, bool], data)
+    if not 1 <= game <= GAMES or draw and winner is not None:
+        raise _Damaged("not the result of a match")
+    return Result((a, b), game, winner, draw)
 
 
 @dataclass(frozen=True)
@@ -341,26 +368,27 @@ def rewrite(journal: Path, entries: list[Entry]) -> None:
 
 @dataclass(frozen=True)
 class Kept:
-    """A match in the journal as `gm score matches` lists it."""
+    """A match in the journal as `gm score matches` lists it; `sheet` its last sheet, when asked for."""
 
     number: int
     players: tuple[str, str]
     at: str | None
-    sheet: Match | None  # None: taken back (its `new` undone) before it was replaced
+    outcome: Result | None  # None: taken back (its `new` undone) before it was replaced
     current: bool
+    sheet: Match | None = None
 
     @property
     def result(self) -> str:
-        sheet = self.sheet
-        if sheet is None:
+        outcome = self.outcome
+        if outcome is None:
             return "taken back"
-        a, b = sheet.totals
-        score = f"{sheet.players[0]} {a}, {sheet.players[1]} {b}"
-        if sheet.draw:
+        a, b = outcome.totals
+        score = f"{self.players[0]} {a}, {self.players[1]} {b}"
+        if outcome.draw:
             return f"a draw ({score})"
-        if sheet.winner:
-            return f"{sheet.winner} won ({score})"
-        return f"game {sheet.game} in play ({score})" if self.current else f"left in game {sheet.game} ({score})"
+        if outcome.winner:
+            return f"{outcome.winner} won ({score})"
+        return f"game {outcome.game} in play ({score})" if self.current else f"left in game {outcome.game} ({score})"
 
     def to_json(self) -> dict[str, Any]:
         return {"match": self.number, "players": list(self.players), "started_at": self.at,
@@ -368,16 +396,19 @@ class Kept:
                 "sheet": None if self.sheet is None else self.sheet.to_dict()}
 
 
-def kept(entries: list[Entry], current: Match | None, owner: int | None) -> list[Kept]:
-    """Every match started, with its last sheet: the current one's live, the others' as they
-    stood when a later match replaced them."""
-    last: dict[int, Match] = {}
+def kept(entries: list[Entry], current: Match | None, owner: int | None,
+         sheets: dict[int, Match] | None = None) -> list[Kept]:
+    """Every match started, with where it stood last: the current one live, the others as they
+    stood when a later match replaced them (with `sheets`, each match's last sheet by number)."""
+    last: dict[int, Result] = {}
     for entry in entries:
         if entry.before_owner is not None and entry.before is not None:
             last[entry.before_owner] = entry.before
     if owner is not None and current is not None:
-        last[owner] = current
-    return [Kept(e.match, e.players, e.at, last.get(e.match), e.match == owner) for e in entries]
+        last[owner] = Result.of(current)
+    found = sheets or {}
+    return [Kept(e.match, e.players, e.at, last.get(e.match), e.match == owner,
+                 found.get(e.match) if e.match in last else None) for e in entries]
 
 
 def one(matches: list[Kept], number: int) -> Kept:
@@ -386,6 +417,6 @@ def one(matches: list[Kept], number: int) -> Kept:
         raise NoSuchMatch(f"no match {number}: the journal holds "
                           + (f"matches 1–{len(matches)}" if matches else "no match yet"))
     found = matches[number - 1]
-    if found.sheet is None:
+    if found.outcome is None:
         raise NoSuchMatch(f"match {number} ({found.players[0]} v {found.players[1]}) was taken back (undone)")
     return found
