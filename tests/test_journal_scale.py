@@ -4,6 +4,9 @@ cap on files read whole is shown and goes on, in bounded memory; one line's leng
 import json
 import os
 import tracemalloc
+from unittest.mock import patch
+
+import pytest
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,8 +16,9 @@ from gm import durable
 from gm.cli import app
 from gm.files import MAX_FILE_BYTES
 from gm.night.groups import read_summary
+import gm.score.journal as journal_module
 from gm.score.journal import MAX_EVENT_BYTES, Journal, encode
-from gm.score.matches import index_path
+from gm.score.matches import checkpoint_path, index_path
 from scorer.humalien import fold
 from scorer.humalien.events import Flow, NewMatch
 from scorer.werewolf.evening import night, night_json
@@ -126,18 +130,23 @@ def _answers(journal, before=lambda: None):
     return state.match, listed, [(m.number, m.sheet) for m in journal.matches(sheets=True)]
 
 
-@settings(deadline=None, max_examples=40)
-@given(events=valid_events(max_size=30), split=st.floats(0, 1), cut=st.none() | st.floats(0, 1))
-def test_the_index_backed_answers_equal_a_fold_of_the_whole_journal(tmp_path_factory, events, split, cut):
+@settings(deadline=None, max_examples=60)
+@given(events=valid_events(max_size=30), split=st.floats(0, 1), cut=st.none() | st.floats(0, 1),
+       every=st.sampled_from([1, 3, journal_module.CHECKPOINT_LINES]))
+def test_the_index_backed_answers_equal_a_fold_of_the_whole_journal(tmp_path_factory, events, split, cut, every):
+    """With the match index and checkpoints (kept every `every` lines folded), each append's state
+    and every answer equal the fold of the whole journal."""
     folder = tmp_path_factory.mktemp("index")
     path = folder / "m.jsonl"
     first = int(len(events) * split)
     path.write_bytes(b"".join(encode(event) for event in events[:first]))
     quiet = Journal(path, warn=lambda note: None)
-    if first:
-        quiet.load()  # the index built from the journal as it was
-    for event in events[first:]:
-        quiet.append(lambda _state, event=event: event)  # and kept as matches start
+    with patch.object(journal_module, "CHECKPOINT_LINES", every):
+        if first:
+            quiet.load()  # the index built from the journal as it was
+        for n, event in enumerate(events[first:], start=first + 1):
+            state, _ = quiet.append(lambda _state, event=event: event)  # and kept as matches start
+            assert state.match == fold(events[:n]).match
     data = path.read_bytes()
     if cut is not None:  # cut back anywhere, a line cut short included
         data = data[:int(len(data) * cut)]
@@ -146,5 +155,48 @@ def test_the_index_backed_answers_equal_a_fold_of_the_whole_journal(tmp_path_fac
     plain.write_bytes(data)
     whole = data.count(b"\n")
     unindexed = _answers(Journal(plain, warn=lambda note: None), lambda: index_path(plain).unlink(missing_ok=True))
-    assert _answers(quiet) == unindexed
-    assert quiet.load().match == fold(events[:whole]).match
+    with patch.object(journal_module, "CHECKPOINT_LINES", every):
+        assert _answers(quiet) == unindexed
+        assert quiet.load().match == fold(events[:whole]).match
+
+
+def test_an_append_to_a_long_match_folds_only_what_came_after_the_checkpoint(tmp_path, monkeypatch):
+    path = tmp_path / "long.jsonl"
+    events = [NewMatch(("Aki", "Ken"))] + [Flow("Aki" if n % 2 else "Ken", 0) for n in range(3000)]
+    path.write_bytes(b"".join(map(encode, events)))
+    journal = Journal(path)
+    journal.append(lambda state: Flow("Aki", 1))  # the first command folds the match and keeps a checkpoint
+    decoded = [0]
+    real = journal_module.from_record
+
+    def counting(record):
+        decoded[0] += 1
+        return real(record)
+
+    monkeypatch.setattr(journal_module, "from_record", counting)
+    for n in range(3):
+        assert journal.append(lambda state: Flow("Ken", 2))[0].match.totals == (1, 2 * (n + 1))
+    assert journal.load().match == fold([*events, Flow("Aki", 1), *[Flow("Ken", 2)] * 3]).match
+    assert decoded[0] <= 10  # not the 3,000 lines of the match
+
+
+@pytest.mark.parametrize("state", [b"garbage", b"", b'{"offset": 1}', "link to /dev/zero", "fifo", "other journal"])
+def test_a_checkpoint_that_is_not_the_journal_s_is_passed_over(tmp_path, state):
+    path = tmp_path / "long.jsonl"
+    events = [NewMatch(("Aki", "Ken"))] + [Flow("Aki" if n % 2 else "Ken", n % 3) for n in range(1200)]
+    path.write_bytes(b"".join(map(encode, events)))
+    Journal(path).load()
+    kept = checkpoint_path(path)
+    assert kept.exists()
+    if state == "other journal":  # the same checkpoint beside a journal whose lines differ
+        path.write_bytes(b"".join(map(encode, events[:-1] + [Flow("Ken", 1)])))
+        events = events[:-1] + [Flow("Ken", 1)]
+    else:
+        kept.unlink()
+        if state == "fifo":
+            os.mkfifo(kept)
+        elif isinstance(state, str):
+            kept.symlink_to("/dev/zero")
+        else:
+            kept.write_bytes(state)
+    assert Journal(path).load().match == fold(events).match

@@ -62,6 +62,11 @@ class Contents:
     owner: int | None = None
     matches: int = 0
     found: tuple[Entry, ...] = ()
+    first_line: int = 1  # where the fold began: the history before it is not in `state`
+
+    @property
+    def partial(self) -> bool:
+        return self.first_line > 1
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,8 @@ def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True,
         record = _record(raw, path, number)
         try:
             event = from_record(record)
+            if cut_below and state.done is None and type(event) is Undo:  # it takes back a step not folded
+                raise _ReachesBack
             after = advance(state, event)
         except ScoreError as error:
             raise JournalError(f"{path} line {number}: {error}") from None
@@ -160,7 +167,7 @@ def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True,
                            "wrote, nor part of one); nothing was changed")
     if sheets is not None and state.match is not None and owner is not None:
         sheets[owner] = state.match
-    return Contents(state, good, number - 1, torn, owner, count, tuple(found))
+    return Contents(state, good, number - 1, torn, owner, count, tuple(found), start.line)
 
 
 _FIRST_LINE = json.dumps({"v": RECORD_VERSION, "kind": "new"}, separators=(",", ":")).encode()[:-1] + b","
@@ -238,9 +245,13 @@ class Journal:
             check_regular(self.path, fd, ANY_SIZE)
             with _locked(fd, self.path, exclusive=False):
                 contents, stale = self._read(fd)
-            if stale:
+                checkpoint = _checkpoint(fd, contents.state, contents, contents.good_length, contents.lines + 1)
+            if stale or checkpoint:
                 with _locked(fd, self.path, exclusive=True):
-                    self._update_index(stale)
+                    if stale:
+                        self._update_index(stale)
+                    if checkpoint and os.fstat(fd).st_size == contents.good_length:  # nothing appended since
+                        index.write_checkpoint(self.path, checkpoint)
         finally:
             os.close(fd)
         if contents.torn:
@@ -248,8 +259,9 @@ class Journal:
                       "cut short and never acknowledged); ignored")
         return contents
 
-    def _read(self, fd: int) -> tuple[Contents, _IndexWork | None]:
-        """The journal folded from the current match on, and what the index needs (None: nothing)."""
+    def _read(self, fd: int, deep: bool = False) -> tuple[Contents, _IndexWork | None]:
+        """The journal folded from the current match on (from the checkpoint, when it is in the
+        current match; with `deep`, from the start), and what the index needs (None: nothing)."""
         last = index.read_last(self.path)
         if last is not None and _holds(fd, last):
             known, rewrite = [last], False
@@ -262,7 +274,12 @@ class Journal:
             if read.damage is not None:
                 self.warn(f"the match index {str(index.index_path(self.path))!r} is damaged ({read.damage}); "
                           "rebuilt from the journal")
-        start = Start.at(known[-1]) if known else Start()
+        start = Start.at(known[-1]) if known and not deep else Start()
+        checkpoint = None if deep or rewrite or not known else index.read_checkpoint(self.path)
+        if checkpoint and checkpoint.matches == known[-1].match and checkpoint.offset > known[-1].offset \
+                and _before(fd, checkpoint.offset) == checkpoint.check:
+            start = Start(checkpoint.offset, checkpoint.line, State(checkpoint.sheet), checkpoint.owner,
+                          checkpoint.matches)
         try:
             contents = parse(fd, self.path, start)
         except _ReachesBack:
@@ -270,7 +287,7 @@ class Journal:
                 contents = parse(fd, self.path)
             except _ReachesBack:  # an undo reaches past a `new` line: the whole history is needed
                 contents = parse(fd, self.path, cut=False)
-        new = [e for e in contents.found if e.match > start.matches + bool(known)]
+        new = [e for e in contents.found if e.match > (known[-1].match if known else 0)]
         if rewrite:
             return contents, _IndexWork(known + new, rewrite=True)
         return contents, _IndexWork(new) if new else None
@@ -312,6 +329,10 @@ class Journal:
         """Append the event `make` builds from the journal's state (the caller holds the lock)."""
         contents, stale = self._read(fd)
         event = make(contents.state)
+        done = contents.state.done
+        if isinstance(event, Undo) and contents.partial and (done is None or done[1] is None):
+            contents, stale = self._read(fd, deep=True)  # it takes back what lies before the fold's start
+            event = make(contents.state)
         state, change = apply(contents.state, event)
         if contents.torn:
             self._set_aside(fd, contents)
@@ -321,6 +342,10 @@ class Journal:
             self._update_index(stale)
         if isinstance(event, NewMatch):
             self._index_new(fd, contents, line)
+        elif not isinstance(event, (Undo, Redo)):  # a scoring event: the match and its number stay
+            checkpoint = _checkpoint(fd, state, contents, contents.good_length + len(line), contents.lines + 2)
+            if checkpoint:
+                index.write_checkpoint(self.path, checkpoint)
         return state, change
 
     def _write_line(self, fd: int, line: bytes, length: int) -> None:
@@ -390,6 +415,24 @@ class Journal:
         sync(fd)
         self.warn(f"{self.path} line {contents.lines + 1} was a torn write (never acknowledged); "
                   f"kept in {aside.name} and cut off")
+
+
+CHECKPOINT_LINES = 1000  # lines folded past the current match's start before a checkpoint is kept
+
+
+def _checkpoint(fd: int, state: State, contents: Contents, offset: int, line: int) -> index.Checkpoint | None:
+    """A checkpoint of `state` at `offset` (line `line`) when the fold that led to it was long
+    and nothing is undone there (a redo would need what the checkpoint leaves out)."""
+    if line - contents.first_line <= CHECKPOINT_LINES or state.match is None or state.undone is not None \
+            or contents.owner is None or contents.torn:
+        return None
+    return index.Checkpoint(offset, line, _before(fd, offset), state.match, contents.owner, contents.matches)
+
+
+def _before(fd: int, offset: int) -> str:
+    """The check of the bytes just before `offset`."""
+    start = max(0, offset - index.CHECKED_BYTES)
+    return index.check_of(read_at(fd, start, offset - start))
 
 
 def _holds(fd: int, entry: Entry) -> bool:

@@ -350,20 +350,82 @@ def add(journal: Path, entries: list[Entry]) -> None:
 
 def rewrite(journal: Path, entries: list[Entry]) -> None:
     """Replace the index with `entries` in one step (a temporary file renamed over it)."""
+    _replace(index_path(journal), b"".join(map(_line, entries)))
+
+
+def _replace(target: Path, data: bytes) -> None:
+    """Replace `target` with `data` in one step: a temporary file renamed over it (not synced: a
+    cache the journal can always give again)."""
     import tempfile
 
-    target = index_path(journal)
     with contextlib.suppress(OSError):
         fd, name = tempfile.mkstemp(prefix=target.name + ".", dir=target.parent)
         try:
             with os.fdopen(fd, "wb") as out:
                 if hasattr(os, "fchmod"):  # readable like the journal (mkstemp makes it private)
                     os.fchmod(out.fileno(), 0o644)
-                out.write(b"".join(map(_line, entries)))
+                out.write(data)
             os.replace(name, target)
         except OSError:
             os.unlink(name)
             raise
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """The fold of the journal's first `offset` bytes (its lines before line `line`) where nothing
+    was undone: the sheet, the number of the match it belongs to and of matches started. `check`
+    hashes the bytes just before `offset`, so a journal cut back or replaced is noticed."""
+
+    offset: int
+    line: int
+    check: str
+    sheet: Match
+    owner: int
+    matches: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"offset": self.offset, "line": self.line, "check": self.check, "sheet": sheet_record(self.sheet),
+                "owner": self.owner, "matches": self.matches, "format": SHEET_FORMAT}
+
+
+MAX_CHECKPOINT_BYTES = 1 << 16  # a sheet of three games is a few KB
+
+
+def checkpoint_path(journal: Path) -> Path:
+    return journal.with_name(journal.name + ".state")
+
+
+def read_checkpoint(journal: Path) -> Checkpoint | None:
+    """The checkpoint kept beside the journal; None when there is none or it is not one gm wrote
+    (it is only a shortcut: the journal is folded from further back instead)."""
+    try:
+        fd = os.open(checkpoint_path(journal), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, MAX_CHECKPOINT_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        record = json.loads(data) if len(data) <= MAX_CHECKPOINT_BYTES else None
+        if not isinstance(record, dict) or record.get("format") != SHEET_FORMAT or not isinstance(
+                record["check"], str) or len(record["check"]) != CHECK_LENGTH:
+            return None
+        return Checkpoint(_count(record, "offset", 1, 1 << 62), _count(record, "line", 2, 1 << 62), record["check"],
+                          sheet_from(record["sheet"]), _count(record, "owner", 1), _count(record, "matches", 1))
+    except (_Damaged, ValueError, KeyError, RecursionError):
+        return None
+
+
+def write_checkpoint(journal: Path, checkpoint: Checkpoint) -> None:
+    """Replace the checkpoint in one step (the caller holds the journal's exclusive lock); one that
+    cannot be written only makes later commands fold more of the journal."""
+    _replace(checkpoint_path(journal), json.dumps(checkpoint.to_json(), ensure_ascii=False).encode("utf-8"))
 
 
 @dataclass(frozen=True)
