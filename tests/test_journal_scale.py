@@ -4,6 +4,7 @@ cap on files read whole is shown and goes on, in bounded memory; one line's leng
 import json
 import os
 import tracemalloc
+from dataclasses import replace
 from unittest.mock import patch
 
 import pytest
@@ -15,13 +16,13 @@ from typer.testing import CliRunner
 from gm import durable
 from gm.cli import app
 from gm.files import MAX_FILE_BYTES
-from gm.night.groups import read_summary
+from gm.night.groups import read_nights, read_summary
 import gm.score.journal as journal_module
 from gm.score.journal import MAX_EVENT_BYTES, Journal, encode
 from gm.score.matches import checkpoint_path, index_path
 from scorer.humalien import fold
 from scorer.humalien.events import Flow, NewMatch
-from scorer.werewolf.evening import night, night_json
+from scorer.werewolf.evening import night, night_json, scope, summary
 from test_humalien_properties import valid_events
 
 runner = CliRunner()
@@ -200,3 +201,65 @@ def test_a_checkpoint_that_is_not_the_journal_s_is_passed_over(tmp_path, state):
         else:
             kept.write_bytes(state)
     assert Journal(path).load().match == fold(events).match
+
+
+# -- a group's kept tally ---------------------------------------------------------------------------
+GROUP = ("Aki", "Ken", "Mio")
+
+
+def night_line(winner: int, evening: str) -> bytes:
+    sides = {name: "werewolves" if n == winner else "villagers" for n, name in enumerate(GROUP)}
+    each = night(GROUP, "werewolves", [GROUP[winner]], sides, evening)
+    return (json.dumps({"group": "Friday", **night_json(each)}) + "\n").encode()
+
+
+pieces = st.one_of(st.tuples(st.integers(0, 2), st.sampled_from(["e1", "e2", "e3"])).map(lambda p: night_line(*p)),
+                   st.sampled_from([b"garbage\n", b"\n", b'{"winning_side": "wolves", "winners": []}\n',
+                                    b"[" * 70_000 + b"\n"]))
+
+
+@settings(deadline=None, max_examples=60)
+@given(parts=st.lists(st.tuples(st.lists(pieces, max_size=8), st.none() | st.binary(max_size=20) | pieces.map(
+    lambda line: line[:-1])), min_size=1, max_size=4), every=st.sampled_from([1, 2, 1000]))
+def test_a_summary_read_from_the_kept_tally_equals_a_reading_of_the_whole_file(tmp_path_factory, parts, every):
+    """Read after each batch of lines (the tally kept every `every` lines read), a batch maybe
+    ending in a line cut short (the next starts a line of its own): what is shown and the lines
+    said to be skipped equal a reading with no tally."""
+    from gm.night import groups
+
+    path = tmp_path_factory.mktemp("group") / "friday.jsonl"
+    path.write_bytes(b"")
+    with patch.object(groups, "TALLY_LINES", every):
+        for batch, torn in parts:
+            data = path.read_bytes()
+            with open(path, "ab") as out:
+                out.write((b"\n" if data and not data.endswith(b"\n") else b"") + b"".join(batch) + (torn or b""))
+            told: list = []
+            shown = read_summary(path, lambda line, why, told=told: told.append((line, why)))
+            fresh: list = []
+            whole = summary(read_nights(path, lambda line, why, fresh=fresh: fresh.append((line, why))))
+            if whole.tonight_split:
+                whole = replace(whole, tonight=scope(each for each, _ in read_nights(path, lambda *_: None)
+                                                     if each.evening == whole.evening), tonight_split=False)
+            assert (shown.to_json(), shown.group, told) == (whole.to_json(), whole.group, fresh)
+
+
+def test_a_second_reading_reads_only_the_nights_added_since(tmp_path, monkeypatch):
+    from gm.night import groups
+
+    path = tmp_path / "friday.jsonl"
+    path.write_bytes(b"".join(night_line(n % 3, f"e{n // 5}") for n in range(3000)))
+    assert read_summary(path, lambda *_: None).all_time.nights == 3000
+    decoded = [0]
+    real = groups.night_from_json
+
+    def counting(data):
+        decoded[0] += 1
+        return real(data)
+
+    monkeypatch.setattr(groups, "night_from_json", counting)
+    with open(path, "ab") as out:
+        out.write(night_line(0, "e9999") * 2)
+    shown = read_summary(path, lambda *_: None)
+    assert shown.all_time.nights == 3002 and shown.tonight.nights == 2 and shown.evenings == 601
+    assert decoded[0] == 2

@@ -248,22 +248,88 @@ class Summary:
                 "all_time": self.all_time.to_json()}
 
 
+class NotATally(ValueError):
+    """Data that is not a tally `Tally.to_json` wrote (a kept tally damaged, or of another shape)."""
+
+
+class Tally:
+    """A group's summary counted one night at a time, and kept between runs as plain data
+    (`to_json`, `tally_from_json`): memory grows with players and evenings, not with nights."""
+
+    def __init__(self) -> None:
+        self.every, self.run = _Results(), _Results()
+        self.evenings: dict[str, None] = {}  # each evening once, in order
+        self.last: str | None = None
+        self.split = False
+        self.group = ""
+
+    def add(self, each: Night, group: str = "") -> None:
+        """One more night, with the group name its line gave ("" when none)."""
+        self.every.add(each)
+        if each.evening != self.last:
+            self.split = each.evening in self.evenings
+            self.evenings[each.evening] = None
+            self.last, self.run = each.evening, _Results()
+        self.run.add(each)
+        self.group = group or self.group
+
+    def summary(self) -> Summary:
+        return Summary(self.run.scope(), self.every.scope(), self.last, len(self.evenings), self.group, self.split)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"every": _results_json(self.every), "run": _results_json(self.run), "evenings": list(self.evenings),
+                "last": self.last, "split": self.split, "group": self.group}
+
+
+def _results_json(counted: _Results) -> dict[str, Any]:
+    return {"nights": counted.nights, "sides": dict(counted.sides),
+            "played": [[name, *tally] for name, tally in counted.played.items()],
+            "on_side": [[name, side, *tally] for (name, side), tally in counted.on_side.items()]}
+
+
+def tally_from_json(data: Any) -> Tally:
+    """A tally as `Tally.to_json` wrote it; NotATally when it is not one."""
+    try:
+        tally = Tally()
+        tally.every, tally.run = _results_from(data["every"]), _results_from(data["run"])
+        tally.evenings = dict.fromkeys(_text(each) for each in data["evenings"])
+        tally.last = None if data["last"] is None else _text(data["last"])
+        tally.split, tally.group = bool(data["split"]), _text(data["group"])
+    except (KeyError, TypeError, ValueError, AttributeError) as error:  # a missing key, a wrong type or shape
+        raise NotATally(f"not a tally: {error}") from None
+    return tally
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r:.40} is not text")
+    return value
+
+
+def _count(value: Any) -> int:
+    if type(value) is not int or value < 0:
+        raise TypeError(f"{value!r:.40} is not a count")
+    return value
+
+
+def _results_from(data: Any) -> _Results:
+    counted = _Results()
+    counted.nights = _count(data["nights"])
+    counted.sides.update({_side(side): _count(n) for side, n in data["sides"].items()})
+    for name, nights, wins in data["played"]:
+        counted.played[_text(name)] = [_count(nights), _count(wins)]
+    for name, side, nights, wins in data["on_side"]:
+        counted.on_side[(_text(name), _side(side))] = [_count(nights), _count(wins)]
+    return counted
+
+
 def summary(nights: Iterable[tuple[Night, str]]) -> Summary:
     """The summary of a group's nights, each with the group name its line gave ("" when none), in
-    one pass over them: memory grows with players and evenings, not with nights."""
-    every, run = _Results(), _Results()
-    evenings: set[str] = set()
-    last: str | None = None
-    split, group = False, ""
-    for each, named in nights:
-        every.add(each)
-        if each.evening != last:
-            split = each.evening in evenings
-            evenings.add(each.evening)
-            last, run = each.evening, _Results()
-        run.add(each)
-        group = named or group
-    return Summary(run.scope(), every.scope(), last, len(evenings), group, split)
+    one pass over them."""
+    tally = Tally()
+    for each, group in nights:
+        tally.add(each, group)
+    return tally.summary()
 
 
 @dataclass(frozen=True)
