@@ -133,10 +133,12 @@ def _answers(journal, before=lambda: None):
 
 @settings(deadline=None, max_examples=60)
 @given(events=valid_events(max_size=30), split=st.floats(0, 1), cut=st.none() | st.floats(0, 1),
-       every=st.sampled_from([1, 3, journal_module.CHECKPOINT_LINES]))
-def test_the_index_backed_answers_equal_a_fold_of_the_whole_journal(tmp_path_factory, events, split, cut, every):
+       every=st.sampled_from([1, 3, journal_module.CHECKPOINT_LINES]), chunk=st.sampled_from([7, 64, 1 << 20]))
+def test_the_index_backed_answers_equal_a_fold_of_the_whole_journal(tmp_path_factory, events, split, cut, every,
+                                                                    chunk):
     """With the match index and checkpoints (kept every `every` lines folded), each append's state
-    and every answer equal the fold of the whole journal."""
+    and every answer equal the fold of the whole journal; with no index, the sheet found from the
+    last `new` line (searched `chunk` bytes at a time) too."""
     folder = tmp_path_factory.mktemp("index")
     path = folder / "m.jsonl"
     first = int(len(events) * split)
@@ -159,6 +161,9 @@ def test_the_index_backed_answers_equal_a_fold_of_the_whole_journal(tmp_path_fac
     with patch.object(journal_module, "CHECKPOINT_LINES", every):
         assert _answers(quiet) == unindexed
         assert quiet.load().match == fold(events[:whole]).match
+    index_path(plain).unlink(missing_ok=True)
+    with patch.object(journal_module, "CHUNK", chunk):
+        assert Journal(plain, warn=lambda note: None).load().match == fold(events[:whole]).match
 
 
 def test_an_append_to_a_long_match_folds_only_what_came_after_the_checkpoint(tmp_path, monkeypatch):
@@ -186,7 +191,7 @@ def test_a_checkpoint_that_is_not_the_journal_s_is_passed_over(tmp_path, state):
     path = tmp_path / "long.jsonl"
     events = [NewMatch(("Aki", "Ken"))] + [Flow("Aki" if n % 2 else "Ken", n % 3) for n in range(1200)]
     path.write_bytes(b"".join(map(encode, events)))
-    Journal(path).load()
+    Journal(path).matches()  # the whole journal folded: the index and a checkpoint kept
     kept = checkpoint_path(path)
     assert kept.exists()
     if state == "other journal":  # the same checkpoint beside a journal whose lines differ
@@ -263,3 +268,22 @@ def test_a_second_reading_reads_only_the_nights_added_since(tmp_path, monkeypatc
     shown = read_summary(path, lambda *_: None)
     assert shown.all_time.nights == 3002 and shown.tonight.nights == 2 and shown.evenings == 601
     assert decoded[0] == 2
+
+
+@pytest.mark.parametrize("chunk", [1, 5, 20, 21, 22, 100, 1 << 20])
+def test_with_no_index_the_sheet_is_folded_from_the_last_new_line_found_from_the_end(tmp_path, monkeypatch,
+                                                                                    chunk):
+    path = tmp_path / "m.jsonl"
+    match = [NewMatch(("Aki", "Ken"), abandon=True), Flow("Aki", 1), Flow("Ken", 2)]
+    path.write_bytes(b"".join(map(encode, match * 5 + [Flow("Aki", 2)])) + b'{"v":1,"kind":"new","pla')
+    monkeypatch.setattr(journal_module, "CHUNK", chunk)
+    decoded = [0]
+    real = journal_module.from_record
+
+    def counting(record):
+        decoded[0] += 1
+        return real(record)
+
+    monkeypatch.setattr(journal_module, "from_record", counting)
+    assert Journal(path, warn=lambda note: None).load().match == fold(match * 5 + [Flow("Aki", 2)]).match
+    assert decoded[0] == 1 + 4  # the first line, then the last match (the torn `new` after it is no start)

@@ -61,6 +61,10 @@ def test_an_old_journal_without_an_index_loads_and_gains_one(tmp_path, decoded):
     index_path(path).unlink()
     decoded[0] = 0
     assert Journal(path).load().match == fold(events).match
+    assert decoded[0] == 3  # the first line (is it a journal?), then the current match from its `new` line
+    assert not index_path(path).exists()  # showing the sheet leaves the index to a command that needs it
+    decoded[0] = 0
+    assert [m.number for m in Journal(path).matches()] == [1, 2, 3, 4]
     assert decoded[0] == len(events)
     assert len(index_path(path).read_text().splitlines()) == 4
     decoded[0] = 0

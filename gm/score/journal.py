@@ -18,7 +18,7 @@ import json
 import os
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from collections.abc import Callable, Iterator
@@ -29,7 +29,7 @@ from scorer.humalien import Change, Event, Match, ScoreError, State, apply, from
 from scorer.humalien.events import RECORD_VERSION, NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
 from gm.errors import GmError
-from gm.durable import NONBLOCK, lines, read_at, sync, sync_dir, write_all
+from gm.durable import CHUNK, NONBLOCK, lines, read_at, sync, sync_dir, write_all
 from gm.files import ANY_SIZE, BadFile, check_regular, json_value
 
 FILE_NAME = "score.jsonl"
@@ -63,6 +63,7 @@ class Contents:
     matches: int = 0
     found: tuple[Entry, ...] = ()
     first_line: int = 1  # where the fold began: the history before it is not in `state`
+    guessed: bool = False  # the match count and owner come from a search, not a fold: not for the index
 
     @property
     def partial(self) -> bool:
@@ -204,7 +205,7 @@ class Journal:
 
     def load(self) -> State:
         """The state the journal holds (an empty state when there is no file yet)."""
-        return self._contents().state
+        return self._contents(quick=True).state
 
     def matches(self, sheets: bool = False) -> list[Kept]:
         """Every match the journal holds, oldest first, with where it stood last and which is
@@ -234,9 +235,9 @@ class Journal:
             os.close(fd)
         return found
 
-    def _contents(self) -> Contents:
+    def _contents(self, quick: bool = False) -> Contents:
         """Read under a shared lock; when the match index lags behind, bring it up to date under
-        an exclusive one."""
+        an exclusive one. `quick`: only the state is wanted (see `_read`)."""
         try:
             fd = os.open(self.path, os.O_RDONLY | _BINARY | NONBLOCK)
         except FileNotFoundError:
@@ -244,8 +245,9 @@ class Journal:
         try:
             check_regular(self.path, fd, ANY_SIZE)
             with _locked(fd, self.path, exclusive=False):
-                contents, stale = self._read(fd)
-                checkpoint = _checkpoint(fd, contents.state, contents, contents.good_length, contents.lines + 1)
+                contents, stale = self._read(fd, quick=quick)
+                checkpoint = None if contents.guessed else _checkpoint(fd, contents.state, contents,
+                                                                       contents.good_length, contents.lines + 1)
             if stale or checkpoint:
                 with _locked(fd, self.path, exclusive=True):
                     if stale:
@@ -259,9 +261,13 @@ class Journal:
                       "cut short and never acknowledged); ignored")
         return contents
 
-    def _read(self, fd: int, deep: bool = False) -> tuple[Contents, _IndexWork | None]:
+    def _read(self, fd: int, deep: bool = False, quick: bool = False) -> tuple[Contents, _IndexWork | None]:
         """The journal folded from the current match on (from the checkpoint, when it is in the
-        current match; with `deep`, from the start), and what the index needs (None: nothing)."""
+        current match; with `deep`, from the start), and what the index needs (None: nothing).
+
+        `quick`, for a journal with no index at all: the fold starts at its last `new` line, found
+        from the end, and leaves the index to the next command that needs it (its match count and
+        owner are then `guessed`)."""
         last = index.read_last(self.path)
         if last is not None and _holds(fd, last):
             known, rewrite = [last], False
@@ -275,6 +281,11 @@ class Journal:
                 self.warn(f"the match index {str(index.index_path(self.path))!r} is damaged ({read.damage}); "
                           "rebuilt from the journal")
         start = Start.at(known[-1]) if known and not deep else Start()
+        if quick and not known and not rewrite and (last_new := _last_new(fd, self.path)) is not None:
+            try:
+                return replace(parse(fd, self.path, last_new), guessed=True), None
+            except _ReachesBack:  # an undo takes that match back: the whole journal is folded below
+                pass
         checkpoint = None if deep or rewrite or not known else index.read_checkpoint(self.path)
         if checkpoint and checkpoint.matches == known[-1].match and checkpoint.offset > known[-1].offset \
                 and _before(fd, checkpoint.offset) == checkpoint.check:
@@ -433,6 +444,52 @@ def _before(fd: int, offset: int) -> str:
     """The check of the bytes just before `offset`."""
     start = max(0, offset - index.CHECKED_BYTES)
     return index.check_of(read_at(fd, start, offset - start))
+
+
+_NEW_LINE = b"\n" + _FIRST_LINE
+
+
+def _last_new(fd: int, path: Path) -> Start | None:
+    """Where the journal's last complete `new` line starts, searched from the end, with its line
+    number and the count of `new` lines before it; None when there is none, or the first line is
+    not an event gm wrote (the whole fold then says what is wrong)."""
+    size = os.fstat(fd).st_size
+    first = read_at(fd, 0, min(size, MAX_EVENT_BYTES + 1))
+    if b"\n" not in first:
+        return None
+    try:
+        from_record(_record(first[:first.index(b"\n")], path, 1))
+    except (JournalError, ScoreError):
+        return None
+    tail_start = max(0, size - MAX_EVENT_BYTES - 1)
+    end = tail_start + read_at(fd, tail_start, size - tail_start).rfind(b"\n") + 1  # a torn last line left out
+    if end <= tail_start:
+        return None
+    found, position = -1, end
+    while position > 0 and found < 0:
+        start = max(0, position - CHUNK)
+        chunk = read_at(fd, start, position - start + len(_NEW_LINE))[:end - start]
+        at = chunk.rfind(_NEW_LINE)
+        found = -1 if at < 0 else start + at + 1
+        position = start
+    if found < 0:
+        return Start() if first.startswith(_FIRST_LINE) else None
+    lines_before = news_before = 0
+    for position in range(0, found, CHUNK):
+        chunk = read_at(fd, position, min(CHUNK, found - position) + len(_NEW_LINE) - 1)
+        counted = chunk[:min(CHUNK, found - position)]
+        lines_before += counted.count(b"\n")
+        news_before += sum(1 for _ in _occurrences(chunk, _NEW_LINE, min(CHUNK, found - position)))
+    news_before += first.startswith(_FIRST_LINE)
+    return Start(found, lines_before + 1, State(), None, news_before - 1)
+
+
+def _occurrences(data: bytes, pattern: bytes, before: int) -> Iterator[int]:
+    """Where `pattern` starts in `data`, at positions below `before`."""
+    at = data.find(pattern)
+    while 0 <= at < before:
+        yield at
+        at = data.find(pattern, at + 1)
 
 
 def _holds(fd: int, entry: Entry) -> bool:

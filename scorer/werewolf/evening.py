@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from scorer.errors import ScorerError
 from scorer.werewolf.sides import Side
 from scorer.werewolf.refusal import WerewolfRefusal
 
@@ -248,7 +249,7 @@ class Summary:
                 "all_time": self.all_time.to_json()}
 
 
-class NotATally(ValueError):
+class NotATally(ScorerError):
     """Data that is not a tally `Tally.to_json` wrote (a kept tally damaged, or of another shape)."""
 
 
