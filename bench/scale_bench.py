@@ -6,8 +6,9 @@ Rows (the median of `--runs` processes each, the small file's figure measured th
 - `score show` cold: 200,000 events in 20,000 matches, no match index beside the journal;
 - `score matches`: the same journal, index in place (every call after the first);
 - `score flow` (an append): one match of 200,000 events, index in place;
-- `werewolf evening`: a group file of 100,000 nights;
-and the match index's size as a share of the journal's. Goal: every ratio ≤ 2×.
+- `werewolf evening`: a group file of 100,000 nights, first with no tally kept beside it (the
+  first reading, or one after the tally was lost), then with it (every reading after);
+and the sizes of the match index and the tally as shares of their files'. Goal: every ratio ≤ 2×.
 `--gm-root` runs the gm of another checkout (e.g. main, for the figures before a change).
 """
 
@@ -111,8 +112,17 @@ def main() -> None:
                 run(root, ["score", "show", "--file", str(path)], env)  # the index in place
             return once
 
-        def evening(group: str) -> Callable[[], tuple[float, int]]:
-            return lambda: run(root, ["werewolf", "evening", "--file", str(folder / group)], env)
+        def evening(group: str, cold: bool) -> Callable[[], tuple[float, int]]:
+            path = folder / group
+
+            def once() -> tuple[float, int]:
+                if cold:
+                    path.with_name(path.name + ".tally").unlink(missing_ok=True)
+                return run(root, ["werewolf", "evening", "--file", str(path)], env)
+
+            if not cold:
+                once()  # the tally in place
+            return once
 
         rows = [("score show, cold: 200k events in 20k matches", score(["show"], "small.jsonl", True),
                  score(["show"], "many.jsonl", True)),
@@ -120,16 +130,22 @@ def main() -> None:
                  score(["matches"], "many.jsonl", False)),
                 ("score flow (append): one match of 200k events", score(["flow", "Alice", "0"], "small.jsonl", False),
                  score(["flow", "Alice", "0"], "long.jsonl", False)),
-                ("werewolf evening: 100k nights", evening("small-group.jsonl"), evening("big-group.jsonl"))]
+                ("werewolf evening, no tally: 100k nights", evening("small-group.jsonl", True),
+                 evening("big-group.jsonl", True)),
+                ("werewolf evening: 100k nights", evening("small-group.jsonl", False),
+                 evening("big-group.jsonl", False))]
         print(f"{'':48} {'small s':>8} {'big s':>8} {'time':>6} {'small MB':>9} {'big MB':>8} {'memory':>7}")
         for name, small, big in rows:
             (small_s, small_m), (big_s, big_m) = median_of(args.runs, small), median_of(args.runs, big)
             print(f"{name:48} {small_s:8.2f} {big_s:8.2f} {big_s / small_s:5.1f}× {small_m / 1e6:9.1f} "
                   f"{big_m / 1e6:8.1f} {big_m / small_m:6.1f}×")
-        many = folder / "many.jsonl"
-        index = many.with_name(many.name + ".matches")
-        print(f"match index: {index.stat().st_size / 1e6:.1f} MB beside a {many.stat().st_size / 1e6:.1f} MB journal "
-              f"({index.stat().st_size / many.stat().st_size:.0%})")
+        for kept, beside, what in ((".matches", "many.jsonl", "match index"), (".state", "long.jsonl", "checkpoint"),
+                                   (".tally", "big-group.jsonl", "tally")):
+            path = folder / beside
+            cache = path.with_name(path.name + kept)
+            if cache.exists():
+                print(f"{what}: {cache.stat().st_size / 1e6:.2f} MB beside {path.stat().st_size / 1e6:.1f} MB "
+                      f"({cache.stat().st_size / path.stat().st_size:.1%})")
 
 
 if __name__ == "__main__":
