@@ -266,15 +266,12 @@ class Read:
 def _parsed(lines: list[bytes]) -> Read:
     """The entries of the sound lines, up to the first damaged one (or one out of order)."""
     entries: list[Entry] = []
-    records = None
-    if all(raw[:1] == b"{" and raw[-1:] == b"}" for raw in lines):  # each line one object, as gm writes them:
-        with contextlib.suppress(ValueError, RecursionError):  # read all at once (much faster); else line by line
-            records = json.loads(b"[" + b",".join(lines) + b"]")
-    if records is not None and len(records) != len(lines):
-        records = None
+    records: list | None = None
     for number, raw in enumerate(lines, start=1):
+        if number % _BATCH == 1:
+            records = _records(lines[number - 1:number - 1 + _BATCH])
         try:
-            entry = _entry(json.loads(raw) if records is None else records[number - 1])
+            entry = _entry(json.loads(raw) if records is None else records[(number - 1) % _BATCH])
         except _OtherFormat:
             return Read(entries)
         except (_Damaged, ValueError, KeyError, RecursionError) as error:
@@ -284,6 +281,21 @@ def _parsed(lines: list[bytes]) -> Read:
             return Read(entries, f"line {number}: out of order")
         entries.append(entry)
     return Read(entries)
+
+
+_BATCH = 1000  # index lines parsed at once
+
+
+def _records(lines: list[bytes]) -> list | None:
+    """The JSON values of lines that each hold one object, as gm writes them, parsed at once (much
+    faster than line by line); None when one of them is not (each is then parsed alone)."""
+    if not all(raw[:1] == b"{" and raw[-1:] == b"}" for raw in lines):
+        return None
+    try:
+        records = json.loads(b"[" + b",".join(lines) + b"]")
+    except (ValueError, RecursionError):
+        return None
+    return records if len(records) == len(lines) else None
 
 
 def error_reason(error: BaseException) -> str:
