@@ -30,7 +30,7 @@ from scorer.humalien.sheet import GAMES
 from scorer.humalien.sheet import Ending, Game
 
 CHECKED_BYTES = 4096  # how much of the journal before each `new` line its hash covers
-CHECK_LENGTH = 20  # hex digits of that hash kept
+CHECK_LENGTH = 16  # hex digits of that hash kept
 _TAIL = 1 << 16
 MAX_INDEX_BYTES = MAX_FILE_BYTES  # an index is far smaller than its journal
 
@@ -68,11 +68,13 @@ class Entry(NamedTuple):
     before: Result | None
     before_owner: int | None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"match": self.match, "offset": self.offset, "length": self.length, "line": self.line,
-                "check": self.check, "at": self.at, "players": list(self.players),
-                "before": None if self.before is None else self.before.to_json(),
-                "before_owner": self.before_owner, "format": INDEX_FORMAT}
+    def to_json(self) -> list:
+        """The entry as an index line holds it: its values in the order of ENTRY_FIELDS."""
+        return [INDEX_FORMAT, self.match, self.offset, self.length, self.line, self.check, self.at, list(self.players),
+                None if self.before is None else self.before.to_json(), self.before_owner]
+
+
+ENTRY_FIELDS = ("format", "match", "offset", "length", "line", "check", "at", "players", "before", "before_owner")
 
 
 def index_path(journal: Path) -> Path:
@@ -191,7 +193,7 @@ def _sheet_format() -> str:
 
 
 SHEET_FORMAT = _sheet_format()
-INDEX_FORMAT = "r1"  # entries hold a Result, not the sheet
+INDEX_FORMAT = "r2"  # entries are lists of values and hold a Result, not the sheet
 
 
 def sheet_record(match: Match) -> dict:
@@ -216,21 +218,19 @@ def _count(record: dict, name: str, low: int = 0, high: int = MAX_NUMBER) -> int
 
 
 def _entry(record: Any) -> Entry:
-    if type(record) is not dict:
-        raise _Damaged("not an object")
-    if record.get("format") != INDEX_FORMAT:
-        other = _OtherFormat if isinstance(record.get("format"), str) else _Damaged
-        raise other(f"an index of format {record.get('format')!r:.40}, not {INDEX_FORMAT}")
-    match, offset, length, line = record["match"], record["offset"], record["length"], record["line"]
-    players, check, at = record["players"], record["check"], record["at"]
-    before, owner = record["before"], record["before_owner"]
+    if type(record) is not list or len(record) != len(ENTRY_FIELDS) or record[0] != INDEX_FORMAT:
+        shape = record.get("format") if type(record) is dict else record[0] if type(record) is list and record else None
+        other = _OtherFormat if isinstance(shape, str) and shape != INDEX_FORMAT else _Damaged  # another version's
+        raise other(f"not an index entry of format {INDEX_FORMAT}: {record!r:.40}")
+    _, match, offset, length, line, check, at, players, before, owner = record
     if not (type(match) is int and 1 <= match <= MAX_NUMBER and type(offset) is int and 0 <= offset <= 1 << 62
             and type(length) is int and 1 <= length <= MAX_LINE_BYTES and type(line) is int and 1 <= line <= 1 << 62
             and (owner is None or type(owner) is int and 1 <= owner <= MAX_NUMBER)):  # all checked at once: fast
+        named = dict(zip(ENTRY_FIELDS, record))
         for name, low, high in (("match", 1, MAX_NUMBER), ("offset", 0, 1 << 62), ("length", 1, MAX_LINE_BYTES),
                                 ("line", 1, 1 << 62), ("before_owner", 1, MAX_NUMBER)):
-            if record[name] is not None or name != "before_owner":
-                _count(record, name, low, high)  # says which
+            if named[name] is not None or name != "before_owner":
+                _count(named, name, low, high)  # says which
     if type(players) is not list or len(players) != 2 or not (_short(players[0]) and _short(players[1])):
         raise _Damaged(f"players {players!r:.40} are not two names")
     if type(check) is not str or len(check) != CHECK_LENGTH or not (at is None or _short(at)):
@@ -287,9 +287,9 @@ _BATCH = 1000  # index lines parsed at once
 
 
 def _records(lines: list[bytes]) -> list | None:
-    """The JSON values of lines that each hold one object, as gm writes them, parsed at once (much
+    """The JSON values of lines that each hold one list, as gm writes them, parsed at once (much
     faster than line by line); None when one of them is not (each is then parsed alone)."""
-    if not all(raw[:1] == b"{" and raw[-1:] == b"}" for raw in lines):
+    if not all(raw[:1] == b"[" and raw[-1:] == b"]" for raw in lines):
         return None
     try:
         records = json.loads(b"[" + b",".join(lines) + b"]")
