@@ -264,9 +264,10 @@ def matches(file: File = None, as_json: Json = False) -> None:
         return
     if not kept:
         _no_match(journal.path)
-    print_or_end_quietly("\n".join(printable(f"{'*' if m.current else ' '} {m.number:3}  "
-                                              f"{(m.at or '')[:16].replace('T', ' '):16}  "
-                                              f"{m.players[0]} v {m.players[1]}: {m.result}") for m in kept))
+    rows = [f"{'*' if m.current else ' '} {m.number:3}  {(m.at or '')[:16].replace('T', ' '):16}  "
+            f"{m.players[0]} v {m.players[1]}: {m.result}" for m in kept]
+    text = "\n".join(rows)
+    print_or_end_quietly(text if "".join(rows).isprintable() else "\n".join(map(printable, rows)))
 
 
 @app.command()
