@@ -272,3 +272,16 @@ def voice_asker(clock, items=(), keyboard="", model=None, endless=True, speaker=
     listener = Listener(model or FakeModel(), ScriptSource(clock, items, endless))
     kb = KeyboardAsker(clock, stream, echo=out.append)
     return VoiceAsker(listener, kb, speaker or FakeSpeaker(), voice or Voice("en"), clock, seats=seats), out
+
+
+def count_calls(monkeypatch, module, name: str) -> list[int]:
+    """Counts the calls of `module.name` (the work a command does) in the list's one item."""
+    count = [0]
+    real = getattr(module, name)
+
+    def counting(*args, **kwargs):
+        count[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counting)
+    return count

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from fakes import count_calls
 from gm import durable
 from gm.cli import app
 from gm.files import MAX_FILE_BYTES
@@ -172,14 +173,7 @@ def test_an_append_to_a_long_match_folds_only_what_came_after_the_checkpoint(tmp
     path.write_bytes(b"".join(map(encode, events)))
     journal = Journal(path)
     journal.append(lambda state: Flow("Aki", 1))  # the first command folds the match and keeps a checkpoint
-    decoded = [0]
-    real = journal_module.from_record
-
-    def counting(record):
-        decoded[0] += 1
-        return real(record)
-
-    monkeypatch.setattr(journal_module, "from_record", counting)
+    decoded = count_calls(monkeypatch, journal_module, "from_record")
     for n in range(3):
         assert journal.append(lambda state: Flow("Ken", 2))[0].match.totals == (1, 2 * (n + 1))
     assert journal.load().match == fold([*events, Flow("Aki", 1), *[Flow("Ken", 2)] * 3]).match
@@ -255,14 +249,7 @@ def test_a_second_reading_reads_only_the_nights_added_since(tmp_path, monkeypatc
     path = tmp_path / "friday.jsonl"
     path.write_bytes(b"".join(night_line(n % 3, f"e{n // 5}") for n in range(3000)))
     assert read_summary(path, lambda *_: None).all_time.nights == 3000
-    decoded = [0]
-    real = groups.night_from_json
-
-    def counting(data):
-        decoded[0] += 1
-        return real(data)
-
-    monkeypatch.setattr(groups, "night_from_json", counting)
+    decoded = count_calls(monkeypatch, groups, "night_from_json")
     with open(path, "ab") as out:
         out.write(night_line(0, "e9999") * 2)
     shown = read_summary(path, lambda *_: None)
@@ -277,13 +264,6 @@ def test_with_no_index_the_sheet_is_folded_from_the_last_new_line_found_from_the
     match = [NewMatch(("Aki", "Ken"), abandon=True), Flow("Aki", 1), Flow("Ken", 2)]
     path.write_bytes(b"".join(map(encode, match * 5 + [Flow("Aki", 2)])) + b'{"v":1,"kind":"new","pla')
     monkeypatch.setattr(journal_module, "CHUNK", chunk)
-    decoded = [0]
-    real = journal_module.from_record
-
-    def counting(record):
-        decoded[0] += 1
-        return real(record)
-
-    monkeypatch.setattr(journal_module, "from_record", counting)
+    decoded = count_calls(monkeypatch, journal_module, "from_record")
     assert Journal(path, warn=lambda note: None).load().match == fold(match * 5 + [Flow("Aki", 2)]).match
     assert decoded[0] == 1 + 4  # the first line, then the last match (the torn `new` after it is no start)

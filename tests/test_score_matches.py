@@ -7,6 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 import gm.score.journal as journal_module
+from fakes import count_calls
 from gm.cli import app
 from gm.score.journal import Journal, JournalError
 from gm.score.matches import INDEX_FORMAT, index_path
@@ -31,15 +32,7 @@ def write(path, events):
 @pytest.fixture
 def decoded(monkeypatch):
     """Counts the journal records decoded (the work a command does on the journal)."""
-    count = [0]
-    real = journal_module.from_record
-
-    def counting(record):
-        count[0] += 1
-        return real(record)
-
-    monkeypatch.setattr(journal_module, "from_record", counting)
-    return count
+    return count_calls(monkeypatch, journal_module, "from_record")
 
 
 def test_a_command_folds_only_the_current_match(tmp_path, decoded):

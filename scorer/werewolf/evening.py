@@ -202,12 +202,16 @@ class _Results:
         return Scope(self.nights, {side: self.sides[side] for side in Side if self.sides[side]}, tuple(self.results()))
 
 
-def results(nights: Iterable[Night]) -> list[PlayerResults]:
-    """Every player's results over `nights`, in the order they first played (one pass)."""
+def _counted(nights: Iterable[Night]) -> _Results:
     counted = _Results()
     for each in nights:
         counted.add(each)
-    return counted.results()
+    return counted
+
+
+def results(nights: Iterable[Night]) -> list[PlayerResults]:
+    """Every player's results over `nights`, in the order they first played (one pass)."""
+    return _counted(nights).results()
 
 
 @dataclass(frozen=True)
@@ -224,10 +228,7 @@ class Scope:
 
 def scope(nights: Iterable[Night]) -> Scope:
     """The results over `nights` (one pass)."""
-    counted = _Results()
-    for each in nights:
-        counted.add(each)
-    return counted.scope()
+    return _counted(nights).scope()
 
 
 @dataclass(frozen=True)
