@@ -11,11 +11,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from scorer.errors import ScorerError
 from scorer.werewolf.sides import Side
 from scorer.werewolf.refusal import WerewolfRefusal
+
+
+Key = TypeVar("Key")
 
 
 class EveningError(WerewolfRefusal):
@@ -163,6 +166,14 @@ class PlayerResults:
                 "by_side": {side: played.to_json() for side, played in self.by_side.items()}}
 
 
+def _add_counts(counts: dict[Key, list[int]], more: dict[Key, list[int]]) -> None:
+    """Add `more`'s [nights, wins] to `counts`' (keys new to it last, in `more`'s order)."""
+    for key, (nights, wins) in more.items():
+        tally = counts.setdefault(key, [0, 0])
+        tally[0] += nights
+        tally[1] += wins
+
+
 class _Results:
     """Nights and wins per player and per (player, side), counted one night at a time."""
 
@@ -191,6 +202,13 @@ class _Results:
                     by = on_side[(name, side)] = [0, 0]
                 by[0] += 1
                 by[1] += win
+
+    def merge(self, other: _Results) -> None:
+        """Count `other`'s nights too, as if they came after these (its new players last, in its order)."""
+        self.nights += other.nights
+        self.sides.update(other.sides)
+        _add_counts(self.played, other.played)
+        _add_counts(self.on_side, other.on_side)
 
     def results(self) -> list[PlayerResults]:
         return [PlayerResults(name, Played(*tally),
@@ -259,24 +277,28 @@ class Tally:
     (`to_json`, `tally_from_json`): memory grows with players and evenings, not with nights."""
 
     def __init__(self) -> None:
-        self.every, self.run = _Results(), _Results()
+        self.every, self.run = _Results(), _Results()  # the nights before the last run of one evening; that run
         self.evenings: dict[str, None] = {}  # each evening once, in order
         self.last: str | None = None
         self.split = False
         self.group = ""
 
     def add(self, each: Night, group: str = "") -> None:
-        """One more night, with the group name its line gave ("" when none)."""
-        self.every.add(each)
+        """One more night, with the group name its line gave ("" when none): counted once, in the
+        run of its evening (a run is added to the rest when the next begins)."""
         if each.evening != self.last:
             self.split = each.evening in self.evenings
             self.evenings[each.evening] = None
+            self.every.merge(self.run)
             self.last, self.run = each.evening, _Results()
         self.run.add(each)
         self.group = group or self.group
 
     def summary(self) -> Summary:
-        return Summary(self.run.scope(), self.every.scope(), self.last, len(self.evenings), self.group, self.split)
+        every = _Results()
+        every.merge(self.every)
+        every.merge(self.run)
+        return Summary(self.run.scope(), every.scope(), self.last, len(self.evenings), self.group, self.split)
 
     def to_json(self) -> dict[str, Any]:
         return {"every": _results_json(self.every), "run": _results_json(self.run), "evenings": list(self.evenings),
