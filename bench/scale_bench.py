@@ -2,7 +2,8 @@
 processes on big journals and group files, each divided by the same command on a small one
 (run: .venv/bin/python bench/scale_bench.py [--runs 3] [--gm-root /work/main]).
 
-Rows (the median of `--runs` processes each, the small file's figure measured the same way):
+Rows (the median of `--runs` processes each, the small file's figure measured the same way; the
+ratio of wall times, then of CPU times, which a busy machine inflates less):
 - `score show` cold: 200,000 events in 20,000 matches, no match index beside the journal;
 - `score matches`: the same journal, index in place (every call after the first);
 - `score flow` (an append): one match of 200,000 events, index in place;
@@ -29,8 +30,12 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
-def run(root: Path, args: list[str], env: dict[str, str]) -> tuple[float, int]:
-    """Wall seconds and peak resident memory (bytes) of one gm process."""
+Figures = tuple[float, float, int]  # wall seconds, CPU seconds, peak resident bytes
+
+
+def run(root: Path, args: list[str], env: dict[str, str]) -> Figures:
+    """Wall and CPU seconds (the CPU time is what a busy machine cannot inflate) and peak resident
+    memory (bytes) of one gm process."""
     start = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-m", "gm", *args], cwd=root, stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, env=env)
@@ -40,12 +45,13 @@ def run(root: Path, args: list[str], env: dict[str, str]) -> tuple[float, int]:
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"gm {' '.join(args)} failed: {child.stderr.read().decode()[-400:]}")
     child.stderr.close()
-    return elapsed, usage.ru_maxrss * 1024
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
 
-def median_of(runs: int, once: Callable[[], tuple[float, int]]) -> tuple[float, int]:
+def median_of(runs: int, once: Callable[[], Figures]) -> Figures:
     figures = [once() for _ in range(runs)]
-    return statistics.median(f[0] for f in figures), int(statistics.median(f[1] for f in figures))
+    return (statistics.median(f[0] for f in figures), statistics.median(f[1] for f in figures),
+            int(statistics.median(f[2] for f in figures)))
 
 
 def write_files(folder: Path) -> None:
@@ -100,10 +106,10 @@ def main() -> None:
         print(f"# {load}{platform.platform()}, Python {platform.python_version()}, gm from {root}, "
               f"median of {args.runs} runs")
 
-        def score(command: list[str], journal: str, cold: bool) -> Callable[[], tuple[float, int]]:
+        def score(command: list[str], journal: str, cold: bool) -> Callable[[], Figures]:
             path = folder / journal
 
-            def once() -> tuple[float, int]:
+            def once() -> Figures:
                 if cold:
                     path.with_name(path.name + ".matches").unlink(missing_ok=True)
                 return run(root, ["score", *command, "--file", str(path)], env)
@@ -112,10 +118,10 @@ def main() -> None:
                 run(root, ["score", "show", "--file", str(path)], env)  # the index in place
             return once
 
-        def evening(group: str, cold: bool) -> Callable[[], tuple[float, int]]:
+        def evening(group: str, cold: bool) -> Callable[[], Figures]:
             path = folder / group
 
-            def once() -> tuple[float, int]:
+            def once() -> Figures:
                 if cold:
                     path.with_name(path.name + ".tally").unlink(missing_ok=True)
                 return run(root, ["werewolf", "evening", "--file", str(path)], env)
@@ -134,11 +140,13 @@ def main() -> None:
                  evening("big-group.jsonl", True)),
                 ("werewolf evening: 100k nights", evening("small-group.jsonl", False),
                  evening("big-group.jsonl", False))]
-        print(f"{'':48} {'small s':>8} {'big s':>8} {'time':>6} {'small MB':>9} {'big MB':>8} {'memory':>7}")
+        print(f"{'':48} {'small s':>8} {'big s':>6} {'time':>6} {'CPU':>6} {'small MB':>9} {'big MB':>7} "
+              f"{'memory':>7}")
         for name, small, big in rows:
-            (small_s, small_m), (big_s, big_m) = median_of(args.runs, small), median_of(args.runs, big)
-            print(f"{name:48} {small_s:8.2f} {big_s:8.2f} {big_s / small_s:5.1f}× {small_m / 1e6:9.1f} "
-                  f"{big_m / 1e6:8.1f} {big_m / small_m:6.1f}×")
+            small_s, small_cpu, small_m = median_of(args.runs, small)
+            big_s, big_cpu, big_m = median_of(args.runs, big)
+            print(f"{name:48} {small_s:8.2f} {big_s:6.2f} {big_s / small_s:5.1f}× {big_cpu / small_cpu:5.1f}× "
+                  f"{small_m / 1e6:9.1f} {big_m / 1e6:7.1f} {big_m / small_m:6.1f}×")
         for kept, beside, what in ((".matches", "many.jsonl", "match index"), (".state", "long.jsonl", "checkpoint"),
                                    (".tally", "big-group.jsonl", "tally")):
             path = folder / beside
