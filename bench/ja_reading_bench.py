@@ -11,7 +11,7 @@ Latin letters out. Both readings are normalised (katakana, long vowels written o
 difference is listed with its kind: particle, counter, name or word. Goal: no particle, counter
 or name mismatch.
 
-Needs pyopenjtalk-plus (`pip install pyopenjtalk-plus`, the gm[ja] extra).
+Needs pyopenjtalk-plus (`pip install pyopenjtalk-plus`, the gm-card-nights[ja] extra).
 Run: .venv/bin/python bench/ja_reading_bench.py [--all]
 """
 

@@ -7,7 +7,7 @@ line the night log says was spoken: the share of words heard (goal ≥ 90%), wit
 worst. (One grammar of all the night's words would take pocketsphinx hours.)
 
 Japanese: the same night with `--lang ja` and kanji names with readings: one WAV for every
-spoken line, by the engine gm uses for Japanese (goal: Open JTalk, where `gm[ja]` is installed).
+spoken line, by the engine gm uses for Japanese (goal: Open JTalk, where `gm-card-nights[ja]` is installed).
 What Open JTalk is given for each line is checked by bench/ja_reading_bench.py.
 
 Run: .venv/bin/python bench/night_voice_bench.py
@@ -123,7 +123,8 @@ def japanese(folder: Path) -> None:
     print(f"\nJapanese night: {len(lines)} of {len(lines)} spoken lines written to WAV by {engine.NAME}, "
           f"{seconds:.0f} s of speech (goal: every line by openjtalk)")
     if engine.NAME != "openjtalk":
-        print("   Open JTalk is not installed (pip install 'gm[ja]'): the lines were spoken as kana by espeak-ng")
+        print("   Open JTalk is not installed (pip install 'gm-card-nights[ja]'): the lines were spoken as kana "
+              "by espeak-ng")
 
 
 def main() -> None:

@@ -16,24 +16,30 @@ from gm.text.lines import Voice
 from scorer.werewolf.tally import GRAVEYARD
 
 # Sample players: a kanji name with its reading, a kana name, Latin names.
-READINGS = {"健": "けん"}
+READINGS = {"健": "けん", "雄一郎": "ゆういちろう", "京太郎": "きょうたろう"}
 NAMES = ("健", "みお", "Alice", "Mike", "Kate")
+# The longest names a table is likely to give, as each language says them: 6 letters, 6 kana in
+# Japanese (a Latin name is said in fewer), 4 syllables in Korean (a two-syllable surname: each
+# syllable is said as long as two Latin letters).
+LONG_NAMES = {"en": ("Robert", "Olivia"), "ja": ("雄一郎", "京太郎"), "ko": ("남궁민수", "황보지훈")}
 
 _NAME_FIELDS = {"name", "player", "a", "b", "candidate", "voter", "giver", "taker", "fouler",
-                "traitor_werewolf", "word", "command", "text", "holder", "head", "help", "opponent", "group"}
+                "traitor_werewolf", "word", "command", "text", "part", "pair", "hint", "quit", "skip", "keep",
+                "holder", "head", "help", "opponent", "group"}
 _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total", "count",
                   "multiplier", "games", "left", "stock", "percent", "better", "number",
                   "villagers", "graveyard", "value", "sixes", "had", "piles", "rows",
                   "position", "size", "guess", "index", "limit", "nights", "need", "more", "most",
                   "played", "cards", "counted", "tonight", "evenings", "line", "wins", "workers", "asked",
-                  "cores", "room"}
+                  "cores", "room", "minutes"}
 
 
 # Sections only ever printed, never said: they need no kana.
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
                 "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
-                "werewolf.group.", "werewolf.results.", "voice.model.", "voice.check.", "voice.hear.",
-                "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.")
+                "werewolf.group.", "werewolf.results.", "werewolf.screen.", "voice.model.", "voice.check.",
+                "voice.hear.", "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.", "solitaire.commands.",
+                "score.verbs.", "werewolf.judge.", "voice.ready.")
 
 
 def spoken(key: str) -> bool:
@@ -53,12 +59,12 @@ def keys(voice: Voice) -> list[str]:
     return [key for key in walk(voice.pack, "") if not key.startswith(("words.", "language."))]
 
 
-def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
-    """A sample value for one `{field:spec}` of a line."""
+def _value(voice: Voice, field: str, spec: str, count: int, name: str, names: tuple[str, ...] = NAMES) -> Any:
+    """A sample value for one `{field:spec}` of a line (a list: `name` and the one after it in `names`)."""
     if spec in ("items", "cards", "owner"):
         return {"cards": ["seer", "werewolf"], "owner": [name, GRAVEYARD]}.get(spec, [name, "Mike"])
     if spec == "list":
-        return [name, NAMES[(NAMES.index(name) + 1) % len(NAMES)]]
+        return [name, names[(names.index(name) + 1) % len(names)] if name in names else names[0]]
     if spec == "duration":
         return 60 * (count % 4) + 30
     if field in _NAME_FIELDS or spec == "honorific":
@@ -93,14 +99,15 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str) -> Any:
         "mb": 8, "byte": count, "target": "evening.json",
         "gb": 1, "bits": 16, "this": "44100", "detail": "PortAudio -9996", "engine": "vosk", "listener": "whisper",
         "listeners": "whisper, pocketsphinx",
-        "get": "gm voice model",
+        "get": "gm voice model", "output": voice.text("voice.ready.yes"), "microphone": voice.text("voice.ready.none"),
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")
     return samples[field]
 
 
-def fields(voice: Voice, key: str, count: int = 6, name: str = NAMES[0]) -> dict[str, Any]:
+def fields(voice: Voice, key: str, count: int = 6, name: str = NAMES[0],
+           names: tuple[str, ...] = NAMES) -> dict[str, Any]:
     """Sample values for every field of the line `key` (its text and its spoken form)."""
     entry = voice.entry(key)
     templates = [entry.get("text", ""), entry.get("kana", "")] if isinstance(entry, dict) else [entry]
@@ -108,7 +115,7 @@ def fields(voice: Voice, key: str, count: int = 6, name: str = NAMES[0]) -> dict
     for template in templates:
         for _, field, spec, _ in string.Formatter().parse(template):
             if field and field not in found:
-                found[field] = _value(voice, field, spec or "", count, name)
+                found[field] = _value(voice, field, spec or "", count, name, names)
     return found
 
 
@@ -118,3 +125,11 @@ def lines(lang: str, count: int = 6, name: str = NAMES[0], *, said_only: bool = 
     voice = Voice(lang, READINGS)
     return [voice.line(key, **fields(voice, key, count, name)) for key in keys(voice)
             if spoken(key) or not said_only]
+
+
+def longest_said(lang: str, count: int = 6) -> list[Line]:
+    """Every line ever said in the `lang` pack with its longest likely fields: `count` players,
+    names of 6 characters (LONG_NAMES), lists of two of them."""
+    voice = Voice(lang, READINGS)
+    names = LONG_NAMES[lang]
+    return [voice.line(key, **fields(voice, key, count, names[0], names)) for key in keys(voice) if spoken(key)]

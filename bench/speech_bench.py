@@ -450,7 +450,7 @@ def japanese_levels() -> None:
     from gm.speech.loudness import speech_level
 
     if not openjtalk.available():
-        print("\n5. Japanese levels: Open JTalk is not installed (gm[ja])")
+        print("\n5. Japanese levels: Open JTalk is not installed (gm-card-nights[ja])")
         return
     settings = SpeechSettings("ja", readings={"Aki": "あき", "Ken": "けん", "Mio": "みお", "Sora": "そら"})
     spoken, streamed, rate = japanese_night(settings)

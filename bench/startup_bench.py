@@ -150,7 +150,7 @@ def bench_solver(tmp: Path, runs: int) -> None:
     try:
         import numba  # noqa: F401
     except ImportError:
-        print("\nThe solver: numba is not installed (pip install 'gm[solver]'); skipped")
+        print("\nThe solver: numba is not installed (pip install 'gm-card-nights[solver]'); skipped")
         return
     cache = tmp / "numba-cache"
     solve = [PY, "-m", "gm", "solitaire", "solve", "--seed", "0", "--json"]
@@ -192,7 +192,7 @@ def bench_install(tmp: Path) -> None:
     wheels = tmp / "wheels"
     subprocess.run([PY, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wheel = next(wheels.glob("gm-*.whl"))
+    wheel = next(wheels.glob("gm_card_nights-*.whl"))
     print("\nInstall size (site-packages of a fresh venv)\n\n| install | size | more than the base |\n|---|---|---|")
     base = None
     for extra in ("", "solver", "test"):
@@ -203,7 +203,7 @@ def bench_install(tmp: Path) -> None:
         subprocess.run(pip, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         size = du(next((venv / "lib").glob("python3*")) / "site-packages")
         base = size if base is None else base
-        name = f"gm[{extra}]" if extra else "gm"
+        name = f"gm-card-nights[{extra}]" if extra else "gm-card-nights"
         print(f"| `pip install {name}` | {size / 2**20:.0f} MiB | {(size - base) / 2**20:+.0f} MiB |")
         shutil.rmtree(venv)
 

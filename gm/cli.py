@@ -36,6 +36,20 @@ class LazyGroups(GmGroup):
         finally:
             self._listing = False
 
+    def resolve_command(self, ctx: typer.Context, args: list[str]):
+        """As Typer's, whose "did you mean …?" knows only the commands built: the groups not yet
+        imported are suggested too (`gm werwolf` → werewolf)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except typer.TyperException as error:  # the "no such command" usage error
+            from difflib import get_close_matches
+
+            matches = get_close_matches(args[0], list(GROUPS)) if args else []
+            message = getattr(error, "message", None)
+            if matches and isinstance(message, str) and "Did you mean" not in message:
+                error.message = f"{message.rstrip('.')}. Did you mean {', '.join(map(repr, matches))}?"
+            raise
+
     def get_command(self, ctx: typer.Context, name: str):
         if name not in GROUPS:
             return super().get_command(ctx, name)
@@ -93,9 +107,9 @@ app = GmApp(cls=LazyGroups, help="A spoken game master for card nights played wi
 
 def _show_version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from gm import __version__
 
-        typer.echo(f"gm {version('gm')}")
+        typer.echo(f"gm {__version__}")
         raise typer.Exit()
 
 

@@ -4,17 +4,22 @@ new files written whole or not at all."""
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import stat
 import sys
 import unicodedata
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, TextIO
 from collections.abc import Callable
 
+from gm.durable import read_at
 from gm.errors import GmError
 from scorer.refusal import Refusal
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_BROKEN_PIPE = 141  # as a shell reports a program ended by SIGPIPE
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a file gm reads whole (a deck, an evening file of earlier versions)
@@ -46,6 +51,13 @@ def unusable(path: str | Path, error: OSError) -> BadFile:
     return BadFile(f"{path}: {reason}", os_error_key(error), path=str(path), reason=reason)
 
 
+def to_stderr(text: str) -> None:
+    """Say `text` on stderr as gm says an error, a warning or a note: one line, "gm: " first, every
+    control character escaped (`printable`), so a file name holding an escape sequence never
+    reaches the terminal raw."""
+    print(f"gm: {printable(text)}", file=sys.stderr, flush=True)
+
+
 def stdout_gone() -> None:
     """The reader of stdout went away (gm … | head): what is still printed goes nowhere."""
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -58,6 +70,40 @@ def print_or_end_quietly(text: str) -> None:
     except BrokenPipeError:
         stdout_gone()
         sys.exit(EXIT_BROKEN_PIPE)
+
+
+@functools.cache
+def _terminal_console() -> Any:
+    """One rich Console on stdout for the narrator's lines (its width follows the terminal's)."""
+    from rich.console import Console
+
+    return Console(highlight=False, markup=False, emoji=False, soft_wrap=False)
+
+
+def print_line(text: str) -> None:
+    """A line the game master says, printed. On a terminal it wraps at word boundaries for the
+    terminal's width (rich; wide characters count two cells, so Japanese and Korean break between
+    characters); piped, it is printed as it is, one line for scripts."""
+    if not sys.stdout.isatty():
+        print(text, flush=True)
+        return
+    console = _terminal_console()
+    console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=False, overflow="fold")
+    console.file.flush()
+
+
+def rich_ends_quietly() -> None:
+    """rich's consoles (Typer's help pages, gm's boards) end on a reader gone as gm does: exit
+    EXIT_BROKEN_PIPE, nothing on stderr; rich's own end is exit 1. rich asks for this hook to be
+    overridden (`Console.on_broken_pipe`); called where rich is imported anyway."""
+    from rich.console import Console
+
+    setattr(Console, "on_broken_pipe", _end_quietly)  # noqa: B010 - rich's hook, replaced on the class
+
+
+def _end_quietly(console: Console) -> None:
+    stdout_gone()
+    raise SystemExit(EXIT_BROKEN_PIPE)
 
 
 def json_text(data: Any) -> str:
@@ -112,6 +158,38 @@ def check_regular(path: Path, fd: int, limit: int = MAX_FILE_BYTES) -> int:
         raise BadFile(f"{str(path)!r} is larger than {limit // (1024 * 1024)} MB", "too_large", path=str(path),
                       mb=limit // (1024 * 1024))
     return info.st_size
+
+
+def could_begin(data: bytes, first: bytes) -> bool:
+    """Could `data`, a file's first bytes, be the start of a file gm writes, whose first line begins
+    with `first`? Also a first line cut short, or the zeros a file system leaves after a power cut."""
+    return first.startswith(data[:len(first)]) or not data.strip(b"\0")
+
+
+def open_no_link(path: Path, flags: int, mode: int = 0o644) -> int:
+    """`os.open` that refuses a symbolic link in one line (BadFile `link`) instead of following it."""
+    if os.path.islink(path):  # also where O_NOFOLLOW is missing (Windows)
+        raise BadFile(f"{str(path)!r} is a link; give the file itself", "link", path=str(path))
+    try:
+        return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), mode)
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # made a link since the check
+            raise BadFile(f"{str(path)!r} is a link; give the file itself", "link", path=str(path)) from None
+        raise
+
+
+def check_ours_to_append(path: Path, fd: int, first: bytes) -> None:
+    """BadFile unless gm may append to the open file `fd`: a regular file (`check_regular`), the
+    user's own and writable by its owner (also for root, whom permissions do not stop), empty or
+    begun as gm begins it (`could_begin` with `first`)."""
+    check_regular(path, fd, limit=1 << 62)  # appending needs no cap; reading has one
+    info = os.fstat(fd)
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        raise BadFile(f"{str(path)!r} belongs to another user; nothing was changed", "not_yours", path=str(path))
+    if not info.st_mode & stat.S_IWUSR:
+        raise BadFile(f"{str(path)!r} is read-only; nothing was changed", "read_only_file", path=str(path))
+    if not could_begin(read_at(fd, 0, len(first)), first):
+        raise BadFile(f"{str(path)!r} was not written by gm; nothing was changed", "not_ours", path=str(path))
 
 
 def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
@@ -206,3 +284,11 @@ def _write_whole(path: Path, create: Callable[[], IO[Any]], write: Callable[[IO[
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """Whether `stream` is a terminal (a closed, detached or fake stream is not)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import math
 import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import json
@@ -142,9 +147,11 @@ class RecordingDisplay:
     def __init__(self) -> None:
         self.shown: list[tuple[float, bool]] = []
         self.closed = 0
+        self.added: list[int] = []  # the seconds added, as each time was shown
 
-    def show(self, remaining: float, paused: bool) -> None:
+    def show(self, remaining: float, paused: bool, added: int = 0) -> None:
         self.shown.append((remaining, paused))
+        self.added.append(added)
 
     def close(self) -> None:
         self.closed += 1
@@ -272,6 +279,49 @@ def voice_asker(clock, items=(), keyboard="", model=None, endless=True, speaker=
     listener = Listener(model or FakeModel(), ScriptSource(clock, items, endless))
     kb = KeyboardAsker(clock, stream, echo=out.append)
     return VoiceAsker(listener, kb, speaker or FakeSpeaker(), voice or Voice("en"), clock, seats=seats), out
+
+
+@contextmanager
+def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[int]:
+    """An HTTP server on 127.0.0.1 answering with `handler`, in a thread: its port. It stops
+    within 10 ms of the block's end."""
+    http = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    http.daemon_threads = True
+    thread = threading.Thread(target=http.serve_forever, args=(0.01,), daemon=True)
+    thread.start()
+    try:
+        yield http.server_port
+    finally:
+        http.shutdown()
+        http.server_close()
+        thread.join()
+
+
+def file_handler(files: dict[str, tuple[bytes, bool, float]], cut: list[str]) -> type[BaseHTTPRequestHandler]:
+    """An HTTP handler serving `files[path] = (body, with_length, pause)`: the body in 64 KB
+    pieces, `pause` seconds after each; without a length it ends with the connection (HTTP/1.0).
+    A path not in `files` is a 404; `cut` lists the paths whose reader hung up before the end."""
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            if self.path not in files:
+                self.send_error(404)
+                return
+            body, with_length, pause = files[self.path]
+            self.send_response(200)
+            if with_length:
+                self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            try:
+                for at in range(0, len(body), 1 << 16):
+                    self.wfile.write(body[at:at + (1 << 16)])
+                    time.sleep(pause)
+            except OSError:
+                cut.append(self.path)
+
+        def log_message(self, *args: object) -> None:
+            """Results are read from the client, not from the server's log."""
+
+    return Handler
 
 
 def count_calls(monkeypatch, module, name: str) -> list[int]:

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import pkgutil
+import resource
 import select
 import signal
 import subprocess
@@ -284,18 +285,26 @@ def test_names_that_look_like_markup_print_as_written(gm):
 
 
 # -- a night and its log -------------------------------------------------------------------------
+@pytest.mark.skipif(not hasattr(resource, "RLIMIT_FSIZE"), reason="a file-size limit stands for a full disk (POSIX)")
 def test_a_night_survives_a_log_it_cannot_write(tmp_path):
     log = tmp_path / "night.jsonl"
-    log.symlink_to("/dev/full")  # the night's log goes to /dev/full, its evening's tally beside the link
-    result = runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
-                                 "--speech", "off", "--log", str(log)], input=ANSWERS)
+    log.write_bytes(b'{"t": 0.0, "type": "setup"}\n' + b" " * 2000 + b"\n")  # the disk is full past 2 KB
+    old_handler, old_limit = signal.signal(signal.SIGXFSZ, signal.SIG_IGN), resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (2048, old_limit[1]))
+    try:
+        result = runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
+                                     "--speech", "off", "--log", str(log)], input=ANSWERS)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, old_limit)
+        signal.signal(signal.SIGXFSZ, old_handler)
     assert result.exit_code == 0, result.output
     assert "Aki is executed." in result.stdout
     assert result.stderr.count("log cannot be written") == 1 and "Traceback" not in result.stderr
+    assert log.read_bytes().endswith(b"\n")  # whole lines only
 
 
-def test_a_log_that_is_a_fifo_nobody_reads_is_refused(fifo):
-    assert "No such device" in refused([*NIGHT, "--log", str(fifo)])
+def test_a_log_that_is_a_fifo_is_refused(fifo):
+    assert "is not a regular file" in refused([*NIGHT, "--log", str(fifo)])
 
 
 # -- commands that used to end in a traceback ----------------------------------------------------------
@@ -383,6 +392,20 @@ def test_a_reader_that_went_away_is_no_error(tmp_path):
     try:
         done = subprocess.run([sys.executable, "-m", "gm", "werewolf", "deck", "--players", "5"],
                               stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120, cwd=tmp_path)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [["--help"], [], ["score", "--help"], ["werewolf", "play", "--help"]])
+def test_a_help_page_whose_reader_went_away_ends_quietly(argv):
+    """`gm --help | head -c 1`: rich draws the page, and ends as gm does on a closed pipe (141), not exit 1."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-m", "gm", *argv], stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (141, "")

@@ -63,10 +63,10 @@ def test_one_default_for_speech_and_a_plain_json_flag(path, command):
 
 
 def test_version_and_shell_completion():
-    from importlib.metadata import version
+    from gm import __version__
 
     result = runner.invoke(app, ["--version"])
-    assert result.exit_code == 0 and result.stdout == f"gm {version('gm')}\n"
+    assert result.exit_code == 0 and result.stdout == f"gm {__version__}\n"
     page = help_page(())
     assert "--install-completion" in page and "--show-completion" in page
 

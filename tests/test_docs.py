@@ -1,7 +1,10 @@
 """The README and docs/: every console example runs and prints what it shows (the format is in
 tests/docs_examples.py), every path they name exists, and the README stays a user's guide."""
 
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 from docs_examples import ANY, DOCUMENTS, ROOT, examples, matches, mismatches
@@ -26,6 +29,19 @@ def test_the_readme_has_console_examples_of_every_command_group():
 
 def test_the_readme_is_a_users_guide_of_at_most_300_lines():
     assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 300
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a folder opened as standard input (POSIX)")
+def test_what_python_itself_refuses_is_in_the_readmes_troubleshooting(tmp_path):
+    """A folder as standard input stops Python before gm starts: the README says what it means."""
+    folder = os.open(tmp_path, os.O_RDONLY)
+    try:
+        stopped = subprocess.run([sys.executable, "-c", "pass"], stdin=folder, capture_output=True, text=True)
+    finally:
+        os.close(folder)
+    message = re.search(r"<stdin> is a directory", stopped.stderr)
+    troubleshooting = (ROOT / "README.md").read_text(encoding="utf-8").split("## Troubleshooting")[1]
+    assert message and message.group(0) in troubleshooting
 
 
 PATH = re.compile(r"`([\w.-]+(?:/[\w.-]+)+/?|[\w-]+\.(?:md|sh|toml))`")  # a relative path in code style

@@ -135,7 +135,7 @@ class Truth(KeyboardAsker):
         elif isinstance(question, Hand):
             owner = GRAVEYARD if question.owner == EN.text("common.graveyard") else question.owner
             value = self.night["hands"][owner]
-        elif isinstance(question, Pick) and question.key == "werewolf.reveal.ask_holder":
+        elif isinstance(question, Pick) and question.key.startswith("werewolf.reveal.ask_holder"):
             card = question.prompt.fields["card"].key.rsplit(".", 1)[1]
             value = next(owner for owner, hand in self.night["hands"].items() if card in hand)
         elif isinstance(question, Pick) and question.nobody:

@@ -416,3 +416,23 @@ def test_names_in_an_evening_file_are_shown_escaped(tmp_path, name, as_json):
     assert not any(c in done.stdout for c in "\x1b\x07\ud800")
     if as_json:
         json.loads(done.stdout)
+
+
+# -- a file name holding an escape sequence is shown escaped, in errors and warnings alike -------
+ESCAPED_NAME = "a\x1b]0;pwned\x07\x1b[2Jb"
+
+
+def test_a_file_name_with_an_escape_sequence_never_reaches_the_terminal_raw(tmp_path):
+    torn = tmp_path / f"{ESCAPED_NAME}.jsonl"
+    torn.write_text('{"v":1,"kind":"new","players":["A","B"],"remote":false,"at":"x"}\n{"v":1,"ki')
+    group = tmp_path / f"{ESCAPED_NAME}.group.jsonl"
+    group.write_text('{"winning_side": "wolves", "winners": []}\n')
+    runner = CliRunner()
+    said = [runner.invoke(app, ["score", "show", "--file", str(torn)]),  # a warning: the torn last line
+            runner.invoke(app, ["werewolf", "evening", "--file", str(group)]),  # a warning: a line skipped
+            runner.invoke(app, ["score", "show", "--file", str(tmp_path / ESCAPED_NAME / "x")]),  # an error
+            runner.invoke(app, ["werewolf", "play", "--players", "A,B,C,D", "--speech", "off", "--log",
+                                str(torn)], input="")]  # refused: not a night's log
+    for result in said:
+        assert result.stderr and "\x1b" not in result.stderr and "\x07" not in result.stderr, result.stderr
+        assert "a\\x1b]0;pwned\\x07\\x1b[2Jb" in result.stderr

@@ -25,7 +25,8 @@ from gm.text.lines import Voice
 from scorer.werewolf.decks import standard_deck
 
 pytestmark = [pytest.mark.slow,  # renders whole nights of speech
-              pytest.mark.skipif(not openjtalk.available(), reason="pyopenjtalk-plus is not installed (gm[ja])")]
+              pytest.mark.skipif(not openjtalk.available(),
+                                 reason="pyopenjtalk-plus is not installed (gm-card-nights[ja])")]
 
 PLAYERS = ["Aki", "Ken", "Mio", "Sora"]
 READINGS = {"Aki": "あき", "Ken": "けん", "Mio": "みお", "Sora": "そら"}

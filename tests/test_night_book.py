@@ -72,7 +72,7 @@ class TableAsker:
             return " ".join(self.table.hands[fields["name"]] if "name" in fields else self.table.graveyard)
         if key == "werewolf.vote.readback":  # the whole tally, as counted
             return "yes"
-        if key == "werewolf.reveal.ask_holder":
+        if key.startswith("werewolf.reveal.ask_holder"):
             card = fields["card"].key.rsplit(".", 1)[1]
             owners = {**self.table.hands, GRAVEYARD: self.table.graveyard}
             return next(owner for owner, cards in owners.items() if card in cards)
@@ -166,7 +166,8 @@ def test_battle_with_the_dead_warns_the_gravedigger_before_the_swap_and_the_livi
     assert result.vote.executed == GRAVEYARD
     assert result.reveal.winning_side == "living"  # 【生者陣営】投票で墓地を選ぶこと
     assert result.reveal.winners == ("Mio", "Sora", "Yui", "Rin")  # 【死神陣営】墓掘り/裏切り者 lose
-    assert asker.keys.count("werewolf.reveal.ask_holder") == 2  # the gravedigger and the traitor
+    # the gravedigger and the traitor, the graveyard (shown) not offered
+    assert asker.keys.count("werewolf.reveal.ask_holder_player") == 2
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -254,12 +255,21 @@ def test_a_total_the_revealed_traitor_makes_impossible_is_said_and_the_verdict_s
     table = Table(hands("werewolf+villager", "seer+villager", "villager+villager", "traitor+villager"),
                   ["villager"], [{"Aki": 4}])
     result, speaker, _, log = play(standard_deck(4), table, lang)
-    assert [e for e in log if e["type"] == "miscount"] == [
-        {"type": "miscount", "counted": 4, "low": 3, "high": 3,
-         "no_vote": [{"reason": "traitor", "name": "Sora"}]}]
+    found = {"counted": 4, "low": 3, "high": 3, "no_vote": [{"reason": "traitor", "name": "Sora"}],
+             "verdict_stands": True, "ruling": "HW-R8"}
+    assert [e for e in log if e["type"] == "miscount"] == [{"type": "miscount", **found}]
+    # HW-R8: said right with the verdict, in the same place in the log, and the verdict stands
     keys = speaker.keys
-    assert keys.index("werewolf.reveal.miscount_over") > keys.index("werewolf.verdict.werewolf_executed")
+    assert keys.index("werewolf.reveal.miscount_over") == keys.index("werewolf.verdict.werewolf_executed") + 1
+    line = speaker.lines[keys.index("werewolf.reveal.miscount_over")]
+    assert "HW-R8" in line.text and "HW-R8" not in line.spoken
+    assert STANDS[lang] in line.text and SAID_STANDS[lang] in line.spoken
+    assert [e["miscount"] for e in log if e["type"] == "verdict"] == [found]
     assert result.reveal.winning_side == "villagers" and result.reveal.winners == ("Ken", "Mio")
+
+
+STANDS = {"en": "The verdict stands", "ja": "判定はこのままです", "ko": "판정은 그대로입니다"}
+SAID_STANDS = {**STANDS, "ja": "はんていわ このままです"}
 
 
 def test_a_total_above_the_turned_seers_votes_is_a_miscount():
@@ -272,11 +282,14 @@ def test_a_total_above_the_turned_seers_votes_is_a_miscount():
     assert key_and_fields(line) == ("werewolf.reveal.miscount_over",
                           {"counted": 6, "why": [("werewolf.reveal.no_vote_turned", {"name": "Aki"})]})
     assert [e["high"] for e in log if e["type"] == "miscount"] == [5]
+    assert [e["miscount"]["verdict_stands"] for e in log if e["type"] == "verdict"] == [True]
+    assert STANDS["en"] in line.text and "(HW-R8)" in line.text
 
 
 def test_a_four_player_traitor_werewolf_votes_so_four_is_no_miscount():
     result, speaker, _, log = play(standard_deck(4), FOUR_TW)
     assert not [e for e in log if e["type"] == "miscount"]
+    assert [e["miscount"] for e in log if e["type"] == "verdict"] == [None]
 
 
 @pytest.mark.parametrize("lang", [*LANGS, "ko"])

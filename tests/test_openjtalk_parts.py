@@ -25,7 +25,8 @@ from gm.text.lines import Voice
 
 pytestmark = pytest.mark.slow  # renders speech
 
-needs_openjtalk = pytest.mark.skipif(not openjtalk.available(), reason="pyopenjtalk-plus is not installed (gm[ja])")
+needs_openjtalk = pytest.mark.skipif(not openjtalk.available(),
+                                     reason="pyopenjtalk-plus is not installed (gm-card-nights[ja])")
 DEAD = "今夜のレギュレーションは「死者との戦い」。"
 VOTES = "投票のとき死神が墓地にあれば、墓堀と裏切り者を持つ人が死者陣営、ほかの人が生者陣営です。"
 
@@ -192,8 +193,12 @@ def test_a_speaker_warms_the_voice_once_before_the_first_line_and_a_wav_file_get
     assert calls[-2:] == ["read 夜", "render ['夜']"]  # `gm voice say --to` renders at once
 
 
+FRAMES = 10
+
+
 class _PartsModule:
-    """An engine module whose engine renders a sentence in two parts and records what it is given."""
+    """An engine module whose engine renders a sentence in two parts (FRAMES samples a character, so
+    that each part outlasts the loudness stage's look-ahead) and records what it is given."""
 
     NAME = "parts"
 
@@ -207,13 +212,14 @@ class _PartsModule:
 
         def render(self, text):
             self.given.append(text)
-            return Audio(8000, b"\x01\x00" * len(text))
+            return Audio(8000, b"\x01\x00" * FRAMES * len(text))
 
         def render_parts(self, sentences):
             for text in sentences:
                 self.given.append(text)
                 half = len(text) // 2
-                yield from [Audio(8000, b"\x01\x00" * half), Audio(8000, b"\x01\x00" * (len(text) - half))]
+                yield from [Audio(8000, b"\x01\x00" * FRAMES * half),
+                            Audio(8000, b"\x01\x00" * FRAMES * (len(text) - half))]
 
         def close(self):
             """Nothing opened."""
@@ -228,9 +234,9 @@ def test_an_engine_that_cuts_sentences_itself_gets_them_whole(monkeypatch):
     text = Voice("ja").text("werewolf.regulation_dead")
     parts = list(renderer.parts(text))
     assert len(parts) >= 2 * len(pieces(text, clauses=False)) - 1  # as rendered, the loudness stage a few ms behind
-    assert sum(a.frames for a in parts) == len("".join(pieces(text, clauses=False)))
+    assert sum(a.frames for a in parts) == FRAMES * len("".join(pieces(text, clauses=False)))
     assert _PartsModule.Engine.given == pieces(text, clauses=False) == [
         "今夜のレギュレーションは「死者との戦い」。",
-        "投票のとき死神が墓地にあれば、墓堀と裏切り者を持つ人が死者陣営、ほかの人が生者陣営です。",
+        "投票のとき死神が墓地にあれば、墓堀と裏切り者を持つ人が死者陣営です。", "ほかの人は生者陣営です。",
         "生者陣営は墓地に投票したときだけ勝ちます。"]
-    assert renderer.render(text).frames == len(text)
+    assert renderer.render(text).frames == FRAMES * len(text)

@@ -272,3 +272,16 @@ def test_show_and_say_refuse_in_the_language_asked(gm, tmp_path):
     folder.mkdir()
     result = gm("show", "--lang", "ko", "--file", str(folder))
     assert result.exit_code == 2 and result.stderr == f"gm: ‘{folder}’은(는) 일반 파일이 아니에요\n"
+
+
+def test_a_journal_named_from_the_home_folder_is_there_not_in_a_folder_named_tilde(gm, tmp_path, monkeypatch):
+    """GM_SCORE_FILE="~/score.jsonl": the quotes keep the shell from expanding it; gm does."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GM_SCORE_FILE", "~/score.jsonl")
+    monkeypatch.chdir(work)
+    assert gm("new", "Alice", "Bob").exit_code == 0
+    assert (home / "score.jsonl").is_file() and list(work.iterdir()) == []
+    assert gm("show", "--json").exit_code == 0

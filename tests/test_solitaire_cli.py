@@ -136,7 +136,7 @@ def test_play_in_japanese_shows_its_board_hints_and_errors_in_japanese():
     assert "「bogus」というコマンドはありません" in out
     assert "1 番は自分自身とペアにできません" in out
     assert "ピラミッドに 99 番はありません (1〜28)" in out
-    assert "ヒント: pair " in out
+    assert "ヒント: ペア " in out  # the hint in the commands the help line shows (and takes)
     for english in ("stock", "specials", "set aside", "elements", "unknown command", "hint:", "cannot"):
         assert english not in out, english
 
@@ -155,7 +155,7 @@ def test_the_first_solve_on_a_machine_says_it_compiles_the_solver(monkeypatch):
     monkeypatch.setattr(solver_cache, "compiled", lambda: False)
     out = runner.invoke(app, ["solitaire", "solve", "--seed", "3", "--json"])
     assert out.exit_code == 0
-    assert out.stderr == "gm: compiling the pyramid solver first (once on this machine, about half a minute)\n"
+    assert out.stderr == "gm: compiling the pyramid solver first: once on this machine, about a minute\n"
     assert json.loads(out.stdout)["best_left"] == 0
     monkeypatch.setattr(solver_cache, "compiled", lambda: True)
     assert runner.invoke(app, ["solitaire", "solve", "--seed", "3", "--json"]).stderr == ""
@@ -227,7 +227,8 @@ def test_without_numba_the_solver_says_in_one_line_how_to_get_it(args):
 
     out = subprocess.run([sys.executable, "-c", WITHOUT_NUMBA, "solitaire", *args], capture_output=True, text=True)
     assert (out.returncode, out.stdout) == (2, "")
-    assert out.stderr == "gm: the pyramid solver needs numba: pip install 'gm[solver]' (./setup.sh installs it)\n"
+    assert out.stderr == ("gm: the pyramid solver needs numba: pip install 'gm-card-nights[solver]' "
+                          "(./setup.sh installs it)\n")
 
 
 @pytest.mark.slow
@@ -242,9 +243,9 @@ def test_without_numba_everything_else_works():
         assert json.loads(out.stdout)
 
 
-@pytest.mark.parametrize("lang, words", [("ja", "をペアにする"), ("ko", "짝")])
-def test_a_hint_says_its_move_in_words_in_every_language(lang, words):
+@pytest.mark.parametrize("lang, words, pair", [("ja", "をペアにする", "ペア"), ("ko", "짝", "짝")])
+def test_a_hint_says_its_move_in_words_in_every_language(lang, words, pair):
     result = runner.invoke(app, ["solitaire", "play", "--seed", "42", "--speech", "off", "--lang", lang],
                            input="hint\nquit\n")
-    hint = next(line for line in result.stdout.splitlines() if "pair 22 23" in line)
+    hint = next(line for line in result.stdout.splitlines() if f"{pair} 22 23" in line)
     assert words in hint and "fire" not in hint, hint

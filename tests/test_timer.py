@@ -67,10 +67,26 @@ def test_end_now_goes_to_the_vote():
     assert speaker.keys[-1] == "werewolf.timer.ended"
 
 
-def test_repeat_says_the_last_line_again():
+def test_repeat_says_the_time_left_now_after_a_time_cue():
     _, speaker, _, _ = _run(60, [(35, "repeat")])
     first = speaker.keys.index("werewolf.timer.left")
-    assert speaker.lines[first + 1] == speaker.lines[first]
+    assert [line.text for line in speaker.lines[first:first + 2]] == ["30 seconds left.", "25 seconds left."]
+
+
+@pytest.mark.parametrize("events, left", [([(5, "add"), (7, "repeat")], 83),
+                                          ([(5, "pause"), (6, "resume"), (7, "repeat")], 54)])
+def test_repeat_after_an_acknowledgement_says_the_instruction_not_the_acknowledgement(events, left):
+    # "30 seconds more." after +, "Go on." after a resume: r says the day's instruction again, with
+    # the time left now
+    clock = FakeClock()
+    speaker = RecordingSpeaker(clock)
+    voice = Voice("en")
+    discussion = Discussion(60, clock, speaker.say, voice.line, ScriptedControls(clock, events), RecordingDisplay())
+    discussion.say(voice.line("werewolf.day", secs=60))
+    discussion.run()
+    acknowledgements = ("werewolf.timer.added", "werewolf.timer.resumed")
+    acknowledged = max(i for i, key in enumerate(speaker.keys) if key in acknowledgements)
+    assert speaker.lines[acknowledged + 1] == voice.line("werewolf.day", secs=left)
 
 
 def test_ctrl_c_pauses_and_asks_then_votes_now():

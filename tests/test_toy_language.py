@@ -112,7 +112,7 @@ def test_an_unknown_language_is_a_one_line_error_that_changes_nothing(toy, args,
 
 
 @pytest.mark.parametrize("broken, said", [
-    (('honorific = ""', 'honorific = 3'), "needs honorific = a string in its [language] table"),
+    (('honorific = ""', 'honorific = 3'), "language.honorific must be a string"),
     (('reading = "plain"', 'reading = "klingon"'), "reading = 'klingon' names no reading module"),
     (('engine = "flite"', 'engine = "festival"'), "asks for the speech engine 'festival'"),
 ])

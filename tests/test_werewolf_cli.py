@@ -189,8 +189,8 @@ def test_judge_json_from_stdin():
     data = ok_json("judge", input=request())
     assert data == {
         "winning_side": "villagers", "winners": ["Ken", "Mio", "Sora"],
-        "reason": "Ken did not hold the werewolf card, but the Traitor Werewolf Aki was spared: "
-                  "the villager side wins: Ken, Mio and Sora.",
+        "reason": "Ken did not hold the werewolf card, but the Traitor Werewolf Aki was spared. "
+                  "The villager side wins: Ken, Mio and Sora.",
         "reason_key": "werewolf.verdict.traitor_werewolf_spared",
         "sides": {"Aki": "traitor_werewolf", "Ken": "villagers", "Mio": "villagers", "Sora": "villagers"},
     }

@@ -122,8 +122,8 @@ def test_panic_with_a_traitor_werewolf_the_villagers_win():
     verdict = verdict_of(FOUR_TW, None)
     check(verdict, "villagers", ["B", "C", "D"], "panic_traitor_werewolf")
     assert Voice("en").text(verdict_key(verdict), **verdict.fields) == (
-        "A tie again, and the village panics, but the Traitor Werewolf A was spared, which reverses "
-        "the sides: the villager side wins: B, C and D.")
+        "A tie again, and the village panics. But the Traitor Werewolf A was spared, which reverses "
+        "the sides. The villager side wins: B, C and D.")
     assert "村人陣営の勝利です。勝者はB、C、D。" in Voice("ja").text(verdict_key(verdict), **verdict.fields)
 
 

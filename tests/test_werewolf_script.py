@@ -56,7 +56,8 @@ def test_the_books_reminders_come_where_the_book_puts_them(players):
     # before the first ability is used
     assert k.index("werewolf.side_rules") + 1 == k.index("werewolf.ability_any_side") < k.index("werewolf.lay_down")
     first_ability = "werewolf.seer_one" if len(players) == 4 else "werewolf.seer_two"
-    assert k.index("werewolf.come_forward") + 1 == k.index(first_ability)
+    come_forward = "werewolf.come_forward_one" if len(players) == 4 else "werewolf.come_forward"
+    assert k.index(come_forward) + 1 == k.index(first_ability)
     # 注意2: a player who held both may confess it during the day
     if len(players) == 4:
         assert "werewolf.may_confess" not in k and "werewolf.both_abilities" not in k

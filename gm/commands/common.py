@@ -19,7 +19,8 @@ from typer.core import TyperCommand, TyperGroup
 from gm.commands.plain_params import make_plain
 
 from gm.errors import BAD_INPUT
-from gm.files import EXIT_BROKEN_PIPE, json_text, os_error_key, printable, stdout_gone
+from gm.files import (EXIT_BROKEN_PIPE, json_text, os_error_key, printable, rich_ends_quietly, stdout_gone,
+                      to_stderr)
 
 if TYPE_CHECKING:
     from gm.ports import Line
@@ -27,13 +28,14 @@ if TYPE_CHECKING:
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 1
+EXIT_INTERRUPTED = 130  # as a shell reports a program ended by Ctrl-C (SIGINT)
 
 BAD_INPUT_OR_PATH: tuple[type[Exception], ...] = (*BAD_INPUT, OSError)
 
 
 def fail(message: str) -> NoReturn:
     """Report bad input on one stderr line and exit with code 2."""
-    typer.echo(f"gm: {printable(message)}", err=True)
+    to_stderr(message)
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
@@ -187,6 +189,11 @@ class _PlainAndOneLine:
         params = super().get_params(ctx)  # with the help and completion options made on the way
         make_plain(params)
         return params
+
+    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+        """The help page, drawn by rich: `gm --help | head -c 1` ends quietly (exit 141)."""
+        rich_ends_quietly()
+        super().format_help(ctx, formatter)
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         if not args and self.no_args_is_help and not ctx.resilient_parsing:  # alone, it shows its help

@@ -40,9 +40,11 @@ LEFT_RANGE = "1–30: 10 in hand + 20 in stock, less the cards they played; at m
 
 
 def _journal(file: Path | None):
+    """The journal `--file` (or $GM_SCORE_FILE, which a shell leaves as written: "~/score.jsonl" is
+    in the home folder) names, else the default one."""
     from gm.score.journal import Journal, default_path
 
-    return Journal(file or default_path())
+    return Journal(file.expanduser() if file else default_path())
 
 
 def _speaker(lang: str, speech: str, voice: str | None = None, rate: int | None = None,

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Callable, Iterator
 
 import typer
 
-from gm.commands.common import GmApp, fail, input_errors, print_json, speak_lines
+from gm.commands.common import EXIT_INTERRUPTED, GmApp, fail, input_errors, print_json, speak_lines
 from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
+from gm.files import to_stderr
 from gm.speech.settings import SpeechSettings
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from gm.text.lines import Voice
 
 app = GmApp(help="7th Sense Training: the reading, the pyramid game, its odds.")
@@ -54,7 +59,7 @@ def _workers(asked: int, deals: int) -> int:
         memory = free_memory()
         room = memory // WORKER_BYTES if memory is not None else cores()
         line = _words().text("solitaire.workers.fewer", workers=workers, asked=asked, cores=cores(), room=room)
-        typer.echo(f"gm: {line}", err=True)
+        to_stderr(line)
     return workers
 
 
@@ -79,12 +84,10 @@ def simulate(
     With --max-states, deals the solver cannot settle are left out of the distribution and
     listed under "unresolved" with the bounds known for them.
     """
-    from gm.solitaire.runs import run_deals
-    from gm.solitaire.board import histogram
+    from gm.solitaire.runs import Interrupted, run_deals
     from scorer.solitaire.layout import pyramid
-    from scorer.solitaire.simulate import POLICY_NAMES, Unresolved
+    from scorer.solitaire.simulate import POLICY_NAMES
     from scorer.solitaire.deal import check_seed
-    from scorer.solitaire.stats import summarize
 
     if policy not in POLICY_NAMES:
         fail(_words().text("errors.voice.policy", policy=policy))
@@ -93,7 +96,25 @@ def simulate(
         check_seed(seed)
     if policy == "omniscient":
         _prepare_solver()
-    results = run_deals(range(seed, seed + deals), rows, policy, _workers(workers, deals), max_states=max_states)
+    words = _words()
+    try:
+        results = run_deals(range(seed, seed + deals), rows, policy, _workers(workers, deals), max_states=max_states,
+                            time_label=words.text("solitaire.simulate.time_left"))
+        stopped = False
+    except Interrupted as interrupted:  # Ctrl-C: what was simulated so far, then exit 130
+        results, stopped = interrupted.lefts, True
+    _simulated(results, deals, policy, rows, max_states, json_out, stopped, words)
+    if stopped:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _simulated(results: list[Any], deals: int, policy: str, rows: int, max_states: int | None, json_out: bool,
+               stopped: bool, words: Voice) -> None:
+    """The figures of the deals in `results` (of `deals` asked; `stopped` by Ctrl-C before the end)."""
+    from gm.solitaire.board import histogram
+    from scorer.solitaire.simulate import Unresolved
+    from scorer.solitaire.stats import summarize
+
     unresolved = [r for r in results if isinstance(r, Unresolved)]
     settled = [r for r in results if not isinstance(r, Unresolved)]
     summary = summarize(settled, policy, rows) if settled else None  # every deal may hit --max-states
@@ -103,9 +124,10 @@ def simulate(
             "mean_left": None, "clear_rate": None, "clear_rate_ci95": None}
         if max_states is not None:
             data["unresolved"] = [r.to_json() for r in unresolved]
+        if stopped:
+            data |= {"interrupted": True, "deals_asked": deals}
         print_json(data)
         return
-    words = _words()
     if summary:
         histogram(summary, voice=words)
     else:
@@ -113,6 +135,8 @@ def simulate(
     for r in unresolved:
         typer.echo(words.text("solitaire.simulate.unresolved", limit=max_states, seed=r.seed, low=r.at_least,
                               high=r.at_most))
+    if stopped:
+        typer.echo(words.text("solitaire.simulate.interrupted", deals=len(results), asked=deals))
 
 
 def _words() -> Voice:
@@ -124,14 +148,42 @@ def _words() -> Voice:
 
 
 def _prepare_solver() -> None:
-    """Refuse in one line when numba is missing; say so on stderr when the solver is about to be
-    compiled (the first time on a machine)."""
+    """Refuse in one line when numba is missing. The first time on a machine, say on stderr
+    that the solver is compiled and how long that takes, and compile it here, before any
+    worker starts, with a line that moves on a terminal (each function, then the first search)."""
+    from gm.solitaire.compiled import compiled_search
     from gm.solitaire.solver_cache import check_available, compiled
 
     with input_errors():
         check_available()
     if not compiled():
-        typer.echo(f"gm: {_words().text('solitaire.simulate.compiling')}", err=True)
+        words = _words()
+        typer.echo(f"gm: {words.text('solitaire.simulate.compiling')}", err=True)
+        with compile_progress(words) as tell:
+            compiled_search(tell)
+
+
+@contextmanager
+def compile_progress(words: Voice, console: Console | None = None) -> Iterator[Callable[[str, int, int], None]]:
+    """A progress line for compiling (a rich bar with the time so far, on a terminal), as the
+    `progress` of `compiled_search`; nothing where stderr is no terminal (the line said is enough)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = console or Console(stderr=True)
+    if not console.is_terminal:
+        yield lambda name, at, total: None
+        return
+    columns = (TextColumn(words.text("solitaire.simulate.compiling_step")), TextColumn("{task.description}"),
+               BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("", total=None)
+
+        def tell(name: str, at: int, total: int) -> None:
+            bar.update(task, description=name, completed=at, total=total)
+            bar.refresh()  # each step shown as it starts; the time so far moves in between
+
+        yield tell
 
 
 @app.command()

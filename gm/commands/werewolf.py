@@ -12,7 +12,7 @@ from gm.commands.common import GmApp, input_errors, print_json
 from gm.commands.options import LANG, Json, Lang, text_up_to, whole_in
 from gm.commands.werewolf_play import play
 from gm.commands.werewolf_rules import rules
-from gm.files import json_value, read_stream, read_text
+from gm.files import is_terminal, json_value, printable, read_stream, read_text
 
 if TYPE_CHECKING:
     from gm.text.lines import Voice
@@ -198,6 +198,8 @@ def judge(
     from scorer.werewolf.judge import judge as judge_cards
 
     voice = _voice(lang)
+    if file is None and is_terminal(sys.stdin):  # someone is to type it: say what is read, not wait silently
+        typer.echo(voice.text("werewolf.judge.reading"), err=True)
     with input_errors(lang):
         text = read_text(file, MAX_JUDGE_BYTES) if file else read_stream(sys.stdin, MAX_JUDGE_BYTES)
         data = json_value(text, lambda reason: BadInput(f"bad JSON: {reason}", "bad_json", reason=reason))
@@ -230,7 +232,7 @@ def _summary_of(path: Path, voice: Voice) -> Summary:
             f"{path}: bad JSON: {reason}", "evening_json", path=path, reason=reason))
         return summary((night, "") for night in evening_from_json(data).nights)
     return read_summary(path, lambda line, reason: typer.echo(
-        voice.text("werewolf.group.skipped", path=str(path), line=line, reason=reason), err=True))
+        printable(voice.text("werewolf.group.skipped", path=str(path), line=line, reason=reason)), err=True))
 
 
 def _chosen_record(file: Path | None, group: str | None) -> tuple[str, Path]:

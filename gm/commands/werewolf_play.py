@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gm.commands.common import fail, input_errors
+from gm.commands.common import EXIT_INTERRUPTED, fail, input_errors
 from gm.commands.options import (
     LANG, Device, Lang, Listen, Listener, ListenFrom, Rate, Speech, VoiceId, Volume, VoskModel, input_device,
     listen_spec, number_in, text_up_to, whole_in,
@@ -72,11 +74,18 @@ def play(
         "--roll-call", help="Ask each voter in turn instead of counting fingers.")] = False,
     log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="Write the JSON-lines log of the nights to this file (default: a new file "
-                                      "in gm's data folder); a second evening is appended.")] = None,
+                                      "in gm's data folder); a second evening is appended. Only a log gm "
+                                      "wrote, your own, is appended to (never a link); /dev/null keeps none.")] = None,
     group: Annotated[str | None, typer.Option(
         "--group", metavar="NAME", parser=text_up_to(200),
         help="Keep the results under this group, evening after evening (default: the players, in any "
              "order); see gm werewolf evening.")] = None,
+    screen: Annotated[bool, typer.Option(
+        "--screen",
+        help="Show the night on the whole terminal, to be read from across the room: the phase, the time "
+             "in big digits, the question, the tally as bars, the verdict; the lines stay in the "
+             "scroll-back. On by itself on a terminal of 100×30 or more where you type; --no-screen: never.")] = False,
+    no_screen: Annotated[bool, typer.Option("--no-screen", hidden=True)] = False,
     lang: Lang = LANG, speech: Speech = "on", voice_id: VoiceId = None, rate: Rate = None,
     volume: Volume = None, listen: Listen = "on", listen_from: ListenFrom = None, vosk_model: VoskModel = None,
     listener: Listener = None, device: Device = None,
@@ -89,7 +98,7 @@ def play(
     on standard input one per line.
 
     During the discussion: space pauses and resumes, + adds 30 s, v votes now, r repeats the
-    last line, Ctrl-C pauses and asks. Or say "game master, pause / resume / one more minute /
+    last instruction, Ctrl-C pauses and asks. Or say "game master, pause / resume / one more minute /
     vote now / repeat".
     """
     from gm.clock import RealClock
@@ -100,8 +109,9 @@ def play(
     from gm.night.evening import run_evening
     from gm.hearing.model_loading import listener_name
     from gm.night.groups import GroupFile, default_group
-    from gm.night.log import NightLog, new_log_path
+    from gm.night.log import NightLog, check_log, new_log_path
     from gm.night.runner import NightStopped
+    from gm.night.screen import NightScreen, wanted
     from gm.night.terminal import KeyControls, LiveCountdown
     from gm.speech.speakers import open_speaker
     from gm.commands.werewolf_values import check_player_names, deck_for, parse_players
@@ -117,6 +127,8 @@ def play(
         spec = listen_spec(listen, listen_from)
         listener = listener_name(listener)
         recording = read_recording(spec, clock)  # every refusal comes before the speaker's notes
+        if log is not None:
+            check_log(log)
         speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume, readings))
         asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True,
                            recording=recording, listener=listener, device=input_device(device))
@@ -125,26 +137,35 @@ def play(
         night_log = NightLog(log, clock, voice=voice)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     keys = KeyControls(clock) if interactive else None
-    display = (LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys"))
-               if interactive else None)
+    size = shutil.get_terminal_size()
+    shown = None
+    if wanted(False if no_screen else (True if screen else None), interactive, sys.stdout.isatty(), size.columns,
+              size.lines):
+        shown = NightScreen(voice)
+    elif screen:
+        typer.echo(voice.text("werewolf.screen.no_terminal"), err=True)
+    display = shown or (LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys"))
+                        if interactive else None)
     ctx = NightContext(
-        players=names, deck=deck, voice=voice, speaker=speaker, asker=asker, clock=clock,
-        controls=open_controls(asker, clock, keys), display=display,
-        log=night_log, pause=pause, discussion=discussion, roll_call=roll_call,
+        players=names, deck=deck, voice=voice, speaker=shown.speaker(speaker) if shown else speaker,
+        asker=shown.asker(asker) if shown else asker, clock=clock, controls=open_controls(asker, clock, keys),
+        display=display, log=shown.log(night_log) if shown else night_log, pause=pause, discussion=discussion,
+        roll_call=roll_call,
     )
     try:
-        if teach:
-            from gm.commands.werewolf_rules import lesson_lines
+        with shown or contextlib.nullcontext():
+            if teach:
+                from gm.commands.werewolf_rules import lesson_lines
 
-            for line in lesson_lines(voice, deck, discussion):
-                speaker.say(line)
-        run_evening(ctx, keep)
+                for line in lesson_lines(voice, deck, discussion):
+                    ctx.speaker.say(line)
+            run_evening(ctx, keep)
     except AnswersExhausted:
         fail(voice.text("table.input_ended"))
     except (NightStopped, KeyboardInterrupt):
         typer.echo(voice.text("werewolf.stopped"), err=True)
         night_log.where()
-        raise typer.Exit(130) from None
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     except SystemExit:  # SIGTERM or SIGHUP
         night_log.where()
         raise

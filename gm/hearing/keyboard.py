@@ -10,7 +10,7 @@ import sys
 from typing import TextIO, TypeVar
 from collections.abc import Callable
 
-from gm.files import MAX_LINE, MAX_SKIP, printable, read_line
+from gm.files import MAX_LINE, MAX_SKIP, is_terminal, print_line, printable, read_line
 import dataclasses
 
 from gm.ports import Answer, Clock, How, Line, Question, Refused, Turn, TurnKind
@@ -37,9 +37,9 @@ class KeyboardAsker:
                  echo: Callable[[str], None] | None = None, say: Callable[[Line], None] | None = None) -> None:
         self.clock = clock
         self.stream = stream or sys.stdin
-        self.echo = echo or (lambda text: print(text, flush=True))
+        self.echo = echo or print_line
         self.say = say or (lambda line: self.echo(line.text))
-        self.interactive = _isatty(self.stream)
+        self.interactive = is_terminal(self.stream)
         self._fd = _fileno(self.stream) if sys.platform != "win32" else None
         self._pending = b""
         self._open = False  # a prompt line is shown and not ended
@@ -186,13 +186,6 @@ class KeyboardAsker:
 
     def close(self) -> None:
         """The keyboard stays as it was: nothing to let go of."""
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def _fileno(stream: TextIO) -> int | None:

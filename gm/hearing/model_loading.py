@@ -1,6 +1,6 @@
 """Which listener hears a language, loaded once per process: the registry of recognisers.
 
-`LISTENERS` names them: whisper (closed-set scoring, `gm[whisper]`, any language Whisper knows),
+`LISTENERS` names them: whisper (closed-set scoring, `gm-card-nights[whisper]`, any language Whisper knows),
 pocketsphinx (English, inside its wheel) and vosk (a model folder: `--vosk-model`,
 $GM_VOSK_MODEL, or the language's downloaded or pip-installed model). `--listener NAME` (or
 $GM_LISTENER) chooses one; without it a given vosk model is used, else the voice pack's

@@ -8,7 +8,7 @@ import stat
 import struct
 import wave
 from pathlib import Path
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from gm.errors import GmError
 from gm.files import unusable
@@ -34,47 +34,73 @@ def not_wav(path: str | Path, why: str) -> BadWav:
 
 class PcmSource:
     """Recorded audio played into the listener block by block, as fast as it is read: stands in
-    for a microphone in tests and replays (--listen-from)."""
+    for a microphone in tests and replays (--listen-from). `audio` is the 16-bit mono PCM itself,
+    or its pieces one after the other (read only as they are reached: a WAV file is streamed)."""
 
-    def __init__(self, rate: float, audio: bytes, clock: Clock, block: float = BLOCK_SECONDS) -> None:
+    def __init__(self, rate: float, audio: bytes | Iterable[bytes], clock: Clock,
+                 block: float = BLOCK_SECONDS) -> None:
         self.rate = rate
         self.clock = clock
         self.ended = False
-        self._audio = audio
+        self._pieces = iter((audio,) if isinstance(audio, bytes) else audio)
+        self._piece = b""
         self._step = 2 * max(1, int(block * rate))
         self._at = 0
 
     @classmethod
     def from_wavs(cls, paths: Sequence[str | Path], clock: Clock, gap: float = 0.0) -> PcmSource:
-        """WAV files one after the other, with `gap` seconds of silence around each."""
-        chunks: list[bytes] = []
+        """WAV files one after the other, with `gap` seconds of silence around each. Every file is
+        checked now (BadWav before anything is heard) and read block by block as it is reached, as
+        --listen-from reads its recording (`WavFile`): memory stays flat, however long the files."""
         rate = 0.0
         for path in paths:
-            this, frames = read_wav(path)
+            with WavFile(path) as wav:
+                this = wav.rate
             if rate and this != rate:
                 raise BadWav(f"{path}: {this:g} Hz, but the other files are {rate:g} Hz", "rates_differ",
                              path=str(path), this=f"{this:g}", rate=f"{rate:g}")
             rate = this
-            chunks.append(frames)
-        if not chunks:
+        if not paths:
             raise BadWav("no WAV file to listen to", "none")
-        silence = bytes(2 * int(gap * rate))
-        return cls(rate, silence + silence.join(chunks) + silence, clock)
+        return cls(rate, _streamed(paths, bytes(2 * int(gap * rate))), clock)
 
     def read(self, timeout: float) -> bytes | None:
-        if self._at >= len(self._audio):
+        block = b""
+        while len(block) < self._step:
+            if self._at >= len(self._piece):
+                piece = next(self._pieces, None)
+                if piece is None:
+                    break
+                self._piece, self._at = piece, 0
+                continue
+            taken = self._piece[self._at:self._at + self._step - len(block)]
+            block += taken
+            self._at += len(taken)
+        if not block:
             self.ended = True
             self.clock.sleep(timeout)
             return None
-        block = self._audio[self._at:self._at + self._step]
-        self._at += self._step
         return block
 
     def drain(self) -> None:
         """Recorded audio holds no stale sound: its answers come in order."""
 
     def close(self) -> None:
-        """Nothing to release: the audio is in memory."""
+        """Close the file being read, if any."""
+        close = getattr(self._pieces, "close", None)
+        if close is not None:
+            close()
+
+
+def _streamed(paths: Sequence[str | Path], silence: bytes) -> Iterator[bytes]:
+    """The mono frames of each file in turn, `silence` around each, one block at a time."""
+    yield silence
+    for n, path in enumerate(paths):
+        if n:
+            yield silence
+        with WavFile(path) as wav:
+            yield from wav.blocks()
+    yield silence
 
 
 def read_wav(path: str | Path) -> tuple[float, bytes]:

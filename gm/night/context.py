@@ -76,12 +76,12 @@ class NightContext:
     def ask(self, question: Question[T]) -> Answer[T]: ...
 
     @overload
-    def ask(self, question: str, answers: Sequence[str], labels: Mapping[str, str] | None = None,
+    def ask(self, question: str, answers: Sequence[str], labels: Mapping[str, str | Line] | None = None,
             default: str | None = None, timeout: float | None = None, readback: bool = True,
             **fields: Any) -> str: ...
 
     def ask(self, question: Question[Any] | str, answers: Sequence[str] = (),
-            labels: Mapping[str, str] | None = None, default: str | None = None, timeout: float | None = None,
+            labels: Mapping[str, str | Line] | None = None, default: str | None = None, timeout: float | None = None,
             readback: bool = True, **fields: Any) -> Answer[Any] | str:
         """Say the question's line and return its typed answer (keyboard or voice), logged.
 
@@ -107,7 +107,7 @@ class NightContext:
     def paused(self) -> None:
         """Ctrl-C at a question: ask "resume, or quit?"; quit (or Ctrl-C again) stops the night."""
         self.log("paused")
-        labels = {a: self.voice.text(f"werewolf.timer.choice_{a}") for a in (RESUME, QUIT)}
+        labels = {a: self.voice.line(f"werewolf.timer.choice_{a}") for a in (RESUME, QUIT)}
         question = self.table.choice("werewolf.paused", (RESUME, QUIT), labels)
         self.say(question.prompt)
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gm.night.context import NightContext
+from gm.night.reveal import Reveal
 from gm.night.runner import run_night
 from scorer.werewolf.evening import Evening, Night
 
@@ -21,14 +22,18 @@ def say_tally(ctx: NightContext, evening: Evening) -> None:
 
 
 def run_evening(ctx: NightContext, keep: Callable[[Night], None] = lambda night: None) -> Evening:
-    """Play nights until the table says no more; `keep` stores each night as soon as it is judged."""
+    """Play nights until the table says no more; `keep` stores each night as soon as it is judged,
+    before its verdict is said: what the table heard is on disk, whenever gm stops after it."""
     evening = Evening(tuple(ctx.players))
-    while True:
-        reveal = run_night(ctx).reveal
-        assert reveal is not None
+
+    def judged(reveal: Reveal) -> None:
+        nonlocal evening
         evening = evening.add(reveal.winning_side, reveal.winners, reveal.sides)
         ctx.log("evening", **evening.to_json())
         keep(evening.nights[-1])
+
+    while True:
+        run_night(ctx, judged)
         try:
             again = ctx.ask(ctx.table.yes_no("werewolf.evening.again")).value
         except EOFError:  # piped answers ran out after a verdict: the evening is over

@@ -7,12 +7,13 @@ import contextlib
 import json
 import os
 import stat
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
+from gm.durable import NONBLOCK
+from gm.files import BadFile, check_ours_to_append, open_no_link, to_stderr
 from gm.ports import Clock
 
 if TYPE_CHECKING:
@@ -47,8 +48,31 @@ def latest_evening() -> Path | None:
     return found[-1] if found else None
 
 
+FIRST = b'{"t": '  # how a night's log begins: every line is a JSON object, its time first
+
+
+def check_log(path: Path) -> None:
+    """Refuse, before the night starts, a log gm may not append to (`check_appendable`); a new file is fine."""
+    try:
+        fd = open_no_link(path, os.O_RDONLY | NONBLOCK)
+    except FileNotFoundError:
+        return
+    try:
+        check_appendable(path, fd)
+    finally:
+        os.close(fd)
+
+
+def check_appendable(path: Path, fd: int) -> None:
+    """BadFile unless the open `fd` is the null device (no log kept) or a night's log of the user's
+    own that gm may append to (`gm.files.check_ours_to_append`)."""
+    if os.path.samestat(os.fstat(fd), os.stat(os.devnull)):
+        return
+    check_ours_to_append(path, fd, FIRST)
+
+
 def warn_on_stderr(text: str) -> None:
-    print(f"gm: {text}", file=sys.stderr, flush=True)
+    to_stderr(text)
 
 
 class NightLog:
@@ -71,8 +95,15 @@ class NightLog:
         self._written = os.fstat(self._fd).st_size  # bytes of whole lines: the earlier evenings' too
 
     def _open(self) -> int:
-        # O_NONBLOCK: a FIFO nobody reads is refused at once instead of waited on
-        return os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NONBLOCK", 0), 0o644)
+        """The log opened to append, never through a link, and only a log gm may append to
+        (`check_appendable`); O_NONBLOCK: a FIFO is refused at once instead of waited on."""
+        fd = open_no_link(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | NONBLOCK)
+        try:
+            check_appendable(self.path, fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
 
     def _say(self, key: str, **fields: Any) -> None:
         from gm.text.lines import Voice
@@ -88,17 +119,18 @@ class NightLog:
         try:
             if _deleted(self._fd):
                 os.close(self._fd)
+                self._fd = None
                 self._say("deleted")
                 self._fd, self._written = self._open(), 0
             while rest:
                 rest = rest[os.write(self._fd, rest):]
-        except OSError as error:
+        except (OSError, BadFile) as error:  # BadFile: what took the deleted log's place is no log
             self._give_up(error)
             return
         self._written += len(line)
 
-    def _give_up(self, error: OSError) -> None:
-        self._say("cannot_write", reason=error.strerror or str(error))
+    def _give_up(self, error: OSError | BadFile) -> None:
+        self._say("cannot_write", reason=getattr(error, "strerror", None) or str(error))
         fd, self._fd = self._fd, None
         if fd is None:
             return

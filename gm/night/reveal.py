@@ -4,12 +4,12 @@ The game master never sees the cards. It asks the executed player's two cards (t
 when it was voted), says the side they decide, then asks only who holds the cards every side
 still depends on, and who saw the magician (scorer.werewolf.inquiry). An answer the deck or an
 earlier answer rules out is refused with the reason and asked again. A vote total the cards
-make impossible is said and logged; the verdict stands.
+make impossible is said with the verdict and logged with it; the verdict stands (HW-R8).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from gm.night.context import NightContext
@@ -17,7 +17,7 @@ from gm.text.verdicts import verdict_key
 from scorer.werewolf.inquiry import HandOf, Question, WhoHolds, answered, next_question, verdict
 from scorer.werewolf.sides import JudgeError, Side, decided_side
 from scorer.werewolf.known import Known, SeerRefused
-from scorer.werewolf.miscount import TRAITOR, miscount
+from scorer.werewolf.miscount import TRAITOR, Miscount, miscount
 from scorer.werewolf.tally import GRAVEYARD, Outcome
 
 @dataclass(frozen=True)
@@ -40,9 +40,13 @@ def _ask_hand(ctx: NightContext, owner: str) -> tuple[str, ...]:
     return ctx.ask(ctx.table.hand("werewolf.reveal.ask_hand", cards, owner, name=owner)).value
 
 
-def _ask_holder(ctx: NightContext, card: str) -> str | None:
-    question = ctx.table.pick("werewolf.reveal.ask_holder", [*ctx.players, GRAVEYARD], card=ctx.card_line(card))
-    return ctx.ask(question).value
+def _ask_holder(ctx: NightContext, known: Known, card: str) -> str | None:
+    """Who holds `card`: the question offers only the owners who still can, not a player whose
+    cards were shown, nor a graveyard turned face up without it (then it does not name the graveyard)."""
+    ruled_out = [owner for owner in known.owners if not known.could_hold(owner, card)]
+    key = "werewolf.reveal.ask_holder_player" if GRAVEYARD in ruled_out else "werewolf.reveal.ask_holder"
+    # an owner ruled out is still taken, and refused with the reason, but never offered
+    return ctx.ask(ctx.table.pick(key, known.owners, unlisted=ruled_out, card=ctx.card_line(card))).value
 
 
 def _ask_seer(ctx: NightContext, known: Known, more: bool) -> str | None:
@@ -56,7 +60,7 @@ def _answer(ctx: NightContext, known: Known, question: Question) -> object:
     if isinstance(question, HandOf):
         return _ask_hand(ctx, question.owner)
     if isinstance(question, WhoHolds):
-        return _ask_holder(ctx, question.card)
+        return _ask_holder(ctx, known, question.card)
     return _ask_seer(ctx, known, question.more)
 
 
@@ -90,9 +94,9 @@ def _inquire(ctx: NightContext, executed: str | None) -> Known:
     return known
 
 
-def _check_count(ctx: NightContext, known: Known, counted: int | None) -> None:
-    """Say and log a vote total the revealed cards make impossible (HW-R4's voters)."""
-    found = miscount(known, counted) if counted is not None else None
+def _say_miscount(ctx: NightContext, found: Miscount | None) -> None:
+    """Say and log, right after the verdict, a vote total the revealed cards make impossible (HW-R4's
+    voters), and that the verdict stands (HW-R8)."""
     if found is None:
         return
     ctx.log("miscount", **found.to_json())
@@ -104,15 +108,21 @@ def _check_count(ctx: NightContext, known: Known, counted: int | None) -> None:
     ctx.say("werewolf.reveal.miscount_over", counted=found.counted, why=why)
 
 
-def run_reveal(ctx: NightContext, vote: Outcome) -> Reveal:
-    """Find out who won, asking only what every player's side depends on."""
+def run_reveal(ctx: NightContext, vote: Outcome, judged: Callable[[Reveal], None] = lambda reveal: None) -> Reveal:
+    """Find out who won, asking only what every player's side depends on.
+
+    `judged` gets the verdict before it is said (the evening keeps the night there), so a night
+    whose verdict the table heard is never lost to a process stopped right after it."""
     executed = None if vote.panic else vote.executed
     ctx.say("werewolf.reveal.intro")
     known = _inquire(ctx, executed)
     found = verdict(known)
-    line = ctx.say(verdict_key(found), **found.fields)
+    line = ctx.voice.line(verdict_key(found), **found.fields)
+    wrong = miscount(known, vote.total) if vote.total is not None else None
     result = Reveal(executed, found.winning_side, tuple(found.winners), found.sides, line.text)
     ctx.log("verdict", executed=executed, winning_side=result.winning_side, winners=list(result.winners),
-            sides=dict(result.sides), reason=result.reason)
-    _check_count(ctx, known, vote.total)
+            sides=dict(result.sides), reason=result.reason, miscount=wrong.to_json() if wrong else None)
+    judged(result)
+    ctx.say(line)
+    _say_miscount(ctx, wrong)
     return result

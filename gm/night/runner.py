@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +25,7 @@ class NightResult:
 
 def _interrupt_choice(ctx: NightContext) -> str:
     answers = ("resume", "vote", "quit")
-    labels = {a: ctx.voice.text(f"werewolf.timer.choice_{a}") for a in answers}
+    labels = {a: ctx.voice.line(f"werewolf.timer.choice_{a}") for a in answers}
     choice = ctx.ask(ctx.table.choice("werewolf.timer.interrupted", answers, labels)).value
     if choice == "quit":
         raise NightStopped
@@ -34,6 +35,8 @@ def _interrupt_choice(ctx: NightContext) -> str:
 def _fields(ctx: NightContext, step: Step) -> dict[str, Any]:
     """The step's fields in the night's language: card ids and pass pairs become lines."""
     fields = dict(step.fields)
+    if "card" in fields:
+        fields["card"] = ctx.card_line(fields["card"])
     if "others" in fields:
         fields["others"] = [ctx.card_line(card) for card in fields["others"]]
     if "pairs" in fields:
@@ -42,7 +45,8 @@ def _fields(ctx: NightContext, step: Step) -> dict[str, Any]:
     return fields
 
 
-def _step(ctx: NightContext, step: Step, result: NightResult) -> None:
+def _step(ctx: NightContext, step: Step, result: NightResult,
+          judged: Callable[[Reveal], None] = lambda reveal: None) -> None:
     if step.kind == Kind.SAY:
         ctx.say(step.key, **_fields(ctx, step))
     elif step.kind in (Kind.ACTION, Kind.WAIT):
@@ -65,11 +69,12 @@ def _step(ctx: NightContext, step: Step, result: NightResult) -> None:
         result.vote = run_vote(ctx)
     elif step.kind == Kind.REVEAL:
         assert result.vote is not None
-        result.reveal = run_reveal(ctx, result.vote)
+        result.reveal = run_reveal(ctx, result.vote, judged)
 
 
-def run_night(ctx: NightContext) -> NightResult:
-    """Play the whole night: deal, morning, discussion, vote with runoff, verdict."""
+def run_night(ctx: NightContext, judged: Callable[[Reveal], None] = lambda reveal: None) -> NightResult:
+    """Play the whole night: deal, morning, discussion, vote with runoff, verdict (given to
+    `judged` before it is said)."""
     script = build_script(ctx.players, ctx.deck, ctx.discussion, ctx.roll_call)
     ctx.log("setup", players=list(ctx.players), deck=dict(ctx.deck.cards), variant=ctx.deck.variant,
             graveyard=ctx.deck.graveyard, discussion=ctx.discussion, roll_call=ctx.roll_call)
@@ -79,7 +84,7 @@ def run_night(ctx: NightContext) -> NightResult:
         if step.phase != phase:
             phase = step.phase
             ctx.log("phase", name=phase)
-        _step(ctx, step, result)
+        _step(ctx, step, result, judged)
     ctx.say("werewolf.goodnight")
     ctx.speaker.flush()
     return result

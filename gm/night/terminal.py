@@ -1,7 +1,8 @@
 """The terminal during the discussion: a big live countdown and single-key controls.
 
 Keys: space or p pauses/resumes, + or a adds 30 seconds, v or e ends the discussion (vote
-now), r repeats the last line. Used only when stdin is a terminal.
+now), r repeats the last instruction (never an acknowledgement). Used only when stdin is a
+terminal.
 """
 
 from __future__ import annotations
@@ -34,11 +35,26 @@ KEYS = {" ": Command.TOGGLE, "p": Command.TOGGLE, "+": Command.ADD, "a": Command
         "v": Command.END, "e": Command.END, "r": Command.REPEAT}
 
 
-def big_time(remaining: float) -> str:
-    """m:ss in five rows of block characters."""
+def clock_text(remaining: float) -> str:
+    """m:ss, the seconds rounded up (2:59.2 is 3:00)."""
     secs = max(0, int(remaining + 0.999))
-    text = f"{secs // 60}:{secs % 60:02d}"
-    return "\n".join("  ".join(_FONT[ch][row] for ch in text) for row in range(5))
+    return f"{secs // 60}:{secs % 60:02d}"
+
+
+def big_time(remaining: float, scale: int = 1, wide: int = 1) -> str:
+    """m:ss in five rows of block characters; each block `scale` rows tall and `scale` × `wide`
+    columns wide (a terminal's cell is about twice as tall as it is wide: `wide=2` draws it square)."""
+    text = clock_text(remaining)
+    across = scale * wide
+    rows = ["  ".replace(" ", " " * across).join(
+        "".join(cell * across for cell in _FONT[ch][row]) for ch in text) for row in range(5)]
+    return "\n".join(row for row in rows for _ in range(scale))
+
+
+def big_time_width(remaining: float, scale: int = 1, wide: int = 1) -> int:
+    """The columns `big_time` takes."""
+    glyphs = len(clock_text(remaining))
+    return (3 * glyphs + 2 * (glyphs - 1)) * scale * wide
 
 
 class LiveCountdown:
@@ -63,7 +79,8 @@ class LiveCountdown:
         subtitle = ("⏸  " if paused else "") + self.help_text
         return Panel(body, title=escape(self.title), subtitle=escape(subtitle), width=max(24, cell_len(subtitle) + 8))
 
-    def show(self, remaining: float, paused: bool) -> None:
+    def show(self, remaining: float, paused: bool, added: int = 0) -> None:
+        """The time left (the time added is the night's screen's to show: this panel stays small)."""
         from rich.live import Live
 
         if self._live is None:

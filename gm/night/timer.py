@@ -20,10 +20,17 @@ ADD_SECONDS = 30
 TICK = 0.25
 _TIME_UP = "time up"  # what a tick returns when the time has run out
 _STAY_PAUSED = "stay paused"  # the answer to Ctrl-C that neither resumes nor ends
+# Lines that only acknowledge a command: `repeat` never says them again, it says the instruction
+# (the day's line, or the time left) they followed.
+ACKNOWLEDGEMENTS = frozenset({"werewolf.timer.paused", "werewolf.timer.resumed", "werewolf.timer.added",
+                              "werewolf.timer.ended"})
+_TIME_CUES = frozenset({"werewolf.timer.left", "werewolf.timer.count"})
 
 
 class TimerDisplay(Protocol):
-    def show(self, remaining: float, paused: bool) -> None: ...
+    def show(self, remaining: float, paused: bool, added: int = 0) -> None:
+        """The time left, whether it is paused, and the seconds added to the discussion so far."""
+
 
     def close(self) -> None: ...
 
@@ -31,7 +38,7 @@ class TimerDisplay(Protocol):
 class NoDisplay:
     """Shows nothing: the spoken and printed cues are the timer (no terminal, or tests)."""
 
-    def show(self, remaining: float, paused: bool) -> None:
+    def show(self, remaining: float, paused: bool, added: int = 0) -> None:
         """The time is not drawn."""
 
     def close(self) -> None:
@@ -80,8 +87,23 @@ class Discussion:
         self.last: Line | None = None
 
     def say(self, line: Line) -> None:
-        self.last = line
+        if line.key not in ACKNOWLEDGEMENTS:
+            self.last = line
         self._say(line)
+
+    def _repeat(self) -> None:
+        """Say the last instruction again, its time as it is now: a time cue becomes the time
+        left, the day's line says the time left instead of the whole discussion's."""
+        if self.last is None:
+            return
+        left = self._paused_left if self._paused_left is not None else self._end - self.clock.now()
+        secs = max(1, int(left + 0.999))
+        if self.last.key in _TIME_CUES:
+            self._say(self._line("werewolf.timer.left", secs=secs))
+        elif "secs" in self.last.fields:
+            self._say(self._line(self.last.key, **{**self.last.fields, "secs": secs}))
+        else:
+            self._say(self.last)
 
     def _cue_line(self, mark: int) -> Line:
         if mark > COUNTDOWN:
@@ -95,7 +117,7 @@ class Discussion:
         self._end = start + self.seconds
         self._paused_left: float | None = None
         self._marks = cue_marks(self.seconds)
-        result = DiscussionResult(Ended.TIME_UP, start, start)
+        result = self._result = DiscussionResult(Ended.TIME_UP, start, start)
         pending: str | None = None
         while True:
             try:
@@ -123,7 +145,7 @@ class Discussion:
             if remaining <= 0:
                 self.say(self._line("werewolf.timer.up", urgent=True))
                 return _TIME_UP
-        self.display.show(max(0.0, remaining), self._paused_left is not None)
+        self.display.show(max(0.0, remaining), self._paused_left is not None, self._result.added)
         wait = TICK if self._paused_left is not None else _next_wait(remaining, self._marks)
         return self.controls.poll(wait) if self.controls else self._sleep(wait)
 
@@ -154,8 +176,8 @@ class Discussion:
             result.how = Ended.ENDED
             self.say(self._line("werewolf.timer.ended"))
             return True
-        elif command == Command.REPEAT and self.last is not None:
-            self._say(self.last)
+        elif command == Command.REPEAT:
+            self._repeat()
         return False
 
     def _sleep(self, seconds: float) -> str | None:

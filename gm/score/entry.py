@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from scorer.humalien.errors import NoMatch, ScoreError
 from scorer.humalien.events import (
@@ -14,6 +14,7 @@ from scorer.humalien.sheet import Match, resolve_player
 from scorer.named import Named
 from scorer.names import plain_name
 from gm.text.numbers import signed_number, whole_number
+from gm.text.parse import fold
 
 
 class ArgKind(Named):
@@ -103,14 +104,19 @@ class BadEntry(ScoreError):
     """A typed entry that names no verb, or has the wrong arguments."""
 
 
-def resolve_verb(text: str) -> str:
-    """The verb `text` names: a verb, an alias, or a unique prefix of a verb."""
-    said = text.strip().casefold()
+def resolve_verb(text: str, words: Mapping[str, str] | None = None) -> str:
+    """The verb `text` names: a verb, an alias, a word of the night's language for it (`words`:
+    the pack's word → verb, `verb_words`), or a unique prefix of a verb or of such a word."""
+    said = fold(text)
+    local = {fold(word): verb for word, verb in (words or {}).items()}
     if said in VERBS:
         return said
     if said in ALIASES:
         return ALIASES[said]
-    hits = [v for v in VERBS if said and v.startswith(said)]
+    if said in local:
+        return local[said]
+    hits = sorted({v for v in VERBS if said and v.startswith(said)}
+                  | {v for w, v in local.items() if said and w.startswith(said)})
     if len(hits) == 1:
         return hits[0]
     if hits:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -30,7 +29,7 @@ from scorer.humalien.events import RECORD_VERSION, NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
 from gm.errors import GmError
 from gm.durable import CHUNK, NONBLOCK, lines, read_at, sync, sync_dir, write_all
-from gm.files import ANY_SIZE, BadFile, check_regular, json_value
+from gm.files import ANY_SIZE, BadFile, check_regular, could_begin, json_value, to_stderr
 
 FILE_NAME = "score.jsonl"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
@@ -163,7 +162,7 @@ def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True,
                 cut_below = True
         state = after
         good, number = offset + len(raw), number + 1
-    if good == 0 and not _could_start_a_journal(torn):
+    if good == 0 and not could_begin(torn, _FIRST_LINE):
         raise JournalError(f"{path} is not a score journal (its first line is not an event record gm "
                            "wrote, nor part of one); nothing was changed")
     if sheets is not None and state.match is not None and owner is not None:
@@ -172,13 +171,6 @@ def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True,
 
 
 _FIRST_LINE = json.dumps({"v": RECORD_VERSION, "kind": "new"}, separators=(",", ":")).encode()[:-1] + b","
-
-
-def _could_start_a_journal(torn: bytes) -> bool:
-    """Could these bytes be gm's first line cut short (a match's `new` record begun, or the zeros a
-    file system leaves after a power cut)? Anything else means the file never was a journal."""
-    head = torn[:len(_FIRST_LINE)]
-    return _FIRST_LINE.startswith(head) or not torn.strip(b"\0")
 
 
 def _record(raw: bytes, path: Path | str, number: int):
@@ -201,7 +193,7 @@ class Journal:
 
     def __init__(self, path: Path | str, warn: Callable[[str], None] | None = None) -> None:
         self.path = Path(path)
-        self.warn = warn or (lambda message: print(f"gm: warning: {message}", file=sys.stderr))
+        self.warn = warn or (lambda message: to_stderr(f"warning: {message}"))
 
     def load(self) -> State:
         """The state the journal holds (an empty state when there is no file yet)."""

@@ -78,6 +78,21 @@ def _readline_lines(journal: Journal) -> Iterator[str]:
         print()
 
 
+def verb_words(voice: Voice) -> dict[str, str]:
+    """The pack's word for each command (`score.verbs`: 取り消し, 취소) → the command."""
+    return {voice.text(f"score.verbs.{verb.name}"): verb.name for verb in VERB_TABLE}
+
+
+def help_text(voice: Voice) -> str:
+    """`help`: each command as typed, in the pack's word where it has its own, then what it does."""
+    lines = []
+    for verb in VERB_TABLE:
+        word = voice.text(f"score.verbs.{verb.name}")
+        shown = verb.help_usage() if word == verb.name else f"{word}  {verb.help_usage()}"
+        lines.append(f"  {shown:<26} {voice.text(f'score.help.{verb.name}')}")
+    return "\n".join(lines)
+
+
 def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
         echo: Callable[[str], None], show: Callable[[State], None]) -> None:
     """The loop: each scoring entry is appended (fsync'ed) and then printed and said."""
@@ -88,16 +103,17 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
                                game=state.match.game))
     else:
         speaker.say(voice.line("score.no_match"))
+    local = verb_words(voice)
     for typed in lines:
         words = typed.split()
         if not words:
             continue
         try:
-            verb = resolve_verb(words[0])
+            verb = resolve_verb(words[0], local)
             if verb == "quit":
                 break
             if verb == "help":
-                echo("\n".join(f"  {v.help_usage():<26} {voice.text(f'score.help.{v.name}')}" for v in VERB_TABLE))
+                echo(help_text(voice))
                 continue
             if verb == "show":
                 show(journal.load())

@@ -8,6 +8,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
+from gm.files import rich_ends_quietly
 from gm.text.lines import Voice
 from scorer.solitaire.cards import element, rank
 from scorer.solitaire.deal import Deal
@@ -124,6 +125,7 @@ def describe_move(deal: Deal, moves: Iterable[Move], voice: Voice | None = None)
 
 def histogram(summary: Summary, console: Console | None = None, voice: Voice | None = None) -> None:
     """The distribution of readings as bars, with each share's 95 % interval (words in `voice`'s language)."""
+    rich_ends_quietly()
     console = console or Console()
     voice = voice or Voice("en")
     words = _board_words(voice)  # the readings without a percentage: "bright", "dark" (SS digest)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from functools import lru_cache
 from types import FunctionType, ModuleType
 from typing import Any
 
@@ -36,27 +35,49 @@ def caching_numba() -> ModuleType:
     return numba
 
 
-@lru_cache(maxsize=1)
-def compiled_search() -> Search:
-    """The search compiled to machine code (loaded from the cache when it is there)."""
+Progress = Callable[[str, int, int], None]
+"""Told of each step of compiling: (the function, or FIRST_SEARCH; steps done; steps in all)."""
+FIRST_SEARCH = "first search"  # the last step: the functions without a signature compile at their first call
+_BUILT: list[Search] = []  # the search, once built in this process
+
+
+def compiled_search(progress: Progress | None = None) -> Search:
+    """The search compiled to machine code (loaded from the cache when it is there), once per
+    process. With `progress`, each function compiled is told as it starts, and a first search of
+    a small deal compiles the rest (so that the first real search starts at once)."""
+    if _BUILT:
+        return _BUILT[0]
     numba = caching_numba()
     done: dict[Callable[..., object], Any] = {}
-    for module in MODULES:
-        _compile_module(module, done, numba)
-    return done[search.run]
+    steps = [(module, function) for module in MODULES for function in _own(module)]
+    tell = progress or (lambda name, at, total: None)
+    names: dict[ModuleType, dict[str, Any]] = {}
+    for at, (module, function) in enumerate(steps):
+        tell(function.__name__, at, len(steps) + 1)
+        if module not in names:  # the functions of the modules compiled before it are the compiled ones
+            names[module] = {name: done.get(value, value) if isinstance(value, FunctionType) else value
+                             for name, value in vars(module).items()}
+        copy = FunctionType(function.__code__, names[module], function.__name__, function.__defaults__,
+                            function.__closure__)
+        copy.__qualname__ = function.__qualname__
+        names[module][function.__name__] = done[function] = _jit(KERNELS[function], numba)(copy)
+    found: Search = done[search.run]
+    if progress is not None:
+        from scorer.solitaire.deal import deal_from_seed
+        from scorer.solitaire.solver import least_left
+
+        tell(FIRST_SEARCH, len(steps), len(steps) + 1)
+        least_left(deal_from_seed(0, 3), search=found)
+        tell(FIRST_SEARCH, len(steps) + 1, len(steps) + 1)
+    _BUILT.append(found)
+    return found
 
 
-def _compile_module(module: ModuleType, done: dict[Callable[..., object], Any], numba: ModuleType) -> None:
-    """Compile the marked functions of `module` into `done`, in a namespace that names the
-    compiled functions of the modules compiled before it."""
-    names = {name: done.get(value, value) if isinstance(value, FunctionType) else value
-             for name, value in vars(module).items()}
+def _own(module: ModuleType) -> list[FunctionType]:
+    """The marked functions of `module`, in the order of its source (each after those it calls)."""
     own = [value for value in vars(module).values()
            if isinstance(value, FunctionType) and value in KERNELS and value.__module__ == module.__name__]
-    for function in sorted(own, key=lambda f: f.__code__.co_firstlineno):
-        copy = FunctionType(function.__code__, names, function.__name__, function.__defaults__, function.__closure__)
-        copy.__qualname__ = function.__qualname__
-        names[function.__name__] = done[function] = _jit(KERNELS[function], numba)(copy)
+    return sorted(own, key=lambda f: f.__code__.co_firstlineno)
 
 
 def _jit(mark: Kernel, numba: ModuleType) -> Any:

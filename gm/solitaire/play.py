@@ -18,6 +18,7 @@ from scorer.solitaire.policies import smart
 from gm.errors import GmError
 from gm.files import read_line
 from gm.text.numbers import whole_number
+from gm.text.parse import fold
 
 # The help line for each turned special card (the voice packs' `solitaire.board`).
 EFFECT_HELP = {HUMALIEN: "humalien", EYE: "eye", OWL: "owl"}
@@ -35,38 +36,49 @@ def _number(word: str) -> int:
     return number
 
 
+COMMANDS = ("pair", "flip", "special", "hint", "quit", "help", "skip", "keep")
+"""The commands `play` takes: each by the pack's word (`solitaire.commands`), which its help
+lines show, and by its English name in every language."""
+
+
+def command_words(voice: Voice) -> dict[str, str]:
+    """Command → the word the pack shows and takes for it (ペア, めくる, 힌트)."""
+    return {command: voice.text(f"solitaire.commands.{command}") for command in COMMANDS}
+
+
+def _command(word: str, voice: Voice) -> str | None:
+    """The command a typed word names: the pack's word or the English name (any case or width)."""
+    said = fold(word)
+    return next((c for c, w in command_words(voice).items() if said in (fold(w), c)), None)
+
+
 def _usage(state: GameState, voice: Voice) -> str:
     """The commands that fit now: the turned special card's, else the game's."""
-    return voice.text(f"solitaire.board.{EFFECT_HELP[state.pending] if state.pending else 'help'}")
+    key = EFFECT_HELP[state.pending] if state.pending else "help"
+    return voice.text(f"solitaire.board.{key}", **command_words(voice))
 
 
 def parse_command(text: str, state: GameState, voice: Voice | None = None) -> Move | str:
-    """The move typed, or "hint" / "quit"; a BadCommand says why not in `voice`'s language."""
+    """The move typed, or "hint" / "quit" / "help"; a BadCommand (one line, nothing changed)
+    says why not in `voice`'s language. After a special card is turned only its answer is
+    taken: the numbers it asks for ("keep" with the Eye's), or skip; "pair 24" at the Humalien
+    is refused, not read as its number."""
     voice = voice or Voice("en")
-    words = text.lower().split()
+    words = text.split()
     if not words:
-        raise BadCommand(voice.text("solitaire.board.help"))
-    head, args = words[0], words[1:]
-    if head in ("hint", "quit", "help"):
-        return head
-    try:
-        numbers = [_number(w) for w in args if w != "keep"]
-    except ValueError as error:
-        raise BadCommand(voice.text("solitaire.board.numbers_expected", head=head, text=text)) from error
-    if state.pending is not None:
-        if head == "skip":
-            return Forgo()
-        values = [_number(w) for w in words if w != "keep" and whole_number(w) is not None]
-        if len(values) == 1 and state.pending == HUMALIEN:
-            return Humalien(values[0] - 1)
-        if len(values) == 2 and state.pending == EYE:
-            return Eye(values[0] - 1, values[1], discard="keep" not in words)
-        if len(values) == 2 and state.pending == OWL:
-            if not 1 <= values[0] <= len(state.set_aside):
-                raise BadCommand(voice.text("solitaire.board.no_set_aside", index=values[0],
-                                            count=len(state.set_aside)))
-            return Owl(state.set_aside[values[0] - 1], values[1] - 1)
         raise BadCommand(_usage(state, voice))
+    named = [_command(w, voice) for w in words]
+    head, args = named[0], words[1:]
+    if head in ("hint", "quit", "help") and not args:
+        return head
+    if state.pending is not None:
+        return _answer(state, voice, words, named)
+    if head is None or head in ("hint", "quit", "help", "skip", "keep"):
+        raise BadCommand(voice.text("solitaire.board.unknown_command", text=text.strip(), help=_usage(state, voice)))
+    try:
+        numbers = [_number(w) for w in args]
+    except ValueError as error:
+        raise BadCommand(voice.text("solitaire.board.numbers_expected", head=words[0], text=text)) from error
     if head == "pair" and len(numbers) == 2:
         return Pair(numbers[0] - 1, numbers[1] - 1)
     if head == "pair" and len(numbers) == 1:
@@ -78,31 +90,55 @@ def parse_command(text: str, state: GameState, voice: Voice | None = None) -> Mo
     raise BadCommand(voice.text("solitaire.board.unknown_command", text=text.strip(), help=_usage(state, voice)))
 
 
-def command_for(state: GameState, move: Move) -> str:
-    """What to type for `move` in `state`: the inverse of `parse_command` (positions from 1;
-    the Owl's set-aside card by its index in the pile)."""
+def _answer(state: GameState, voice: Voice, words: list[str], named: list[str | None]) -> Move:
+    """The answer to the special card turned (SS rules: the Humalien discards one face-up card,
+    the Eye guesses a face-down one, the Owl pairs a set-aside card): skip, or exactly its numbers."""
+    if named == ["skip"]:
+        return Forgo()
+    keep = named[-1] == "keep" and state.pending == EYE
+    values = [whole_number(w) for w in (words[:-1] if keep else words)]
+    if any(v is None for v in values):
+        raise BadCommand(_usage(state, voice))
+    numbers = [v for v in values if v is not None]
+    if len(numbers) == 1 and state.pending == HUMALIEN:
+        return Humalien(numbers[0] - 1)
+    if len(numbers) == 2 and state.pending == EYE:
+        return Eye(numbers[0] - 1, numbers[1], discard=not keep)
+    if len(numbers) == 2 and state.pending == OWL:
+        if not 1 <= numbers[0] <= len(state.set_aside):
+            raise BadCommand(voice.text("solitaire.board.no_set_aside", index=numbers[0],
+                                        count=len(state.set_aside)))
+        return Owl(state.set_aside[numbers[0] - 1], numbers[1] - 1)
+    raise BadCommand(_usage(state, voice))
+
+
+def command_for(state: GameState, move: Move, voice: Voice | None = None) -> str:
+    """What to type for `move` in `state`, in `voice`'s command words: the inverse of
+    `parse_command` (positions from 1; the Owl's set-aside card by its index in the pile)."""
+    word = command_words(voice or Voice("en"))
     if isinstance(move, Pair):
-        return f"pair {move.a + 1} {move.b + 1}"
+        return f"{word['pair']} {move.a + 1} {move.b + 1}"
     if isinstance(move, PairFlip):
-        return f"pair {move.position + 1}"
+        return f"{word['pair']} {move.position + 1}"
     if isinstance(move, Turn):
-        return "flip"
+        return word["flip"]
     if isinstance(move, Special):
-        return "special"
+        return word["special"]
     if isinstance(move, Humalien):
         return str(move.position + 1)
     if isinstance(move, Eye):
-        return f"{move.position + 1} {move.guess}" + ("" if move.discard else " keep")
+        return f"{move.position + 1} {move.guess}" + ("" if move.discard else f" {word['keep']}")
     if isinstance(move, Owl):
         return f"{state.set_aside.index(move.card) + 1} {move.position + 1}"
-    return "skip"
+    return word["skip"]
 
 
 def hint_line(state: GameState, voice: Voice | None = None) -> str:
     """The smart player's move as the command to type, and in words where the pack's line has them."""
     voice = voice or Voice("en")
     move = smart(state)
-    return voice.text("solitaire.board.hint_line", command=command_for(state, move), move=describe(state, move, voice))
+    return voice.text("solitaire.board.hint_line", command=command_for(state, move, voice),
+                      move=describe(state, move, voice))
 
 
 def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: Console | None = None) -> GameState:

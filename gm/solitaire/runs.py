@@ -65,7 +65,11 @@ def worker_limit(deals: int) -> int:
 
 
 def _work(connection, blocks: list[range], job: Callable[[int], Left]) -> None:
-    """A worker: the cards left for each block of seeds, one message per block."""
+    """A worker: the cards left for each block of seeds, one message per block. Ctrl-C is the
+    parent's to answer (it stops the workers), not the worker's."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         for block in blocks:
             connection.send((block.start, [job(seed) for seed in block]))
@@ -110,6 +114,10 @@ def _lefts(seeds: range, rows: int, policy: str, workers: int,
             processes.append(process)
             connections.append(receiving)
         yield _in_order(blocks, connections)
+    except KeyboardInterrupt:  # Ctrl-C: the workers' deals are not waited for
+        for process in processes:
+            process.kill()
+        raise
     finally:
         for connection in connections:
             connection.close()
@@ -142,23 +150,44 @@ def _in_order(blocks: list[range], connections: list[Any]) -> Iterator[Left]:
         yield from ready.pop(start)
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: `lefts` are the cards left for the deals played so far, in seed order
+    from the first (the workers are stopped)."""
+
+    def __init__(self, lefts: list[Left]) -> None:
+        super().__init__(f"interrupted after {len(lefts)} deals")
+        self.lefts = lefts
+
+
+def bar_columns(label: str, time_label: str) -> tuple[Any, ...]:
+    """The progress bar's columns: `label`, the bar, deals done of all, and the time left, labelled."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+
+    return (TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn(time_label), TimeRemainingColumn())
+
+
 def run_deals(
-    seeds: range, rows: int, policy: str, workers: int = 1, progress: bool | None = None, max_states: int | None = None
+    seeds: range, rows: int, policy: str, workers: int = 1, progress: bool | None = None, max_states: int | None = None,
+    time_label: str = "time left",
 ) -> list[Left]:
-    """Cards left for each seed, in order; with `progress` (default: stderr is a terminal) a rich bar."""
+    """Cards left for each seed, in order; with `progress` (default: stderr is a terminal) a rich
+    bar, its time left labelled `time_label`. Ctrl-C raises `Interrupted` with the deals played."""
     if progress is None:
         progress = sys.stderr.isatty()
-    with _lefts(seeds, rows, policy, workers, max_states) as results:
-        if not progress:
-            return list(results)
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    lefts: list[Left] = []
+    try:
+        with _lefts(seeds, rows, policy, workers, max_states) as results:
+            if not progress:
+                lefts.extend(results)
+                return lefts
+            from rich.console import Console
+            from rich.progress import Progress
 
-        columns = (TextColumn(f"{policy}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-        lefts: list[Left] = []
-        with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task(policy, total=len(seeds))
-            for left in results:
-                lefts.append(left)
-                bar.advance(task)
-        return lefts
+            with Progress(*bar_columns(policy, time_label), console=Console(stderr=True), transient=True) as bar:
+                task = bar.add_task(policy, total=len(seeds))
+                for left in results:
+                    lefts.append(left)
+                    bar.advance(task)
+            return lefts
+    except KeyboardInterrupt:
+        raise Interrupted(lefts) from None

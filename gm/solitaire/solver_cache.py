@@ -15,13 +15,14 @@ from functools import lru_cache
 from pathlib import Path
 
 import scorer.solitaire
+from gm import DISTRIBUTION
 from gm.errors import GmError
 
 HERE = Path(__file__).resolve().parent
 SEARCH = Path(scorer.solitaire.__file__).resolve().parent
 SOURCES = (HERE / "compiled.py", *(SEARCH / name for name in ("kernel.py", "search.py", "search_bound.py",
                                                              "search_memory.py")))
-INSTALL_HINT = "the pyramid solver needs numba: pip install 'gm[solver]' (./setup.sh installs it)"
+INSTALL_HINT = f"the pyramid solver needs numba: pip install '{DISTRIBUTION}[solver]' (./setup.sh installs it)"
 
 
 class SolverMissing(GmError):

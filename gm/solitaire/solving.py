@@ -7,6 +7,7 @@ import threading
 from dataclasses import dataclass
 from collections.abc import Callable
 
+from gm.files import to_stderr
 from gm.text.lines import Voice
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.simulate import Unresolved, unresolved
@@ -126,7 +127,7 @@ class ProgressLine:
         elif not done and states and self.reports % self.every_plain == 0:
             line = self.voice.text("solitaire.solve.still_capped" if self.max_states else "solitaire.solve.still",
                                    states=f"{states:,}", limit=f"{self.max_states or 0:,}")
-            print(f"gm: {line}", file=sys.stderr, flush=True)
+            to_stderr(line)
 
     def close(self) -> None:
         if self.progress is not None:

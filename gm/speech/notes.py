@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Protocol
 
+from gm.files import to_stderr
 from gm.text.lines import Voice
 
 
@@ -25,4 +25,4 @@ class Notes:
         text = self._voice.text(key, **fields)
         if text not in self._said:
             self._said.add(text)
-            print(f"gm: {text}", file=sys.stderr, flush=True)
+            to_stderr(text)

@@ -2,20 +2,24 @@
 
 Speaking the first piece while the rest renders keeps the wait before a long line short, and a
 cap on a piece's length keeps any text within what an engine can take (espeak-ng crashes on
-100,000 letters in one call).
+100,000 letters in one call). A sentence is one part of a line as gm.text.spoken_length
+estimates it, so a line said part by part has no part longer than its longest sentence.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 from gm.errors import GmError
+from gm.speech.settings import DEFAULT_RATE
+from gm.text.spoken_length import SENTENCE_END, text_seconds
+from scorer.refusal import Refusal
 
 PIECE_CHARS = 300  # longest piece handed to an engine at once
 CLAUSE_CHARS = 80  # a later sentence longer than this is cut at its commas (the first one always is)
-MAX_CHARS = 10_000  # longest text spoken at all (about ten minutes of speech)
+MAX_SECONDS = 300  # longest text spoken at all: about five minutes of speech (`text_seconds`)
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
 _CLAUSE_END = re.compile(r"(?<=[,;])\s+|(?<=[、，；])\s*")
 _SPEAKABLE = re.compile(r"\w")
 
@@ -24,8 +28,10 @@ class NothingToSay(GmError):
     """A text with no letter or digit in it: there is nothing for a voice to say."""
 
 
-class TooLongToSay(GmError):
-    """A text longer than MAX_CHARS."""
+class TooLongToSay(GmError, Refusal):
+    """A text that would take longer than MAX_SECONDS to say (`errors.voice.too_long` words it)."""
+
+    prefix = "voice"
 
 
 def speakable(text: str) -> bool:
@@ -33,12 +39,16 @@ def speakable(text: str) -> bool:
     return bool(_SPEAKABLE.search(text))
 
 
-def check_speakable(text: str) -> str:
-    """`text` itself, or NothingToSay / TooLongToSay naming what is wrong with it."""
+def check_speakable(text: str, rate: int = DEFAULT_RATE) -> str:
+    """`text` itself, or NothingToSay / TooLongToSay naming what is wrong with it: a text is refused
+    whole, never cut, when it would take more than MAX_SECONDS to say at `rate` words a minute."""
     if not speakable(text):
         raise NothingToSay(f"nothing to say in {text!r}: it has no letter or digit")
-    if len(text) > MAX_CHARS:
-        raise TooLongToSay(f"text too long to say: {len(text)} characters (at most {MAX_CHARS})")
+    seconds = text_seconds(text) * DEFAULT_RATE / rate
+    if seconds > MAX_SECONDS:
+        minutes, most = math.ceil(seconds / 60), MAX_SECONDS // 60
+        raise TooLongToSay(f"text too long to say: about {minutes} minutes of speech (at most {most}); "
+                           "say it in parts", "too_long", minutes=minutes, most=most)
     return text
 
 
@@ -60,7 +70,7 @@ def pieces(text: str, *, clauses: bool = True) -> list[str]:
     `clauses=False` keeps sentences whole (cut at PIECE_CHARS only), for an engine that cuts a
     sentence itself where its voice pauses (Open JTalk)."""
     out: list[str] = []
-    for sentence in _SENTENCE_END.split(text.strip()):
+    for sentence in SENTENCE_END.split(text.strip()):
         cut = clauses and (not out or len(sentence) > CLAUSE_CHARS)
         clauses_of = _CLAUSE_END.split(sentence) if cut else [sentence]
         for clause in clauses_of:

@@ -25,7 +25,7 @@ class BadWavDir(GmError):
     """A wav:DIR folder that cannot be created or written."""
 
 
-def _sounddevice() -> Any:
+def sounddevice_with_output() -> Any:
     """The sounddevice module, with a default output device (or SpeechUnavailable)."""
     try:
         import sounddevice
@@ -47,7 +47,7 @@ class DevicePlayer:
     streams = True  # takes a line in pieces: the first plays while the next render
 
     def __init__(self) -> None:
-        self._sd = _sounddevice()
+        self._sd = sounddevice_with_output()
 
     def play(self, audio: Audio, key: str, cut: threading.Event) -> bool:
         import numpy

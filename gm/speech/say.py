@@ -44,7 +44,7 @@ def say_to_wav(settings: SpeechSettings, line: Line, to: Path, notes: NoteTaker)
 
     renderer = Renderer(settings)
     try:
-        spoken = check_speakable(spoken_form(settings, notes, renderer.reads_kanji)(line))
+        spoken = check_speakable(spoken_form(settings, notes, renderer.reads_kanji)(line), settings.wpm)
         audio = renderer.render(spoken)
     finally:
         renderer.close()

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from gm.speech.settings import SpeechSettings
 from gm.ports import Line, Speaker
 from gm.errors import GmError
+from gm.files import print_line
 from scorer.refusal import Refusal
 
 
@@ -35,7 +36,7 @@ class PrintSpeaker:
 
 
 def _stdout(text: str) -> None:
-    print(text, flush=True)
+    print_line(text)
 
 
 class BadSpeech(GmError, Refusal):

@@ -2,7 +2,7 @@
 
 A language's engine is its voice pack's `[language] engine` where that engine is installed, else pyttsx3:
 English: flite's clearest voice (`rms`) on Linux where flite is installed, else pyttsx3 (the platform's
-voice; espeak-ng's `en-us` on Linux). Japanese: Open JTalk where `gm[ja]` is installed, else
+voice; espeak-ng's `en-us` on Linux). Japanese: Open JTalk where `gm-card-nights[ja]` is installed, else
 pyttsx3 (espeak-ng's kana-only voice). A `--voice` picks the engine that has that voice. Every
 engine takes the same `--rate` (words per minute) and renders a line piece by piece
 (gm.speech.pieces), so no text is too long for it. An engine with `render_parts` (Open JTalk)

@@ -30,13 +30,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from gm.ports import Line, Refused
 from gm.files import printable
-from gm.table.words import LONGEST, Names, Words, fold, segment, words_of
+from gm.table.words import LONGEST, Names, Words, fold, nearest, segment, words_of
+from gm.text.numbers import COUNTERS
 from gm.text.lines import Voice
 from scorer.werewolf.tally import GRAVEYARD
 from scorer.named import Named
 
 T = TypeVar("T")
-NEAR = 75.0  # rapidfuzz ratio from which a reply is offered as "did you mean …?"
 ONE_BREATH_AT_COUNT = frozenset({"en"})
 """Languages whose count questions hear the tally said by name ("Aki three, Ken one"); the
 others hear it at the tally's confirmation only, and a count as a number (typed, a count takes
@@ -130,23 +130,66 @@ class Asked(ABC, Generic[T]):
         """The value folded `words` give, or None (then `refusal` says why)."""
 
     def refusal(self, text: str, words: list[str]) -> Refused:
-        """Why `text` answers nothing; "did you mean …?" when one answer is near."""
-        near = self.near(" ".join(words))
-        if near is not None:
-            value = self.read(words_of(near))
+        """Why `text` answers nothing: "did you mean …?" where it is a slip from an answer, the
+        part it cannot read where it has several, else that it answers nothing here."""
+        return self.offer(text, words) or self.refused("table.not_answer", text=text)
+
+    def offer(self, text: str, words: list[str]) -> Refused | None:
+        """The one place a refused reply is helped. "did you mean …?" where the whole reply
+        (`near`), or some of its parts (`parts`: "Kne" for Ken, "werwolf villagr"), are slips
+        from answers and the reply so mended answers the question (y takes it); else a refusal
+        naming the part of a reply of several that reads as nothing, or the slip (with its
+        answer) where even mended it answers nothing. None when the reply is no slip and every
+        part of it reads (the question says what is wrong)."""
+        whole = self.near(" ".join(words))
+        if whole is not None:
+            value = self.read(words_of(whole))
             if value is not None:
-                return Refused(self.voice.line("table.near", text=text, answer=self.label(near)), value,
+                return Refused(self.voice.line("table.near", text=text, answer=self.label(whole)), value,
                                self.words.yes)
-        return self.refused("table.not_answer", text=text)
+        parts = self.parts()
+        runs = [run for word in words for run in ([word] if word in parts else _RUNS.findall(word))]
+        mended: list[str] = []
+        slips: list[tuple[str, str]] = []
+        unread: list[str] = []
+        for run in runs:
+            token = None if self.known(run, parts) else nearest(run, parts)
+            mended.append(run if token is None else fold(token))
+            if token is not None:
+                slips.append((_as_typed(run, text), self.part_label(token)))
+            elif not self.known(run, parts) and _word(run) and not any(s.startswith(run) for s in parts):
+                unread.append(_as_typed(run, text))
+        if slips and not unread:
+            value = self.read(mended)
+            if value is not None:
+                return Refused(self.voice.line("table.near", text=" ".join(s for s, _ in slips),
+                                               answer=" ".join(a for _, a in slips)), value, self.words.yes)
+        if len(runs) > 1 and unread:
+            return self.refused("table.unknown_part", text=text, part=unread[0])
+        if slips:  # mended, the reply still answers nothing: the slip is named, the question says the rest
+            return self.refused("table.near_part", text=text, part=slips[0][0], answer=slips[0][1])
+        return None
+
+    def parts(self) -> Mapping[str, str]:
+        """Folded spelling → token: what each word of a reply is compared with for a slip."""
+        return self.spellings()
+
+    def part_label(self, token: str) -> str:
+        """A token of `parts` as printed in "did you mean …?"."""
+        return self.label(token)
+
+    def known(self, run: str, parts: Mapping[str, str]) -> bool:
+        """Whether one word of a reply reads as something as it is: an answer's spelling (with a
+        particle: けんは), a number, a counter (票), a particle (は, 에게), or an answer word (yes,
+        the graveyard). A word that is the start of an answer's spelling is not a slip either."""
+        bare = next((run[:-len(p)] for p in PARTICLES if run.endswith(p) and len(run) > len(p)), run)
+        return (run.isdigit() or run in COUNTERS or run in PARTICLES or self.words.number([run]) is not None
+                or run in self.words.answer_words() or run in self.words.yes | self.words.no
+                or run in parts or bare in parts)
 
     def near(self, said: str) -> str | None:
-        """The one token whose label or spelling `said` is near to (a typo: "vilager")."""
-        from rapidfuzz import fuzz, process
-
-        spellings = self.spellings()
-        hits = process.extract(said, list(spellings), scorer=fuzz.ratio, score_cutoff=NEAR, limit=None)
-        found = {spellings[s] for s, _, _ in hits}
-        return found.pop() if len(found) == 1 else None
+        """The one token whose label or spelling `said` is a slip from (a typo: "vilager")."""
+        return nearest(said, self.spellings())
 
     def spellings(self) -> Mapping[str, str]:
         """Folded spelling → token: what a typo is compared with."""
@@ -251,6 +294,9 @@ class Count(Asked[Counts]):
             total = self.counted + sum(pairs.values())
             return Refused(self.voice.line("werewolf.vote.bad_fix", total=total,
                                            votes=votes_line(self.voice, *self.bounds)), aloud=True)
+        offered = self.offer(text, words)
+        if offered is not None:
+            return offered
         if len(words) == 1 and not any(c.isdigit() for c in words[0]):
             return self.refused("table.not_count", text=text, low=0, high=self.high)
         example = self.voice.text("table.fix_example", name=self.label(self.candidate), n=min(1, self.high))
@@ -261,6 +307,12 @@ class Count(Asked[Counts]):
 
     def spellings(self) -> Mapping[str, str]:
         return {fold(a): a for a in self._numbers()}
+
+    def parts(self) -> Mapping[str, str]:
+        return {**{w: str(n) for w, n in self.words.numbers.items()}, **self.names.spellings}
+
+    def part_label(self, token: str) -> str:
+        return _labeller(self.voice)(token)
 
     def choices(self) -> Line:
         return self.voice.line("table.choices", choices=list(self._numbers()))
@@ -285,6 +337,9 @@ class Choice(Asked[str]):
     def read(self, words: list[str]) -> str | None:
         return self.names.name(words)
 
+    def spellings(self) -> Mapping[str, str]:
+        return {**super().spellings(), **self.names.spellings}
+
     def readback(self, value: str, sure: bool = True) -> Line | None:
         return super().readback(value, sure) if self.confirm else None
 
@@ -296,6 +351,10 @@ class Pick(Asked["str | None"]):
     nobody: bool = False
     names: Names = field(default=Names({}), repr=False, compare=False)
     about: str = ""  # whose answer it is ("Mio: Ken. Right?")
+    unlisted: tuple[str, ...] = ()  # answers taken (and refused with their reason) but not offered at `?`
+
+    def choices(self) -> Line:
+        return self.voice.line("table.choices", choices=[self.label(a) for a in self.answers if a not in self.unlisted])
 
     def read(self, words: list[str]) -> str | None:
         choice = self.names.name(words, self.words.answer_words())
@@ -306,6 +365,9 @@ class Pick(Asked["str | None"]):
         if self.nobody and " ".join(words) in self.words.nobody:
             return None
         return super().parse(text)
+
+    def spellings(self) -> Mapping[str, str]:
+        return {**super().spellings(), **{s: c for s, c in self.names.spellings.items() if c in self.answers}}
 
     def readback(self, value: str | None, sure: bool = True) -> Line | None:
         if self.about:
@@ -387,6 +449,12 @@ class Hand(Asked["tuple[str, ...]"]):
     def near(self, said: str) -> str | None:
         return None
 
+    def parts(self) -> Mapping[str, str]:
+        return {name: card for name, card in self.words.cards.items() if card in self.cards}
+
+    def part_label(self, token: str) -> str:
+        return self.voice.text(f"werewolf.cards.{token}")
+
     def example(self) -> str:
         return " ".join(self.voice.text(f"werewolf.cards.{c}") for c in self.cards[:self.size])
 
@@ -430,7 +498,13 @@ class Tally(Asked["bool | Counts"]):
         return None
 
     def refusal(self, text: str, words: list[str]) -> Refused:
-        return self.refused("table.not_fix", text=text, example=self.example())
+        return self.offer(text, words) or self.refused("table.not_fix", text=text, example=self.example())
+
+    def parts(self) -> Mapping[str, str]:
+        return {**{w: str(n) for w, n in self.words.numbers.items()}, **self.names.spellings}
+
+    def part_label(self, token: str) -> str:
+        return _labeller(self.voice)(token)
 
     def example(self) -> str:
         first = next(iter(self.shown), "")
@@ -466,6 +540,9 @@ class Roster(Asked["tuple[str, ...]"]):
         if found is None or len(set(found)) != len(found) or not set(found) <= set(self.answers):
             return None
         return tuple(found)
+
+    def spellings(self) -> Mapping[str, str]:
+        return {**super().spellings(), **self.names.spellings}
 
     def show(self, value: tuple[str, ...]) -> str:
         return ", ".join(value) if value else self.label(NONE)
@@ -547,6 +624,17 @@ def pieces(words: Sequence[str], names: Names) -> tuple[str, ...]:
 _RUNS = re.compile(r"\d+|\D+")
 
 
+def _word(run: str) -> bool:
+    """Whether a piece of a reply is a word one can name back (letters, nothing unprintable)."""
+    return run.isprintable() and any(c.isalpha() for c in run)
+
+
+def _as_typed(run: str, text: str) -> str:
+    """A folded word of a reply as it was typed ("kne" in "Aki 2, Kne 2" → Kne), where found."""
+    found = re.search(re.escape(run), text, re.IGNORECASE)
+    return printable(found.group() if found else run)
+
+
 def tally_line(voice: Voice, tally: Counts, candidates: Sequence[str]) -> Line:
     """ "Aki 3, Ken 1, nobody else. Right?": the candidates with votes, then the rest as one."""
     label = _labeller(voice)
@@ -620,31 +708,37 @@ class Table:
         """The totals a vote can have, as said (HW-R4)."""
         return votes_line(self.voice, low, high)
 
-    def choice(self, key: str, answers: Sequence[str], labels: Mapping[str, str] | None = None,
+    def choice(self, key: str, answers: Sequence[str], labels: Mapping[str, str | Line] | None = None,
                default: str | None = None, timeout: float | None = None, confirm: bool = True,
                prompt: Line | None = None, **fields: Any) -> Choice:
-        """One of `answers` (tokens, printed as `labels`), asked by the line `key` (or `prompt`)."""
+        """One of `answers` (tokens, printed as `labels`), asked by the line `key` (or `prompt`).
+        A label given as a pack line is also named by how it is said (投票 as とうひょう)."""
+        texts = {a: label.text if isinstance(label, Line) else label for a, label in (labels or {}).items()}
+        said = {a: label.spoken for a, label in (labels or {}).items() if isinstance(label, Line)}
         return Choice(key, prompt or self._line(key, fields), self.voice, self.words, tuple(answers),
-                      dict(labels or {}), timeout, () if default is None else (default,), confirm=confirm,
-                      names=self._choice_names(answers, labels or {}))
+                      texts, timeout, () if default is None else (default,), confirm=confirm,
+                      names=self._choice_names(answers, texts, said))
 
-    def _choice_names(self, answers: Sequence[str], labels: Mapping[str, str]) -> Names:
-        """How a choice's answers are named: tokens, labels, readings, and for card ids every
-        language's card names (じんろう, 人狼, Werewolf)."""
-        names = Names.of(answers, self.readings, self.words, labels)
+    def _choice_names(self, answers: Sequence[str], labels: Mapping[str, str],
+                      said: Mapping[str, str] | None = None) -> Names:
+        """How a choice's answers are named: tokens, labels, readings (`said`: how a label is
+        said), and for card ids every language's card names (じんろう, 人狼, Werewolf)."""
+        names = Names.of(answers, {**self.readings, **(said or {})}, self.words, labels)
         cards = {name: card for name, card in self.words.cards.items() if card in answers}
         return Names({**cards, **names.spellings})
 
-    def pick(self, key: str, choices: Sequence[str], nobody: str = "", about: str = "", **fields: Any) -> Pick:
+    def pick(self, key: str, choices: Sequence[str], nobody: str = "", about: str = "",
+             unlisted: Sequence[str] = (), **fields: Any) -> Pick:
         """One of `choices` (players, GRAVEYARD), or nobody (`none`, labelled by the line
-        `nobody`) where `nobody` is given; `about` names whose answer it is in the read-back."""
+        `nobody`) where `nobody` is given; `about` names whose answer it is in the read-back;
+        `unlisted` choices are taken but not offered (the answers already rule them out)."""
         labels = {c: self.label(c) for c in choices}
         tokens = tuple(choices)
         if nobody:
             labels[NONE] = self.voice.text(nobody)
             tokens += (NONE,)
         return Pick(key, self._line(key, fields), self.voice, self.words, tokens, labels, nobody=bool(nobody),
-                    names=self.names(choices), about=about)
+                    names=self.names(choices), about=about, unlisted=tuple(unlisted))
 
     def card(self, key: str, cards: Sequence[str], owner: str = "", **fields: Any) -> Card:
         labels = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}

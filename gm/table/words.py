@@ -150,3 +150,33 @@ def segment(words: Sequence[str], read: Callable[[Sequence[str]], T | None]) -> 
         else:
             return None
     return items
+
+
+def edits_allowed(said: str) -> int:
+    """How many typing slips (a letter missed, added, changed or two swapped) a reply of this
+    length may hold and still be taken for an answer: none below three Latin letters or two
+    others (a kana or hangul letter carries more than a Latin one), then one, two past five, three
+    past ten."""
+    if len(said) < (3 if said.isascii() else 2):
+        return 0
+    return 1 if len(said) <= 5 else 2 if len(said) <= 10 else 3
+
+
+def nearest(said: str, spellings: Mapping[str, T]) -> T | None:
+    """The one answer (`spellings`: folded spelling → answer) whose spelling `said` is fewest
+    slips from (`edits_allowed`), or None when none is so near or several answers are as near
+    (but one of them starts with the letter `said` starts with)."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    allowed = edits_allowed(said)
+    if not allowed or said in spellings:
+        return None
+    hits = process.extract(said, list(spellings), scorer=OSA.distance, score_cutoff=allowed, limit=None)
+    if not hits:
+        return None
+    best = min(d for _, d, _ in hits)
+    found = {spellings[s] for s, d, _ in hits if d == best}
+    if len(found) > 1:  # as near as each other: the one that starts as typed ("kne": Ken, not one)
+        found = {spellings[s] for s, d, _ in hits if d == best and s[:1] == said[:1]}
+    return found.pop() if len(found) == 1 else None

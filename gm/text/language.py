@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import functools
 import importlib
+import string
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast
 
-from voices import LANGUAGES, BadPack, load_pack, pack_path
+from voices import LANGUAGES, SPECS, BadPack, load_pack, own, pack_path, spoken_templates
 
 V = TypeVar("V")
 LISTENERS = ("whisper", "pocketsphinx", "vosk")
@@ -115,11 +116,27 @@ def _language(code: str, path: str) -> Language:
     if texts["listener"] not in LISTENERS:
         raise BadPack(f"the voice pack {path!r}: listener = {texts['listener']!r} names no listener "
                       f"({', '.join(LISTENERS)})")
+    reading = reading_module(texts["reading"], path)
+    if not own(path):
+        _check_counters(load_pack(code), reading, texts["reading"], path)
     return Language(
-        code=code, **{**texts, "reading": reading_module(texts["reading"], path)},
+        code=code, **{**texts, "reading": reading},
         voices=tuple(_get(table, "voices", list, path)), decoys=tuple(_get(table, "decoys", list, path)),
         model=SpeechModel(**{key: _get(model, key, str, path, "language.model") for key in _MODEL}),
         decoys_for=_decoys_for(table, path))
+
+
+def _check_counters(pack: dict[str, Any], reading: Reading, reading_name: str, where: str) -> None:
+    """BadPack unless the reading module says every counter the pack's spoken lines count with."""
+    for key, template in spoken_templates(pack):
+        for _, field_name, spec, _ in string.Formatter().parse(template):
+            if not field_name or not spec or spec in SPECS:
+                continue
+            try:
+                reading.spoken_number(2, spec)
+            except ValueError as error:
+                raise BadPack(f"the voice pack {where!r}: {key} counts with {{{field_name}:{spec}}}, a counter the "
+                              f"{reading_name} reading does not know") from error
 
 
 def _decoys_for(table: Any, path: str) -> dict[str, tuple[str, ...]]:

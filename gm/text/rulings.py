@@ -8,18 +8,12 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 import unicodedata
 from dataclasses import dataclass
 
 from gm.errors import GmError
 from scorer.refusal import Refusal
-from voices import RULEBOOK, pack_path, rulings_path
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+from voices import RULEBOOK, BadPack, own, pack_path, read_toml, rulings_path
 
 RULING_ID = re.compile(r"\b(?:HW|HU|SS)-R\d+\b")
 
@@ -40,8 +34,21 @@ class Ruling:
 
 @functools.cache
 def _read(path: str) -> dict[str, object]:
-    with open(path, "rb") as table:
-        return tomllib.load(table)
+    """A rulings table; one beside a pack in $GM_VOICE_PACKS is checked to hold every ruling (a
+    table of a title and a text), nothing else (BadPack names the file and the ruling)."""
+    table = read_toml(path, "rulings table")
+    if not own(path):
+        ids = ruling_ids()
+        for key, entry in table.items():
+            if key not in ids:
+                raise BadPack(f"the rulings table {path!r}: {key[:40]!r} is no ruling (rulings: {', '.join(ids)})")
+            if not isinstance(entry, dict) or set(entry) != {"title", "text"} or \
+                    not all(isinstance(v, str) for v in entry.values()):
+                raise BadPack(f"the rulings table {path!r}: {key} must be a table of a title and a text (strings)")
+        missing = [ruling_id for ruling_id in ids if ruling_id not in table]
+        if missing:
+            raise BadPack(f"the rulings table {path!r} lacks {', '.join(missing)}")
+    return table
 
 
 def _table(name: str) -> dict[str, object]:

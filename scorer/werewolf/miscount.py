@@ -2,8 +2,11 @@
 
 Who had no vote: with 4 players the traitor's holder, unless they are the Traitor Werewolf
 (「※4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは投票権を持つ」); every player turned by the
-magician; a revealed angel (not asked, so it only widens the range). The verdict stands: the
-count is said to have been wrong, nothing more.
+magician; a revealed angel (not asked, so it only widens the range).
+
+HW-R8: the verdict stands. The book ends the game with the vote (「…処刑され…、ゲームは終了と
+なります」) and holds no vote again once the cards are face up; a total is counted again only while
+the vote is open (HW-R4). The miscount is said with the verdict, and the verdict is kept.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from scorer.werewolf.tally import GRAVEYARD
 
 TRAITOR = "traitor"  # a reason: the 4-player traitor had no vote
 TURNED = "turned"    # a reason: this player saw the magician
+RULING = "HW-R8"     # a miscount found at the reveal leaves the verdict as it is
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,8 @@ class Miscount:
 
     def to_json(self) -> dict[str, object]:
         return {"counted": self.counted, "low": self.low, "high": self.high,
-                "no_vote": [{"reason": reason, "name": name} for reason, name in self.no_vote]}
+                "no_vote": [{"reason": reason, "name": name} for reason, name in self.no_vote],
+                "verdict_stands": True, "ruling": RULING}
 
 
 def _traitor_without_vote(known: Known) -> tuple[bool, bool]:

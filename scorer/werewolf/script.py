@@ -83,8 +83,11 @@ def build_script(
     steps.append(Step("morning", Kind.ACTION, "werewolf.lay_down"))
     if both:
         steps.append(Step("morning", Kind.SAY, "werewolf.both_abilities"))
-    if abilities:  # nobody fakes an ability; every holder comes forward
+    if both:  # nobody fakes an ability; every holder comes forward
         steps.append(Step("morning", Kind.SAY, "werewolf.come_forward"))
+    elif abilities:  # one ability card in the deck (the 4-player deck: the seer only)
+        only = "seer" if deck.has("seer") else "gravedigger"
+        steps.append(Step("morning", Kind.SAY, "werewolf.come_forward_one", {"card": only}))
     if deck.has("seer"):
         steps.append(Step("morning", Kind.ACTION, "werewolf.seer_one" if four else "werewolf.seer_two"))
     if deck.has("gravedigger"):

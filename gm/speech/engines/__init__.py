@@ -1,6 +1,6 @@
 """Text-to-speech engines, one module each: `pyttsx3_engine` (the platform's voices), `flite`
 (CMU Flite, English on Linux: in process by `flite_library`, else by `flite_program`) and
-`openjtalk` (Japanese, from the `gm[ja]` extra).
+`openjtalk` (Japanese, from the `gm-card-nights[ja]` extra).
 
 Each module has `NAME`, `available()`, `voices()` (FoundVoice list) and an `Engine(settings)`
 that declares `protocol.Engine`: `voice`, `reads_kanji`, `render(text) -> Audio | Samples`,

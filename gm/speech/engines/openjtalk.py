@@ -1,4 +1,4 @@
-"""Rendering Japanese with Open JTalk (`pyopenjtalk-plus`, the `gm[ja]` extra).
+"""Rendering Japanese with Open JTalk (`pyopenjtalk-plus`, the `gm-card-nights[ja]` extra).
 
 Open JTalk reads the printed text itself (kanji, particles, counters) with the dictionary and
 the HTS voice inside the wheel: nothing is downloaded. Names are read as the players gave them

@@ -1,0 +1,235 @@
+"""English nights by voice at held-out tables, through the real microphone path (bench/virtual_table.py).
+
+A recipe fixed before the run (RECIPE_SEED) draws 15 nights: 4 or 6 players from a pool of
+names (some that sound like numbers: Noah, Olga, Diego), the vote (bench/voice_nights_bench.py's
+`vote`), and the room: its noise bed (clean, pink or babble, at 15 or 5 dB below the speech),
+reverberation, a device at 48 kHz, one quiet speaker 6 dB down; and for every answer its speaker
+(flite, espeak-ng or Piper's joe at a drawn speed and pitch) and habits: "two votes", "um, two",
+"none" / "nobody" / "no votes" for zero, "yeah" / "sure" / "nah" / "nope" for yes and no, "werewolf
+and seer", and talk over the end of gm's question. Nobody picks a voice or a habit so that it is heard.
+
+Each night is played once per listener (`--listeners`, default pocketsphinx and whisper), the
+same table in the same room. Per night: finished by voice or where it fell to the keyboard,
+counts confirmed that were not said, table answers and seconds of gm's speech in the vote
+(from the vote's first question to its last answer); per listener the totals and medians.
+
+Run: .venv/bin/python bench/table_nights_bench.py [--nights 15] [--first 0] [--listeners pocketsphinx,whisper]
+(needs PulseAudio as tests/test_virtual_table.py does, and `pip install ".[bench]"` for Piper).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from virtual_table import (  # noqa: E402
+    QUIET_SECONDS, Microphone, PulseRoom, Script, SpeakerWatch, Table, Voice, babble, pulseaudio_missing,
+)
+from voice_nights_bench import vote  # noqa: E402
+
+RECIPE_SEED = 1203  # fixed before the first run
+NAMES = ["Alice", "Mike", "Kate", "Tom", "Ben", "Lucy", "Sam", "Emma", "Noah", "Olga", "Diego", "Priya", "Omar",
+         "Grace"]
+NUMBERS = ["zero", "one", "two", "three", "four", "five", "six"]
+ROOMS = [("clean", None), ("pink", 15), ("pink", 5), ("babble", 15), ("babble", 5)]
+FLITE = ["slt", "rms", "awb", "kal"]
+ESPEAK = ["en-us", "en", "en-us+f2", "en-us+m3", "en+f4", "en-us+m5"]
+TALK_OVER = 0.05  # seconds of gm's silence a table that talks over waits (gm's echo gate is 0.3 s)
+
+
+@dataclass
+class HeldOutScript(Script):
+    """A table with habits: each answer's words drawn from `rng` as it is said."""
+
+    seed: int = 0
+    talk_over: list[bool] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def quiet_before(self, answer: int) -> float:
+        return TALK_OVER if self.talk_over[answer % len(self.talk_over)] else QUIET_SECONDS
+
+    def reply(self, event: dict[str, Any], taken: dict[str, int]) -> str | None:
+        plain = super().reply(event, taken)
+        if plain is None:
+            return None
+        rng, words = self.rng, plain.split()
+        if plain == "yes":
+            return rng.choice(["yes", "yes", "yeah", "yep", "sure", "right"])
+        if plain == "no":
+            return rng.choice(["no", "no", "nah", "nope"])
+        if plain == "werewolf seer":
+            return rng.choice(["werewolf seer", "werewolf and seer", "the werewolf and the seer"])
+        if words and words[-1] in NUMBERS:
+            return " ".join([*words[:-1], _count(rng, words[-1])])
+        return plain
+
+
+def _count(rng: random.Random, number: str) -> str:
+    """A count as a table says it."""
+    if number == "zero":
+        return rng.choice(["zero", "none", "nobody", "no votes"])
+    habit = rng.random()
+    if habit < 0.25:
+        return f"{number} vote" if number == "one" else f"{number} votes"
+    if habit < 0.4:
+        return f"um, {number}"
+    return number
+
+
+@dataclass(frozen=True)
+class Room:
+    noise: str
+    snr_db: float | None
+    reverb_seconds: float
+    rate: int
+
+    def __str__(self) -> str:
+        noise = "clean" if self.snr_db is None else f"{self.noise} {self.snr_db:g} dB"
+        return f"{noise}{', reverb' if self.reverb_seconds else ''}{', 48 kHz' if self.rate != 16000 else ''}"
+
+
+def speaker(rng: random.Random, quiet: bool) -> Voice:
+    gain = -6.0 if quiet else 0.0
+    engine = rng.choice(["flite", "espeak-ng", "piper"])
+    if engine == "flite":
+        return Voice("flite", rng.choice(FLITE), round(rng.uniform(0.85, 1.25), 2), 0, gain)
+    if engine == "espeak-ng":
+        return Voice("espeak-ng", rng.choice(ESPEAK), rng.randint(130, 200), rng.randint(30, 70), gain)
+    return Voice("piper", "joe", round(rng.uniform(0.85, 1.2), 2), 0, gain)
+
+
+def recipe(nights: int, seed: int = RECIPE_SEED) -> list[tuple[Room, dict[str, Any]]]:
+    """The nights, drawn before anything is heard: each its room and its table."""
+    rng = random.Random(seed)
+    drawn = []
+    for index in range(nights):
+        noise, snr = ROOMS[index % len(ROOMS)]
+        room = Room(noise, snr, 0.5 if rng.random() < 0.33 else 0.0, 48000 if rng.random() < 0.33 else 16000)
+        players = rng.sample(NAMES, 4 if index % 2 == 0 else 6)
+        counts = vote(rng, players)
+        quiet_one = rng.randrange(4) if rng.random() < 0.5 else -1
+        voices = [speaker(rng, quiet=False) for _ in range(4)]
+        if quiet_one >= 0:
+            voices[quiet_one] = Voice(*[getattr(voices[quiet_one], f) for f in ("engine", "name", "speed", "pitch")],
+                                      gain_db=-6.0)
+        table = {"players": players, "counts": counts, "voices": voices, "seed": rng.randrange(1 << 30),
+                 "talk_over": [rng.random() < 0.15 for _ in range(40)]}
+        drawn.append((room, table))
+    return drawn
+
+
+def script(table: dict[str, Any], listener: str) -> HeldOutScript:
+    players, counts = table["players"], table["counts"]
+    executed = max((p for p in players), key=lambda p: counts[p])
+    return HeldOutScript(
+        lang="en", players=players, counts=counts,
+        words={"done": "done", "yes": "yes", "no": "no", "graveyard": "the graveyard", "hand": "werewolf seer",
+               "holder": "the graveyard", "holder_said": "graveyard", **{str(n): w for n, w in enumerate(NUMBERS)}},
+        voices=table["voices"], listener=listener, executed=executed, seed=table["seed"],
+        talk_over=table["talk_over"])
+
+
+def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: int) -> dict[str, Any]:
+    """One night at `table` in `room` heard by `listener`: its figures."""
+    folder.mkdir(parents=True)
+    bed = babble(20.0, index, folder) if room.noise == "babble" else None
+    night_script = script(table, listener)
+    with PulseRoom(folder, rate=room.rate) as pulse, \
+            Microphone(pulse.fifo, room.snr_db, seed=index, rate=room.rate, bed=bed,
+                       reverb_seconds=room.reverb_seconds) as microphone, SpeakerWatch(pulse.env) as watch:
+        played = Table(pulse, microphone, watch, night_script, folder)
+        night = played.play()
+        speech = _speech_seconds(watch.events, played.times)
+    answers = night.answers
+    by_voice = bool(answers) and night.exit_code == 0 and {a["by"] for a in answers} == {"voice"}
+    fell = next((a["key"] for a in answers if a["by"] != "voice"), None)
+    vote_cues = [k for k, _, _ in played.times if k.startswith("werewolf.vote.") or k == "readback"]
+    unsaid = sorted(c for c, n in (night.vote or {}).items() if n != table["counts"].get(c, 0))
+    return {"night": index, "listener": listener, "room": str(room), "players": len(table["players"]),
+            "by_voice": by_voice, "exit_code": night.exit_code, "fell_at": fell,
+            "vote_right": night.vote == table["counts"], "counts_not_said": unsaid,
+            "vote_answers": len(vote_cues), "vote_speech_seconds": speech, "seconds": round(night.seconds, 1),
+            "table_said": [t for _, t in night.said],
+            "answers": [[a["key"], a["by"], a.get("answer")] for a in answers]}
+
+
+def _speech_seconds(events: list[tuple[float, str, str]], times: list[tuple[str, float, float]]) -> float | None:
+    """Seconds gm's loudspeaker played from the vote's first question to its last answer."""
+    vote_times = [(seen, said) for key, seen, said in times if key.startswith("werewolf.vote.")]
+    if not vote_times:
+        return None
+    start, end = vote_times[0][0] - 0.5, vote_times[-1][1]
+    opened: dict[str, float] = {}
+    total = 0.0
+    for moment, kind, stream in events:
+        if kind == "'new'":
+            opened[stream] = moment
+        elif kind == "'remove'" and stream in opened:
+            began = opened.pop(stream)
+            total += max(0.0, min(moment, end) - max(began, start))
+    return round(total, 1)
+
+
+def report(results: list[dict[str, Any]]) -> None:
+    for listener in dict.fromkeys(r["listener"] for r in results):
+        mine = [r for r in results if r["listener"] == listener]
+        four = [r for r in mine if r["players"] == 4 and r["vote_speech_seconds"] is not None]
+        unsaid = sum(bool(r["counts_not_said"]) and r["by_voice"] for r in mine)
+        print(f"{listener}: {sum(r['by_voice'] for r in mine)}/{len(mine)} nights by voice; "
+              f"votes right {sum(r['vote_right'] for r in mine)}/{len(mine)}; "
+              f"counts confirmed that were not said: {unsaid}; "
+              f"4-player vote: median {_median([r['vote_answers'] for r in four])} table answers, "
+              f"{_median([r['vote_speech_seconds'] for r in four])} s of gm speech")
+        for r in mine:
+            print(f"  {r['night']:2} {r['players']}p {r['room']:28} "
+                  f"{'by voice' if r['by_voice'] else 'fell at ' + str(r['fell_at'])} "
+                  f"(vote {r['vote_answers']} answers, {r['vote_speech_seconds']} s speech; {r['seconds']} s)")
+
+
+def _median(values: list[float]) -> float | None:
+    return round(statistics.median(values), 1) if values else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--nights", type=int, default=15)
+    parser.add_argument("--first", type=int, default=0, help="the first night of the recipe to play")
+    parser.add_argument("--listeners", default="pocketsphinx,whisper")
+    parser.add_argument("--json", type=Path, help="append every night's figures to this JSON-lines file")
+    parser.add_argument("--keep", type=Path, help="keep each night's folder (gm's output, its night log) here")
+    options = parser.parse_args()
+    missing = pulseaudio_missing()
+    if missing:
+        sys.exit(f"no virtual table: {missing}")
+    results = []
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp:
+        kept = options.keep or Path(tmp)
+        for index, (room, table) in enumerate(recipe(options.nights)):
+            if index < options.first:
+                continue
+            for listener in options.listeners.split(","):
+                result = play(room, table, listener, kept / f"{index}-{listener}", index)
+                results.append(result)
+                print(f"   {index} {listener} {room}: {'by voice' if result['by_voice'] else result['fell_at']} "
+                      f"({time.monotonic() - start:.0f} s)", file=sys.stderr, flush=True)
+                if options.json:
+                    with options.json.open("a", encoding="utf-8") as file:
+                        file.write(json.dumps(result) + "\n")
+    report(results)
+
+
+if __name__ == "__main__":
+    main()
