@@ -167,6 +167,7 @@ def main() -> None:
             notes.write_bytes(text)
             tally.run("not a journal", ["score", "new", "A", "B", "--file", str(notes)], root, env)
             lost += notes.read_bytes() != text
+        lost += oversize(tally, root, env)
         lost += appends_killed(tally, root, env, args.appends)
         lost += disk_full(tally, root, env)
         lost += hostile_packs(tally, root, env)
@@ -182,6 +183,47 @@ def report(tally: Tally, lost: int) -> None:
         print(f"{area:22} {tried:6} {tracebacks:10} {exit1:7} {hangs:6} {peak / 1e6:8.1f}")
     total = [sum(row[i] for row in tally.rows.values()) for i in range(4)]
     print(f"{'all':22} {total[0]:6} {total[1]:10} {total[2]:7} {total[3]:6}   data lost: {lost}")
+
+
+PAST_THE_CAP = 65 * 1024 * 1024  # past the 64 MB cap on files read whole
+
+
+def oversize(tally: Tally, root: Path, env: dict) -> int:
+    """Files past the cap on files read whole: a journal and a group's file gm could have written
+    (lines as long as an event's or a night's may be) are read and go on; a huge file with no
+    newline is refused in one line; the checkpoint and tally beside them made hostile change
+    nothing. Returns the acknowledged events lost."""
+    journal = root / "big.jsonl"
+    tally.run("oversize", ["score", "new", "Aki", "Ken", "--file", str(journal)], root, env)
+    line = b'{"v":1,"kind":"flow","player":"Ken","piles":0}\n'
+    wide = line[:-2] + b" " * ((1 << 16) - len(line)) + line[-2:]
+    with open(journal, "ab") as out:  # a line at a time: a forked gm's peak counts what this process holds
+        for _ in range(PAST_THE_CAP // len(wide) + 1):
+            out.write(wide)
+    acknowledged = answered = 0
+    for kind in ("none", "fifo", "zero", "folder", "damaged"):
+        hostile(journal.with_name(journal.name + ".state"), kind)
+        for command in (["show"], ["matches"]):
+            answered += tally.run("oversize", ["score", *command, "--file", str(journal)], root, env) == 0
+        acknowledged += tally.run("oversize", ["score", "flow", "Aki", "1", "--file", str(journal)], root, env) == 0
+    group = root / "group.jsonl"
+    night = b'{"group": "Friday", "winning_side": "villagers", "winners": ["Aki"], "players": ["Aki", "Ken"]}\n'
+    with open(group, "wb") as out:
+        for _ in range(PAST_THE_CAP // 60_000 + 1):
+            out.write(night[:-2] + b" " * (60_000 - len(night)) + night[-2:])
+    for kind in ("none", "fifo", "zero", "folder", "damaged"):
+        hostile(group.with_name(group.name + ".tally"), kind)
+        answered += tally.run("oversize", ["werewolf", "evening", "--file", str(group)], root, env) == 0
+    no_newline = root / "no-newline.jsonl"
+    with open(no_newline, "wb") as out:
+        out.truncate(PAST_THE_CAP)  # sparse: quick to make
+    tally.run("oversize", ["score", "show", "--file", str(no_newline)], root, env)
+    tally.run("oversize", ["werewolf", "evening", "--file", str(no_newline)], root, env)
+    with open(journal, "rb") as lines:
+        flows = sum(b'"player":"Aki","piles":1' in line for line in lines)
+    print(f"oversize: {answered + acknowledged} of 20 reads and appends of files past {PAST_THE_CAP >> 20} MB "
+          f"answered, {acknowledged} appends acknowledged, {flows} in the journal")
+    return max(0, acknowledged - flows)
 
 
 def appends_killed(tally: Tally, root: Path, env: dict, count: int) -> int:

@@ -5,19 +5,45 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO given as a file is refused, not waited on
 
 
-def read_all(fd: int, offset: int = 0) -> bytes:
-    """The file's bytes from `offset` to its end (in one read where the system allows: no copy)."""
-    size = os.fstat(fd).st_size
-    data = read_at(fd, offset, max(size - offset, 1 << 16))
-    chunks = [data]
-    while chunks[-1]:
-        chunks.append(read_at(fd, offset + sum(map(len, chunks)), 1 << 20))
-    return data if len(chunks) == 2 else b"".join(chunks)
+CHUNK = 1 << 20  # bytes read at a time when a file is read line by line
+
+
+def lines(fd: int, offset: int = 0, longest: int = 1 << 16) -> Iterator[tuple[int, bytes | None]]:
+    """The lines of the file from byte `offset` on, each with the offset it starts at, read a chunk at
+    a time: memory is bounded by the longest line kept, not by the file's size.
+
+    A line ends with its newline; the last may lack one (a write cut short). A line longer than
+    `longest` bytes (without its newline) comes as None, its bytes skipped unread into memory.
+    """
+    pending: list[bytes] = []  # the current line's bytes so far
+    kept = 0  # their length
+    start = position = offset
+    too_long = False
+    while data := read_at(fd, position, CHUNK):
+        begin = 0
+        while (end := data.find(b"\n", begin)) >= 0:
+            if too_long or kept + end - begin > longest:
+                yield start, None
+            else:
+                yield start, b"".join((*pending, data[begin:end + 1])) if pending else data[begin:end + 1]
+            pending, kept, too_long = [], 0, False
+            start = position + end + 1
+            begin = end + 1
+        if not too_long and begin < len(data):
+            kept += len(data) - begin
+            too_long = kept > longest
+            pending = [] if too_long else [*pending, data[begin:]]
+        position += len(data)
+    if too_long:
+        yield start, None
+    elif pending:
+        yield start, b"".join(pending)
 
 
 def read_at(fd: int, offset: int, size: int) -> bytes:

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 EXIT_BROKEN_PIPE = 141  # as a shell reports a program ended by SIGPIPE
-MAX_FILE_BYTES = 64 * 1024 * 1024  # a match journal of a lifetime is a few MB
+MAX_FILE_BYTES = 64 * 1024 * 1024  # a file gm reads whole (a deck, an evening file of earlier versions)
+ANY_SIZE = 1 << 62  # files gm writes and reads line by line (a journal, a group's nights): no cap on size
 MAX_LINE = 4096  # characters of one typed line or answer
 MAX_SKIP = 1024 * 1024  # characters skipped in search of a line's end before input counts as ended
 

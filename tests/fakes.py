@@ -322,3 +322,16 @@ def file_handler(files: dict[str, tuple[bytes, bool, float]], cut: list[str]) ->
             """Results are read from the client, not from the server's log."""
 
     return Handler
+
+
+def count_calls(monkeypatch, module, name: str) -> list[int]:
+    """Counts the calls of `module.name` (the work a command does) in the list's one item."""
+    count = [0]
+    real = getattr(module, name)
+
+    def counting(*args, **kwargs):
+        count[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counting)
+    return count

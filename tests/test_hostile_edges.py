@@ -24,7 +24,7 @@ from fakes import FakeClock, RecordingDisplay, RecordingSpeaker, ScriptedControl
 from gm.cli import app
 from gm.score.entry import new_match
 from gm.score.journal import Journal
-from gm.score.matches import index_path
+from gm.score.matches import ENTRY_FIELDS, index_path
 
 GM = [sys.executable, "-m", "gm"]
 SAFETY_NET = 120  # seconds; a regression fails on its output long before
@@ -107,10 +107,10 @@ def test_a_link_to_dev_zero_as_the_match_index_is_rebuilt_in_bounded_memory(tmp_
     _rebuilt(gm(tmp_path, "score", "show", "--file", "j.jsonl"), journal)
 
 
-def _damaged(entry: dict) -> list[tuple[str, str]]:
+def _damaged(entry: list) -> list[tuple[str, str]]:
     """Index lines damaged one way each."""
     def with_(**changes) -> str:
-        return json.dumps({**entry, **changes})
+        return json.dumps([changes.get(name, value) for name, value in zip(ENTRY_FIELDS, entry)])
 
     sheet = {"players": ["a", "b"], "remote": False, "games": [
         {"number": 1, "points": [0, 0], "sixes": 10**15, "piles": [0, 0], "god_islands": 0, "angel_cuts": 0,
@@ -120,18 +120,17 @@ def _damaged(entry: dict) -> list[tuple[str, str]]:
             ("float line", with_(line=1.5)), ("list match", with_(match=[1])), ("no players", with_(players=None)),
             ("three players", with_(players=["a", "b", "c"])), ("sheet of huge sixes", with_(before=sheet)),
             ("sheet of text", with_(before="sheet")), ("deep nesting", "[" * 100_000 + "]" * 100_000),
-            ("not an object", "7"), ("not JSON", "{{"), ("huge number", with_(before_owner=10**400))]
+            ("not a list", "7"), ("not JSON", "{{"), ("huge number", with_(before_owner=10**400)),
+            ("a value short", json.dumps(entry[:-1])), ("result of text", with_(before=[1, 2, 1, None, "no"]))]
 
 
-@pytest.mark.parametrize("case", range(14))
+@pytest.mark.parametrize("case", range(16))
 def test_a_damaged_match_index_is_rebuilt_with_one_line(tmp_path, case):
     journal = tmp_path / "j.jsonl"
     started(journal)
     entry = json.loads(index_path(journal).read_text())
-    entry["before"] = {"players": ["x", "y"], "remote": False, "games": [
-        {"number": 1, "points": [3, 0], "sixes": 0, "piles": [0, 0], "god_islands": 0, "angel_cuts": 0,
-         "ended_by": None}], "readings": []}
-    entry["before_owner"] = 1
+    entry[ENTRY_FIELDS.index("before")] = [3, 0, 1, None, False]
+    entry[ENTRY_FIELDS.index("before_owner")] = 1
     what, line = _damaged(entry)[case]
     for args in (["show"], ["matches"], ["flow", "Aki", "1"]):
         index_path(journal).write_text(line + "\n")
@@ -140,7 +139,8 @@ def test_a_damaged_match_index_is_rebuilt_with_one_line(tmp_path, case):
         assert "match index" in result.stderr and "rebuilt" in result.stderr, (what, result.stderr)
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
         assert "Aki" in result.stdout
-    assert [json.loads(raw)["players"] for raw in index_path(journal).read_text().splitlines()] == [["Aki", "Ken"]]
+    assert [json.loads(raw)[ENTRY_FIELDS.index("players")] for raw in index_path(journal).read_text().splitlines()] \
+        == [["Aki", "Ken"]]
 
 
 # -- files that never were journals ---------------------------------------------------------------

@@ -7,9 +7,10 @@ import pytest
 from typer.testing import CliRunner
 
 import gm.score.journal as journal_module
+from fakes import count_calls
 from gm.cli import app
 from gm.score.journal import Journal, JournalError
-from gm.score.matches import SHEET_FORMAT, index_path
+from gm.score.matches import INDEX_FORMAT, index_path
 from scorer.humalien import fold
 from scorer.humalien.events import Finish, Flow, NewMatch, Skull, Undo
 
@@ -31,15 +32,7 @@ def write(path, events):
 @pytest.fixture
 def decoded(monkeypatch):
     """Counts the journal records decoded (the work a command does on the journal)."""
-    count = [0]
-    real = journal_module.from_record
-
-    def counting(record):
-        count[0] += 1
-        return real(record)
-
-    monkeypatch.setattr(journal_module, "from_record", counting)
-    return count
+    return count_calls(monkeypatch, journal_module, "from_record")
 
 
 def test_a_command_folds_only_the_current_match(tmp_path, decoded):
@@ -61,6 +54,10 @@ def test_an_old_journal_without_an_index_loads_and_gains_one(tmp_path, decoded):
     index_path(path).unlink()
     decoded[0] = 0
     assert Journal(path).load().match == fold(events).match
+    assert decoded[0] == 3  # the first line (is it a journal?), then the current match from its `new` line
+    assert not index_path(path).exists()  # showing the sheet leaves the index to a command that needs it
+    decoded[0] = 0
+    assert [m.number for m in Journal(path).matches()] == [1, 2, 3, 4]
     assert decoded[0] == len(events)
     assert len(index_path(path).read_text().splitlines()) == 4
     decoded[0] = 0
@@ -164,13 +161,15 @@ def test_an_index_written_for_another_shape_of_sheet_is_rebuilt(tmp_path, decode
     events = whole_match() + [NewMatch((A, B)), Flow(A, 2)]
     write(path, events)
     index = index_path(path)
-    index.write_text(index.read_text().replace(f'"format":"{SHEET_FORMAT}"', '"format":"older"'))
+    index.write_text(index.read_text().replace(f'["{INDEX_FORMAT}",', '["older",'))
     decoded[0] = 0
     warned: list[str] = []
     assert Journal(path, warned.append).load().match == fold(events).match
     assert decoded[0] == len(events)
-    assert all(json.loads(line)["format"] == SHEET_FORMAT for line in index.read_text().splitlines())
+    assert all(json.loads(line)[0] == INDEX_FORMAT for line in index.read_text().splitlines())
     assert warned == []  # another version's index is no damage: rebuilt without a word
+    index.write_text('{"match":1,"offset":0,"format":"0123456789ab"}\n')  # as versions that kept sheets wrote it
+    assert Journal(path, warned.append).load().match == fold(events).match and warned == []
 
 
 def test_every_field_of_a_sheet_comes_back_from_the_index():

@@ -250,27 +250,26 @@ def _kept_match(file: Path | None, number: int, lang: str = "en"):
     from gm.score.matches import one
 
     with input_errors(lang):
-        return one(_journal(file).matches(), number)
+        return one(_journal(file).matches(sheets=True), number)
 
 
 @app.command()
 def matches(file: File = None, as_json: Json = False) -> None:
     """The matches kept in the journal: number, players, date, result; * marks the current one."""
-    from rich.console import Console
-    from rich.markup import escape
+    from gm.files import print_or_end_quietly, printable
 
     journal = _journal(file)
     with input_errors():
-        kept = journal.matches()
+        kept = journal.matches(sheets=as_json)
     if as_json:
         print_json([m.to_json() for m in kept])
         return
     if not kept:
         _no_match(journal.path)
-    console = Console(highlight=False)
-    for m in kept:
-        console.print(escape(f"{'*' if m.current else ' '} {m.number:3}  {(m.at or '')[:16].replace('T', ' '):16}  "
-                             f"{m.players[0]} v {m.players[1]}: {m.result}"))
+    rows = [f"{'*' if m.current else ' '} {m.number:3}  {(m.at or '')[:16].replace('T', ' '):16}  "
+            f"{m.players[0]} v {m.players[1]}: {m.result}" for m in kept]
+    text = "\n".join(rows)
+    print_or_end_quietly(text if "".join(rows).isprintable() else "\n".join(map(printable, rows)))
 
 
 @app.command()

@@ -17,7 +17,7 @@ from gm.files import is_terminal, json_value, printable, read_stream, read_text
 if TYPE_CHECKING:
     from gm.text.lines import Voice
     from scorer.werewolf.decks import Deck
-    from scorer.werewolf.evening import Record
+    from scorer.werewolf.evening import Summary
     from scorer.werewolf.judge import Verdict
     from scorer.werewolf.tally import Outcome, Round
 
@@ -221,19 +221,18 @@ def judge(
 
 
 # -- evening ----------------------------------------------------------------------------------
-def _record_of(path: Path, voice: Voice) -> Record:
-    """A group's file, or an evening file of earlier versions (one JSON object); a skipped line is said."""
-    from gm.night.groups import read_record
-    from scorer.werewolf.evening import EveningError, Record, evening_from_json
+def _summary_of(path: Path, voice: Voice) -> Summary:
+    """A group's file (read line by line), or an evening file of earlier versions (one JSON object);
+    a skipped line is said."""
+    from gm.night.groups import read_summary
+    from scorer.werewolf.evening import EveningError, evening_from_json, summary
 
     if path.suffix == ".json":
         data = json_value(read_text(path), lambda reason: EveningError(
             f"{path}: bad JSON: {reason}", "evening_json", path=path, reason=reason))
-        return Record(evening_from_json(data).nights)
-    record, skipped = read_record(path)
-    for line, reason in skipped:
-        typer.echo(printable(voice.text("werewolf.group.skipped", path=str(path), line=line, reason=reason)), err=True)
-    return record
+        return summary((night, "") for night in evening_from_json(data).nights)
+    return read_summary(path, lambda line, reason: typer.echo(
+        printable(voice.text("werewolf.group.skipped", path=str(path), line=line, reason=reason)), err=True))
 
 
 def _chosen_record(file: Path | None, group: str | None) -> tuple[str, Path]:
@@ -256,22 +255,21 @@ def _chosen_record(file: Path | None, group: str | None) -> tuple[str, Path]:
     return latest.stem, latest
 
 
-def _csv(record: Record) -> str:
+def _csv(shown: Summary) -> str:
     """Tonight's and all-time results, one row per player and scope, a column pair per side."""
     import csv
     import io
 
-    from scorer.werewolf.evening import results
     from scorer.werewolf.sides import Side
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["scope", "player", "nights", "wins", "share",
                      *(f"{side}_{what}" for side in Side for what in ("nights", "wins"))])
-    for scope, nights in (("tonight", record.tonight()), ("all_time", record.nights)):
-        for player in results(nights):
+    for name, scope in (("tonight", shown.tonight), ("all_time", shown.all_time)):
+        for player in scope.players:
             by_side = [getattr(player.by_side.get(side), what, 0) for side in Side for what in ("nights", "wins")]
-            writer.writerow([scope, player.name, player.overall.nights, player.overall.wins,
+            writer.writerow([name, player.name, player.overall.nights, player.overall.wins,
                              f"{player.overall.share:.4f}", *by_side])
     return out.getvalue()
 
@@ -289,36 +287,35 @@ def evening(
 ) -> None:
     """Tonight's and all-time results per player: nights, wins, share won, and by side."""
     from gm.files import print_or_end_quietly
-    from scorer.werewolf.evening import results, side_wins
 
     voice = _voice(lang)
     with input_errors(lang):
         name, path = _chosen_record(file, group)
-        record = _record_of(path, voice)
+        shown = _summary_of(path, voice)
     if as_json:
-        print_json({"group": record.group or name, "file": str(path), **record.to_json()})
+        print_json({"group": shown.group or name, "file": str(path), **shown.to_json()})
         return
     if as_csv:
-        print_or_end_quietly(_csv(record).rstrip("\n"))
+        print_or_end_quietly(_csv(shown).rstrip("\n"))
         return
     from rich.table import Table
 
-    tonight = {player.name: player.overall for player in results(record.tonight())}
-    group_shown = record.group or (name if file is None else "")
-    counts = {"tonight": len(record.tonight()), "nights": len(record.nights), "evenings": len(record.evenings)}
+    tonight = {player.name: player.overall for player in shown.tonight.players}
+    group_shown = shown.group or (name if file is None else "")
+    counts = {"tonight": shown.tonight.nights, "nights": shown.all_time.nights, "evenings": shown.evenings}
     typer.echo(voice.text("werewolf.results.title", group=group_shown, **counts) if group_shown
                else voice.text("werewolf.results.title_nameless", **counts))
     headers = ("player", "tonight", "all_time", "share", "by_side")
     table = Table(*(voice.text(f"werewolf.results.{header}") for header in headers))
-    for player in results(record.nights):
+    for player in shown.all_time.players:
         now = tonight.get(player.name)
         sides = ", ".join(voice.text("werewolf.results.side_record", side=voice.line(f"werewolf.sides.{side}"),
                                      wins=played.wins, nights=played.nights)
                           for side, played in player.by_side.items())
         table.add_row(escape(player.name), f"{now.wins}/{now.nights}" if now else "",
                       f"{player.overall.wins}/{player.overall.nights}", f"{player.overall.share:.0%}", sides)
-    won_tonight = side_wins(record.tonight())
-    for side, wins in side_wins(record.nights).items():  # the nights each side won
+    won_tonight = shown.tonight.sides
+    for side, wins in shown.all_time.sides.items():  # the nights each side won
         table.add_row(voice.text(f"werewolf.sides.{side}"), str(won_tonight.get(side, 0)), str(wins), "", "",
                       style="dim")
     _print_table(table)

@@ -3,28 +3,31 @@
 
 A group is named by `--group`, or by its players (in any seating order). A line cut short by a
 crash was never acknowledged: reading skips it (and any damaged line) with a warning naming the
-line, and the next night starts on a line of its own.
+line, and the next night starts on a line of its own. A file is read line by line, at any size.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import time
 import unicodedata
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from gm.durable import NONBLOCK, read_all, read_at, sync, sync_dir, write_all
-from gm.files import MAX_FILE_BYTES, BadFile, check_regular
+from gm.durable import NONBLOCK, lines, read_at, sync, sync_dir, write_all
+from gm.files import ANY_SIZE, BadFile, check_regular, read_text, write_new_file
 from gm.night.log import data_dir, warn_on_stderr
-from scorer.werewolf.evening import EveningError, Night, Record, night_from_json, night_json
+from scorer.werewolf.evening import (
+    EveningError, Night, Record, Summary, Tally, night_from_json, night_json, scope, tally_from_json,
+)
 
 if TYPE_CHECKING:
     from gm.text.lines import Voice
@@ -97,7 +100,7 @@ def append_line(path: Path, line: bytes) -> None:
     created = not path.exists()
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | NONBLOCK, 0o644)
     try:
-        size = check_regular(path, fd, limit=1 << 62)  # appending needs no cap; reading has one
+        size = check_regular(path, fd, ANY_SIZE)
         torn = size > 0 and read_at(fd, size - 1, 1) != b"\n"
         write_all(fd, (b"\n" if torn else b"") + line)
         sync(fd)
@@ -107,22 +110,134 @@ def append_line(path: Path, line: bytes) -> None:
         sync_dir(path.parent)
 
 
-def read_record(path: Path) -> tuple[Record, list[tuple[int, str]]]:
-    """Every night in a group's file, in order, and the lines skipped (number, why): torn or damaged."""
+MAX_NIGHT_BYTES = 1 << 16  # a night's line is well under 1 KB (a dozen names of at most 40 characters)
+TALLY_SUFFIX = ".tally"  # beside a group's file: its summary so far, so a read starts where the last one ended
+TALLY_FORMAT = "t1"
+TALLY_LINES = 1000  # lines read past the kept tally before it is kept again
+CHECKED_BYTES = 4096  # the bytes before the kept tally's offset its hash covers
+
+
+def read_nights(path: Path, skipped: Callable[[int, str], None]) -> Iterator[tuple[Night, str]]:
+    """Every night in a group's file, in order, with the group its line names, read a chunk at a
+    time (memory stays flat at any size); each line skipped (torn or damaged) is told to
+    `skipped` with its number and why."""
     fd = os.open(path, os.O_RDONLY | NONBLOCK)
     try:
-        check_regular(path, fd, MAX_FILE_BYTES)
-        data = read_all(fd)
+        check_regular(path, fd, ANY_SIZE)
+        for line in _lines_read(fd, 0, 1):
+            if line.why is not None:
+                skipped(line.number, line.why)
+            elif line.night is not None:
+                yield line.night
     finally:
         os.close(fd)
-    nights, skipped, group = [], [], ""
-    for number, raw in enumerate(data.split(b"\n"), 1):
+
+
+@dataclass(frozen=True)
+class _Line:
+    """One line of a group's file: its number, where it ends when it ends with a newline (None: the
+    last line, cut short, or one too long to keep), and its night with the group it names, or
+    why it is skipped (neither: a blank line)."""
+
+    number: int
+    end: int | None
+    night: tuple[Night, str] | None = None
+    why: str | None = None
+
+
+def _lines_read(fd: int, start: int, first_line: int) -> Iterator[_Line]:
+    """Each line from byte `start` (line number `first_line`) on."""
+    for number, (offset, raw) in enumerate(lines(fd, start, MAX_NIGHT_BYTES), first_line):
+        if raw is None:
+            yield _Line(number, None, why=f"longer than {MAX_NIGHT_BYTES} bytes")
+            continue
+        end = offset + len(raw) if raw.endswith(b"\n") else None
         if not raw.strip():
+            yield _Line(number, end)
             continue
         try:
             line = json.loads(raw.decode("utf-8"))
-            nights.append(night_from_json(line))
-            group = str(line.get("group", group))
+            night = night_from_json(line)
+            group = str(line.get("group", ""))
         except (ValueError, RecursionError) as error:  # JSON, UTF-8 or a night that cannot be
-            skipped.append((number, str(error) if isinstance(error, EveningError) else "not a night"))
+            yield _Line(number, end, why=str(error) if isinstance(error, EveningError) else "not a night")
+            continue
+        yield _Line(number, end, (night, group))
+
+
+def read_record(path: Path) -> tuple[Record, list[tuple[int, str]]]:
+    """Every night in a group's file, in order, and the lines skipped (number, why): torn or damaged."""
+    skipped: list[tuple[int, str]] = []
+    nights, group = [], ""
+    for night, named in read_nights(path, lambda number, why: skipped.append((number, why))):
+        nights.append(night)
+        group = named or group
     return Record(tuple(nights), group), skipped
+
+
+def tally_path(path: Path) -> Path:
+    return path.with_name(path.name + TALLY_SUFFIX)
+
+
+def read_summary(path: Path, skipped: Callable[[int, str], None]) -> Summary:
+    """What `gm werewolf evening` shows of a group's file: read from where the kept tally ends
+    (the whole file when there is none, or it no longer fits), and kept again when much was read.
+    The lines skipped before it are told again from the tally."""
+    fd = os.open(path, os.O_RDONLY | NONBLOCK)
+    try:
+        check_regular(path, fd, ANY_SIZE)
+        tally, offset, first, skips = _kept_tally(fd, path) or (Tally(), 0, 1, [])
+        for number, why in skips:
+            skipped(number, why)
+        kept = None  # the tally and skips as they stood before a line that has no end yet
+        end, next_line = offset, first
+        for line in _lines_read(fd, offset, first):
+            if line.end is None and kept is None:
+                kept = (tally.to_json(), list(skips))
+            if line.why is not None:
+                skipped(line.number, line.why)
+                skips.append([line.number, line.why])
+            elif line.night is not None:
+                tally.add(*line.night)
+            if line.end is not None and kept is None:
+                end, next_line = line.end, line.number + 1
+        if next_line - first >= TALLY_LINES:
+            state, told = kept or (tally.to_json(), skips)
+            _keep_tally(fd, path, end, next_line, told, state)
+    finally:
+        os.close(fd)
+    found = tally.summary()
+    if not found.tonight_split:
+        return found
+    tonight = scope(night for night, _ in read_nights(path, lambda number, why: None) if night.evening == found.evening)
+    return replace(found, tonight=tonight, tonight_split=False)
+
+
+def _before(fd: int, offset: int) -> str:
+    """A hash of the bytes just before `offset`: a file cut back or replaced since is noticed."""
+    start = max(0, offset - CHECKED_BYTES)
+    return hashlib.sha256(read_at(fd, start, offset - start)).hexdigest()[:20]
+
+
+def _kept_tally(fd: int, path: Path) -> tuple[Tally, int, int, list[list]] | None:
+    """The tally kept beside the group's file, where it ends (byte, next line number) and the lines
+    it skipped; None when there is none or it does not fit the file (it is only a shortcut)."""
+    try:
+        data = json.loads(read_text(tally_path(path)))
+        offset, line, skips = data["offset"], data["line"], data["skipped"]
+        if data["format"] != TALLY_FORMAT or type(offset) is not int or type(line) is not int or line < 1 \
+                or not 0 < offset <= os.fstat(fd).st_size or data["check"] != _before(fd, offset):
+            return None
+        told = [[number, why] for number, why in skips if type(number) is int and isinstance(why, str)]
+        return (tally_from_json(data["tally"]), offset, line, told) if len(told) == len(skips) else None
+    except (BadFile, OSError, ValueError, KeyError, TypeError, RecursionError):  # not a tally gm kept
+        return None
+
+
+def _keep_tally(fd: int, path: Path, offset: int, line: int, skips: list, tally: dict) -> None:
+    """Keep the tally beside the group's file (a file written whole, or nothing: a folder that
+    cannot be written only makes the next read start further back)."""
+    record = {"format": TALLY_FORMAT, "offset": offset, "line": line, "check": _before(fd, offset), "skipped": skips,
+              "tally": tally}
+    with contextlib.suppress(OSError, BadFile):
+        write_new_file(tally_path(path), lambda out: out.write(json.dumps(record, ensure_ascii=False)))

@@ -17,19 +17,19 @@ import contextlib
 import json
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from collections.abc import Callable, Iterator
 
 from gm.score import matches as index
-from gm.score.matches import Entry, Kept
-from scorer.humalien import Change, Event, ScoreError, State, apply, from_record, to_record
+from gm.score.matches import Entry, Kept, Result
+from scorer.humalien import Change, Event, Match, ScoreError, State, apply, from_record, to_record
 from scorer.humalien.events import RECORD_VERSION, NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
 from gm.errors import GmError
-from gm.durable import NONBLOCK, read_all, read_at, sync, sync_dir, write_all
-from gm.files import BadFile, check_regular, could_begin, json_value, to_stderr
+from gm.durable import CHUNK, NONBLOCK, lines, read_at, sync, sync_dir, write_all
+from gm.files import ANY_SIZE, BadFile, check_regular, could_begin, json_value, to_stderr
 
 FILE_NAME = "score.jsonl"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
@@ -61,6 +61,12 @@ class Contents:
     owner: int | None = None
     matches: int = 0
     found: tuple[Entry, ...] = ()
+    first_line: int = 1  # where the fold began: the history before it is not in `state`
+    guessed: bool = False  # the match count and owner come from a search, not a fold: not for the index
+
+    @property
+    def partial(self) -> bool:
+        return self.first_line > 1
 
 
 @dataclass(frozen=True)
@@ -76,7 +82,9 @@ class Start:
 
     @staticmethod
     def at(entry: Entry) -> Start:
-        return Start(entry.offset, entry.line, State(entry.before), entry.before_owner, entry.match - 1)
+        """At an entry's `new` line, the sheet before it left out (an undo that reaches it raises
+        _ReachesBack)."""
+        return Start(entry.offset, entry.line, State(), entry.before_owner, entry.match - 1)
 
 
 @dataclass(frozen=True)
@@ -91,31 +99,35 @@ class _ReachesBack(Exception):
     """An undo took back the `new` line a fold started from: the history before it is needed."""
 
 
-def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int = 0, cut: bool = True) -> Contents:
-    """Fold the complete lines of `data` (which begins at byte `data_start` of the journal) from
-    `start`; the bytes after the last newline are a torn tail.
+def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True,
+          sheets: dict[int, Match] | None = None) -> Contents:
+    """Fold the complete lines of the journal open as `fd` from `start`; the bytes after the last
+    newline are a torn tail.
 
-    Lines are read and folded one at a time. With `cut`, the undo history is dropped below each
+    Lines are read and folded one at a time, a chunk of the file at a time (memory is bounded by
+    the current match, never by the file's size). With `cut`, the undo history is dropped below each
     `new` line that takes effect (so memory stays with the current match, not the whole journal);
-    an undo that reaches past it raises _ReachesBack, for a fold that keeps it all.
+    an undo that reaches past it raises _ReachesBack, for a fold that keeps it all. `sheets`, when
+    given, receives every match's last sheet by its number.
     """
-    begin = start.offset - data_start
-    end = data.rfind(b"\n", begin) + 1 or begin
     state, owner, count = start.state, start.owner, start.matches
     cut_below = start.offset > 0  # the history before `start` is not in the state
     owners: dict[int, tuple[int | None, int]] = {}  # each `new` step's match numbers before and after it
     new_steps = []  # keeps those steps alive, so their ids stay their own
     found = []
-    position, number = begin, start.line
-    while position < end:
-        line_end = data.index(b"\n", position)
-        if line_end - position > MAX_EVENT_BYTES:  # what it would parse to could be many times its size
-            raise JournalError(f"{path} line {number}: {line_end - position} bytes, longer than any event "
+    number, good, torn = start.line, start.offset, b""
+    for offset, raw in lines(fd, start.offset, MAX_EVENT_BYTES):
+        if raw is None:  # what it would parse to could be many times its size
+            raise JournalError(f"{path} line {number}: more than {MAX_EVENT_BYTES} bytes, longer than any event "
                                "gm writes")
-        raw = data[position:line_end]
+        if not raw.endswith(b"\n"):
+            torn = raw
+            break
         record = _record(raw, path, number)
         try:
             event = from_record(record)
+            if cut_below and state.done is None and type(event) is Undo:  # it takes back a step not folded
+                raise _ReachesBack
             after = advance(state, event)
         except ScoreError as error:
             raise JournalError(f"{path} line {number}: {error}") from None
@@ -136,11 +148,12 @@ def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int
             assert after.done is not None and after.match is not None, "a new match that took effect leaves its step"
             step = after.done[0]
             count += 1
-            offset = data_start + position
-            length = line_end + 1 - position
-            found.append(Entry(count, offset, length, number,
-                               index.check_of(index.window(data, data_start, offset, length)),
-                               record.get("at"), after.match.players, state.match, owner))
+            window = read_at(fd, max(0, offset - index.CHECKED_BYTES), min(offset, index.CHECKED_BYTES)) + raw
+            before = state.match
+            found.append(Entry(count, offset, len(raw), number, index.check_of(window), record.get("at"),
+                               after.match.players, None if before is None else Result.of(before), owner))
+            if sheets is not None and before is not None and owner is not None:
+                sheets[owner] = before
             new_steps.append(step)
             owners[id(step)] = (owner, count)
             owner = count
@@ -148,12 +161,13 @@ def parse(data: bytes, path: Path | str, start: Start = Start(), data_start: int
                 after = State(after.match, (step, None), None)
                 cut_below = True
         state = after
-        position, number = line_end + 1, number + 1
-    torn = data[end:]
-    if start.offset + end - begin == 0 and not could_begin(torn, _FIRST_LINE):
+        good, number = offset + len(raw), number + 1
+    if good == 0 and not could_begin(torn, _FIRST_LINE):
         raise JournalError(f"{path} is not a score journal (its first line is not an event record gm "
                            "wrote, nor part of one); nothing was changed")
-    return Contents(state, data_start + end, number - 1, torn, owner, count, tuple(found))
+    if sheets is not None and state.match is not None and owner is not None:
+        sheets[owner] = state.match
+    return Contents(state, good, number - 1, torn, owner, count, tuple(found), start.line)
 
 
 _FIRST_LINE = json.dumps({"v": RECORD_VERSION, "kind": "new"}, separators=(",", ":")).encode()[:-1] + b","
@@ -183,29 +197,55 @@ class Journal:
 
     def load(self) -> State:
         """The state the journal holds (an empty state when there is no file yet)."""
-        return self._contents().state
+        return self._contents(quick=True).state
 
-    def matches(self) -> list[Kept]:
-        """Every match the journal holds, oldest first, with its last sheet and which is current."""
+    def matches(self, sheets: bool = False) -> list[Kept]:
+        """Every match the journal holds, oldest first, with where it stood last and which is
+        current; with `sheets`, each one's last sheet too (the whole journal is folded for them)."""
         contents = self._contents()
         entries = {e.match: e for e in index.read_all(self.path).entries if e.match <= contents.matches}
-        entries.update((e.match, e) for e in contents.found)
-        return index.kept([entries[n] for n in sorted(entries)], contents.state.match, contents.owner)
+        entries.update((e.match, e) for e in contents.found if e.match not in entries)  # an index not written
+        return index.kept([entries[n] for n in sorted(entries)], contents.state.match, contents.owner,
+                          self._sheets() if sheets else None)
 
-    def _contents(self) -> Contents:
+    def _sheets(self) -> dict[int, Match]:
+        """Every match's last sheet, by its number: the whole journal folded (under a shared lock)."""
+        found: dict[int, Match] = {}
+        try:
+            fd = os.open(self.path, os.O_RDONLY | _BINARY | NONBLOCK)
+        except FileNotFoundError:
+            return found
+        try:
+            check_regular(self.path, fd, ANY_SIZE)
+            with _locked(fd, self.path, exclusive=False):
+                try:
+                    parse(fd, self.path, sheets=found)
+                except _ReachesBack:
+                    found.clear()
+                    parse(fd, self.path, cut=False, sheets=found)
+        finally:
+            os.close(fd)
+        return found
+
+    def _contents(self, quick: bool = False) -> Contents:
         """Read under a shared lock; when the match index lags behind, bring it up to date under
-        an exclusive one."""
+        an exclusive one. `quick`: only the state is wanted (see `_read`)."""
         try:
             fd = os.open(self.path, os.O_RDONLY | _BINARY | NONBLOCK)
         except FileNotFoundError:
             return Contents(State(), 0, 0)
         try:
-            check_regular(self.path, fd)
+            check_regular(self.path, fd, ANY_SIZE)
             with _locked(fd, self.path, exclusive=False):
-                contents, stale = self._read(fd)
-            if stale:
+                contents, stale = self._read(fd, quick=quick)
+                checkpoint = None if contents.guessed else _checkpoint(fd, contents.state, contents,
+                                                                       contents.good_length, contents.lines + 1)
+            if stale or checkpoint:
                 with _locked(fd, self.path, exclusive=True):
-                    self._update_index(stale)
+                    if stale:
+                        self._update_index(stale)
+                    if checkpoint and os.fstat(fd).st_size == contents.good_length:  # nothing appended since
+                        index.write_checkpoint(self.path, checkpoint)
         finally:
             os.close(fd)
         if contents.torn:
@@ -213,8 +253,13 @@ class Journal:
                       "cut short and never acknowledged); ignored")
         return contents
 
-    def _read(self, fd: int) -> tuple[Contents, _IndexWork | None]:
-        """The journal folded from the current match on, and what the index needs (None: nothing)."""
+    def _read(self, fd: int, deep: bool = False, quick: bool = False) -> tuple[Contents, _IndexWork | None]:
+        """The journal folded from the current match on (from the checkpoint, when it is in the
+        current match; with `deep`, from the start), and what the index needs (None: nothing).
+
+        `quick`, for a journal with no index at all: the fold starts at its last `new` line, found
+        from the end, and leaves the index to the next command that needs it (its match count and
+        owner are then `guessed`)."""
         last = index.read_last(self.path)
         if last is not None and _holds(fd, last):
             known, rewrite = [last], False
@@ -227,16 +272,25 @@ class Journal:
             if read.damage is not None:
                 self.warn(f"the match index {str(index.index_path(self.path))!r} is damaged ({read.damage}); "
                           "rebuilt from the journal")
-        start = Start.at(known[-1]) if known else Start()
-        data_start = max(0, start.offset - index.CHECKED_BYTES)
+        start = Start.at(known[-1]) if known and not deep else Start()
+        if quick and not known and not rewrite and (last_new := _last_new(fd, self.path)) is not None:
+            try:
+                return replace(parse(fd, self.path, last_new), guessed=True), None
+            except _ReachesBack:  # an undo takes that match back: the whole journal is folded below
+                pass
+        checkpoint = None if deep or rewrite or not known else index.read_checkpoint(self.path)
+        if checkpoint and checkpoint.matches == known[-1].match and checkpoint.offset > known[-1].offset \
+                and _before(fd, checkpoint.offset) == checkpoint.check:
+            start = Start(checkpoint.offset, checkpoint.line, State(checkpoint.sheet), checkpoint.owner,
+                          checkpoint.matches)
         try:
-            contents = parse(read_all(fd, data_start), self.path, start, data_start)
+            contents = parse(fd, self.path, start)
         except _ReachesBack:
             try:
-                contents = parse(read_all(fd), self.path)
+                contents = parse(fd, self.path)
             except _ReachesBack:  # an undo reaches past a `new` line: the whole history is needed
-                contents = parse(read_all(fd), self.path, cut=False)
-        new = [e for e in contents.found if e.match > start.matches + bool(known)]
+                contents = parse(fd, self.path, cut=False)
+        new = [e for e in contents.found if e.match > (known[-1].match if known else 0)]
         if rewrite:
             return contents, _IndexWork(known + new, rewrite=True)
         return contents, _IndexWork(new) if new else None
@@ -259,7 +313,7 @@ class Journal:
         for _ in range(_TRIES):
             fd, created = self._open_to_append(make)
             try:
-                check_regular(self.path, fd)
+                check_regular(self.path, fd, ANY_SIZE)
                 with _locked(fd, self.path, exclusive=True):
                     if not _still_the_journal(fd, self.path):  # its creator gave up an empty file: open again
                         continue
@@ -278,6 +332,10 @@ class Journal:
         """Append the event `make` builds from the journal's state (the caller holds the lock)."""
         contents, stale = self._read(fd)
         event = make(contents.state)
+        done = contents.state.done
+        if isinstance(event, Undo) and contents.partial and (done is None or done[1] is None):
+            contents, stale = self._read(fd, deep=True)  # it takes back what lies before the fold's start
+            event = make(contents.state)
         state, change = apply(contents.state, event)
         if contents.torn:
             self._set_aside(fd, contents)
@@ -287,6 +345,10 @@ class Journal:
             self._update_index(stale)
         if isinstance(event, NewMatch):
             self._index_new(fd, contents, line)
+        elif not isinstance(event, (Undo, Redo)):  # a scoring event: the match and its number stay
+            checkpoint = _checkpoint(fd, state, contents, contents.good_length + len(line), contents.lines + 2)
+            if checkpoint:
+                index.write_checkpoint(self.path, checkpoint)
         return state, change
 
     def _write_line(self, fd: int, line: bytes, length: int) -> None:
@@ -330,10 +392,11 @@ class Journal:
         offset = contents.good_length
         start = max(0, offset - index.CHECKED_BYTES)
         window = read_at(fd, start, offset - start) + line
+        before = contents.state.match
         index.add(self.path, [Entry(contents.matches + 1, offset, len(line), contents.lines + 1,
                                     index.check_of(window), json.loads(line).get("at"),
                                     tuple(p.strip() for p in json.loads(line)["players"]),
-                                    contents.state.match, contents.owner)])
+                                    None if before is None else Result.of(before), contents.owner)])
 
     def _set_aside(self, fd: int, contents: Contents) -> None:
         """Copy the torn tail next to the journal, then cut it off (it was never acknowledged)."""
@@ -355,6 +418,70 @@ class Journal:
         sync(fd)
         self.warn(f"{self.path} line {contents.lines + 1} was a torn write (never acknowledged); "
                   f"kept in {aside.name} and cut off")
+
+
+CHECKPOINT_LINES = 1000  # lines folded past the current match's start before a checkpoint is kept
+
+
+def _checkpoint(fd: int, state: State, contents: Contents, offset: int, line: int) -> index.Checkpoint | None:
+    """A checkpoint of `state` at `offset` (line `line`) when the fold that led to it was long
+    and nothing is undone there (a redo would need what the checkpoint leaves out)."""
+    if line - contents.first_line <= CHECKPOINT_LINES or state.match is None or state.undone is not None \
+            or contents.owner is None or contents.torn:
+        return None
+    return index.Checkpoint(offset, line, _before(fd, offset), state.match, contents.owner, contents.matches)
+
+
+def _before(fd: int, offset: int) -> str:
+    """The check of the bytes just before `offset`."""
+    start = max(0, offset - index.CHECKED_BYTES)
+    return index.check_of(read_at(fd, start, offset - start))
+
+
+_NEW_LINE = b"\n" + _FIRST_LINE
+
+
+def _last_new(fd: int, path: Path) -> Start | None:
+    """Where the journal's last complete `new` line starts, searched from the end, with its line
+    number and the count of `new` lines before it; None when there is none, or the first line is
+    not an event gm wrote (the whole fold then says what is wrong)."""
+    size = os.fstat(fd).st_size
+    first = read_at(fd, 0, min(size, MAX_EVENT_BYTES + 1))
+    if b"\n" not in first:
+        return None
+    try:
+        from_record(_record(first[:first.index(b"\n")], path, 1))
+    except (JournalError, ScoreError):
+        return None
+    tail_start = max(0, size - MAX_EVENT_BYTES - 1)
+    end = tail_start + read_at(fd, tail_start, size - tail_start).rfind(b"\n") + 1  # a torn last line left out
+    if end <= tail_start:
+        return None
+    found, position = -1, end
+    while position > 0 and found < 0:
+        start = max(0, position - CHUNK)
+        chunk = read_at(fd, start, position - start + len(_NEW_LINE))[:end - start]
+        at = chunk.rfind(_NEW_LINE)
+        found = -1 if at < 0 else start + at + 1
+        position = start
+    if found < 0:
+        return Start() if first.startswith(_FIRST_LINE) else None
+    lines_before = news_before = 0
+    for position in range(0, found, CHUNK):
+        chunk = read_at(fd, position, min(CHUNK, found - position) + len(_NEW_LINE) - 1)
+        counted = chunk[:min(CHUNK, found - position)]
+        lines_before += counted.count(b"\n")
+        news_before += sum(1 for _ in _occurrences(chunk, _NEW_LINE, min(CHUNK, found - position)))
+    news_before += first.startswith(_FIRST_LINE)
+    return Start(found, lines_before + 1, State(), None, news_before - 1)
+
+
+def _occurrences(data: bytes, pattern: bytes, before: int) -> Iterator[int]:
+    """Where `pattern` starts in `data`, at positions below `before`."""
+    at = data.find(pattern)
+    while 0 <= at < before:
+        yield at
+        at = data.find(pattern, at + 1)
 
 
 def _holds(fd: int, entry: Entry) -> bool:

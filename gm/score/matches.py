@@ -1,8 +1,9 @@
 """The journal's match index: one JSON line per match started, so a command reads only the current match.
 
 Each line records where a `new` event sits in the journal (byte offset, line number, a hash of
-the bytes around it), when it was made, its players, and the sheet it replaced with the number
-of the match that sheet belonged to. The index is derived data: the journal stays the only truth.
+the bytes around it), when it was made, its players, and the result of the sheet it replaced
+(totals, game, winner) with the number of the match that sheet belonged to: a line is a few
+hundred bytes, whatever the match held. The index is derived data: the journal stays the only truth.
 A line that does not match the journal (a journal cut back, a damaged index) is dropped and
 the index rebuilt from the journal itself.
 """
@@ -19,7 +20,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
 from pathlib import Path
 from types import UnionType
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, NamedTuple, Union, get_args, get_origin, get_type_hints
 from collections.abc import Callable
 
 from gm.errors import GmError
@@ -29,6 +30,7 @@ from scorer.humalien.sheet import GAMES
 from scorer.humalien.sheet import Ending, Game
 
 CHECKED_BYTES = 4096  # how much of the journal before each `new` line its hash covers
+CHECK_LENGTH = 16  # hex digits of that hash kept
 _TAIL = 1 << 16
 MAX_INDEX_BYTES = MAX_FILE_BYTES  # an index is far smaller than its journal
 
@@ -37,9 +39,24 @@ class NoSuchMatch(GmError):
     """A match number the journal does not hold, or a match that was taken back."""
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One match started: its `new` line's place in the journal, and the sheet it replaced."""
+class Result(NamedTuple):  # tuples, not dataclasses: 20,000 are made in a blink for `gm score matches`
+    """Where a match stood: its totals, its game, and its winner (a draw: none, and `draw`)."""
+
+    totals: tuple[int, int]
+    game: int
+    winner: str | None = None
+    draw: bool = False
+
+    @staticmethod
+    def of(sheet: Match) -> Result:
+        return Result(sheet.totals, sheet.game, sheet.winner, sheet.draw)
+
+    def to_json(self) -> list:
+        return [*self.totals, self.game, self.winner, self.draw]
+
+
+class Entry(NamedTuple):
+    """One match started: its `new` line's place in the journal, and the result of the sheet it replaced."""
 
     match: int
     offset: int
@@ -48,14 +65,16 @@ class Entry:
     check: str
     at: str | None
     players: tuple[str, str]
-    before: Match | None
+    before: Result | None
     before_owner: int | None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"match": self.match, "offset": self.offset, "length": self.length, "line": self.line,
-                "check": self.check, "at": self.at, "players": list(self.players),
-                "before": None if self.before is None else sheet_record(self.before),
-                "before_owner": self.before_owner, "format": SHEET_FORMAT}
+    def to_json(self) -> list:
+        """The entry as an index line holds it: its values in the order of ENTRY_FIELDS."""
+        return [INDEX_FORMAT, self.match, self.offset, self.length, self.line, self.check, self.at, list(self.players),
+                None if self.before is None else self.before.to_json(), self.before_owner]
+
+
+ENTRY_FIELDS = ("format", "match", "offset", "length", "line", "check", "at", "players", "before", "before_owner")
 
 
 def index_path(journal: Path) -> Path:
@@ -63,12 +82,7 @@ def index_path(journal: Path) -> Path:
 
 
 def check_of(window: bytes) -> str:
-    return hashlib.sha256(window).hexdigest()[:32]
-
-
-def window(data: bytes, data_start: int, offset: int, length: int) -> bytes:
-    """The bytes an entry's hash covers, cut from `data` (which starts at `data_start` in the journal)."""
-    return data[max(0, offset - CHECKED_BYTES) - data_start:offset + length - data_start]
+    return hashlib.sha256(window).hexdigest()[:CHECK_LENGTH]
 
 
 def _plain(value: Any) -> Any:
@@ -179,6 +193,7 @@ def _sheet_format() -> str:
 
 
 SHEET_FORMAT = _sheet_format()
+INDEX_FORMAT = "r2"  # entries are lists of values and hold a Result, not the sheet
 
 
 def sheet_record(match: Match) -> dict:
@@ -203,19 +218,41 @@ def _count(record: dict, name: str, low: int = 0, high: int = MAX_NUMBER) -> int
 
 
 def _entry(record: Any) -> Entry:
-    if not isinstance(record, dict):
-        raise _Damaged("not an object")
-    if record.get("format") != SHEET_FORMAT:
-        other = _OtherFormat if isinstance(record.get("format"), str) else _Damaged
-        raise other(f"an index of sheets shaped {record.get('format')!r:.40}, not {SHEET_FORMAT}")
-    players = _typed(tuple[str, str], record["players"])
-    check, at, before, owner = record["check"], record["at"], record["before"], record["before_owner"]
-    if not isinstance(check, str) or len(check) != 32 or not (at is None or _typed(str, at)):
+    if type(record) is not list or len(record) != len(ENTRY_FIELDS) or record[0] != INDEX_FORMAT:
+        shape = record.get("format") if type(record) is dict else record[0] if type(record) is list and record else None
+        other = _OtherFormat if isinstance(shape, str) and shape != INDEX_FORMAT else _Damaged  # another version's
+        raise other(f"not an index entry of format {INDEX_FORMAT}: {record!r:.40}")
+    _, match, offset, length, line, check, at, players, before, owner = record
+    if not (type(match) is int and 1 <= match <= MAX_NUMBER and type(offset) is int and 0 <= offset <= 1 << 62
+            and type(length) is int and 1 <= length <= MAX_LINE_BYTES and type(line) is int and 1 <= line <= 1 << 62
+            and (owner is None or type(owner) is int and 1 <= owner <= MAX_NUMBER)):  # all checked at once: fast
+        named = dict(zip(ENTRY_FIELDS, record))
+        for name, low, high in (("match", 1, MAX_NUMBER), ("offset", 0, 1 << 62), ("length", 1, MAX_LINE_BYTES),
+                                ("line", 1, 1 << 62), ("before_owner", 1, MAX_NUMBER)):
+            if named[name] is not None or name != "before_owner":
+                _count(named, name, low, high)  # says which
+    if type(players) is not list or len(players) != 2 or not (_short(players[0]) and _short(players[1])):
+        raise _Damaged(f"players {players!r:.40} are not two names")
+    if type(check) is not str or len(check) != CHECK_LENGTH or not (at is None or _short(at)):
         raise _Damaged("not a check and a time")
-    return Entry(_count(record, "match", 1), _count(record, "offset", 0, 1 << 62),
-                 _count(record, "length", 1, MAX_LINE_BYTES), _count(record, "line", 1, 1 << 62), check, at,
-                 players, None if before is None else sheet_from(before),
-                 None if owner is None else _count(record, "before_owner", 1))
+    return Entry(match, offset, length, line, check, at, (players[0], players[1]),
+                 None if before is None else _result(before), owner)
+
+
+def _short(text: Any) -> bool:
+    return type(text) is str and len(text) <= MAX_LINE_BYTES
+
+
+def _result(data: Any) -> Result:
+    """A Result from its list (checked by hand: 20,000 of them are read for `gm score matches`)."""
+    if type(data) is not list or len(data) != 5:
+        raise _Damaged(f"{data!r:.40} is not the result of a match")
+    a, b, game, winner, draw = data
+    if type(a) is not int or type(b) is not int or not -MAX_NUMBER <= min(a, b) <= max(a, b) <= MAX_NUMBER \
+            or type(game) is not int or not 1 <= game <= GAMES or not (winner is None or _short(winner)) \
+            or type(draw) is not bool or draw and winner is not None:
+        raise _Damaged(f"{data!r:.40} is not the result of a match")
+    return Result((a, b), game, winner, draw)
 
 
 @dataclass(frozen=True)
@@ -229,9 +266,12 @@ class Read:
 def _parsed(lines: list[bytes]) -> Read:
     """The entries of the sound lines, up to the first damaged one (or one out of order)."""
     entries: list[Entry] = []
+    records: list | None = None
     for number, raw in enumerate(lines, start=1):
+        if number % _BATCH == 1:
+            records = _records(lines[number - 1:number - 1 + _BATCH])
         try:
-            entry = _entry(json.loads(raw))
+            entry = _entry(json.loads(raw) if records is None else records[(number - 1) % _BATCH])
         except _OtherFormat:
             return Read(entries)
         except (_Damaged, ValueError, KeyError, RecursionError) as error:
@@ -241,6 +281,21 @@ def _parsed(lines: list[bytes]) -> Read:
             return Read(entries, f"line {number}: out of order")
         entries.append(entry)
     return Read(entries)
+
+
+_BATCH = 1000  # index lines parsed at once
+
+
+def _records(lines: list[bytes]) -> list | None:
+    """The JSON values of lines that each hold one list, as gm writes them, parsed at once (much
+    faster than line by line); None when one of them is not (each is then parsed alone)."""
+    if not all(raw[:1] == b"[" and raw[-1:] == b"]" for raw in lines):
+        return None
+    try:
+        records = json.loads(b"[" + b",".join(lines) + b"]")
+    except (ValueError, RecursionError):
+        return None
+    return records if len(records) == len(lines) else None
 
 
 def error_reason(error: BaseException) -> str:
@@ -328,16 +383,21 @@ def add(journal: Path, entries: list[Entry]) -> None:
 
 def rewrite(journal: Path, entries: list[Entry]) -> None:
     """Replace the index with `entries` in one step (a temporary file renamed over it)."""
+    _replace(index_path(journal), b"".join(map(_line, entries)))
+
+
+def _replace(target: Path, data: bytes) -> None:
+    """Replace `target` with `data` in one step: a temporary file renamed over it (not synced: a
+    cache the journal can always give again)."""
     import tempfile
 
-    target = index_path(journal)
     with contextlib.suppress(OSError):
         fd, name = tempfile.mkstemp(prefix=target.name + ".", dir=target.parent)
         try:
             with os.fdopen(fd, "wb") as out:
                 if hasattr(os, "fchmod"):  # readable like the journal (mkstemp makes it private)
                     os.fchmod(out.fileno(), 0o644)
-                out.write(b"".join(map(_line, entries)))
+                out.write(data)
             os.replace(name, target)
         except OSError:
             os.unlink(name)
@@ -345,27 +405,84 @@ def rewrite(journal: Path, entries: list[Entry]) -> None:
 
 
 @dataclass(frozen=True)
-class Kept:
-    """A match in the journal as `gm score matches` lists it."""
+class Checkpoint:
+    """The fold of the journal's first `offset` bytes (its lines before line `line`) where nothing
+    was undone: the sheet, the number of the match it belongs to and of matches started. `check`
+    hashes the bytes just before `offset`, so a journal cut back or replaced is noticed."""
+
+    offset: int
+    line: int
+    check: str
+    sheet: Match
+    owner: int
+    matches: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"offset": self.offset, "line": self.line, "check": self.check, "sheet": sheet_record(self.sheet),
+                "owner": self.owner, "matches": self.matches, "format": SHEET_FORMAT}
+
+
+MAX_CHECKPOINT_BYTES = 1 << 16  # a sheet of three games is a few KB
+
+
+def checkpoint_path(journal: Path) -> Path:
+    return journal.with_name(journal.name + ".state")
+
+
+def read_checkpoint(journal: Path) -> Checkpoint | None:
+    """The checkpoint kept beside the journal; None when there is none or it is not one gm wrote
+    (it is only a shortcut: the journal is folded from further back instead)."""
+    try:
+        fd = os.open(checkpoint_path(journal), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, MAX_CHECKPOINT_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        record = json.loads(data) if len(data) <= MAX_CHECKPOINT_BYTES else None
+        if not isinstance(record, dict) or record.get("format") != SHEET_FORMAT or not isinstance(
+                record["check"], str) or len(record["check"]) != CHECK_LENGTH:
+            return None
+        return Checkpoint(_count(record, "offset", 1, 1 << 62), _count(record, "line", 2, 1 << 62), record["check"],
+                          sheet_from(record["sheet"]), _count(record, "owner", 1), _count(record, "matches", 1))
+    except (_Damaged, ValueError, KeyError, RecursionError):
+        return None
+
+
+def write_checkpoint(journal: Path, checkpoint: Checkpoint) -> None:
+    """Replace the checkpoint in one step (the caller holds the journal's exclusive lock); one that
+    cannot be written only makes later commands fold more of the journal."""
+    _replace(checkpoint_path(journal), json.dumps(checkpoint.to_json(), ensure_ascii=False).encode("utf-8"))
+
+
+class Kept(NamedTuple):
+    """A match in the journal as `gm score matches` lists it; `sheet` its last sheet, when asked for."""
 
     number: int
     players: tuple[str, str]
     at: str | None
-    sheet: Match | None  # None: taken back (its `new` undone) before it was replaced
+    outcome: Result | None  # None: taken back (its `new` undone) before it was replaced
     current: bool
+    sheet: Match | None = None
 
     @property
     def result(self) -> str:
-        sheet = self.sheet
-        if sheet is None:
+        outcome = self.outcome
+        if outcome is None:
             return "taken back"
-        a, b = sheet.totals
-        score = f"{sheet.players[0]} {a}, {sheet.players[1]} {b}"
-        if sheet.draw:
+        a, b = outcome.totals
+        score = f"{self.players[0]} {a}, {self.players[1]} {b}"
+        if outcome.draw:
             return f"a draw ({score})"
-        if sheet.winner:
-            return f"{sheet.winner} won ({score})"
-        return f"game {sheet.game} in play ({score})" if self.current else f"left in game {sheet.game} ({score})"
+        if outcome.winner:
+            return f"{outcome.winner} won ({score})"
+        return f"game {outcome.game} in play ({score})" if self.current else f"left in game {outcome.game} ({score})"
 
     def to_json(self) -> dict[str, Any]:
         return {"match": self.number, "players": list(self.players), "started_at": self.at,
@@ -373,16 +490,19 @@ class Kept:
                 "sheet": None if self.sheet is None else self.sheet.to_dict()}
 
 
-def kept(entries: list[Entry], current: Match | None, owner: int | None) -> list[Kept]:
-    """Every match started, with its last sheet: the current one's live, the others' as they
-    stood when a later match replaced them."""
-    last: dict[int, Match] = {}
+def kept(entries: list[Entry], current: Match | None, owner: int | None,
+         sheets: dict[int, Match] | None = None) -> list[Kept]:
+    """Every match started, with where it stood last: the current one live, the others as they
+    stood when a later match replaced them (with `sheets`, each match's last sheet by number)."""
+    last: dict[int, Result] = {}
     for entry in entries:
         if entry.before_owner is not None and entry.before is not None:
             last[entry.before_owner] = entry.before
     if owner is not None and current is not None:
-        last[owner] = current
-    return [Kept(e.match, e.players, e.at, last.get(e.match), e.match == owner) for e in entries]
+        last[owner] = Result.of(current)
+    found = sheets or {}
+    return [Kept(e.match, e.players, e.at, last.get(e.match), e.match == owner,
+                 found.get(e.match) if e.match in last else None) for e in entries]
 
 
 def one(matches: list[Kept], number: int) -> Kept:
@@ -391,6 +511,6 @@ def one(matches: list[Kept], number: int) -> Kept:
         raise NoSuchMatch(f"no match {number}: the journal holds "
                           + (f"matches 1–{len(matches)}" if matches else "no match yet"))
     found = matches[number - 1]
-    if found.sheet is None:
+    if found.outcome is None:
         raise NoSuchMatch(f"match {number} ({found.players[0]} v {found.players[1]}) was taken back (undone)")
     return found

@@ -11,10 +11,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
+from scorer.errors import ScorerError
 from scorer.werewolf.sides import Side
 from scorer.werewolf.refusal import WerewolfRefusal
+
+
+Key = TypeVar("Key")
 
 
 class EveningError(WerewolfRefusal):
@@ -162,12 +166,28 @@ class PlayerResults:
                 "by_side": {side: played.to_json() for side, played in self.by_side.items()}}
 
 
-def results(nights: Iterable[Night]) -> list[PlayerResults]:
-    """Every player's results over `nights`, in the order they first played (one pass)."""
-    played: dict[str, list[int]] = {}  # name → [nights, wins]
-    on_side: dict[tuple[str, Side], list[int]] = {}  # (name, side) → [nights, wins]
-    for each in nights:
+def _add_counts(counts: dict[Key, list[int]], more: dict[Key, list[int]]) -> None:
+    """Add `more`'s [nights, wins] to `counts`' (keys new to it last, in `more`'s order)."""
+    for key, (nights, wins) in more.items():
+        tally = counts.setdefault(key, [0, 0])
+        tally[0] += nights
+        tally[1] += wins
+
+
+class _Results:
+    """Nights and wins per player and per (player, side), counted one night at a time."""
+
+    def __init__(self) -> None:
+        self.nights = 0
+        self.sides: Counter[Side] = Counter()
+        self.played: dict[str, list[int]] = {}  # name → [nights, wins]
+        self.on_side: dict[tuple[str, Side], list[int]] = {}  # (name, side) → [nights, wins]
+
+    def add(self, each: Night) -> None:
+        self.nights += 1
+        self.sides[each.winning_side] += 1
         won = set(each.winners)
+        played, on_side = self.played, self.on_side
         for name in each.players:
             win = name in won
             tally = played.get(name)
@@ -182,10 +202,158 @@ def results(nights: Iterable[Night]) -> list[PlayerResults]:
                     by = on_side[(name, side)] = [0, 0]
                 by[0] += 1
                 by[1] += win
-    return [PlayerResults(name, Played(*tally),
-                          MappingProxyType({side: Played(*on_side[(name, side)])
-                                            for side in Side if (name, side) in on_side}))
-            for name, tally in played.items()]
+
+    def merge(self, other: _Results) -> None:
+        """Count `other`'s nights too, as if they came after these (its new players last, in its order)."""
+        self.nights += other.nights
+        self.sides.update(other.sides)
+        _add_counts(self.played, other.played)
+        _add_counts(self.on_side, other.on_side)
+
+    def results(self) -> list[PlayerResults]:
+        return [PlayerResults(name, Played(*tally),
+                              MappingProxyType({side: Played(*self.on_side[(name, side)])
+                                                for side in Side if (name, side) in self.on_side}))
+                for name, tally in self.played.items()]
+
+    def scope(self) -> Scope:
+        return Scope(self.nights, {side: self.sides[side] for side in Side if self.sides[side]}, tuple(self.results()))
+
+
+def _counted(nights: Iterable[Night]) -> _Results:
+    counted = _Results()
+    for each in nights:
+        counted.add(each)
+    return counted
+
+
+def results(nights: Iterable[Night]) -> list[PlayerResults]:
+    """Every player's results over `nights`, in the order they first played (one pass)."""
+    return _counted(nights).results()
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Nights, wins per side and every player's results over some nights (tonight's or all time's)."""
+
+    nights: int = 0
+    sides: Mapping[Side, int] = field(default_factory=lambda: MappingProxyType({}))
+    players: tuple[PlayerResults, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"nights": self.nights, "sides": dict(self.sides), "players": [p.to_json() for p in self.players]}
+
+
+def scope(nights: Iterable[Night]) -> Scope:
+    """The results over `nights` (one pass)."""
+    return _counted(nights).scope()
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A group's record as it is shown: tonight's results (the latest evening's nights), all time's,
+    the latest evening and how many evenings there were. `tonight_split`: the latest evening's
+    nights are not all in its last run of nights (two evenings played at once), so `tonight` counts
+    only that run; `scope` over its nights gives the whole."""
+
+    tonight: Scope
+    all_time: Scope
+    evening: str | None = None
+    evenings: int = 0
+    group: str = ""
+    tonight_split: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"evening": self.evening, "evenings": self.evenings, "tonight": self.tonight.to_json(),
+                "all_time": self.all_time.to_json()}
+
+
+class NotATally(ScorerError):
+    """Data that is not a tally `Tally.to_json` wrote (a kept tally damaged, or of another shape)."""
+
+
+class Tally:
+    """A group's summary counted one night at a time, and kept between runs as plain data
+    (`to_json`, `tally_from_json`): memory grows with players and evenings, not with nights."""
+
+    def __init__(self) -> None:
+        self.every, self.run = _Results(), _Results()  # the nights before the last run of one evening; that run
+        self.evenings: dict[str, None] = {}  # each evening once, in order
+        self.last: str | None = None
+        self.split = False
+        self.group = ""
+
+    def add(self, each: Night, group: str = "") -> None:
+        """One more night, with the group name its line gave ("" when none): counted once, in the
+        run of its evening (a run is added to the rest when the next begins)."""
+        if each.evening != self.last:
+            self.split = each.evening in self.evenings
+            self.evenings[each.evening] = None
+            self.every.merge(self.run)
+            self.last, self.run = each.evening, _Results()
+        self.run.add(each)
+        self.group = group or self.group
+
+    def summary(self) -> Summary:
+        every = _Results()
+        every.merge(self.every)
+        every.merge(self.run)
+        return Summary(self.run.scope(), every.scope(), self.last, len(self.evenings), self.group, self.split)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"every": _results_json(self.every), "run": _results_json(self.run), "evenings": list(self.evenings),
+                "last": self.last, "split": self.split, "group": self.group}
+
+
+def _results_json(counted: _Results) -> dict[str, Any]:
+    return {"nights": counted.nights, "sides": dict(counted.sides),
+            "played": [[name, *tally] for name, tally in counted.played.items()],
+            "on_side": [[name, side, *tally] for (name, side), tally in counted.on_side.items()]}
+
+
+def tally_from_json(data: Any) -> Tally:
+    """A tally as `Tally.to_json` wrote it; NotATally when it is not one."""
+    try:
+        tally = Tally()
+        tally.every, tally.run = _results_from(data["every"]), _results_from(data["run"])
+        tally.evenings = dict.fromkeys(_text(each) for each in data["evenings"])
+        tally.last = None if data["last"] is None else _text(data["last"])
+        tally.split, tally.group = bool(data["split"]), _text(data["group"])
+    except (KeyError, TypeError, ValueError, AttributeError) as error:  # a missing key, a wrong type or shape
+        raise NotATally(f"not a tally: {error}") from None
+    return tally
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r:.40} is not text")
+    return value
+
+
+def _count(value: Any) -> int:
+    if type(value) is not int or value < 0:
+        raise TypeError(f"{value!r:.40} is not a count")
+    return value
+
+
+def _results_from(data: Any) -> _Results:
+    counted = _Results()
+    counted.nights = _count(data["nights"])
+    counted.sides.update({_side(side): _count(n) for side, n in data["sides"].items()})
+    for name, nights, wins in data["played"]:
+        counted.played[_text(name)] = [_count(nights), _count(wins)]
+    for name, side, nights, wins in data["on_side"]:
+        counted.on_side[(_text(name), _side(side))] = [_count(nights), _count(wins)]
+    return counted
+
+
+def summary(nights: Iterable[tuple[Night, str]]) -> Summary:
+    """The summary of a group's nights, each with the group name its line gave ("" when none), in
+    one pass over them."""
+    tally = Tally()
+    for each, group in nights:
+        tally.add(each, group)
+    return tally.summary()
 
 
 @dataclass(frozen=True)
@@ -208,10 +376,6 @@ class Record:
         return tuple(each for each in self.nights if each.evening == last)
 
     def to_json(self) -> dict[str, Any]:
-        def scope(nights: Sequence[Night]) -> dict[str, Any]:
-            return {"nights": len(nights), "sides": side_wins(nights),
-                    "players": [player.to_json() for player in results(nights)]}
-
         tonight = self.tonight()
-        return {"evening": tonight[0].evening if tonight else None, "evenings": len(self.evenings),
-                "tonight": scope(tonight), "all_time": scope(self.nights)}
+        return Summary(scope(tonight), scope(self.nights), tonight[0].evening if tonight else None,
+                       len(self.evenings)).to_json()
