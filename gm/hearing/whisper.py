@@ -53,8 +53,8 @@ FREE_TOKENS = 12  # tokens of the free transcription
 PRUNE = 6.0  # nats below the likeliest first token from which a phrase's first token is not scored: at 6
 # rather than 10, 24 flite/espeak-ng answers to a 4-player count (51 phrases) were heard as the same
 # phrases, shares within 0.07, in 54% of the time (bench/listener_latency_bench.py's answers, seed 2)
-COUNTER_HEARD = ("ひょう", "ぴょう", "びょう", "ひょー", "ぴょー", "びょー", "しょう", "しよう", "しょー", "ひょ", "ぴょ",
-                 "しょ")
+COUNTER_HEARD = ("ひょう", "ぴょう", "びょう", "ひょー", "ぴょー", "びょー", "しょう", "しよう", "しょー",
+                 "ひょ", "ぴょ", "しょ")
 """How Whisper base writes the counter 票 it heard after a number in kana: 二票 said by Open JTalk
 and by Kokoro's voices is written にしょう or にしよう (ひょ heard as しょ), 一票 いぴょう."""
 TAILS = {"ja": ("です", "でした", "ですね", "だよ", "よ", "ね", "票", *COUNTER_HEARD),
