@@ -39,7 +39,7 @@ PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook
                 "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
                 "werewolf.group.", "werewolf.results.", "werewolf.screen.", "voice.model.", "voice.check.",
                 "voice.hear.", "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.", "solitaire.commands.",
-                "score.verbs.", "werewolf.judge.", "voice.ready.")
+                "score.verbs.", "werewolf.judge.", "voice.ready.", "score.sheet.earlier")
 
 
 def spoken(key: str) -> bool:

@@ -5,10 +5,12 @@ processes on big journals and group files, each divided by the same command on a
 Rows (the median of `--runs` processes each, the small file's figure measured the same way; the
 ratio of wall times, then of CPU times, which a busy machine inflates less):
 - `score show` cold: 200,000 events in 20,000 matches, no match index beside the journal;
-- `score matches`: the same journal, index in place (every call after the first);
+- `score matches`: the same journal, index in place (every call after the first), the default
+  listing (the last 50 matches);
 - `score flow` (an append): one match of 200,000 events, index in place;
-- `werewolf evening`: a group file of 100,000 nights, first with no tally kept beside it (the
-  first reading, or one after the tally was lost), then with it (every reading after);
+- `werewolf evening`: a group file of 100,000 nights, first with no tally kept beside it (a file
+  an older gm wrote, read once; or one whose tally was lost), then with it (a file gm wrote, whose
+  tally each appended night keeps current, or any file after its first reading);
 and the sizes of the match index and the tally as shares of their files'. Goal: every ratio ≤ 2×.
 `--gm-root` runs the gm of another checkout (e.g. main, for the figures before a change).
 """
@@ -136,7 +138,7 @@ def main() -> None:
                  score(["matches"], "many.jsonl", False)),
                 ("score flow (append): one match of 200k events", score(["flow", "Alice", "0"], "small.jsonl", False),
                  score(["flow", "Alice", "0"], "long.jsonl", False)),
-                ("werewolf evening, no tally: 100k nights", evening("small-group.jsonl", True),
+                ("werewolf evening, no tally (once): 100k nights", evening("small-group.jsonl", True),
                  evening("big-group.jsonl", True)),
                 ("werewolf evening: 100k nights", evening("small-group.jsonl", False),
                  evening("big-group.jsonl", False))]

@@ -91,7 +91,7 @@ def test_no_kanji_or_latin_letter_of_any_ja_line_reaches_espeak(count, name):
 def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
     en_keys, ja_keys, ko_keys = samples.keys(Voice("en")), samples.keys(Voice("ja")), samples.keys(Voice("ko"))
     assert sorted(en_keys) == sorted(ja_keys) == sorted(ko_keys)
-    allowed = set(samples.NAMES) | {"gm", "score", "new", "ALICE", "BOB", "help", "voice", "list", "players",
+    allowed = set(samples.NAMES) | {"gm", "score", "new", "matches", "ALICE", "BOB", "help", "voice", "list", "players",
                                     "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID",
                                     "night.wav", "whisper", "Whisper", "listener", "NAME", "screen",
                                     "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "undo",

@@ -16,13 +16,14 @@ from fakes import count_calls
 from gm import durable
 from gm.cli import app
 from gm.files import MAX_FILE_BYTES
-from gm.night.groups import read_record, read_summary
+from gm.night.groups import GroupFile, read_record, read_summary
 import gm.score.journal as journal_module
 from gm.score.journal import MAX_EVENT_BYTES, Journal, encode
 from gm.score.matches import checkpoint_path, index_path
 from scorer.humalien import fold
 from scorer.humalien.events import Flow, NewMatch
-from scorer.werewolf.evening import night, night_json
+from gm.text.lines import Voice
+from scorer.werewolf.evening import Night, night, night_json
 from test_humalien_properties import valid_events
 
 runner = CliRunner()
@@ -248,6 +249,72 @@ def test_a_second_reading_reads_only_the_nights_added_since(tmp_path, monkeypatc
     shown = read_summary(path, lambda *_: None)
     assert shown.all_time.nights == 3002 and shown.tonight.nights == 2 and shown.evenings == 601
     assert decoded[0] == 2
+
+
+def _played(winner: int) -> Night:
+    seated = ("Aki", "Ken", "Mio")
+    return night(seated, "werewolves", [seated[winner]],
+                 {name: "werewolves" if n == winner else "villagers" for n, name in enumerate(seated)})
+
+
+def _evening_json(path) -> dict:
+    result = runner.invoke(app, ["werewolf", "evening", "--file", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_a_file_gm_writes_keeps_its_tally_current_night_by_night(tmp_path, monkeypatch):
+    """Each night gm appends is decoded once, as it is kept: the first `evening` decodes none."""
+    from gm.night import groups
+
+    path = tmp_path / "friday.jsonl"
+    decoded = count_calls(monkeypatch, groups, "night_from_json")
+    keep = GroupFile("Friday", Voice("en"), path)
+    for n in range(7):
+        keep(_played(n % 3))
+    assert decoded[0] == 7
+    shown = _evening_json(path)
+    assert decoded[0] == 7 and shown["all_time"]["nights"] == shown["tonight"]["nights"] == 7
+    record, skipped = read_record(path)
+    assert {key: shown[key] for key in record.to_json()} == record.to_json() and skipped == []
+
+
+def test_an_older_file_gets_its_tally_on_first_reading_and_gm_s_appends_keep_it(tmp_path, monkeypatch):
+    """A file with no tally (an older gm's) is read whole once, as before; after that the nights
+    gm appends are each decoded once, when kept, and `evening` decodes none."""
+    from gm.night import groups
+
+    path = tmp_path / "friday.jsonl"
+    path.write_bytes(b"".join(night_line(n % 3, f"e{n // 5}") for n in range(3000)))
+    decoded = count_calls(monkeypatch, groups, "night_from_json")
+    keep = GroupFile("Friday", Voice("en"), path)
+    keep(_played(0))
+    assert decoded[0] == 0 and not groups.tally_path(path).exists()  # no full read while the table waits
+    assert _evening_json(path)["all_time"]["nights"] == 3001 and decoded[0] == 3001
+    for n in range(5):
+        keep(_played(n % 3))
+    assert decoded[0] == 3006
+    shown = _evening_json(path)
+    assert decoded[0] == 3006 and shown["all_time"]["nights"] == 3006 and shown["tonight"]["nights"] == 6
+
+
+def test_a_tally_that_cannot_be_kept_never_costs_the_night(tmp_path, monkeypatch):
+    from gm.night import groups
+
+    path = tmp_path / "friday.jsonl"
+    warned: list[str] = []
+    keep = GroupFile("Friday", Voice("en"), path, warn=warned.append)
+    keep(_played(0))
+
+    def fails(*_args, **_kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(groups, "write_new_file", fails)
+    keep(_played(1))  # the tally's own write fails
+    monkeypatch.setattr(groups, "tally_on", fails)
+    keep(_played(2))  # bringing the tally up fails before writing
+    assert warned == [] and [each.winners for each in read_record(path)[0].nights] == [("Aki",), ("Ken",), ("Mio",)]
+    assert _evening_json(path)["all_time"]["nights"] == 3
 
 
 @pytest.mark.parametrize("chunk", [1, 5, 20, 21, 22, 100, 1 << 20])

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 import gm.score.journal as journal_module
 from fakes import count_calls
 from gm.cli import app
-from gm.score.journal import Journal, JournalError
+from gm.score.journal import Journal, JournalError, encode
 from gm.score.matches import INDEX_FORMAT, index_path
 from scorer.humalien import fold
 from scorer.humalien.events import Finish, Flow, NewMatch, Skull, Undo
@@ -148,6 +148,23 @@ def test_a_match_taken_back_and_a_missing_number_are_one_line_errors(gm):
     result = gm("show", "--match", "3")
     assert result.exit_code == 2 and result.stderr == "gm: no match 3: the journal holds matches 1–2\n"
     assert json.loads(gm("matches", "--json").stdout)[0]["current"] is True
+
+
+def test_matches_lists_the_most_recent_and_all_of_them_with_all(tmp_path, monkeypatch):
+    from gm.commands.score import LISTED
+
+    path = tmp_path / "match.jsonl"
+    path.write_bytes(b"".join(map(encode, [NewMatch((A, B), abandon=True), Flow(A, 1)] * (LISTED + 3))))
+    monkeypatch.setenv("GM_SCORE_FILE", str(path))
+    lines = runner.invoke(app, ["score", "matches"]).stdout.splitlines()
+    assert lines[0] == "3 earlier matches not shown: gm score matches --all lists every one."
+    assert [int(line[1:5]) for line in lines[1:]] == list(range(4, LISTED + 4))  # newest last
+    every = runner.invoke(app, ["score", "matches", "--all"]).stdout.splitlines()
+    assert len(every) == LISTED + 3 and every[0].split()[0] == "1" and every[-1].startswith("*")
+    listed = json.loads(runner.invoke(app, ["score", "matches", "--json"]).stdout)
+    assert [m["match"] for m in listed] == list(range(4, LISTED + 4)) and listed[-1]["current"] is True
+    assert [m["match"] for m in json.loads(runner.invoke(app, ["score", "matches", "--json", "--all"]).stdout)] == \
+        list(range(1, LISTED + 4))
 
 
 def test_matches_on_an_empty_journal(gm):

@@ -253,14 +253,21 @@ def _kept_match(file: Path | None, number: int, lang: str = "en"):
         return one(_journal(file).matches(sheets=True), number)
 
 
+LISTED = 50  # the most recent matches `gm score matches` lists unless given --all
+
+
 @app.command()
-def matches(file: File = None, as_json: Json = False) -> None:
-    """The matches kept in the journal: number, players, date, result; * marks the current one."""
+def matches(file: File = None, as_json: Json = False, every: Annotated[bool, typer.Option(
+        "--all", help=f"List every match (default: the last {LISTED}).")] = False) -> None:
+    """The most recent matches in the journal: number, players, date, result; * marks the current one."""
     from gm.files import print_or_end_quietly, printable
+    from gm.text.lines import Voice
 
     journal = _journal(file)
     with input_errors():
         kept = journal.matches(sheets=as_json)
+    earlier = 0 if every else max(0, len(kept) - LISTED)
+    kept = kept[earlier:]
     if as_json:
         print_json([m.to_json() for m in kept])
         return
@@ -268,6 +275,8 @@ def matches(file: File = None, as_json: Json = False) -> None:
         _no_match(journal.path)
     rows = [f"{'*' if m.current else ' '} {m.number:3}  {(m.at or '')[:16].replace('T', ' '):16}  "
             f"{m.players[0]} v {m.players[1]}: {m.result}" for m in kept]
+    if earlier:
+        rows.insert(0, Voice("en").text("score.sheet.earlier", n=earlier))
     text = "\n".join(rows)
     print_or_end_quietly(text if "".join(rows).isprintable() else "\n".join(map(printable, rows)))
 

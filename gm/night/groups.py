@@ -88,14 +88,18 @@ class GroupFile:
         record = {"group": self.group, "at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                   **night_json(replace(played, evening=self.evening))}
         try:
-            append_line(self.path, (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
+            start = append_line(self.path, (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
         except (OSError, BadFile) as error:
             reason = getattr(error, "strerror", None) or str(error)
             self.warn(self.voice.text("werewolf.group.cannot_keep", path=str(self.path), reason=reason))
+            return
+        with contextlib.suppress(OSError, BadFile):  # the night is kept; its tally is built on the next reading
+            tally_on(self.path, new=start == 0)
 
 
-def append_line(path: Path, line: bytes) -> None:
-    """Append one line and fsync it; after a torn last line the new one starts on its own line."""
+def append_line(path: Path, line: bytes) -> int:
+    """Append one line and fsync it; after a torn last line the new one starts on its own line.
+    Returns the file's size before it (0: the line is the file's first)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     created = not path.exists()
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | NONBLOCK, 0o644)
@@ -108,6 +112,7 @@ def append_line(path: Path, line: bytes) -> None:
         os.close(fd)
     if created:
         sync_dir(path.parent)
+    return size
 
 
 MAX_NIGHT_BYTES = 1 << 16  # a night's line is well under 1 KB (a dozen names of at most 40 characters)
@@ -115,6 +120,7 @@ TALLY_SUFFIX = ".tally"  # beside a group's file: its summary so far, so a read 
 TALLY_FORMAT = "t1"
 TALLY_LINES = 1000  # lines read past the kept tally before it is kept again
 CHECKED_BYTES = 4096  # the bytes before the kept tally's offset its hash covers
+CATCH_UP_BYTES = 1 << 18  # past this much unread behind the kept tally, an append leaves it to the next reading
 
 
 def read_nights(path: Path, skipped: Callable[[int, str], None]) -> Iterator[tuple[Night, str]]:
@@ -189,21 +195,9 @@ def read_summary(path: Path, skipped: Callable[[int, str], None]) -> Summary:
         tally, offset, first, skips = _kept_tally(fd, path) or (Tally(), 0, 1, [])
         for number, why in skips:
             skipped(number, why)
-        kept = None  # the tally and skips as they stood before a line that has no end yet
-        end, next_line = offset, first
-        for line in _lines_read(fd, offset, first):
-            if line.end is None and kept is None:
-                kept = (tally.to_json(), list(skips))
-            if line.why is not None:
-                skipped(line.number, line.why)
-                skips.append([line.number, line.why])
-            elif line.night is not None:
-                tally.add(*line.night)
-            if line.end is not None and kept is None:
-                end, next_line = line.end, line.number + 1
-        if next_line - first >= TALLY_LINES:
-            state, told = kept or (tally.to_json(), skips)
-            _keep_tally(fd, path, end, next_line, told, state)
+        read = _read_on(fd, tally, offset, first, skips, skipped)
+        if read.next_line - first >= TALLY_LINES:
+            _keep_tally(fd, path, read)
     finally:
         os.close(fd)
     found = tally.summary()
@@ -211,6 +205,58 @@ def read_summary(path: Path, skipped: Callable[[int, str], None]) -> Summary:
         return found
     tonight = scope(night for night, _ in read_nights(path, lambda number, why: None) if night.evening == found.evening)
     return replace(found, tonight=tonight, tonight_split=False)
+
+
+def tally_on(path: Path, new: bool) -> None:
+    """Bring the tally kept beside a group's file up to its end, after gm appended a night: a
+    current tally takes that night alone, and a `new` file (the night its first line) gets its
+    first tally, so the next reading decodes no night. A file with no tally that fits (one an
+    older gm wrote) waits for its first reading, as does one whose tally is far behind."""
+    fd = os.open(path, os.O_RDONLY | NONBLOCK)
+    try:
+        check_regular(path, fd, ANY_SIZE)
+        kept = _kept_tally(fd, path)
+        if kept is None and not new:
+            return
+        tally, offset, first, skips = kept or (Tally(), 0, 1, [])
+        if os.fstat(fd).st_size - offset > CATCH_UP_BYTES:
+            return
+        read = _read_on(fd, tally, offset, first, skips, lambda number, why: None)
+        if read.next_line > first:
+            _keep_tally(fd, path, read)
+    finally:
+        os.close(fd)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """How far a reading got: the end of the last line that ends with a newline, the next line's
+    number, and the tally (as JSON) and skipped lines as they stood there."""
+
+    end: int
+    next_line: int
+    tally: dict
+    skips: list
+
+
+def _read_on(fd: int, tally: Tally, offset: int, first: int, skips: list[list],
+             skipped: Callable[[int, str], None]) -> _Read:
+    """Add every night from byte `offset` (line `first`) on to `tally`, each line skipped told to
+    `skipped` and added to `skips`."""
+    kept = None  # the tally and skips as they stood before a line that has no end yet
+    end, next_line = offset, first
+    for line in _lines_read(fd, offset, first):
+        if line.end is None and kept is None:
+            kept = (tally.to_json(), list(skips))
+        if line.why is not None:
+            skipped(line.number, line.why)
+            skips.append([line.number, line.why])
+        elif line.night is not None:
+            tally.add(*line.night)
+        if line.end is not None and kept is None:
+            end, next_line = line.end, line.number + 1
+    state, told = kept or (tally.to_json(), skips)
+    return _Read(end, next_line, state, told)
 
 
 def _before(fd: int, offset: int) -> str:
@@ -234,10 +280,10 @@ def _kept_tally(fd: int, path: Path) -> tuple[Tally, int, int, list[list]] | Non
         return None
 
 
-def _keep_tally(fd: int, path: Path, offset: int, line: int, skips: list, tally: dict) -> None:
+def _keep_tally(fd: int, path: Path, read: _Read) -> None:
     """Keep the tally beside the group's file (a file written whole, or nothing: a folder that
     cannot be written only makes the next read start further back)."""
-    record = {"format": TALLY_FORMAT, "offset": offset, "line": line, "check": _before(fd, offset), "skipped": skips,
-              "tally": tally}
+    record = {"format": TALLY_FORMAT, "offset": read.end, "line": read.next_line, "check": _before(fd, read.end),
+              "skipped": read.skips, "tally": read.tally}
     with contextlib.suppress(OSError, BadFile):
         write_new_file(tally_path(path), lambda out: out.write(json.dumps(record, ensure_ascii=False)))
