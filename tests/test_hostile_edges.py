@@ -86,7 +86,8 @@ def _rebuilt(done: subprocess.CompletedProcess, journal: Path) -> None:
     assert "Aki v Ken" in done.stdout
     index = index_path(journal)
     assert index.is_file() and not index.is_symlink()
-    assert [json.loads(line)["players"] for line in index.read_text().splitlines()] == [["Aki", "Ken"]]
+    players = ENTRY_FIELDS.index("players")
+    assert [json.loads(line)[players] for line in index.read_text().splitlines()] == [["Aki", "Ken"]]
 
 
 @pytest.mark.slow
