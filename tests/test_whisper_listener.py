@@ -270,3 +270,23 @@ def test_a_short_fast_answer_is_speech_and_steady_noise_is_not(tmp_path) -> None
     for seed in range(3):
         noise = (pink_noise(1.5, seed) * 1600).astype("<i2").tobytes()
         assert model.recogniser(16000, book).hear(noise).text == "", seed
+
+
+def test_a_hand_is_scored_as_a_table_says_it_and_the_words_joining_it_are_no_card() -> None:
+    """Two cards are said joined ("werewolf and seer", 人狼と占い師); Whisper writes what it heard
+    with capitals and a stop, which is the phrase; near misses are read without "and" and "the"."""
+    from gm.hearing.phrases import Heard
+    from gm.hearing.whisper import joined_forms, named, unjoined, written
+
+    assert "werewolf and seer" in joined_forms("werewolf seer", "en")
+    assert "the werewolf and the seer" in joined_forms("werewolf seer", "en")
+    assert "人狼と占い師" in joined_forms("人狼 占い師", "ja")
+    assert named(["werewolf seer", "seer villager"], "en") == " Werewolf, Seer, Villager."
+    assert named([], "en") == ""
+    spelt = {"werewolf seer": "werewolf seer", "werewolf and seer": "werewolf seer", "seer": "seer"}
+    scored = [Scored("werewolf seer", -5.3), Scored("seer", -4.1)]
+    taken = written(Scored("werewolf and seer", -0.4), scored, spelt)
+    assert closest(taken, Scored("werewolf and seer", -0.4)).text == "werewolf seer"
+    assert written(Scored("where will see", -0.4), scored, spelt) == scored
+    assert unjoined(Heard("wherewolf and the seer", (("wherewolf", 1.0),)), "en").text == "wherewolf seer"
+    assert unjoined(Heard("seer", (("seer", 0.9),)), "en").text == "seer"

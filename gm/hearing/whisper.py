@@ -250,12 +250,17 @@ class WhisperRecogniser(UtteranceRecogniser):
         book = self.book
         if book is None:
             return closest(*self.model.score(samples, []))
+        lang = self.model.lang
+        pairs = [p for p, answer in book.phrases.items() if " " in answer and len(p.split()) == 2]
         phrases = [*book.phrases, *book.others, *book.decoy_words()]
         spelt = spellings(phrases, {**book.others, **book.phrases}, any(a.isdigit() for a in book.phrases.values()))
-        scored, free = self.model.score(samples, list(spelt), book.context)
-        scored = [Scored(spelt[s.phrase], s.score) for s in scored]
-        return closest(scored, polite(free, scored, self.model.lang),
-                       lambda p: book.phrases.get(p, book.others.get(p, p)))
+        for pair in pairs:
+            for form in joined_forms(pair, lang):
+                spelt.setdefault(form, pair)
+        scored, free = self.model.score(samples, list(spelt), book.context + named(pairs, lang))
+        scored = written(free, [Scored(spelt[s.phrase], s.score) for s in scored], spelt)
+        heard = closest(scored, polite(free, scored, lang), lambda p: book.phrases.get(p, book.others.get(p, p)))
+        return unjoined(heard, lang) if pairs and heard.text not in book.phrases else heard
 
 
 def spellings(phrases: list[str], meanings: Mapping[str, str], counts: bool = True) -> dict[str, str]:
@@ -273,6 +278,57 @@ def spellings(phrases: list[str], meanings: Mapping[str, str], counts: bool = Tr
     for number in map(str, range(11) if counts else ()):
         spelt.setdefault(number, number)
     return spelt
+
+
+AND = {"en": (" and ", ", "), "ja": ("と", "、"), "ko": ("과 ", "와 ", " 하고 ", ", ")}
+"""How a table joins the two cards of a hand ("werewolf and seer", 人狼と占い師, 늑대인간과 예언자)."""
+ARTICLES = {"en": ("the", "a", "an")}
+"""Words said before a card that name no card ("the werewolf and the seer")."""
+
+
+def joined_forms(pair: str, lang: str) -> list[str]:
+    """A two-card answer ("werewolf seer") as a table says it: joined by each of the language's
+    words for "and", and in English with articles: scored beside the bare pair, the words a table
+    really says win over what Whisper would make of them (where will see your)."""
+    first, second = pair.split()
+    forms = [f"{first}{joiner}{second}" for joiner in AND.get(lang, ())]
+    forms += [f"{article} {first} and {article} {second}" for article in ARTICLES.get(lang, ())[:1]]
+    return forms
+
+
+def named(pairs: list[str], lang: str) -> str:
+    """The cards a hand may hold, said after the question as Whisper's previous text ("…which two
+    are they? Werewolf, Seer, Villager."): told the words, it writes them, not what they sound like."""
+    cards = list(dict.fromkeys(card for pair in pairs for card in pair.split()))
+    if not cards:
+        return ""
+    joiner = AND.get(lang, (", ",))[-1]
+    return " " + joiner.join(card[:1].upper() + card[1:] for card in cards) + ("。" if lang in UNSPACED else ".")
+
+
+def unjoined(heard: Heard, lang: str) -> Heard:
+    """A free transcription of a hand without its joining words and articles ("wherewolf and
+    seer" → "wherewolf seer"), for the book's near miss to find the pair it nearly is."""
+    text = f" {heard.text} "
+    for joiner in AND.get(lang, ()):
+        text = text.replace(joiner, " ")
+    words = [w for w in text.split() if w not in ARTICLES.get(lang, ())]
+    if not words or words == heard.text.split():
+        return heard
+    confidence = min((c for _, c in heard.words), default=1.0)
+    return Heard(" ".join(words), tuple((w, confidence) for w in words))
+
+
+def written(free: Scored | None, scored: list[Scored], spelt: Mapping[str, str]) -> list[Scored]:
+    """`scored`, where the free transcription is one of the `spelt` phrases as Whisper wrote it
+    (capitals and stops aside: "Werewolf and Seer." for "werewolf and seer"), with that phrase
+    as likely as the transcription: a phrase is scored in one spelling, Whisper writes another."""
+    if free is None or free.phrase not in spelt:
+        return scored
+    phrase = spelt[free.phrase]
+    if phrase not in {s.phrase for s in scored}:
+        return [*scored, Scored(phrase, free.score)]
+    return [Scored(s.phrase, max(s.score, free.score)) if s.phrase == phrase else s for s in scored]
 
 
 def polite(free: Scored | None, scored: list[Scored], lang: str) -> Scored | None:
