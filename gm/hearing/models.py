@@ -45,7 +45,7 @@ OTHER_ZIP_MB = 100
 MARGIN = 2  # a language's model zip may be this many times the official one
 UNPACKS_TO = 4  # a model's files take at most this many times its zip's ceiling (the Korean one: 3.1)
 MAX_MB_ENV = "GM_MODEL_MAX_MB"  # the ceiling of a model's zip in MB, in place of the language's
-WORK = "-download-"  # a work folder: .LANG-download-XXXX
+WORK = "-download-"  # the infix of a work folder's name: .LANG-download-<random letters>
 STALE_AFTER = 60.0  # seconds after which a work folder no gm has locked is left over
 
 

@@ -273,11 +273,8 @@ class Journal:
                 self.warn(f"the match index {str(index.index_path(self.path))!r} is damaged ({read.damage}); "
                           "rebuilt from the journal")
         start = Start.at(known[-1]) if known and not deep else Start()
-        if quick and not known and not rewrite and (last_new := _last_new(fd, self.path)) is not None:
-            try:
-                return replace(parse(fd, self.path, last_new), guessed=True), None
-            except _ReachesBack:  # an undo takes that match back: the whole journal is folded below
-                pass
+        if quick and not known and not rewrite and (guessed := _from_last_new(fd, self.path)) is not None:
+            return guessed, None
         checkpoint = None if deep or rewrite or not known else index.read_checkpoint(self.path)
         if checkpoint and checkpoint.matches == known[-1].match and checkpoint.offset > known[-1].offset \
                 and _before(fd, checkpoint.offset) == checkpoint.check:
@@ -439,6 +436,18 @@ def _before(fd: int, offset: int) -> str:
 
 
 _NEW_LINE = b"\n" + _FIRST_LINE
+
+
+def _from_last_new(fd: int, path: Path) -> Contents | None:
+    """The journal's state folded from its last `new` line only; None where it has none, or where
+    an undo takes that match back (then the whole journal is folded)."""
+    last_new = _last_new(fd, path)
+    if last_new is None:
+        return None
+    try:
+        return replace(parse(fd, path, last_new), guessed=True)
+    except _ReachesBack:
+        return None
 
 
 def _last_new(fd: int, path: Path) -> Start | None:
