@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass, fields
+from dataclasses import Field, dataclass, fields
 from typing import Any, get_args, get_type_hints
 
 from scorer.humalien.errors import BadRecord
@@ -115,7 +114,7 @@ class Kind(Named):
     REDO = "redo"
 
 
-KINDS: dict[str, type] = {
+KINDS: dict[str, type[Event]] = {
     Kind.NEW: NewMatch, Kind.FLOW: Flow, Kind.SKULL: Skull, Kind.SIX_SIX_SIX: SixSixSix, Kind.GOD_ISLAND: GodIsland,
     Kind.ANGEL_CUT: AngelCut, Kind.FINISH: Finish, Kind.FOUL: Foul, Kind.UNDO: Undo, Kind.REDO: Redo,
 }
@@ -144,7 +143,7 @@ def to_record(event: Event) -> dict[str, Any]:
     return record
 
 
-def _typed(record: dict, name: str, kind: type, where: str) -> Any:
+def _typed(record: dict[str, Any], name: str, kind: type, where: str) -> Any:
     if name not in record:
         raise BadRecord(f"{where} has no {name!r}")
     value = record[name]
@@ -157,21 +156,24 @@ def _typed(record: dict, name: str, kind: type, where: str) -> Any:
     return value
 
 
-@functools.cache
-def _kind_of_field(cls: type, name: str) -> type:
-    """int for a count (`int` or `int | None`), else str."""
-    hint = get_type_hints(cls)[name]
-    return int if hint is int or int in get_args(hint) else str
+def _field_kinds(cls: type[Event]) -> dict[str, type]:
+    """Per field of `cls`: int for a count (`int` or `int | None`), else str."""
+    hints = get_type_hints(cls)
+    return {item.name: int if hints[item.name] is int or int in get_args(hints[item.name]) else str
+            for item in fields(cls)}
 
 
-def _optional(item) -> bool:
+_KIND_OF_FIELD: dict[type[Event], dict[str, type]] = {cls: _field_kinds(cls) for cls in KINDS.values()}
+
+
+def _optional(item: Field[Any]) -> bool:
     return item.default is None
 
 
 # Records whose fields are all present and of their type; the others (an optional field left
 # out) take the checked path.
-_FAST: dict[str, tuple[type, tuple[str, ...], tuple[type, ...]]] = {
-    kind: (cls, tuple(item.name for item in fields(cls)), tuple(_kind_of_field(cls, item.name) for item in fields(cls)))
+_FAST: dict[str, tuple[type[Event], tuple[str, ...], tuple[type, ...]]] = {
+    kind: (cls, tuple(item.name for item in fields(cls)), tuple(_KIND_OF_FIELD[cls][item.name] for item in fields(cls)))
     for kind, cls in KINDS.items() if cls is not NewMatch
 }
 
@@ -182,7 +184,7 @@ def from_record(record: Any) -> Event:
         spec = _FAST.get(str(record.get("kind")))
         if spec is not None:
             cls, names, types = spec
-            values = tuple(map(record.get, names))
+            values: tuple[Any, ...] = tuple(map(record.get, names))
             if tuple(map(type, values)) == types:
                 return cls(*values)
     return _checked_from_record(record)
@@ -212,9 +214,9 @@ def _checked_from_record(record: Any) -> Event:
             abandon=bool(record.get("abandon", False)),
             readings=tuple(readings.items()),
         )
-    values = {}
+    values: dict[str, Any] = {}
     for item in fields(cls):
         if _optional(item) and record.get(item.name) is None:
             continue
-        values[item.name] = _typed(record, item.name, _kind_of_field(cls, item.name), where)
+        values[item.name] = _typed(record, item.name, _KIND_OF_FIELD[cls][item.name], where)
     return cls(**values)

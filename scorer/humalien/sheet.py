@@ -44,7 +44,8 @@ class Game:
     @property
     def multiplier(self) -> int:
         """End points are multiplied by 3 per 666 in the game (×9 after two, remote only)."""
-        return 3 ** self.sixes
+        times: int = 3 ** self.sixes  # a whole number: sixes is never negative
+        return times
 
 
 @dataclass(frozen=True, slots=True)
