@@ -14,10 +14,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from typing import TypeVar
 
 from scorer.solitaire.cards import NUMBER_CARDS, SPECIAL_CARDS
 from scorer.solitaire.layout import DEFAULT_ROWS, pyramid
 from scorer.errors import ScorerError
+
+T = TypeVar("T")
 
 
 class BadDeal(ScorerError):
@@ -41,7 +44,7 @@ class Deal:
             raise BadDeal(f"specials must be 2 humalien, 2 eye and 4 owl, not {list(self.specials)}")
 
 
-def _shuffle(items: list, rng: random.Random) -> list:
+def _shuffle(items: list[T], rng: random.Random) -> list[T]:
     for i in range(len(items) - 1, 0, -1):
         j = rng.randrange(i + 1)
         items[i], items[j] = items[j], items[i]

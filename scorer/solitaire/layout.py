@@ -52,7 +52,10 @@ def pyramid(rows: int = DEFAULT_ROWS) -> Pyramid:
         for c in range(r + 1):
             row_of.append(r)
             col_of.append(c)
-    start_next = lambda r: (r + 1) * (r + 2) // 2  # noqa: E731
+
+    def start_next(r: int) -> int:
+        return (r + 1) * (r + 2) // 2
+
     for r, c in zip(row_of, col_of):
         covers.append(0 if r == rows - 1 else (1 << (start_next(r) + c)) | (1 << (start_next(r) + c + 1)))
     size = rows * (rows + 1) // 2

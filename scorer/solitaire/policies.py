@@ -29,7 +29,7 @@ def uncovers(state: GameState, positions: list[int]) -> int:
     return bin(state.layout.uncovered(present) & ~state.face_up).count("1")
 
 
-def unseen_counts(state: GameState) -> Counter:
+def unseen_counts(state: GameState) -> Counter[int]:
     """Numbers the player has not seen yet (face-down pyramid cards and the stock): card counting."""
     seen = {state.card_at(p) for p in state.positions(state.face_up)}
     seen.update(state.set_aside, state.discard)
@@ -98,7 +98,7 @@ def _smart_humalien(state: GameState) -> Move:
     unseen = unseen_counts(state)
     aside = Counter(rank(c) for c in state.set_aside)
 
-    def value(p: int) -> tuple:
+    def value(p: int) -> tuple[bool, int, int]:
         partner = 13 - rank(state.card_at(p))
         visible = sum(1 for q in up if q != p and rank(state.card_at(q)) == partner)
         orphan = unseen[partner] + visible + aside[partner] == 0

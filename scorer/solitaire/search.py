@@ -26,6 +26,8 @@ from scorer.solitaire.search_memory import (
     TABLE_SIZE,
     TABLES,
     TIGHT,
+    Ints,
+    Memory,
     Tables,
     dominated,
     fail,
@@ -40,7 +42,8 @@ DONE, STOPPED = 0, 1
 
 
 @kernel(TABLES, MEMORY, I64, I64, I64, I64, I64, I64, I64)
-def enter(tb, mem, present, revealed, i, flip, aside, k, t):
+def enter(tb: Tables, mem: Memory, present: int, revealed: int, i: int, flip: int, aside: int, k: int,
+          t: int) -> int:
     """First look at a state: SUCCESS (at most t cards left), FAILURE (known or proven to leave
     more than t, or the budget is spent) or EXPAND."""
     counters = mem.counters
@@ -58,7 +61,8 @@ def enter(tb, mem, present, revealed, i, flip, aside, k, t):
 
 
 @kernel(TABLES, array(3), array(3), *(I64,) * 12)
-def add_child(tb, moves, states, depth, count, move, a, b, present, revealed, face_up, i, flip, aside, k):
+def add_child(tb: Tables, moves: Ints, states: Ints, depth: int, count: int, move: int, a: int, b: int, present: int,
+              revealed: int, face_up: int, i: int, flip: int, aside: int, k: int) -> int:
     """Note a move and the state it leads to (the set-aside pile only counts while an Owl is left)."""
     if tb.owls[k] == 0:
         aside = 0
@@ -71,7 +75,7 @@ def add_child(tb, moves, states, depth, count, move, a, b, present, revealed, fa
 
 
 @kernel(TABLES, array(1), array(3), array(3), I64)
-def children(tb, frame, moves, states, depth):
+def children(tb: Tables, frame: Ints, moves: Ints, states: Ints, depth: int) -> int:
     """The moves from a state, in the order they are tried, and the states they lead to."""
     present, revealed, face_up, i, flip, aside, k = frame[0], frame[1], frame[2], frame[3], frame[4], frame[5], frame[6]
     rmask = tb.rmask
@@ -140,7 +144,8 @@ def children(tb, frame, moves, states, depth):
 
 
 @kernel()
-def feasible(tb, mem, present, revealed, face_up, i, flip, aside, k, t):
+def feasible(tb: Tables, mem: Memory, present: int, revealed: int, face_up: int, i: int, flip: int, aside: int,
+             k: int, t: int) -> bool:
     """Can the game end with at most `t` pyramid cards left from here? Depth first, first
     success wins; on success the moves are left in `mem.path`, in play order."""
     counters = mem.counters
@@ -180,7 +185,7 @@ def feasible(tb, mem, present, revealed, face_up, i, flip, aside, k, t):
 
 
 @kernel()
-def tables(ranks, stock, kinds, spans, covers):
+def tables(ranks: Ints, stock: Ints, kinds: Ints, spans: Ints, covers: Ints) -> Tables:
     """A deal as the arrays the search reads: pyramid and stock numbers, the specials' kinds in
     the order they come up, and the layout (row spans for `uncovered`, the cards on each card)."""
     rmask = np.zeros(14, dtype=np.int64)
@@ -216,7 +221,8 @@ def tables(ranks, stock, kinds, spans, covers):
 
 
 @kernel(nogil=True)
-def run(ranks, stock, kinds, spans, covers, budget, quick_states, mem):
+def run(ranks: Ints, stock: Ints, kinds: Ints, spans: Ints, covers: Ints, budget: int, quick_states: int,
+        mem: Memory) -> tuple[int, int]:
     """The fewest cards left: (DONE or STOPPED, best or the bound proven so far); the states
     expanded and remembered and the moves, as (kind, a, b) rows, are left in `mem` (its
     counters can be read from another thread while this runs: it lets go of the GIL).

@@ -11,13 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from scorer.solitaire.kernel import I64, array, kernel
-from scorer.solitaire.search_memory import EPOCH, EYE_EPOCH, MEMORY, POOL_USED, TABLES, TIGHT, claim, slot_of
+from scorer.solitaire.search_memory import (EPOCH, EYE_EPOCH, MEMORY, POOL_USED, TABLES, TIGHT, Ints, Memory, Tables,
+                                            claim, slot_of)
 
 KING = 13
 
 
 @kernel(I64)
-def popcount(x):
+def popcount(x: int) -> int:
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
@@ -25,13 +26,13 @@ def popcount(x):
 
 
 @kernel()
-def lowest(x):
+def lowest(x: int) -> int:
     """Index of the lowest set bit of x > 0."""
     return popcount((x & -x) - 1)
 
 
 @kernel()
-def uncovered(spans, present):
+def uncovered(spans: Ints, present: int) -> int:
     """The present positions that no present card covers."""
     covered = 0
     for row in range(spans.shape[0]):
@@ -41,7 +42,7 @@ def uncovered(spans, present):
 
 
 @kernel(TABLES, I64, I64)
-def settle(tb, present, revealed):
+def settle(tb: Tables, present: int, revealed: int) -> tuple[int, int, int]:
     """Remove face-up 13s until none is left (SS-R2): (present, revealed-while-covered, face-up)."""
     kings = tb.rmask[KING]
     revealed &= present
@@ -56,7 +57,7 @@ def settle(tb, present, revealed):
 
 
 @kernel()
-def max_matching(options, m):
+def max_matching(options: Ints, m: int) -> int:
     """Size of a maximum matching; options[a] is the mask of a's possible partners (a < m ≤ 8).
 
     By Hall's theorem with deficiency: m less the largest |S| − |partners of S| over sets S.
@@ -74,7 +75,7 @@ def max_matching(options, m):
 
 
 @kernel()
-def chains(tb, present, revealed):
+def chains(tb: Tables, present: int, revealed: int) -> Ints:
     """blocked[p]: the present cards that must leave before p can be face up (all the cards
     lying on it through chains of present cards; none for a card the Eye turned, SS-R3)."""
     size = tb.ranks.shape[0]
@@ -91,7 +92,7 @@ def chains(tb, present, revealed):
 
 
 @kernel()
-def chain_pairings(tb, present, revealed):
+def chain_pairings(tb: Tables, present: int, revealed: int) -> int:
     """Per pair of numbers, the most disjoint pyramid pairs that can still be face up together
     without an Eye: two cards pair only if neither lies on the other through a chain."""
     blocked = chains(tb, present, revealed)
@@ -120,18 +121,19 @@ def chain_pairings(tb, present, revealed):
 
 
 @kernel()
-def pairings(tb, mem, present, revealed):
+def pairings(tb: Tables, mem: Memory, present: int, revealed: int) -> int:
     epoch = mem.counters[EPOCH]
     slot = slot_of(mem.pairs, epoch, present, revealed, 0, 0)
     if slot >= 0:
-        return mem.pairs[slot, 3]
+        known: int = mem.pairs[slot, 3]
+        return known
     found = chain_pairings(tb, present, revealed)
     claim(mem.pairs, -1 - slot, epoch, present, revealed, 0, 0, found)
     return found
 
 
 @kernel(array(1), I64, I64, I64)
-def add_option(pool, start, count, option):
+def add_option(pool: Ints, start: int, count: int, option: int) -> int:
     if option == 0:
         return count
     for index in range(start, start + count):
@@ -142,7 +144,7 @@ def add_option(pool, start, count, option):
 
 
 @kernel()
-def eye_options(tb, mem, present, revealed):
+def eye_options(tb: Tables, mem: Memory, present: int, revealed: int) -> tuple[int, int]:
     """What one Eye can change in the bound, per card it can turn or discard: (start, count)
     of packed options in the pool (when the pool is full it starts over, and what pointed
     into it is forgotten)."""
@@ -187,7 +189,8 @@ def eye_options(tb, mem, present, revealed):
 
 
 @kernel()
-def shortage(pairs, mine, theirs, supply_s, supply_r, aside_s, aside_r):
+def shortage(pairs: int, mine: int, theirs: int, supply_s: int, supply_r: int, aside_s: int,
+             aside_r: int) -> tuple[int, int]:
     """(cards of a pair of numbers left without partner, how many of them the set-aside pile could take)."""
     short = 0
     fix = 0
@@ -203,7 +206,8 @@ def shortage(pairs, mine, theirs, supply_s, supply_r, aside_s, aside_r):
 
 
 @kernel(TABLES, MEMORY, I64, I64, I64, I64, I64, I64, I64)
-def lower_bound(tb, mem, present, revealed, i, flip, aside, k, t):
+def lower_bound(tb: Tables, mem: Memory, present: int, revealed: int, i: int, flip: int, aside: int, k: int,
+                t: int) -> int:
     """Cards that must stay whatever happens — exactly when that is more than `t` (once it is
     clear the bound cannot exceed `t`, some number at most `t` is returned).
 
@@ -244,7 +248,7 @@ def lower_bound(tb, mem, present, revealed, i, flip, aside, k, t):
         fix += b
     owls = tb.owls[k]
     others = tb.humaliens[k] + (0 if exact_eye else eyes)
-    best = short - (fix if fix < owls else owls) - others
+    best: int = short - (fix if fix < owls else owls) - others
     if exact_eye and best > t:
         start, count = eye_options(tb, mem, present, revealed)
         pool = mem.eye_pool
@@ -266,7 +270,7 @@ def lower_bound(tb, mem, present, revealed, i, flip, aside, k, t):
                     )
                     short2 += a - part_short[j]
                     fix2 += b - part_fix[j]
-            value = short2 - (fix2 if fix2 < owls else owls) - others
+            value: int = short2 - (fix2 if fix2 < owls else owls) - others
             if value <= t:
                 if index:  # try this one first next time
                     pool[start + index] = pool[start]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+import numpy.typing as npt
 
 from scorer.solitaire.kernel import I64, array, kernel, named
 
@@ -32,6 +33,8 @@ Tables = namedtuple(
     "Tables",
     "spans covers ranks rmask lows highs stock stock_counts kinds humaliens eyes owls other_later passed",
 )
+Ints = npt.NDArray[np.int64]
+"""An int64 array: a table, a pool or the counters."""
 MEMORY = named(Memory, (2, 2, 3, 2, 2, 1, 2, 1))
 TABLES = named(Tables, (2, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1))
 
@@ -53,10 +56,10 @@ def new_memory(bits: int = 20) -> Memory:
 
 
 @kernel(array(2), I64, I64, I64, I64, I64)
-def slot_of(table, epoch, a, b, c, d):
+def slot_of(table: Ints, epoch: int, a: int, b: int, c: int, d: int) -> int:
     """The slot holding the key (a, b, c, d) (>= 0), or -1 - the slot to store it in. Tables
     with 2 key words take c = d = 0."""
-    mask = table.shape[0] - 1
+    mask: int = table.shape[0] - 1
     wide = table.shape[1] == 6
     h = a * -7046029254386353131 + b * -4658895280553007687 + c * 7640891576956012809 + d * -2685821657736338717
     home = (h ^ (h >> 29)) & mask
@@ -71,7 +74,7 @@ def slot_of(table, epoch, a, b, c, d):
 
 
 @kernel(array(2), I64, I64, I64, I64, I64, I64, I64)
-def claim(table, slot, epoch, a, b, c, d, value):
+def claim(table: Ints, slot: int, epoch: int, a: int, b: int, c: int, d: int, value: int) -> None:
     """Store a key and its value in `slot`."""
     row = table[slot]
     row[0], row[1], row[2] = epoch, a, b
@@ -81,7 +84,7 @@ def claim(table, slot, epoch, a, b, c, d, value):
 
 
 @kernel(TABLES, I64, I64, I64, I64, I64, I64, I64, I64)
-def reaches(tb, i, flip, aside, k, i2, flip2, aside2, k2):
+def reaches(tb: Tables, i: int, flip: int, aside: int, k: int, i2: int, flip2: int, aside2: int, k2: int) -> bool:
     """Can state (i2, flip2, aside2, k2) be reached from (i, flip, aside, k) with the same pyramid,
     keeping at least its set-aside cards? Forgoing specials and turning stock cards get there;
     more set-aside cards, or a flip card, never hurt (SS-R4: the flip card only goes aside)."""
@@ -98,12 +101,13 @@ def reaches(tb, i, flip, aside, k, i2, flip2, aside2, k2):
 
 
 @kernel(I64, I64, I64)
-def memo_key(i, flip, k):
+def memo_key(i: int, flip: int, k: int) -> int:
     return i << 8 | flip << 16 | k << 17
 
 
 @kernel()
-def fail(mem, tb, present, revealed, i, flip, aside, k, bound):
+def fail(mem: Memory, tb: Tables, present: int, revealed: int, i: int, flip: int, aside: int, k: int,
+         bound: int) -> None:
     """Record that this state ends with at least `bound` cards left."""
     counters = mem.counters
     epoch = counters[EPOCH]
@@ -135,7 +139,8 @@ def fail(mem, tb, present, revealed, i, flip, aside, k, bound):
 
 
 @kernel(TABLES, MEMORY, I64, I64, I64, I64, I64, I64, I64)
-def dominated(tb, mem, present, revealed, i, flip, aside, k, t):
+def dominated(tb: Tables, mem: Memory, present: int, revealed: int, i: int, flip: int, aside: int, k: int,
+              t: int) -> bool:
     """Is there a failed state, proving more than `t`, from which this one can be reached?"""
     counters = mem.counters
     slot = slot_of(mem.memo, counters[EPOCH], present, revealed, memo_key(i, flip, k), aside)

@@ -19,7 +19,7 @@ class Unresolved:
     at_least: int
     at_most: int  # what the greedy or smart player reaches on the deal
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, int]:
         return {"seed": self.seed, "at_least": self.at_least, "at_most": self.at_most}
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scorer.solitaire.cards import EYE, HUMALIEN, OWL, rank
 from scorer.solitaire.deal import Deal
@@ -39,6 +40,9 @@ from scorer.solitaire.engine import apply as apply_move
 from scorer.solitaire.layout import pyramid
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
 from scorer.errors import ScorerError
+
+if TYPE_CHECKING:
+    from scorer.solitaire.search_memory import Memory
 
 
 Search = Callable[..., tuple[int, int]]
@@ -59,7 +63,7 @@ class Solution:
 
 SMALL_BITS, LARGE_BITS = 15, 20  # table sizes (2**bits entries): most deals need only the small
 SMALL_STATES = 50_000  # a search longer than this starts over with the large tables
-_memory: dict[int, object] = {}  # the search's tables by size, made on first use and kept for the process
+_memory: dict[int, Memory] = {}  # the search's tables by size, made on first use and kept for the process
 
 
 class _Live:
@@ -67,7 +71,7 @@ class _Live:
     tables of the try running now (read by `searched`, possibly from another thread)."""
 
     spent = 0
-    memory = None
+    memory: Memory | None = None
 
 
 _live = _Live()
@@ -82,7 +86,7 @@ def searched() -> int:
     return _live.spent + (int(memory.counters[NODES]) if memory is not None else 0)
 
 
-def _tables_of(bits: int):
+def _tables_of(bits: int) -> Memory:
     from scorer.solitaire.search_memory import new_memory
 
     if bits not in _memory:
@@ -91,7 +95,7 @@ def _tables_of(bits: int):
 
 
 def _search(search: Search, deal: Deal, max_states: int | None,
-            memory=None) -> tuple[int, int, int, list[tuple[int, int, int]]]:
+            memory: Memory | None = None) -> tuple[int, int, int, list[tuple[int, int, int]]]:
     """(fewest cards left, states expanded, pyramids remembered, the search's steps), or `SearchLimit`."""
     _live.memory, _live.spent = None, 0
     if memory is not None or (max_states is not None and max_states <= SMALL_STATES):
@@ -110,7 +114,7 @@ def _search(search: Search, deal: Deal, max_states: int | None,
 
 
 def _run(search: Search, deal: Deal, max_states: int | None,
-         memory) -> tuple[int, int, int, list[tuple[int, int, int]]]:
+         memory: Memory) -> tuple[int, int, int, list[tuple[int, int, int]]]:
     """One search of `deal` with the tables `memory` (see `_search`)."""
     import numpy as np
 
@@ -140,7 +144,7 @@ def _run(search: Search, deal: Deal, max_states: int | None,
     return int(best), nodes, int(counters[search_memory.TABLE_SIZE]), steps
 
 
-def least_left(deal: Deal, max_states: int | None = None, memory=None, *, search: Search) -> int:
+def least_left(deal: Deal, max_states: int | None = None, memory: Memory | None = None, *, search: Search) -> int:
     """The fewest pyramid cards left for `deal` with perfect play, found by the compiled `search`
     (`SearchLimit` past `max_states`). `memory`: the tables to search with
     (`search_memory.new_memory`), else the process's own; smaller tables forget more and search
@@ -168,7 +172,7 @@ def solve(deal: Deal, max_states: int | None = None, *, search: Search) -> Solut
     return Solution(best, tuple(_engine_moves(start(deal), steps)), nodes, table_size)
 
 
-def _engine_moves(state: GameState, steps: list[tuple]) -> list[Move]:
+def _engine_moves(state: GameState, steps: list[tuple[int, int, int]]) -> list[Move]:
     """The solver's steps as engine moves (a special's use is Special() then its effect)."""
     from scorer.solitaire import search
 

@@ -31,7 +31,7 @@ class Summary:
     clear_rate: float
     clear_rate_ci95: tuple[float, float]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {
             "deals": self.deals,
             "policy": self.policy,
