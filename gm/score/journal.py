@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 from collections.abc import Callable, Iterator
 
 from gm.score import matches as index
@@ -173,7 +174,7 @@ def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True,
 _FIRST_LINE = json.dumps({"v": RECORD_VERSION, "kind": "new"}, separators=(",", ":")).encode()[:-1] + b","
 
 
-def _record(raw: bytes, path: Path | str, number: int):
+def _record(raw: bytes, path: Path | str, number: int) -> Any:
     """The JSON value of one line, parsed alone (one parse of lines joined could take a value split
     over two lines, or two values on one line, for good lines)."""
     def bad(reason: str) -> JournalError:

@@ -51,7 +51,7 @@ class Result(NamedTuple):  # tuples, not dataclasses: 20,000 are made in a blink
     def of(sheet: Match) -> Result:
         return Result(sheet.totals, sheet.game, sheet.winner, sheet.draw)
 
-    def to_json(self) -> list:
+    def to_json(self) -> list[Any]:
         return [*self.totals, self.game, self.winner, self.draw]
 
 
@@ -68,7 +68,7 @@ class Entry(NamedTuple):
     before: Result | None
     before_owner: int | None
 
-    def to_json(self) -> list:
+    def to_json(self) -> list[Any]:
         """The entry as an index line holds it: its values in the order of ENTRY_FIELDS."""
         return [INDEX_FORMAT, self.match, self.offset, self.length, self.line, self.check, self.at, list(self.players),
                 None if self.before is None else self.before.to_json(), self.before_owner]
@@ -138,13 +138,13 @@ def _tuple_reader(args: tuple[Any, ...]) -> Reader:
     if len(args) == 2 and args[1] is Ellipsis:
         item = _reader(args[0])
 
-        def many(data: Any) -> tuple:
+        def many(data: Any) -> tuple[Any, ...]:
             return tuple(map(item, _list(data)))
 
         return many
     readers = tuple(map(_reader, args))
 
-    def fixed(data: Any) -> tuple:
+    def fixed(data: Any) -> tuple[Any, ...]:
         if len(_list(data)) != len(readers):
             raise _Damaged(f"{len(data)} values where {len(readers)} belong")
         return tuple(read(d) for read, d in zip(readers, data))
@@ -152,7 +152,7 @@ def _tuple_reader(args: tuple[Any, ...]) -> Reader:
     return fixed
 
 
-def _list(data: Any) -> list:
+def _list(data: Any) -> list[Any]:
     if not isinstance(data, list):
         raise _Damaged(f"{data!r:.40} is not a list")
     return data
@@ -196,21 +196,22 @@ SHEET_FORMAT = _sheet_format()
 INDEX_FORMAT = "r2"  # entries are lists of values and hold a Result, not the sheet
 
 
-def sheet_record(match: Match) -> dict:
+def sheet_record(match: Match) -> dict[str, Any]:
     """A sheet as JSON-ready data, every field of every game (not only what `show --json` prints)."""
-    return _plain(match)
+    record: dict[str, Any] = _plain(match)  # a dataclass is made a dict
+    return record
 
 
 def sheet_from(record: Any) -> Match:
     """The sheet a record describes; _Damaged unless it is one gm could have written."""
-    match = _typed(Match, record)
+    match: Match = _typed(Match, record)
     if not 1 <= len(match.games) <= GAMES or any(g.number != n for n, g in enumerate(match.games, start=1)) \
             or any(not 0 <= g.sixes <= match.max_sixes for g in match.games):
         raise _Damaged("not a sheet of a match")
     return match
 
 
-def _count(record: dict, name: str, low: int = 0, high: int = MAX_NUMBER) -> int:
+def _count(record: dict[str, Any], name: str, low: int = 0, high: int = MAX_NUMBER) -> int:
     value = record[name]
     if type(value) is not int or not low <= value <= high:
         raise _Damaged(f"{name} {value!r:.40} is not a whole number from {low} to {high}")
@@ -266,7 +267,7 @@ class Read:
 def _parsed(lines: list[bytes]) -> Read:
     """The entries of the sound lines, up to the first damaged one (or one out of order)."""
     entries: list[Entry] = []
-    records: list | None = None
+    records: list[Any] | None = None
     for number, raw in enumerate(lines, start=1):
         if number % _BATCH == 1:
             records = _records(lines[number - 1:number - 1 + _BATCH])
@@ -286,7 +287,7 @@ def _parsed(lines: list[bytes]) -> Read:
 _BATCH = 1000  # index lines parsed at once
 
 
-def _records(lines: list[bytes]) -> list | None:
+def _records(lines: list[bytes]) -> list[Any] | None:
     """The JSON values of lines that each hold one list, as gm writes them, parsed at once (much
     faster than line by line); None when one of them is not (each is then parsed alone)."""
     if not all(raw[:1] == b"[" and raw[-1:] == b"]" for raw in lines):

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import csv
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from gm.text.lines import Voice
 from gm.ports import Line
 from scorer.humalien.events import Foul, Kind, NewMatch, Undo, to_record
 from scorer.humalien.fold import Award, Change
 from scorer.humalien.sheet import GAMES, Match
+
+if TYPE_CHECKING:
+    from rich.console import Group
 
 BAR = "█"
 
@@ -108,7 +111,7 @@ def change_dict(change: Change) -> dict[str, Any]:
     return data
 
 
-def sheet(match: Match, voice: Voice, width: int = 30):
+def sheet(match: Match, voice: Voice, width: int = 30) -> Group:
     """The score sheet as rich renderables: games × players with multiplier and ending, then bars.
 
     Every printed word comes from the voice pack's `score.sheet` table, in the voice's language.
