@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from gm.durable import NONBLOCK, lines, read_at, sync, sync_dir, write_all
@@ -228,6 +228,10 @@ def tally_on(path: Path, new: bool) -> None:
         os.close(fd)
 
 
+Skipped = tuple[int, str]
+"""A line skipped in a group's file: its number and why (a pair in the kept tally's JSON)."""
+
+
 @dataclass(frozen=True)
 class _Read:
     """How far a reading got: the end of the last line that ends with a newline, the next line's
@@ -235,22 +239,23 @@ class _Read:
 
     end: int
     next_line: int
-    tally: dict
-    skips: list
+    tally: dict[str, Any]
+    skips: list[Skipped]
 
 
-def _read_on(fd: int, tally: Tally, offset: int, first: int, skips: list[list],
+def _read_on(fd: int, tally: Tally, offset: int, first: int, skips: list[Skipped],
              skipped: Callable[[int, str], None]) -> _Read:
     """Add every night from byte `offset` (line `first`) on to `tally`, each line skipped told to
     `skipped` and added to `skips`."""
-    kept = None  # the tally and skips as they stood before a line that has no end yet
+    # the tally and skips as they stood before a line that has no end yet
+    kept: tuple[dict[str, Any], list[Skipped]] | None = None
     end, next_line = offset, first
     for line in _lines_read(fd, offset, first):
         if line.end is None and kept is None:
             kept = (tally.to_json(), list(skips))
         if line.why is not None:
             skipped(line.number, line.why)
-            skips.append([line.number, line.why])
+            skips.append((line.number, line.why))
         elif line.night is not None:
             tally.add(*line.night)
         if line.end is not None and kept is None:
@@ -265,7 +270,7 @@ def _before(fd: int, offset: int) -> str:
     return hashlib.sha256(read_at(fd, start, offset - start)).hexdigest()[:20]
 
 
-def _kept_tally(fd: int, path: Path) -> tuple[Tally, int, int, list[list]] | None:
+def _kept_tally(fd: int, path: Path) -> tuple[Tally, int, int, list[Skipped]] | None:
     """The tally kept beside the group's file, where it ends (byte, next line number) and the lines
     it skipped; None when there is none or it does not fit the file (it is only a shortcut)."""
     try:
@@ -274,7 +279,7 @@ def _kept_tally(fd: int, path: Path) -> tuple[Tally, int, int, list[list]] | Non
         if data["format"] != TALLY_FORMAT or type(offset) is not int or type(line) is not int or line < 1 \
                 or not 0 < offset <= os.fstat(fd).st_size or data["check"] != _before(fd, offset):
             return None
-        told = [[number, why] for number, why in skips if type(number) is int and isinstance(why, str)]
+        told = [(number, why) for number, why in skips if type(number) is int and isinstance(why, str)]
         return (tally_from_json(data["tally"]), offset, line, told) if len(told) == len(skips) else None
     except (BadFile, OSError, ValueError, KeyError, TypeError, RecursionError):  # not a tally gm kept
         return None

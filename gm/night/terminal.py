@@ -16,6 +16,7 @@ from gm.ports import Clock, Command
 
 if TYPE_CHECKING:
     from rich.live import Live
+    from rich.panel import Panel
 
 _FONT = {
     "0": ["███", "█ █", "█ █", "█ █", "███"],
@@ -65,7 +66,7 @@ class LiveCountdown:
         self.help_text = help_text
         self._live: Live | None = None
 
-    def _render(self, remaining: float, paused: bool):
+    def _render(self, remaining: float, paused: bool) -> Panel:
         from rich.align import Align
         from rich.cells import cell_len
         from rich.markup import escape
