@@ -40,7 +40,7 @@ def legend_text(voice: Voice | None = None) -> Text:
     return out
 
 
-def _board_words(voice: Voice | None):
+def _board_words(voice: Voice | None) -> Callable[[str], str]:
     voice = voice or Voice("en")
     return lambda word: voice.text(f"solitaire.board.{word}")
 

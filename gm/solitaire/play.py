@@ -7,7 +7,7 @@ from typing import TextIO
 from rich.console import Console
 
 from gm.text.lines import Voice
-from gm.ports import Speaker
+from gm.ports import Line, Speaker
 from gm.solitaire.talk import reading_lines
 from gm.solitaire.board import describe, legend_text, pyramid_text, table_text
 from scorer.solitaire.cards import EYE, HUMALIEN, OWL, rank
@@ -182,7 +182,7 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
     return state
 
 
-def end_line(state: GameState, voice: Voice):
+def end_line(state: GameState, voice: Voice) -> Line:
     """What ended the game: the pyramid cleared (with the stock left), the last stock card set
     aside (the manual's end), or paired away with nothing left to turn."""
     if state.ending == "cleared":

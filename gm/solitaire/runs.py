@@ -12,10 +12,13 @@ import os
 import sys
 from contextlib import contextmanager
 from functools import partial
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 from collections.abc import Callable, Iterable, Iterator
 
 from scorer.solitaire.simulate import Unresolved, cards_left
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 WORKER_BYTES = 150 * 1024 * 1024  # what one worker may come to hold (the solver's tables included)
 JOIN_SECONDS = 10.0  # how long a worker that sent everything gets to end before it is killed
@@ -64,7 +67,7 @@ def worker_limit(deals: int) -> int:
     return max(1, min(cores(), room, deals))
 
 
-def _work(connection, blocks: list[range], job: Callable[[int], Left]) -> None:
+def _work(connection: Connection, blocks: list[range], job: Callable[[int], Left]) -> None:
     """A worker: the cards left for each block of seeds, one message per block. Ctrl-C is the
     parent's to answer (it stops the workers), not the worker's."""
     import signal

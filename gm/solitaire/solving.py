@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 from dataclasses import dataclass
+from typing import Any
 from collections.abc import Callable
 
 from gm.files import to_stderr
@@ -43,7 +44,7 @@ def solve_with_progress(deal: Deal, seed: int, max_states: int | None, voice: Vo
         progress.close()
 
 
-def solve_json(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Capped) -> dict:
+def solve_json(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Capped) -> dict[str, Any]:
     """`solve --json`: the same keys whether the search finished or was capped."""
     data = {"seed": seed, "rows": deal.rows, "capped": isinstance(outcome, Capped), "max_states": max_states}
     if isinstance(outcome, Capped):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from gm.text.lines import Voice
 from gm.ports import Line
@@ -25,13 +26,13 @@ def outlook(voice: Voice, result: Reading) -> str:
 
 
 def reading_lines(left: int, lang: str, rows: int,
-                  distribution: Mapping[int, int] | None = None) -> tuple[list[Line], dict]:
+                  distribution: Mapping[int, int] | None = None) -> tuple[list[Line], dict[str, Any]]:
     """The lines to say for `left` cards left of a `rows`-row pyramid, and the JSON form of the
     reading; with `distribution`, how it stands among those games (of the same layout)."""
     result = reading(left, rows)
     voice = Voice(lang)
     lines = [voice.line(f"solitaire.{result.key}", left=left, percent=result.percent)]
-    data: dict = {"left": left, "rows": rows, "reading": result.key, "percent": result.percent,
+    data: dict[str, Any] = {"left": left, "rows": rows, "reading": result.key, "percent": result.percent,
                   "outlook": outlook(voice, result), "text": lines[0].text}
     if distribution is not None:
         better, same = standing(left, distribution)
