@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import functools
 import importlib
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
-from gm.commands.common import GmApp, GmGroup
+from gm.commands.common import ClickCommand, ClickParameter, GmApp, GmGroup, HelpFormatter
+
+ParamCallback = Callable[[typer.Context, ClickParameter, Any], Any]
+"""A parameter's callback: (context, parameter, value) → the value."""
 
 GROUPS = {
     "werewolf": "gm.commands.werewolf",
@@ -28,7 +32,7 @@ class LazyGroups(GmGroup):
 
     _listing = False
 
-    def format_help(self, ctx: typer.Context, formatter) -> None:
+    def format_help(self, ctx: typer.Context, formatter: HelpFormatter) -> None:
         """`gm --help` lists each group by its help text alone: none of its commands is built."""
         self._listing = True
         try:
@@ -36,7 +40,7 @@ class LazyGroups(GmGroup):
         finally:
             self._listing = False
 
-    def resolve_command(self, ctx: typer.Context, args: list[str]):
+    def resolve_command(self, ctx: typer.Context, args: list[str]) -> tuple[str | None, ClickCommand | None, list[str]]:
         """As Typer's, whose "did you mean …?" knows only the commands built: the groups not yet
         imported are suggested too (`gm werwolf` → werewolf)."""
         try:
@@ -50,7 +54,7 @@ class LazyGroups(GmGroup):
                 error.message = f"{message.rstrip('.')}. Did you mean {', '.join(map(repr, matches))}?"
             raise
 
-    def get_command(self, ctx: typer.Context, name: str):
+    def get_command(self, ctx: typer.Context, name: str) -> ClickCommand | None:
         if name not in GROUPS:
             return super().get_command(ctx, name)
         sub = importlib.import_module(GROUPS[name]).app
@@ -58,7 +62,7 @@ class LazyGroups(GmGroup):
             return TyperGroup(name=name, help=sub.info.help)
         return _group(name)
 
-    def get_params(self, ctx: typer.Context):
+    def get_params(self, ctx: typer.Context) -> list[ClickParameter]:
         """The root's own options (--version, completion); completion for a shell gm cannot tell
         is refused in one line."""
         params = super().get_params(ctx)
@@ -70,7 +74,7 @@ class LazyGroups(GmGroup):
 
 
 @functools.cache
-def _group(name: str):
+def _group(name: str) -> ClickCommand:
     """The command group `name`, built from its Typer app once per process (a program calling
     gm's app many times, as the tests do, builds each group once)."""
     group = typer.main.get_command(importlib.import_module(GROUPS[name]).app)
@@ -81,9 +85,9 @@ def _group(name: str):
 COMPLETED_SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
 
-def _shell_checked(callback, option: str):
+def _shell_checked(callback: ParamCallback, option: str) -> ParamCallback:
     """`callback` of a completion option, run only when the shell is one completion is made for."""
-    def checked(ctx, param, value):
+    def checked(ctx: typer.Context, param: ClickParameter, value: Any) -> Any:
         if value and not isinstance(value, str) and not ctx.resilient_parsing:
             import shellingham
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import inspect
 import os
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, NoReturn
-from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from collections.abc import Callable, Iterable, Iterator
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -25,6 +25,13 @@ from gm.files import (EXIT_BROKEN_PIPE, json_text, os_error_key, printable, rich
 if TYPE_CHECKING:
     from gm.ports import Line
     from gm.speech.settings import SpeechSettings
+
+CommandFunction = TypeVar("CommandFunction", bound=Callable[..., Any])  # as Typer's decorator returns it
+# Click's classes, as Typer vendors them, have no public name (the context Typer makes has one,
+# typer.Context): gm holds a click command, parameter or help formatter as Any.
+ClickCommand = Any
+ClickParameter = Any
+HelpFormatter = Any
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 1
@@ -99,7 +106,7 @@ def print_json(data: Any) -> None:
 
 
 # -- usage errors and bugs ------------------------------------------------------------------------
-def _usage_line(error: Exception) -> str:
+def _usage_line(error: typer.TyperException) -> str:
     """A usage error as one lower-case line: "no such option '--bogus'"."""
     if hasattr(error, "possibilities"):  # an unknown option, with the options it may have meant
         text = f"no such option {error.option_name!r}"  # type: ignore[attr-defined]
@@ -111,7 +118,7 @@ def _usage_line(error: Exception) -> str:
         hint = error.param_hint or (param.get_error_hint() if param is not None else "")
         message = str(error.message).removeprefix("Value error, ")
         return f"{str(hint).replace(chr(39), '')}: {message}" if hint else message
-    text = error.format_message().strip().rstrip(".")  # type: ignore[attr-defined]
+    text = error.format_message().strip().rstrip(".")
     return text[:1].lower() + text[1:]
 
 
@@ -131,7 +138,7 @@ def _command_names(ctx: Any) -> list[str]:
     return names[::-1]
 
 
-def _usage_failure(error: Exception, ctx: Any) -> NoReturn:
+def _usage_failure(error: typer.TyperException, ctx: Any) -> NoReturn:
     path = _command_names(getattr(error, "ctx", None) or ctx)
     fail(f"{' '.join(path)}: {_usage_line(error)}" if path else _usage_line(error))
 
@@ -185,12 +192,12 @@ class _PlainAndOneLine:
         if self.help:  # paragraphs flow with the terminal's width; no line breaks mid-phrase
             self.help = "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(self.help).split("\n\n"))
 
-    def get_params(self, ctx):
-        params = super().get_params(ctx)  # with the help and completion options made on the way
+    def get_params(self, ctx: typer.Context) -> list[ClickParameter]:
+        params: list[ClickParameter] = super().get_params(ctx)  # with the help and completion options made on the way
         make_plain(params)
         return params
 
-    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+    def format_help(self, ctx: typer.Context, formatter: HelpFormatter) -> None:
         """The help page, drawn by rich: `gm --help | head -c 1` ends quietly (exit 141)."""
         rich_ends_quietly()
         super().format_help(ctx, formatter)
@@ -201,13 +208,16 @@ class _PlainAndOneLine:
             if page:
                 typer.echo(page, color=ctx.color)
             raise typer.Exit(0)
-        return super().parse_args(ctx, args)
+        rest: list[str] = super().parse_args(ctx, args)
+        return rest
 
-    def make_context(self, info_name, args, parent=None, **extra):
+    def make_context(self, info_name: str | None, args: list[str], parent: typer.Context | None = None,
+                     **extra: Any) -> typer.Context:
         with _one_line_errors(parent):
-            return super().make_context(info_name, args, parent=parent, **extra)
+            made: typer.Context = super().make_context(info_name, args, parent=parent, **extra)
+            return made
 
-    def invoke(self, ctx: typer.Context):
+    def invoke(self, ctx: typer.Context) -> Any:
         with _one_line_errors(ctx):
             return super().invoke(ctx)
 
@@ -229,6 +239,6 @@ class GmApp(typer.Typer):
         kwargs.setdefault("add_completion", False)
         super().__init__(**kwargs)
 
-    def command(self, *args: Any, **kwargs: Any):
+    def command(self, *args: Any, **kwargs: Any) -> Callable[[CommandFunction], CommandFunction]:
         kwargs.setdefault("cls", GmCommand)
         return super().command(*args, **kwargs)
