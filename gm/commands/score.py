@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import IO, TYPE_CHECKING, Annotated, NoReturn
 from collections.abc import Callable
 
 import typer
@@ -15,6 +15,14 @@ from gm.commands.options import COUNT, LANG, Json, Lang, Rate, Speech, VoiceId, 
 from gm.files import write_new_file
 from gm.text.numbers import whole_number
 from gm.speech.settings import SpeechSettings
+
+if TYPE_CHECKING:
+    from gm.ports import Speaker
+    from gm.score.journal import Journal
+    from scorer.humalien import Event, Match, State
+
+MakeEvent = Callable[["State"], "Event"]
+"""An event made from the fresh state under the journal lock."""
 
 app = GmApp(
     help="Keep a Humalien (ザ・ヒューメイリアン) match: 3 games, two players.\n\n"
@@ -30,7 +38,7 @@ class CountCommand(GmCommand):
     """A command taking counts: -1 is a count out of range (said with its range), not an unknown
     option (it reaches the count's parser as −1, the minus sign click does not take for an option)."""
 
-    def parse_args(self, ctx, args):
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, ["−" + arg[1:] if _negative(arg) else arg for arg in args])
 
 
@@ -39,7 +47,7 @@ def _negative(arg: str) -> bool:
 LEFT_RANGE = "1–30: 10 in hand + 20 in stock, less the cards they played; at most 10 once their stock is gone"
 
 
-def _journal(file: Path | None):
+def _journal(file: Path | None) -> Journal:
     """The journal `--file` (or $GM_SCORE_FILE, which a shell leaves as written: "~/score.jsonl" is
     in the home folder) names, else the default one."""
     from gm.score.journal import Journal, default_path
@@ -48,7 +56,7 @@ def _journal(file: Path | None):
 
 
 def _speaker(lang: str, speech: str, voice: str | None = None, rate: int | None = None,
-             volume: float | None = None):
+             volume: float | None = None) -> Speaker:
     """Check the language and open the speaker before anything is written."""
     from gm.text.lines import Voice
     from gm.speech.speakers import open_speaker
@@ -58,7 +66,7 @@ def _speaker(lang: str, speech: str, voice: str | None = None, rate: int | None 
         return open_speaker(SpeechSettings(lang=lang, speech=speech, voice=voice, rate=rate, volume=volume))
 
 
-def _record(file: Path | None, make: Callable, as_json: bool, lang: str, speech: str) -> None:
+def _record(file: Path | None, make: MakeEvent, as_json: bool, lang: str, speech: str) -> None:
     """Append one event (built from the fresh state under the journal lock), then report it."""
     from gm.score.render import change_dict, change_lines, voice_for
 
@@ -74,14 +82,14 @@ def _record(file: Path | None, make: Callable, as_json: bool, lang: str, speech:
 
 
 def _scored(verb: str, player: str, count: int | None = None, keep_stock: bool = False,
-            won: int | None = None) -> Callable:
+            won: int | None = None) -> MakeEvent:
     """The event of a scoring verb, made from the fresh state under the journal lock."""
     from gm.score.entry import scored
 
     return lambda state: scored(verb, state, player, count, keep_stock=keep_stock, won=won)
 
 
-def _taken_back(verb: str) -> Callable:
+def _taken_back(verb: str) -> MakeEvent:
     """An undo or a redo (the journal's fold says what it takes back or puts back)."""
     from scorer.humalien.events import Redo, Undo
 
@@ -205,7 +213,7 @@ def redo(file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Sp
     _record(file, _taken_back("redo"), as_json, lang, speech)
 
 
-def _loaded_match(file: Path | None, lang: str = "en"):
+def _loaded_match(file: Path | None, lang: str = "en") -> Match:
     """The journal's current match; a one-line refusal in `lang` when it cannot be read or holds none."""
     journal = _journal(file)
     with input_errors(lang):
@@ -222,7 +230,7 @@ def _no_match(path: Path, lang: str = "en") -> NoReturn:
                                path=str(path))))
 
 
-def print_sheet(match, lang: str) -> None:
+def print_sheet(match: Match, lang: str) -> None:
     """The sheet with its words in `lang` (the voice pack's `score.sheet` table)."""
     from rich.console import Console
 
@@ -239,18 +247,22 @@ def show(file: File = None, as_json: Json = False, lang: Lang = LANG,
              "--match", metavar="N", parser=whole_in(1, None),
              help="An earlier match, by its number in `gm score matches`.")] = None) -> None:
     """The score sheet: games × players, multipliers, totals, a bar per game."""
-    match = _loaded_match(file, lang) if number is None else _kept_match(file, number, lang).sheet
+    match = _loaded_match(file, lang) if number is None else _kept_sheet(file, number, lang)
     if as_json:
         print_json(match.to_dict())
     else:
         print_sheet(match, lang)
 
 
-def _kept_match(file: Path | None, number: int, lang: str = "en"):
+def _kept_sheet(file: Path | None, number: int, lang: str = "en") -> Match:
+    """The last sheet of match `number` (every match `one` gives was played, and has one)."""
     from gm.score.matches import one
 
     with input_errors(lang):
-        return one(_journal(file).matches(sheets=True), number)
+        sheet = one(_journal(file).matches(sheets=True), number).sheet
+    if sheet is None:
+        raise LookupError(f"match {number} has no sheet")  # a bug: the fold gives each match played its sheet
+    return sheet
 
 
 LISTED = 50  # the most recent matches `gm score matches` lists unless given --all
@@ -305,6 +317,7 @@ def export(output: Annotated[Path | None, typer.Option(
     from gm.score.render import write_csv
 
     match = _loaded_match(file)
+    write: Callable[[IO[str]], object]
     if as_json:
         text = json.dumps(match.to_dict(), ensure_ascii=False, indent=2) + "\n"
         write = lambda out: out.write(text)  # noqa: E731
@@ -329,7 +342,7 @@ def play(file: File = None, lang: Lang = LANG, speech: Speech = "on", voice: Voi
 
     journal = _journal(file)
     speaker = _speaker(lang, speech, voice, rate, volume)
-    echo = lambda text: print(text, flush=True)  # noqa: E731
+    echo: Callable[[str], None] = lambda text: print(text, flush=True)  # noqa: E731
     try:
         with input_errors():
             run(journal, speaker, lang, typed_lines(sys.stdin, echo, journal), echo,

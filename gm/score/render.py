@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import csv
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any
 
 from gm.text.lines import Voice
 from gm.ports import Line
@@ -193,7 +193,7 @@ def csv_cell(value: object) -> object:
     return f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
 
 
-def write_csv(match: Match, out: TextIO) -> None:
+def write_csv(match: Match, out: IO[str]) -> None:
     """The sheet as CSV: one row per game, then the totals. A name like `@SUM(1+1)` stays text."""
     writer = csv.writer(out, lineterminator="\n")
     rows: list[list[object]] = [["game", *match.players, "multiplier", "ended_by", "how"]]
