@@ -89,7 +89,7 @@ def plain_kind(param: Any) -> type | None:
     descriptor = getattr(param, "type_descriptor", None)
     if descriptor is None or param.multiple or param.nargs != 1:
         return None
-    kind = descriptor.annotation
+    kind: type = descriptor.annotation
     info = descriptor.parameter_info
     if info.parser is not None:
         return kind

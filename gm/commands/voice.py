@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -18,6 +18,9 @@ from gm.speech.settings import SpeechSettings
 from voices import LANGUAGES, default_language
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from gm.hearing.models import ModelFile
     from gm.speech.readiness import Readiness
     from gm.text.lines import Voice
 
@@ -172,7 +175,7 @@ def model_command(
                           missing=", ".join(missing) or voice.text("voice.model.none_missing")))
 
 
-def _no_model(voice, lang: str, json_out: bool) -> None:
+def _no_model(voice: Voice, lang: str, json_out: bool) -> None:
     """`gm voice model` where `lang` has no model: where to get one."""
     from gm.hearing import models
     from gm.hearing.model_loading import MODEL_ENV
@@ -188,7 +191,8 @@ def _no_model(voice, lang: str, json_out: bool) -> None:
         typer.echo(f"  {code}: {how}")
 
 
-def _get_model(lang: str, table, voice, json_out: bool, url: str | None = None) -> None:
+def _get_model(lang: str, table: Mapping[str, ModelFile], voice: Voice, json_out: bool,
+               url: str | None = None) -> None:
     """`gm voice model --get LANG`: download, check and install (en, ja); say how (ko)."""
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
@@ -308,7 +312,7 @@ def check_command(
     typer.echo(words.text("voice.check.heard", text=heard or words.text("voice.check.nothing")))
 
 
-def _device(device: str | None, devices: list[dict], words: Voice) -> int | str | None:
+def _device(device: str | None, devices: list[dict[str, Any]], words: Voice) -> int | str | None:
     """The input device `--device` names: an index among `devices` (refused otherwise), or a name."""
     index = input_device(device)
     if not isinstance(index, int):

@@ -105,12 +105,11 @@ def play(
     from gm.hearing.keyboard import AnswersExhausted
     from gm.text.lines import Voice
     from gm.hearing.voice import open_asker, open_controls
-    from gm.night.context import NightContext
+    from gm.night.context import NightContext, NightStopped
     from gm.night.evening import run_evening
     from gm.hearing.model_loading import listener_name
     from gm.night.groups import GroupFile, default_group
     from gm.night.log import NightLog, check_log, new_log_path
-    from gm.night.runner import NightStopped
     from gm.night.screen import NightScreen, wanted
     from gm.night.terminal import KeyControls, LiveCountdown
     from gm.speech.speakers import open_speaker
