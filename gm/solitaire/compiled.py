@@ -32,7 +32,8 @@ def caching_numba() -> ModuleType:
     from numba.core.config import reload_config
 
     reload_config()  # numba imported before this: it reads the cache directory now
-    return numba
+    module: ModuleType = numba  # untyped: mypy reads numba as Any (pyproject.toml)
+    return module
 
 
 Progress = Callable[[str, int, int], None]
