@@ -86,16 +86,23 @@ def _deck(players: int, counts: Mapping[Card, int], variant: Variant | None) -> 
     return Deck(players, MappingProxyType(ordered), graveyard_size(players), variant)
 
 
+def _regulation(players: int, variant: str | None) -> Variant | None:
+    """The 6-player regulation `variant` names (HW-R1), None for the standard deck."""
+    if variant is None:
+        return None
+    if variant not in BY_NAME:
+        raise DeckError(f"HW-R1: unknown variant {variant!r} (variants: {', '.join(VARIANTS)})", "unknown_variant",
+                        variant=variant, variants=VARIANTS)
+    if players != 6:
+        raise DeckError(f"HW-R1: the {variant} variant is for 6 players only, not {players}", "variant_players",
+                        variant=variant, players=players)
+    return BY_NAME[variant]
+
+
 def standard_deck(players: int, variant: str | None = None, swap_ins: Sequence[str] = ()) -> Deck:
     """The rulebook's deck for `players`, optionally a 6-player variant and swap-ins (HW-R1)."""
     _check_players(players, "HW-R1")
-    if variant is not None and variant not in BY_NAME:
-        raise DeckError(f"HW-R1: unknown variant {variant!r} (variants: {', '.join(VARIANTS)})", "unknown_variant",
-                        variant=variant, variants=VARIANTS)
-    regulation = None if variant is None else BY_NAME[variant]
-    if variant is not None and players != 6:
-        raise DeckError(f"HW-R1: the {variant} variant is for 6 players only, not {players}", "variant_players",
-                        variant=variant, players=players)
+    regulation = _regulation(players, variant)
     villagers, specials = _BASE[players]
     counts = Counter(specials)
     if regulation is not None and regulation.card is not None:
