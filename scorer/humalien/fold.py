@@ -50,33 +50,27 @@ class Step(NamedTuple):
 
     @property
     def ended_game(self) -> int | None:
-        """The game this event ended (a finish or foul finish), else None."""
-        event = self.event
-        ends = isinstance(event, (Finish, Foul)) or isinstance(event, AngelCut) and event.opponent_left is not None
-        return self.before.game if ends and self.before is not None else None
+        """The game this event ended (a finish or foul finish), else None: a game that had
+        ended before it took no event, so it ended here if it has ended now."""
+        before = self.before
+        if before is None or isinstance(self.event, NewMatch) or self.after.games[before.game - 1].ended_by is None:
+            return None
+        return before.game
 
     @property
     def awards(self) -> tuple[Award, ...]:
         """Who scored what with this event (none for a new match)."""
         event, before, after = self.event, self.before, self.after
-        if isinstance(event, NewMatch) or before is None:
+        if before is None or isinstance(event, NewMatch):
             return ()
-        scorer = before.opponent(event.player) if isinstance(event, Foul) else event.player
+        rule = RULES[type(event)]
+        scorer = before.opponent(event.player) if rule.by_opponent else event.player
         i = before.index(scorer)
         g = before.game
         total = after.totals[i]
-        multiplier = after.games[g - 1].multiplier
         award = Award(player=scorer, how=kind_of(event), points=total - before.totals[i], total=total,
-                      game=g, count=RULES[type(event)].counted(event), multiplier=multiplier)
-        if isinstance(event, SixSixSix) and event.piles:  # its forced flow scored too: said apart
-            skulls = 3 * g
-            return (replace(award, points=skulls, total=before.totals[i] + skulls),
-                    Award(scorer, Kind.FLOW, event.piles, total, g, event.piles, multiplier))
-        if isinstance(event, AngelCut) and event.opponent_left is not None:  # and the finish it made
-            cut = ANGEL_CUT_POINTS if event.piles is None else event.piles
-            return (replace(award, points=cut, total=before.totals[i] + cut),
-                    Award(scorer, Kind.FINISH, award.points - cut, total, g, event.opponent_left, multiplier))
-        return (award,)
+                      game=g, count=rule.counted(event), multiplier=after.games[g - 1].multiplier)
+        return (award,) if rule.parts is None else rule.parts(award, event, before.totals[i])
 
 
 Stack = tuple[Step, "Stack"] | None
@@ -307,22 +301,45 @@ def _foul(turn: _Turn, event: Foul) -> int:
     return turn.finish(event.winner_left, "winner's own cards left", "foul finish", Kind.FOUL)
 
 
+def _six_six_six_parts(award: Award, event: SixSixSix, before: int) -> tuple[Award, ...]:
+    """A 666 with its forced flow: the skull points and the flow, said apart."""
+    if not event.piles:
+        return (award,)
+    skulls = 3 * award.game
+    return (replace(award, points=skulls, total=before + skulls),
+            Award(award.player, Kind.FLOW, event.piles, award.total, award.game, event.piles, award.multiplier))
+
+
+def _angel_cut_parts(award: Award, event: AngelCut, before: int) -> tuple[Award, ...]:
+    """An Angel Cut that won the game at once: the cut's flow and the finish it made, said apart."""
+    if event.opponent_left is None:
+        return (award,)
+    cut = ANGEL_CUT_POINTS if event.piles is None else event.piles
+    return (replace(award, points=cut, total=before + cut),
+            Award(award.player, Kind.FINISH, award.points - cut, award.total, award.game, event.opponent_left,
+                  award.multiplier))
+
+
 class Rule(NamedTuple):
     """What an event does to the sheet: its scoring step (the points it gives, the game's counts
-    changed on the turn), and what its award counted (empty piles, cards in the play, cards left)."""
+    changed on the turn), what its award counted (empty piles, cards in the play, cards left),
+    whether the opponent scores it (a foul finish), and how its award splits in the parts said
+    apart (`parts`: the award, the event, the scorer's total before it)."""
 
     step: Callable[[_Turn, Any], int]
     counted: Callable[[Any], int | None]
+    by_opponent: bool = False
+    parts: Callable[[Award, Any, int], tuple[Award, ...]] | None = None
 
 
 RULES: Mapping[type, Rule] = {
     Flow: Rule(_flow, lambda event: event.piles),
     Skull: Rule(_skull, lambda event: event.cards),
-    SixSixSix: Rule(_six_six_six, lambda event: 3),
+    SixSixSix: Rule(_six_six_six, lambda event: 3, parts=_six_six_six_parts),
     GodIsland: Rule(_god_island, lambda event: None),
-    AngelCut: Rule(_angel_cut, lambda event: event.piles),
+    AngelCut: Rule(_angel_cut, lambda event: event.piles, parts=_angel_cut_parts),
     Finish: Rule(_finish, lambda event: event.opponent_left),
-    Foul: Rule(_foul, lambda event: event.winner_left),
+    Foul: Rule(_foul, lambda event: event.winner_left, by_opponent=True),
 }
 
 
