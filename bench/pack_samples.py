@@ -87,7 +87,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str, names: tu
         "flip": voice.text("solitaire.moves.names.fire"), "special": voice.text("solitaire.moves.names.owl"),
         "set_aside": voice.text("solitaire.moves.names.water"), "rank": count,
         "element": voice.text("solitaire.moves.names.earth"), "moves": count,
-        "states": "1,024",
+        "states": "1,024", "specials": "['owl']", "same": count,
         "pile_word": "piles", "boxes": "one box has only four Owls",
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,

@@ -96,7 +96,7 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "night.wav", "whisper", "Whisper", "listener", "NAME", "screen",
                                     "v", "r", "model", "PLAYER", "PILES", "CARDS", "LEFT", "abandon", "undo",
                                     "flow", "foul", "keep-stock", "angel-cut", "won", "HU-R6",
-                                    "HW-R1", "HW-R2", "HW-R4", "HW-R7", "HW-R8", "JSON", "werewolf", "play",
+                                    "HW-R1", "HW-R2", "HW-R4", "HW-R7", "HW-R8", "SS-R5", "JSON", "werewolf", "play",
                                     "evening.json",
                                     "winning", "side", "winners", "nights", "group",  # Half Werewolf refusals
                                     # keys to press, commands, arguments, rulings
@@ -110,7 +110,7 @@ def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
                                     "url", "LANG", "device", "answers", "greedy", "omniscient", "ja", "ko",  # options
                                     "speech", "on", "off", "wav",  # --speech and its values
                                     "WAV", "PCM", "GB",  # a WAV file gm cannot hear
-                                    "fire", "water", "max-states",  # the sample cards' values, an option
+                                    "fire", "water", "owl", "max-states",  # the sample cards' values, an option
                                     "judge", "file", "FILE", "Ctrl-D", "Ctrl-C", "ready"}  # judge --file, keys
     for lang in ("en", "ja", "ko"):
         for line in samples.lines(lang):

@@ -91,9 +91,9 @@ def _scored(verb: str, player: str, count: int | None = None, keep_stock: bool =
 
 def _taken_back(verb: str) -> MakeEvent:
     """An undo or a redo (the journal's fold says what it takes back or puts back)."""
-    from scorer.humalien.events import Redo, Undo
+    from gm.score.entry import build
 
-    return lambda state: Undo() if verb == "undo" else Redo()
+    return lambda state: build(verb, (), state)
 
 
 @app.command()

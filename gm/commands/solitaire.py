@@ -91,7 +91,7 @@ def simulate(
 
     if policy not in POLICY_NAMES:
         fail(_words().text("errors.voice.policy", policy=policy))
-    with input_errors():
+    with input_errors(_words().lang):
         pyramid(rows)
         check_seed(seed)
     if policy == "omniscient":
@@ -201,7 +201,7 @@ def solve(
     from gm.solitaire.solving import long_search_note, solve_json, solve_lines, solve_with_progress
     from scorer.solitaire.deal import deal_from_seed
 
-    with input_errors():
+    with input_errors(_words().lang):
         deal = deal_from_seed(seed, rows)
     _prepare_solver()
     words = _words()
@@ -230,7 +230,7 @@ def play(
     from gm.speech.speakers import open_speaker
     from scorer.solitaire.deal import deal_from_seed
 
-    with input_errors():
+    with input_errors(lang):
         deal = deal_from_seed(random.SystemRandom().randrange(10**9) if seed is None else seed, rows)
         speaker = open_speaker(SpeechSettings(lang, speech, voice, rate, volume))
     try:

@@ -18,6 +18,7 @@ from dataclasses import replace
 from gm.night.context import NightContext
 from gm.ports import Line
 from gm.table.questions import ByName
+from scorer.werewolf.cards import Card
 from scorer.werewolf.tally import GRAVEYARD, BadTotal, Outcome, Round, TallyError, count_round, outcome, \
     roll_call_round, vote_bounds
 
@@ -175,7 +176,7 @@ def _round(ctx: NightContext, candidates: list[str], number: int, first: Round |
 
 def run_vote(ctx: NightContext) -> Outcome:
     """Run the vote and its runoff; announce the execution, the graveyard, or the panic."""
-    four = len(ctx.players) == 4 and ctx.deck.has("traitor")
+    four = len(ctx.players) == 4 and ctx.deck.has(Card.TRAITOR)
     # 4人プレイの場合、裏切り者に投票権はない; 4人プレイ時に裏切り人狼が登場した場合、そのプレイヤーは
     # 投票権を持つ: both are said, in one short line when everyone points at once
     if ctx.roll_call:
@@ -187,7 +188,7 @@ def run_vote(ctx: NightContext) -> Outcome:
         ctx.say("werewolf.vote.intro")
         if four:
             ctx.say("werewolf.vote.four_players")
-    if ctx.deck.has("magician"):  # 魔術師によって人狼陣営に変わったプレイヤーは、投票権を持ちません
+    if ctx.deck.has(Card.MAGICIAN):  # 魔術師によって人狼陣営に変わったプレイヤーは、投票権を持ちません
         ctx.say("werewolf.vote.magician_turned")
     candidates = [*ctx.players, GRAVEYARD]
     first = _round(ctx, candidates, 1)

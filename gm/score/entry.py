@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from scorer.humalien.errors import NoMatch, ScoreError
 from scorer.humalien.events import (
-    AngelCut, Event, Finish, Flow, Foul, GodIsland, NewMatch, Redo, SixSixSix, Skull, Undo,
+    AngelCut, Event, Finish, Flow, Foul, GodIsland, NewMatch, Redo, Scoring, SixSixSix, Skull, Undo,
 )
 from scorer.humalien.fold import State
 from scorer.humalien.sheet import Match, resolve_player
@@ -39,15 +39,52 @@ class Arg:
 
 
 @dataclass(frozen=True)
+class Said:
+    """What a scoring verb was given: the player (a name of the match), the count typed (its
+    PILES, CARDS or LEFT; None when left out), --keep-stock, --won's LEFT, the player's empty
+    piles as last recorded this game, and the verb's usage (said when LEFT is missing)."""
+
+    player: str
+    count: int | None
+    keep_stock: bool
+    won: int | None
+    recorded_piles: int
+    usage: str
+
+    def piles(self) -> int:
+        """PILES as given, else the player's empty piles as last recorded this game."""
+        return self.count if self.count is not None else self.recorded_piles
+
+    def left(self) -> int:
+        """LEFT, which the verb needs."""
+        if self.count is None:
+            raise BadEntry(f"usage: {self.usage}", "usage", usage=self.usage)
+        return self.count
+
+
+@dataclass(frozen=True)
 class Verb:
     """A command of `gm score play` (and of `gm score`): its arguments, flags and aliases; what it
-    does is in the voice packs (`score.help.<name>`). `scoring` verbs append an event."""
+    does is in the voice packs (`score.help.<name>`). A scoring verb carries its `event`, made from
+    what was said; `entry` makes the event a typed entry appends (None: the verb appends nothing);
+    `flagless`: the refusal of a count typed without the flag that takes it."""
 
     name: str
     args: tuple[Arg, ...] = ()
     flags: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
-    scoring: bool = False
+    event: Callable[[Said], Scoring] | None = None
+    entry: Callable[[Verb, Sequence[str], State], Event] | None = None
+    flagless: Callable[[], BadEntry] | None = None
+
+    @property
+    def scoring(self) -> bool:
+        return self.event is not None
+
+    @property
+    def count_flag(self) -> str | None:
+        """The flag its count (PILES, CARDS or LEFT) is typed after; None: typed after PLAYER."""
+        return next((arg.flag for arg in self.args if arg.kind == ArgKind.COUNT and arg.flag != WON), None)
 
     def args_with(self, flags: Collection[str]) -> tuple[Arg, ...]:
         """The arguments taken when `flags` are given."""
@@ -77,19 +114,75 @@ KEEP_STOCK = "--keep-stock"
 WON = "--won"
 _PLAYER = Arg("PLAYER", ArgKind.PLAYER)
 
+
+class BadEntry(ScoreError):
+    """A typed entry that names no verb, or has the wrong arguments."""
+
+
+def _angel_cut_piles() -> BadEntry:
+    return BadEntry(f"angel-cut takes PILES only with {KEEP_STOCK} "
+                    "(a discarded stock leaves all 5 piles empty)", "angel_cut_piles")
+
+
+def _angel_cut(said: Said) -> AngelCut:
+    if said.count is not None and not said.keep_stock:
+        raise _angel_cut_piles()
+    return AngelCut(said.player, said.piles() if said.keep_stock else None, said.won)
+
+
+def _scoring_entry(spec: Verb, args: Sequence[str], state: State) -> Event:
+    """The event of a scoring verb from its typed words: PLAYER, then its counts and flags."""
+    match_of(state)
+    groups = _grouped(spec, args)
+    flags = [flag for flag in groups if flag is not None]
+    if spec.flagless is not None and not flags and len(groups[None]) > 1:
+        raise spec.flagless()
+    typed = _typed(spec, groups, flags)
+    player = next(text for arg, text in typed if arg.kind == ArgKind.PLAYER)
+    counts = {arg.flag: parse_count(text, arg.name) for arg, text in typed if arg.kind == ArgKind.COUNT}
+    return scored(spec.name, state, player, counts.get(spec.count_flag), keep_stock=KEEP_STOCK in flags,
+                  won=counts.get(WON))
+
+
+def _typed(spec: Verb, groups: Mapping[str | None, Sequence[str]], flags: Sequence[str]) -> list[tuple[Arg, str]]:
+    """Each word with the argument it gives: as many as each flag (or none) takes."""
+    typed: list[tuple[Arg, str]] = []
+    for flag, words in groups.items():
+        wanted = [arg for arg in spec.args if arg.flag == flag]
+        needed = sum(1 for arg in wanted if not arg.optional)
+        if not needed <= len(words) <= len(wanted):
+            usage = spec.synopsis(flags)
+            raise BadEntry(f"usage: {usage}", "usage", usage=usage)
+        typed += zip(wanted, words)
+    return typed
+
+
+def _new_entry(spec: Verb, args: Sequence[str], state: State) -> Event:
+    given = {a for a in args if a.startswith("--")}
+    if given - set(spec.flags):
+        raise BadEntry(f"usage: {spec.usage()}", "usage", usage=spec.usage())
+    return new_match([a for a in args if not a.startswith("--")], "--remote" in given, "--abandon" in given)
+
+
 VERB_TABLE: tuple[Verb, ...] = (
-    Verb("new", (Arg("ALICE", ArgKind.NAME), Arg("BOB", ArgKind.NAME)), ("--remote", "--abandon")),
-    Verb("flow", (_PLAYER, Arg("PILES", ArgKind.COUNT, optional=True)), aliases=("f",), scoring=True),
-    Verb("skull", (_PLAYER, Arg("CARDS", ArgKind.COUNT, optional=True)), aliases=("s",), scoring=True),
-    Verb("666", (_PLAYER, Arg("PILES", ArgKind.COUNT, optional=True)), aliases=("6",), scoring=True),
-    Verb("god-island", (_PLAYER,), aliases=("g", "god"), scoring=True),
+    Verb("new", (Arg("ALICE", ArgKind.NAME), Arg("BOB", ArgKind.NAME)), ("--remote", "--abandon"), entry=_new_entry),
+    Verb("flow", (_PLAYER, Arg("PILES", ArgKind.COUNT, optional=True)), aliases=("f",),
+         event=lambda said: Flow(said.player, said.piles()), entry=_scoring_entry),
+    Verb("skull", (_PLAYER, Arg("CARDS", ArgKind.COUNT, optional=True)), aliases=("s",),
+         event=lambda said: Skull(said.player, 1 if said.count is None else said.count), entry=_scoring_entry),
+    Verb("666", (_PLAYER, Arg("PILES", ArgKind.COUNT, optional=True)), aliases=("6",),
+         event=lambda said: SixSixSix(said.player, said.piles()), entry=_scoring_entry),
+    Verb("god-island", (_PLAYER,), aliases=("g", "god"),
+         event=lambda said: GodIsland(said.player), entry=_scoring_entry),
     Verb("angel-cut", (_PLAYER, Arg("PILES", ArgKind.COUNT, optional=True, flag=KEEP_STOCK),
                        Arg("LEFT", ArgKind.COUNT, flag=WON)), (KEEP_STOCK, WON),
-         aliases=("a", "angel", "ac"), scoring=True),
-    Verb("finish", (_PLAYER, Arg("LEFT", ArgKind.COUNT)), aliases=("fi",), scoring=True),
-    Verb("foul", (_PLAYER, Arg("LEFT", ArgKind.COUNT)), aliases=("fo",), scoring=True),
-    Verb("undo", aliases=("u",)),
-    Verb("redo", aliases=("r",)),
+         aliases=("a", "angel", "ac"), event=_angel_cut, entry=_scoring_entry, flagless=_angel_cut_piles),
+    Verb("finish", (_PLAYER, Arg("LEFT", ArgKind.COUNT)), aliases=("fi",),
+         event=lambda said: Finish(said.player, said.left()), entry=_scoring_entry),
+    Verb("foul", (_PLAYER, Arg("LEFT", ArgKind.COUNT)), aliases=("fo",),
+         event=lambda said: Foul(said.player, said.left()), entry=_scoring_entry),
+    Verb("undo", aliases=("u",), entry=lambda spec, args, state: Undo()),
+    Verb("redo", aliases=("r",), entry=lambda spec, args, state: Redo()),
     Verb("show"),
     Verb("say"),
     Verb("help", aliases=("?",)),
@@ -98,10 +191,6 @@ VERB_TABLE: tuple[Verb, ...] = (
 VERBS_BY_NAME = {verb.name: verb for verb in VERB_TABLE}
 VERBS = tuple(VERBS_BY_NAME)
 ALIASES = {alias: verb.name for verb in VERB_TABLE for alias in verb.aliases}
-
-
-class BadEntry(ScoreError):
-    """A typed entry that names no verb, or has the wrong arguments."""
 
 
 def resolve_verb(text: str, words: Mapping[str, str] | None = None) -> str:
@@ -181,37 +270,11 @@ def new_match(names: Sequence[str], remote: bool = False, abandon: bool = False)
 
 
 def build(verb: str, args: Sequence[str], state: State) -> Event:
-    """The event for a scoring verb (or undo/redo) and its typed arguments, against `state`."""
-    if verb == "undo":
-        return Undo()
-    if verb == "redo":
-        return Redo()
+    """The event a typed entry of `verb` (a scoring verb, new, undo or redo) appends, against `state`."""
     spec = VERBS_BY_NAME.get(verb)
-    if spec is not None and verb == "new":
-        given = {a for a in args if a.startswith("--")}
-        if given - set(spec.flags):
-            raise BadEntry(f"usage: {spec.usage()}", "usage", usage=spec.usage())
-        return new_match([a for a in args if not a.startswith("--")], "--remote" in given, "--abandon" in given)
-    if spec is None or not spec.scoring:
+    if spec is None or spec.entry is None:
         raise BadEntry(f"{verb!r} is not a scoring command", "not_scoring", command=verb)
-    match_of(state)
-    groups = _grouped(spec, args)
-    flags = [flag for flag in groups if flag is not None]
-    if verb == "angel-cut" and not flags and len(groups[None]) > 1:
-        raise BadEntry(f"angel-cut takes PILES only with {KEEP_STOCK} "
-                       "(a discarded stock leaves all 5 piles empty)", "angel_cut_piles")
-    typed: list[tuple[Arg, str]] = []
-    for flag, words in groups.items():
-        wanted = [arg for arg in spec.args if arg.flag == flag]
-        needed = sum(1 for arg in wanted if not arg.optional)
-        if not needed <= len(words) <= len(wanted):
-            usage = spec.synopsis(flags)
-            raise BadEntry(f"usage: {usage}", "usage", usage=usage)
-        typed += zip(wanted, words)
-    player = next(text for arg, text in typed if arg.kind == ArgKind.PLAYER)
-    counts = {arg.flag: parse_count(text, arg.name) for arg, text in typed if arg.kind == ArgKind.COUNT}
-    count = counts.get(KEEP_STOCK if verb == "angel-cut" else None)
-    return scored(verb, state, player, count, keep_stock=KEEP_STOCK in flags, won=counts.get(WON))
+    return spec.entry(spec, args, state)
 
 
 def scored(verb: str, state: State, player: str, count: int | None = None, *, keep_stock: bool = False,
@@ -222,29 +285,7 @@ def scored(verb: str, state: State, player: str, count: int | None = None, *, ke
     cut wins the game."""
     match = match_of(state)
     name = resolve_player(match, player)
-
-    def piles() -> int:
-        """PILES as given, else the player's empty piles as last recorded this game."""
-        return count if count is not None else match.current.piles[match.index(name)]
-
-    if verb == "flow":
-        return Flow(name, piles())
-    if verb == "skull":
-        return Skull(name, 1 if count is None else count)
-    if verb == "666":
-        return SixSixSix(name, piles())
-    if verb == "god-island":
-        return GodIsland(name)
-    if verb == "angel-cut":
-        if count is not None and not keep_stock:
-            raise BadEntry(f"angel-cut takes PILES only with {KEEP_STOCK} "
-                           "(a discarded stock leaves all 5 piles empty)", "angel_cut_piles")
-        return AngelCut(name, piles() if keep_stock else None, won)
-    if count is None:
-        usage = VERBS_BY_NAME[verb].usage()
-        raise BadEntry(f"usage: {usage}", "usage", usage=usage)
-    if verb == "finish":
-        return Finish(name, count)
-    if verb == "foul":
-        return Foul(name, count)
-    raise BadEntry(f"{verb!r} is not a scoring command", "not_scoring", command=verb)
+    spec = VERBS_BY_NAME.get(verb)
+    if spec is None or spec.event is None:
+        raise BadEntry(f"{verb!r} is not a scoring command", "not_scoring", command=verb)
+    return spec.event(Said(name, count, keep_stock, won, match.current.piles[match.index(name)], spec.usage()))

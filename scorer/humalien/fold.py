@@ -7,8 +7,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import NamedTuple
-from collections.abc import Iterable
+from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Mapping
 
 from scorer.humalien.errors import (
     BadPlayers, CountOutOfRange, Impossible, MatchInProgress, MatchOver, NoMatch, NothingToRedo,
@@ -50,48 +50,27 @@ class Step(NamedTuple):
 
     @property
     def ended_game(self) -> int | None:
-        """The game this event ended (a finish or foul finish), else None."""
-        event = self.event
-        ends = isinstance(event, (Finish, Foul)) or isinstance(event, AngelCut) and event.opponent_left is not None
-        return self.before.game if ends and self.before is not None else None
+        """The game this event ended (a finish or foul finish), else None: a game that had
+        ended before it took no event, so it ended here if it has ended now."""
+        before = self.before
+        if before is None or isinstance(self.event, NewMatch) or self.after.games[before.game - 1].ended_by is None:
+            return None
+        return before.game
 
     @property
     def awards(self) -> tuple[Award, ...]:
         """Who scored what with this event (none for a new match)."""
         event, before, after = self.event, self.before, self.after
-        if isinstance(event, NewMatch) or before is None:
+        if before is None or isinstance(event, NewMatch):
             return ()
-        scorer = before.opponent(event.player) if isinstance(event, Foul) else event.player
+        rule = RULES[type(event)]
+        scorer = before.opponent(event.player) if rule.by_opponent else event.player
         i = before.index(scorer)
         g = before.game
         total = after.totals[i]
-        multiplier = after.games[g - 1].multiplier
         award = Award(player=scorer, how=kind_of(event), points=total - before.totals[i], total=total,
-                      game=g, count=_counted(event), multiplier=multiplier)
-        if isinstance(event, SixSixSix) and event.piles:  # its forced flow scored too: said apart
-            skulls = 3 * g
-            return (replace(award, points=skulls, total=before.totals[i] + skulls),
-                    Award(scorer, Kind.FLOW, event.piles, total, g, event.piles, multiplier))
-        if isinstance(event, AngelCut) and event.opponent_left is not None:  # and the finish it made
-            cut = ANGEL_CUT_POINTS if event.piles is None else event.piles
-            return (replace(award, points=cut, total=before.totals[i] + cut),
-                    Award(scorer, Kind.FINISH, award.points - cut, total, g, event.opponent_left, multiplier))
-        return (award,)
-
-
-def _counted(event: Doing) -> int | None:
-    """What a scoring event counted: empty piles, cards in the play, or cards left."""
-    if isinstance(event, (Flow, AngelCut)):
-        return event.piles
-    if isinstance(event, Skull):
-        return event.cards
-    if isinstance(event, SixSixSix):
-        return 3
-    if isinstance(event, Finish):
-        return event.opponent_left
-    if isinstance(event, Foul):
-        return event.winner_left
-    return None
+                      game=g, count=rule.counted(event), multiplier=after.games[g - 1].multiplier)
+        return (award,) if rule.parts is None else rule.parts(award, event, before.totals[i])
 
 
 Stack = tuple[Step, "Stack"] | None
@@ -146,7 +125,8 @@ def _new_match(match: Match | None, event: NewMatch) -> Match:
 
 def _score(match: Match | None, event: Scoring, strict: bool) -> Match:
     """The sheet after a scoring event (a ScoreError if the event cannot happen now; with
-    `strict`, also if the cards cannot produce it: HU-R6)."""
+    `strict`, also if the cards cannot produce it: HU-R6). The event's own step is its row in
+    `RULES`."""
     if match is None:
         raise NoMatch(f"no match to score {kind_of(event)} for {event.player!r}: start one with `new`", "no_match_for",
                       kind=kind_of(event), player=event.player)
@@ -159,83 +139,48 @@ def _score(match: Match | None, event: Scoring, strict: bool) -> Match:
     player: str = event.player
     i = 0 if player == match.players[0] else match.index(player)
     g = game.number
-    piles, sixes = game.piles, game.sixes
-    god_islands, angel_cuts = game.god_islands, game.angel_cuts
-    box = _Box(match, game, player, i, strict)
-    scorer = i
-    ended: Ending | None = None
-    if isinstance(event, Flow):
-        points = _flow_piles(event.piles, "flow", player, match, strict)
-        piles = _with(piles, i, points)
-    elif isinstance(event, Skull):
-        cards = _count(event.cards, 1, match.max_skull_cards, "skull cards in one play", player, match,
-                       ", remote match" if match.remote else ", one-box match")
-        what = f"skull of {cards} {'card' if cards == 1 else 'cards'}"
-        box.skulls(what, cards, 1)
-        box.play(what, cards)
-        points = g * cards
-    elif isinstance(event, SixSixSix):
-        if sixes >= match.max_sixes:
-            raise SecondSixSixSix(
-                f"666 by {player} refused: game {g} already had {sixes} 666"
-                + (" (one box has only four 6s; a remote match allows two)" if not match.remote
-                   else " (two boxes allow at most two)"), "second_666", player=player, game=g, sixes=sixes,
-                why=" (one box has only four 6s; a remote match allows two)" if not match.remote
-                else " (two boxes allow at most two)")
-        box.skulls("666", 3, 3)
-        box.play("666", FOUR_CARD_PLAY)
-        points = 3 * g
-        sixes += 1
-        if event.piles is not None:
-            flowed = _flow_piles(event.piles, "666's forced flow", player, match, strict)
-            points += flowed
-            piles = _with(piles, i, flowed)
-    elif isinstance(event, GodIsland):
-        god_islands = _one_more(god_islands, "God Island", "four Owls", player, match, strict)
-        box.play("God Island", FOUR_CARD_PLAY)
-        points = GOD_ISLAND_POINTS
-    elif isinstance(event, AngelCut):
-        angel_cuts = _one_more(angel_cuts, "Angel Cut", "four 7s", player, match, strict)
-        box.play("Angel Cut", FOUR_CARD_PLAY)
-        points = ANGEL_CUT_POINTS if event.piles is None else _flow_piles(
-            event.piles, "Angel Cut's forced flow (stock kept)", player, match, strict)
-        piles = _with(piles, i, MAX_PILES if event.piles is None else points)
-        if event.opponent_left is not None:  # the hand was empty: the cut wins at once
-            left = box.left(event.opponent_left, "opponent's cards left", "Angel Cut finish", 1 - i)
-            points += (FINISH_BASE + left) * game.multiplier
-            ended = Ending(player, Kind.FINISH)
-    elif isinstance(event, Finish):
-        left = box.left(event.opponent_left, "opponent's cards left", "finish", 1 - i)
-        points = (FINISH_BASE + left) * game.multiplier
-        ended = Ending(player, Kind.FINISH)
-    elif isinstance(event, Foul):
-        scorer = 1 - i
-        left = box.left(event.winner_left, "winner's own cards left", "foul finish", 1 - i)
-        # HU-R4: the 666 multiplier applies to a foul finish too.
-        points = (FINISH_BASE + left) * game.multiplier
-        ended = Ending(player, Kind.FOUL)
-    else:  # pragma: no cover - every Doing kind is handled above
-        raise TypeError(f"not a scoring event: {event!r}")
+    turn = _Turn(match, game, player, i, strict)
+    points = RULES[type(event)].step(turn, event)
     a, b = game.points
-    played = Game(g, (a + points, b) if scorer == 0 else (a, b + points), sixes, piles, god_islands, angel_cuts, ended,
-                  box.skull_cards, box.least_sixes, box.holds(piles))
+    played = Game(g, (a + points, b) if turn.scorer == 0 else (a, b + points), turn.sixes, turn.piles,
+                  turn.god_islands, turn.angel_cuts, turn.ended, turn.skull_cards, turn.least_sixes,
+                  turn.holds(turn.piles))
     games = match.games[:-1] + (played,)
-    if ended is not None and g < GAMES:
+    if turn.ended is not None and g < GAMES:
         games += (Game(g + 1),)
     return Match(match.players, match.remote, games, match.readings)
 
 
-class _Box:
-    """What the cards in play still allow in this game (HU-R6): the 6s and Humaliens a box
-    holds, and the most cards each player can still hold (10 in hand and 20 in stock, less
-    what they played; no stock once it was discarded or all 5 piles are empty)."""
+class _Turn:
+    """One scoring event at work on the current game: what the cards in play still allow
+    (HU-R6: the 6s and Humaliens a box holds, the most cards each player can still hold: 10 in
+    hand and 20 in stock, less what they played; no stock once it was discarded or all 5 piles
+    are empty), and the game's counts the event changes: empty piles, 666s, God Islands, Angel
+    Cuts, who scores (`scorer`, an index) and how the game ended."""
 
-    __slots__ = ("match", "game", "player", "i", "strict", "skull_cards", "least_sixes", "can_hold")
+    __slots__ = ("match", "game", "player", "i", "strict", "skull_cards", "least_sixes", "can_hold",
+                 "piles", "sixes", "god_islands", "angel_cuts", "scorer", "ended")
 
     def __init__(self, match: Match, game: Game, player: str, i: int, strict: bool) -> None:
         self.match, self.game, self.player, self.i, self.strict = match, game, player, i, strict
         self.skull_cards, self.least_sixes = game.skull_cards, game.least_sixes
         self.can_hold = game.can_hold
+        self.piles, self.sixes = game.piles, game.sixes
+        self.god_islands, self.angel_cuts = game.god_islands, game.angel_cuts
+        self.scorer = i
+        self.ended: Ending | None = None
+
+    def flow(self, piles: int, what: str) -> int:
+        """A flow (perhaps forced) that scores `piles` empty piles, which the sheet keeps."""
+        points = _flow_piles(piles, what, self.player, self.match, self.strict)
+        self.piles = _with(self.piles, self.i, points)
+        return points
+
+    def finish(self, left: int, name: str, what: str, how: Kind = Kind.FINISH) -> int:
+        """The game ends with the other player holding `left`: the end points (×3 per 666)."""
+        left = self.left(left, name, what, 1 - self.i)
+        self.ended = Ending(self.player, how)
+        return (FINISH_BASE + left) * self.game.multiplier
 
     def skulls(self, what: str, cards: int, sixes: int) -> None:
         """A play of `cards` 6s and Humaliens, at least `sixes` of them 6s."""
@@ -297,6 +242,105 @@ class _Box:
         if piles[1] == MAX_PILES and b > MAX_HAND:
             b = MAX_HAND
         return self.can_hold if (a, b) == self.can_hold else (a, b)
+
+
+def _flow(turn: _Turn, event: Flow) -> int:
+    return turn.flow(event.piles, "flow")
+
+
+def _skull(turn: _Turn, event: Skull) -> int:
+    match = turn.match
+    cards = _count(event.cards, 1, match.max_skull_cards, "skull cards in one play", turn.player, match,
+                   ", remote match" if match.remote else ", one-box match")
+    what = f"skull of {cards} {'card' if cards == 1 else 'cards'}"
+    turn.skulls(what, cards, 1)
+    turn.play(what, cards)
+    return turn.game.number * cards
+
+
+def _six_six_six(turn: _Turn, event: SixSixSix) -> int:
+    match, player, g, sixes = turn.match, turn.player, turn.game.number, turn.sixes
+    if sixes >= match.max_sixes:
+        why = (" (one box has only four 6s; a remote match allows two)" if not match.remote
+               else " (two boxes allow at most two)")
+        raise SecondSixSixSix(f"666 by {player} refused: game {g} already had {sixes} 666" + why, "second_666",
+                              player=player, game=g, sixes=sixes, why=why)
+    turn.skulls("666", 3, 3)
+    turn.play("666", FOUR_CARD_PLAY)
+    turn.sixes += 1
+    forced = 0 if event.piles is None else turn.flow(event.piles, "666's forced flow")
+    return 3 * g + forced
+
+
+def _god_island(turn: _Turn, event: GodIsland) -> int:
+    turn.god_islands = _one_more(turn.god_islands, "God Island", "four Owls", turn.player, turn.match, turn.strict)
+    turn.play("God Island", FOUR_CARD_PLAY)
+    return GOD_ISLAND_POINTS
+
+
+def _angel_cut(turn: _Turn, event: AngelCut) -> int:
+    turn.angel_cuts = _one_more(turn.angel_cuts, "Angel Cut", "four 7s", turn.player, turn.match, turn.strict)
+    turn.play("Angel Cut", FOUR_CARD_PLAY)
+    if event.piles is None:  # the stock discarded: all five piles empty
+        turn.piles = _with(turn.piles, turn.i, MAX_PILES)
+        points = ANGEL_CUT_POINTS
+    else:
+        points = turn.flow(event.piles, "Angel Cut's forced flow (stock kept)")
+    if event.opponent_left is not None:  # the hand was empty: the cut wins at once
+        points += turn.finish(event.opponent_left, "opponent's cards left", "Angel Cut finish")
+    return points
+
+
+def _finish(turn: _Turn, event: Finish) -> int:
+    return turn.finish(event.opponent_left, "opponent's cards left", "finish")
+
+
+def _foul(turn: _Turn, event: Foul) -> int:
+    turn.scorer = 1 - turn.i
+    # HU-R4: the 666 multiplier applies to a foul finish too.
+    return turn.finish(event.winner_left, "winner's own cards left", "foul finish", Kind.FOUL)
+
+
+def _six_six_six_parts(award: Award, event: SixSixSix, before: int) -> tuple[Award, ...]:
+    """A 666 with its forced flow: the skull points and the flow, said apart."""
+    if not event.piles:
+        return (award,)
+    skulls = 3 * award.game
+    return (replace(award, points=skulls, total=before + skulls),
+            Award(award.player, Kind.FLOW, event.piles, award.total, award.game, event.piles, award.multiplier))
+
+
+def _angel_cut_parts(award: Award, event: AngelCut, before: int) -> tuple[Award, ...]:
+    """An Angel Cut that won the game at once: the cut's flow and the finish it made, said apart."""
+    if event.opponent_left is None:
+        return (award,)
+    cut = ANGEL_CUT_POINTS if event.piles is None else event.piles
+    return (replace(award, points=cut, total=before + cut),
+            Award(award.player, Kind.FINISH, award.points - cut, award.total, award.game, event.opponent_left,
+                  award.multiplier))
+
+
+class Rule(NamedTuple):
+    """What an event does to the sheet: its scoring step (the points it gives, the game's counts
+    changed on the turn), what its award counted (empty piles, cards in the play, cards left),
+    whether the opponent scores it (a foul finish), and how its award splits in the parts said
+    apart (`parts`: the award, the event, the scorer's total before it)."""
+
+    step: Callable[[_Turn, Any], int]
+    counted: Callable[[Any], int | None]
+    by_opponent: bool = False
+    parts: Callable[[Award, Any, int], tuple[Award, ...]] | None = None
+
+
+RULES: Mapping[type, Rule] = {
+    Flow: Rule(_flow, lambda event: event.piles),
+    Skull: Rule(_skull, lambda event: event.cards),
+    SixSixSix: Rule(_six_six_six, lambda event: 3, parts=_six_six_six_parts),
+    GodIsland: Rule(_god_island, lambda event: None),
+    AngelCut: Rule(_angel_cut, lambda event: event.piles, parts=_angel_cut_parts),
+    Finish: Rule(_finish, lambda event: event.opponent_left),
+    Foul: Rule(_foul, lambda event: event.winner_left, by_opponent=True),
+}
 
 
 def _with(piles: tuple[int, int], i: int, value: int) -> tuple[int, int]:

@@ -5,7 +5,7 @@ A number card is an int 0..51: rank = card // 4 + 1, element = ELEMENTS[card % 4
 
 from __future__ import annotations
 
-from scorer.errors import ScorerError
+from scorer.solitaire.refusal import SolitaireRefusal
 
 ELEMENTS = ("fire", "water", "wind", "earth")
 RANKS = range(1, 14)
@@ -18,7 +18,7 @@ OWL = "owl"
 SPECIAL_CARDS = (HUMALIEN,) * 2 + (EYE,) * 2 + (OWL,) * 4
 
 
-class BadCard(ScorerError):
+class BadCard(SolitaireRefusal):
     """A card id or name that is not one of the 52 number cards."""
 
 
@@ -33,7 +33,7 @@ def element(card: int) -> str:
 def card_of(rank_: int, element_: str) -> int:
     """The card id of `rank_` (1–13) in `element_`."""
     if rank_ not in RANKS or element_ not in ELEMENTS:
-        raise BadCard(f"no number card {rank_} of {element_}")
+        raise BadCard(f"no number card {rank_} of {element_}", "no_number_card", rank=str(rank_), element=str(element_))
     return (rank_ - 1) * 4 + ELEMENTS.index(element_)
 
 

@@ -18,12 +18,12 @@ from typing import TypeVar
 
 from scorer.solitaire.cards import NUMBER_CARDS, SPECIAL_CARDS
 from scorer.solitaire.layout import DEFAULT_ROWS, pyramid
-from scorer.errors import ScorerError
+from scorer.solitaire.refusal import SolitaireRefusal
 
 T = TypeVar("T")
 
 
-class BadDeal(ScorerError):
+class BadDeal(SolitaireRefusal):
     """Cards that are not a full deck, or a bad seed."""
 
 
@@ -37,11 +37,13 @@ class Deal:
     def __post_init__(self) -> None:
         size = pyramid(self.rows).size
         if len(self.pyramid) != size:
-            raise BadDeal(f"a {self.rows}-row pyramid holds {size} cards, not {len(self.pyramid)}")
+            raise BadDeal(f"a {self.rows}-row pyramid holds {size} cards, not {len(self.pyramid)}", "deal_size",
+                          rows=self.rows, size=size, count=len(self.pyramid))
         if sorted(self.pyramid + self.stock) != list(NUMBER_CARDS):
-            raise BadDeal("pyramid and stock must hold each of the 52 number cards once")
+            raise BadDeal("pyramid and stock must hold each of the 52 number cards once", "deal_cards")
         if Counter(self.specials) != Counter(SPECIAL_CARDS):
-            raise BadDeal(f"specials must be 2 humalien, 2 eye and 4 owl, not {list(self.specials)}")
+            raise BadDeal(f"specials must be 2 humalien, 2 eye and 4 owl, not {list(self.specials)}", "deal_specials",
+                          specials=str(list(self.specials)))
 
 
 def _shuffle(items: list[T], rng: random.Random) -> list[T]:
@@ -55,9 +57,10 @@ def check_seed(seed: int) -> int:
     """`seed` if it is a whole number from 0 (SS-R5: `random.Random` drops the sign, so −n would
     silently deal the same as n); BadDeal otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise BadDeal(f"seed must be an integer, not {seed!r}")
+        raise BadDeal(f"seed must be an integer, not {seed!r}", "seed_not_whole", seed=repr(seed))
     if seed < 0:
-        raise BadDeal(f"seed must be 0 or more, not {seed} (a negative seed would deal the same as {-seed}; SS-R5)")
+        raise BadDeal(f"seed must be 0 or more, not {seed} (a negative seed would deal the same as {-seed}; SS-R5)",
+                      "seed_negative", seed=seed, same=-seed)
     return seed
 
 

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scorer.refusal import Refusal
+from scorer.solitaire.refusal import SolitaireRefusal
 from scorer.solitaire.cards import EYE, HUMALIEN, KING, OWL, RANKS, label, pairs, rank
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.layout import Pyramid, pyramid
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
 
 
-class IllegalMove(Refusal):
+class IllegalMove(SolitaireRefusal):
     """A move the rules do not allow in this state (its key is under the voice packs'
     `errors.solitaire`)."""
-
-    prefix = "solitaire"
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from scorer.errors import ScorerError
+from scorer.solitaire.refusal import SolitaireRefusal
 
 MIN_ROWS, MAX_ROWS = 3, 9
 DEFAULT_ROWS = 7
 
 
-class BadLayout(ScorerError):
+class BadLayout(SolitaireRefusal):
     """A pyramid size outside 3–9 rows."""
 
 
@@ -46,7 +46,8 @@ class Pyramid:
 def pyramid(rows: int = DEFAULT_ROWS) -> Pyramid:
     """The layout with `rows` rows (3–9)."""
     if not isinstance(rows, int) or not MIN_ROWS <= rows <= MAX_ROWS:
-        raise BadLayout(f"rows must be {MIN_ROWS}–{MAX_ROWS}, not {rows}")
+        raise BadLayout(f"rows must be {MIN_ROWS}–{MAX_ROWS}, not {rows}", "rows", low=MIN_ROWS, high=MAX_ROWS,
+                        rows=str(rows))
     row_of, col_of, covers = [], [], []
     for r in range(rows):
         for c in range(r + 1):

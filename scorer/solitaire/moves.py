@@ -12,10 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 from scorer.solitaire.cards import ELEMENTS, card_of, element, rank
-from scorer.errors import ScorerError
+from scorer.solitaire.refusal import SolitaireRefusal
 
 
-class BadMove(ScorerError):
+class BadMove(SolitaireRefusal):
     """A move description that cannot be read."""
 
 
@@ -107,11 +107,11 @@ def move_from_json(data: dict[str, Any]) -> Move:
         if kind == "owl":
             card = data["card"]
             if card["element"] not in ELEMENTS:
-                raise BadMove(f"unknown element {card['element']!r}")
+                raise BadMove(f"unknown element {card['element']!r}", "unknown_element", element=repr(card["element"]))
             return Owl(card_of(int(card["rank"]), card["element"]), int(data["position"]) - 1)
         plain: dict[str, Callable[[], Move]] = {"turn": Turn, "special": Special, "forgo": Forgo}
         return plain[kind]()
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, BadMove):
             raise
-        raise BadMove(f"cannot read move {data!r}") from error
+        raise BadMove(f"cannot read move {data!r}", "bad_move", move=repr(data)) from error

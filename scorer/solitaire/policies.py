@@ -14,12 +14,12 @@ from scorer.solitaire.cards import EYE, HUMALIEN, KING, NUMBER_CARDS, OWL, rank
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.engine import GameState, apply, face_up_pairs, owl_moves, start
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Pair, PairFlip, Special, Turn
-from scorer.errors import ScorerError
+from scorer.solitaire.refusal import SolitaireRefusal
 
 Policy = Callable[[GameState], Move]
 
 
-class UnknownPolicy(ScorerError):
+class UnknownPolicy(SolitaireRefusal):
     """A policy name other than greedy, smart or omniscient."""
 
 
@@ -124,7 +124,8 @@ POLICIES: dict[str, Policy] = {"greedy": greedy, "smart": smart}
 
 def policy_named(name: str) -> Policy:
     if name not in POLICIES:
-        raise UnknownPolicy(f"policy must be greedy, smart or omniscient, not {name!r}")
+        raise UnknownPolicy(f"policy must be greedy, smart or omniscient, not {name!r}", "unknown_policy",
+                            name=repr(name))
     return POLICIES[name]
 
 

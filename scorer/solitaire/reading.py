@@ -5,14 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Mapping
 
-from scorer.refusal import Refusal
+from scorer.solitaire.refusal import SolitaireRefusal
 from scorer.solitaire.layout import pyramid
 
 
-class BadLeft(Refusal):
+class BadLeft(SolitaireRefusal):
     """A number of cards left that is not a whole number from 0 up, or more than the pyramid holds."""
-
-    prefix = "solitaire"
 
 
 @dataclass(frozen=True)

@@ -7,23 +7,42 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 
-from scorer.werewolf.cards import BOX_COUNTS, CARD_IDS, parse_card
+from scorer.named import Named
+from scorer.werewolf.cards import CARD_IDS, AnyCard, Card, parse_card
 from scorer.werewolf.refusal import WerewolfRefusal
 
 PLAYER_COUNTS = (4, 5, 6)
-VARIANTS = ("magician", "dead")
+
+
+class Variant(Named):
+    """A deck other than the standard one: a 6-player regulation, whose card replaces one
+    villager, or a deck given card by card (HW-R2). `deck_name`: how an English error names it."""
+
+    card: Card | None
+    deck_name: str
+
+    def __new__(cls, variant: str, card: Card | None, deck_name: str) -> Variant:
+        member = str.__new__(cls, variant)
+        member._value_ = variant
+        member.card, member.deck_name = card, deck_name
+        return member
+
+    MAGICIAN = "magician", Card.MAGICIAN, "Magician's Night"  # 魔術師の夜
+    DEAD = "dead", Card.DEATH, "Battle with the Dead"  # 死者との戦い
+    CUSTOM = "custom", None, "the custom deck"
+
+
+VARIANTS = (Variant.MAGICIAN, Variant.DEAD)
+BY_NAME: Mapping[str, Variant] = {variant.value: variant for variant in VARIANTS}
 
 # Base decks by player count (villagers, then one of each listed card).
 _BASE = {
-    4: (6, ("werewolf", "seer", "traitor")),
-    5: (8, ("werewolf", "seer", "gravedigger", "traitor")),
-    6: (10, ("werewolf", "seer", "gravedigger", "traitor")),
+    4: (6, (Card.WEREWOLF, Card.SEER, Card.TRAITOR)),
+    5: (8, (Card.WEREWOLF, Card.SEER, Card.GRAVEDIGGER, Card.TRAITOR)),
+    6: (10, (Card.WEREWOLF, Card.SEER, Card.GRAVEDIGGER, Card.TRAITOR)),
 }
-# 6-player regulations: 魔術師の夜 (Magician's Night) and 死者との戦い (Battle with the Dead);
-# each replaces one villager.
-_VARIANT_CARD = {"magician": "magician", "dead": "death"}
 # Swap-ins (each replaces one villager) and the player counts that allow them.
-SWAP_INS: Mapping[str, tuple[int, ...]] = {"gorilla": (4, 5, 6), "angel": (6,), "apprentice": (6,)}
+SWAP_INS: Mapping[Card, tuple[int, ...]] = {card: card.row.swap_in for card in Card if card.row.swap_in}
 
 
 class DeckError(WerewolfRefusal):
@@ -35,9 +54,9 @@ class Deck:
     """The cards in play: 2 per player, the rest face down in the graveyard (墓地)."""
 
     players: int
-    cards: Mapping[str, int]
+    cards: Mapping[Card, int]
     graveyard: int
-    variant: str | None  # None, "magician", "dead" or "custom"
+    variant: Variant | None  # None for the standard deck
 
     @property
     def total(self) -> int:
@@ -62,46 +81,54 @@ def _check_players(players: int, rule: str) -> None:
                         rule=rule, players=players)
 
 
-def _deck(players: int, counts: Mapping[str, int], variant: str | None) -> Deck:
-    ordered = {card: counts[card] for card in CARD_IDS if counts.get(card, 0) > 0}
+def _deck(players: int, counts: Mapping[Card, int], variant: Variant | None) -> Deck:
+    ordered = {card: counts[card] for card in (*CARD_IDS, *counts) if counts.get(card, 0) > 0}
     return Deck(players, MappingProxyType(ordered), graveyard_size(players), variant)
+
+
+def _regulation(players: int, variant: str | None) -> Variant | None:
+    """The 6-player regulation `variant` names (HW-R1), None for the standard deck."""
+    if variant is None:
+        return None
+    if variant not in BY_NAME:
+        raise DeckError(f"HW-R1: unknown variant {variant!r} (variants: {', '.join(VARIANTS)})", "unknown_variant",
+                        variant=variant, variants=VARIANTS)
+    if players != 6:
+        raise DeckError(f"HW-R1: the {variant} variant is for 6 players only, not {players}", "variant_players",
+                        variant=variant, players=players)
+    return BY_NAME[variant]
 
 
 def standard_deck(players: int, variant: str | None = None, swap_ins: Sequence[str] = ()) -> Deck:
     """The rulebook's deck for `players`, optionally a 6-player variant and swap-ins (HW-R1)."""
     _check_players(players, "HW-R1")
-    if variant is not None and variant not in VARIANTS:
-        raise DeckError(f"HW-R1: unknown variant {variant!r} (variants: {', '.join(VARIANTS)})", "unknown_variant",
-                        variant=variant, variants=VARIANTS)
-    if variant is not None and players != 6:
-        raise DeckError(f"HW-R1: the {variant} variant is for 6 players only, not {players}", "variant_players",
-                        variant=variant, players=players)
+    regulation = _regulation(players, variant)
     villagers, specials = _BASE[players]
     counts = Counter(specials)
-    if variant is not None:
-        counts[_VARIANT_CARD[variant]] += 1
+    if regulation is not None and regulation.card is not None:
+        counts[regulation.card] += 1
         villagers -= 1
     for raw in swap_ins:
         card = parse_card(raw)
-        if card not in SWAP_INS:
+        if not card.row.swap_in:
             raise DeckError(f"HW-R1: {raw!r} cannot be swapped in (swap-ins: {', '.join(SWAP_INS)})", "not_swap_in",
                             raw=raw, swap_ins=tuple(SWAP_INS))
-        if players not in SWAP_INS[card]:
-            allowed = "/".join(map(str, SWAP_INS[card]))
+        if players not in card.row.swap_in:
+            allowed = "/".join(map(str, card.row.swap_in))
             raise DeckError(f"HW-R1: {card} is swapped in with {allowed} players only, not {players}",
                             "swap_in_players", card=card, allowed=allowed, players=players)
         if counts[card]:
             raise DeckError(f"HW-R1: {card} is swapped in twice (the box has one)", "swap_in_twice", card=card)
         counts[card] += 1
         villagers -= 1
-    counts["villager"] = villagers
-    return _deck(players, counts, variant)
+    counts[Card.VILLAGER] = villagers
+    return _deck(players, counts, regulation)
 
 
-def custom_deck(players: int, cards: Mapping[str, int]) -> Deck:
+def custom_deck(players: int, cards: Mapping[str, int] | Mapping[AnyCard, int]) -> Deck:
     """A deck given card by card (HW-R2): 2×players + graveyard cards, box counts, one werewolf."""
     _check_players(players, "HW-R2")
-    counts: Counter[str] = Counter()
+    counts: Counter[Card] = Counter()
     for raw, count in cards.items():
         card = parse_card(raw)
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
@@ -109,12 +136,12 @@ def custom_deck(players: int, cards: Mapping[str, int]) -> Deck:
                             raw=raw, count=count)
         counts[card] += count
     for card, count in counts.items():
-        if count > BOX_COUNTS[card]:
-            raise DeckError(f"HW-R2: {count} × {card} but the box holds {BOX_COUNTS[card]}", "over_box",
-                            count=count, card=card, limit=BOX_COUNTS[card])
-    if counts["werewolf"] != 1:
-        raise DeckError(f"HW-R2: a deck has exactly one werewolf, not {counts['werewolf']}", "deck_werewolves",
-                        count=counts["werewolf"])
+        if count > card.row.box:
+            raise DeckError(f"HW-R2: {count} × {card} but the box holds {card.row.box}", "over_box",
+                            count=count, card=card, limit=card.row.box)
+    if counts[Card.WEREWOLF] != 1:
+        raise DeckError(f"HW-R2: a deck has exactly one werewolf, not {counts[Card.WEREWOLF]}", "deck_werewolves",
+                        count=counts[Card.WEREWOLF])
     wanted = 2 * players + graveyard_size(players)
     total = sum(counts.values())
     if total != wanted:
@@ -123,4 +150,4 @@ def custom_deck(players: int, cards: Mapping[str, int]) -> Deck:
             f"in the graveyard), not {total}",
             "deck_size", players=players, wanted=wanted, graveyard=graveyard_size(players), total=total,
         )
-    return _deck(players, counts, "custom")
+    return _deck(players, counts, Variant.CUSTOM)

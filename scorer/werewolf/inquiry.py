@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from scorer.werewolf.cards import Card
 from scorer.werewolf.judge import Verdict, judge
 from scorer.werewolf.known import Known
 from scorer.werewolf.magician import card_to_ask
@@ -49,9 +50,9 @@ Question = HandOf | WhoHolds | WhoSawMagician
 
 def death_in_graveyard(known: Known) -> bool | None:
     """Whether the death card lies in the graveyard (HW-R6); None while unknown."""
-    if not known.deck.has("death") or not known.could_hold(GRAVEYARD, "death"):
+    if not known.deck.has(Card.DEATH) or not known.could_hold(GRAVEYARD, Card.DEATH):
         return False
-    holder = known.holder("death")
+    holder = known.holder(Card.DEATH)
     return None if holder is None else holder == GRAVEYARD
 
 
@@ -61,11 +62,11 @@ def next_question(known: Known) -> Question | None:
         return HandOf(known.executed)
     dead = death_in_graveyard(known)
     if dead is None:
-        return WhoHolds("death")
-    for card in ("gravedigger", "traitor") if dead else ("werewolf", "traitor"):
+        return WhoHolds(Card.DEATH)
+    for card in (Card.GRAVEDIGGER, Card.TRAITOR) if dead else (Card.WEREWOLF, Card.TRAITOR):
         if known.deck.has(card) and known.holder(card) is None:
             return WhoHolds(card)
-    if dead or not known.deck.has("magician"):
+    if dead or not known.deck.has(Card.MAGICIAN):
         return None
     if known.pending is not None:
         unplaced = card_to_ask(known, known.pending)
@@ -98,7 +99,7 @@ def table(known: Known) -> tuple[dict[str, list[str]], list[str]]:
         holder = known.holder(card) if known.deck.count(card) == 1 else None
         if holder is not None and card not in cards[holder]:
             cards[holder].append(card)  # known by elimination: the only place left for it
-    left = Counter(known.deck.cards)
+    left: Counter[str] = Counter(known.deck.cards)
     left.subtract(card for hand in cards.values() for card in hand)
     spare = [card for card, count in left.items() for _ in range(count)]
     for owner in known.owners:

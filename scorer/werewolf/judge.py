@@ -12,7 +12,7 @@ from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorer.werewolf.cards import CARD_IDS
+from scorer.werewolf.cards import Card, parse_card
 from scorer.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
 from scorer.werewolf.tally import GRAVEYARD
 from scorer.werewolf.known import Known, SeerRefused
@@ -51,7 +51,7 @@ class Verdict:
 
 def _dead_side(hand: Sequence[str]) -> Side:
     """Battle with the Dead: the gravedigger's and the traitor's holders are dead (HW-R6)."""
-    return Side.DEAD if "gravedigger" in hand or "traitor" in hand else Side.LIVING
+    return Side.DEAD if any(parse_card(card).row.dead for card in hand) else Side.LIVING
 
 
 def _validate(
@@ -83,17 +83,16 @@ def _validate(
         check_hand(hands[name], name)
     check_hand(graveyard, GRAVEYARD, graveyard_size(len(players)))
     seen = Counter(card for name in players for card in hands[name]) + Counter(graveyard)
-    if seen["werewolf"] != 1:
-        raise JudgeError(f"{seen['werewolf']} werewolf cards, but every deck has exactly one", "werewolves",
-                         count=seen["werewolf"])
-    limits = deck.cards
+    if seen[Card.WEREWOLF] != 1:
+        raise JudgeError(f"{seen[Card.WEREWOLF]} werewolf cards, but every deck has exactly one", "werewolves",
+                         count=seen[Card.WEREWOLF])
     for card, count in seen.items():
-        if count > limits.get(card, 0):
-            if card not in limits:
+        if count > deck.count(card):
+            if not deck.has(card):
                 raise JudgeError(f"{card} is not in the deck ({_deck_name(deck)})",
                                  f"not_in_{deck.variant or 'standard'}_deck", card=card, players=deck.players)
-            raise JudgeError(f"{count} × {card} but the deck has {limits[card]}", "over_deck",
-                             count=count, card=card, limit=limits[card])
+            raise JudgeError(f"{count} × {card} but the deck has {deck.count(card)}", "over_deck",
+                             count=count, card=card, limit=deck.count(card))
     if executed is not None and executed != GRAVEYARD and executed not in players:
         raise JudgeError(f"the executed {executed!r} is neither a player ({', '.join(players)}) nor {GRAVEYARD!r}",
                          "executed_unknown", executed=executed, players=tuple(players))
@@ -101,7 +100,7 @@ def _validate(
         if name not in players:
             raise JudgeError(f"{name!r} saw the magician but is not a player ({', '.join(players)})",
                              "turned_not_player", name=name, players=tuple(players))
-    if turned and not seen["magician"]:
+    if turned and not seen[Card.MAGICIAN]:
         raise JudgeError("players saw the magician, but no magician card is in play", "no_magician")
     if len(set(turned)) != len(turned):
         raise JudgeError(f"a player is named twice among those who saw the magician: {list(turned)}",
@@ -124,8 +123,7 @@ def _check_seers(players: Sequence[str], hands: Mapping[str, Sequence[str]], gra
 
 def _deck_name(deck: Deck) -> str:
     """How an error names the deck: its regulation, or the standard deck for the player count."""
-    names = {"magician": "Magician's Night", "dead": "Battle with the Dead", "custom": "the custom deck"}
-    return names.get(deck.variant or "", f"the {deck.players}-player deck")
+    return deck.variant.deck_name if deck.variant is not None else f"the {deck.players}-player deck"
 
 
 def judge(
@@ -143,7 +141,7 @@ def judge(
     """
     players, turned = list(players), list(magician_seen_by)
     _validate(players, hands, graveyard, executed, turned, deck)
-    if "death" in graveyard:
+    if Card.DEATH in graveyard:
         return _battle_with_the_dead(players, hands, executed)
     sides = {name: side_of(hands[name], name in turned) for name in players}
     traitor_werewolf = next((name for name in players if sides[name] == Side.TRAITOR_WEREWOLF), None)
@@ -156,16 +154,16 @@ def judge(
             return verdict(Side.VILLAGERS, Reason.PANIC_TRAITOR_WEREWOLF, traitor_werewolf=traitor_werewolf)
         return verdict(Side.WEREWOLVES, Reason.PANIC)
     if executed == GRAVEYARD:
-        if "werewolf" in graveyard and "traitor" in graveyard:
+        if Card.WEREWOLF in graveyard and Card.TRAITOR in graveyard:
             return verdict(Side.VILLAGERS, Reason.GRAVEYARD_WEREWOLF_TRAITOR)
-        if "werewolf" in graveyard:
+        if Card.WEREWOLF in graveyard:
             return verdict(Side.VILLAGERS, Reason.GRAVEYARD_WEREWOLF)
         if traitor_werewolf is not None:
             return verdict(Side.VILLAGERS, Reason.GRAVEYARD_TRAITOR_WEREWOLF_SPARED, traitor_werewolf=traitor_werewolf)
         return verdict(Side.WEREWOLVES, Reason.GRAVEYARD_INNOCENT)
     if executed == traitor_werewolf:
         return verdict(Side.TRAITOR_WEREWOLF, Reason.TRAITOR_WEREWOLF_EXECUTED, name=executed)
-    if "werewolf" in hands[executed]:
+    if Card.WEREWOLF in hands[executed]:
         return verdict(Side.VILLAGERS, Reason.WEREWOLF_EXECUTED, name=executed)
     if traitor_werewolf is not None:
         return verdict(Side.VILLAGERS, Reason.TRAITOR_WEREWOLF_SPARED, name=executed, traitor_werewolf=traitor_werewolf)
@@ -202,7 +200,7 @@ def too_many(deck: Deck, cards_by_owner: Mapping[str, Sequence[str]]) -> tuple[s
     naming that card need checking again.
     """
     given = Counter(card for cards in cards_by_owner.values() for card in cards)
-    for card in CARD_IDS:
+    for card in Card:
         if given[card] > deck.count(card):
             return card, given[card], tuple(owner for owner, cards in cards_by_owner.items() if card in cards)
     return None

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from scorer.werewolf.cards import Card
 from scorer.werewolf.decks import Deck
 from scorer.werewolf.tally import GRAVEYARD
 
-ABILITY_CARDS = ("seer", "gravedigger", "apprentice")
-SWAPPERS = ("gravedigger", "apprentice")
+ABILITY_CARDS = tuple(card for card in Card if card.row.ability)
+SWAPPERS = tuple(card for card in Card if card.row.swaps)
 MOST_TURNED = 2  # only the seer's and the gravedigger's abilities can see the magician
 
 
@@ -32,7 +33,7 @@ class Table(Protocol):
         """Whether `owner` may hold `card` after everything answered."""
 
 
-def _cards(known: Table, cards: tuple[str, ...]) -> tuple[str, ...]:
+def _cards(known: Table, cards: tuple[Card, ...]) -> tuple[Card, ...]:
     return tuple(card for card in cards if known.deck.has(card))
 
 
@@ -43,13 +44,13 @@ def could_have_seen(known: Table, name: str) -> bool | None:
     if name in holders.values():
         return True
     swappers = [holders[card] for card in _cards(known, SWAPPERS)]
-    if holders.get("seer") == GRAVEYARD and any(h not in (None, GRAVEYARD, name) for h in swappers):
+    if holders.get(Card.SEER) == GRAVEYARD and any(h not in (None, GRAVEYARD, name) for h in swappers):
         return True
     if any(known.could_hold(name, card) for card, holder in holders.items() if holder is None):
         return None
-    if holders.get("seer") is None and any(h is None or h not in (GRAVEYARD, name) for h in swappers):
+    if holders.get(Card.SEER) is None and any(h is None or h not in (GRAVEYARD, name) for h in swappers):
         return None  # the seer card may lie in the graveyard, taken from them
-    if holders.get("seer") == GRAVEYARD and any(h is None for h in swappers):
+    if holders.get(Card.SEER) == GRAVEYARD and any(h is None for h in swappers):
         return None
     return False
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scorer.werewolf.cards import Card
 from scorer.werewolf.known import Known
 from scorer.werewolf.tally import GRAVEYARD
 
-TRAITOR = "traitor"  # a reason: the 4-player traitor had no vote
+TRAITOR = Card.TRAITOR.value  # a reason: the 4-player traitor had no vote
 TURNED = "turned"    # a reason: this player saw the magician
 RULING = "HW-R8"     # a miscount found at the reveal leaves the verdict as it is
 
@@ -43,7 +44,7 @@ def _traitor_without_vote(known: Known) -> tuple[bool, bool]:
     holder = known.holder(TRAITOR)
     if holder == GRAVEYARD:
         return False, False
-    wolf = known.holder("werewolf")
+    wolf = known.holder(Card.WEREWOLF)
     if holder is None or wolf is None:
         return False, True
     return wolf != holder, False
@@ -54,7 +55,7 @@ def miscount(known: Known, counted: int) -> Miscount | None:
     surely, maybe = _traitor_without_vote(known)
     no_vote = [(TRAITOR, known.holder(TRAITOR) or "")] if surely else []
     no_vote += [(TURNED, name) for name in known.seers]
-    unsure = int(maybe) + int(known.deck.has("angel"))
+    unsure = int(maybe) + int(known.deck.has(Card.ANGEL))
     high = len(known.players) - len(no_vote)
     low = max(1, high - unsure)
     if low <= counted <= high:

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorer.werewolf.decks import Deck
+from scorer.werewolf.cards import Card
+from scorer.werewolf.decks import VARIANTS, Deck
 from scorer.werewolf.refusal import WerewolfRefusal
 from scorer.named import Named
 
@@ -48,6 +49,21 @@ def pass_pairs(players: Sequence[str]) -> list[tuple[str, str]]:
     return [(giver, players[(i + 1) % len(players)]) for i, giver in enumerate(players)]
 
 
+def _steps(deck: Deck, phase: str) -> list[Step]:
+    """The cards' own steps in card order: the abilities in the morning (the apprentice last,
+    HW-R3), a reminder each before the discussion."""
+    steps = []
+    for card in deck.cards:
+        line = card.row.morning if phase == "morning" else card.row.day
+        if line is None:
+            continue
+        if card is Card.GRAVEDIGGER and deck.has(Card.DEATH):  # 注意点: said before the gravedigger acts
+            steps.append(Step(phase, Kind.SAY, "werewolf.death_note"))
+        fields = {name: getattr(deck, name) for name in line.fields}
+        steps.append(Step(phase, Kind.ACTION if phase == "morning" else Kind.SAY, line.at(deck.players), fields))
+    return steps
+
+
 def build_script(
     players: Sequence[str], deck: Deck, discussion_seconds: int, roll_call: bool = False
 ) -> tuple[Step, ...]:
@@ -58,26 +74,23 @@ def build_script(
     if discussion_seconds <= 0:
         raise SetupError(f"the discussion must last some time, not {discussion_seconds} s", "no_discussion",
                          secs=discussion_seconds)
-    four = deck.players == 4
-    others = [card for card in deck.cards if card != "villager" and deck.count(card)]
+    others = [card for card in deck.cards if card is not Card.VILLAGER and deck.count(card)]
     steps = [
         Step("setup", Kind.SAY, "werewolf.intro", {"n": len(players), "players": list(players)}),
     ]
-    if deck.variant == "magician":
-        steps.append(Step("setup", Kind.SAY, "werewolf.regulation_magician"))
-    if deck.variant == "dead":
-        steps.append(Step("setup", Kind.SAY, "werewolf.regulation_dead"))
+    if deck.variant in VARIANTS:
+        steps.append(Step("setup", Kind.SAY, f"werewolf.regulation_{deck.variant}"))
     steps += [
         Step("setup", Kind.WAIT, "werewolf.deal", {
-            "total": deck.total, "villagers": deck.count("villager"), "others": others,
+            "total": deck.total, "villagers": deck.count(Card.VILLAGER), "others": others,
             "graveyard": deck.graveyard,
         }),
         Step("morning", Kind.SAY, "werewolf.morning"),
         Step("morning", Kind.ACTION, "werewolf.pass_right", {"pairs": pass_pairs(players)}),
         Step("morning", Kind.SAY, "werewolf.side_rules"),
     ]
-    abilities = deck.has("seer") or deck.has("gravedigger")
-    both = deck.has("seer") and deck.has("gravedigger")
+    abilities = deck.has(Card.SEER) or deck.has(Card.GRAVEDIGGER)
+    both = deck.has(Card.SEER) and deck.has(Card.GRAVEDIGGER)
     if abilities:  # 注意1: an ability user on the werewolf side still uses the ability
         steps.append(Step("morning", Kind.SAY, "werewolf.ability_any_side"))
     steps.append(Step("morning", Kind.ACTION, "werewolf.lay_down"))
@@ -86,21 +99,11 @@ def build_script(
     if both:  # nobody fakes an ability; every holder comes forward
         steps.append(Step("morning", Kind.SAY, "werewolf.come_forward"))
     elif abilities:  # one ability card in the deck (the 4-player deck: the seer only)
-        only = "seer" if deck.has("seer") else "gravedigger"
+        only = Card.SEER if deck.has(Card.SEER) else Card.GRAVEDIGGER
         steps.append(Step("morning", Kind.SAY, "werewolf.come_forward_one", {"card": only}))
-    if deck.has("seer"):
-        steps.append(Step("morning", Kind.ACTION, "werewolf.seer_one" if four else "werewolf.seer_two"))
-    if deck.has("gravedigger"):
-        if deck.has("death"):  # 注意点: said before the gravedigger acts
-            steps.append(Step("morning", Kind.SAY, "werewolf.death_note"))
-        steps.append(Step("morning", Kind.ACTION, "werewolf.gravedigger", {"graveyard": deck.graveyard}))
-    if deck.has("apprentice"):  # HW-R3: the apprentice acts last in the morning
-        steps.append(Step("morning", Kind.ACTION, "werewolf.apprentice"))
+    steps += _steps(deck, "morning")
     steps.append(Step("morning", Kind.SAY, "werewolf.morning_end"))
-    if deck.has("gorilla"):
-        steps.append(Step("day", Kind.SAY, "werewolf.gorilla"))
-    if deck.has("angel"):
-        steps.append(Step("day", Kind.SAY, "werewolf.angel"))
+    steps += _steps(deck, "day")
     if both:  # 注意2: <昼フェイズ>において … 告白してもよい
         steps.append(Step("day", Kind.SAY, "werewolf.may_confess"))
     steps += [

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from scorer.named import Named
-from scorer.werewolf.cards import CARD_IDS
+from scorer.werewolf.cards import CARD_IDS, AnyCard, Card, parse_card
 from scorer.werewolf.decks import Deck
 from scorer.werewolf.refusal import WerewolfRefusal
 from scorer.werewolf.tally import GRAVEYARD
@@ -44,7 +44,7 @@ def check_hand(hand: Sequence[str], owner: str | None, size: int = HAND_SIZE) ->
         raise JudgeError(f"{whose} has {len(hand)} cards, not {size}", f"{held}size",
                          owner=owner or "", count=len(hand), size=size)
     for card in hand:
-        if card not in CARD_IDS:
+        if not isinstance(card, AnyCard) and card not in CARD_IDS:
             raise JudgeError(f"unknown card {card!r} in {whose} (cards: {', '.join(CARD_IDS)})", f"{held}unknown_card",
                              text=card, owner=owner or "", cards=CARD_IDS)
 
@@ -52,9 +52,9 @@ def check_hand(hand: Sequence[str], owner: str | None, size: int = HAND_SIZE) ->
 def side_of(hand: Sequence[str], turned: bool = False) -> Side:
     """The side of a player holding `hand` (役職ルール①③); `turned` = saw the magician."""
     check_hand(hand, None)
-    if "werewolf" in hand and "traitor" in hand:
+    if Card.WEREWOLF in hand and Card.TRAITOR in hand:
         return Side.TRAITOR_WEREWOLF
-    if "werewolf" in hand or "traitor" in hand or turned:
+    if any(parse_card(card).row.wolf for card in hand) or turned:
         return Side.WEREWOLVES
     return Side.VILLAGERS
 
@@ -77,7 +77,7 @@ def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] 
       villagers; death there → the living); without them → None.
     """
     if executed is None:
-        return None if deck.has("death") or deck.has("traitor") else Side.WEREWOLVES
+        return None if deck.has(Card.DEATH) or deck.has(Card.TRAITOR) else Side.WEREWOLVES
     if executed_hand is None:
         return None
     check_hand(executed_hand, executed, deck.graveyard if executed == GRAVEYARD else HAND_SIZE)
@@ -88,14 +88,14 @@ def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] 
         if count > deck.count(card):
             raise JudgeError(f"{whose} holds {count} × {card} but the deck has {deck.count(card)}", "held_over_deck",
                              owner=executed, count=count, card=card, limit=deck.count(card))
-    if executed == GRAVEYARD and "death" in executed_hand:
+    if executed == GRAVEYARD and Card.DEATH in executed_hand:
         return Side.LIVING
-    if executed != GRAVEYARD and deck.has("death") and "death" not in executed_hand:
+    if executed != GRAVEYARD and deck.has(Card.DEATH) and Card.DEATH not in executed_hand:
         return None
-    if "werewolf" in executed_hand:
-        if "traitor" in executed_hand and executed != GRAVEYARD:
+    if Card.WEREWOLF in executed_hand:
+        if Card.TRAITOR in executed_hand and executed != GRAVEYARD:
             return Side.TRAITOR_WEREWOLF
         return Side.VILLAGERS
-    if not deck.has("traitor") or "traitor" in executed_hand:
+    if not deck.has(Card.TRAITOR) or Card.TRAITOR in executed_hand:
         return Side.WEREWOLVES
     return None

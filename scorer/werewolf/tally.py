@@ -43,8 +43,7 @@ def most_without_vote(players: int, deck: Deck | None = None) -> int:
                          deck=deck.players, players=players)
     if deck is None:
         deck = standard_deck(players)
-    traitor = 1 if players == 4 and deck.has("traitor") else 0
-    return traitor + (2 if deck.has("magician") else 0) + (1 if deck.has("angel") else 0)
+    return sum(card.row.votes_taken(players) for card in deck.cards)
 
 
 def vote_bounds(players: int, deck: Deck | None = None) -> tuple[int, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorer.werewolf.cards import Card
 from scorer.werewolf.decks import Deck
 
 DISCUSSION = 180  # the book's three minutes (「3分間の話し合いの時間です」)
@@ -23,9 +24,8 @@ def lesson(deck: Deck, discussion: int = DISCUSSION) -> list[Step]:
     """The lines that explain `deck`: set-up, the morning, each card, the day, the vote."""
     steps = [Step("werewolf.teach.setup", {"graveyard": deck.graveyard}), Step("werewolf.teach.morning")]
     for card in deck.cards:
-        name = "seer_four" if card == "seer" and deck.players == 4 else card  # one card at four (【役職サマリ】)
-        steps.append(Step(f"werewolf.teach.cards.{name}"))
-        if card == "traitor" and deck.has("werewolf"):
+        steps.append(Step(card.teach(deck.players)))
+        if card is Card.TRAITOR and deck.has(Card.WEREWOLF):
             steps.append(Step("werewolf.teach.traitor_werewolf"))
     steps += [Step("werewolf.teach.day", {"secs": discussion}), Step("werewolf.teach.vote")]
     if deck.players == 4:
