@@ -83,3 +83,12 @@ def _folder_of_nothing():
             yield Path(name)
 
     return folder()
+
+
+def test_each_phrase_is_scored_from_one_decoded_sequence_and_none_begins_another() -> None:
+    sequences = [[7, 8], [7], [9], [7, 8], [], [7, 8, 4], [9, 1], [2]]
+    decoded = whisper.covering(sequences)
+    assert sorted(decoded) == [[2], [7, 8, 4], [9, 1]]
+    for sequence in sequences:
+        longer = decoded[whisper.covered(sequence, decoded)]
+        assert longer[: len(sequence)] == sequence

@@ -252,13 +252,15 @@ class WhisperModel:
             first = _log_softmax(np.asarray(free.logits[0][0], dtype=np.float64))
             likely = [p for p in phrases if self.tokens(p) and first[self.tokens(p)[0]] >= first.max() - PRUNE]
             batch = [list(self.tokens(p)) for p in likely] + [said]
-            longest = max(map(len, batch))
-            many = np.ascontiguousarray(np.repeat(np.asarray(encoded), len(batch), axis=0))
+            decoded = covering(batch)
+            longest = max(map(len, decoded))
+            many = np.ascontiguousarray(np.repeat(np.asarray(encoded), len(decoded), axis=0))
             # a phrase's tokens and the step after them, no more (max_length counts the prompt)
-            results = self._model.generate(ctranslate2.StorageView.from_array(many), [prompt + t for t in batch],
+            results = self._model.generate(ctranslate2.StorageView.from_array(many), [prompt + t for t in decoded],
                                            beam_size=1, max_length=len(prompt) + longest + 1,
                                            return_logits_vocab=True, suppress_blank=False, suppress_tokens=[])
-        scores = [self._scored(tokens, result.logits[0]) for tokens, result in zip(batch, results)]
+        logits = [result.logits[0] for result in results]
+        scores = [self._scored(tokens, logits[covered(tokens, decoded)]) for tokens in batch]
         text = norm(self._tokenizer.decode(said))
         return [Scored(p, s) for p, s in zip(likely, scores)], Scored(text, scores[-1] if said else -np.inf)
 
@@ -282,6 +284,24 @@ class WhisperModel:
         logp = _log_softmax(rows)
         said = float(logp[np.arange(len(tokens)), tokens].sum()) if tokens else 0.0
         return said + float(np.log(np.exp(logp[len(tokens), self._ends]).sum()))
+
+
+def covering(sequences: list[list[int]]) -> list[list[int]]:
+    """The fewest of `sequences` whose decoding scores them all: each once, and none that begins
+    another ("two" is scored from the steps of "two votes": the decoder's steps over a sequence
+    give the next token's odds after each of its beginnings). Each decoded sequence costs the
+    decoder its own pass over the utterance's encoding, most of a hearing's time."""
+    distinct = sorted({tuple(s) for s in sequences}, key=len, reverse=True)
+    kept: list[tuple[int, ...]] = []
+    for sequence in distinct:
+        if not any(longer[: len(sequence)] == sequence for longer in kept):
+            kept.append(sequence)
+    return [list(s) for s in kept]
+
+
+def covered(sequence: list[int], decoded: list[list[int]]) -> int:
+    """The index of the decoded sequence that begins with `sequence` (`covering`)."""
+    return next(i for i, longer in enumerate(decoded) if longer[: len(sequence)] == sequence)
 
 
 def _log_softmax(rows: Any) -> Any:
