@@ -92,3 +92,15 @@ def test_each_phrase_is_scored_from_one_decoded_sequence_and_none_begins_another
     for sequence in sequences:
         longer = decoded[whisper.covered(sequence, decoded)]
         assert longer[: len(sequence)] == sequence
+
+
+@pytest.mark.slow
+@needs_whisper
+def test_without_in_memory_files_the_checked_bytes_are_handed_over(monkeypatch) -> None:
+    import ctranslate2
+
+    given = []
+    monkeypatch.delattr(os, "memfd_create", raising=False)
+    monkeypatch.setattr(ctranslate2.models, "Whisper", lambda path, files, **options: given.append(files))
+    whisper.WhisperModel("en")
+    assert hashlib.sha256(given[0]["model.bin"]).hexdigest() == whisper.MODEL_SHA256
