@@ -6,8 +6,12 @@
   block as the microphone gives them, with the silence after it. Timed: the `accept` call of the
   block at which the cutter ends the utterance, up to the heard result (the cut, levelling and
   hearing) — the time from the end of an utterance, as gm's cutter sees it, to what gm heard.
-  Median and p95 per listener, with what was heard right.
-- **Load**: the model's load time, in a fresh process per listener (`--listener` of gm).
+  The cutter sees the end once SPLIT_SECONDS (0.5 s) of silence has followed the last word: from
+  the last word to gm's next line is that, plus this, plus the speaker's start. Median and p95
+  per listener, with what was heard right; and the process's CPU seconds per answer (all its
+  threads), which depend less on what else the machine runs than the wall clock does.
+- **Load**: the model's load time in a fresh process per listener (`--listener` of gm), with
+  that process's peak resident memory (VmHWM) while loading and its resident memory after.
 - **Weight**: the peak resident memory (VmHWM, read from /proc while it runs) of a process that plays one
   whole English night by voice (`gm werewolf play --listen-from`) on a recording of
   bench/voice_nights_bench.py's first night of `--night-seed` (made first, with the same
@@ -51,16 +55,22 @@ def _p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def load_seconds(listener: str) -> float:
-    """Seconds to load `listener`'s English model in a fresh process."""
-    code = ("import time; t = time.perf_counter(); from gm.hearing.model_loading import model_loader; "
-            f"model_loader(None, 'en', {listener!r})(); print(time.perf_counter() - t)")
+def load_seconds(listener: str) -> tuple[float, int, int]:
+    """Seconds to load `listener`'s English model in a fresh process, its peak resident MB while
+    loading and its resident MB after."""
+    code = ("import os, time; t = time.perf_counter(); from gm.hearing.model_loading import model_loader; "
+            f"model_loader(None, 'en', {listener!r})(); s = time.perf_counter() - t; "
+            "status = open(f'/proc/{os.getpid()}/status').read().splitlines(); "
+            "kb = lambda key: next(line.split()[1] for line in status if line.startswith(key)); "
+            "print(s, kb('VmHWM:'), kb('VmRSS:'))")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
-    return float(out.stdout.split()[-1])
+    seconds, peak, resident = out.stdout.split()[-3:]
+    return float(seconds), int(peak) // 1024, int(resident) // 1024
 
 
-def latencies(listener: str, answers: int, seed: int) -> tuple[list[float], int]:
-    """Seconds from the cutter's end of each answer to its heard result, and how many were heard right."""
+def latencies(listener: str, answers: int, seed: int) -> tuple[list[float], int, list[float]]:
+    """Seconds from the cutter's end of each answer to its heard result, how many were heard
+    right, and the CPU seconds of each."""
     import voice_nights_bench as nights
 
     from gm.hearing.model_loading import model_loader
@@ -77,7 +87,7 @@ def latencies(listener: str, answers: int, seed: int) -> tuple[list[float], int]
     book = book.with_phrases({p: p for p in ("yes", "no", "done", "the graveyard") if model.hears(p.split()[-1])})
     rng = random.Random(f"latency-{seed}")
     block = 2 * int(BLOCK_SECONDS * 16000)
-    seconds, right = [], 0
+    seconds, right, cpu = [], 0, []
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(answers):
             said = rng.choice(SAID)
@@ -85,13 +95,14 @@ def latencies(listener: str, answers: int, seed: int) -> tuple[list[float], int]
             audio += bytes(block * 15)  # the silence after it: the cutter ends the utterance in it
             recogniser = model.recogniser(16000, book)
             for at in range(0, len(audio), block):
-                start = time.perf_counter()
+                start, used = time.perf_counter(), time.process_time()
                 heard = recogniser.accept(audio[at:at + block])
                 if heard is not None:
                     seconds.append(time.perf_counter() - start)
+                    cpu.append(time.process_time() - used)
                     right += book.match(heard) == book.phrases.get(said)
                     break
-    return seconds, right
+    return seconds, right, cpu
 
 
 def night_peak_rss(listener: str, seed: int) -> tuple[float, str]:
@@ -127,10 +138,11 @@ def main() -> None:
     before = os.getloadavg()
     figures = {}
     for listener in options.listeners.split(","):
-        row: dict = {"load_s": round(load_seconds(listener), 2)}
-        seconds, right = latencies(listener, options.answers, options.seed)
+        load, peak, resident = load_seconds(listener)
+        row: dict = {"load_s": round(load, 2), "load_peak_mb": peak, "loaded_rss_mb": resident}
+        seconds, right, cpu = latencies(listener, options.answers, options.seed)
         row |= {"median_s": round(statistics.median(seconds), 3), "p95_s": round(_p95(seconds), 3),
-                "heard_right": f"{right}/{len(seconds)}"}
+                "cpu_median_s": round(statistics.median(cpu), 3), "heard_right": f"{right}/{len(seconds)}"}
         if not options.no_night:
             rss, ended = night_peak_rss(listener, options.night_seed)
             row |= {"night_peak_rss_mb": round(rss), "night": ended}

@@ -13,8 +13,19 @@ ken one") where gm hears it there (`gm.table.questions.ONE_BREATH_AT_COUNT`). Ev
 says from the vote's first line to the execution is rendered to WAV with the language's
 default voice (the speaker of `--speech wav:DIR`) and the durations are summed. Two tallies
 per table size: the votes on the first candidates, and a vote on the last candidate (the
-graveyard) too. Goal: at most 25 s of gm's speech, and table answers at most the candidates (the
-players and the graveyard) + 1.
+graveyard) too. The table says yes to a read-back of its own tally and no to any other, and
+at "which count is wrong?" fixes the first wrong count. Goal (issue 37): at most 25 s of gm's
+speech (median), and table answers at most the candidates (the players and the graveyard) + 2.
+
+    .venv/bin/python bench/vote_bench.py --drawn 200    # votes drawn as the cards fall
+
+`--drawn N` draws N votes per table size from `--seed`, as the rules make them: the standard
+deck dealt two cards a player, each passing one of them (drawn) to the right; everyone votes
+but, with 4 players, the traitor's holder (a Traitor Werewolf, holding the werewolf too, votes:
+so a 4-player vote has 4 votes when the traitor lies in the graveyard or goes with the werewolf,
+else 3); each voter points at another player or the graveyard, drawn alike; votes with a tie are
+drawn again (the bench answers no runoff). Prints the median and largest table answers and
+seconds of gm's speech per table size.
 """
 
 from __future__ import annotations
@@ -22,6 +33,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
+import statistics
 import sys
 import tempfile
 import wave
@@ -114,8 +127,10 @@ class Table:
     """The speaker gm talks through: each line is rendered to WAV, and the table answers the
     question being asked (`asking`) in the words of its grammar (`book`)."""
 
-    def __init__(self, wav, source: Source, tally: dict[str, int], one_breath: bool) -> None:
-        self.wav, self.source, self.tally, self.one_breath = wav, source, tally, one_breath
+    def __init__(self, wav, folder: Path, source: Source, tally: dict[str, int], one_breath: bool) -> None:
+        self.wav, self.folder, self.source, self.tally, self.one_breath = wav, folder, source, tally, one_breath
+        self.seconds: list[float] = []  # each line's, in the order said
+        self.zeros = 0  # counts asked whose answer is none ("none" was the count heard worst: issue 37)
         self.speaking = False
         self.last_spoken_end = -math.inf
         self.lines: list = []  # (key, text) of each line said
@@ -124,16 +139,39 @@ class Table:
 
     def say(self, line) -> None:
         self.lines.append((line.key, line.text))
-        self.wav.say(line)
+        if line.text not in RENDERED:  # each line rendered once: its seconds do not change
+            self.wav.say(line)
+            self.wav.flush()
+            RENDERED[line.text] = seconds_of(self.folder)[-1]
+        self.seconds.append(RENDERED[line.text])
         if line.key in ("werewolf.vote.ask_count", "werewolf.vote.ask_next"):
             self.source.queue.append(lambda: self.count(line.key == "werewolf.vote.ask_count"))
-        elif line.key.startswith(("listen.confirm", "werewolf.vote.readback")):
+        elif line.key.startswith("werewolf.vote.readback"):
+            self.source.queue.append(lambda: self.phrase("no" if self.wrong() else "yes"))
+        elif line.key.startswith("werewolf.vote.which"):
+            self.source.queue.append(self.fix)
+        elif line.key.startswith("listen.confirm"):
             self.source.queue.append(lambda: self.phrase("yes"))
+
+    def wrong(self) -> list[str]:
+        """The candidates whose count the tally being asked about shows wrong."""
+        shown = getattr(self.asking, "shown", {})
+        return [c for c in dict.fromkeys([*shown, *self.tally]) if shown.get(c, 0) != self.tally.get(c, 0)]
+
+    def fix(self) -> str:
+        """The first wrong count, said right ("Ken one")."""
+        from gm.table.questions import fix_token
+
+        candidate = next(iter(self.wrong()), None)
+        if candidate is None:
+            return self.phrase("yes")
+        return self.phrase(fix_token(candidate, self.tally.get(candidate, 0)))
 
     def count(self, first: bool) -> str:
         """The whole tally by name at the first count, where gm hears it so; else this count."""
         if first and self.one_breath and any("=" in answer for answer in self.book.phrases.values()):
             return " ".join(self.phrase(f"{c}={self.tally[c]}") for c in self.asking.following if self.tally.get(c))
+        self.zeros += not self.tally.get(self.asking.candidate, 0)
         return self.phrase(str(self.tally.get(self.asking.candidate, 0)))
 
     def phrase(self, token: str) -> str:
@@ -145,6 +183,10 @@ class Table:
 
     def close(self) -> None:
         self.wav.close()
+
+
+RENDERED: dict[str, float] = {}
+"""Seconds of each line rendered so far, by its text."""
 
 
 def seconds_of(folder: Path) -> list[float]:
@@ -183,7 +225,7 @@ def one_vote(lang: str, size: int, votes: dict[object, int], one_breath: bool,
         clock = Clock()
         source = Source(clock)
         wav = open_speaker(SpeechSettings(lang, f"wav:{folder}"), echo=lambda text: None)
-        table = Table(wav, source, tally, one_breath)
+        table = Table(wav, Path(folder), source, tally, one_breath)
         keyboard = KeyboardAsker(clock, io.StringIO(), echo=lambda text: None)
         asker = Asker(Listener(Model(source), source), keyboard, table, voice, clock, seats=players)
         ctx = NightContext(players=players, deck=standard_deck(len(players)), voice=voice, speaker=table,
@@ -191,9 +233,10 @@ def one_vote(lang: str, size: int, votes: dict[object, int], one_breath: bool,
         result = run_vote(ctx)
         table.flush()
         wav.close()
-        seconds = seconds_of(Path(folder))
+        seconds = table.seconds
         figures = {"lang": lang, "players": size, "tally": tally, "one_breath": one_breath,
-                   "executed": result.executed, "table_answers": source.answers, "lines": len(table.lines),
+                   "executed": result.executed, "table_answers": source.answers, "zeros_asked": table.zeros,
+                   "lines": len(table.lines),
                    "characters": sum(len(text) for _, text in table.lines),
                    "speech_seconds": round(sum(seconds), 1)}
         if per_line:
@@ -201,13 +244,53 @@ def one_vote(lang: str, size: int, votes: dict[object, int], one_breath: bool,
         return figures
 
 
+def drawn_votes(size: int, rng: random.Random) -> dict[object, int]:
+    """One vote as the cards fall (see the module's note), by seat or "graveyard", without a tie."""
+    from scorer.werewolf.decks import standard_deck
+
+    deck = standard_deck(size)
+    while True:
+        cards = [card for card, n in deck.cards.items() for _ in range(n)]
+        rng.shuffle(cards)
+        hands = [cards[2 * seat:2 * seat + 2] for seat in range(size)]
+        passed = [hand.pop(rng.randrange(2)) for hand in hands]
+        for seat, hand in enumerate(hands):
+            hand.append(passed[seat - 1])  # each takes the card from the left
+        voters = [seat for seat, hand in enumerate(hands)
+                  if size != 4 or "traitor" not in hand or "werewolf" in hand]
+        votes: dict[object, int] = {}
+        for seat in voters:
+            target = rng.choice([*(s for s in range(size) if s != seat), "graveyard"])
+            votes[target] = votes.get(target, 0) + 1
+        top = max(votes.values())
+        if sum(n == top for n in votes.values()) == 1:
+            return votes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose gm to measure")
     parser.add_argument("--lang", default="en", help="the packs to measure, comma-separated (en,ja,ko)")
     parser.add_argument("--lines", action="store_true", help="also each line said, with its seconds")
+    parser.add_argument("--drawn", type=int, default=0, help="votes drawn per table size as the cards fall")
+    parser.add_argument("--seed", type=int, default=37)
     args = parser.parse_args()
     sys.path.insert(0, str(args.tree))
+    if args.drawn:
+        for lang in args.lang.split(","):
+            rng = random.Random(f"{args.seed}-{lang}")
+            for size in TALLIES:
+                runs = [one_vote(lang, size, drawn_votes(size, rng), False) for _ in range(args.drawn)]
+                answers = [r["table_answers"] for r in runs]
+                seconds = [r["speech_seconds"] for r in runs]
+                print(json.dumps({"lang": lang, "players": size, "votes": args.drawn,
+                                  "goal_answers": size + 1 + 2, "median_answers": statistics.median(answers),
+                                  "most_answers": max(answers), "median_speech_s": statistics.median(seconds),
+                                  "most_speech_s": max(seconds),
+                                  "mean_answers": round(statistics.mean(answers), 2),
+                                  "mean_zeros_asked": round(statistics.mean(r["zeros_asked"] for r in runs), 2),
+                                  "four_votes": sum(sum(r["tally"].values()) == 4 for r in runs)}))
+        return
     for lang in args.lang.split(","):
         for size, tallies in TALLIES.items():
             for votes in tallies:

