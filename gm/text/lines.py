@@ -25,6 +25,7 @@ such as 健=けん).
 
 from __future__ import annotations
 
+import copy
 import string
 from typing import Any
 from collections.abc import Callable, Mapping, Sequence
@@ -61,6 +62,13 @@ class Voice:
         self.readings: dict[str, str] = dict(self.pack.get("words", {}))
         self.readings.update(readings or {})
         self._leads: tuple[str, ...] | None = None
+
+    def with_readings(self, readings: Mapping[str, str]) -> Voice:
+        """The same lines, with the players' `readings` added to those this voice knows (the
+        language is not looked up again)."""
+        voice = copy.copy(self)
+        voice.readings = {**self.readings, **readings}
+        return voice
 
     # -- lookup -----------------------------------------------------------------------------
     def entry(self, key: str) -> Any:
