@@ -36,10 +36,10 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 
 # Sections only ever printed, never said: they need no kana.
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
-                "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
-                "werewolf.group.", "werewolf.results.", "werewolf.screen.", "voice.model.", "voice.check.",
-                "voice.hear.", "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.", "solitaire.commands.",
-                "score.verbs.", "werewolf.judge.", "voice.ready.", "score.sheet.earlier")
+                "listen.not_listening", "listen.reason.", "listen.trouble", "listen.unseeded", "listen.heard",
+                "table.", "werewolf.log.", "werewolf.group.", "werewolf.results.", "werewolf.screen.", "voice.model.",
+                "voice.check.", "voice.hear.", "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.",
+                "solitaire.commands.", "score.verbs.", "werewolf.judge.", "voice.ready.", "score.sheet.earlier")
 
 
 def spoken(key: str) -> bool:
