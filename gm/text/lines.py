@@ -74,7 +74,7 @@ class Voice:
     def entry(self, key: str) -> Any:
         node: Any = self.pack
         for part in key.split("."):
-            if not isinstance(node, dict) or part not in node:
+            if not isinstance(node, Mapping) or part not in node:
                 raise UnknownLine(f"no line {key!r} in the {self.lang} voice pack")
             node = node[part]
         return node
@@ -90,7 +90,7 @@ class Voice:
     def line(self, key: str, *, urgent: bool = False, **fields: Any) -> Line:
         """The line `key` with `fields` filled in, printed and spoken forms."""
         entry = self.entry(key)
-        if isinstance(entry, dict):
+        if isinstance(entry, Mapping):
             text_template = entry["text"]
             spoken_template = entry["kana"] if "kana" in entry else text_template
         else:
@@ -105,7 +105,7 @@ class Voice:
         """The spoken sentence of `key` (its `kana`, particles as written) with the fields as
         printed: 6点, 健. What Open JTalk is given to compare readings."""
         entry = self.entry(key)
-        template = (entry["kana"] if "kana" in entry else entry["text"]) if isinstance(entry, dict) else entry
+        template = (entry["kana"] if "kana" in entry else entry["text"]) if isinstance(entry, Mapping) else entry
         return _Renderer(self._text_field).format(template, **fields)
 
     def error(self, error: Exception) -> str:
@@ -128,7 +128,7 @@ class Voice:
         """The pack's words that may lead a printed sentence through a field: the graveyard, yes, no."""
         if self._leads is None:
             words = [self.entry(f"common.{key}") for key in ("graveyard", "yes", "no") if self.has(f"common.{key}")]
-            texts = [word["text"] if isinstance(word, dict) else word for word in words]
+            texts = [word["text"] if isinstance(word, Mapping) else word for word in words]
             self._leads = tuple(text for text in texts if isinstance(text, str) and text[:1].islower())
         return self._leads
 
