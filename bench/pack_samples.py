@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import string
 from typing import Any
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from gm.ports import Line
 from gm.text.lines import Voice
@@ -36,10 +36,10 @@ _NUMBER_FIELDS = {"n", "game", "next", "x", "y", "high", "low", "points", "total
 
 # Sections only ever printed, never said: they need no kana.
 PRINTED_ONLY = ("score.help.", "errors.", "solitaire.board.", "solitaire.outlook.", "werewolf.tally.", "listen.deaf",
-                "listen.not_listening", "listen.reason.", "listen.trouble", "listen.heard", "table.", "werewolf.log.",
-                "werewolf.group.", "werewolf.results.", "werewolf.screen.", "voice.model.", "voice.check.",
-                "voice.hear.", "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.", "solitaire.commands.",
-                "score.verbs.", "werewolf.judge.", "voice.ready.", "score.sheet.earlier")
+                "listen.not_listening", "listen.reason.", "listen.trouble", "listen.unseeded", "listen.heard",
+                "table.", "werewolf.log.", "werewolf.group.", "werewolf.results.", "werewolf.screen.", "voice.model.",
+                "voice.check.", "voice.hear.", "solitaire.simulate.", "solitaire.moves.", "solitaire.solve.",
+                "solitaire.commands.", "score.verbs.", "werewolf.judge.", "voice.ready.", "score.sheet.earlier")
 
 
 def spoken(key: str) -> bool:
@@ -52,7 +52,7 @@ def keys(voice: Voice) -> list[str]:
     def walk(node: Any, prefix: str) -> Iterator[str]:
         for name, value in node.items():
             key = f"{prefix}{name}"
-            if isinstance(value, dict) and "text" not in value:
+            if isinstance(value, Mapping) and "text" not in value:
                 yield from walk(value, key + ".")
             else:
                 yield key
@@ -110,7 +110,7 @@ def fields(voice: Voice, key: str, count: int = 6, name: str = NAMES[0],
            names: tuple[str, ...] = NAMES) -> dict[str, Any]:
     """Sample values for every field of the line `key` (its text and its spoken form)."""
     entry = voice.entry(key)
-    templates = [entry.get("text", ""), entry.get("kana", "")] if isinstance(entry, dict) else [entry]
+    templates = [entry.get("text", ""), entry.get("kana", "")] if isinstance(entry, Mapping) else [entry]
     found: dict[str, Any] = {}
     for template in templates:
         for _, field, spec, _ in string.Formatter().parse(template):

@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 import wave
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -599,7 +599,7 @@ def read_back_endings(voice: Any) -> tuple[str, ...]:
     """How gm's read-backs of an answer end ("Is that right?", "Right?"): the text after the last
     field of every `listen.confirm*` line but the voice command's (bench/voice_nights_bench.py)."""
     lines = [line for key, line in voice.entry("listen").items() if key.startswith("confirm") and key != "confirm_end"]
-    texts = [line["text"] if isinstance(line, dict) else line for line in lines]
+    texts = [line["text"] if isinstance(line, Mapping) else line for line in lines]
     return tuple(t for t in dict.fromkeys(text.rsplit("}", 1)[-1].strip() for text in texts) if t)
 
 

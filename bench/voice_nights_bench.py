@@ -44,6 +44,7 @@ Run: .venv/bin/python bench/voice_nights_bench.py [--nights 10] [--lang ko|en|ja
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 import functools
 import json
 import os
@@ -77,7 +78,7 @@ def _first(lang: str, key: str) -> str:
     from gm.hearing.phrases import split_phrases
 
     entry = Voice(lang).entry(f"listen.hear.{key}")
-    return split_phrases(entry["text"] if isinstance(entry, dict) else entry)[0]
+    return split_phrases(entry["text"] if isinstance(entry, Mapping) else entry)[0]
 
 
 NUMBERS = {"ko": [_first("ko", str(n)) for n in range(7)],  # what the Korean pack asks the table to say
@@ -247,7 +248,7 @@ def read_back_endings(voice: Voice) -> tuple[str, ...]:
     """How gm's read-backs of an answer end ("Is that right?", "Right?"): the text after the last
     field of every `listen.confirm*` line but the voice command's."""
     lines = [line for key, line in voice.entry("listen").items() if key.startswith("confirm") and key != "confirm_end"]
-    texts = [line["text"] if isinstance(line, dict) else line for line in lines]
+    texts = [line["text"] if isinstance(line, Mapping) else line for line in lines]
     return tuple(dict.fromkeys(text.rsplit("}", 1)[-1].strip(" .。") for text in texts))
 
 

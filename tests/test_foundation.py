@@ -1,5 +1,6 @@
 """The shared plumbing: lazy imports, voice packs, Japanese readings, answers, player lists."""
 
+from collections.abc import Mapping
 import io
 import re
 import subprocess
@@ -40,7 +41,7 @@ def _keys(node, prefix=""):
         if prefix == "" and key in ("words", "language"):  # readings and the language's rules: no lines
             continue
         path = f"{prefix}{key}"
-        if isinstance(value, dict) and not ("text" in value and set(value) <= {"text", "kana"}):
+        if isinstance(value, Mapping) and not ("text" in value and set(value) <= {"text", "kana"}):
             yield from _keys(value, path + ".")
         else:
             yield path
@@ -60,7 +61,7 @@ def test_every_japanese_line_reaches_speech_as_kana():
     bad = []
     for key in filter(samples.spoken, _keys(voice.pack)):  # not the printed-only help and errors
         entry = voice.entry(key)
-        spoken = entry.get("kana", entry["text"]) if isinstance(entry, dict) else entry
+        spoken = entry.get("kana", entry["text"]) if isinstance(entry, Mapping) else entry
         if not KANA_ONLY.match(re.sub(r"\{[^}]*\}", "", spoken)):
             bad.append(f"{key}: {spoken}")
     assert not bad, "lines whose spoken form is not kana:\n" + "\n".join(bad)

@@ -133,7 +133,7 @@ def test_sigkill_while_keeping_nights_never_loses_an_acknowledged_one(tmp_path):
 def test_a_second_evening_is_appended_to_the_same_log(tmp_path):
     path = tmp_path / "night.jsonl"
     for kind in ("first", "second"):
-        log = NightLog(path, FakeClock())
+        log = NightLog(path, FakeClock(), voice=Voice("en"))
         log(kind)
         log.close()
     assert [json.loads(line)["type"] for line in path.read_text().splitlines()] == ["first", "second"]

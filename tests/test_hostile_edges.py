@@ -25,6 +25,7 @@ from gm.cli import app
 from gm.score.entry import new_match
 from gm.score.journal import Journal
 from gm.score.matches import ENTRY_FIELDS, index_path
+from gm.text.lines import Voice
 
 GM = [sys.executable, "-m", "gm"]
 SAFETY_NET = 120  # seconds; a regression fails on its output long before
@@ -296,7 +297,7 @@ def test_a_full_disk_leaves_no_empty_night_log(tmp_path, monkeypatch):
     import gm.night.log as log_module
 
     warned = []
-    log = log_module.NightLog(tmp_path / "night.jsonl", FakeClock(), warned.append)
+    log = log_module.NightLog(tmp_path / "night.jsonl", FakeClock(), warned.append, voice=Voice("en"))
     monkeypatch.setattr(log_module.os, "write", _disk_full_after(7))
     log("setup", players=["Aki"])
     log("phase", name="night")
@@ -308,7 +309,7 @@ def test_a_full_disk_leaves_no_empty_night_log(tmp_path, monkeypatch):
 def test_a_full_disk_mid_night_keeps_the_whole_lines_of_the_log(tmp_path, monkeypatch):
     import gm.night.log as log_module
 
-    log = log_module.NightLog(tmp_path / "night.jsonl", FakeClock(), lambda text: None)
+    log = log_module.NightLog(tmp_path / "night.jsonl", FakeClock(), lambda text: None, voice=Voice("en"))
     log("setup", players=["Aki"])
     kept = (tmp_path / "night.jsonl").read_bytes()
     monkeypatch.setattr(log_module.os, "write", _disk_full_after(5))
@@ -336,7 +337,6 @@ class _InterruptedOnce:
 @pytest.mark.parametrize("choice", ["resume", "vote"])
 def test_ctrl_c_while_the_panel_draws_or_a_cue_is_said_pauses_and_asks(where, choice):
     from gm.night.timer import Discussion
-    from gm.text.lines import Voice
 
     clock = FakeClock()
     speaker = RecordingSpeaker(clock)

@@ -150,7 +150,7 @@ def test_a_kanji_name_without_reading_is_asked_at_set_up_in_kana(monkeypatch, ca
     from gm.commands.werewolf_play import ask_readings
 
     monkeypatch.setattr(sys, "stdin", _Keyboard("健\nken\nけん\n"))
-    assert ask_readings(["健", "Aki", "美緒"], {"美緒": "みお"}, "ja") == {"健": "けん"}
+    assert ask_readings(["健", "Aki", "美緒"], {"美緒": "みお"}, Voice("ja")) == {"健": "けん"}
     assert capsys.readouterr().err.count("健の読みをかなで入力してください") == 3
 
 

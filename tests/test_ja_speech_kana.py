@@ -4,6 +4,7 @@ The lines are rendered with sample fields (player names with and without reading
 durations, lists), so lines other command groups add to the pack are covered too.
 """
 
+from collections.abc import Mapping
 import re
 import shutil
 import string
@@ -35,7 +36,7 @@ class _Sample(str):
 
 
 def _fields(entry):
-    templates = entry.values() if isinstance(entry, dict) else [entry]
+    templates = entry.values() if isinstance(entry, Mapping) else [entry]
     found = {}
     for template in templates:
         for _, name, spec, _ in string.Formatter().parse(template):

@@ -1,6 +1,7 @@
 """The Korean voice pack: numbers said in Hangul, every line renders, the words it listens for
 are in the Korean speech model's vocabulary."""
 
+from collections.abc import Mapping
 import json
 import re
 from pathlib import Path
@@ -70,7 +71,7 @@ def test_no_spoken_korean_line_holds_digits_or_latin_letters():
     bad = []
     for key in filter(samples.spoken, _keys(KO.pack)):  # the printed-only help and errors aside
         entry = KO.entry(key)
-        spoken = entry.get("kana", entry["text"]) if isinstance(entry, dict) else entry
+        spoken = entry.get("kana", entry["text"]) if isinstance(entry, Mapping) else entry
         if LATIN_OR_DIGIT.search(re.sub(r"\{[^}]*\}", "", spoken)) and not key.startswith("listen.hear"):
             bad.append(f"{key}: {spoken}")
     assert not bad, "\n".join(bad)

@@ -203,7 +203,7 @@ def test_korean_counts_hear_a_number_and_the_tally_hears_a_breath_of_fixes():
 def test_the_night_log_keeps_every_question_answer_re_ask_and_read_back_with_how_it_came(tmp_path):
     clock = FakeClock()
     path = tmp_path / "night.jsonl"
-    log = NightLog(path, clock)
+    log = NightLog(path, clock, voice=Voice("en"))
     _vote(clock, [("aki three", 0.7), "aki three ken one", ("aki two", 0.7), "no"], keyboard="\n", log=log)
     log.close()
     events = [json.loads(line) for line in path.read_text().splitlines()]

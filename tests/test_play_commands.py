@@ -23,6 +23,8 @@ from scorer.solitaire.moves import Forgo, Humalien, Pair, PairFlip, Special, Tur
 from scorer.solitaire.policies import smart
 from tests.fakes import RecordingSpeaker
 
+EN = Voice("en")
+
 runner = CliRunner()
 
 @pytest.mark.parametrize("lang, typed, move", [
@@ -70,9 +72,9 @@ def test_at_the_humalien_only_its_number_or_skip_is_taken(typed):
     """SS: the Humalien discards one face-up pyramid card; "pair 24" is no such answer."""
     state = dataclasses.replace(start(deal_from_seed(0)), pending=HUMALIEN)
     with pytest.raises(BadCommand) as refused:
-        parse_command(typed, state)
+        parse_command(typed, state, EN)
     assert "\n" not in str(refused.value) and "humalien" in str(refused.value)
-    assert parse_command("24", state) == Humalien(23)
+    assert parse_command("24", state, EN) == Humalien(23)
 
 
 def test_pair_n_at_the_humalien_prompt_discards_nothing():
@@ -92,7 +94,7 @@ def _to_humalien(seed):
     state, typed = start(deal_from_seed(seed)), []
     while not state.over and state.pending != HUMALIEN:
         move = smart(state)
-        typed.append(command_for(state, move))
+        typed.append(command_for(state, move, EN))
         state = apply(state, move)
     return (seed, state, typed) if state.pending == HUMALIEN else None
 

@@ -11,10 +11,13 @@ from typer.testing import CliRunner
 
 from gm.cli import app
 from gm.solitaire.play import command_for
+from gm.text.lines import Voice
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.engine import apply, start
 from scorer.solitaire.policies import smart
 from scorer.solitaire.reading import reading
+
+EN = Voice("en")
 
 runner = CliRunner()
 
@@ -24,7 +27,7 @@ def smart_game(seed, rows):
     state, commands = start(deal_from_seed(seed, rows)), []
     while not state.over:
         move = smart(state)
-        commands.append(command_for(state, move))
+        commands.append(command_for(state, move, EN))
         state = apply(state, move)
     return commands, state
 

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from gm.cli import app
 from gm.solitaire.board import MARKS, card_text, legend_text, pyramid_text, table_text
 from gm.solitaire.play import command_for, parse_command, play_game
+from gm.text.lines import Voice
 from scorer.solitaire.cards import card_of
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.engine import apply, start
@@ -22,6 +23,8 @@ from scorer.solitaire.odds import SMART_DISTRIBUTIONS
 from scorer.solitaire.policies import smart
 from scorer.solitaire.reading import BadLeft, reading
 from tests.fakes import RecordingSpeaker
+
+EN = Voice("en")
 
 runner = CliRunner()
 COLOUR = re.compile(r"\x1b\[[0-9;]*(3[0-7]|4[0-7]|38;|48;)")
@@ -34,7 +37,7 @@ def drawn(state, monkeypatch, no_color: bool) -> str:
         monkeypatch.delenv("NO_COLOR", raising=False)
     out = io.StringIO()
     console = Console(file=out, force_terminal=True, width=100)
-    for part in (pyramid_text(state), table_text(state), legend_text()):
+    for part in (pyramid_text(state), table_text(state, EN), legend_text(EN)):
         console.print(part)
     return out.getvalue()
 
@@ -92,10 +95,10 @@ def test_the_owl_hint_gives_the_set_aside_index_the_command_needs():
     while not (state.pending == "owl" and isinstance(smart(state), Owl)):
         state = apply(state, smart(state))
     move = smart(state)
-    typed = command_for(state, move)
+    typed = command_for(state, move, EN)
     index, position = map(int, typed.split())
     assert state.set_aside[index - 1] == move.card and position == move.position + 1
-    assert parse_command(typed, state) == move
+    assert parse_command(typed, state, EN) == move
 
 
 def test_quit_says_the_reading_of_the_cards_left_so_far():

@@ -21,8 +21,9 @@ import re
 import stat
 import string
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, overload
 
 from scorer.errors import ScorerError
@@ -130,10 +131,10 @@ def default_language() -> str:
     return locale[:2] if locale[:2] in languages() else "en"
 
 
-def load_pack(lang: str) -> dict[str, Any]:
-    """The parsed pack for `lang` (one of LANGUAGES), read once and shared: callers do not change it.
-    A pack from $GM_VOICE_PACKS is checked (see the module's help) and must have every line gm's
-    English pack has (BadPack names the file and the key)."""
+def load_pack(lang: str) -> Mapping[str, Any]:
+    """The parsed pack for `lang` (one of LANGUAGES), read once and shared read-only (`frozen`), so
+    no caller can change another's lines. A pack from $GM_VOICE_PACKS is checked (see the module's
+    help) and must have every line gm's English pack has (BadPack names the file and the key)."""
     return _pack(str(pack_path(lang)))
 
 
@@ -142,18 +143,31 @@ def own(path: str | Path) -> bool:
     return Path(path).parent in (_HERE, _HERE / "rulings")
 
 
+def frozen(table: dict[str, Any]) -> Mapping[str, Any]:
+    """A parsed TOML table read-only all the way down: its tables as MappingProxyType, its lists as tuples."""
+    return MappingProxyType({key: _frozen(value) for key, value in table.items()})
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, dict):
+        return frozen(value)
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
 @functools.cache
-def _pack(path: str) -> dict[str, Any]:
+def _pack(path: str) -> Mapping[str, Any]:
     pack = read_toml(path)
     if own(path):
-        return pack
+        return frozen(pack)
     shape, fields, required = _reference()
     _check_table(pack, shape, "", fields, path)
     missing = sorted(required - _keys(pack))
     if missing:
         shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
         raise BadPack(f"the voice pack {path!r} lacks {len(missing)} of the lines of gm's own packs: {shown}")
-    return pack
+    return frozen(pack)
 
 
 def _keys(node: dict[str, Any], prefix: str = "") -> set[str]:
@@ -172,7 +186,7 @@ def _keys(node: dict[str, Any], prefix: str = "") -> set[str]:
 
 def _is_line(value: Any) -> bool:
     """Whether a pack's table is a line: {text = "...", kana = "..."} (kana optional)."""
-    return isinstance(value, dict) and "text" in value and set(value) <= {"text", "kana"}
+    return isinstance(value, Mapping) and "text" in value and set(value) <= {"text", "kana"}
 
 
 Fields = dict[str, dict[str, set[str]]]
@@ -289,18 +303,18 @@ def _spec_fits(spec: str, specs: set[str]) -> bool:
     return _counted(specs) and len(spec) <= MAX_COUNTER and not any(c in spec for c in "{}0123456789")
 
 
-def spoken_templates(pack: dict[str, Any]) -> Iterator[tuple[str, str]]:
+def spoken_templates(pack: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """Each line's key and the template it is said from (its kana where it has one), the
     `[language]` durations too: for the reading module to check the counters of a checked pack."""
-    def walk(node: dict[str, Any], prefix: str) -> Iterator[tuple[str, str]]:
+    def walk(node: Mapping[str, Any], prefix: str) -> Iterator[tuple[str, str]]:
         for name, value in node.items():
             key = prefix + name
             if key == "words":
                 continue
-            if isinstance(value, dict) and not _is_line(value):
+            if isinstance(value, Mapping) and not _is_line(value):
                 yield from walk(value, key + ".")
             elif _is_template(key):
-                yield key, str(value.get("kana", value["text"]) if isinstance(value, dict) else value)
+                yield key, str(value.get("kana", value["text"]) if isinstance(value, Mapping) else value)
     return walk(pack, "")
 
 

@@ -127,12 +127,13 @@ def tally(
     The votes possible follow the deck: the standard one for the player count unless --variant/--with.
     """
     from gm.commands.werewolf_values import check_player_names, deck_for, parse_players
+    from gm.text.lines import Voice
     from gm.text.names import BadInput
     from scorer.werewolf.tally import GRAVEYARD, outcome
 
     with input_errors(lang):
         names, _ = parse_players(players)
-        check_player_names(names, lang)
+        check_player_names(names, Voice(lang))
         chosen = deck_for(len(names), variant, swap_ins)
         first = _round_of(votes, [*names, GRAVEYARD], names, roll_call, chosen)
         result = outcome(first)

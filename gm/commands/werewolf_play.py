@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -18,17 +16,16 @@ from gm.commands.options import (
 from gm.speech.settings import SpeechSettings
 
 if TYPE_CHECKING:
-    from gm.hearing.replay import Utterances
-    from gm.ports import Clock
-
-
-def ask_readings(names: list[str], readings: dict[str, str], lang: str) -> dict[str, str]:
-    """Readings typed in kana for the names in kanji given without one, so every vote question
-    can say them; without a keyboard, a one-line error asks for `--players 健=けん`."""
-    from gm.text import kana
     from gm.text.lines import Voice
 
-    voice, typed = Voice(lang), {}
+
+def ask_readings(names: list[str], readings: dict[str, str], voice: Voice) -> dict[str, str]:
+    """Readings typed in kana for the names in kanji given without one, so every vote question
+    can say them (asked in `voice`'s language); without a keyboard, a one-line error asks for
+    `--players 健=けん`."""
+    from gm.text import kana
+
+    typed: dict[str, str] = {}
     for name in kana.missing_readings(names, readings):
         if not sys.stdin.isatty():
             fail(voice.text("voice.no_reading", word=name))
@@ -37,15 +34,6 @@ def ask_readings(names: list[str], readings: dict[str, str], lang: str) -> dict[
             reading = typer.prompt(voice.text("werewolf.ask_reading", name=name), err=True)
         typed[name] = reading.strip()
     return typed
-
-
-def read_recording(spec: str, clock: Clock) -> Utterances | None:
-    """The recording `--listen-from` names, read now: a file that is no WAV is refused at once."""
-    if spec in ("on", "off"):
-        return None
-    from gm.hearing.replay import Utterances
-
-    return Utterances.from_wav(spec, clock)
 
 
 def play(
@@ -101,78 +89,38 @@ def play(
     last instruction, Ctrl-C pauses and asks. Or say "game master, pause / resume / one more minute /
     vote now / repeat".
     """
-    from gm.clock import RealClock
     from gm.hearing.keyboard import AnswersExhausted
-    from gm.text.lines import Voice
-    from gm.hearing.voice import open_asker, open_controls
-    from gm.night.context import NightContext, NightStopped
-    from gm.night.evening import run_evening
-    from gm.hearing.model_loading import listener_name
-    from gm.night.groups import GroupFile, default_group
-    from gm.night.log import NightLog, check_log, new_log_path
-    from gm.night.screen import NightScreen, wanted
-    from gm.night.terminal import KeyControls, LiveCountdown
-    from gm.speech.speakers import open_speaker
+    from gm.night.context import NightStopped
+    from gm.night.opening import NightOptions, open_night
+    from gm.commands.werewolf_rules import lesson_lines
     from gm.commands.werewolf_values import check_player_names, deck_for, parse_players
+    from gm.text.lines import Voice
 
     with input_errors(lang):
         names, readings = parse_players(players)
-        check_player_names(names, lang)
+        voice = Voice(lang)
+        check_player_names(names, voice)
         if speech != "off":
-            readings.update(ask_readings(names, readings, lang))
+            readings.update(ask_readings(names, readings, voice))
         deck = deck_for(len(names), variant, with_cards)
-        voice = Voice(lang, readings)
-        clock = RealClock(time_scale)
-        spec = listen_spec(listen, listen_from)
-        listener = listener_name(listener)
-        recording = read_recording(spec, clock)  # every refusal comes before the speaker's notes
-        if log is not None:
-            check_log(log)
-        speaker = open_speaker(SpeechSettings(lang, speech, voice_id, rate, volume, readings))
-        asker = open_asker(spec, clock, speaker, voice, vosk_model, players=names, background=True,
-                           recording=recording, listener=listener, device=input_device(device))
-        log = log or new_log_path()
-        keep = GroupFile(group or default_group(names), voice)
-        night_log = NightLog(log, clock, voice=voice)
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    keys = KeyControls(clock) if interactive else None
-    size = shutil.get_terminal_size()
-    shown = None
-    if wanted(False if no_screen else (True if screen else None), interactive, sys.stdout.isatty(), size.columns,
-              size.lines):
-        shown = NightScreen(voice)
-    elif screen:
-        typer.echo(voice.text("werewolf.screen.no_terminal"), err=True)
-    display = shown or (LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys"))
-                        if interactive else None)
-    ctx = NightContext(
-        players=names, deck=deck, voice=voice, speaker=shown.speaker(speaker) if shown else speaker,
-        asker=shown.asker(asker) if shown else asker, clock=clock, controls=open_controls(asker, clock, keys),
-        display=display, log=shown.log(night_log) if shown else night_log, pause=pause, discussion=discussion,
-        roll_call=roll_call,
-    )
+        voice = voice.with_readings(readings)
+        options = NightOptions(
+            players=tuple(names), deck=deck, voice=voice,
+            speech=SpeechSettings.of(voice, speech, voice_id, rate, volume), discussion=discussion, pause=pause,
+            time_scale=time_scale, roll_call=roll_call, log=log, group=group,
+            screen=False if no_screen else (True if screen else None), listen=listen_spec(listen, listen_from),
+            listener=listener, vosk_model=vosk_model, device=input_device(device))
+        night = open_night(options)
     try:
-        with shown or contextlib.nullcontext():
-            if teach:
-                from gm.commands.werewolf_rules import lesson_lines
-
-                for line in lesson_lines(voice, deck, discussion):
-                    ctx.speaker.say(line)
-            run_evening(ctx, keep)
+        night.run(lesson_lines(voice, deck, discussion) if teach else ())
     except AnswersExhausted:
         fail(voice.text("table.input_ended"))
     except (NightStopped, KeyboardInterrupt):
         typer.echo(voice.text("werewolf.stopped"), err=True)
-        night_log.where()
+        night.where()
         raise typer.Exit(EXIT_INTERRUPTED) from None
     except SystemExit:  # SIGTERM or SIGHUP
-        night_log.where()
+        night.where()
         raise
     finally:  # also on SIGTERM or SIGHUP (see gm.cli.main): the terminal gets its echo and cursor back
-        if display:
-            display.close()
-        if keys:
-            keys.release()
-        asker.close()
-        speaker.close()
-        night_log.close()
+        night.close()

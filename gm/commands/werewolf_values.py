@@ -14,6 +14,7 @@ from scorer.refusal import Refusal
 from scorer.werewolf.tally import GRAVEYARD
 
 if TYPE_CHECKING:
+    from gm.text.lines import Voice
     from scorer.werewolf.decks import Deck
 
 
@@ -45,17 +46,16 @@ def parse_players(spec: str) -> tuple[list[str], dict[str, str]]:
     return names, readings
 
 
-def check_player_names(names: Sequence[str], lang: str = "en") -> None:
+def check_player_names(names: Sequence[str], voice: Voice) -> None:
     """A player may not be named like the graveyard, in any case or language (the vote needs
-    both), nor like a word that answers a question in the night's language (done, none, yes,
+    both), nor like a word that answers a question in `voice`'s language (done, none, yes,
     no, 完了, 없음, a number), nor like a key the keyboard keeps (r repeats, ? lists): the table
     could never name them. Full-width forms count too."""
     from gm.hearing.keyboard import HELP, REPEAT
     from gm.table.words import Words
-    from gm.text.lines import Voice
 
     graveyard = {fold(name) for name in graveyard_names()} | {GRAVEYARD}
-    words = Words.of(Voice(lang)).answer_words()
+    words = Words.of(voice).answer_words()
     for name in names:
         said = fold(name)
         if said in graveyard:

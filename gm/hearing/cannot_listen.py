@@ -1,8 +1,10 @@
 """Why gm cannot listen, or listens poorly: no speech model (`NoModel`), no way to record
-(`NoAudio`), no voice-activity detector (`NoDetector`), said in the night's language (`reason`)."""
+(`NoAudio`), no voice-activity detector (`NoDetector`), said in the night's language (`reason`);
+and a model whose answers may vary because rand() cannot be seeded (`say_unseeded`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gm.errors import GmError
@@ -50,3 +52,13 @@ def reason(error: Exception, voice: Voice) -> str:
     if key is None:
         return str(error).splitlines()[0]
     return voice.text(f"listen.reason.{key}", **getattr(error, "fields", {}))
+
+
+def say_unseeded(model: object, voice: Voice, note: Callable[[str], None]) -> None:
+    """Say (once, as a night's listener opens) that the same words may be heard differently
+    each time, where `model` draws from rand() (vosk's dither) and rand() cannot be seeded here
+    (gm.c_random)."""
+    from gm.c_random import unseeded
+
+    if getattr(model, "draws_from_rand", False) and unseeded():
+        note("gm: " + voice.text("listen.unseeded"))

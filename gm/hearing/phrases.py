@@ -49,9 +49,9 @@ def split_phrases(entry: str) -> tuple[str, ...]:
     return tuple(norm(x) for x in split_list(entry))
 
 
-def _forms(entry: str | dict[str, str]) -> tuple[str, ...]:
+def _forms(entry: str | Mapping[str, str]) -> tuple[str, ...]:
     """The phrases of a pack entry: its printed text and its kana reading alike."""
-    forms = [entry["text"], entry.get("kana", "")] if isinstance(entry, dict) else [entry]
+    forms = [entry["text"], entry.get("kana", "")] if isinstance(entry, Mapping) else [entry]
     return tuple(dict.fromkeys(p for f in forms for p in split_phrases(f) if p))
 
 

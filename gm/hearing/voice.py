@@ -561,7 +561,7 @@ def _listening_asker(model: Model, source: Source | Recording, keyboard: Keyboar
                      voice: Voice, clock: Clock, players: Sequence[str], note: Callable[[str], None]) -> VoiceAsker:
     """The VoiceAsker over a loaded model, having said what the model cannot hear (and that
     utterances are found by loudness alone, without the voice-activity detector)."""
-    from gm.hearing.cannot_listen import reason
+    from gm.hearing.cannot_listen import reason, say_unseeded
     from gm.hearing.session import Listener
     from gm.hearing.vad import unavailable
 
@@ -574,6 +574,7 @@ def _listening_asker(model: Model, source: Source | Recording, keyboard: Keyboar
     missing = unavailable()
     if missing is not None:
         note("gm: " + voice.text("listen.trouble", reason=reason(missing, voice)))
+    say_unseeded(model, voice, note)
     asker.announce()
     return asker
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Callable, Iterator
 
-from gm.c_random import seeded_rand
+from gm.c_random import Rand, drawing
 from gm.hearing.cannot_listen import NoModel
 from gm.hearing.phrases import Heard, Phrasebook
 from gm.hearing.recognition import Recogniser, UtteranceRecogniser
@@ -23,6 +23,8 @@ from gm.text.parse import norm
 
 class SpeechModel:
     """A loaded vosk model: which words it knows, and recognisers over its grammar."""
+
+    draws_from_rand = True  # its feature dither (gm.c_random)
 
     def __init__(self, path: Path) -> None:
         try:
@@ -148,28 +150,38 @@ class VoskRecogniser(UtteranceRecogniser):
 def _readings(kaldi: Any, audio: bytes, rate: float) -> list[tuple[str, float]]:
     """vosk's n-best readings of `audio`, best first: (text, score); none when vosk heard it as more
     than one utterance (the last one's readings are not the whole)."""
-    with seeded_rand():
-        ended = list(_fed(kaldi, audio, rate))
-        result = json.loads(kaldi.FinalResult())
+    with drawing() as rand:
+        ended = list(_fed(kaldi, audio, rate, rand))
+        with rand.call():
+            result = json.loads(kaldi.FinalResult())
     if any(ended):
         return []
     return [(norm(str(a.get("text", ""))), float(a.get("confidence", 0.0))) for a in result.get("alternatives", ())]
 
 
-def _fed(kaldi: Any, audio: bytes, rate: float) -> Iterator[bool]:
+def _fed(kaldi: Any, audio: bytes, rate: float, rand: Rand) -> Iterator[bool]:
     """`audio` fed to `kaldi` in whole blocks (the last one filled with silence: vosk's network
     computes blocks of another length in another way, and its results for the same words then
-    differ): for each block, whether vosk ended an utterance there. Run it under `seeded_rand`."""
+    differ): for each block, whether vosk ended an utterance there. Each block draws its dither
+    through `rand` (the decode's own, from `drawing`)."""
     step = 2 * max(1, int(BLOCK_SECONDS * rate))
     audio += bytes(-len(audio) % step)
     for at in range(0, len(audio), step):
-        yield bool(kaldi.AcceptWaveform(audio[at:at + step]))
+        with rand.call():
+            ended = bool(kaldi.AcceptWaveform(audio[at:at + step]))
+        yield ended
 
 
 def _decoded(kaldi: Any, audio: bytes, rate: float) -> list[Heard]:
-    """Every result vosk gives for `audio` (`_fed`), the last result finalised. rand() is seeded
-    first: vosk dithers every frame with it, so the same audio gets the same words and
-    confidences whatever ran before."""
-    with seeded_rand():
-        results = [Heard.from_result(json.loads(kaldi.Result())) for ended in _fed(kaldi, audio, rate) if ended]
-        return [*results, Heard.from_result(json.loads(kaldi.FinalResult()))]
+    """Every result vosk gives for `audio` (`_fed`), the last result finalised. vosk dithers
+    every frame with rand(): the decode draws from its own (`drawing`), so the same audio gets
+    the same words and confidences whatever ran before or meanwhile."""
+    results = []
+    with drawing() as rand:
+        for ended in _fed(kaldi, audio, rate, rand):
+            if ended:
+                with rand.call():
+                    results.append(Heard.from_result(json.loads(kaldi.Result())))
+        with rand.call():
+            final = Heard.from_result(json.loads(kaldi.FinalResult()))
+    return [*results, final]

@@ -31,7 +31,7 @@ def card_text(card: int) -> Text:
     return Text(f"{rank(card):>2}{MARKS[element(card)]}", style=COLOURS[element(card)])
 
 
-def legend_text(voice: Voice | None = None) -> Text:
+def legend_text(voice: Voice) -> Text:
     """What the element letters stand for, each in its colour (words in `voice`'s language)."""
     words = _board_words(voice)
     out = Text(f"{words('elements')}:")
@@ -40,8 +40,7 @@ def legend_text(voice: Voice | None = None) -> Text:
     return out
 
 
-def _board_words(voice: Voice | None) -> Callable[[str], str]:
-    voice = voice or Voice("en")
+def _board_words(voice: Voice) -> Callable[[str], str]:
     return lambda word: voice.text(f"solitaire.board.{word}")
 
 
@@ -66,7 +65,7 @@ def pyramid_text(state: GameState) -> Text:
     return out
 
 
-def table_text(state: GameState, voice: Voice | None = None) -> Text:
+def table_text(state: GameState, voice: Voice) -> Text:
     """Stock, flip card, set-aside pile and specials under the pyramid (words in `voice`'s language)."""
     words = _board_words(voice)
     out = Text(f"{words('stock')} {state.stock_left}   {words('flip')} ")
@@ -83,9 +82,8 @@ def card_name(card: int, voice: Voice) -> str:
                       element=voice.text(f"solitaire.moves.names.{element(card)}"))
 
 
-def describe(state: GameState, move: Move, voice: Voice | None = None) -> str:
+def describe(state: GameState, move: Move, voice: Voice) -> str:
     """One move in words, in the state it is played from (in `voice`'s language)."""
-    voice = voice or Voice("en")
 
     def said(key: str, **fields: object) -> str:
         return voice.text(f"solitaire.moves.{key}", **fields)
@@ -114,7 +112,7 @@ def describe(state: GameState, move: Move, voice: Voice | None = None) -> str:
     return said("forgo", special=said(f"names.{state.pending}"))
 
 
-def describe_move(deal: Deal, moves: Iterable[Move], voice: Voice | None = None) -> list[str]:
+def describe_move(deal: Deal, moves: Iterable[Move], voice: Voice) -> list[str]:
     """Each move of a game from the start of `deal`, in words."""
     state, out = start(deal), []
     for move in moves:
@@ -123,11 +121,10 @@ def describe_move(deal: Deal, moves: Iterable[Move], voice: Voice | None = None)
     return out
 
 
-def histogram(summary: Summary, console: Console | None = None, voice: Voice | None = None) -> None:
+def histogram(summary: Summary, voice: Voice, console: Console | None = None) -> None:
     """The distribution of readings as bars, with each share's 95 % interval (words in `voice`'s language)."""
     rich_ends_quietly()
     console = console or Console()
-    voice = voice or Voice("en")
     words = _board_words(voice)  # the readings without a percentage: "bright", "dark" (SS digest)
     lo, hi = summary.clear_rate_ci95
     console.print(voice.text(

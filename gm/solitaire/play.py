@@ -58,12 +58,11 @@ def _usage(state: GameState, voice: Voice) -> str:
     return voice.text(f"solitaire.board.{key}", **command_words(voice))
 
 
-def parse_command(text: str, state: GameState, voice: Voice | None = None) -> Move | str:
+def parse_command(text: str, state: GameState, voice: Voice) -> Move | str:
     """The move typed, or "hint" / "quit" / "help"; a BadCommand (one line, nothing changed)
     says why not in `voice`'s language. After a special card is turned only its answer is
     taken: the numbers it asks for ("keep" with the Eye's), or skip; "pair 24" at the Humalien
     is refused, not read as its number."""
-    voice = voice or Voice("en")
     words = text.split()
     if not words:
         raise BadCommand(_usage(state, voice))
@@ -112,10 +111,10 @@ def _answer(state: GameState, voice: Voice, words: list[str], named: list[str | 
     raise BadCommand(_usage(state, voice))
 
 
-def command_for(state: GameState, move: Move, voice: Voice | None = None) -> str:
+def command_for(state: GameState, move: Move, voice: Voice) -> str:
     """What to type for `move` in `state`, in `voice`'s command words: the inverse of
     `parse_command` (positions from 1; the Owl's set-aside card by its index in the pile)."""
-    word = command_words(voice or Voice("en"))
+    word = command_words(voice)
     if isinstance(move, Pair):
         return f"{word['pair']} {move.a + 1} {move.b + 1}"
     if isinstance(move, PairFlip):
@@ -133,9 +132,8 @@ def command_for(state: GameState, move: Move, voice: Voice | None = None) -> str
     return word["skip"]
 
 
-def hint_line(state: GameState, voice: Voice | None = None) -> str:
+def hint_line(state: GameState, voice: Voice) -> str:
     """The smart player's move as the command to type, and in words where the pack's line has them."""
-    voice = voice or Voice("en")
     move = smart(state)
     return voice.text("solitaire.board.hint_line", command=command_for(state, move, voice),
                       move=describe(state, move, voice))

@@ -15,10 +15,11 @@ class NoteTaker(Protocol):
 
 
 class Notes:
-    """Prints a `[voice]` line of the pack as "gm: ..." on stderr, at most once per distinct text."""
+    """Prints a `[voice]` line of the pack as "gm: ..." on stderr, at most once per distinct text
+    (in the language of the lines given, or of the language code)."""
 
-    def __init__(self, lang: str) -> None:
-        self._voice = Voice(lang)
+    def __init__(self, lines: Voice | str) -> None:
+        self._voice = lines if isinstance(lines, Voice) else Voice(lines)
         self._said: set[str] = set()
 
     def note(self, key: str, **fields: object) -> None:

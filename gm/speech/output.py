@@ -39,9 +39,7 @@ def spoken_form(settings: SpeechSettings, notes: NoteTaker, reads_kanji: bool) -
     letter by letter); espeak-ng's Japanese voice gets kana only (Latin in katakana, numbers in
     words), and a run with no kana reading (a kanji name given without one) is left out with a note.
     Other languages (whose reading module does not speak in kana) get the line's spoken form."""
-    from gm.text.language import language
-
-    if not language(settings.lang).reading.SPOKEN_IN_KANA:
+    if not settings.lines.language.reading.SPOKEN_IN_KANA:
         return lambda line: line.spoken
     if reads_kanji:
         return lambda line: _LATIN_WORD.sub(lambda m: name_kana(m.group()), with_readings(line.text, settings.readings))
@@ -62,7 +60,7 @@ def open_speech_speaker(settings: SpeechSettings, printer: Speaker, *, pace: flo
     """
     from gm.speech.speaking import SpeechSpeaker
 
-    notes = Notes(settings.lang)
+    notes = Notes(settings.lines)
     if settings.speech.startswith("wav:"):
         def make_sink() -> Sink:
             return WavSink(Path(settings.speech[len("wav:"):]), pace=pace)

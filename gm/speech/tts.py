@@ -15,6 +15,7 @@ part by part.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from gm.speech.audio import Audio, Samples, joined
 from gm.speech.engines import flite, openjtalk, pyttsx3_engine
@@ -25,20 +26,24 @@ from gm.speech.unavailable import SpeechUnavailable
 from gm.speech.voices_found import FoundVoice, voices_for
 from gm.speech.engines.protocol import Engine, EngineModule
 
+if TYPE_CHECKING:
+    from gm.text.language import Language
+
 __all__ = ["Renderer", "SpeechUnavailable", "engine_for", "installed_voices", "used_voices"]
 
 ENGINES: tuple[EngineModule, ...] = (flite, openjtalk, pyttsx3_engine)
 _BY_NAME: dict[str, EngineModule] = {engine.NAME: engine for engine in ENGINES}
 
 
-def preferred_engine(lang: str) -> EngineModule:
-    """The engine module `lang`'s pack prefers (its `[language] engine`); BadPack where it names none."""
+def preferred_engine(lang: str | Language) -> EngineModule:
+    """The engine module a language's pack prefers (its `[language] engine`); BadPack where it names none."""
     from gm.text.language import language
     from voices import BadPack, pack_path
 
-    name = language(lang).engine
+    table = language(lang) if isinstance(lang, str) else lang
+    name = table.engine
     if name not in _BY_NAME:
-        raise BadPack(f"the voice pack {str(pack_path(lang))!r} asks for the speech engine {name!r} "
+        raise BadPack(f"the voice pack {str(pack_path(table.code))!r} asks for the speech engine {name!r} "
                       f"(engines: {', '.join(_BY_NAME)})")
     return _BY_NAME[name]
 
@@ -50,7 +55,7 @@ def engine_for(settings: SpeechSettings) -> EngineModule:
             if any(v.id == settings.voice for v in engine.voices()):
                 return engine
         return pyttsx3_engine
-    preferred = preferred_engine(settings.lang)
+    preferred = preferred_engine(settings.lines.language)
     return preferred if preferred.available() else pyttsx3_engine
 
 

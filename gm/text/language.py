@@ -87,9 +87,14 @@ _TEXTS = ("reading", "honorific", "items_join", "list_join", "list_last", "sente
 _MODEL = ("url", "sha256", "package", "install")
 
 
+_KINDS: dict[type, type | tuple[type, ...]] = {list: tuple, dict: Mapping}
+"""How a kind of TOML value is held in a pack as loaded (read-only: voices.frozen)."""
+
+
 def _get(table: Any, key: str, kind: type, where: str, section: str = "language") -> Any:
-    value: Any = table.get(key) if isinstance(table, dict) else None
-    if not isinstance(value, kind) or (isinstance(value, list) and not all(isinstance(v, str) for v in value)):
+    value: Any = table.get(key) if isinstance(table, Mapping) else None
+    if not isinstance(value, _KINDS.get(kind, kind)) or (
+            isinstance(value, tuple) and not all(isinstance(v, str) for v in value)):
         wanted = "a list of strings" if kind is list else "a table" if kind is dict else "a string"
         raise BadPack(f"the voice pack {where!r} needs {key} = {wanted} in its [{section}] table")
     return value
@@ -126,7 +131,7 @@ def _language(code: str, path: str) -> Language:
         decoys_for=_decoys_for(table, path))
 
 
-def _check_counters(pack: dict[str, Any], reading: Reading, reading_name: str, where: str) -> None:
+def _check_counters(pack: Mapping[str, Any], reading: Reading, reading_name: str, where: str) -> None:
     """BadPack unless the reading module says every counter the pack's spoken lines count with."""
     for key, template in spoken_templates(pack):
         for _, field_name, spec, _ in string.Formatter().parse(template):
@@ -141,8 +146,8 @@ def _check_counters(pack: dict[str, Any], reading: Reading, reading_name: str, w
 
 def _decoys_for(table: Any, path: str) -> dict[str, tuple[str, ...]]:
     """The `[language.decoys_for]` table (none where a pack has no such table)."""
-    kinds = table.get("decoys_for", {}) if isinstance(table, dict) else {}
-    if not isinstance(kinds, dict):
+    kinds = table.get("decoys_for", {}) if isinstance(table, Mapping) else {}
+    if not isinstance(kinds, Mapping):
         raise BadPack(f"the voice pack {path!r} needs decoys_for = a table in its [language] table")
     return {kind: tuple(_get(kinds, kind, list, path, "language.decoys_for")) for kind in kinds}
 

@@ -25,6 +25,7 @@ such as 健=けん).
 
 from __future__ import annotations
 
+import copy
 import string
 from typing import Any
 from collections.abc import Callable, Mapping, Sequence
@@ -62,11 +63,18 @@ class Voice:
         self.readings.update(readings or {})
         self._leads: tuple[str, ...] | None = None
 
+    def with_readings(self, readings: Mapping[str, str]) -> Voice:
+        """The same lines, with the players' `readings` added to those this voice knows (the
+        language is not looked up again)."""
+        voice = copy.copy(self)
+        voice.readings = {**self.readings, **readings}
+        return voice
+
     # -- lookup -----------------------------------------------------------------------------
     def entry(self, key: str) -> Any:
         node: Any = self.pack
         for part in key.split("."):
-            if not isinstance(node, dict) or part not in node:
+            if not isinstance(node, Mapping) or part not in node:
                 raise UnknownLine(f"no line {key!r} in the {self.lang} voice pack")
             node = node[part]
         return node
@@ -82,7 +90,7 @@ class Voice:
     def line(self, key: str, *, urgent: bool = False, **fields: Any) -> Line:
         """The line `key` with `fields` filled in, printed and spoken forms."""
         entry = self.entry(key)
-        if isinstance(entry, dict):
+        if isinstance(entry, Mapping):
             text_template = entry["text"]
             spoken_template = entry["kana"] if "kana" in entry else text_template
         else:
@@ -97,7 +105,7 @@ class Voice:
         """The spoken sentence of `key` (its `kana`, particles as written) with the fields as
         printed: 6点, 健. What Open JTalk is given to compare readings."""
         entry = self.entry(key)
-        template = (entry["kana"] if "kana" in entry else entry["text"]) if isinstance(entry, dict) else entry
+        template = (entry["kana"] if "kana" in entry else entry["text"]) if isinstance(entry, Mapping) else entry
         return _Renderer(self._text_field).format(template, **fields)
 
     def error(self, error: Exception) -> str:
@@ -120,7 +128,7 @@ class Voice:
         """The pack's words that may lead a printed sentence through a field: the graveyard, yes, no."""
         if self._leads is None:
             words = [self.entry(f"common.{key}") for key in ("graveyard", "yes", "no") if self.has(f"common.{key}")]
-            texts = [word["text"] if isinstance(word, dict) else word for word in words]
+            texts = [word["text"] if isinstance(word, Mapping) else word for word in words]
             self._leads = tuple(text for text in texts if isinstance(text, str) and text[:1].islower())
         return self._leads
 

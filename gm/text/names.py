@@ -23,7 +23,7 @@ class BadInput(GmError, Refusal):
     prefix = "input"
 
 
-def _every_language(tables: Callable[[dict[str, Any]], Mapping[str, Any]]) -> dict[str, str]:
+def _every_language(tables: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> dict[str, str]:
     """Name → id from a table of id → line, taken from every language's voice pack."""
     names: dict[str, str] = {}
     for lang in LANGUAGES:

@@ -143,6 +143,6 @@ def names_from_pack(table: Mapping[str, Any]) -> dict[str, str]:
     """Name → id for a voice pack's `[werewolf.cards]` table: its printed names and kana readings."""
     names: dict[str, str] = {}
     for card, entry in table.items():
-        forms = entry.values() if isinstance(entry, dict) else [entry]
+        forms = entry.values() if isinstance(entry, Mapping) else [entry]
         names.update({form: card for form in forms})
     return names
