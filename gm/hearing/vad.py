@@ -204,7 +204,7 @@ class VadCutter:
         room = self.room.level()
         return room is None or level >= room + margin
 
-    def _chunk_in(self, chunk: bytes, probability: float, level: float = 0.0) -> list[bytes]:
+    def _chunk_in(self, chunk: bytes, probability: float, level: float) -> list[bytes]:
         self._fresh += 1
         if not self._frames:
             if not self._likely and self._fresh * CHUNK_SECONDS >= RESET_SECONDS:

@@ -205,7 +205,7 @@ class VoiceAsker:
             if deadline is not None:
                 if self.clock.now() >= deadline or self._replay:  # a replay's window is its utterance
                     return Answer(question.default, How.DEFAULT)
-                if guess is not None:  # "done" heard unsure, at a step that goes on by itself
+                if guess is not None:  # heard unsure alike twice ("done" at a step that goes on by itself)
                     guesses.append(guess)
                     if len(guesses) >= 2 and all(g == guess for g in guesses):
                         return Answer(guess, How.VOICE, False)
