@@ -52,6 +52,7 @@ from gm.hearing.voice import _token, phrasebook  # noqa: E402
 from gm.ports import Line  # noqa: E402
 from gm.table.questions import Refused, Table, YesNo  # noqa: E402
 from gm.text.lines import Voice as Pack  # noqa: E402
+from table_nights_bench import speaker as table_speaker  # noqa: E402
 from virtual_table import RATE, SPEECH_DBFS, Voice, at_level, babble, pink_noise, render, reverb  # noqa: E402
 
 RECIPE_SEED = 3712  # fixed before the first run
@@ -67,8 +68,6 @@ SAID = {  # question → what the table says → the value it means
              "the werewolf and the seer": ("seer", "werewolf")},
 }
 TAKES = {"step": 6, "count": 2, "readback": 1, "hand": 2}  # renders of each phrase, by different speakers
-FLITE = ["slt", "rms", "awb", "kal"]
-ESPEAK = ["en-us", "en", "en-us+f2", "en-us+m3", "en+f4", "en-us+m5"]
 BED_ALONE = 8.0  # seconds of the room alone, heard by each question
 AFTER = 1.5  # seconds of the room after an answer
 LEAD_IN = 4.0  # seconds of the room a listener hears before the first scene (the night's questions before)
@@ -76,13 +75,8 @@ LEAD_IN = 4.0  # seconds of the room a listener hears before the first scene (th
 
 def speaker(rng: random.Random) -> Voice:
     """A drawn speaker, as bench/table_nights_bench.py draws them (one in four 6 dB quieter)."""
-    gain = -6.0 if rng.random() < 0.25 else 0.0
-    engine = rng.choice(["flite", "espeak-ng", "piper"])
-    if engine == "flite":
-        return Voice("flite", rng.choice(FLITE), round(rng.uniform(0.85, 1.25), 2), 0, gain)
-    if engine == "espeak-ng":
-        return Voice("espeak-ng", rng.choice(ESPEAK), rng.randint(130, 200), rng.randint(30, 70), gain)
-    return Voice("piper", "joe", round(rng.uniform(0.85, 1.2), 2), 0, gain)
+    quiet = rng.random() < 0.25
+    return table_speaker(rng, quiet)
 
 
 class Questions:
