@@ -34,10 +34,12 @@ after the first 45 s at a probability below 0.5, 14 of 30 found; 29 of 30 starti
 ABOVE_DB = 5.0
 """A chunk starts an utterance only this many dB above the room's level (`RoomLevel`), and goes
 on with one only 3 dB above it: the detector hears a room's chatter as speech, so in babble it
-cut one utterance of the whole window and the table's answer was lost in it (bench/noisy_answers_bench.py,
-babble 15 dB: 0 of 40 answers taken, every stretch of chatter alone heard as a phrase). The
-table speaks over the room: a chunk of 6 talkers' chatter is less than 3 dB above its median
-95 times in 100, a "done" said 5 dB over it reaches 5–7 dB."""
+cut one utterance of the whole window and the table's answer was lost in it. The table speaks
+over the room: a chunk of 6 talkers' chatter is less than 3 dB above its median 95 times in
+100, a "done" said 5 dB over it reaches 5–7 dB. bench/noisy_answers_bench.py, chatter 15 dB
+below the table: stretches of chatter alone heard as a phrase 12 of 12 → 0 (pocketsphinx), 2 → 0
+(Whisper); answers heard as said 6 → 10 of 40 (pocketsphinx), 18 → 19 of 26 (Whisper); in pink
+noise 5 dB below, which the detector alone tells from speech, 14 → 11 and 18 → 15."""
 GOING_ON_DB = 3.0
 ROOM_SECONDS = 10.0  # the room's level is the median of the chunks outside utterances this long
 ROOM_AFTER = 0.25  # seconds of the room heard before its level is trusted (until then: no gate)
