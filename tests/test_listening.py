@@ -794,3 +794,11 @@ def test_a_tally_fixed_again_and_again_by_voice_is_typed_at_its_fourth_read_back
     assert keys.count("listen.type_it") == 1 and keys[-1] == "werewolf.vote.executed"
     assert keys.count("werewolf.vote.readback") == READBACKS + 1  # each fix heard surely re-reads the tally
     assert keys[keys.index("listen.type_it") - 1] == "werewolf.vote.readback"  # Enter took the last one
+
+
+def test_a_step_that_goes_on_by_itself_takes_done_heard_alike_twice_before_its_timeout(clock):
+    """In a noisy room the table's "done" is heard unsure: a step that goes on by itself asked
+    again and again and went on at its timeout, not by voice (bench/table_nights_bench.py)."""
+    asker, _ = _asker(clock, [said("done", conf=0.0), said("coffee"), said("done", conf=0.0)])
+    assert asker.ask(TABLE.step("werewolf.lay_down", timeout=20)) == Answer(Done.DONE, How.VOICE, False)
+    assert clock.now() < 20

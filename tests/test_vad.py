@@ -12,6 +12,10 @@ import pytest
 from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptSource
 from gm.hearing import vad
 from gm.hearing.keyboard import KeyboardAsker
+from gm.hearing.phrases import Heard
+from gm.hearing.recognition import UtteranceRecogniser
+from gm.hearing.recorded import PcmSource
+from gm.hearing.session import Listener
 from gm.hearing.recorded import read_wav
 from gm.hearing.utterance import Cutter
 from gm.hearing.voice import _listening_asker
@@ -138,3 +142,98 @@ def test_a_detector_that_fails_to_load_is_no_detector(monkeypatch):
 
 def test_with_the_detector_nothing_is_said():
     assert listening_notes() == []
+
+
+
+@pytest.fixture(scope="module")
+def chatter(tmp_path_factory):
+    """20 s of a room's chatter at unit RMS (bench/virtual_table.py's babble: six flite and
+    espeak-ng voices talking at once), which the detector hears as speech."""
+    from virtual_table import babble
+
+    return babble(20.0, 0, tmp_path_factory.mktemp("babble")).astype(np.float64)
+
+
+def in_chatter(chatter, snr_db, answer_at=None):
+    """The chatter `snr_db` below the answer's level, with "two votes" said from `answer_at`."""
+    pcm, span = room(len(chatter) / 16000, answer_at, snr_db=200.0)  # the answer alone
+    _, audio = read_wav(SAID)
+    level = np.sqrt((np.frombuffer(audio, dtype="<i2").astype(np.float64) ** 2).mean())
+    x = np.frombuffer(pcm, dtype="<i2").astype(np.float64) + chatter * level / 10 ** (snr_db / 20)
+    return np.clip(np.round(x), -32768, 32767).astype("<i2").tobytes(), span
+
+
+@pytest.mark.espeak
+@pytest.mark.parametrize("snr_db", [15.0, 8.0])
+def test_an_answer_over_a_rooms_chatter_is_cut_alone(chatter, snr_db):
+    """The detector hears the room's chatter as speech: it cut the whole window as one
+    utterance, and the answer was lost in it. The answer stands above the room's level."""
+    pcm, (start, end) = in_chatter(chatter, snr_db, 6.0)
+    cutter = vad.VadCutter(16000)
+    cut(cutter, pcm[: 2 * 2 * 16000], 16000)  # the room heard for 2 s (the question before)
+    [(cut_start, cut_end)] = [(a + 2, b + 2) for a, b in cut(cutter, pcm[2 * 2 * 16000:], 16000)]
+    assert cut_start <= start + 0.1 and end - 0.1 <= cut_end
+    assert (start - cut_start) + (cut_end - end) <= 1.5
+
+
+@pytest.mark.espeak
+def test_a_rooms_chatter_alone_is_no_utterance_once_its_level_is_known(chatter):
+    pcm, _ = in_chatter(chatter, 15.0)
+    cutter = vad.VadCutter(16000)
+    cut(cutter, pcm[: 2 * 2 * 16000], 16000)  # the room heard for 2 s (the question before)
+    assert cut(cutter, pcm[2 * 2 * 16000:], 16000) == []
+
+
+@pytest.mark.espeak
+def test_the_rooms_level_is_kept_from_one_question_to_the_next(chatter):
+    """A question's window opens as the table answers: its cutter knows the room from the last."""
+    pcm, _ = in_chatter(chatter, 15.0)
+    kept = vad.RoomLevel()
+    cut(vad.VadCutter(16000, room=kept), pcm[: 2 * 6 * 16000], 16000)
+    assert kept.level() is not None
+    assert cut(vad.VadCutter(16000, room=kept), pcm[2 * 6 * 16000:], 16000) == []
+
+
+class Heard1(UtteranceRecogniser):
+    """Hears every utterance as "done"."""
+
+    def hear(self, audio):
+        return Heard("done", (("done", 1.0),))
+
+
+class DoneModel:
+    path = Path(".")
+    unk = False
+
+    def hears(self, word):
+        return True
+
+    def recogniser(self, rate, book=None):
+        return Heard1(rate, book)
+
+
+class Talkative:
+    """A detector that hears everything as speech, as Silero hears a room's chatter."""
+
+    def process_samples(self, samples):
+        return 0.9
+
+    def reset(self):
+        return None
+
+
+@pytest.mark.espeak
+def test_a_listener_hears_its_room_from_one_question_to_the_next(chatter, monkeypatch):
+    """Each question's window gets a new recogniser: the room's level heard at the one before is kept."""
+    monkeypatch.setattr(vad, "load_detector", Talkative)
+    pcm, _ = in_chatter(chatter, 15.0)
+    listener = Listener(DoneModel(), PcmSource(16000, pcm[: 2 * 6 * 16000], FakeClock()))
+    first = listener.session(None)
+    while not first.done:  # the question before: 6 s of the room
+        first.step(0.1)
+    listener.source = PcmSource(16000, pcm[2 * 6 * 16000:], FakeClock())  # the microphone goes on
+    second = listener.session(None)
+    heard = []
+    while not second.done:
+        heard.append(second.step(0.1))
+    assert [h.text for h in heard if h is not None and h.text] == []

@@ -9,9 +9,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import deque
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from gm.hearing.phrases import Heard, Phrasebook
+
+if TYPE_CHECKING:
+    from gm.hearing.vad import RoomLevel
 
 
 _FAILED: list[str] = []
@@ -74,6 +77,13 @@ class UtteranceRecogniser(ABC):
     def accept(self, block: bytes) -> Heard | None:
         self._done.extend(self._cutter.feed(block))
         return self._heard(self._done.popleft()) if self._done else None
+
+    def in_room(self, room: RoomLevel) -> None:
+        """Hear the room's level as `room` keeps it across questions (`gm.hearing.session.Listener`)."""
+        from gm.hearing.vad import VadCutter
+
+        if isinstance(self._cutter, VadCutter):
+            self._cutter.room = room
 
     @property
     def under_way(self) -> bool:

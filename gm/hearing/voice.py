@@ -201,13 +201,17 @@ class VoiceAsker:
                     continue
             if self.listener.source.ended:  # a WAV file has run out of answers
                 return self.keyboard.ask(question)
+            guess = self._unsure(question, book, reply)
             if deadline is not None:
                 if self.clock.now() >= deadline or self._replay:  # a replay's window is its utterance
                     return Answer(question.default, How.DEFAULT)
+                if guess is not None:  # heard unsure alike twice ("done" at a step that goes on by itself)
+                    guesses.append(guess)
+                    if len(guesses) >= 2 and all(g == guess for g in guesses):
+                        return Answer(guess, How.VOICE, False)
                 if reply is not None:
                     self._say("listen.not_understood")
                 continue
-            guess = self._unsure(question, book, reply)
             if guess is None and isinstance(question, Step) and not self._replay:
                 fresh = False  # the deal takes longer than a window, and a table talks as it deals
                 continue

@@ -48,6 +48,11 @@ SHORTEST_WINDOW = 5.0  # seconds Whisper hears at least (its 30 s window, cut sh
 # windows make it take a short word for no speech)
 LONGEST_SECONDS = 12.0
 REFUSAL = 3.0  # nats by which a free transcription beats every phrase for the utterance to be no answer
+ASKED = 1.0
+"""Nats a phrase that answers the question asked is ahead of the table's other phrases and the
+decoys: a table answers what it is asked. In a noisy room a count's "none" scored within a nat
+of "no", "9" or "10" and of a step's "done" "none" (bench/noisy_answers_bench.py); a non-answer
+said plainly beats the answers by several nats, and the free transcription still refuses it."""
 NO_SPEECH = 0.7
 """Whisper's no-speech probability above which an utterance is no speech. The voice-activity
 detector has found speech first; what this gate keeps out is steady noise, which Whisper rates
@@ -344,8 +349,14 @@ class WhisperRecogniser(UtteranceRecogniser):
                 spelt.setdefault(form, pair)
         scored, free = self.model.score(samples, list(spelt), book.context + named(pairs, lang))
         scored = written(free, [Scored(spelt[s.phrase], s.score) for s in scored], spelt)
-        heard = closest(scored, polite(free, scored, lang), lambda p: book.phrases.get(p, book.others.get(p, p)))
+        meaning = lambda p: book.phrases.get(p, book.others.get(p, p))  # noqa: E731
+        heard = closest(asked_first(scored, meaning, set(book.phrases.values())), polite(free, scored, lang), meaning)
         return unjoined(heard, lang) if pairs and heard.text not in book.phrases else heard
+
+
+def asked_first(scored: list[Scored], meaning: Callable[[str], str], answers: set[str]) -> list[Scored]:
+    """`scored` with every phrase that gives none of the question's `answers` ASKED nats behind."""
+    return [s if meaning(s.phrase) in answers else Scored(s.phrase, s.score - ASKED) for s in scored]
 
 
 def spellings(phrases: list[str], meanings: Mapping[str, str], counts: bool = True) -> dict[str, str]:
@@ -360,11 +371,19 @@ def spellings(phrases: list[str], meanings: Mapping[str, str], counts: bool = Tr
         words = phrase.split()
         if len(words) > 1 and any(w in digits for w in words):
             spelt.setdefault(" ".join(digits.get(w, w) for w in words), phrase)
+        if len(words) > 1 and words[-1] in COUNTED:  # "no votes" written "no vote", "one vote" "one votes"
+            other = " ".join([*words[:-1], COUNTED[words[-1]]])
+            spelt.setdefault(other, phrase)
+            if any(w in digits for w in words):
+                spelt.setdefault(" ".join(digits.get(w, w) for w in other.split()), phrase)
     for number in map(str, range(11) if counts else ()):
         spelt.setdefault(number, number)
     return spelt
 
 
+COUNTED = {"vote": "votes", "votes": "vote"}
+"""A counted word Whisper writes in the other number than the table's phrase: piper's "no votes" is
+written "No vote." (bench/noisy_answers_bench.py)."""
 AND = {"en": (" and ", ", "), "ja": ("と", "、"), "ko": ("과 ", "와 ", " 하고 ", ", ")}
 """How a table joins the two cards of a hand ("werewolf and seer", 人狼と占い師, 늑대인간과 예언자)."""
 ARTICLES = {"en": ("the", "a", "an")}
