@@ -11,6 +11,7 @@ import io
 import itertools
 from collections.abc import Mapping
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -169,6 +170,7 @@ class Asking:
         self.asker.close()
 
 
+@pytest.mark.slow  # 60 whole nights through the real asker and vote
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(night=nights())
 def test_every_night_ends_within_its_shape_and_confirms_only_counts_said_or_typed(night):

@@ -132,6 +132,7 @@ def _answers(journal, before=lambda: None):
     return state.match, listed, [(m.number, m.sheet) for m in journal.matches(sheets=True)]
 
 
+@pytest.mark.slow  # 60 journals of up to 30 events folded at every cut
 @settings(deadline=None, max_examples=60)
 @given(events=valid_events(max_size=30), split=st.floats(0, 1), cut=st.none() | st.floats(0, 1),
        every=st.sampled_from([1, 3, journal_module.CHECKPOINT_LINES]), chunk=st.sampled_from([7, 64, 1 << 20]))

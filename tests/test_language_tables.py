@@ -56,6 +56,7 @@ def test_simulate_prints_its_spread_in_the_locales_language(monkeypatch, locale,
     ("C.UTF-8", ["seed 2, 4 rows: at best 0 left (30 moves, 30 states searched)",
                  "  1. pair 9 (6 wind) with 8 (7 wind)"]),
 ])
+@pytest.mark.solver
 def test_solve_says_its_moves_in_the_locales_language(monkeypatch, locale, lines):
     pytest.importorskip("numba")
     for name in ("LC_ALL", "LC_MESSAGES"):

@@ -93,6 +93,7 @@ def test_simulate_with_workers_gives_the_same_result_and_draws_a_histogram():
     assert "smart: 12 deals, 5 rows" in text and "█" in text
 
 
+@pytest.mark.solver
 def test_solve_prints_moves_that_replay_to_the_best_result():
     result = runner.invoke(app, ["solitaire", "solve", "--seed", "7", "--json"])
     assert result.exit_code == 0, result.output
@@ -141,6 +142,7 @@ def test_play_in_japanese_shows_its_board_hints_and_errors_in_japanese():
         assert english not in out, english
 
 
+@pytest.mark.solver
 def test_simulate_lists_the_deals_the_solver_cannot_settle_in_budget():
     args = ["solitaire", "simulate", "--deals", "12", "--policy", "omniscient", "--max-states", "60"]
     data = json.loads(runner.invoke(app, args + ["--json"]).stdout)
@@ -149,6 +151,7 @@ def test_simulate_lists_the_deals_the_solver_cannot_settle_in_budget():
     assert "unresolved within 60 states: seed" in runner.invoke(app, args).stdout
 
 
+@pytest.mark.solver
 def test_the_first_solve_on_a_machine_says_it_compiles_the_solver(monkeypatch):
     import gm.solitaire.solver_cache as solver_cache
 
@@ -161,6 +164,7 @@ def test_the_first_solve_on_a_machine_says_it_compiles_the_solver(monkeypatch):
     assert runner.invoke(app, ["solitaire", "solve", "--seed", "3", "--json"]).stderr == ""
 
 
+@pytest.mark.solver
 def test_the_compiled_solver_is_found_in_the_machine_s_cache():
     from gm.solitaire.compiled import compiled_search
     from gm.solitaire.solver_cache import cache_dir, compiled

@@ -37,6 +37,7 @@ def test_ss_r5_every_command_taking_a_seed_refuses_a_negative_one(args):
     assert result.stderr == "gm: seed must be 0 or more, not -1 (a negative seed would deal the same as 1; SS-R5)\n"
 
 
+@pytest.mark.solver
 def test_ss_r6_a_capped_solve_says_so_and_gives_its_bounds():
     args = ["solitaire", "solve", "--rows", "9", "--seed", "0", "--max-states", "1000"]
     result = runner.invoke(app, args)
@@ -50,6 +51,7 @@ def test_ss_r6_a_capped_solve_says_so_and_gives_its_bounds():
     assert f"between {data['at_least']} and {data['at_most']} left" in result.stdout
 
 
+@pytest.mark.solver
 def test_ss_r6_a_search_within_its_cap_is_the_full_answer():
     data = json.loads(runner.invoke(app, ["solitaire", "solve", "--seed", "7", "--max-states", "10000000",
                                           "--json"]).stdout)
@@ -59,6 +61,7 @@ def test_ss_r6_a_search_within_its_cap_is_the_full_answer():
     assert end.over and end.left == data["best_left"]
 
 
+@pytest.mark.solver
 def test_a_long_search_is_announced_before_it_starts():
     long = runner.invoke(app, ["solitaire", "solve", "--rows", "8", "--seed", "2", "--max-states", "500"])
     assert "gm: a 8-row pyramid may take many minutes to solve; progress below\n" in long.stderr
@@ -67,6 +70,7 @@ def test_a_long_search_is_announced_before_it_starts():
     assert "may take" not in runner.invoke(app, ["solitaire", "solve", "--rows", "7", "--seed", "3"]).stderr
 
 
+@pytest.mark.solver
 def test_progress_ends_with_the_states_the_search_expanded():
     deal = deal_from_seed(11, 6)
     reports: list[tuple[int, bool]] = []

@@ -28,6 +28,7 @@ def cards_left(seed, rows, policy, max_states=None):
     return simulate.cards_left(seed, rows, policy, max_states, search=compiled_search())
 
 
+@pytest.mark.solver
 @pytest.mark.parametrize("seed, rows", [(0, 7), (3, 7), (11, 7), (5, 4), (2, 6)])
 def test_the_solution_replays_through_the_engine_to_its_result(seed, rows):
     deal = deal_from_seed(seed, rows)
@@ -36,6 +37,7 @@ def test_the_solution_replays_through_the_engine_to_its_result(seed, rows):
     assert end.over and end.left == solution.best_left
 
 
+@pytest.mark.solver
 def test_the_omniscient_eye_always_predicts_right():
     for seed in range(12):
         deal = deal_from_seed(seed)
@@ -47,6 +49,7 @@ def test_the_omniscient_eye_always_predicts_right():
                 assert isinstance(moves[index - 1], Special)
 
 
+@pytest.mark.solver
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), rows=st.integers(3, 5))
 def test_neither_greedy_nor_smart_ever_beats_the_solver(seed, rows):
@@ -56,6 +59,7 @@ def test_neither_greedy_nor_smart_ever_beats_the_solver(seed, rows):
     assert best <= play_out(deal, smart).left
 
 
+@pytest.mark.solver
 def test_smart_plays_better_than_greedy_over_many_deals():
     greedy_left = sum(cards_left(seed, 7, "greedy") for seed in range(60))
     smart_left = sum(cards_left(seed, 7, "smart") for seed in range(60))
@@ -75,6 +79,7 @@ def test_summaries_and_the_wilson_interval():
         wilson(0, 0)
 
 
+@pytest.mark.solver
 def test_a_state_budget_gives_up_with_the_bound_proven_so_far():
     from scorer.solitaire.simulate import Unresolved
     from scorer.solitaire.solver import SearchLimit
@@ -106,6 +111,7 @@ def test_tiny_tables_forget_but_never_answer_differently(seed, rows):
     assert least_left(deal, memory=new_memory(bits=6)) == least_left(deal, memory=new_memory())
 
 
+@pytest.mark.solver
 @settings(max_examples=10, deadline=None)
 @given(seeds=st.lists(st.integers(0, 10**6), min_size=2, max_size=5), rows=st.integers(3, 5))
 def test_tables_reused_from_deal_to_deal_remember_nothing_wrong(seeds, rows):

@@ -2,6 +2,7 @@
 as numpy's `percentile` has it, kept in order as frames come and go (not sorted again a frame)."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +27,7 @@ class NumpyFloor(Cutter):
         return utterance.threshold(float(np.percentile(np.fromiter(self._history, dtype=np.float32), 10)))
 
 
+@pytest.mark.slow  # 25 runs of up to 70 s of audio, numpy's percentile of the whole history each frame
 @settings(max_examples=25)
 @given(st.lists(st.tuples(st.integers(20, 700), st.sampled_from([10, 40, 100, 300, 700])), min_size=3, max_size=10),
        st.integers(0, 2**32 - 1))

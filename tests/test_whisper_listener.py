@@ -220,6 +220,7 @@ def test_the_deal_hears_done_as_it_asked_for_it(tmp_path) -> None:
     assert model.recogniser(16000, book).hear(noise).text == ""
 
 
+@pytest.mark.slow  # loads the Whisper models
 def test_japanese_phrases_are_scored_as_written_without_the_packs_word_breaks() -> None:
     model = whisper.load("ja")
     assert model.tokens("三 票") == model.tokens("三票")
