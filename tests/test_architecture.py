@@ -46,10 +46,16 @@ MODULES = _modules()
 
 
 @cache
+def _tree(name: str) -> ast.Module:
+    """The syntax tree of module `name`, parsed once for every test that reads it."""
+    return ast.parse(MODULES[name].read_text(encoding="utf-8"))
+
+
+@cache
 def _imports(name: str, top_level_only: bool) -> frozenset[str]:
     """The modules `name` imports (anywhere, or only at module level), resolved to known names
     where a `from package import module` names a module."""
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    tree = _tree(name)
     nodes = tree.body if top_level_only else list(ast.walk(tree))
     found: set[str] = set()
     for node in nodes:
@@ -145,7 +151,7 @@ def test_the_rules_touch_no_file_clock_terminal_or_edge_library(name):
     reaches files, processes or the clock, no builtin that prints, reads or opens."""
     imported = _imports(name, top_level_only=False)
     assert not {m for m in imported if _within(m, ("gm", *EDGE_LIBRARIES, *FILES_AND_CLOCK))}
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    tree = _tree(name)
     calls = [f"{node.func.id} (line {node.lineno})" for node in ast.walk(tree) if isinstance(node, ast.Call)
              and isinstance(node.func, ast.Name) and node.func.id in EFFECTFUL_BUILTINS]
     assert not calls, f"{name} calls {calls}"
@@ -169,8 +175,8 @@ def test_importing_every_rules_module_loads_no_edge_library(tmp_path):
 
 def test_no_import_is_relative():
     """Every import names its module in full, so the structure above is read from all of them."""
-    relative = [f"{name}:{node.lineno}" for name in MODULES for node in ast.walk(ast.parse(MODULES[name].read_text(
-        encoding="utf-8"))) if isinstance(node, ast.ImportFrom) and node.level]
+    relative = [f"{name}:{node.lineno}" for name in MODULES for node in ast.walk(_tree(name))
+                if isinstance(node, ast.ImportFrom) and node.level]
     assert relative == []
 
 
@@ -191,7 +197,7 @@ def test_the_hearing_modules_import_each_other_one_way_even_inside_functions():
 
 def _run_time_imports(name: str) -> set[str]:
     """The modules `name` imports when it runs (imports under `if TYPE_CHECKING:` name types only)."""
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    tree = _tree(name)
     typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
                    and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
                    for n in ast.walk(node)}
@@ -219,7 +225,7 @@ DECLARED = {"flush", "release", "answered_by", "speaking", "last_spoken_end", "s
 
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_no_declared_capability_is_probed_for(name):
-    probes = [node.lineno for node in ast.walk(ast.parse(MODULES[name].read_text(encoding="utf-8")))
+    probes = [node.lineno for node in ast.walk(_tree(name))
               if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2
               and isinstance(node.args[1], ast.Constant) and node.args[1].value in DECLARED]

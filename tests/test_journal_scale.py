@@ -46,6 +46,7 @@ def big_journal(path):
     return [events[0]] + [Flow("Ken", 0)] * count
 
 
+@pytest.mark.slow  # writes and reads a file past the 64 MB cap
 def test_a_journal_past_the_cap_on_whole_files_is_shown_and_the_match_goes_on(tmp_path):
     path = tmp_path / "big.jsonl"
     events = big_journal(path)
@@ -58,6 +59,7 @@ def test_a_journal_past_the_cap_on_whole_files_is_shown_and_the_match_goes_on(tm
     assert Journal(path).load().match == fold([*events, Flow("Aki", 2)]).match
 
 
+@pytest.mark.slow  # writes and reads a file past the 64 MB cap
 def test_reading_a_journal_past_the_cap_holds_little_of_it_in_memory(tmp_path):
     path = tmp_path / "big.jsonl"
     events = big_journal(path)
@@ -71,6 +73,7 @@ def test_reading_a_journal_past_the_cap_holds_little_of_it_in_memory(tmp_path):
     assert peak < 16 * durable.CHUNK  # a chunk and a line at a time, never the file
 
 
+@pytest.mark.slow  # writes and reads a file past the 64 MB cap
 def test_a_group_file_past_the_cap_is_shown(tmp_path):
     path = tmp_path / "friday.jsonl"
     players = ("Aki", "Ken", "Mio", "Sora")

@@ -75,7 +75,8 @@ class HintFollower:
         return command + "\n"
 
 
-@pytest.mark.parametrize("seed", range(8))
+# two whole games in the quick loop, eight with the slow tests
+@pytest.mark.parametrize("seed", [0, 1, *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(2, 8))])
 def test_every_hint_typed_as_printed_plays_the_smart_game(seed):
     deal = deal_from_seed(seed)
     out = io.StringIO()
