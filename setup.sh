@@ -19,7 +19,7 @@ command -v espeak-ng >/dev/null 2>&1 || need="$need espeak-ng"
 if [ "$(uname -s)" = Linux ] && ! command -v flite >/dev/null 2>&1; then need="$need flite"; fi
 { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | grep -q libportaudio.so.2 || need="$need libportaudio2"
 python3 -c "import venv, ensurepip" >/dev/null 2>&1 || need="$need python3-venv"
-if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = Linux ]; then  # the virtual table (tests/test_virtual_table.py)
+if [ "${1:-}" = "--test" ] && [ "$(uname -s)" = Linux ]; then  # the virtual table (tests/gm/night/test_virtual_table.py)
     command -v pulseaudio >/dev/null 2>&1 || need="$need pulseaudio"
     command -v pactl >/dev/null 2>&1 || need="$need pulseaudio-utils"
     plugin=""  # ALSA's pulse plugin, through which PortAudio reaches PulseAudio

@@ -14,7 +14,7 @@ counts confirmed that were not said, table answers and seconds of gm's speech in
 (from the vote's first question to its last answer); per listener the totals and medians.
 
 Run: .venv/bin/python bench/table_nights_bench.py [--nights 15] [--first 0] [--listeners pocketsphinx,whisper]
-(needs PulseAudio as tests/test_virtual_table.py does, and `pip install ".[bench]"` for Piper).
+(needs PulseAudio as tests/gm/night/test_virtual_table.py does, and `pip install ".[bench]"` for Piper).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ Open JTalk, resampled to 16 kHz) once gm is quiet. A night is bounded by the num
 table answers and by one overall timeout, after which gm is killed by its PID.
 
 Everything with side effects (the daemon, the FIFO, subprocesses) lives here; numpy and
-pyopenjtalk are imported inside functions. Used by tests/test_virtual_table.py and by benches:
+pyopenjtalk are imported inside functions. Used by tests/gm/night/test_virtual_table.py and by benches:
 
     with PulseRoom(folder) as room, Microphone(room.fifo, snr_db=20) as mic, SpeakerWatch(room.env) as watch:
         night = Table(room, mic, watch, english_night(), folder).play()

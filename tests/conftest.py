@@ -12,17 +12,27 @@ from fakes import FakeClock
 settings.register_profile("gm", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", parent=settings.get_profile("gm"), derandomize=True, database=None)
 settings.load_profile("ci" if os.environ.get("CI") else "gm")
+QUICK_EXAMPLES = 20  # the quick loop's examples for a property without a count of its own
 
 
-SLOW_NEEDS = ("espeak", "vosk_model")  # markers of tests that render speech or decode audio
+def pytest_configure(config):
+    """The quick loop (`-m "not slow"`) tries each property that sets no example count of its own
+    on QUICK_EXAMPLES examples; the whole suite on Hypothesis's 100."""
+    if "not slow" in (config.getoption("markexpr") or ""):
+        base = "ci" if os.environ.get("CI") else "gm"
+        settings.register_profile("quick", parent=settings.get_profile(base), max_examples=QUICK_EXAMPLES)
+        settings.load_profile("quick")
+
+
+SLOW_NEEDS = ("espeak", "vosk_model", "solver")  # markers of tests that render speech, decode audio, compile
 SLOW_FIXTURES = ("engine",)  # a text-to-speech engine renders in the test
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects
 def pytest_collection_modifyitems(config, items):
-    """Tests that render speech or decode audio are `slow`, like those marked so (`pytest -m "not
-    slow"` leaves them out). Tests marked `espeak` need the espeak-ng program; skip them, saying
-    why, where it is missing. The long fuzz and the stress runs run only when asked for (`-m
+    """Tests that render speech, decode audio or run the compiled solver are `slow`, like those
+    marked so (`pytest -m "not slow"` leaves them out). Tests marked `espeak` need the espeak-ng
+    program; skip them, saying why, where it is missing. The long fuzz and the stress runs run only when asked for (`-m
     fuzz_long`, `-m stress`)."""
     for item in items:
         if any(m in item.keywords for m in SLOW_NEEDS) or set(SLOW_FIXTURES) & set(getattr(item, "fixturenames", ())):

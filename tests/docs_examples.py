@@ -7,7 +7,7 @@ or `< FILE` and followed by `| tail -N`, `| head -N` or `| grep WORD`; `$ cat FI
 and the runner writes the file from the lines shown. Each document's examples run in order in one
 folder, speech off, with the score journal and gm's data folder inside it.
 
-tests/test_docs.py checks them. When gm's output changes on purpose, refresh the examples that
+tests/project/test_docs.py checks them. When gm's output changes on purpose, refresh the examples that
 have no `…` line (the others are listed, to edit by hand):
 
     .venv/bin/python tests/docs_examples.py README.md docs/*.md

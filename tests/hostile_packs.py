@@ -1,5 +1,5 @@
 """Hostile voice packs: a folder for $GM_VOICE_PACKS holding a pack `xx` that is broken in one
-way each, and what gm's one-line refusal must name. Used by tests/test_hostile_packs.py and by
+way each, and what gm's one-line refusal must name. Used by tests/voices/test_hostile_packs.py and by
 bench/hostile_audit.py ("hostile packs").
 
 Most shapes are gm's English pack with one thing changed, written back as TOML; the command

@@ -1,5 +1,5 @@
 """A typed night on the night's screen, with a fake clock, in the terminal it runs in (the
-pseudo-terminal of tests/test_night_screen.py): `python tests/screen_night.py PLAYERS SECONDS HOLD...`.
+pseudo-terminal of tests/gm/night/test_night_screen.py): `python tests/screen_night.py PLAYERS SECONDS HOLD...`.
 
 Each time it waits for the keyboard it says so on the file descriptor SCREEN_NIGHT_SYNC names ("ask KEY" at a question's
 prompt, "hold" when the discussion waits for one key), after everything it printed is written, so

@@ -102,8 +102,9 @@ class VoiceAsker:
     answer is taken as it is. A timeout or an unclear answer re-asks (`_tries`: once, twice for
     a count, the last time for the answer alone, or as the question says: none once a vote has
     spent its tries); the next one falls back to the keyboard. So every question ends within a
-    bounded number of hearings (tests/test_every_night_ends.py). A question with a timeout and default listens until its
-    deadline and then returns the default. A step that waits for "done" (the deal) takes
+    bounded number of hearings (tests/gm/night/test_every_night_ends.py). A question with a
+    timeout and default listens until its deadline and then returns the default. A step that
+    waits for "done" (the deal) takes
     silence and talk from a microphone as the table still at it: it listens on, saying nothing,
     until "done" (Enter) or something like it, which is asked again as any unsure answer.
     """

@@ -30,7 +30,7 @@ when one count was heard wrong each time (issue 37)."""
 READBACKS = 3
 """Read-backs of one round's tally by voice (each "no", fix or refused fix is one); the next is
 typed: with COUNT_TRIES and TRIES per question, every vote ends within a number of questions set
-by its candidates alone (tests/test_every_night_ends.py)."""
+by its candidates alone (tests/gm/night/test_every_night_ends.py)."""
 
 
 def bounds(ctx: NightContext, first: Round | None) -> tuple[int, int]:

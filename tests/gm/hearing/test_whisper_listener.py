@@ -1,0 +1,342 @@
+"""The Whisper closed-set listener: its input features, how a phrase wins or is refused, which
+listener a language gets, and (slow) real answers heard from rendered speech."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+import wave
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from gm.cli import app
+from gm.hearing import model_loading, whisper
+from gm.hearing.cannot_listen import NoModel
+from gm.hearing.log_mel import FRAMES_PER_SECOND, N_MELS, RATE, log_mel, mel_filters
+from gm.hearing.phrases import Phrasebook
+from gm.hearing.whisper import REFUSAL, Scored, closest
+from paths import ROOT
+
+
+def test_log_mel_has_whisper_shape_and_pads_with_silence() -> None:
+    tone = np.sin(2 * np.pi * 1000 * np.arange(RATE // 2) / RATE).astype(np.float32) * 0.5
+    features = log_mel(tone, 2 * FRAMES_PER_SECOND)
+    assert features.shape == (N_MELS, 2 * FRAMES_PER_SECOND)
+    assert features.dtype == np.float32
+    loud = features[:, 10:40].mean(axis=1)
+    peak_hz = (mel_filters().argmax(axis=1) * RATE / 400)[int(loud.argmax())]
+    assert 900 <= peak_hz <= 1100  # the tone lands in the band around 1 kHz
+    assert features[:, 80:].max() <= features.max() - 1.0  # the padding is silence, clamped low
+
+
+def test_the_best_phrase_is_as_sure_as_its_answers_share() -> None:
+    scored = [Scored("yes", -1.0), Scored("yeah", -1.0), Scored("no", -1.0 - math.log(2))]
+    meaning = {"yes": "yes", "yeah": "yes", "no": "no"}.get
+    heard = closest(scored, Scored("yes", -1.0), lambda p: meaning(p) or p)
+    assert heard.text == "yes"
+    assert heard.words[0][1] == pytest.approx(0.8)  # yes and yeah: 2 of 2.5
+
+
+def test_a_free_transcription_far_better_than_every_phrase_is_no_answer() -> None:
+    scored = [Scored("three", -9.0), Scored("two", -12.0)]
+    heard = closest(scored, Scored("hello everyone", -9.0 + REFUSAL + 0.1))
+    assert heard.text == "hello everyone"
+    book = Phrasebook({"three": "3", "two": "2"})
+    assert book.match(heard) is None
+    assert closest(scored, Scored("hello everyone", -9.0 + REFUSAL - 0.1)).text == "three"
+
+
+def test_no_speech_is_heard_as_nothing() -> None:
+    assert closest([Scored("three", -1.0)], None).text == ""
+    assert closest([], Scored("you", -0.5)).text == "you"  # nothing of the table's was likely
+
+
+def test_a_listener_that_is_no_listener_is_refused_in_one_line(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--listener", "parrot",
+                                      "--speech", "off", "--log", str(tmp_path / "n.jsonl")], input="")
+    assert result.exit_code == 2
+    assert "parrot" in result.stderr and "whisper" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "n.jsonl").exists()
+
+
+def test_each_language_names_its_listener() -> None:
+    assert model_loading.default_listener("en") == "pocketsphinx"
+    assert model_loading.default_listener("ja") == "whisper"
+    assert model_loading.default_listener("ko") == "vosk"
+
+
+def test_a_default_whisper_not_installed_is_said_once_and_the_next_listener_goes_on(monkeypatch, tmp_path) -> None:
+    monkeypatch.setattr(whisper, "available", lambda: False)
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    monkeypatch.delenv("GM_LISTENER", raising=False)
+    monkeypatch.setattr("gm.hearing.models.default_model", lambda lang: tmp_path)  # a vosk model
+    monkeypatch.setattr(model_loading, "check_model", lambda path, given: path)
+    told: list[NoModel] = []
+    load = model_loading.model_loader(None, "ja", None, fallback=told.append)  # Japanese: Whisper
+    assert load.func is model_loading._loaded and load.args == (tmp_path.resolve(),)  # then vosk
+    assert [e.key for e in told] == ["whisper_missing"]
+    assert "gm-card-nights[whisper]" in str(told[0])
+    with pytest.raises(NoModel) as chosen:
+        model_loading.model_loader(None, "en", "whisper")
+    assert chosen.value.key == "whisper_missing"
+
+
+def test_pocketsphinx_is_chosen_by_name_and_hears_english_only(monkeypatch) -> None:
+    monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
+    assert model_loading.model_loader(None, "en", "pocketsphinx") is __import__(
+        "gm.hearing.sphinx", fromlist=["load"]).load
+    with pytest.raises(NoModel):
+        model_loading.model_loader(None, "ja", "pocketsphinx")
+
+
+def test_a_model_whose_bytes_do_not_check_out_is_refused(monkeypatch, tmp_path) -> None:
+    for index, part in enumerate(whisper.PARTS, start=1):
+        data = tmp_path / part / "data"
+        data.mkdir(parents=True)
+        (data / f"model.bin.part{index}").write_bytes(b"not a model")
+    monkeypatch.setattr(whisper, "_data", lambda package: tmp_path / package / "data")
+    with pytest.raises(NoModel) as damaged:
+        whisper.model_bytes()
+    assert damaged.value.key == "whisper_damaged"
+    assert "gm-card-nights[whisper]" in str(damaged.value)
+
+
+def test_a_missing_part_names_its_package(monkeypatch) -> None:
+    monkeypatch.setattr(whisper, "PARTS", ("gm_no_such_whisper_part", whisper.PARTS[1]))
+    with pytest.raises(NoModel) as missing:
+        whisper.model_bytes()
+    assert "gm_no_such_whisper_part" in str(missing.value)
+
+
+needs_whisper = pytest.mark.skipif(not whisper.available() or shutil.which("flite") is None,
+                                   reason="needs gm-card-nights[whisper] and flite (./setup.sh --test installs both)")
+
+
+def _flite(text: str, voice: str, path) -> bytes:
+    subprocess.run(["flite", "-voice", voice, "-t", text, "-o", str(path)], check=True)
+    with wave.open(str(path)) as wav:
+        assert wav.getframerate() == 16000
+        return wav.readframes(wav.getnframes())
+
+
+@pytest.mark.slow
+@needs_whisper
+@pytest.mark.parametrize("voice", ["slt", "rms"])
+def test_whisper_hears_counts_and_refuses_what_answers_nothing(tmp_path, voice: str) -> None:
+    model = whisper.load("en")
+    book = Phrasebook({"zero": "0", "0": "0", "one": "1", "1": "1", "two": "2", "2": "2", "two votes": "2",
+                       "three": "3", "3": "3"}, others={"yes": "yes", "no": "no", "aki": "player"})
+    for said, answer in (("three", "3"), ("two votes", "2"), ("one", "1")):
+        heard = model.recogniser(16000, book).hear(_flite(said, voice, tmp_path / "a.wav"))
+        assert book.match(heard) == answer, (said, heard)
+    for said in ("hello everyone", "let me think", "Oliver"):
+        heard = model.recogniser(16000, book).hear(_flite(said, voice, tmp_path / "b.wav"))
+        assert book.match(heard) is None, (said, heard)
+    assert model.recogniser(16000, book).hear(bytes(32000)).text == ""
+
+
+def _espeak(text: str, voice: str, speed: int, pitch: int, path) -> bytes:
+    subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch), "-w", str(path), text], check=True)
+    from gm.hearing.sphinx import _at_16k
+
+    with wave.open(str(path)) as wav:
+        return _at_16k(wav.readframes(wav.getnframes()), wav.getframerate())
+
+
+def test_a_recogniser_that_fails_on_an_answer_hears_nothing_and_says_so_once(capsys, monkeypatch) -> None:
+    from gm.hearing import recognition
+
+    class Broken(recognition.UtteranceRecogniser):
+        def hear(self, audio: bytes):
+            raise RuntimeError("decoder out of memory")
+
+    monkeypatch.setattr(recognition, "_FAILED", [])
+    broken = Broken(16000)
+    assert broken._heard(bytes(3200)).text == ""
+    assert broken._heard(bytes(3200)).text == ""
+    assert capsys.readouterr().err.count("gm: the listener failed on an answer (RuntimeError") == 1
+
+
+def test_a_model_ctranslate2_cannot_load_is_no_model(monkeypatch) -> None:
+    import ctranslate2
+
+    monkeypatch.setattr(whisper, "model_bytes", lambda: (b"x", whisper._data(whisper.PARTS[0])))
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("Unsupported model binary version")
+
+    monkeypatch.setattr(ctranslate2.models, "Whisper", refuse)
+    with pytest.raises(NoModel) as broken:
+        whisper.WhisperModel("en")
+    assert broken.value.key == "whisper_damaged"
+
+
+def test_counts_are_scored_as_whisper_writes_them_too() -> None:
+    from gm.hearing.whisper import spellings
+
+    meanings = {"two": "2", "two votes": "2", "no votes": "0", "zero": "0", "yes": "yes", "2": "2"}
+    spelt = spellings(["two votes", "no votes", "yes", "two"], meanings)
+    assert spelt["2 votes"] == "two votes" and spelt["two votes"] == "two votes"
+    assert spelt["yes"] == "yes" and "no votes" in spelt
+    assert spelt["8"] == "8"  # a number not asked is scored, and answers nothing
+    assert Phrasebook({"two": "2"}).match(closest([Scored("8", -1.0), Scored("two", -5.0)], Scored("8", -1.0))) \
+        is None
+
+
+@pytest.mark.slow
+@needs_whisper
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
+def test_the_deal_hears_done_as_it_asked_for_it(tmp_path) -> None:
+    """The deal's "done", said by voices that Whisper heard as "john" or unsure (share 0.36)
+    without the question: told what gm asked ("Say done when dealt."), it hears "done" surely."""
+    from gm.hearing.phrases import Vocabulary
+    from gm.hearing.utterance import levelled
+    from gm.hearing.voice import STEP_CONFIDENCE, phrasebook
+    from gm.table.questions import Table
+    from gm.text.lines import Voice
+
+    voice = Voice("en")
+    model = whisper.load("en")
+    players = ("Tom", "Lucy", "Kate", "Emma")
+    deal = Table(voice, players).step("werewolf.deal", total=9, villagers=6, others=["Werewolf", "Traitor", "Seer"],
+                                      graveyard=1)
+    book = phrasebook(deal, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
+    assert book.context.endswith("Say done when dealt.")
+    subprocess.run(["flite", "-voice", "slt", "--setf", "duration_stretch=1.08", "-t", "done", "-o",
+                    str(tmp_path / "slt.wav")], check=True)
+    with wave.open(str(tmp_path / "slt.wav")) as wav:
+        slt = wav.readframes(wav.getnframes())
+    for audio in (slt, _espeak("done", "en-us+m5", 153, 36, tmp_path / "m5.wav")):
+        heard = model.recogniser(16000, book).hear(levelled(audio, 16000))
+        assert book.match(heard) == "done" and min(c for _, c in heard.words) >= STEP_CONFIDENCE, heard
+    for said in ("wait a moment", "I am still dealing"):
+        heard = model.recogniser(16000, book).hear(levelled(_espeak(said, "en", 160, 50, tmp_path / "t.wav"), 16000))
+        assert book.match(heard) is None, (said, heard)
+    noise = (np.random.default_rng(0).normal(0, 1000, 16000)).astype("<i2").tobytes()
+    assert model.recogniser(16000, book).hear(noise).text == ""
+
+
+@pytest.mark.slow  # loads the Whisper models
+def test_japanese_phrases_are_scored_as_written_without_the_packs_word_breaks() -> None:
+    model = whisper.load("ja")
+    assert model.tokens("三 票") == model.tokens("三票")
+    assert whisper.load("en").tokens("two votes") == whisper.load("en").tokens("Two votes")
+
+
+def test_an_answer_with_a_polite_ending_is_that_answer() -> None:
+    from gm.hearing.whisper import polite
+
+    scored = [Scored("完了", -6.0), Scored("三 票", -9.0)]
+    assert closest(scored, polite(Scored("完了です", -0.5), scored, "ja")).text == "完了"
+    assert closest(scored, polite(Scored("完了しない", -0.5), scored, "ja")).text == "完了しない"
+    assert polite(Scored("done please", -0.5), [Scored("done", -3.0)], "en").phrase == "done please"
+
+
+def test_a_count_heard_with_its_counter_misheard_is_that_count() -> None:
+    """二票 is written にしょう or にしよう by Whisper base (ひょ heard as しょ), also in katakana:
+    the number before the counter is the answer; a number with another ending is not."""
+    from gm.hearing.whisper import polite
+
+    scored = [Scored("に", -8.2), Scored("ミオ", -9.0), Scored("さん", -9.5)]
+    for said in ("にしょう", "にしよう", "ニショー", "に票"):
+        assert closest(scored, polite(Scored(said, -4.7), scored, "ja")).text == "に", said
+    assert closest(scored, polite(Scored("サンピョウ", -4.0), scored, "ja")).text == "さん"
+    for other in ("にせろ", "にしたい", "さんせい"):
+        assert closest(scored, polite(Scored(other, -4.0), scored, "ja")).text == other
+
+
+@pytest.mark.slow
+@needs_whisper
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
+def test_a_short_fast_answer_is_speech_and_steady_noise_is_not(tmp_path) -> None:
+    """espeak-ng's "none" at 194 words a minute, which Whisper rates 0.63 likely no speech, is heard
+    as the phrase it says (unsure beside "no": asked again, not taken for silence); pink noise
+    (0.73 and more) is still nothing (NO_SPEECH)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from virtual_table import pink_noise
+
+    from gm.hearing.utterance import levelled
+
+    model = whisper.load("en")
+    book = Phrasebook({"zero": "0", "none": "0", "no votes": "0", "one": "1", "1": "1", "two": "2", "2": "2"},
+                      others={"yes": "yes", "no": "no", "lucy": "player"}, context="How many votes for Lucy?")
+    none = levelled(_espeak("none", "en+f4", 194, 52, tmp_path / "none.wav"), 16000)
+    assert model.recogniser(16000, book).hear(none).text == "none"
+    for seed in range(3):
+        noise = (pink_noise(1.5, seed) * 1600).astype("<i2").tobytes()
+        assert model.recogniser(16000, book).hear(noise).text == "", seed
+
+
+def test_a_hand_is_scored_as_a_table_says_it_and_the_words_joining_it_are_no_card() -> None:
+    """Two cards are said joined ("werewolf and seer", 人狼と占い師); Whisper writes what it heard
+    with capitals and a stop, which is the phrase; near misses are read without "and" and "the"."""
+    from gm.hearing.phrases import Heard
+    from gm.hearing.whisper import joined_forms, named, unjoined, written
+
+    assert "werewolf and seer" in joined_forms("werewolf seer", "en")
+    assert "the werewolf and the seer" in joined_forms("werewolf seer", "en")
+    assert "人狼と占い師" in joined_forms("人狼 占い師", "ja")
+    assert named(["werewolf seer", "seer villager"], "en") == " Werewolf, Seer, Villager."
+    assert named([], "en") == ""
+    spelt = {"werewolf seer": "werewolf seer", "werewolf and seer": "werewolf seer", "seer": "seer"}
+    scored = [Scored("werewolf seer", -5.3), Scored("seer", -4.1)]
+    taken = written(Scored("werewolf and seer", -0.4), scored, spelt)
+    assert closest(taken, Scored("werewolf and seer", -0.4)).text == "werewolf seer"
+    assert written(Scored("where will see", -0.4), scored, spelt) == scored
+    assert unjoined(Heard("wherewolf and the seer", (("wherewolf", 1.0),)), "en").text == "wherewolf seer"
+    assert unjoined(Heard("seer", (("seer", 0.9),)), "en").text == "seer"
+
+
+class ScoringModel:
+    """Whisper as far as a recogniser asks it: each phrase's score from `scores` (else far behind)
+    and the free transcription `free`."""
+
+    lang = "en"
+
+    def __init__(self, scores: dict[str, float], free: tuple[str, float]) -> None:
+        self.scores = scores
+        self.free = free
+
+    def score(self, samples, phrases, context=""):
+        return [Scored(p, self.scores.get(p, -30.0)) for p in phrases], Scored(*self.free)
+
+
+COUNT_BOOK = Phrasebook({"zero": "0", "none": "0", "nobody": "0", "no votes": "0", "one": "1", "two": "2"},
+                        others={"no": "no", "yes": "yes", "done": "done"}, decoys=("nine",))
+
+
+def heard_by(scores: dict[str, float], free: tuple[str, float], book: Phrasebook = COUNT_BOOK):
+    from gm.hearing.whisper import WhisperRecogniser
+
+    return WhisperRecogniser(ScoringModel(scores, free), 16000, book).hear(b"\0\0" * 1600)  # type: ignore[arg-type]
+
+
+def test_an_answer_to_the_question_asked_wins_a_close_call_against_the_tables_other_words() -> None:
+    """In a noisy room a count's "none" was heard as "no" (three times, then the keyboard) and a
+    step's "done" as "none": the question's own answers are a nat ahead of the rest."""
+    heard = heard_by({"none": -3.2, "no": -2.5, "9": -4.3}, ("no", -2.5))
+    assert heard.text == "none"  # unsure: asked again, and taken heard alike twice (gm.hearing.voice)
+    step = Phrasebook({"done": "done"}, others={"none": "0", "no": "no", "one": "1"})
+    assert step.match(heard_by({"done": -2.0, "none": -1.6}, ("none", -1.6), step)) == "done"
+
+
+def test_a_plain_no_at_a_count_is_still_no_count() -> None:
+    for scores, free in (({"no": -0.5, "none": -4.0}, ("no", -0.5)), ({"9": -0.8, "none": -3.0}, ("9", -0.8)),
+                         ({"no": -1.0, "none": -1.9}, ("no", -1.0))):
+        heard = heard_by(scores, free)
+        assert COUNT_BOOK.match(heard) is None or not heard.sure(0.6), (scores, heard)
+
+
+def test_a_count_written_in_the_other_number_is_that_count() -> None:
+    """Piper's "no votes" is written "No vote.": scored as "no votes" it was refused by the free transcription."""
+    from gm.hearing.whisper import spellings
+
+    spelt = spellings(["no votes", "one vote", "two votes"], {"no votes": "0", "one vote": "1", "two": "2"})
+    assert spelt["no vote"] == "no votes" and spelt["one votes"] == "one vote" and spelt["2 vote"] == "two votes"
+    assert COUNT_BOOK.match(heard_by({"no votes": -3.8, "no vote": -0.3}, ("no vote", -0.3))) == "0"

@@ -1,0 +1,223 @@
+"""Every night ends (issue 37): whole nights through the real voice asker and the real vote, the
+table heard by an adversary (numbers, names, yes and no, fixes, garbage, silence, at any
+confidence, said again and again), the keyboard typing the truth when gm asks it. Each night
+ends within a number of questions set by its shape (players, runoff), each question within a
+number of hearings, and no count is confirmed that nobody said or typed (HW-R4's "nobody
+else" and an exact total's last count aside)."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from collections.abc import Mapping
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptedControls, ScriptSource, said
+from gm.hearing.keyboard import KeyboardAsker
+from gm.hearing.session import Listener
+from gm.hearing.voice import CORRECTIONS, COUNT_TRIES, TRIES, VoiceAsker
+from gm.night.context import NightContext
+from gm.night.runner import run_night
+from gm.night.vote import BAD_TOTALS, READBACKS
+from gm.ports import Answer, How, TurnKind
+from gm.table.questions import Count, Done, Hand, Pick, Step, Tally, counts
+from gm.table.words import Words
+from gm.text.lines import Voice
+from scorer.werewolf.decks import standard_deck
+from scorer.werewolf.script import build_script
+from scorer.werewolf.tally import GRAVEYARD, vote_bounds
+
+EN = Voice("en")
+WORDS = Words.of(EN)
+SEATS = ("Aki", "Ken", "Mio", "Sora", "Noah", "Yui")
+NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "none", "nobody", "no votes", "one vote",
+           "two votes", "3", "9"]
+YES_NO = ["yes", "no", "yeah", "yep", "sure", "right", "nah", "nope", "okay"]
+GARBAGE = ["window", "table", "um", "really", "the graveyard", "graveyard", "done", "werewolf", "[unk]", "emma",
+           "game master pause"]
+CONFIDENCES = [1.0, 1.0, 0.95, 0.7, 0.3]
+
+
+def _per_round(candidates: int) -> int:
+    """Questions one round of the vote asks at most: the counts taken BAD_TOTALS times; then
+    READBACKS read-backs by voice, each a tally or fix, a "which count" and the counts a fix left
+    unasked; then the keyboard's fix and its yes."""
+    return BAD_TOTALS * candidates + READBACKS * (2 + candidates) + 2
+
+
+def _hearings() -> int:
+    """Hearings one question takes at most: its tries, each an answer and its read-back heard
+    (silence or no twice, CORRECTIONS answers said instead, then one more)."""
+    return max(COUNT_TRIES, TRIES) * (1 + 2 + CORRECTIONS + 1)
+
+
+@st.composite
+def utterances(draw: st.DrawFn, seats: tuple[str, ...]) -> tuple[str, float]:
+    names = [s.lower() for s in seats]
+    text = draw(st.one_of(
+        st.sampled_from(NUMBERS), st.sampled_from(names), st.sampled_from(YES_NO), st.sampled_from(GARBAGE),
+        st.just(""),  # silence
+        st.builds(lambda n, c: f"{n} {c}", st.sampled_from([*names, "the graveyard"]), st.sampled_from(NUMBERS)),
+        st.builds(lambda a, b, c, d: f"{a} {b} {c} {d}", st.sampled_from(names), st.sampled_from(NUMBERS[:7]),
+                  st.sampled_from(names), st.sampled_from(NUMBERS[:7]))))
+    return text, draw(st.sampled_from(CONFIDENCES))
+
+
+@st.composite
+def nights(draw: st.DrawFn) -> dict:
+    players = SEATS[:draw(st.integers(4, 6))]
+    low, high = vote_bounds(len(players), standard_deck(len(players)))
+    candidates = [*players, GRAVEYARD]
+    total = draw(st.integers(low, high))
+    truth = dict.fromkeys(candidates, 0)
+    for _ in range(total):
+        truth[draw(st.sampled_from(candidates))] += 1
+    deck = standard_deck(len(players))
+    cards = draw(st.permutations([card for card, n in deck.cards.items() for _ in range(n)]))
+    hands = {p: tuple(cards[2 * i:2 * i + 2]) for i, p in enumerate(players)}
+    hands[GRAVEYARD] = tuple(cards[2 * len(players):2 * len(players) + deck.graveyard])
+    said_ = draw(st.lists(utterances(players), min_size=1, max_size=25))
+    return {"players": players, "truth": truth, "hands": hands, "said": said_}
+
+
+class Table(ScriptSource):
+    """What the table says: "done" at a step; at the vote, the adversary's utterances over and
+    over (a block each 0.1 s); silence elsewhere (the reveal is typed)."""
+
+    def __init__(self, clock: FakeClock, said_: list[tuple[str, float]]) -> None:
+        super().__init__(clock)
+        self.cycle = itertools.cycle(said_)
+        self.question: object = None
+        self.numbers: set[int] = set()  # every count said at the vote, in any words
+
+    def block(self) -> str:
+        if isinstance(self.question, Step):
+            return said("done")
+        if not getattr(self.question, "key", "").startswith("werewolf.vote."):
+            return ""
+        text, confidence = next(self.cycle)
+        if not text:
+            return ""
+        words = text.split()
+        self.numbers.update(n for size in (1, 2) for at in range(len(words))
+                            if (n := WORDS.number(words[at:at + size])) is not None)
+        return said(text, confidence)
+
+
+class Truth(KeyboardAsker):
+    """The keyboard, typing what is true: the counts as they are (the runoff's all for the first
+    tied candidate), a fix to the truth at any read-back that is not it, the cards as dealt."""
+
+    def __init__(self, clock: FakeClock, night: dict) -> None:
+        super().__init__(clock, io.StringIO(""), echo=lambda _: None)
+        self.night = night
+        self.typed: dict[str, set[int]] = {}
+
+    def tally(self, candidates: set[str], total: int) -> dict[str, int]:
+        truth = self.night["truth"]
+        if candidates == set(truth):
+            return dict(truth)
+        tied = [c for c in truth if c in candidates]
+        return {c: total if c == tied[0] else 0 for c in tied}
+
+    def _ask(self, question):
+        value: object
+        if isinstance(question, Step):
+            value = Done.DONE
+        elif isinstance(question, Count):
+            true = self.tally(set(question.names.spellings.values()), question.bounds[1])
+            value = counts({question.candidate: min(true[question.candidate], question.high)})
+        elif isinstance(question, Tally):
+            true = self.tally(set(question.shown), question.most)
+            value = True if question.key == "werewolf.vote.readback" and dict(question.shown) == true else counts(true)
+        elif isinstance(question, Hand):
+            owner = GRAVEYARD if question.owner == EN.text("common.graveyard") else question.owner
+            value = self.night["hands"][owner]
+        elif isinstance(question, Pick) and question.key.startswith("werewolf.reveal.ask_holder"):
+            card = question.prompt.fields["card"].key.rsplit(".", 1)[1]
+            value = next(owner for owner, hand in self.night["hands"].items() if card in hand)
+        elif isinstance(question, Pick) and question.nobody:
+            value = None
+        else:
+            raise AssertionError(f"no truth for {question.key}")
+        if isinstance(value, Mapping):
+            for candidate, n in value.items():
+                self.typed.setdefault(candidate, set()).add(n)
+        return Answer(value, How.KEYBOARD)
+
+
+class Asking:
+    """The voice asker, telling the table which question it is asked."""
+
+    def __init__(self, asker: VoiceAsker, table: Table, most: int = 1000) -> None:
+        self.asker, self.table, self.most = asker, table, most
+        self.asked: list[tuple[str, int]] = []  # each question's key and how many times it was heard
+        self.implied: dict[str, set[int]] = {}
+
+    def ask(self, question):
+        assert len(self.asked) < self.most, "the night goes on past its bound"  # fails, never hangs
+        self.table.question = question
+        if isinstance(question, Count) and question.implied is not None:
+            self.implied.setdefault(question.candidate, set()).add(question.default[question.candidate])
+        answer = self.asker.ask(question)
+        self.asked.append((question.key, sum(1 for turn in answer.turns if turn.kind is TurnKind.HEARD)))
+        return answer
+
+    def close(self) -> None:
+        self.asker.close()
+
+
+@pytest.mark.slow  # 60 whole nights through the real asker and vote
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(night=nights())
+def test_every_night_ends_within_its_shape_and_confirms_only_counts_said_or_typed(night):
+    clock = FakeClock()
+    players = night["players"]
+    table = Table(clock, night["said"])
+    keyboard = Truth(clock, night)
+    voice = VoiceAsker(Listener(FakeModel(), table), keyboard, FakeSpeaker(), EN, clock, seats=players)
+    deck = standard_deck(len(players))
+    candidates = len(players) + 1
+    steps = len(build_script(players, deck, 10, False))
+    bound = steps + _per_round(candidates) * 2 + 2 * candidates + 4  # the reveal: each hand and holder
+    asking = Asking(voice, table, most=bound)
+    log: list[dict] = []
+    ctx = NightContext(players=players, deck=deck, voice=EN, speaker=FakeSpeaker(), asker=asking, clock=clock,
+                       controls=ScriptedControls(clock), discussion=10,
+                       log=lambda kind, **data: log.append({"type": kind, **data}))
+    result = run_night(ctx)
+
+    assert result.reveal is not None  # the night ended, with a verdict
+    vote_questions = [key for key, _ in asking.asked if key.startswith("werewolf.vote.")]
+    assert len(vote_questions) <= _per_round(candidates) * 2  # the first round and perhaps a runoff
+    assert len(asking.asked) <= bound
+    assert all(heard <= _hearings() for _, heard in asking.asked)
+    for vote in (e for e in log if e["type"] == "vote"):
+        for candidate, n in vote["counts"].items():
+            said_or_typed = table.numbers | keyboard.typed.get(candidate, set()) | asking.implied.get(candidate, set())
+            assert n == 0 or n in said_or_typed, (candidate, n, vote["counts"])
+
+
+def test_the_adversary_above_can_make_gm_count_again_and_go_to_the_keyboard():
+    """The property above is no empty one: a table that says only wrong totals makes gm count
+    again once, read back what it has, and take the fix typed."""
+    clock = FakeClock()
+    night = {"players": SEATS[:4], "truth": {"Aki": 3, "Ken": 0, "Mio": 0, "Sora": 0, GRAVEYARD: 0},
+             "hands": {}, "said": [("zero", 1.0)]}
+    table = Table(clock, night["said"])
+    keyboard = Truth(clock, night)
+    speaker = FakeSpeaker()
+    voice = VoiceAsker(Listener(FakeModel(), table), keyboard, speaker, EN, clock, seats=night["players"])
+    asking = Asking(voice, table)
+    ctx = NightContext(players=night["players"], deck=standard_deck(4), voice=EN, speaker=speaker, asker=asking,
+                       clock=clock)
+    from gm.night.vote import run_vote
+
+    assert run_vote(ctx).executed == "Aki"
+    keys = [key for key, _ in asking.asked]
+    assert keys.count("werewolf.vote.which_counted") >= 1
+    assert [line.key for line in speaker.lines].count("werewolf.vote.bad_total") == 1
+    assert keyboard.typed["Aki"] == {3}
