@@ -458,7 +458,7 @@ class Script:
     lang: str
     players: list[str]
     counts: dict[str, int]
-    words: dict[str, str]  # done, yes, no, graveyard, hand, holder and the numbers "0".."6"
+    words: dict[str, str]  # done, yes, no, graveyard, hand (its cards: hand_cards), holder, "0".."6"
     voices: list[Voice]
     listener: str | None = None
     executed: str = ""
@@ -474,7 +474,8 @@ class Script:
         key, text, words = event["key"], event["text"], self.words
         if event["type"] == "readback":  # "Mike: Werewolf and Seer. Right?"
             lowered = text.lower()
-            right = all(w.lower() in lowered for w in words["hand"].split()) or words["holder_said"] in lowered
+            cards = words.get("hand_cards", words["hand"]).split()
+            right = all(w.lower() in lowered for w in cards) or words["holder_said"] in lowered
             return words["yes"] if right else words["no"]
         if key == "werewolf.vote.ask_count":
             named = [p for p in self.players if p in text]
@@ -518,11 +519,12 @@ def english_night(listener: str | None = None) -> Script:
 
 
 def japanese_night(listener: str | None = None) -> Script:
-    """The story at a Japanese table, said by Open JTalk at three speeds and pitches; counts said
-    as a Japanese table says them (二票, なし)."""
+    """The story at a Japanese table, said by Open JTalk at three speeds and pitches; counts and
+    the hand said as a Japanese table says them (二票, なし, 人狼と占い師: Open JTalk pauses between
+    two cards said without と, and gm hears the first alone)."""
     return _story("ja", ["アキ", "ケン", "ミオ", "ソラ"], ["なし", "一票", "二票", "三票", "四票", "五票", "六票"],
-                  {"done": "完了", "yes": "はい", "no": "いいえ", "graveyard": "墓地", "hand": "人狼 占い師",
-                   "holder": "墓地", "holder_said": "墓地"},
+                  {"done": "完了", "yes": "はい", "no": "いいえ", "graveyard": "墓地", "hand": "人狼と占い師",
+                   "hand_cards": "人狼 占い師", "holder": "墓地", "holder_said": "墓地"},
                   [Voice("jtalk", speed=1.0), Voice("jtalk", speed=0.9, pitch=-3), Voice("jtalk", speed=1.1, pitch=2)],
                   listener)
 

