@@ -13,7 +13,8 @@ from paths import ROOT
 OWN = {"gm", "scorer", "voices", "bench", "tests"}
 SOURCES = sorted(p for package in ("gm", "scorer", "voices") for p in (ROOT / package).rglob("*.py"))
 # underscored names that are public: namedtuple's API
-PUBLIC_UNDERSCORED = {"_replace", "_asdict", "_fields", "_make", "_field_defaults"}
+# namedtuple's methods, and the member value an Enum's own `__new__` sets (the enum HOWTO's "When to use __new__")
+PUBLIC_UNDERSCORED = {"_replace", "_asdict", "_fields", "_make", "_field_defaults", "_value_"}
 DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
 
 

@@ -274,13 +274,15 @@ def test_a_breath_after_the_word_is_no_phone_of_it(tmp_path, text, answer, voice
 def test_six_in_noise_is_no_number_whose_silence_hides_its_hiss(tmp_path, monkeypatch, voice, speed, pitch, seed):
     """Pink noise at 10 dB buries the last S of "six" under the floor by loudness, not its hiss
     above 4 kHz: "two" and "three" beat the loop of free phones, spanning all the speech by
-    loudness and leaving that hiss to silence (`sphinx.HISS`)."""
+    loudness and leaving that hiss to silence (`sphinx.HISS`). Where the room's level keeps the
+    noise out of the cut (`gm.hearing.vad`), "six" is heard as itself: no number either."""
     rate, audio = said(tmp_path, "six", voice, speed, pitch)
     noisy = in_pink_noise(audio, 10, seed)
     words, answer = heard("count", rate, noisy)
-    assert words in ("two", "three") and answer is None
-    monkeypatch.setattr(sphinx, "HISS_FRAMES", 10 ** 6)
-    assert heard("count", rate, noisy)[1] is not None
+    assert words in ("two", "three", "six") and answer is None
+    if words != "six":
+        monkeypatch.setattr(sphinx, "HISS_FRAMES", 10 ** 6)
+        assert heard("count", rate, noisy)[1] is not None
 
 
 def hissing(seconds_quiet=0.3, seconds_loud=0.2, seconds_hiss=0.1, seed=3):
