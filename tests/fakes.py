@@ -257,6 +257,9 @@ class FakeSpeaker:
     def keys(self):
         return [line.key for line in self.lines]
 
+    def texts(self):
+        return [line.text for line in self.lines]
+
     def flush(self):
         """Every line is said at once."""
 

@@ -30,7 +30,7 @@ def test_mypy_finds_nothing():
 
 def test_mypy_is_strict_on_every_package():
     """The project's mypy setting is `--strict` over gm, scorer and voices: no module of theirs is let
-    off a strict check (the CLI's click subclasses only of what Typer's stubs cannot say), and only
+    off a strict check (only the CLI's click subclasses, where Typer's type hints fall short), and only
     libraries without types are read as Any."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
     assert config["strict"] is True

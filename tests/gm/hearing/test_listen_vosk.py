@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from fakes import FakeClock
+from fakes import FakeClock, FakeSpeaker
 from gm.hearing.decoys import DECOYS
 from gm.hearing.phrases import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
@@ -111,19 +111,6 @@ def test_a_word_heard_as_another_phrase_of_the_table_is_no_answer(model):
     assert hear(model, COUNT, "daseot") == ("마스터", None)  # 다섯 (5), once taken for 여섯 (6)
 
 
-class Said:
-    speaking, last_spoken_end = False, float("-inf")
-
-    def __init__(self):
-        self.lines = []
-
-    def say(self, line):
-        self.lines.append(line.text)
-
-    def flush(self):
-        """Printed at once."""
-
-
 GAP, WORD_GAP, SILENCE = 0.8, 0.15, 3.0  # seconds between utterances, between words of one, of nobody speaking
 
 
@@ -156,13 +143,13 @@ def test_a_sequence_of_questions_answered_from_one_recording(model, tmp_path):
     nobody speaks: read back again, 맞아. The recording is over: the keyboard answers."""
     clock = FakeClock()
     listener = replay(model, tmp_path, ["minsu", "maja", "daseot", "subak", None, "maja"], clock)
-    speaker, out = Said(), []
+    speaker, out = FakeSpeaker(), []
     asker = VoiceAsker(listener, KeyboardAsker(clock, io.StringIO("서연\n"), echo=out.append),
                        speaker, EN, clock, vocabulary=KO)
     answers = [asker.ask(q) for q in (WHO, COUNT, CARD, WHO)]
     assert [a.value for a in answers] == ["민수", {"민수": 6}, "watermelon", "서연"]
     assert [a.how for a in answers] == ["voice"] * 3 + ["keyboard"]
-    assert speaker.lines == ["민수. Is that right?", "수박. Is that right?", "수박. Is that right?"]
+    assert speaker.texts() == ["민수. Is that right?", "수박. Is that right?", "수박. Is that right?"]
 
 
 def test_voice_commands_fire_only_after_the_wake_phrase_and_leave_answers_alone(model, tmp_path):
@@ -184,20 +171,20 @@ def test_voice_commands_fire_only_after_the_wake_phrase_and_leave_answers_alone(
 
 def test_a_name_the_model_cannot_hear_is_answered_by_seat_number(model):
     clock = FakeClock()
-    speaker = Said()
+    speaker = FakeSpeaker()
     asker = VoiceAsker(Listener(model, PcmSource.from_wavs([wav("net"), wav("maja")], clock, gap=0.8)),
                        KeyboardAsker(clock, io.StringIO()), speaker, EN, clock, vocabulary=KO,
                        seats=("민수", "지훈", "서연", "Zoë"))
     asker.announce()
-    assert speaker.lines == ["I cannot hear the name Zoë. For Zoë, say the seat number 4."]
+    assert speaker.texts() == ["I cannot hear the name Zoë. For Zoë, say the seat number 4."]
     who = TABLE.choice("vote", ("민수", "지훈", "서연", "Zoë"), prompt=Line("vote", "Who?", ""))
     assert asker.ask(who).value == "Zoë"  # 넷: seat four
-    assert speaker.lines[-1] == "Zoë. Is that right?"
+    assert speaker.texts()[-1] == "Zoë. Is that right?"
 
 
 def test_open_asker_replays_a_file_and_falls_back_without_a_microphone(model, monkeypatch):
     clock, notes = FakeClock(), []
-    asker = open_asker(str(wav("myoji")), clock, Said(), EN, model_path=KO_MODEL, stream=io.StringIO(),
+    asker = open_asker(str(wav("myoji")), clock, FakeSpeaker(), EN, model_path=KO_MODEL, stream=io.StringIO(),
                        note=notes.append)
     assert isinstance(asker, VoiceAsker)
     assert notes == ["gm: The speech model cannot hear yes, no, done, graveyard, zero, one, two, three, four, five, "
@@ -205,7 +192,7 @@ def test_open_asker_replays_a_file_and_falls_back_without_a_microphone(model, mo
                      "(see gm voice model)."]  # the words to say, never internal ids
     notes.clear()
     monkeypatch.setitem(sys.modules, "sounddevice", None)
-    asker = open_asker("on", clock, Said(), EN, model_path=KO_MODEL, stream=io.StringIO(), note=notes.append)
+    asker = open_asker("on", clock, FakeSpeaker(), EN, model_path=KO_MODEL, stream=io.StringIO(), note=notes.append)
     assert isinstance(asker, KeyboardAsker)
     assert len(notes) == 1 and notes[0].startswith("gm: not listening: PortAudio is not available")
 
@@ -238,11 +225,6 @@ def test_gm_voice_model_checks_a_model():
     assert {"yes", "graveyard", "master"} <= set(report["missing_words"])  # an English set, a Korean model
 
 
-class Table(Said):
-    def flush(self):
-        """Lines are kept, not played: nothing to wait for."""
-
-
 def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model, tmp_path):
     """Four players; the morning's "done" steps and the cards are typed (this vocabulary has no
     words for them). The discussion is paused and resumed by voice. 민수's count is misheard as
@@ -253,7 +235,7 @@ def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model
     clock = FakeClock()
     listener = replay(model, tmp_path, [
         "wake_pause", "wake_resume", "ne", "aniyo", "minsu+yeong", "ne", "minsu+net", "maja"], clock)
-    table, log = Table(), []
+    table, log = FakeSpeaker(), []
     players = ["민수", "지훈", "서연", "Zoë"]
     keyboard = KeyboardAsker(clock, io.StringIO("\n" * 4 + "werewolf villager\ngraveyard\n"), echo=lambda _: None)
     asker = VoiceAsker(listener, keyboard, table, EN, clock, vocabulary=COMMANDS_KO, seats=players)
@@ -265,8 +247,8 @@ def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model
     assert [(e["how"], e["pauses"]) for e in log if e["type"] == "discussion"] == [("time_up", 1)]
     counts = [e["answer"] for e in log if e["type"] == "answer" and e["key"] == "werewolf.vote.ask_count"]
     assert counts == [{"민수": 4}, {"지훈": 4}]
-    assert "민수 4, nobody else. Right?" in table.lines and "지훈 4, nobody else. Right?" in table.lines
-    assert "That makes 8 votes, but this vote has 3–4." in table.lines
+    assert "민수 4, nobody else. Right?" in table.texts() and "지훈 4, nobody else. Right?" in table.texts()
+    assert "That makes 8 votes, but this vote has 3–4." in table.texts()
     assert [e["counts"] for e in log if e["type"] == "vote_refused"] == [{**dict.fromkeys(players + ["graveyard"], 0),
                                                                           "민수": 4, "지훈": 4}]
     assert [e["counts"]["민수"] for e in log if e["type"] == "vote"] == [0]  # the misheard 4 was never counted

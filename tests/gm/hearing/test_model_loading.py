@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from fakes import FakeClock
+from fakes import FakeClock, FakeSpeaker
 from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.cannot_listen import NoModel
 from gm.hearing.models import default_model
@@ -119,20 +119,7 @@ def test_a_korean_night_listens_without_vosk_model_and_loads_in_the_background(m
     monkeypatch.delenv("GM_VOSK_MODEL", raising=False)
     notes, clock = [], FakeClock()
     recording = FIXTURES / "listen_ko" / "minsu.wav"
-
-    class Said:
-        speaking, last_spoken_end = False, float("-inf")
-
-        def __init__(self):
-            self.lines = []
-
-        def say(self, line):
-            self.lines.append(line.text)
-
-        def flush(self):
-            """Printed at once."""
-
-    speaker = Said()
+    speaker = FakeSpeaker()
     asker = open_asker(str(recording), clock, speaker, Voice("ko"), stream=io.StringIO(), note=notes.append,
                        background=True)
     assert isinstance(asker, PendingAsker)
@@ -140,5 +127,5 @@ def test_a_korean_night_listens_without_vosk_model_and_loads_in_the_background(m
     vote = Table(Voice("ko")).choice("vote", ("민수",), prompt=Line("vote", "누구?", ""))
     assert asker.ask(vote).value == "민수"  # heard by the model the ko extra installs
     assert isinstance(asker.ready(), VoiceAsker) and notes == []
-    assert speaker.lines == ["아침입니다. 모두 자기 카드 두 장을 확인해 주세요."]
+    assert speaker.texts() == ["아침입니다. 모두 자기 카드 두 장을 확인해 주세요."]
     asker.close()
