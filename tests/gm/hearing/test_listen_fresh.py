@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from fakes import FakeClock
+from fakes import FakeClock, FakeSpeaker
 from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.model_loading import load_model
 from gm.hearing.recorded import PcmSource, read_wav
@@ -20,7 +20,7 @@ from gm.hearing.voice import VoiceAsker, phrasebook
 from gm.ports import Line
 from gm.table.questions import Table
 from gm.text.lines import Voice
-from test_listen_vosk import COUNT, FIXTURES, KO, KO_MODEL, WHO, Said, recording
+from test_listen_vosk import COUNT, FIXTURES, KO, KO_MODEL, WHO, recording
 
 pytestmark = [
     pytest.mark.slow,  # vosk decodes
@@ -121,10 +121,10 @@ def test_a_command_left_over_from_the_discussion_never_answers_the_next_question
     clock = FakeClock()
     listener = Listener(model, Utterances.from_wav(recording(tmp_path / "t.wav", ["wake_pause", "minsu", "maja"]),
                                                    clock))
-    speaker = Said()
+    speaker = FakeSpeaker()
     asker = VoiceAsker(listener, KeyboardAsker(clock, io.StringIO()), speaker, Voice("en"), clock, vocabulary=KO)
     assert asker.ask(WHO).value == "민수"
-    assert speaker.lines == ["민수. Is that right?"] and listener.source.ended
+    assert speaker.texts() == ["민수. Is that right?"] and listener.source.ended
 
 
 @pytest.mark.parametrize("name, heard", [("yeoseot", "여섯"), ("daseot", "마스터")])
