@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from fakes import FakeClock  # noqa: E402
-from gm.hearing.phrases import Vocabulary  # noqa: E402
+from gm.text.vocabulary import Vocabulary  # noqa: E402
 from gm.hearing.recorded import PcmSource  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.voice import SURE_CONFIDENCE, phrasebook  # noqa: E402

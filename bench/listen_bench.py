@@ -62,7 +62,8 @@ from gm.hearing.model_loading import load_model  # noqa: E402
 from gm.hearing.recorded import PcmSource, read_wav  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.sources import BLOCK_SECONDS  # noqa: E402
-from gm.hearing.phrases import Vocabulary, question_phrases, split_phrases  # noqa: E402
+from gm.hearing.phrases import question_phrases  # noqa: E402
+from gm.text.vocabulary import Vocabulary, split_phrases  # noqa: E402
 from gm.hearing.voice import phrasebook  # noqa: E402
 from gm.ports import Line  # noqa: E402
 from gm.table.questions import Table  # noqa: E402

@@ -74,7 +74,7 @@ def latencies(listener: str, answers: int, seed: int) -> tuple[list[float], int,
     import voice_nights_bench as nights
 
     from gm.hearing.model_loading import model_loader
-    from gm.hearing.phrases import Vocabulary
+    from gm.text.vocabulary import Vocabulary
     from gm.hearing.sources import BLOCK_SECONDS
     from gm.hearing.voice import phrasebook
     from gm.table.questions import Table

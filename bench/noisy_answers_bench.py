@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fakes import FakeClock  # noqa: E402
 from gm.hearing.model_loading import load_model  # noqa: E402
-from gm.hearing.phrases import Vocabulary  # noqa: E402
+from gm.text.vocabulary import Vocabulary  # noqa: E402
 from gm.hearing.recorded import PcmSource  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.sources import BLOCK_SECONDS  # noqa: E402

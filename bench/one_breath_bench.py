@@ -46,7 +46,7 @@ def said(text: str, voice: str, speed: int, pitch: int, folder: Path) -> tuple[i
 def main() -> None:
     from gm.hearing.model_loading import load_model
     from gm.hearing.voice import phrasebook, _token
-    from gm.hearing.phrases import Vocabulary
+    from gm.text.vocabulary import Vocabulary
     from gm.table.questions import Table
     from gm.text.lines import Voice
 

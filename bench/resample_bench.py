@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import listen_bench as lb  # noqa: E402
 
 from gm.hearing import sphinx  # noqa: E402
-from gm.hearing.phrases import Vocabulary  # noqa: E402
+from gm.text.vocabulary import Vocabulary  # noqa: E402
 from gm.hearing.voice import phrasebook  # noqa: E402
 
 MIC_RATE = 48000

@@ -46,7 +46,8 @@ from listen_bench import ENGLISH, bare_sphinx  # noqa: E402
 
 from fakes import FakeClock  # noqa: E402
 from gm.hearing import sphinx  # noqa: E402
-from gm.hearing.phrases import Vocabulary, question_phrases  # noqa: E402
+from gm.hearing.phrases import question_phrases  # noqa: E402
+from gm.text.vocabulary import Vocabulary  # noqa: E402
 from gm.hearing.recorded import PcmSource, read_wav  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.voice import phrasebook  # noqa: E402

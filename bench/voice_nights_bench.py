@@ -75,7 +75,7 @@ NAMES = {"ko": ["민수", "지훈", "서연", "현우", "수아", "도윤", "하
 
 def _first(lang: str, key: str) -> str:
     """The phrase a question asks the table for: the first of the pack's `listen.hear` entry."""
-    from gm.hearing.phrases import split_phrases
+    from gm.text.vocabulary import split_phrases
 
     entry = Voice(lang).entry(f"listen.hear.{key}")
     return split_phrases(entry["text"] if isinstance(entry, Mapping) else entry)[0]

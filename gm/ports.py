@@ -70,6 +70,15 @@ class Answer(Generic[T]):
     confirmed: bool = field(default=False, compare=False)
 
 
+CORRECTION = "="
+"""What joins a fix's candidate and count in its token ("Aki=2": said "aki two", also typed so)."""
+
+
+def fix_token(candidate: str, n: int) -> str:
+    """The token of a fix that sets `candidate`'s count to `n` ("Aki=2")."""
+    return f"{candidate}{CORRECTION}{n}"
+
+
 @dataclass(frozen=True)
 class Refused:
     """Why a reply answers nothing (`line`, from the voice packs, with its key and fields), and

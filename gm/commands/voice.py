@@ -135,7 +135,7 @@ def model_command(
     """
     from gm.hearing import models, sphinx, whisper
     from gm.hearing.model_loading import default_listener, listeners_here
-    from gm.hearing.phrases import Vocabulary
+    from gm.text.vocabulary import Vocabulary
     from gm.hearing.cannot_listen import NoModel
     from gm.hearing.model_loading import MODEL_ENV, listener_name, load_model
     from gm.text.lines import Voice
@@ -339,7 +339,7 @@ def hear_command(
     import json
 
     from gm.clock import RealClock
-    from gm.hearing.phrases import Vocabulary
+    from gm.text.vocabulary import Vocabulary
     from gm.hearing.voice import phrasebook
     from gm.ports import Line
     from gm.table.questions import Table

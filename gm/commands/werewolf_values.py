@@ -52,7 +52,7 @@ def check_player_names(names: Sequence[str], voice: Voice) -> None:
     no, 完了, 없음, a number), nor like a key the keyboard keeps (r repeats, ? lists): the table
     could never name them. Full-width forms count too."""
     from gm.hearing.keyboard import HELP, REPEAT
-    from gm.table.words import Words
+    from gm.text.words import Words
 
     graveyard = {fold(name) for name in graveyard_names()} | {GRAVEYARD}
     words = Words.of(voice).answer_words()

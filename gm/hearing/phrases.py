@@ -1,11 +1,11 @@
 """What a spoken answer may say, and whether a recogniser result names one (pure).
 
-A `Vocabulary` maps answer ids ("yes", "no", "graveyard", "0".."6", command names, "wake")
-to the phrases players say for them; the voice packs hold one per language (`[listen.hear]`).
+A `gm.text.vocabulary.Vocabulary` maps answer ids ("yes", "no", "graveyard", "0".."6", command
+names, "wake") to the phrases players say for them (`[listen.hear]` of each voice pack).
 A `Phrasebook` is the closed set of phrases of one question: it makes the recogniser's grammar
 and validates its results. The grammar can say no: besides the question's own phrases it holds
 every other phrase of the voice pack (yes and no, every number, the wake commands, every player
-at the table, the graveyard, the cards: `other_phrases`) and the decoy words (`gm.hearing.decoys`),
+at the table, the graveyard, the cards: `other_phrases`) and the decoy words (`gm.text.decoys`),
 so whatever else is said lands on something that is no answer of this question. A grammar does
 not force the recogniser to say one of its phrases, so every result is checked here: the whole
 utterance must be one phrase of this question, every word heard with at least the confidence
@@ -20,15 +20,13 @@ import json
 import unicodedata
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from gm.ports import Command, Question
-from gm.text.parse import norm, split_list
-
-if TYPE_CHECKING:
-    from gm.text.lines import Voice
+from gm.ports import CORRECTION, Command, Question
+from gm.text.parse import norm
+from gm.text.vocabulary import Vocabulary
 
 UNK = "[unk]"
 WAKE = "wake"  # the answer id of the wake phrase ("game master"), which starts every voice command
@@ -40,50 +38,7 @@ NEAR_MISS = 80.0  # rapidfuzz ratio a near miss needs to count as a phrase
 ALIKE = 70.0  # rapidfuzz ratio from which two names are too alike to tell apart
 
 
-DECOY = "decoy"  # the `[listen.hear]` entry of words that are never an answer
 DONE = "done"  # the `[listen.hear]` entry of a step's one answer
-
-
-def split_phrases(entry: str) -> tuple[str, ...]:
-    """ "yes, yeah" or "はい、ええ" → ("yes", "yeah") / ("はい", "ええ")."""
-    return tuple(norm(x) for x in split_list(entry))
-
-
-def _forms(entry: str | Mapping[str, str]) -> tuple[str, ...]:
-    """The phrases of a pack entry: its printed text and its kana reading alike."""
-    forms = [entry["text"], entry.get("kana", "")] if isinstance(entry, Mapping) else [entry]
-    return tuple(dict.fromkeys(p for f in forms for p in split_phrases(f) if p))
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """Answer id → the phrases that say it, for one language and one speech model."""
-
-    hear: Mapping[str, tuple[str, ...]]
-    decoys: tuple[str, ...] = ()  # words that answer nothing (`gm.hearing.decoys`)
-    cards: tuple[str, ...] = ()  # the cards' names: said at the table, an answer only to a card question
-    kinds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    """Decoys of one kind of answer ("number", "player", "yes_no": `gm.hearing.decoys.decoys_for`)."""
-
-    @classmethod
-    def from_voice(cls, voice: Voice) -> Vocabulary:
-        """The `[listen.hear]` table of a voice pack (printed forms and kana readings alike),
-        with the decoy words of its language (its `decoy` entry first: the one of two words the
-        model cannot tell apart that is never an answer) and the cards' names."""
-        from gm.hearing.decoys import decoys, decoys_for
-
-        hear = {key: _forms(entry) for key, entry in voice.entry("listen.hear").items()}
-        own = hear.pop(DECOY, ())
-        cards = tuple(dict.fromkeys(p for entry in voice.entry("werewolf.cards").values() for p in _forms(entry)))
-        kinds = {kind: tuple(map(norm, words)) for kind, words in decoys_for(voice.lang).items()}
-        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards, {DECOY: own, **kinds})
-
-    def decoys_of(self, kinds: Iterable[str]) -> tuple[str, ...]:
-        """The decoys of `kinds` of answer, with the pack's own (`[listen.hear] decoy`)."""
-        return tuple(dict.fromkeys(w for kind in (DECOY, *kinds) for w in self.kinds.get(kind, ())))
-
-    def phrases(self, answer_id: str) -> tuple[str, ...]:
-        return self.hear.get(answer_id, ())
 
 
 @dataclass(frozen=True)
@@ -222,14 +177,6 @@ class Phrasebook:
                     runs[at] |= {(answer, *rest) for rest in runs[at + size]}
         found = {run for run in runs[0] if len(run) >= 2}
         return found.pop() if len(found) == 1 else None
-
-
-CORRECTION = "="  # an answer "Aki=2" sets one count: said as a name then a number ("aki two")
-
-
-def correction(candidate: str, count: int) -> str:
-    """The answer that sets `candidate`'s count ("Aki=2", also how it is typed)."""
-    return f"{candidate}{CORRECTION}{count}"
 
 
 def question_phrases(question: Question[Any], vocabulary: Vocabulary, spoken: Callable[[str], str],

@@ -13,15 +13,17 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 from collections.abc import Callable, Sequence
 
-from gm.hearing.phrases import (Heard, Phrasebook, Vocabulary, alike, command_phrases, like_a_name, numbered,
+from gm.hearing.phrases import (Heard, Phrasebook, alike, command_phrases, like_a_name, numbered,
                                 other_phrases, question_phrases, unhearable)
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
-from gm.ports import Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker, TurnKind
-from gm.table.questions import CORRECTION, Count, Step, YesNo
+from gm.ports import (CORRECTION, Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker,
+                      TurnKind)
+from gm.table.questions import Count, Step, YesNo
 from gm.files import printable
-from gm.table.words import Words
+from gm.text.words import Words
 from gm.text.lines import Voice
+from gm.text.vocabulary import Vocabulary
 
 if TYPE_CHECKING:
     from gm.hearing.recognition import Model
@@ -81,7 +83,7 @@ def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, sp
 
 
 def answer_kinds(answers: Sequence[str], seats: Sequence[str] = ()) -> tuple[str, ...]:
-    """The kinds of answer (`gm.hearing.decoys.decoys_for`) among `answers`: "number" (a count),
+    """The kinds of answer (`gm.text.decoys.decoys_for`) among `answers`: "number" (a count),
     "player" (one of `seats`), "yes_no"."""
     kinds = {"number": any(a.isdigit() for a in answers), "player": bool(set(answers) & set(seats)),
              "yes_no": bool({"yes", "no"} & set(answers))}

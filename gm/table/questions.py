@@ -28,9 +28,9 @@ from typing import Any, Generic, TypeVar
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from gm.ports import Line, Refused
+from gm.ports import Line, Refused, fix_token
 from gm.files import printable
-from gm.table.words import LONGEST, Names, Words, fold, nearest, segment, words_of
+from gm.text.words import LONGEST, Names, Words, fold, nearest, segment, words_of
 from gm.text.numbers import COUNTERS
 from gm.text.lines import Voice
 from scorer.werewolf.tally import GRAVEYARD
@@ -43,7 +43,6 @@ others hear it at the tally's confirmation only, and a count as a number (typed,
 names in every language). Measured by bench/one_breath_bench.py: with names in its grammar the
 Korean model heard 영 (0) as 묘지 없어요 (the graveyard 0), surely; pocketsphinx's English
 single counts are heard alike with names or without. Japanese has no model here to measure."""
-CORRECTION = "="  # a fix's token: "Aki=2" (also typed so)
 
 
 class Done(Named):
@@ -83,11 +82,6 @@ class ByName(Mapping[str, int]):
 def votes_line(voice: Voice, low: int, high: int) -> Line | int:
     """The totals a vote can have (HW-R4): "3–4" (said "3 to 4"), or "4"."""
     return high if low == high else voice.line("werewolf.vote.range", low=low, high=high)
-
-
-def fix_token(candidate: str, n: int) -> str:
-    """The token a listener hears for "Aki two" at a tally ("Aki=2")."""
-    return f"{candidate}{CORRECTION}{n}"
 
 
 @dataclass(frozen=True)

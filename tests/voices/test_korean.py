@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from gm.hearing.phrases import COMMANDS, Vocabulary
+from gm.hearing.phrases import COMMANDS
+from gm.text.vocabulary import Vocabulary
 from gm.speech.voices_found import FoundVoice, choose_voice
 from gm.text import korean
 import pack_samples as samples

@@ -8,7 +8,8 @@ from typer.testing import CliRunner
 import voices
 from gm.cli import app
 from gm.commands import options, solitaire, voice  # noqa: F401  (their --lang default read before a test sets LANG)
-from gm.hearing import decoys, models
+from gm.hearing import models
+from gm.text import decoys
 from gm.speech.tts import preferred_engine
 from gm.speech.voices_found import FoundVoice, voices_for
 from gm.text.language import language

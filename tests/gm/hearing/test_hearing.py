@@ -5,11 +5,12 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gm.ports import fix_token
 from gm.hearing.phrases import (
-    COMMANDS, Heard, Phrasebook, Vocabulary, alike, command_phrases, correction, numbered, other_phrases,
-    question_phrases, unhearable,
+    COMMANDS, Heard, Phrasebook, alike, command_phrases, numbered, other_phrases, question_phrases, unhearable,
 )
-from gm.hearing.decoys import DECOYS
+from gm.text.vocabulary import Vocabulary
+from gm.text.decoys import DECOYS
 from gm.text.lines import Voice
 from gm.ports import Line
 from gm.table.questions import Table
@@ -143,7 +144,7 @@ def test_a_word_the_pack_makes_a_decoy_is_no_answer_by_itself_but_is_in_a_longer
     table = Table(Voice("ko"), ("지훈", "서연"))
     phrases = question_phrases(table.count("지훈", 2), ko, str)
     assert "영" not in phrases and phrases["없어요"] == phrases["영 표"] == "0"
-    fix = question_phrases(_q(correction("지훈", 0), correction("서연", 1)), ko, str)
+    fix = question_phrases(_q(fix_token("지훈", 0), fix_token("서연", 1)), ko, str)
     assert fix["지훈 영"] == "지훈=0"
     assert ko.hear["0"][:2] == ("없어요", "영")  # the typed word
 
@@ -159,7 +160,7 @@ def test_korean_counting_forms_alone_are_counts_and_ne_is_never_four():
 
 
 def test_a_correction_is_a_name_then_a_number():
-    q = _q(correction("Aki", 2), correction("graveyard", 0), labels={"graveyard": "the graveyard"})
+    q = _q(fix_token("Aki", 2), fix_token("graveyard", 0), labels={"graveyard": "the graveyard"})
     phrases = question_phrases(q, EN, str)
     assert phrases["aki two"] == phrases["aki 2"] == "Aki=2"
     assert phrases["the graveyard zero"] == phrases["grave nobody"] == "graveyard=0"

@@ -12,7 +12,8 @@ from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.model_loading import load_model
 from gm.hearing.recorded import PcmSource, read_wav
 from gm.hearing.session import Listener
-from gm.hearing.phrases import Heard, Vocabulary
+from gm.hearing.phrases import Heard
+from gm.text.vocabulary import Vocabulary
 from gm.hearing.replay import Utterances
 from gm.hearing import vad
 from gm.hearing.utterance import FRAME_SECONDS, levelled

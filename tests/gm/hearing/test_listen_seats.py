@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from fakes import FakeClock, FakeModel
-from gm.hearing.phrases import Heard, Vocabulary
+from gm.hearing.phrases import Heard
+from gm.text.vocabulary import Vocabulary
 from gm.hearing.recorded import PcmSource
 from gm.hearing.session import Listener
 from gm.hearing.voice import phrasebook

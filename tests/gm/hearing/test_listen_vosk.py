@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 from gm.cli import app
 from fakes import FakeClock, FakeSpeaker
-from gm.hearing.decoys import DECOYS
-from gm.hearing.phrases import Vocabulary
+from gm.text.decoys import DECOYS
+from gm.text.vocabulary import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Voice
 from gm.hearing.voice import VoiceAsker, VoiceControls, open_asker, open_controls, phrasebook

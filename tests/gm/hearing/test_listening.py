@@ -17,13 +17,14 @@ from typer.testing import CliRunner
 from gm.cli import app
 from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptSource, said
 from fakes import voice_asker as _asker
-from gm.hearing.phrases import Heard, Vocabulary
+from gm.hearing.phrases import Heard
+from gm.text.vocabulary import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Voice
 from gm.hearing.voice import VoiceControls, open_asker, open_controls
 from gm.ports import Answer, How, Line
 from gm.table.questions import Done, Table, YesNo
-from gm.table.words import Words
+from gm.text.words import Words
 from gm.speech.speakers import PrintSpeaker
 from gm.hearing import sphinx
 from gm.hearing.cannot_listen import NoAudio

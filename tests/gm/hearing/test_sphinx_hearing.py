@@ -10,7 +10,7 @@ import pytest
 
 from fakes import FakeClock
 from gm.hearing import sphinx
-from gm.hearing.phrases import Vocabulary
+from gm.text.vocabulary import Vocabulary
 from gm.hearing.recorded import PcmSource, read_wav
 from gm.hearing.session import Listener
 from gm.hearing.voice import phrasebook

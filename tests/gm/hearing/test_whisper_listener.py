@@ -193,7 +193,7 @@ def test_counts_are_scored_as_whisper_writes_them_too() -> None:
 def test_the_deal_hears_done_as_it_asked_for_it(tmp_path) -> None:
     """The deal's "done", said by voices that Whisper heard as "john" or unsure (share 0.36)
     without the question: told what gm asked ("Say done when dealt."), it hears "done" surely."""
-    from gm.hearing.phrases import Vocabulary
+    from gm.text.vocabulary import Vocabulary
     from gm.hearing.utterance import levelled
     from gm.hearing.voice import STEP_CONFIDENCE, phrasebook
     from gm.table.questions import Table
@@ -360,7 +360,7 @@ class _Transcribes:
 
 
 def _count_heard(lang: str, players: tuple[str, ...], free: str):
-    from gm.hearing.phrases import Vocabulary
+    from gm.text.vocabulary import Vocabulary
     from gm.hearing.voice import phrasebook
     from gm.table.questions import Table
     from gm.text.lines import Voice
@@ -392,7 +392,7 @@ def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
     """二票, 三票 and 四票 said by Open JTalk's voice at the virtual table's speeds and pitches
     (heard before as にしよう, サント and 陽車: no answer) are those counts; talk is no count."""
     pyopenjtalk = pytest.importorskip("pyopenjtalk")
-    from gm.hearing.phrases import Vocabulary
+    from gm.text.vocabulary import Vocabulary
     from gm.hearing.sphinx import _at_16k
     from gm.hearing.utterance import levelled
     from gm.hearing.voice import phrasebook

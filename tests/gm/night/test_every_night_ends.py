@@ -24,7 +24,7 @@ from gm.night.runner import run_night
 from gm.night.vote import BAD_TOTALS, READBACKS
 from gm.ports import Answer, How, TurnKind
 from gm.table.questions import Count, Done, Hand, Pick, Step, Tally, counts
-from gm.table.words import Words
+from gm.text.words import Words
 from gm.text.lines import Voice
 from scorer.werewolf.decks import standard_deck
 from scorer.werewolf.script import build_script

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from fakes import FakeClock, said, voice_asker
 from gm.cli import app
-from gm.hearing.phrases import Vocabulary
+from gm.text.vocabulary import Vocabulary
 from gm.night.context import NightContext
 from gm.night.log import NightLog
 from gm.night.vote import run_vote

@@ -15,7 +15,7 @@ from gm.hearing.keyboard import KeyboardAsker
 from gm.ports import Answer, How, Refused
 from gm.table.questions import Done, Table
 from gm.files import printable
-from gm.table.words import fold, words_of
+from gm.text.words import fold, words_of
 from gm.text.lines import Voice
 
 EN_PLAYERS = ["Aki", "Ken", "Mio", "Sora"]

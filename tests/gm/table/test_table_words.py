@@ -3,7 +3,8 @@ no, typed or heard, in every language. The keyboard and the voice read them with
 
 import pytest
 
-from gm.hearing.phrases import Vocabulary, question_phrases
+from gm.hearing.phrases import question_phrases
+from gm.text.vocabulary import Vocabulary
 from gm.ports import Refused
 from gm.table.questions import Table
 from gm.text.lines import Voice

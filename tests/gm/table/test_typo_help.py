@@ -9,7 +9,7 @@ from fakes import FakeClock
 from gm.hearing.keyboard import KeyboardAsker
 from gm.ports import Refused
 from gm.table.questions import Table
-from gm.table.words import nearest
+from gm.text.words import nearest
 from gm.text.lines import Voice
 
 PLAYERS = {"en": ["Aki", "Ken", "Mio", "Sora"], "ja": ["健", "美緒", "空", "愛"],

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from gm.score.entry import scored
-from gm.hearing.phrases import Vocabulary
+from gm.text.vocabulary import Vocabulary
 from gm.text.lines import Voice
 from gm.text.numbers import MAX_DIGITS, number_words, said_number, signed_number, whole_number
 from gm.text.parse import fold

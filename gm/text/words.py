@@ -57,7 +57,7 @@ class Words:
 
     @classmethod
     def of(cls, voice: Voice) -> Words:
-        from gm.hearing.phrases import Vocabulary
+        from gm.text.vocabulary import Vocabulary
         from gm.text.names import card_names, graveyard_names
 
         hear = Vocabulary.from_voice(voice)
