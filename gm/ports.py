@@ -79,6 +79,23 @@ def fix_token(candidate: str, n: int) -> str:
     return f"{candidate}{CORRECTION}{n}"
 
 
+def fix_of(token: str) -> tuple[str, int] | None:
+    """The candidate and count a fix's token sets ("Aki=2" → ("Aki", 2)); None for another token."""
+    who, joined, n = token.rpartition(CORRECTION)
+    return (who, int(n)) if joined and who and n.isdigit() else None
+
+
+class Kind(Named):
+    """What kind of answer a slot is, to a listener: what its phrases are made of, which decoys
+    go into its grammar (`gm.text.decoys.decoys_for`) and whether seat numbers may name players."""
+
+    NUMBER = "number"  # a count: "3"
+    NAME = "name"  # a player, the graveyard, nobody, a card, a hand, a choice
+    FIX = "fix"  # a count set by name: "Aki=2", said "aki two"
+    YES_NO = "yes_no"  # "yes" or "no"
+    DONE = "done"  # a step's one answer
+
+
 @dataclass(frozen=True)
 class Refused:
     """Why a reply answers nothing (`line`, from the voice packs, with its key and fields), and
@@ -96,14 +113,44 @@ class Refused:
 
 
 
+@dataclass(frozen=True)
+class Slot(Generic[T]):
+    """One answer a question takes, typed: its `token` (its id in a grammar and in the voice
+    packs' `[listen.hear]`: "3", "Aki", "Aki=2", "yes", "done"), its `kind`, and the `value` it
+    answers (or why it answers nothing, should the question refuse its own token); a fix names
+    its candidate (`who`), a number and a fix their count (`n`)."""
+
+    token: str
+    kind: Kind
+    value: T | Refused
+    who: str = ""
+    n: int = 0
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How a listener asks a question, beyond its slots: `tries` (hearings before the keyboard
+    takes it: None for the listener's own number, 0 to have it typed at once), `count` (the
+    candidate a count asks about: a count's tries, "just the number" at its last, and a fix heard
+    at it only as part of the whole tally said by name), `implied` (the line that says what an
+    exact total leaves: said and taken, as the question's default, instead of the keyboard) and
+    `waits` (silence and talk are the table still at it: a step such as the deal)."""
+
+    tries: int | None = None
+    count: str | None = None
+    implied: Line | None = None
+    waits: bool = False
+
+
 class Question(Protocol[T]):
     """A question the night asks, with its own answer type.
 
     `answers` are the tokens a listener can hear for it (player names, "graveyard", "0".."6",
-    "yes"/"no", card ids, "Aki=2"), each `label`led in the night's language; every token parses
-    (`parse`) to the value it stands for, as any line typed or heard does. With a `timeout`
-    (clock seconds) the asker returns `default` when nobody answers in time; Enter takes the
-    default where there is one (`has_default`).
+    "yes"/"no", card ids, "Aki=2"), each `label`led in the night's language; `slots` are the same
+    answers typed (each token's kind and value), and `policy` says how a listener asks it. A
+    typed line is read by `parse`; fixes heard one after another in one breath by `together`.
+    With a `timeout` (clock seconds) the asker returns `default` when nobody answers in time;
+    Enter takes the default where there is one (`has_default`).
     """
 
     @property
@@ -125,15 +172,21 @@ class Question(Protocol[T]):
     def default(self) -> T: ...
 
     @property
-    def tries(self) -> int | None:
-        """How many times a listener hears it before the keyboard takes it: None for the
-        listener's own number, 0 to have it typed at once (the vote's tries are spent)."""
+    def slots(self) -> tuple[Slot[T], ...]:
+        """Its answers typed, one per token, in the order of `answers`."""
+
+    @property
+    def policy(self) -> Policy: ...
 
     def label(self, answer: str) -> str:
         """How the token `answer` is printed and said."""
 
     def parse(self, text: str) -> T | Refused:
-        """The value a typed or heard reply gives, or why it gives none."""
+        """The value a typed reply gives, or why it gives none."""
+
+    def together(self, slots: tuple[Slot[T], ...]) -> T | Refused:
+        """The value of `slots` said one after another in one breath ("aki three ken one"), or
+        why they give none (refused `aloud`: a total the vote cannot have)."""
 
     def readback(self, value: T, sure: bool = True) -> Line | None:
         """The line that reads a heard `value` back for a "yes"; None when it is taken as heard

@@ -19,12 +19,12 @@ from __future__ import annotations
 import json
 import unicodedata
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from gm.ports import CORRECTION, Command, Question
+from gm.ports import CORRECTION, Command, Kind, Question, Slot
 from gm.text.parse import norm
 from gm.text.vocabulary import Vocabulary
 
@@ -181,36 +181,48 @@ class Phrasebook:
 
 def question_phrases(question: Question[Any], vocabulary: Vocabulary, spoken: Callable[[str], str],
                      seats: Sequence[str] = (), numbered: Collection[str] = ()) -> dict[str, str]:
-    """Phrase → answer for `question`: the vocabulary's phrases for known answer ids, each
-    answer's label, its spoken reading, the answer itself; a correction ("Aki=2") as each way of
-    naming the candidate followed by each way of saying the number; when the question has no
-    numeric answers, the seat number (`seats`, in seating order) of each player the table was
-    told to call by it (`numbered`), and no other: a table names its players, and a seat number
-    for every player took names of people not at the table ("oliver" as "one", "lucy" as "two").
-    A phrase that is one of the pack's own decoys (`[listen.hear] decoy`) is no answer by itself,
-    only as a word of a longer phrase: the Korean 영 is typed as 0, and "지훈 영" sets a count, but
-    the model hears 여섯 and 학교 as 영 alone."""
+    """Phrase → answer token for `question` (`slot_phrases` of its slots)."""
+    return slot_phrases(question.slots, question.label, vocabulary, spoken, seats, numbered)
+
+
+def slot_phrases(slots: Sequence[Slot[Any]], label: Callable[[str], str], vocabulary: Vocabulary,
+                 spoken: Callable[[str], str], seats: Sequence[str] = (),
+                 numbered: Collection[str] = ()) -> dict[str, str]:
+    """Phrase → answer token for `slots`: the vocabulary's phrases for known answer ids, each
+    answer's `label`, its spoken reading, the answer itself; a fix ("Aki=2") as each way of
+    naming the candidate followed by each way of saying the number; when no slot is a number,
+    the seat number (`seats`, in seating order) of each player the table was told to call by it
+    (`numbered`), and no other: a table names its players, and a seat number for every player
+    took names of people not at the table ("oliver" as "one", "lucy" as "two"). A phrase that is
+    one of the pack's own decoys (`[listen.hear] decoy`) is no answer by itself, only as a word
+    of a longer phrase: the Korean 영 is typed as 0, and "지훈 영" sets a count, but the model
+    hears 여섯 and 학교 as 영 alone."""
     def forms(answer: str) -> list[str]:
-        label = question.label(answer)
-        return [p for p in map(norm, (*vocabulary.phrases(answer), label, spoken(label), answer, spoken(answer))) if p]
+        shown = label(answer)
+        return [p for p in map(norm, (*vocabulary.phrases(answer), shown, spoken(shown), answer, spoken(answer))) if p]
 
     phrases: dict[str, str] = {}
-    for answer in question.answers:
-        who, fix, count = answer.rpartition(CORRECTION)
-        if fix and who and count.isdigit():
-            for name in dict.fromkeys(forms(who)):
-                for number in dict.fromkeys(forms(count)):
-                    phrases.setdefault(f"{name} {number}", answer)
-            continue
-        for phrase in forms(answer):
-            phrases.setdefault(phrase, answer)
-    if not any(a.isdigit() for a in question.answers):
+    for slot in slots:
+        for phrase in _said(slot, forms):
+            phrases.setdefault(phrase, slot.token)
+    if not any(slot.kind == Kind.NUMBER for slot in slots):
+        tokens = {slot.token for slot in slots}
         for seat, name in enumerate(seats, start=1):
-            if name in question.answers and name in numbered:
+            if name in tokens and name in numbered:
                 for phrase in vocabulary.phrases(str(seat)):
                     phrases.setdefault(phrase, name)
     never = vocabulary.decoys_of(())
     return {phrase: answer for phrase, answer in phrases.items() if phrase not in never}
+
+
+def _said(slot: Slot[Any], forms: Callable[[str], list[str]]) -> Iterator[str]:
+    """The phrases that say one slot: a fix as each form of its candidate then each of its number."""
+    if slot.kind != Kind.FIX:
+        yield from forms(slot.token)
+        return
+    for name in dict.fromkeys(forms(slot.who)):
+        for number in dict.fromkeys(forms(str(slot.n))):
+            yield f"{name} {number}"
 
 
 def other_phrases(vocabulary: Vocabulary, spoken: Callable[[str], str] = lambda n: n,

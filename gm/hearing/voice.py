@@ -14,14 +14,13 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 from collections.abc import Callable, Sequence
 
 from gm.hearing.phrases import (Heard, Phrasebook, alike, command_phrases, like_a_name, numbered,
-                                other_phrases, question_phrases, unhearable)
+                                other_phrases, slot_phrases, unhearable)
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
-from gm.ports import (CORRECTION, Answer, Asker, Clock, Command, Controls, How, Line, Question, Refused, Speaker,
+from gm.ports import (Answer, Asker, Clock, Command, Controls, How, Kind, Line, Question, Refused, Slot, Speaker,
                       TurnKind)
-from gm.table.questions import Count, Step, YesNo
 from gm.files import printable
-from gm.text.words import Words
+from gm.text.words import Words, words_of
 from gm.text.lines import Voice
 from gm.text.vocabulary import Vocabulary
 
@@ -62,16 +61,22 @@ with three (bench/asking_bench.py), and the whole tally is still read back (HW-R
 
 def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
-    """The phrases `model` can hear that answer `question` (`gm.hearing.phrases.question_phrases`),
+    """The phrases `model` can hear that answer `question` (`slots_book` of its slots)."""
+    return slots_book(question.slots, question.label, question.prompt.text, model, vocabulary, spoken, seats)
+
+
+def slots_book(slots: Sequence[Slot[Any]], label: Callable[[str], str], context: str, model: Model,
+               vocabulary: Vocabulary, spoken: Callable[[str], str], seats: Sequence[str] = ()) -> Phrasebook:
+    """The phrases `model` can hear that say one of `slots` (`gm.hearing.phrases.slot_phrases`),
     with every other phrase of the table as no answer (`other_phrases`) and the decoys of the
     kinds of answer it takes (`answer_kinds`: but a given name like a player's, which would take
     that player's name); a question with one answer (a step's "done") takes it heard less surely,
     and a player's name (not their seat number) only heard surely (NAME_CONFIDENCE).
     A player's seat number answers for them only where the table was told to say it
-    (`gm.hearing.phrases.numbered`)."""
-    phrases = question_phrases(question, vocabulary, spoken, seats, numbered(seats, model.hears, spoken))
-    kinds = answer_kinds(question.answers, seats)
-    confidence = STEP_CONFIDENCE if len(question.answers) == 1 else ANSWER_CONFIDENCE
+    (`gm.hearing.phrases.numbered`); `context` is what gm has just said (the question)."""
+    phrases = slot_phrases(slots, label, vocabulary, spoken, seats, numbered(seats, model.hears, spoken))
+    kinds = answer_kinds(slots, seats)
+    confidence = STEP_CONFIDENCE if len(slots) == 1 else ANSWER_CONFIDENCE
     numbers = {p for key, forms in vocabulary.hear.items() if key.isdigit() for p in forms}
     by_name = frozenset(p for p, answer in phrases.items() if answer in seats and p not in numbers)
     names = vocabulary.kinds.get("player", ())
@@ -79,15 +84,20 @@ def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, sp
                  if d not in names or not like_a_name(d, seats, spoken))
     return Phrasebook(phrases, confidence, model.unk, decoys=tuple(dict.fromkeys(kept + vocabulary.decoys)),
                       others=other_phrases(vocabulary, spoken, seats), kept=kept, names=by_name,
-                      name_confidence=NAME_CONFIDENCE, context=question.prompt.text).only(model.hears)
+                      name_confidence=NAME_CONFIDENCE, context=context).only(model.hears)
 
 
-def answer_kinds(answers: Sequence[str], seats: Sequence[str] = ()) -> tuple[str, ...]:
-    """The kinds of answer (`gm.text.decoys.decoys_for`) among `answers`: "number" (a count),
+def answer_kinds(slots: Sequence[Slot[Any]], seats: Sequence[str] = ()) -> tuple[str, ...]:
+    """The kinds of answer (`gm.text.decoys.decoys_for`) among `slots`: "number" (a count),
     "player" (one of `seats`), "yes_no"."""
-    kinds = {"number": any(a.isdigit() for a in answers), "player": bool(set(answers) & set(seats)),
-             "yes_no": bool({"yes", "no"} & set(answers))}
+    kinds = {"number": any(s.kind == Kind.NUMBER for s in slots),
+             "player": any(s.token in seats for s in slots),
+             "yes_no": any(s.kind == Kind.YES_NO for s in slots)}
     return tuple(kind for kind, taken in kinds.items() if taken)
+
+
+YES_NO: tuple[Slot[bool], ...] = (Slot("yes", Kind.YES_NO, True), Slot("no", Kind.YES_NO, False))
+"""The answers of a read-back."""
 
 
 class VoiceAsker:
@@ -130,8 +140,8 @@ class VoiceAsker:
         self._typing = keyboard.pollable
         self._replay = isinstance(listener.source, Recording)  # replayed utterance by utterance
         self.told_wake = False  # whether the wake phrase was explained (open_controls)
-        self._yes_no_question = YesNo("confirm", Line("confirm", "", ""), voice, Words.of(voice), ("yes", "no"))
-        self._yes_no = self._book(self._yes_no_question)
+        self._yes = Words.of(voice).yes
+        self._yes_no = slots_book(YES_NO, str, "", listener.model, self.vocabulary, voice.spoken_word, self.seats)
 
     # -- set-up ------------------------------------------------------------------------------
     def announce(self) -> None:
@@ -155,7 +165,7 @@ class VoiceAsker:
         book = self._book(question)
         if not book.phrases or self.listener.source.ended:
             return self.keyboard.answered(self.keyboard.ask(question), since)
-        if question.tries == 0:  # the vote has spent its tries by voice (gm.night.vote)
+        if question.policy.tries == 0:  # the vote has spent its tries by voice (gm.night.vote)
             return self.keyboard.answered(self._to_keyboard(question), since)
         self.keyboard.discard_typed_ahead()
         try:
@@ -215,7 +225,7 @@ class VoiceAsker:
                 if reply is not None:
                     self._say("listen.not_understood")
                 continue
-            if guess is None and isinstance(question, Step) and not self._replay:
+            if guess is None and question.policy.waits and not self._replay:
                 fresh = False  # the deal takes longer than a window, and a table talks as it deals
                 continue
             misses += 1
@@ -231,10 +241,10 @@ class VoiceAsker:
         """What `heard` answers, by the question's own parser, and whether every word was sure: one
         phrase of the book, or counts said one after another ("aki three ken one"). A reply the
         question refuses aloud (a total the vote cannot have) is that refusal."""
-        token, sure = _token(question, book, heard)
-        if token is None:
+        said, sure = _said(question, book, heard)
+        if said is None:
             return None
-        value = question.parse(token)
+        value = _value_of(question, said)
         if isinstance(value, Refused):
             return value if value.aloud and sure else None
         return Answer(value, How.VOICE, sure)
@@ -249,12 +259,15 @@ class VoiceAsker:
         other count would be refused with the whole round."""
         if heard is None:
             return None
-        token, _ = _token(question, book, _as_sure(heard))
-        value = None if token is None else question.parse(token)
-        if value is None or isinstance(value, Refused):
+        said, _ = _said(question, book, _as_sure(heard))
+        if said is None:
             return None
-        if isinstance(question, Count):
-            return value if question.implied is None or dict(value) == dict(question.default) else None
+        value = _value_of(question, said)
+        if isinstance(value, Refused):
+            return None
+        policy = question.policy
+        if policy.count is not None:
+            return value if policy.implied is None or value == question.default else None
         return value if len(question.answers) == 1 or isinstance(value, bool) else None
 
     def _tries(self, question: Question[Any]) -> int:
@@ -262,14 +275,15 @@ class VoiceAsker:
         count, which the table answers once per candidate and whose whole tally is read back
         (HW-R4), so a count taken at its last hearing is still confirmed with the others; TRIES
         for the others."""
-        if question.tries is not None:
-            return question.tries
-        return self.count_tries if isinstance(question, Count) else TRIES
+        policy = question.policy
+        if policy.tries is not None:
+            return policy.tries
+        return self.count_tries if policy.count is not None else TRIES
 
     def _reask(self, question: Question[Any], misses: int, tries: int, key: str | None = None) -> None:
         """Ask `question` again after `misses` of its `tries`: a count's last try asks for the
         number alone ("Just the number, please."), as a game master does who has not caught it."""
-        if isinstance(question, Count) and misses == tries - 1:
+        if question.policy.count is not None and misses == tries - 1:
             key = "listen.number_please"
         if key is not None:
             self._say(key)
@@ -278,8 +292,9 @@ class VoiceAsker:
     def _to_keyboard(self, question: Question[T]) -> Answer[T]:
         """The keyboard's answer, but for a count the vote's exact total leaves (HW-R4): said,
         and then confirmed with the whole tally."""
-        if isinstance(question, Count) and question.implied is not None:
-            self._speak(question.implied, TurnKind.REASK)
+        implied = question.policy.implied
+        if implied is not None:
+            self._speak(implied, TurnKind.REASK)
             return Answer(question.default, How.DEFAULT)
         self._say("listen.type_it")
         return self.keyboard.ask(question)
@@ -333,7 +348,8 @@ class VoiceAsker:
         if not self.keyboard.interactive:
             self.keyboard.echo(f"  > {printable(typed)}")
         self.keyboard.note(TurnKind.TYPED, printable(typed))
-        if not typed.strip() or self._yes_no_question.parse(typed) is True:
+        said = " ".join(words_of(typed))
+        if not typed.strip() or said and said in self._yes:
             return Answer(heard.value, How.VOICE, True, confirmed=True)
         given = question.parse(typed)
         return None if isinstance(given, Refused) else Answer(given)
@@ -459,35 +475,42 @@ class VoiceControls:
         return command
 
 
-def _token(question: Question[Any], book: Phrasebook, heard: Heard) -> tuple[str | None, bool]:
-    """The answer token `heard` names in `book` (counts said one after another are their tokens
-    joined: "Aki=3 Ken=1"), and whether it was heard surely; at a count, only what answers the
-    count asked (`answers_count`)."""
+def _said(question: Question[T], book: Phrasebook, heard: Heard) -> tuple[tuple[Slot[T], ...] | None, bool]:
+    """The slots `heard` names in `book` (one, or counts said one after another: "aki three ken
+    one"), and whether it was heard surely; at a count, only what answers the count asked
+    (`answers_count`)."""
+    slots = {slot.token: slot for slot in question.slots}
     token = book.match(heard)
+    said: tuple[Slot[T], ...] | None = None
     sure = False
     if token is not None:
-        sure = _sure(heard, book, token)
+        said, sure = (slots[token],), _sure(heard, book, token)
     else:
         run = book.match_run(heard)
         if run is not None:
-            token, sure = " ".join(run), heard.sure(SURE_CONFIDENCE)
-    if token is None or (isinstance(question, Count) and not answers_count(question, token)):
+            said, sure = tuple(slots[t] for t in run), heard.sure(SURE_CONFIDENCE)
+    count = question.policy.count
+    if said is None or (count is not None and not answers_count(count, said)):
         return None, False
-    return token, sure
+    return said, sure
 
 
-def answers_count(question: Count, token: str) -> bool:
-    """Whether a token heard at `question` answers it: a number, or the tally by name in one
-    breath ("Aki three, Ken one": two counts or more, one of them the candidate asked). A name
-    with a number alone ("Noah zero", as pocketsphinx heard "one vote") is no answer at a count:
-    it pairs a name with a count by accident as often as it is said, and a fix is asked for only
-    where the whole tally is read back (`gm.table.questions.Tally`, HW-R4). Typed, a count takes
-    it as it is (`Count.read`)."""
-    fixes = token.split(CORRECTION)[1:]  # one per count set by name
+def _value_of(question: Question[T], said: tuple[Slot[T], ...]) -> T | Refused:
+    """What the slots heard answer: one slot its own value, several the question's reading of them together."""
+    return said[0].value if len(said) == 1 else question.together(said)
+
+
+def answers_count(candidate: str, said: Sequence[Slot[Any]]) -> bool:
+    """Whether slots heard at the count of `candidate` answer it: a number, or the tally by name
+    in one breath ("Aki three, Ken one": two counts or more, one of them the candidate asked). A
+    name with a number alone ("Noah zero", as pocketsphinx heard "one vote") is no answer at a
+    count: it pairs a name with a count by accident as often as it is said, and a fix is asked
+    for only where the whole tally is read back (`gm.table.questions.Tally`, HW-R4). Typed, a
+    count takes it as it is (`Count.read`)."""
+    fixes = [slot for slot in said if slot.kind == Kind.FIX]
     if not fixes:
         return True
-    asked = f"{question.candidate}{CORRECTION}"
-    return len(fixes) >= 2 and (token.startswith(asked) or f" {asked}" in token)
+    return len(fixes) >= 2 and any(slot.who == candidate for slot in fixes)
 
 
 def _as_sure(heard: Heard) -> Heard:

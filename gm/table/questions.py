@@ -28,7 +28,7 @@ from typing import Any, Generic, TypeVar
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from gm.ports import Line, Refused, fix_token
+from gm.ports import Kind, Line, Policy, Refused, Slot, fix_of, fix_token
 from gm.files import printable
 from gm.text.words import LONGEST, Names, Words, fold, nearest, segment, words_of
 from gm.text.numbers import COUNTERS
@@ -112,12 +112,35 @@ class Asked(ABC, Generic[T]):
     def label(self, answer: str) -> str:
         return self.labels.get(answer, answer)
 
+    @property
+    def slots(self) -> tuple[Slot[T], ...]:
+        return tuple(self.slot(answer) for answer in self.answers)
+
+    def slot(self, token: str) -> Slot[T]:
+        """One token typed: its kind by how the table spells it (`fix_token`, digits, yes and
+        no; any other token names its answer) and the value this question reads it as."""
+        value = self.parse(token)
+        fix = fix_of(token)
+        if fix is not None:
+            return Slot(token, Kind.FIX, value, *fix)
+        if token.isdigit():
+            return Slot(token, Kind.NUMBER, value, n=int(token))
+        return Slot(token, Kind.YES_NO if token in ("yes", "no") else Kind.NAME, value)
+
+    @property
+    def policy(self) -> Policy:
+        return Policy(self.tries)
+
     def parse(self, text: str) -> T | Refused:
         words = words_of(text)
         if not words:
             return self.refused("table.empty")
         value = self.read(words)
         return self.refusal(printable(text), words) if value is None else value
+
+    def together(self, slots: tuple[Slot[T], ...]) -> T | Refused:
+        """Fixes said in one breath, read as the line that names them all ("Aki=3 Ken=1")."""
+        return self.parse(" ".join(slot.token for slot in slots))
 
     @abstractmethod
     def read(self, words: list[str]) -> T | None:
@@ -214,8 +237,18 @@ class Asked(ABC, Generic[T]):
 
 @dataclass(frozen=True)
 class Step(Asked[Done]):
+    """A step that goes on: its one answer is "done", and a listener waits through silence and
+    talk for it (the table is still at it)."""
+
     def read(self, words: list[str]) -> Done | None:
         return Done.DONE if " ".join(words) in self.words.done else None
+
+    def slot(self, token: str) -> Slot[Done]:
+        return Slot(token, Kind.DONE, self.parse(token))
+
+    @property
+    def policy(self) -> Policy:
+        return Policy(self.tries, waits=True)
 
     def readback(self, value: Done, sure: bool = True) -> Line | None:
         return None
@@ -298,6 +331,10 @@ class Count(Asked[Counts]):
 
     def readback(self, value: Counts, sure: bool = True) -> Line | None:
         return None  # heard surely, taken (the whole tally is confirmed once); unsure, asked again
+
+    @property
+    def policy(self) -> Policy:
+        return Policy(self.tries, count=self.candidate, implied=self.implied)
 
     def spellings(self) -> Mapping[str, str]:
         return {fold(a): a for a in self._numbers()}

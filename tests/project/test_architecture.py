@@ -196,6 +196,15 @@ def test_the_hearing_modules_import_each_other_one_way_even_inside_functions():
     assert cycle is None, "import cycle: " + " → ".join(cycle or [])
 
 
+def test_the_table_and_the_hearing_import_neither_each_other_even_inside_functions():
+    """The questions (gm.table) and the listener (gm.hearing) meet at the question port alone
+    (`gm.ports.Question`: typed slots and a policy); the words both read live in gm.text."""
+    for side, other in (("gm.table", "gm.hearing"), ("gm.hearing", "gm.table")):
+        crossing = {(name, m) for name in MODULES if _within(name, (side,))
+                    for m in _imports(name, top_level_only=False) if _within(m, (other,))}
+        assert not crossing, crossing
+
+
 def _run_time_imports(name: str) -> set[str]:
     """The modules `name` imports when it runs (imports under `if TYPE_CHECKING:` name types only)."""
     tree = _tree(name)
