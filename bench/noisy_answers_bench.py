@@ -48,7 +48,8 @@ from gm.text.vocabulary import Vocabulary  # noqa: E402
 from gm.hearing.recorded import PcmSource  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.sources import BLOCK_SECONDS  # noqa: E402
-from gm.hearing.voice import _token, phrasebook  # noqa: E402
+from gm.hearing.asking import said_value  # noqa: E402
+from gm.hearing.voice import phrasebook  # noqa: E402
 from gm.ports import Line  # noqa: E402
 from gm.table.questions import Refused, Table, YesNo  # noqa: E402
 from gm.text.lines import Voice as Pack  # noqa: E402
@@ -108,12 +109,10 @@ class Questions:
             reply = book.match(heard)
             return reply if reply in ("yes", "no") else None
         question = self.questions[kind]
-        token, sure = _token(question, book, heard)
-        if token is None:
+        said, sure = said_value(question, book, heard)
+        if said is None or isinstance(said, Refused) or not (sure or len(question.answers) == 1):
             return None
-        value = question.parse(token)
-        if value is None or isinstance(value, Refused) or not (sure or len(question.answers) == 1):
-            return None
+        value = said.value
         if kind == "count":
             return dict(value).get(PLAYERS[1])
         if kind == "hand":

@@ -45,7 +45,8 @@ def said(text: str, voice: str, speed: int, pitch: int, folder: Path) -> tuple[i
 
 def main() -> None:
     from gm.hearing.model_loading import load_model
-    from gm.hearing.voice import phrasebook, _token
+    from gm.hearing.asking import said_value
+    from gm.hearing.voice import phrasebook
     from gm.text.vocabulary import Vocabulary
     from gm.table.questions import Table
     from gm.text.lines import Voice
@@ -76,8 +77,8 @@ def main() -> None:
                     continue
                 recogniser = model.recogniser(rate, book)
                 heard = recogniser.accept(audio) or recogniser.finish()
-                token, sure = _token(book, heard)
-                value = question.parse(token) if token else None
+                found, sure = said_value(question, book, heard)
+                value = getattr(found, "value", None)
                 got = dict(value) if isinstance(value, dict) or hasattr(value, "items") else None
                 verdict = "rejected" if got is None else ("right" if got == meant else "wrong")
                 if "-v" in sys.argv:

@@ -11,9 +11,8 @@ from typing import TextIO, TypeVar
 from collections.abc import Callable
 
 from gm.files import MAX_LINE, MAX_SKIP, is_terminal, print_line, printable, read_line
-import dataclasses
-
-from gm.ports import Answer, Clock, How, Line, Question, Refused, Turn, TurnKind
+from gm.hearing.turns import TurnLog
+from gm.ports import Answer, Clock, How, Line, Question, Refused, TurnKind
 from gm.text.parse import fold
 
 T = TypeVar("T")
@@ -44,17 +43,7 @@ class KeyboardAsker:
         self._pending = b""
         self._open = False  # a prompt line is shown and not ended
         self._offered: Refused | None = None  # a "did you mean …?" waiting for its y
-        self.turns: list[Turn] = []  # what was typed and refused while a question is asked
-
-    def note(self, kind: TurnKind, text: str, key: str = "", sure: bool = True) -> None:
-        """Keep one step of asking (`Answer.turns`), at the clock's time."""
-        self.turns.append(Turn(kind, text, round(self.clock.now(), 3), key, sure))
-
-    def answered(self, answer: Answer[T], since: int) -> Answer[T]:
-        """`answer` with the turns kept since `since` (which are then let go of)."""
-        turns = (*self.turns[since:], *answer.turns)
-        del self.turns[since:]
-        return dataclasses.replace(answer, turns=turns)
+        self.log = TurnLog(clock)  # what was typed and refused while the last question was typed
 
     @property
     def pollable(self) -> bool:
@@ -131,16 +120,17 @@ class KeyboardAsker:
             print(flush=True)
             self._open = False
 
-    def take(self, typed: str, question: Question[T]) -> Answer[T] | None:
+    def take(self, typed: str, question: Question[T], log: TurnLog) -> Answer[T] | None:
         """The answer a typed line gives (an empty line: the default; `?`: the choices listed;
-        `r`: the question said again; y after "did you mean …?": the suggestion), or None after saying why not."""
+        `r`: the question said again; y after "did you mean …?": the suggestion), or None after
+        saying why not; the line and any refusal are kept in `log`, the asking session's."""
         if self.interactive:  # Enter ended the prompt line; a countdown redrawn since is wiped
             print("\r\033[K", end="", flush=True)
         else:
             self.echo(f"  > {printable(typed)}")
         self._open = False
         offered, self._offered = self._offered, None
-        self.note(TurnKind.TYPED, printable(typed))
+        log.note(TurnKind.TYPED, printable(typed))
         if not typed.strip():
             return Answer(question.default, How.DEFAULT) if question.has_default else None
         if fold(typed) == HELP:
@@ -153,15 +143,15 @@ class KeyboardAsker:
             return Answer(offered.near)  # type: ignore[arg-type]  # the value the question itself offered
         value = question.parse(typed)
         if isinstance(value, Refused):
-            self.note(TurnKind.REFUSED, value.line.text, value.line.key)
+            log.note(TurnKind.REFUSED, value.line.text, value.line.key)
             self.echo("  ? " + value.line.text)
             self._offered = value if value.near is not None else None
             return None
         return Answer(value)
 
     def ask(self, question: Question[T]) -> Answer[T]:
-        since = len(self.turns)
-        return self.answered(self._ask(question), since)
+        self.log = TurnLog(self.clock)
+        return self.log.answered(self._ask(question))
 
     def _ask(self, question: Question[T]) -> Answer[T]:
         self.discard_typed_ahead()
@@ -180,7 +170,7 @@ class KeyboardAsker:
             if typed is None:
                 self.end_prompt()
                 return Answer(question.default, How.DEFAULT)
-            answer = self.take(typed, question)
+            answer = self.take(typed, question, self.log)
             if answer is not None:
                 return answer
 

@@ -15,12 +15,14 @@ from collections.abc import Callable, Sequence
 
 from gm.hearing.phrases import (Heard, Phrasebook, alike, command_phrases, like_a_name, numbered,
                                 other_phrases, slot_phrases, unhearable)
-from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
+from gm.hearing.asking import CONFIRM_SECONDS, LISTEN_SECONDS, SLICE, Asking, Channels, Listening, Policies
+from gm.hearing.asking import (CORRECTIONS as CORRECTIONS, COUNT_TRIES as COUNT_TRIES,  # the listener's numbers,
+                               SURE_CONFIDENCE as SURE_CONFIDENCE, TRIES as TRIES)  # named where it is made
+from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.sources import Recording
-from gm.ports import (Answer, Asker, Clock, Command, Controls, How, Kind, Line, Question, Refused, Slot, Speaker,
-                      TurnKind)
+from gm.ports import Answer, Asker, Clock, Command, Controls, Kind, Question, Slot, Speaker, TurnKind
 from gm.files import printable
-from gm.text.words import Words, words_of
+from gm.text.words import Words
 from gm.text.lines import Voice
 from gm.text.vocabulary import Vocabulary
 
@@ -32,14 +34,10 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-SLICE = 0.05  # clock seconds between looks at the keyboard while listening
-LISTEN_SECONDS = 8.0  # how long (real seconds) one try by voice waits for an answer
-CONFIRM_SECONDS = 4.0  # how long (real seconds) a read-back waits for "yes"
 ANSWER_CONFIDENCE = 0.6
 STEP_CONFIDENCE = 0.4  # a step's one answer ("done"): nothing to mix it up with, and the grammar's
 # other phrases catch what else is said (bench/voice_nights_bench.py: 됐어요 heard 0.55–1.0, no
 # other word or sentence heard as done at any confidence)
-SURE_CONFIDENCE = 0.9  # every word heard at least this surely: taken without a read-back where the question allows
 NAME_CONFIDENCE = SURE_CONFIDENCE
 """How surely an answer must hear a player's name (their seat number, which gm told the table to
 say, is heard at ANSWER_CONFIDENCE, as the graveyard is). No grammar holds every name, so
@@ -49,14 +47,6 @@ of people not at the table (bench/listen_bench.py's players, seeds 9-12, none of
 names), names taken fell from 48 to 38 of 432 tries at 0.9 instead of ANSWER_CONFIDENCE, players'
 names heard right from 78 to 75 of 180."""
 COMMAND_CONFIDENCE = 0.8
-TRIES = 2  # hearings of a question before the keyboard takes it (a "no" at its read-back is one)
-CORRECTIONS = 2  # answers said instead of "yes" at one read-back, each read back; the next is typed
-COUNT_TRIES = 3
-"""Hearings of a count (`VoiceAsker._tries`). With two, 13 of 20 English nights finished by voice
-(bench/voice_nights_bench.py --lang en, seeds 2126 and 3), with three 17: "one" said again
-slower was heard unsure twice after a seated player's name. A try is one more chance for talk to
-be taken: of counts asked of a table saying only other words, 14% took one with two tries, 20%
-with three (bench/asking_bench.py), and the whole tally is still read back (HW-R4)."""
 
 
 def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, spoken: Callable[[str], str],
@@ -101,25 +91,10 @@ YES_NO: tuple[Slot[bool], ...] = (Slot("yes", Kind.YES_NO, True), Slot("no", Kin
 
 
 class VoiceAsker:
-    """Asks by voice with the keyboard racing it (first answer wins).
-
-    A heard answer is taken as the question says (`Question.readback`): a count heard surely is
-    taken as it is, and heard unsure it is asked again (never replaced by a value before it); a
-    yes or no, a step's "done" and a read-back's own answers likewise. Other answers (a card, a
-    player) are read back ("Aki: Werewolf. Right?") and only "yes", said alone and surely (or
-    heard unsure twice in a row, or typed, or Enter), accepts one; "no" re-asks the question
-    (one of its tries); one of the question's own answers heard instead is a correction, read
-    back in its turn (CORRECTIONS of them; the next one goes to the keyboard); silence or an
-    unclear reply reads back once more, and the next one goes to the keyboard. A typed valid
-    answer is taken as it is. A timeout or an unclear answer re-asks (`_tries`: once, twice for
-    a count, the last time for the answer alone, or as the question says: none once a vote has
-    spent its tries); the next one falls back to the keyboard. So every question ends within a
-    bounded number of hearings (tests/gm/night/test_every_night_ends.py). A question with a
-    timeout and default listens until its deadline and then returns the default. A step that
-    waits for "done" (the deal) takes
-    silence and talk from a microphone as the table still at it: it listens on, saying nothing,
-    until "done" (Enter) or something like it, which is asked again as any unsure answer.
-    """
+    """Asks by voice with the keyboard racing it (first answer wins): each question is one
+    `gm.hearing.asking.Asking` (listen → judge → confirm / ask again / keyboard) over its own
+    listening session, whose turn log goes back with the answer (`Answer.turns`). So every
+    question ends within a bounded number of hearings (tests/gm/night/test_every_night_ends.py)."""
 
     def __init__(self, listener: Listener, keyboard: KeyboardAsker, speaker: Speaker, voice: Voice, clock: Clock,
                  vocabulary: Vocabulary | None = None, seats: Sequence[str] = (),
@@ -134,11 +109,9 @@ class VoiceAsker:
         self.seats = tuple(seats)
         # people speak in real time: with a compressed clock (--time-scale) the windows keep
         # their real length
-        self.listen_seconds = listen_seconds / clock.scale
-        self.confirm_seconds = confirm_seconds / clock.scale
-        self.count_tries = count_tries
-        self._typing = keyboard.pollable
-        self._replay = isinstance(listener.source, Recording)  # replayed utterance by utterance
+        self.policies = Policies(listen_seconds / clock.scale, confirm_seconds / clock.scale, count_tries=count_tries)
+        self.channels = Channels(listener, keyboard, speaker, voice, clock, typing=keyboard.pollable,
+                                 replay=isinstance(listener.source, Recording))  # replayed utterance by utterance
         self.told_wake = False  # whether the wake phrase was explained (open_controls)
         self._yes = Words.of(voice).yes
         self._yes_no = slots_book(YES_NO, str, "", listener.model, self.vocabulary, voice.spoken_word, self.seats)
@@ -161,254 +134,28 @@ class VoiceAsker:
     # -- asking ------------------------------------------------------------------------------
     def ask(self, question: Question[T]) -> Answer[T]:
         """The answer, with every reply heard or typed and every line said on the way (`Answer.turns`)."""
-        since = len(self.keyboard.turns)
+        session = Listening(self.channels)
         book = self._book(question)
         if not book.phrases or self.listener.source.ended:
-            return self.keyboard.answered(self.keyboard.ask(question), since)
+            return session.log.answered(self.keyboard.ask(question))
+        asking = Asking(question, book, session, self.policies, self._yes_no, self._yes)
         if question.policy.tries == 0:  # the vote has spent its tries by voice (gm.night.vote)
-            return self.keyboard.answered(self._to_keyboard(question), since)
+            return session.log.answered(asking.keyboard())
         self.keyboard.discard_typed_ahead()
         try:
-            return self.keyboard.answered(self._ask(question, book), since)
+            return session.log.answered(asking.run())
         finally:
             self.keyboard.end_prompt()
 
-    def _ask(self, question: Question[T], book: Phrasebook) -> Answer[T]:
-        deadline = None if question.timeout is None else self.clock.now() + question.timeout
-        # a step that goes on by itself shows its countdown at the prompt
-        tick = (lambda left: self.keyboard.prompt(question, left)) if deadline is not None else None
-        misses = 0
-        tries = self._tries(question)
-        guesses: list[T] = []
-        fresh = True  # a window after a line said drops what came before it
-        while True:
-            reply = self._listen(book, self.listen_seconds, deadline, tick, fresh=fresh)
-            fresh = True
-            if isinstance(reply, str):
-                typed = self.keyboard.take(reply, question)
-                if typed is not None:
-                    return typed
-                continue
-            heard = self._value(question, book, reply) if reply is not None else None
-            if isinstance(heard, Refused):  # said surely, but the vote cannot have it: say why, ask again
-                misses += 1
-                self._speak(heard.line, TurnKind.REFUSED)
-                if misses >= tries:
-                    return self._to_keyboard(question)
-                self._reask(question, misses, tries)
-                continue
-            if heard is not None:
-                only = len(question.answers) == 1  # "done": nothing to mix it up with
-                line = None if only else question.readback(heard.value, heard.sure)
-                if line is None and (heard.sure or only):
-                    return heard  # a count or a yes heard surely, "done" however heard
-                if line is not None:
-                    confirmed = self._confirm(question, heard, line, book)
-                    if confirmed is not None:
-                        return confirmed
-                    misses += 1  # "no" at the read-back: a try spent, as an unclear answer is
-                    if misses >= tries:
-                        return self._to_keyboard(question)
-                    self._say("listen.again")
-                    self._speak(question.prompt, TurnKind.REASK)
-                    continue
-            if self.listener.source.ended:  # a WAV file has run out of answers
-                return self.keyboard.ask(question)
-            guess = self._unsure(question, book, reply)
-            if deadline is not None:
-                if self.clock.now() >= deadline or self._replay:  # a replay's window is its utterance
-                    return Answer(question.default, How.DEFAULT)
-                if guess is not None:  # heard unsure alike twice ("done" at a step that goes on by itself)
-                    guesses.append(guess)
-                    if len(guesses) >= 2 and all(g == guess for g in guesses):
-                        return Answer(guess, How.VOICE, False)
-                if reply is not None:
-                    self._say("listen.not_understood")
-                continue
-            if guess is None and question.policy.waits and not self._replay:
-                fresh = False  # the deal takes longer than a window, and a table talks as it deals
-                continue
-            misses += 1
-            if guess is not None:
-                guesses.append(guess)
-            if guess is not None and len(guesses) >= 2 and all(g == guess for g in guesses):
-                return Answer(guess, How.VOICE, False)  # heard alike twice, each time unsure, and no other value
-            if misses >= tries:
-                return self._to_keyboard(question)
-            self._reask(question, misses, tries, "listen.not_understood" if reply is not None else "listen.again")
-
-    def _value(self, question: Question[T], book: Phrasebook, heard: Heard) -> Answer[T] | Refused | None:
-        """What `heard` answers, by the question's own parser, and whether every word was sure: one
-        phrase of the book, or counts said one after another ("aki three ken one"). A reply the
-        question refuses aloud (a total the vote cannot have) is that refusal."""
-        said, sure = _said(question, book, heard)
-        if said is None:
-            return None
-        value = _value_of(question, said)
-        if isinstance(value, Refused):
-            return value if value.aloud and sure else None
-        return Answer(value, How.VOICE, sure)
-
-    def _unsure(self, question: Question[T], book: Phrasebook, heard: Heard | None) -> T | None:
-        """What `heard` would answer were it heard surely, for a count, a step or a yes or no
-        (asked again when unsure, never read back); None for other questions or answers (a fix
-        of the tally), a decoy or no answer. The same value heard unsure at two of the question's
-        tries, and no other value at any, is taken: a second hearing of other audio agrees, and
-        the whole tally is still confirmed (HW-R4); a "no" heard once breaks a pair of "yes". At
-        the last count of an exact total (`Count.implied`) only what the total leaves is: any
-        other count would be refused with the whole round."""
-        if heard is None:
-            return None
-        said, _ = _said(question, book, _as_sure(heard))
-        if said is None:
-            return None
-        value = _value_of(question, said)
-        if isinstance(value, Refused):
-            return None
-        policy = question.policy
-        if policy.count is not None:
-            return value if policy.implied is None or value == question.default else None
-        return value if len(question.answers) == 1 or isinstance(value, bool) else None
-
-    def _tries(self, question: Question[Any]) -> int:
-        """How many times `question` is heard before the keyboard takes it: `count_tries` for a
-        count, which the table answers once per candidate and whose whole tally is read back
-        (HW-R4), so a count taken at its last hearing is still confirmed with the others; TRIES
-        for the others."""
-        policy = question.policy
-        if policy.tries is not None:
-            return policy.tries
-        return self.count_tries if policy.count is not None else TRIES
-
-    def _reask(self, question: Question[Any], misses: int, tries: int, key: str | None = None) -> None:
-        """Ask `question` again after `misses` of its `tries`: a count's last try asks for the
-        number alone ("Just the number, please."), as a game master does who has not caught it."""
-        if question.policy.count is not None and misses == tries - 1:
-            key = "listen.number_please"
-        if key is not None:
-            self._say(key)
-        self._speak(question.prompt, TurnKind.REASK)
-
-    def _to_keyboard(self, question: Question[T]) -> Answer[T]:
-        """The keyboard's answer, but for a count the vote's exact total leaves (HW-R4): said,
-        and then confirmed with the whole tally."""
-        implied = question.policy.implied
-        if implied is not None:
-            self._speak(implied, TurnKind.REASK)
-            return Answer(question.default, How.DEFAULT)
-        self._say("listen.type_it")
-        return self.keyboard.ask(question)
-
-    def _confirm(self, question: Question[T], heard: Answer[T], line: Line,
-                 book: Phrasebook) -> Answer[T] | None:
-        """The answer once a "yes" confirms it (a typed answer counts as it is); None to ask
-        again. The read-back's grammar holds the question's own phrases: one of them heard is a
-        correction, read back in its turn (taken as it is where the question takes it so). A
-        "yes" heard unsure at the read-back and again when it is read back once more confirms it,
-        as a count heard alike twice is taken: flite's awb says "yes" so that the loop of free
-        phones wins it every time (Y UH OW EH S), and a "no" heard once breaks the pair."""
-        replies = self._yes_no.with_phrases(book.phrases)
-        misses = 0
-        corrections = 0
-        unsure_yes = False
-        while True:
-            self._speak(line, TurnKind.READBACK)
-            said = self._listen(replace(replies, context=line.text), self.confirm_seconds)
-            if isinstance(said, str):
-                return self._typed_reply(said, question, heard)
-            reply = replies.match(said) if said is not None else None
-            if reply == "yes":
-                return Answer(heard.value, How.VOICE, True, confirmed=True)
-            if reply == "no":
-                return None
-            if reply is not None:
-                again = self._value(question, book, said) if said is not None else None
-                if isinstance(again, Answer):  # the table said the answer (again): read it back
-                    again_line = question.readback(again.value, again.sure)
-                    if again_line is None:
-                        return again if again.sure else None
-                    corrections += 1
-                    if corrections > CORRECTIONS:  # the table and gm do not agree: typed
-                        return self._to_keyboard(question)
-                    heard, line = again, again_line
-                    continue
-            misses += 1
-            yes = said is not None and replies.match(_as_sure(said)) == "yes"
-            if yes and unsure_yes:  # "yes" heard twice, each time unsure, and never anything else
-                return Answer(heard.value, How.VOICE, True, confirmed=True)
-            unsure_yes = yes and misses == 1
-            if misses >= 2 or self.listener.source.ended:
-                return self._to_keyboard(question)
-            if said is not None:
-                self._say("listen.not_understood")
-
-    def _typed_reply(self, typed: str, question: Question[T], heard: Answer[T]) -> Answer[T] | None:
-        """A line typed at a read-back: Enter or yes accepts the heard answer, an answer of the
-        question replaces it; anything else (no) asks again."""
-        if not self.keyboard.interactive:
-            self.keyboard.echo(f"  > {printable(typed)}")
-        self.keyboard.note(TurnKind.TYPED, printable(typed))
-        said = " ".join(words_of(typed))
-        if not typed.strip() or said and said in self._yes:
-            return Answer(heard.value, How.VOICE, True, confirmed=True)
-        given = question.parse(typed)
-        return None if isinstance(given, Refused) else Answer(given)
-
     def confirm_command(self, command: str) -> bool:
         """Whether a spoken "yes" confirms a voice command that cannot be undone ("vote now");
-        the keyboard's own controls need no read-back."""
-        since = len(self.keyboard.turns)  # no question is asked: nothing to keep
+        the keyboard's own controls need no read-back. No question is asked: its session's turns
+        are let go of."""
+        session = Listening(self.channels)
         line = self.voice.line(f"listen.confirm_{command}")
-        self._speak(line, TurnKind.REASK)
-        heard = self._listen(replace(self._yes_no, context=line.text), self.confirm_seconds, typing=False)
-        del self.keyboard.turns[since:]
+        session.speak(line, TurnKind.REASK)
+        heard = session.listen(replace(self._yes_no, context=line.text), self.policies.confirm_seconds, typing=False)
         return isinstance(heard, Heard) and self._yes_no.match(heard) == "yes"
-
-    def _listen(self, book: Phrasebook, seconds: float, deadline: float | None = None,
-                tick: Callable[[float], None] | None = None, typing: bool = True,
-                fresh: bool = True) -> str | Heard | None:
-        """A typed line, what was heard (`Heard`), or None for silence after `seconds` clock seconds
-        (at the `deadline` instead, when there is one) or when a recording's utterance or the
-        whole recording has run out; `tick(seconds left)` is called while waiting for the
-        deadline. An utterance under way at the end is heard to its end (it was lost, and the
-        question asked again over it). Lines are read only with `typing`. A window that is not
-        `fresh` goes on from the last one (nothing was said between them): nothing is dropped."""
-        self.speaker.flush()  # the window opens once the question or read-back has been said (typing waits)
-        session = self.listener.session(book, fresh) if book.phrases else None
-        until = self.clock.now() + seconds if deadline is None else deadline
-        while not (session and session.done) and (self.clock.now() < until or (session and session.under_way)):
-            if tick is not None:
-                tick(max(0.0, until - self.clock.now()))
-            typed = self._typed() if typing else None
-            if typed is not None:
-                return typed
-            wait = min(SLICE, max(0.0, until - self.clock.now())) or SLICE  # past `until`: an utterance's end
-            if session is None:  # nothing the model can hear: only the keyboard counts
-                self.clock.sleep(wait)
-                continue
-            heard = session.step(wait)
-            if heard is not None and heard.text:
-                self.keyboard.echo("  " + self.voice.text("listen.heard", text=heard.text))
-                self.keyboard.note(TurnKind.HEARD, heard.text, sure=heard.sure(SURE_CONFIDENCE))
-                return heard
-        return None
-
-    def _typed(self) -> str | None:
-        if not self._typing:
-            return None
-        try:
-            return self.keyboard.read_line(0.0)
-        except AnswersExhausted:
-            self._typing = False
-            return None
-
-    def _say(self, key: str) -> None:
-        self._speak(self.voice.line(key), TurnKind.REASK)
-
-    def _speak(self, line: Line, kind: TurnKind) -> None:
-        """Say `line`, kept as a turn of the question asked."""
-        self.keyboard.note(kind, line.text, line.key)
-        self.speaker.say(line)
 
     def close(self) -> None:
         self.listener.close()
@@ -473,58 +220,6 @@ class VoiceControls:
         if command == Command.END:
             self._session = None  # the read-back listens on its own; then listen afresh
         return command
-
-
-def _said(question: Question[T], book: Phrasebook, heard: Heard) -> tuple[tuple[Slot[T], ...] | None, bool]:
-    """The slots `heard` names in `book` (one, or counts said one after another: "aki three ken
-    one"), and whether it was heard surely; at a count, only what answers the count asked
-    (`answers_count`)."""
-    slots = {slot.token: slot for slot in question.slots}
-    token = book.match(heard)
-    said: tuple[Slot[T], ...] | None = None
-    sure = False
-    if token is not None:
-        said, sure = (slots[token],), _sure(heard, book, token)
-    else:
-        run = book.match_run(heard)
-        if run is not None:
-            said, sure = tuple(slots[t] for t in run), heard.sure(SURE_CONFIDENCE)
-    count = question.policy.count
-    if said is None or (count is not None and not answers_count(count, said)):
-        return None, False
-    return said, sure
-
-
-def _value_of(question: Question[T], said: tuple[Slot[T], ...]) -> T | Refused:
-    """What the slots heard answer: one slot its own value, several the question's reading of them together."""
-    return said[0].value if len(said) == 1 else question.together(said)
-
-
-def answers_count(candidate: str, said: Sequence[Slot[Any]]) -> bool:
-    """Whether slots heard at the count of `candidate` answer it: a number, or the tally by name
-    in one breath ("Aki three, Ken one": two counts or more, one of them the candidate asked). A
-    name with a number alone ("Noah zero", as pocketsphinx heard "one vote") is no answer at a
-    count: it pairs a name with a count by accident as often as it is said, and a fix is asked
-    for only where the whole tally is read back (`gm.table.questions.Tally`, HW-R4). Typed, a
-    count takes it as it is (`Count.read`)."""
-    fixes = [slot for slot in said if slot.kind == Kind.FIX]
-    if not fixes:
-        return True
-    return len(fixes) >= 2 and any(slot.who == candidate for slot in fixes)
-
-
-def _as_sure(heard: Heard) -> Heard:
-    """`heard` as if every word had been heard surely."""
-    return Heard(heard.text, tuple((w, 1.0) for w, _ in heard.words))
-
-
-def _sure(heard: Heard, book: Phrasebook, token: str) -> bool:
-    """Whether `heard` says `token` surely: every word at SURE_CONFIDENCE, or the words heard so
-    surely say it alone (영 표 with 표 unsure is still 영, 0)."""
-    if heard.sure(SURE_CONFIDENCE):
-        return True
-    kept = tuple((w, c) for w, c in heard.words if c >= SURE_CONFIDENCE)
-    return bool(kept) and book.match(Heard(" ".join(w for w, _ in kept), kept)) == token
 
 
 def _command(answer: str | None) -> Command | None:

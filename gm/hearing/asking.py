@@ -1,0 +1,474 @@
+"""One question asked by voice, as a small state machine, with the keyboard racing it:
+
+    listen ─► judge ─┬─► taken: a count or a yes heard surely, a step's "done", a typed answer
+                     ├─► confirm (`Confirming`): read back ─► yes: taken · no: ask again
+                     ├─► ask again: a try spent (`Policies.tries_for`), the question said again
+                     ├─► keyboard: the tries spent (or what an exact total implies, said)
+                     └─► listen on: a step waiting through talk, a timed step until its deadline
+
+Each state is one method of `Asking`; the rules that choose between them are named methods and
+`Policies`. The question's listening session (`Listening`) opens the windows, says the lines
+and owns the turn log (`gm.hearing.turns.TurnLog`) that goes back with the answer."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from collections.abc import Callable, Sequence
+
+from gm.files import printable
+from gm.hearing.keyboard import AnswersExhausted
+from gm.hearing.phrases import Heard, Phrasebook
+from gm.hearing.turns import TurnLog
+from gm.ports import Answer, Clock, How, Kind, Line, Policy, Question, Refused, Slot, Speaker, TurnKind
+from gm.text.words import words_of
+
+if TYPE_CHECKING:
+    from gm.hearing.keyboard import KeyboardAsker
+    from gm.hearing.session import Listener, Session
+    from gm.text.lines import Voice
+
+T = TypeVar("T")
+
+SLICE = 0.05  # clock seconds between looks at the keyboard while listening
+LISTEN_SECONDS = 8.0  # how long (real seconds) one try by voice waits for an answer
+CONFIRM_SECONDS = 4.0  # how long (real seconds) a read-back waits for "yes"
+SURE_CONFIDENCE = 0.9  # every word heard at least this surely: taken without a read-back where the question allows
+TRIES = 2  # hearings of a question before the keyboard takes it (a "no" at its read-back is one)
+CORRECTIONS = 2  # answers said instead of "yes" at one read-back, each read back; the next is typed
+READBACKS = 2  # a read-back met by silence or an unclear reply is said once more; the next goes to the keyboard
+COUNT_TRIES = 3
+"""Hearings of a count (`Policies.tries_for`). With two, 13 of 20 English nights finished by voice
+(bench/voice_nights_bench.py --lang en, seeds 2126 and 3), with three 17: "one" said again
+slower was heard unsure twice after a seated player's name. A try is one more chance for talk to
+be taken: of counts asked of a table saying only other words, 14% took one with two tries, 20%
+with three (bench/asking_bench.py), and the whole tally is still read back (HW-R4)."""
+
+
+@dataclass(frozen=True)
+class Policies:
+    """The listener's own numbers: how long a window waits (clock seconds), how many tries a
+    question has, how many corrections and unclear replies a read-back takes."""
+
+    listen_seconds: float = LISTEN_SECONDS
+    confirm_seconds: float = CONFIRM_SECONDS
+    tries: int = TRIES
+    count_tries: int = COUNT_TRIES
+    corrections: int = CORRECTIONS
+    readbacks: int = READBACKS
+
+    def tries_for(self, policy: Policy) -> int:
+        """How many times a question is heard before the keyboard takes it: as it says, else
+        `count_tries` for a count, which the table answers once per candidate and whose whole
+        tally is read back (HW-R4), so a count taken at its last hearing is still confirmed with
+        the others; `tries` for the others."""
+        if policy.tries is not None:
+            return policy.tries
+        return self.count_tries if policy.count is not None else self.tries
+
+
+@dataclass
+class Channels:
+    """What every question asked by voice goes through: the listener, the keyboard racing it
+    (`typing`: while lines can still be read), the speaker and the clock; a replayed recording
+    (`replay`) gives each window one utterance."""
+
+    listener: Listener
+    keyboard: KeyboardAsker
+    speaker: Speaker
+    voice: Voice
+    clock: Clock
+    typing: bool
+    replay: bool
+
+    def typed(self) -> str | None:
+        """A line typed by now, if any (the keyboard stops being looked at once its input ends)."""
+        if not self.typing:
+            return None
+        try:
+            return self.keyboard.read_line(0.0)
+        except AnswersExhausted:
+            self.typing = False
+            return None
+
+
+class Listening:
+    """The listening session of one question: its windows on the listener raced by the
+    keyboard, the lines it says, and its turn log (`log`)."""
+
+    def __init__(self, channels: Channels) -> None:
+        self.channels = channels
+        self.log = TurnLog(channels.clock)
+
+    def listen(self, book: Phrasebook, seconds: float, deadline: float | None = None,
+               tick: Callable[[float], None] | None = None, typing: bool = True,
+               fresh: bool = True) -> str | Heard | None:
+        """A typed line, what was heard (`Heard`), or None for silence after `seconds` clock seconds
+        (at the `deadline` instead, when there is one) or when a recording's utterance or the
+        whole recording has run out; `tick(seconds left)` is called while waiting for the
+        deadline. An utterance under way at the end is heard to its end (it was lost, and the
+        question asked again over it). Lines are read only with `typing`. A window that is not
+        `fresh` goes on from the last one (nothing was said between them): nothing is dropped."""
+        channels = self.channels
+        channels.speaker.flush()  # the window opens once the question or read-back has been said (typing waits)
+        session = channels.listener.session(book, fresh) if book.phrases else None
+        until = channels.clock.now() + seconds if deadline is None else deadline
+        while self._open(session, until):
+            if tick is not None:
+                tick(max(0.0, until - channels.clock.now()))
+            typed = channels.typed() if typing else None
+            if typed is not None:
+                return typed
+            heard = self._hear(session, until)
+            if heard is not None:
+                return heard
+        return None
+
+    def _open(self, session: Session | None, until: float) -> bool:
+        """Whether the window is still open: before `until`, or while an utterance is under way."""
+        if session is None:
+            return self.channels.clock.now() < until
+        return not session.done and (self.channels.clock.now() < until or session.under_way)
+
+    def _hear(self, session: Session | None, until: float) -> Heard | None:
+        """What one slice of the window heard (kept as a turn), or None."""
+        clock = self.channels.clock
+        wait = min(SLICE, max(0.0, until - clock.now())) or SLICE  # past `until`: an utterance's end
+        if session is None:  # nothing the model can hear: only the keyboard counts
+            clock.sleep(wait)
+            return None
+        heard = session.step(wait)
+        if heard is None or not heard.text:
+            return None
+        self.channels.keyboard.echo("  " + self.channels.voice.text("listen.heard", text=heard.text))
+        self.log.note(TurnKind.HEARD, heard.text, sure=heard.sure(SURE_CONFIDENCE))
+        return heard
+
+    def say(self, key: str) -> None:
+        self.speak(self.channels.voice.line(key), TurnKind.REASK)
+
+    def speak(self, line: Line, kind: TurnKind) -> None:
+        """Say `line`, kept as a turn of the question asked."""
+        self.log.note(kind, line.text, line.key)
+        self.channels.speaker.say(line)
+
+
+class Asking(Generic[T]):
+    """One question asked by voice (the states are in the module's docstring).
+
+    A heard answer is taken as the question says (`Question.readback`): a count heard surely is
+    taken as it is, and heard unsure it is asked again (never replaced by a value before it); a
+    yes or no, a step's "done" and a read-back's own answers likewise. Other answers (a card, a
+    player) are read back for a yes (`Confirming`). A typed valid answer is taken as it is. A
+    timeout or an unclear answer re-asks (`Policies.tries_for`: the last time for the answer
+    alone at a count); the next one falls back to the keyboard. A question with a timeout and
+    default listens until its deadline and then returns the default. A step that waits for
+    "done" (the deal) takes silence and talk from a microphone as the table still at it: it
+    listens on, saying nothing, until "done" (Enter) or something like it, which is asked again
+    as any unsure answer."""
+
+    def __init__(self, question: Question[T], book: Phrasebook, session: Listening, policies: Policies,
+                 replies: Phrasebook, yes: frozenset[str]) -> None:
+        self.question = question
+        self.book = book
+        self.session = session
+        self.policies = policies
+        self.replies = replies  # a read-back's grammar: yes and no
+        self.yes = yes  # what typed says yes
+        self.channels = session.channels
+        self.policy = question.policy
+        self.tries = policies.tries_for(self.policy)
+        self.only = len(question.answers) == 1  # "done": nothing to mix it up with
+        self.misses = 0
+        self.guesses: list[T] = []
+        self.fresh = True  # a window after a line said drops what came before it
+        clock = self.channels.clock
+        self.deadline = None if question.timeout is None else clock.now() + question.timeout
+        # a step that goes on by itself shows its countdown at the prompt
+        self.tick = (lambda left: self.channels.keyboard.prompt(question, left)) if self.deadline is not None else None
+
+    def run(self) -> Answer[T]:
+        while True:
+            answer = self.judge(self.listen())
+            if answer is not None:
+                return answer
+
+    # -- the states ---------------------------------------------------------------------------
+    def listen(self) -> str | Heard | None:
+        reply = self.session.listen(self.book, self.policies.listen_seconds, self.deadline, self.tick,
+                                    fresh=self.fresh)
+        self.fresh = True
+        return reply
+
+    def judge(self, reply: str | Heard | None) -> Answer[T] | None:
+        """The answer `reply` settles the question with, or None to listen again."""
+        if isinstance(reply, str):
+            return self.channels.keyboard.take(reply, self.question, self.session.log)
+        heard = self.value(reply) if reply is not None else None
+        if isinstance(heard, Refused):  # said surely, but the vote cannot have it: say why, ask again
+            self.session.speak(heard.line, TurnKind.REFUSED)
+            return self.miss(lambda: self.reask(None))
+        if heard is not None:
+            line = None if self.only else self.question.readback(heard.value, heard.sure)
+            if line is not None:
+                return self.confirm(heard, line)
+            if heard.sure or self.only:
+                return heard  # a count or a yes heard surely, "done" however heard
+        return self.unheard(reply)
+
+    def confirm(self, heard: Answer[T], line: Line) -> Answer[T] | None:
+        confirmed = Confirming(self, heard, line).run()
+        if confirmed is not None:
+            return confirmed
+        return self.miss(self.again)  # "no" at the read-back: a try spent, as an unclear answer is
+
+    def unheard(self, reply: Heard | None) -> Answer[T] | None:
+        """Nothing heard, or heard unsure: listened on, asked again, or taken heard alike twice."""
+        if self.channels.listener.source.ended:  # a WAV file has run out of answers
+            return self.channels.keyboard.ask(self.question)
+        guess = self.unsure(reply)
+        if self.deadline is not None:
+            return self.timed(reply, guess)
+        if guess is None and self.policy.waits and not self.channels.replay:
+            self.fresh = False  # the deal takes longer than a window, and a table talks as it deals
+            return None
+        twice = self.twice(guess)
+        if twice is not None:
+            return twice
+        return self.miss(lambda: self.reask("listen.not_understood" if reply is not None else "listen.again"))
+
+    def timed(self, reply: Heard | None, guess: T | None) -> Answer[T] | None:
+        """A step that goes on by itself: its default at its deadline (a replay's window is its
+        utterance), "done" heard unsure alike twice, else listened to on."""
+        if self.deadline is not None and self.channels.clock.now() >= self.deadline or self.channels.replay:
+            return Answer(self.question.default, How.DEFAULT)
+        twice = self.twice(guess)
+        if twice is not None:
+            return twice
+        if reply is not None:
+            self.session.say("listen.not_understood")
+        return None
+
+    def keyboard(self) -> Answer[T]:
+        """The keyboard's answer, but for a count the vote's exact total leaves (HW-R4): said,
+        and then confirmed with the whole tally."""
+        implied = self.policy.implied
+        if implied is not None:
+            self.session.speak(implied, TurnKind.REASK)
+            return Answer(self.question.default, How.DEFAULT)
+        self.session.say("listen.type_it")
+        return self.channels.keyboard.ask(self.question)
+
+    # -- the rules between them ---------------------------------------------------------------
+    def miss(self, again: Callable[[], None]) -> Answer[T] | None:
+        """A try spent: the keyboard once they all are, else `again` (the question asked again)."""
+        self.misses += 1
+        if self.misses >= self.tries:
+            return self.keyboard()
+        again()
+        return None
+
+    def again(self) -> None:
+        """The question asked again after a "no" at its read-back."""
+        self.session.say("listen.again")
+        self.session.speak(self.question.prompt, TurnKind.REASK)
+
+    def reask(self, key: str | None) -> None:
+        """The question asked again after a try spent (with the line `key` first): a count's last
+        try asks for the number alone ("Just the number, please."), as a game master does who
+        has not caught it."""
+        if self.policy.count is not None and self.misses == self.tries - 1:
+            key = "listen.number_please"
+        if key is not None:
+            self.session.say(key)
+        self.session.speak(self.question.prompt, TurnKind.REASK)
+
+    def twice(self, guess: T | None) -> Answer[T] | None:
+        """The same value heard unsure at two of the question's tries, and no other value at any,
+        is taken: a second hearing of other audio agrees, and the whole tally is still confirmed
+        (HW-R4)."""
+        if guess is None:
+            return None
+        self.guesses.append(guess)
+        if len(self.guesses) >= 2 and all(g == guess for g in self.guesses):
+            return Answer(guess, How.VOICE, False)
+        return None
+
+    def value(self, heard: Heard) -> Answer[T] | Refused | None:
+        """What `heard` answers (`said_value`), and whether every word was sure. A reply the
+        question refuses aloud (a total the vote cannot have) is that refusal."""
+        value, sure = said_value(self.question, self.book, heard)
+        if value is None:
+            return None
+        if isinstance(value, Refused):
+            return value if value.aloud and sure else None
+        return Answer(value.value, How.VOICE, sure)
+
+    def unsure(self, heard: Heard | None) -> T | None:
+        """What `heard` would answer were it heard surely, for a count, a step or a yes or no
+        (asked again when unsure, never read back); None for other questions or answers (a fix
+        of the tally), a decoy or no answer. A "no" heard once breaks a pair of "yes". At the
+        last count of an exact total (`Policy.implied`) only what the total leaves is: any other
+        count would be refused with the whole round."""
+        if heard is None:
+            return None
+        value, _ = said_value(self.question, self.book, _as_sure(heard))
+        if value is None or isinstance(value, Refused):
+            return None
+        if self.policy.count is not None:
+            return value.value if self.policy.implied is None or value.value == self.question.default else None
+        return value.value if self.only or isinstance(value.value, bool) else None
+
+
+class Readback(enum.Enum):
+    """A read-back's outcome that is neither an answer nor a "no"."""
+
+    AGAIN = "again"  # read back (once more, or a correction in its turn)
+
+
+class Confirming(Generic[T]):
+    """A heard answer read back for a yes: read back → listen → judge.
+
+    Only "yes", said alone and surely (or heard unsure twice in a row, or typed, or Enter),
+    accepts it; "no" asks the question again (one of its tries); one of the question's own
+    answers heard instead is a correction, read back in its turn (taken as it is where the
+    question takes it so; `Policies.corrections` of them, the next goes to the keyboard); silence
+    or an unclear reply reads back once more (`Policies.readbacks`), and the next goes to the
+    keyboard. A "yes" heard unsure at the read-back and again when it is read back once more
+    confirms it, as a count heard alike twice is taken: flite's awb says "yes" so that the loop
+    of free phones wins it every time (Y UH OW EH S), and a "no" heard once breaks the pair."""
+
+    def __init__(self, asking: Asking[T], heard: Answer[T], line: Line) -> None:
+        self.asking = asking
+        self.session = asking.session
+        self.heard = heard
+        self.line = line
+        self.replies = asking.replies.with_phrases(asking.book.phrases)  # the question's own: a correction
+        self.misses = 0
+        self.corrections = 0
+        self.unsure_yes = False
+
+    def run(self) -> Answer[T] | None:
+        """The answer once a "yes" confirms it (a typed answer counts as it is); None to ask again."""
+        while True:
+            self.session.speak(self.line, TurnKind.READBACK)
+            said = self.session.listen(replace(self.replies, context=self.line.text),
+                                       self.asking.policies.confirm_seconds)
+            outcome = self.typed(said) if isinstance(said, str) else self.judge(said)
+            if outcome is not Readback.AGAIN:
+                return outcome
+
+    def judge(self, said: Heard | None) -> Answer[T] | Readback | None:
+        reply = self.replies.match(said) if said is not None else None
+        if reply == "yes":
+            return self.taken()
+        if reply == "no":
+            return None
+        again = self.asking.value(said) if reply is not None and said is not None else None
+        if isinstance(again, Answer):  # the table said the answer (again): read it back
+            return self.corrected(again)
+        return self.unclear(said)
+
+    def corrected(self, again: Answer[T]) -> Answer[T] | Readback | None:
+        line = self.asking.question.readback(again.value, again.sure)
+        if line is None:
+            return again if again.sure else None
+        self.corrections += 1
+        if self.corrections > self.asking.policies.corrections:  # the table and gm do not agree: typed
+            return self.asking.keyboard()
+        self.heard, self.line = again, line
+        return Readback.AGAIN
+
+    def unclear(self, said: Heard | None) -> Answer[T] | Readback:
+        """Silence or an unclear reply: read back once more, or taken at a second unsure "yes"."""
+        self.misses += 1
+        yes = said is not None and self.replies.match(_as_sure(said)) == "yes"
+        if yes and self.unsure_yes:  # "yes" heard twice, each time unsure, and never anything else
+            return self.taken()
+        self.unsure_yes = yes and self.misses == 1
+        if self.misses >= self.asking.policies.readbacks or self.asking.channels.listener.source.ended:
+            return self.asking.keyboard()
+        if said is not None:
+            self.session.say("listen.not_understood")
+        return Readback.AGAIN
+
+    def typed(self, typed: str) -> Answer[T] | None:
+        """A line typed at a read-back: Enter or yes accepts the heard answer, an answer of the
+        question replaces it; anything else (no) asks again."""
+        keyboard = self.asking.channels.keyboard
+        if not keyboard.interactive:
+            keyboard.echo(f"  > {printable(typed)}")
+        self.session.log.note(TurnKind.TYPED, printable(typed))
+        said = " ".join(words_of(typed))
+        if not typed.strip() or said and said in self.asking.yes:
+            return self.taken()
+        given = self.asking.question.parse(typed)
+        return None if isinstance(given, Refused) else Answer(given)
+
+    def taken(self) -> Answer[T]:
+        return Answer(self.heard.value, How.VOICE, True, confirmed=True)
+
+
+@dataclass(frozen=True)
+class Said(Generic[T]):
+    """A value heard (`value`), from the slots that said it."""
+
+    value: T
+    slots: tuple[Slot[T], ...]
+
+
+def said_value(question: Question[T], book: Phrasebook, heard: Heard) -> tuple[Said[T] | Refused | None, bool]:
+    """What `heard` answers at `question`, and whether it was heard surely: the value of the one
+    slot it names in `book`, or of counts said one after another ("aki three ken one") read
+    together by the question (or why they answer nothing); at a count, only what answers the
+    count asked (`answers_count`). None: no answer."""
+    said, sure = _said(question, book, heard)
+    if said is None:
+        return None, False
+    value = said[0].value if len(said) == 1 else question.together(said)
+    return (value if isinstance(value, Refused) else Said(value, said)), sure
+
+
+def _said(question: Question[T], book: Phrasebook, heard: Heard) -> tuple[tuple[Slot[T], ...] | None, bool]:
+    slots = {slot.token: slot for slot in question.slots}
+    said: tuple[Slot[T], ...] | None = None
+    sure = False
+    token = book.match(heard)
+    if token is not None:
+        said, sure = (slots[token],), _sure(heard, book, token)
+    else:
+        run = book.match_run(heard)
+        if run is not None:
+            said, sure = tuple(slots[t] for t in run), heard.sure(SURE_CONFIDENCE)
+    count = question.policy.count
+    if said is None or (count is not None and not answers_count(count, said)):
+        return None, False
+    return said, sure
+
+
+def answers_count(candidate: str, said: Sequence[Slot[Any]]) -> bool:
+    """Whether slots heard at the count of `candidate` answer it: a number, or the tally by name
+    in one breath ("Aki three, Ken one": two counts or more, one of them the candidate asked). A
+    name with a number alone ("Noah zero", as pocketsphinx heard "one vote") is no answer at a
+    count: it pairs a name with a count by accident as often as it is said, and a fix is asked
+    for only where the whole tally is read back (`gm.table.questions.Tally`, HW-R4). Typed, a
+    count takes it as it is (`Count.read`)."""
+    fixes = [slot for slot in said if slot.kind == Kind.FIX]
+    if not fixes:
+        return True
+    return len(fixes) >= 2 and any(slot.who == candidate for slot in fixes)
+
+
+def _as_sure(heard: Heard) -> Heard:
+    """`heard` as if every word had been heard surely."""
+    return Heard(heard.text, tuple((w, 1.0) for w, _ in heard.words))
+
+
+def _sure(heard: Heard, book: Phrasebook, token: str) -> bool:
+    """Whether `heard` says `token` surely: every word at SURE_CONFIDENCE, or the words heard so
+    surely say it alone (영 표 with 표 unsure is still 영, 0)."""
+    if heard.sure(SURE_CONFIDENCE):
+        return True
+    kept = tuple((w, c) for w, c in heard.words if c >= SURE_CONFIDENCE)
+    return bool(kept) and book.match(Heard(" ".join(w for w, _ in kept), kept)) == token
