@@ -29,7 +29,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, BinaryIO
 
 from gm.errors import GmError
 from gm.text.language import ByLanguage, by_language
@@ -303,6 +303,14 @@ def clear_stale(root: Path | None = None) -> list[Cleared]:
     return cleared
 
 
+class _Fetched:
+    """What a download has brought so far: its bytes' count and SHA-256."""
+
+    def __init__(self) -> None:
+        self.sha = hashlib.sha256()
+        self.done = 0
+
+
 def _download(entry: ModelFile, to: Path, progress: Progress | None, timeout: float,
               deadline: float, most: int) -> tuple[int, str]:
     """Fetch `entry` into `to` before `deadline` (time.monotonic), `most` bytes at most: its size
@@ -311,41 +319,57 @@ def _download(entry: ModelFile, to: Path, progress: Progress | None, timeout: fl
     import urllib.error
     import urllib.request
 
-    sha = hashlib.sha256()
-    done = 0
+    fetched = _Fetched()
     limit = f"{most >> 20} MB, the most the model can be ({MAX_MB_ENV} sets another)"
     try:
         with urllib.request.urlopen(entry.url, timeout=min(timeout, max(0.1, deadline - time.monotonic()))) \
                 as response, to.open("wb") as out:
-            length = response.headers.get("Content-Length")
-            total = int(length) if length and length.isdigit() and len(length) < 19 else entry.size
-            if total is not None and total > most:
-                raise DownloadFailed(f"download from {entry.url}: {total} bytes is more than {limit}; "
-                                     "nothing was kept")
+            total = _announced(entry, response.headers.get("Content-Length"), most, limit)
             while chunk := response.read1(CHUNK):  # what has come, so a trickle cannot outlast the deadline
-                if time.monotonic() > deadline:
-                    raise DownloadFailed(f"download from {entry.url} took too long "
-                                         f"(stopped after {done} bytes); nothing was kept")
-                if done + len(chunk) > most:
-                    raise DownloadFailed(f"download from {entry.url} grew past {limit}; nothing was kept")
-                out.write(chunk)
-                sha.update(chunk)
-                done += len(chunk)
+                _take(entry, chunk, out, fetched, deadline, most, limit)
                 if progress:
-                    progress(done, total)
+                    progress(fetched.done, total)
     except DownloadFailed:
         raise
     except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as error:
         reason = getattr(error, "reason", None) or error
         raise DownloadFailed(
-            f"download from {entry.url} failed after {done} bytes ({reason}); nothing was kept"
+            f"download from {entry.url} failed after {fetched.done} bytes ({reason}); nothing was kept"
         ) from error
+    return _checked(entry, total, fetched)
+
+
+def _announced(entry: ModelFile, length: str | None, most: int, limit: str) -> int | None:
+    """The size a download will have (the server's Content-Length, else the table's), refused
+    past `most` bytes before anything is fetched."""
+    total = int(length) if length and length.isdigit() and len(length) < 19 else entry.size
+    if total is not None and total > most:
+        raise DownloadFailed(f"download from {entry.url}: {total} bytes is more than {limit}; nothing was kept")
+    return total
+
+
+def _take(entry: ModelFile, chunk: bytes, out: BinaryIO, fetched: _Fetched, deadline: float, most: int,
+          limit: str) -> None:
+    """Keep one chunk of a download, unless it came too late or makes it too large."""
+    if time.monotonic() > deadline:
+        raise DownloadFailed(f"download from {entry.url} took too long "
+                             f"(stopped after {fetched.done} bytes); nothing was kept")
+    if fetched.done + len(chunk) > most:
+        raise DownloadFailed(f"download from {entry.url} grew past {limit}; nothing was kept")
+    out.write(chunk)
+    fetched.sha.update(chunk)
+    fetched.done += len(chunk)
+
+
+def _checked(entry: ModelFile, total: int | None, fetched: _Fetched) -> tuple[int, str]:
+    """A whole download's size and SHA-256, once both are what was expected."""
+    done = fetched.done
     expected = entry.size if entry.size is not None else total
     if expected is None and entry.sha256 is None:
         raise DownloadFailed(f"download from {entry.url}: the server gave no size to check; nothing was kept")
     if expected is not None and done != expected:
         raise DownloadFailed(f"download from {entry.url} stopped at {done} of {expected} bytes; nothing was kept")
-    digest = sha.hexdigest()
+    digest = fetched.sha.hexdigest()
     if entry.sha256 is not None and digest != entry.sha256.lower():
         raise DownloadFailed(f"download from {entry.url} is corrupt (SHA-256 {digest}, expected {entry.sha256}); "
                              "nothing was kept")

@@ -206,13 +206,20 @@ def slot_phrases(slots: Sequence[Slot[Any]], label: Callable[[str], str], vocabu
         for phrase in _said(slot, forms):
             phrases.setdefault(phrase, slot.token)
     if not any(slot.kind == Kind.NUMBER for slot in slots):
-        tokens = {slot.token for slot in slots}
-        for seat, name in enumerate(seats, start=1):
-            if name in tokens and name in numbered:
-                for phrase in vocabulary.phrases(str(seat)):
-                    phrases.setdefault(phrase, name)
+        for phrase, name in _seat_numbers({slot.token for slot in slots}, vocabulary, seats, numbered):
+            phrases.setdefault(phrase, name)
     never = vocabulary.decoys_of(())
     return {phrase: answer for phrase, answer in phrases.items() if phrase not in never}
+
+
+def _seat_numbers(tokens: Collection[str], vocabulary: Vocabulary, seats: Sequence[str],
+                  numbered: Collection[str]) -> Iterator[tuple[str, str]]:
+    """(phrase, player) for the seat number of each player among `tokens` the table was told to
+    call by it."""
+    for seat, name in enumerate(seats, start=1):
+        if name in tokens and name in numbered:
+            for phrase in vocabulary.phrases(str(seat)):
+                yield phrase, name
 
 
 def _said(slot: Slot[Any], forms: Callable[[str], list[str]]) -> Iterator[str]:

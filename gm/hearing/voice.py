@@ -11,7 +11,7 @@ import sys
 import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from gm.hearing.phrases import (Heard, Phrasebook, alike, command_phrases, like_a_name, numbered,
                                 other_phrases, slot_phrases, unhearable)
@@ -67,14 +67,24 @@ def slots_book(slots: Sequence[Slot[Any]], label: Callable[[str], str], context:
     phrases = slot_phrases(slots, label, vocabulary, spoken, seats, numbered(seats, model.hears, spoken))
     kinds = answer_kinds(slots, seats)
     confidence = STEP_CONFIDENCE if len(slots) == 1 else ANSWER_CONFIDENCE
-    numbers = {p for key, forms in vocabulary.hear.items() if key.isdigit() for p in forms}
-    by_name = frozenset(p for p, answer in phrases.items() if answer in seats and p not in numbers)
-    names = vocabulary.kinds.get("player", ())
-    kept = tuple(d for d in vocabulary.decoys_of(kinds)
-                 if d not in names or not like_a_name(d, seats, spoken))
+    by_name = _by_name(phrases, vocabulary, seats)
+    kept = _kept_decoys(vocabulary, kinds, seats, spoken)
     return Phrasebook(phrases, confidence, model.unk, decoys=tuple(dict.fromkeys(kept + vocabulary.decoys)),
                       others=other_phrases(vocabulary, spoken, seats), kept=kept, names=by_name,
                       name_confidence=NAME_CONFIDENCE, context=context).only(model.hears)
+
+
+def _by_name(phrases: Mapping[str, str], vocabulary: Vocabulary, seats: Sequence[str]) -> frozenset[str]:
+    """The phrases that name a player by name (not by their seat number)."""
+    numbers = {p for key, forms in vocabulary.hear.items() if key.isdigit() for p in forms}
+    return frozenset(p for p, answer in phrases.items() if answer in seats and p not in numbers)
+
+
+def _kept_decoys(vocabulary: Vocabulary, kinds: Sequence[str], seats: Sequence[str],
+                 spoken: Callable[[str], str]) -> tuple[str, ...]:
+    """The decoys of `kinds` of answer, but a given name like a player's (it would take theirs)."""
+    names = vocabulary.kinds.get("player", ())
+    return tuple(d for d in vocabulary.decoys_of(kinds) if d not in names or not like_a_name(d, seats, spoken))
 
 
 def answer_kinds(slots: Sequence[Slot[Any]], seats: Sequence[str] = ()) -> tuple[str, ...]:

@@ -44,3 +44,11 @@ def test_mypy_is_strict_on_every_package():
             assert set(override["disable_error_code"]) <= {"override", "misc", "has-type"}, override
         else:
             assert settings <= {"ignore_missing_imports", "follow_imports"}, override
+
+
+def test_no_function_of_the_hearing_is_above_complexity_ten():
+    """The listener stays readable: one question asked by voice is a state machine of small
+    steps (gm/hearing/asking.py), not one loop of thirty branches (ruff's mccabe, C901)."""
+    result = _run("ruff", "check", "--no-cache", "--select", "C901", "--config", "lint.mccabe.max-complexity=10",
+                  "gm/hearing")
+    assert result.returncode == 0, result.stdout + result.stderr
