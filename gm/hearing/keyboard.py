@@ -60,25 +60,36 @@ class KeyboardAsker:
             return line.rstrip("\r\n")
         deadline = None if timeout is None else self.clock.now() + timeout
         while b"\n" not in self._pending:
-            left = None if deadline is None else max(0.0, deadline - self.clock.now())
-            if left is not None and tick is not None:
-                tick(left)
-            wait = None if left is None else min(left, TICK if tick else left) * self.clock.scale
-            ready, _, _ = select.select([self._fd], [], [], wait)
-            if not ready:
+            if not self._ready(self._fd, deadline, tick):
                 if deadline is not None and self.clock.now() < deadline:
                     continue
                 return None
-            chunk = os.read(self._fd, 4096)
-            if not chunk:
-                if self._pending:
-                    break
-                raise AnswersExhausted("standard input ended before the night did")
-            self._pending += chunk
-            if len(self._pending) > MAX_LINE and b"\n" not in self._pending:
-                self._pending = self._pending[:MAX_LINE] + self._skip_to_line_end(self._fd)
+            if not self._gather(self._fd):
+                break
         raw, _, self._pending = self._pending.partition(b"\n")
         return raw.decode("utf-8", "replace").rstrip("\r")
+
+    def _ready(self, fd: int, deadline: float | None, tick: Callable[[float], None] | None) -> bool:
+        """Whether input came on `fd` within a second (`tick`ed) or by the `deadline`."""
+        left = None if deadline is None else max(0.0, deadline - self.clock.now())
+        if left is not None and tick is not None:
+            tick(left)
+        wait = None if left is None else min(left, TICK if tick else left) * self.clock.scale
+        ready, _, _ = select.select([fd], [], [], wait)
+        return bool(ready)
+
+    def _gather(self, fd: int) -> bool:
+        """Add what came on `fd` to the pending input (an over-long line cut at MAX_LINE); False
+        at its end with a last line unended; AnswersExhausted at its end with nothing pending."""
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            if self._pending:
+                return False
+            raise AnswersExhausted("standard input ended before the night did")
+        self._pending += chunk
+        if len(self._pending) > MAX_LINE and b"\n" not in self._pending:
+            self._pending = self._pending[:MAX_LINE] + self._skip_to_line_end(fd)
+        return True
 
     def _skip_to_line_end(self, fd: int) -> bytes:
         """Drop the rest of an over-long line: the newline and what follows it (memory stays bounded)."""

@@ -135,16 +135,22 @@ class Phrasebook:
         and nothing else as near)."""
         said = heard.text
         words = said.split()
-        if not words or not heard.sure(self.min_confidence):
-            return None
-        if set(words) & {w for n in self.names for w in n.split()} and not heard.sure(self.name_confidence):
-            return None
-        if UNK in words or set(words) & set(self.decoy_words()):
+        if not words or self._unclear(heard, words) or self._unsure_name(heard, words):
             return None
         if said in self.phrases:
             return self.phrases[said]
-        if said in self.others:
-            return None
+        return None if said in self.others else self._near(said, words)
+
+    def _unclear(self, heard: Heard, words: Sequence[str]) -> bool:
+        """Whether a word of `heard` was unsure, "[unk]" or a decoy."""
+        return not heard.sure(self.min_confidence) or UNK in words or bool(set(words) & set(self.decoy_words()))
+
+    def _unsure_name(self, heard: Heard, words: Sequence[str]) -> bool:
+        """Whether `heard` names a player by name less than `name_confidence` sure."""
+        return bool(set(words) & {w for n in self.names for w in n.split()}) and not heard.sure(self.name_confidence)
+
+    def _near(self, said: str, words: Sequence[str]) -> str | None:
+        """The one answer `said` is a near miss of, holding nothing but that answer's words."""
         near = process.extract(said, [*self.phrases, *self.others], scorer=fuzz.ratio, limit=None,
                                score_cutoff=self.near_miss)
         answers = {self.phrases.get(p) for p, _, _ in near}
@@ -164,19 +170,23 @@ class Phrasebook:
         that each set one count (`correction`), in exactly one way, every word heard with the
         confidence asked for, nothing else in it ("[unk]", a decoy, another phrase); else None."""
         words = heard.text.split()
-        if len(words) < 2 or not heard.sure(self.min_confidence) or UNK in words \
-                or set(words) & set(self.decoy_words()):
+        if len(words) < 2 or self._unclear(heard, words):
             return None
         pairs = {tuple(p.split()): self.phrases[p] for p in self.run_phrases()}
-        longest = max(map(len, pairs), default=0)
-        runs: list[set[tuple[str, ...]]] = [set() for _ in words] + [{()}]
-        for at in range(len(words) - 1, -1, -1):
-            for size in range(1, min(longest, len(words) - at) + 1):
-                answer = pairs.get(tuple(words[at:at + size]))
-                if answer is not None:
-                    runs[at] |= {(answer, *rest) for rest in runs[at + size]}
-        found = {run for run in runs[0] if len(run) >= 2}
+        found = {run for run in _runs(words, pairs) if len(run) >= 2}
         return found.pop() if len(found) == 1 else None
+
+
+def _runs(words: Sequence[str], pairs: Mapping[tuple[str, ...], str]) -> set[tuple[str, ...]]:
+    """Every way `words` read as whole phrases of `pairs` (words → answer), one after another."""
+    longest = max(map(len, pairs), default=0)
+    runs: list[set[tuple[str, ...]]] = [set() for _ in words] + [{()}]
+    for at in range(len(words) - 1, -1, -1):
+        for size in range(1, min(longest, len(words) - at) + 1):
+            answer = pairs.get(tuple(words[at:at + size]))
+            if answer is not None:
+                runs[at] |= {(answer, *rest) for rest in runs[at + size]}
+    return runs[0]
 
 
 def question_phrases(question: Question[Any], vocabulary: Vocabulary, spoken: Callable[[str], str],
