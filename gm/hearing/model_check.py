@@ -25,11 +25,7 @@ def check_model(path: Path, given: str) -> Path:
             path = path / "model"
         if not path.is_dir():
             raise NoModel(f"speech model {shown!r} is not a directory", "model_not_folder", path=shown)
-        missing = [f for f in MODEL_FILES if not (path / f).is_file()]
-        if not any(all((path / f).is_file() for f in graph) for graph in GRAPHS):
-            missing.append(" or ".join("+".join(graph) for graph in GRAPHS))
-        if "am/final.mdl" not in missing and _takes_ivectors(path / "am" / "final.mdl"):
-            missing += [f for f in IVECTOR_FILES if not (path / f).is_file()]
+        missing = _missing(path)
     except OSError as error:
         raise NoModel(f"speech model path {shown!r} cannot be used ({error.strerror or error})",
                       "model_unreadable", path=shown, detail=error.strerror or str(error)) from error
@@ -37,6 +33,21 @@ def check_model(path: Path, given: str) -> Path:
         raise NoModel(f"speech model {shown!r} is not a vosk model (no {', '.join(missing)})", "model_incomplete",
                       path=shown, files=", ".join(missing))
     return path
+
+
+def _missing(path: Path) -> list[str]:
+    """The files of a vosk model that `path` lacks (a decoding graph named as its choices)."""
+    missing = [f for f in MODEL_FILES if not (path / f).is_file()] + _no_graph(path)
+    if "am/final.mdl" not in missing and _takes_ivectors(path / "am" / "final.mdl"):
+        missing += [f for f in IVECTOR_FILES if not (path / f).is_file()]
+    return missing
+
+
+def _no_graph(path: Path) -> list[str]:
+    """The decoding graphs to choose from, when `path` holds none whole."""
+    if any(all((path / f).is_file() for f in graph) for graph in GRAPHS):
+        return []
+    return [" or ".join("+".join(graph) for graph in GRAPHS)]
 
 
 def _takes_ivectors(acoustic_model: Path) -> bool:

@@ -101,29 +101,49 @@ def model_loader(option: str | None, lang: str | None = None, listener: str | No
     if name is None and (option or os.environ.get(MODEL_ENV)):
         name = "vosk"
     if name == "whisper" or name is None and default_listener(lang) == "whisper":
-        from gm.hearing import whisper
-
-        if whisper.available() and lang:
-            return functools.partial(whisper.load, lang)
-        missing = NoModel(f"Whisper is not installed ({whisper.INSTALL})", "whisper_missing",
-                          package=whisper.PARTS[0], how=whisper.INSTALL)
-        if name == "whisper":
-            raise missing
-        if fallback is not None:
-            fallback(missing)
+        load = _whisper(lang, name == "whisper", fallback)
+        if load is not None:
+            return load
     if name == "pocketsphinx":
-        from gm.hearing import sphinx
+        return _sphinx(lang)
+    return _vosk(option, lang, name == "vosk")
 
-        if lang != SPHINX_LANG or not sphinx.available():
-            raise NoModel(f"pocketsphinx hears English only{'' if sphinx.available() else ' and is not installed'}",
-                          "no_model", env=MODEL_ENV, how=_get_command(lang), lang=lang, get=_get_command(lang))
-        return sphinx.load
+
+def _whisper(lang: str | None, asked: bool, fallback: Callable[[NoModel], None] | None) -> Callable[[], Model] | None:
+    """What loads Whisper for `lang`, where it is installed; else NoModel when it was `asked`
+    for by name, or None (the next listener goes on) once `fallback` was told why."""
+    from gm.hearing import whisper
+
+    if whisper.available() and lang:
+        return functools.partial(whisper.load, lang)
+    missing = NoModel(f"Whisper is not installed ({whisper.INSTALL})", "whisper_missing",
+                      package=whisper.PARTS[0], how=whisper.INSTALL)
+    if asked:
+        raise missing
+    if fallback is not None:
+        fallback(missing)
+    return None
+
+
+def _sphinx(lang: str | None) -> Callable[[], Model]:
+    """What loads pocketsphinx, which hears English only."""
+    from gm.hearing import sphinx
+
+    if lang != SPHINX_LANG or not sphinx.available():
+        raise NoModel(f"pocketsphinx hears English only{'' if sphinx.available() else ' and is not installed'}",
+                      "no_model", env=MODEL_ENV, how=_get_command(lang), lang=lang, get=_get_command(lang))
+    return sphinx.load
+
+
+def _vosk(option: str | None, lang: str | None, asked: bool) -> Callable[[], Model]:
+    """What loads the vosk model `option` names (else the language's); without one, English
+    falls back to pocketsphinx where it is installed, unless vosk was `asked` for by name."""
     try:
         path = model_dir(option, lang).resolve()
     except NoModel:
         from gm.hearing import sphinx
 
-        if name == "vosk" or lang != SPHINX_LANG or not sphinx.available():
+        if asked or lang != SPHINX_LANG or not sphinx.available():
             raise
         return sphinx.load
     return functools.partial(_loaded, path)

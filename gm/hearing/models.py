@@ -72,6 +72,14 @@ def _file_name(url: str) -> str:
     return urlsplit(url).path.rsplit("/", 1)[-1]
 
 
+def _check_address(url: str) -> None:
+    """DownloadFailed unless `url` is an http:// or https:// address."""
+    from urllib.parse import urlsplit
+
+    if urlsplit(url).scheme not in ("http", "https") or not urlsplit(url).netloc:
+        raise DownloadFailed(f"a model address must be an http:// or https:// address, not {url[:200]!r}")
+
+
 def model_file(lang: str, url: str | None = None, table: Mapping[str, ModelFile] | None = None) -> ModelFile:
     """What to download for `lang`: the official file, or from `url` (else $GM_MODEL_URL): a folder
     (ending in "/") holding the official file, or a zip's own address. The official checksum
@@ -83,10 +91,7 @@ def model_file(lang: str, url: str | None = None, table: Mapping[str, ModelFile]
     url = url or os.environ.get(URL_ENV) or None
     if url is None:
         return official
-    from urllib.parse import urlsplit
-
-    if urlsplit(url).scheme not in ("http", "https") or not urlsplit(url).netloc:
-        raise DownloadFailed(f"a model address must be an http:// or https:// address, not {url[:200]!r}")
+    _check_address(url)
     if url.endswith("/"):
         url += _file_name(official.url)
     same = _file_name(url) == _file_name(official.url)
@@ -283,24 +288,31 @@ def clear_stale(root: Path | None = None) -> list[Cleared]:
     now = time.time()
     for work in found:
         try:
-            if work.is_symlink() or not work.is_dir():
-                size = work.lstat().st_size
-                work.unlink(missing_ok=True)
-                cleared.append(Cleared(work, size))
-                continue
-            if not _left_over(work, now):
-                continue
-            restored = None
-            target = root / work.name[1:].split(WORK, 1)[0]
-            if (work / "replaced").is_dir() and not (target.exists() or target.is_symlink()):
-                (work / "replaced").rename(target)
-                restored = target
-            size = sum(f.lstat().st_size for f in work.rglob("*") if f.is_file() and not f.is_symlink())
-            shutil.rmtree(work)
+            gone = _clear(root, work, now)
         except OSError:  # one that cannot be cleared stays for the next time; the others go
             continue
-        cleared.append(Cleared(work, size, restored))
+        if gone is not None:
+            cleared.append(gone)
     return cleared
+
+
+def _clear(root: Path, work: Path, now: float) -> Cleared | None:
+    """Remove one work folder (or a file in its place) that no gm works in, putting back the
+    model it set aside; None when a gm still works in it."""
+    if work.is_symlink() or not work.is_dir():
+        size = work.lstat().st_size
+        work.unlink(missing_ok=True)
+        return Cleared(work, size)
+    if not _left_over(work, now):
+        return None
+    restored = None
+    target = root / work.name[1:].split(WORK, 1)[0]
+    if (work / "replaced").is_dir() and not (target.exists() or target.is_symlink()):
+        (work / "replaced").rename(target)
+        restored = target
+    size = sum(f.lstat().st_size for f in work.rglob("*") if f.is_file() and not f.is_symlink())
+    shutil.rmtree(work)
+    return Cleared(work, size, restored)
 
 
 class _Fetched:
