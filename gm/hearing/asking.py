@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from gm.files import printable
 from gm.hearing.keyboard import AnswersExhausted
@@ -178,6 +178,7 @@ class Asking(Generic[T]):
         self.yes = yes  # what typed says yes
         self.channels = session.channels
         self.policy = question.policy
+        self.slots = {slot.token: slot for slot in question.slots}  # what each token of the grammar answers
         self.tries = policies.tries_for(self.policy)
         self.only = len(question.answers) == 1  # "done": nothing to mix it up with
         self.misses = 0
@@ -298,7 +299,7 @@ class Asking(Generic[T]):
     def value(self, heard: Heard) -> Answer[T] | Refused | None:
         """What `heard` answers (`said_value`), and whether every word was sure. A reply the
         question refuses aloud (a total the vote cannot have) is that refusal."""
-        value, sure = said_value(self.question, self.book, heard)
+        value, sure = said_value(self.question, self.book, heard, self.slots)
         if value is None:
             return None
         if isinstance(value, Refused):
@@ -313,7 +314,7 @@ class Asking(Generic[T]):
         count would be refused with the whole round."""
         if heard is None:
             return None
-        value, _ = said_value(self.question, self.book, _as_sure(heard))
+        value, _ = said_value(self.question, self.book, _as_sure(heard), self.slots)
         if value is None or isinstance(value, Refused):
             return None
         if self.policy.count is not None:
@@ -418,20 +419,21 @@ class Said(Generic[T]):
     slots: tuple[Slot[T], ...]
 
 
-def said_value(question: Question[T], book: Phrasebook, heard: Heard) -> tuple[Said[T] | Refused | None, bool]:
+def said_value(question: Question[T], book: Phrasebook, heard: Heard,
+               slots: Mapping[str, Slot[T]] | None = None) -> tuple[Said[T] | Refused | None, bool]:
     """What `heard` answers at `question`, and whether it was heard surely: the value of the one
     slot it names in `book`, or of counts said one after another ("aki three ken one") read
     together by the question (or why they answer nothing); at a count, only what answers the
-    count asked (`answers_count`). None: no answer."""
-    said, sure = _said(question, book, heard)
+    count asked (`answers_count`). None: no answer. `slots`: the question's by token."""
+    said, sure = _said(question, book, heard, slots or {slot.token: slot for slot in question.slots})
     if said is None:
         return None, False
     value = said[0].value if len(said) == 1 else question.together(said)
     return (value if isinstance(value, Refused) else Said(value, said)), sure
 
 
-def _said(question: Question[T], book: Phrasebook, heard: Heard) -> tuple[tuple[Slot[T], ...] | None, bool]:
-    slots = {slot.token: slot for slot in question.slots}
+def _said(question: Question[T], book: Phrasebook, heard: Heard,
+          slots: Mapping[str, Slot[T]]) -> tuple[tuple[Slot[T], ...] | None, bool]:
     said: tuple[Slot[T], ...] | None = None
     sure = False
     token = book.match(heard)

@@ -135,15 +135,16 @@ class Phrasebook:
         and nothing else as near)."""
         said = heard.text
         words = said.split()
-        if not words or self._unclear(heard, words) or self._unsure_name(heard, words):
+        if not words or not heard.sure(self.min_confidence) or self._unsure_name(heard, words) \
+                or self._noise(words):
             return None
         if said in self.phrases:
             return self.phrases[said]
         return None if said in self.others else self._near(said, words)
 
-    def _unclear(self, heard: Heard, words: Sequence[str]) -> bool:
-        """Whether a word of `heard` was unsure, "[unk]" or a decoy."""
-        return not heard.sure(self.min_confidence) or UNK in words or bool(set(words) & set(self.decoy_words()))
+    def _noise(self, words: Sequence[str]) -> bool:
+        """Whether a word heard is "[unk]" or a decoy."""
+        return UNK in words or bool(set(words) & set(self.decoy_words()))
 
     def _unsure_name(self, heard: Heard, words: Sequence[str]) -> bool:
         """Whether `heard` names a player by name less than `name_confidence` sure."""
@@ -170,7 +171,7 @@ class Phrasebook:
         that each set one count (`correction`), in exactly one way, every word heard with the
         confidence asked for, nothing else in it ("[unk]", a decoy, another phrase); else None."""
         words = heard.text.split()
-        if len(words) < 2 or self._unclear(heard, words):
+        if len(words) < 2 or not heard.sure(self.min_confidence) or self._noise(words):
             return None
         pairs = {tuple(p.split()): self.phrases[p] for p in self.run_phrases()}
         found = {run for run in _runs(words, pairs) if len(run) >= 2}

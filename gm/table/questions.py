@@ -112,20 +112,25 @@ class Asked(ABC, Generic[T]):
     def label(self, answer: str) -> str:
         return self.labels.get(answer, answer)
 
-    @property
+    @functools.cached_property
     def slots(self) -> tuple[Slot[T], ...]:
         return tuple(self.slot(answer) for answer in self.answers)
 
     def slot(self, token: str) -> Slot[T]:
         """One token typed: its kind by how the table spells it (`fix_token`, digits, yes and
-        no; any other token names its answer) and the value this question reads it as."""
-        value = self.parse(token)
+        no; any other token names its answer) and the value it answers (`value_of`)."""
         fix = fix_of(token)
         if fix is not None:
-            return Slot(token, Kind.FIX, value, *fix)
+            return Slot(token, Kind.FIX, self.value_of(token, Kind.FIX, *fix), *fix)
         if token.isdigit():
-            return Slot(token, Kind.NUMBER, value, n=int(token))
-        return Slot(token, Kind.YES_NO if token in ("yes", "no") else Kind.NAME, value)
+            return Slot(token, Kind.NUMBER, self.value_of(token, Kind.NUMBER, "", int(token)), n=int(token))
+        kind = Kind.YES_NO if token in ("yes", "no") else Kind.NAME
+        return Slot(token, kind, self.value_of(token, kind, "", 0))
+
+    def value_of(self, token: str, kind: Kind, who: str, n: int) -> T | Refused:
+        """The value one of this question's tokens answers: as it reads the token typed (a
+        question of many answers makes each one's value directly)."""
+        return self.parse(token)
 
     @property
     def policy(self) -> Policy:
@@ -332,6 +337,13 @@ class Count(Asked[Counts]):
     def readback(self, value: Counts, sure: bool = True) -> Line | None:
         return None  # heard surely, taken (the whole tally is confirmed once); unsure, asked again
 
+    def value_of(self, token: str, kind: Kind, who: str, n: int) -> Counts | Refused:
+        if kind == Kind.NUMBER and n <= self.high:
+            return counts({self.candidate: n})
+        if kind == Kind.FIX and n <= self.total and self.names.exact([fold(who)]) == who:
+            return ByName({who: n})
+        return super().value_of(token, kind, who, n)
+
     @property
     def policy(self) -> Policy:
         return Policy(self.tries, count=self.candidate, implied=self.implied)
@@ -480,6 +492,12 @@ class Hand(Asked["tuple[str, ...]"]):
     def near(self, said: str) -> str | None:
         return None
 
+    def value_of(self, token: str, kind: Kind, who: str, n: int) -> tuple[str, ...] | Refused:
+        cards = tuple(token.split())  # the table's token of a hand: its cards' ids
+        if len(cards) == self.size and set(cards) <= set(self.cards):
+            return cards
+        return super().value_of(token, kind, who, n)
+
     def parts(self) -> Mapping[str, str]:
         return {name: card for name, card in self.words.cards.items() if card in self.cards}
 
@@ -527,6 +545,13 @@ class Tally(Asked["bool | Counts"]):
 
     def near(self, said: str) -> str | None:
         return None
+
+    def value_of(self, token: str, kind: Kind, who: str, n: int) -> bool | Counts | Refused:
+        if kind == Kind.YES_NO:
+            return token == "yes"
+        if kind == Kind.FIX and n <= self.most and self.names.exact([fold(who)]) == who:
+            return ByName({who: n})
+        return super().value_of(token, kind, who, n)
 
     def refusal(self, text: str, words: list[str]) -> Refused:
         return self.offer(text, words) or self.refused("table.not_fix", text=text, example=self.example())

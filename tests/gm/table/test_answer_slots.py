@@ -7,10 +7,11 @@ import pytest
 from gm.ports import Kind, Refused, fix_of, fix_token
 from gm.table.questions import ByName, Done, Table
 from gm.text.lines import Voice
+from scorer.werewolf.cards import CARD_IDS
 
 PLAYERS = {"en": ("Aki", "Ken", "Mio"), "ja": ("健", "美緒", "空"), "ko": ("민수", "지훈", "서연")}
 READINGS = {"健": "けん", "美緒": "みお", "空": "そら"}
-CARDS = ("villager", "werewolf", "seer")
+CARDS = CARD_IDS
 
 
 def questions(lang):
@@ -26,6 +27,7 @@ def questions(lang):
         "pick": table.pick(key, every, nobody="werewolf.vote.abstain"),
         "card": table.card(key, CARDS),
         "hand": table.hand(key, CARDS, owner=players[0]),
+        "graveyard": table.hand(key, CARDS, size=1),
         "tally": table.tally({players[0]: 2, players[1]: 1}, every, 3),
         "roster": table.roster(key, players),
         "choice": table.choice(key, ("resume", "quit"), {"resume": "Resume", "quit": "Quit"}),
@@ -39,7 +41,8 @@ def test_every_slot_holds_the_value_its_token_is_read_as(lang):
         assert tuple(slot.token for slot in slots) == question.answers, kind
         for slot in slots:
             assert not isinstance(slot.value, Refused), (kind, slot.token)
-            assert slot.value == question.parse(slot.token), (kind, slot.token)
+            read = question.parse(slot.token)
+            assert slot.value == read and type(slot.value) is type(read), (kind, slot.token)  # ByName stays ByName
 
 
 def test_a_slot_says_what_kind_of_answer_it_is():
