@@ -222,6 +222,8 @@ class VoiceAsker:
             if guess is not None and len(guesses) >= 2 and all(g == guess for g in guesses):
                 return Answer(guess, How.VOICE, False)  # heard alike twice, each time unsure, and no other value
             if misses >= tries:
+                if guess is not None and isinstance(question, Count) and all(g == guess for g in guesses):
+                    return Answer(guess, How.VOICE, False)  # the last try's count: the tally confirms it (HW-R4)
                 return self._to_keyboard(question)
             self._reask(question, misses, tries, "listen.not_understood" if reply is not None else "listen.again")
 
@@ -242,7 +244,9 @@ class VoiceAsker:
         (asked again when unsure, never read back); None for other questions or answers (a fix
         of the tally), a decoy or no answer. The same value heard unsure at two of the question's
         tries, and no other value at any, is taken: a second hearing of other audio agrees, and
-        the whole tally is still confirmed (HW-R4); a "no" heard once breaks a pair of "yes". At
+        the whole tally is still confirmed (HW-R4); a "no" heard once breaks a pair of "yes". A count
+        heard unsure at its last try, and no other count at the tries before, is taken too: the
+        keyboard is what else there is, and the table still says yes to the whole tally. At
         the last count of an exact total (`Count.implied`) only what the total leaves is: any
         other count would be refused with the whole round."""
         if heard is None:
