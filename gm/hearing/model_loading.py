@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from collections.abc import Callable
 
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.hearing.cannot_listen import NoModel
 from gm.hearing.model_check import check_model
 from gm.hearing.vosk_model import SpeechModel
@@ -62,7 +62,7 @@ def load_model(option: str | None, lang: str | None = None, listener: str | None
     return model_loader(option, lang, listener)()
 
 
-class NoListener(GmError):
+class NoListener(Refusal):
     """A --listener (or $GM_LISTENER) that names no listener."""
 
 

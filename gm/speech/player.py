@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from gm.speech.audio import Audio, write_wav
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.speech.unavailable import SpeechUnavailable
 
 _POLL = 0.02  # seconds between checks for a cut
 
 
-class BadWavDir(GmError):
+class BadWavDir(Refusal):
     """A wav:DIR folder that cannot be created or written."""
 
 

@@ -39,7 +39,7 @@ from scorer.solitaire.engine import GameState, start
 from scorer.solitaire.engine import apply as apply_move
 from scorer.solitaire.layout import pyramid
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
-from scorer.errors import ScorerError
+from scorer.values import Refusal
 
 if TYPE_CHECKING:
     from scorer.solitaire.search_memory import Memory
@@ -152,7 +152,7 @@ def least_left(deal: Deal, max_states: int | None = None, memory: Memory | None 
     return _search(search, deal, max_states, memory)[0]
 
 
-class SearchLimit(ScorerError):
+class SearchLimit(Refusal):
     """The search reached its state budget before proving the best result."""
 
     def __init__(self, at_least: int, states: int) -> None:
