@@ -166,6 +166,13 @@ def test_one_refusal_root():
     assert roots == ["gm.text.korean.UnknownCounter", f"{NEUTRAL}.Refusal"]
 
 
+def test_the_line_renderer_knows_no_game():
+    """gm.text.lines renders any pack line; what a Half Werewolf field says (a card's name, the
+    graveyard's) is gm.text.werewolf_fields'."""
+    assert not {m for m in _imports("gm.text.lines", top_level_only=False) if _within(m, ("scorer",))}
+    assert "gm.text.werewolf_fields" in _imports("gm.text.lines", top_level_only=True)
+
+
 def test_no_import_circle_anywhere_even_inside_functions():
     cycle = _cycle(_graph(top_level_only=False))
     assert cycle is None, "import cycle: " + " → ".join(cycle or [])
