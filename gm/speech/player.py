@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gm.speech.audio import Audio, write_wav
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.speech.unavailable import SpeechUnavailable
 
 _POLL = 0.02  # seconds between checks for a cut
@@ -28,7 +28,7 @@ underruns) and 3.0 s at 0.2 s (none).
 Speech is not interactive audio: a line starting a little later costs nothing."""
 
 
-class BadWavDir(GmError):
+class BadWavDir(Refusal):
     """A wav:DIR folder that cannot be created or written."""
 
 

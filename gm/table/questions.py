@@ -34,7 +34,7 @@ from gm.table.words import LONGEST, Names, Words, fold, nearest, segment, words_
 from gm.text.numbers import COUNTERS
 from gm.text.lines import Voice
 from scorer.werewolf.tally import GRAVEYARD
-from scorer.named import Named
+from scorer.values import Named
 
 T = TypeVar("T")
 ONE_BREATH_AT_COUNT = frozenset({"en"})
