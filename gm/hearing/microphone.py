@@ -36,12 +36,6 @@ class EchoGate:
         return not self.speaker.speaking and self.now() >= self.speaker.last_spoken_end + self.grace
 
 
-LATENCY = "high"
-"""PortAudio's latency for the microphone: at its default ("low") a busy machine (Whisper decoding
-on every core) overflows the input and drops part of an answer; "high" holds more audio between
-callbacks (gm's speech holds 0.2 s: gm.speech.player.LATENCY)."""
-
-
 class MicSource:
     """The microphone: a sounddevice RawInputStream (int16, mono, the device's rate) whose
     blocks pass the echo gate into a short buffer (older audio is dropped)."""
@@ -67,7 +61,7 @@ class MicSource:
                               f"({MIN_RATE}–{MAX_RATE} Hz)", "mic_rate", n=f"{self.rate:g}")
             self._stream = sd.RawInputStream(
                 samplerate=self.rate, blocksize=int(self.rate * block), device=device,
-                channels=1, dtype="int16", latency=LATENCY, callback=self._on_audio)
+                channels=1, dtype="int16", callback=self._on_audio)
             self._stream.start()
         except (sd.PortAudioError, ValueError) as error:
             raise NoAudio(f"no microphone to listen with ({error})", detail=str(error)) from error

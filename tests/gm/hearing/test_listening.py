@@ -422,7 +422,7 @@ def test_microphone_audio_is_dropped_while_the_game_master_speaks(fake_sounddevi
     mic = MicSource(clock, EchoGate(speaker, grace=0.3))
     stream = fake_sounddevice.streams[0]
     assert stream.kw["samplerate"] == 48000 and stream.kw["dtype"] == "int16" and stream.kw["channels"] == 1
-    assert stream.kw["blocksize"] == 4800 and stream.kw["latency"] == "high"  # "low" overflows when busy
+    assert stream.kw["blocksize"] == 4800
     callback = stream.kw["callback"]
     speaker.speaking = True
     callback(b"\x01\x00" * 4, 4, None, None)
