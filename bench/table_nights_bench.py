@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from virtual_table import (  # noqa: E402
     QUIET_SECONDS, Microphone, PulseRoom, Script, SpeakerWatch, Table, Voice, babble, pulseaudio_missing,
 )
+from spoken_length_bench import rendered_seconds  # noqa: E402
 from voice_nights_bench import vote  # noqa: E402
 
 RECIPE_SEED = 1203  # fixed before the first run
@@ -151,7 +152,7 @@ def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: 
                        reverb_seconds=room.reverb_seconds) as microphone, SpeakerWatch(pulse.env) as watch:
         played = Table(pulse, microphone, watch, night_script, folder)
         night = played.play()
-        speech = _speech_seconds(watch.events, played.times)
+    speech = _speech_seconds(night, folder)
     answers = night.answers
     by_voice = bool(answers) and night.exit_code == 0 and {a["by"] for a in answers} == {"voice"}
     fell = next((a["key"] for a in answers if a["by"] != "voice"), None)
@@ -173,26 +174,23 @@ def _vote_cues(keys: list[str]) -> list[str]:
     return keys[first:after]
 
 
-def _speech_seconds(events: list[tuple[float, str, str]], times: list[tuple[str, float, float]]) -> float | None:
-    """Seconds gm's loudspeaker played from the vote's first question to its last answer."""
-    vote_times: list[tuple[float, float]] = []  # the first vote's answers (a night may begin again after)
-    for key, seen, said in times:
-        if key.startswith("werewolf.vote.") or key == "readback" and vote_times:
-            vote_times.append((seen, said))
-        elif vote_times:
-            break
-    if not vote_times:
+def _speech_seconds(night: Any, folder: Path) -> float | None:
+    """Seconds of speech in what gm said from the vote's first question to its last answer, every
+    line as gm prints it (re-asks, "Sorry, I did not catch that." and read-backs too) rendered by
+    espeak-ng at gm's rate (bench/spoken_length_bench.py): what gm says, not how long a loaded
+    machine's audio path took to play it."""
+    events = night.events
+    first = next((e for e in events if e["type"] == "say" and e.get("key") == "werewolf.vote.ask_count"), None)
+    answers = [e for e in events if e["type"] == "answer" and str(e.get("key", "")).startswith("werewolf.vote.")]
+    if first is None or not answers:
         return None
-    start, end = vote_times[0][0] - 0.5, vote_times[-1][1]
-    opened: dict[str, float] = {}
-    total = 0.0
-    for moment, kind, stream in events:
-        if kind == "'new'":
-            opened[stream] = moment
-        elif kind == "'remove'" and stream in opened:
-            began = opened.pop(stream)
-            total += max(0.0, min(moment, end) - max(began, start))
-    return round(total, 1)
+    after = next((e for e in events if e["type"] == "say" and e["t"] > answers[-1]["t"]), None)
+    lines = [line for line in night.stdout.splitlines() if line and not line.startswith(" ")]
+    begin = next((i for i, line in enumerate(lines) if line == first["text"]), None)
+    if begin is None:
+        return None
+    stop = next((i for i in range(begin, len(lines)) if after is not None and lines[i] == after["text"]), len(lines))
+    return round(sum(rendered_seconds(line, "en", folder) for line in lines[begin:stop]), 1)
 
 
 def report(results: list[dict[str, Any]]) -> None:

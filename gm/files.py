@@ -15,8 +15,7 @@ from typing import IO, TYPE_CHECKING, Any, TextIO
 from collections.abc import Callable
 
 from gm.durable import read_at
-from gm.errors import GmError
-from scorer.refusal import Refusal
+from scorer.values import Refusal
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -28,7 +27,7 @@ MAX_LINE = 4096  # characters of one typed line or answer
 MAX_SKIP = 1024 * 1024  # characters skipped in search of a line's end before input counts as ended
 
 
-class BadFile(GmError, Refusal):
+class BadFile(Refusal):
     """A path that is not a regular file of a sensible size, or text that is not UTF-8; `key`
     (under the voice packs' `errors.file`) and `fields` word it in every language."""
 

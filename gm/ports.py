@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 from collections.abc import Mapping
 
-from scorer.named import Named
+from scorer.values import Named
 
 
 @dataclass(frozen=True)

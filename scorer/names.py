@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from scorer.errors import ScorerError
+from scorer.values import Refusal
 
 MAX_NAME = 40
 
 
-class BadName(ScorerError):
+class BadName(Refusal):
     """A name or reading with control characters, too long, or empty."""
 
 

@@ -45,10 +45,12 @@ def fake_sounddevice(pace: float = 1.0, devices: bool = True) -> types.ModuleTyp
 
     class OutputStream:
         played: list = []
+        latencies: list = []
 
-        def __init__(self, samplerate, channels, dtype, callback, finished_callback):
+        def __init__(self, samplerate, channels, dtype, callback, finished_callback, latency):
             import numpy
 
+            OutputStream.latencies.append(latency)
             self.rate, self.callback, self.finished = samplerate, callback, finished_callback
             self.buffer = numpy.zeros((256, channels), dtype=dtype)
             self.aborted = threading.Event()

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, overload
 
-from scorer.errors import ScorerError
+from scorer.values import Refusal
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -45,11 +45,11 @@ MAX_COUNTER = 40  # characters of a counter ({n:vote|votes}); the longest in gm'
 _TEMPLATES = ("language.minutes", "language.seconds")  # the `[language]` entries that are lines
 
 
-class UnknownLanguage(ScorerError):
+class UnknownLanguage(Refusal):
     """A language with no voice pack."""
 
 
-class BadPack(ScorerError):
+class BadPack(Refusal):
     """A voice pack that cannot be read (not TOML, or unreadable); the message names its file."""
 
 

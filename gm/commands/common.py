@@ -1,8 +1,9 @@
 """Shared CLI plumbing: the app and command classes, one-line errors, crash files, JSON.
 
-Bad input (a narrow `GmError`/`ScorerError`, an OS error about a path the user gave, a usage
-mistake) is one stderr line and exit code 2. Anything else is a bug: exit code 1, one line
-saying so and where the traceback was written. No traceback reaches the terminal.
+Bad input (a `Refusal`, scorer.values' one base of every narrow error of gm, the rules and the
+packs; an OS error about a path the user gave; a usage mistake) is one stderr line and exit code 2.
+Anything else is a bug: exit code 1, one line saying so and where the traceback was written. No
+traceback reaches the terminal.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from typer.core import TyperCommand, TyperGroup
 
 from gm.commands.plain_params import make_plain
 
-from gm.errors import BAD_INPUT
 from gm.files import (EXIT_BROKEN_PIPE, json_text, os_error_key, printable, rich_ends_quietly, stdout_gone,
                       to_stderr)
+from scorer.values import Refusal
 
 if TYPE_CHECKING:
     from gm.ports import Line
@@ -37,7 +38,7 @@ EXIT_BAD_INPUT = 2
 EXIT_BUG = 1
 EXIT_INTERRUPTED = 130  # as a shell reports a program ended by Ctrl-C (SIGINT)
 
-BAD_INPUT_OR_PATH: tuple[type[Exception], ...] = (*BAD_INPUT, OSError)
+BAD_INPUT_OR_PATH: tuple[type[Exception], ...] = (Refusal, OSError)
 
 
 def fail(message: str) -> NoReturn:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import typer
 
 from gm.commands import values
-from gm.errors import GmError
+from scorer.values import Refusal
 from voices import LANGUAGES, default_language
 
 T = TypeVar("T")
@@ -94,7 +94,7 @@ VoskModel = Annotated[str | None, typer.Option(
     help="Vosk model folder (default: $GM_VOSK_MODEL; see `gm voice model`).")]
 
 
-class BadListen(GmError):
+class BadListen(Refusal):
     """A --listen value that is not on or off."""
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.text.numbers import signed_number, whole_number
 
 
-class BadValue(GmError):
+class BadValue(Refusal):
     """A command-line value outside what the option takes."""
 
 

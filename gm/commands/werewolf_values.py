@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.text.names import BadInput, graveyard_names, parse_card_list, resolve_name
 from gm.text.numbers import whole_number
 from gm.text.parse import fold, split_list
-from scorer.refusal import Refusal
 from scorer.werewolf.tally import GRAVEYARD
 
 if TYPE_CHECKING:
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
     from scorer.werewolf.decks import Deck
 
 
-class BadPlayers(GmError, Refusal):
+class BadPlayers(Refusal):
     """A player list that cannot be used (empty names, duplicates, bad readings); `key` (under the
     voice packs' `errors.players`) and `fields` word it in every language."""
 

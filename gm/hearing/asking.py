@@ -237,7 +237,8 @@ class Asking(Generic[T]):
         twice = self.twice(guess)
         if twice is not None:
             return twice
-        return self.miss(lambda: self.reask("listen.not_understood" if reply is not None else "listen.again"))
+        return self.miss(lambda: self.reask("listen.not_understood" if reply is not None else "listen.again"),
+                         self.last_try(guess))
 
     def timed(self, reply: Heard | None, guess: T | None) -> Answer[T] | None:
         """A step that goes on by itself: its default at its deadline (a replay's window is its
@@ -262,11 +263,12 @@ class Asking(Generic[T]):
         return self.channels.keyboard.ask(self.question)
 
     # -- the rules between them ---------------------------------------------------------------
-    def miss(self, again: Callable[[], None]) -> Answer[T] | None:
-        """A try spent: the keyboard once they all are, else `again` (the question asked again)."""
+    def miss(self, again: Callable[[], None], last: Answer[T] | None = None) -> Answer[T] | None:
+        """A try spent: once they all are, `last` (what the last try takes) or the keyboard; else
+        `again` (the question asked again)."""
         self.misses += 1
         if self.misses >= self.tries:
-            return self.keyboard()
+            return last or self.keyboard()
         again()
         return None
 
@@ -294,6 +296,14 @@ class Asking(Generic[T]):
         self.guesses.append(guess)
         if len(self.guesses) >= 2 and all(g == guess for g in self.guesses):
             return Answer(guess, How.VOICE, False)
+        return None
+
+    def last_try(self, guess: T | None) -> Answer[T] | None:
+        """A count heard unsure at its last try, and no other count at the tries before, is taken
+        too: the keyboard is what else there is, and the table still says yes to the whole tally
+        (HW-R4)."""
+        if guess is not None and self.policy.count is not None and all(g == guess for g in self.guesses):
+            return Answer(guess, How.VOICE, False)  # the last try's count: the tally confirms it
         return None
 
     def value(self, heard: Heard) -> Answer[T] | Refused | None:

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gm.errors import GmError
+from scorer.values import Refusal
 
 if TYPE_CHECKING:
     from gm.text.lines import Voice
 
 
-class NoModel(GmError):
+class NoModel(Refusal):
     """No speech model was given, or the one given is missing or broken; `key` (under the voice
     packs' `listen.reason`) and `fields` say why in the night's language."""
 

@@ -1,26 +1,29 @@
 """Which listener hears a language, loaded once per process: the registry of recognisers.
 
-`LISTENERS` names them: whisper (closed-set scoring, `gm-card-nights[whisper]`, any language Whisper knows),
-pocketsphinx (English, inside its wheel) and vosk (a model folder: `--vosk-model`,
-$GM_VOSK_MODEL, or the language's downloaded or pip-installed model). `--listener NAME` (or
-$GM_LISTENER) chooses one; without it a given vosk model is used, else the voice pack's
-`[language] listener`, else the others in `LISTENERS` order. A default that is not installed is
-said once, with how to install it, and the next listener goes on."""
+`LISTENER_KINDS` is the registry, one `ListenerKind` per name: whisper (closed-set scoring,
+`gm-card-nights[whisper]`, any language Whisper knows), pocketsphinx (English, inside its wheel) and
+vosk (a model folder: `--vosk-model`, $GM_VOSK_MODEL, or the language's downloaded or pip-installed
+model). Each says whether it can hear a language here and finds what loads its model (a `Model`,
+gm.hearing.recognition) at once, or says why not (NoModel). `--listener NAME` (or $GM_LISTENER)
+chooses one; without it a given vosk model is used, else the voice pack's `[language] listener`,
+else the others in `LISTENERS` order. A default that is not installed is said once, with how to
+install it, and the next listener goes on."""
 
 from __future__ import annotations
 
 import atexit
 import functools
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.hearing.cannot_listen import NoModel
 from gm.hearing.model_check import check_model
 from gm.hearing.vosk_model import SpeechModel
-from gm.text.language import LISTENERS
 
 if TYPE_CHECKING:
     from gm.hearing.recognition import Model
@@ -62,15 +65,17 @@ def load_model(option: str | None, lang: str | None = None, listener: str | None
     return model_loader(option, lang, listener)()
 
 
-class NoListener(GmError):
+class NoListener(Refusal):
     """A --listener (or $GM_LISTENER) that names no listener."""
 
 
-def listener_name(listener: str | None) -> str | None:
-    """The listener `--listener` or $GM_LISTENER names (None: the language's default)."""
+def listener_name(listener: str | None, kinds: Mapping[str, ListenerKind] | None = None) -> str | None:
+    """The listener `--listener` or $GM_LISTENER names (None: the language's default), one of
+    `kinds` (the registry, `LISTENER_KINDS`)."""
+    names = LISTENER_KINDS if kinds is None else kinds
     name = listener or os.environ.get(LISTENER_ENV) or None
-    if name is not None and name not in LISTENERS:
-        raise NoListener(f"--listener must be one of {', '.join(LISTENERS)}, not {name[:100]!r}")
+    if name is not None and name not in names:
+        raise NoListener(f"--listener must be one of {', '.join(names)}, not {name[:100]!r}")
     return name
 
 
@@ -81,52 +86,32 @@ def default_listener(lang: str | None) -> str:
     return language(lang).listener if lang else "vosk"
 
 
-def listeners_here(lang: str) -> list[tuple[str, bool]]:
-    """Each listener, and whether it can hear `lang` on this machine (vosk: a model is found)."""
-    from gm.hearing import sphinx, whisper
-    from gm.hearing.models import default_model
-
-    vosk = bool(os.environ.get(MODEL_ENV)) or default_model(lang) is not None
-    return [("whisper", whisper.available()), ("pocketsphinx", lang == SPHINX_LANG and sphinx.available()),
-            ("vosk", vosk)]
+Loader = Callable[[], "Model"]
+"""What loads a listener's model (slowly), found at once."""
 
 
-def model_loader(option: str | None, lang: str | None = None, listener: str | None = None,
-                 fallback: Callable[[NoModel], None] | None = None) -> Callable[[], Model]:
-    """What loads the listener's model for `lang`, found at once: NoModel when there is none,
-    before anything slow is loaded. Without a `listener`, a vosk model given by `option` or
-    $GM_VOSK_MODEL is used; else the pack's default, where it is installed (else `fallback` is
-    told why, once, and the next listener goes on)."""
-    name = listener_name(listener)
-    if name is None and (option or os.environ.get(MODEL_ENV)):
-        name = "vosk"
-    if name == "whisper" or name is None and default_listener(lang) == "whisper":
-        load = _whisper(lang, name == "whisper", fallback)
-        if load is not None:
-            return load
-    if name == "pocketsphinx":
-        return _sphinx(lang)
-    return _vosk(option, lang, name == "vosk")
+@dataclass(frozen=True)
+class ListenerKind:
+    """A recogniser gm can listen with, chosen by `name` (--listener): `find(option, lang)` is what
+    loads its model for `lang` (`option`: --vosk-model), or NoModel saying why it cannot hear `lang`
+    here, found before anything slow is loaded; `here(lang)`: whether it can hear `lang` on this
+    machine (`gm voice check`)."""
+
+    name: str
+    find: Callable[[str | None, str | None], Loader]
+    here: Callable[[str], bool]
 
 
-def _whisper(lang: str | None, asked: bool, fallback: Callable[[NoModel], None] | None) -> Callable[[], Model] | None:
-    """What loads Whisper for `lang`, where it is installed; else NoModel when it was `asked`
-    for by name, or None (the next listener goes on) once `fallback` was told why."""
+def _find_whisper(option: str | None, lang: str | None) -> Loader:
     from gm.hearing import whisper
 
     if whisper.available() and lang:
         return functools.partial(whisper.load, lang)
-    missing = NoModel(f"Whisper is not installed ({whisper.INSTALL})", "whisper_missing",
-                      package=whisper.PARTS[0], how=whisper.INSTALL)
-    if asked:
-        raise missing
-    if fallback is not None:
-        fallback(missing)
-    return None
+    raise NoModel(f"Whisper is not installed ({whisper.INSTALL})", "whisper_missing",
+                  package=whisper.PARTS[0], how=whisper.INSTALL)
 
 
-def _sphinx(lang: str | None) -> Callable[[], Model]:
-    """What loads pocketsphinx, which hears English only."""
+def _find_sphinx(option: str | None, lang: str | None) -> Loader:
     from gm.hearing import sphinx
 
     if lang != SPHINX_LANG or not sphinx.available():
@@ -135,19 +120,67 @@ def _sphinx(lang: str | None) -> Callable[[], Model]:
     return sphinx.load
 
 
-def _vosk(option: str | None, lang: str | None, asked: bool) -> Callable[[], Model]:
-    """What loads the vosk model `option` names (else the language's); without one, English
-    falls back to pocketsphinx where it is installed, unless vosk was `asked` for by name."""
+def _find_vosk(option: str | None, lang: str | None) -> Loader:
+    return functools.partial(_loaded, model_dir(option, lang).resolve())
+
+
+def _whisper_here(lang: str) -> bool:
+    from gm.hearing import whisper
+
+    return whisper.available()
+
+
+def _sphinx_here(lang: str) -> bool:
+    from gm.hearing import sphinx
+
+    return lang == SPHINX_LANG and sphinx.available()
+
+
+def _vosk_here(lang: str) -> bool:
+    from gm.hearing.models import default_model
+
+    return bool(os.environ.get(MODEL_ENV)) or default_model(lang) is not None
+
+
+LISTENER_KINDS: Mapping[str, ListenerKind] = MappingProxyType({kind.name: kind for kind in (
+    ListenerKind("whisper", _find_whisper, _whisper_here),
+    ListenerKind("pocketsphinx", _find_sphinx, _sphinx_here),
+    ListenerKind("vosk", _find_vosk, _vosk_here),
+)})
+"""Every listener by name, in `LISTENERS` order (a pack may name these as its default)."""
+
+
+def listeners_here(lang: str, kinds: Mapping[str, ListenerKind] | None = None) -> list[tuple[str, bool]]:
+    """Each listener, and whether it can hear `lang` on this machine (vosk: a model is found)."""
+    return [(name, kind.here(lang)) for name, kind in (LISTENER_KINDS if kinds is None else kinds).items()]
+
+
+def model_loader(option: str | None, lang: str | None = None, listener: str | None = None,
+                 fallback: Callable[[NoModel], None] | None = None,
+                 kinds: Mapping[str, ListenerKind] | None = None) -> Loader:
+    """What loads the listener's model for `lang`, found at once: NoModel when there is none,
+    before anything slow is loaded. `listener` names one of `kinds` (the registry,
+    `LISTENER_KINDS`). Without it, a vosk model given by `option` or $GM_VOSK_MODEL is used;
+    else the pack's default, where it is installed (else `fallback` is told why, once, and the
+    next listener goes on)."""
+    kinds = LISTENER_KINDS if kinds is None else kinds
+    name = listener_name(listener, kinds)
+    if name is None and (option or os.environ.get(MODEL_ENV)):
+        name = "vosk"
+    if name is not None:
+        return kinds[name].find(option, lang)
+    if default_listener(lang) == "whisper":
+        try:
+            return _find_whisper(option, lang)
+        except NoModel as missing:
+            if fallback is not None:
+                fallback(missing)
     try:
-        path = model_dir(option, lang).resolve()
+        return _find_vosk(option, lang)
     except NoModel:
-        from gm.hearing import sphinx
-
-        if asked or lang != SPHINX_LANG or not sphinx.available():
+        if not _sphinx_here(lang or ""):
             raise
-        return sphinx.load
-    return functools.partial(_loaded, path)
-
+        return _find_sphinx(option, lang)
 
 
 @functools.lru_cache(maxsize=2)

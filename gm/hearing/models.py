@@ -31,7 +31,7 @@ from pathlib import Path
 from collections.abc import Callable, Mapping
 from typing import Any, BinaryIO
 
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.text.language import ByLanguage, by_language
 
 CHUNK = 1 << 16
@@ -111,7 +111,7 @@ class Fetched:
     sha256: str
 
 
-class DownloadFailed(GmError):
+class DownloadFailed(Refusal):
     """A model download that failed, stopped early or does not check out; nothing was kept."""
 
 

@@ -10,16 +10,15 @@ import wave
 from pathlib import Path
 from collections.abc import Iterable, Iterator, Sequence
 
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.files import unusable
-from scorer.refusal import Refusal
 from gm.hearing.sources import BLOCK_SECONDS, MAX_RATE, MIN_RATE
 from gm.ports import Clock
 
 MAX_WAV_BYTES = 1 << 30
 
 
-class BadWav(GmError, Refusal):
+class BadWav(Refusal):
     """A WAV file that is not 16-bit PCM, mono or stereo, at 8–48 kHz (or not a WAV file); `key`
     (under the voice packs' `errors.wav`) and `fields` word it in every language. A file that
     cannot be opened at all is a BadFile (`errors.file`)."""

@@ -12,7 +12,7 @@ from typing import Protocol
 from collections.abc import Callable
 
 from gm.ports import Clock, Command, Controls, Line
-from scorer.named import Named
+from scorer.values import Named
 
 WARNINGS = (120, 60, 30)
 COUNTDOWN = 10

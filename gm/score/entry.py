@@ -11,7 +11,7 @@ from scorer.humalien.events import (
 )
 from scorer.humalien.fold import State
 from scorer.humalien.sheet import Match, resolve_player
-from scorer.named import Named
+from scorer.values import Named
 from scorer.names import plain_name
 from gm.text.numbers import signed_number, whole_number
 from gm.text.parse import fold

@@ -28,7 +28,7 @@ from gm.score.matches import Entry, Kept, Result
 from scorer.humalien import Change, Event, Match, ScoreError, State, apply, from_record, to_record
 from scorer.humalien.events import RECORD_VERSION, NewMatch, Redo, Undo
 from scorer.humalien.fold import advance
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.durable import CHUNK, NONBLOCK, lines, read_at, sync, sync_dir, write_all
 from gm.files import ANY_SIZE, BadFile, check_regular, could_begin, json_value, to_stderr
 
@@ -38,7 +38,7 @@ MAX_EVENT_BYTES = 1 << 16  # an event line is well under 1 KB (names are at most
 _TRIES = 1000  # opens of a journal that another gm is creating or giving up at the same moment
 
 
-class JournalError(GmError):
+class JournalError(Refusal):
     """A journal line that is not a valid event in its place; names the file and line number."""
 
 

@@ -23,7 +23,7 @@ from types import UnionType
 from typing import Any, NamedTuple, Union, get_args, get_origin, get_type_hints
 from collections.abc import Callable
 
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.files import MAX_FILE_BYTES
 from scorer.humalien import Match
 from scorer.humalien.sheet import GAMES
@@ -35,7 +35,7 @@ _TAIL = 1 << 16
 MAX_INDEX_BYTES = MAX_FILE_BYTES  # an index is far smaller than its journal
 
 
-class NoSuchMatch(GmError):
+class NoSuchMatch(Refusal):
     """A match number the journal does not hold, or a match that was taken back."""
 
 

@@ -15,7 +15,7 @@ from scorer.solitaire.deal import Deal
 from scorer.solitaire.engine import GameState, IllegalMove, apply, start
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
 from scorer.solitaire.policies import smart
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.files import read_line
 from gm.text.numbers import whole_number
 from gm.text.parse import fold
@@ -24,7 +24,7 @@ from gm.text.parse import fold
 EFFECT_HELP = {HUMALIEN: "humalien", EYE: "eye", OWL: "owl"}
 
 
-class BadCommand(GmError):
+class BadCommand(Refusal):
     """A typed command that cannot be read."""
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import scorer.solitaire
 from gm import DISTRIBUTION
-from gm.errors import GmError
+from scorer.values import Refusal
 
 HERE = Path(__file__).resolve().parent
 SEARCH = Path(scorer.solitaire.__file__).resolve().parent
@@ -25,7 +25,7 @@ SOURCES = (HERE / "compiled.py", *(SEARCH / name for name in ("kernel.py", "sear
 INSTALL_HINT = f"the pyramid solver needs numba: pip install '{DISTRIBUTION}[solver]' (./setup.sh installs it)"
 
 
-class SolverMissing(GmError):
+class SolverMissing(Refusal):
     """numba is not installed, so the solver cannot run."""
 
 

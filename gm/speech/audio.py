@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gm.errors import GmError
+from scorer.values import Refusal
 
 
-class BadAudio(GmError):
+class BadAudio(Refusal):
     """A file that is not 16-bit PCM WAV or AIFF."""
 
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 import math
 import re
 
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.speech.settings import DEFAULT_RATE
 from gm.text.spoken_length import SENTENCE_END, text_seconds
-from scorer.refusal import Refusal
 
 PIECE_CHARS = 300  # longest piece handed to an engine at once
 CLAUSE_CHARS = 80  # a later sentence longer than this is cut at its commas (the first one always is)
@@ -24,11 +23,11 @@ _CLAUSE_END = re.compile(r"(?<=[,;])\s+|(?<=[、，；])\s*")
 _SPEAKABLE = re.compile(r"\w")
 
 
-class NothingToSay(GmError):
+class NothingToSay(Refusal):
     """A text with no letter or digit in it: there is nothing for a voice to say."""
 
 
-class TooLongToSay(GmError, Refusal):
+class TooLongToSay(Refusal):
     """A text that would take longer than MAX_SECONDS to say (`errors.voice.too_long` words it)."""
 
     prefix = "voice"

@@ -15,13 +15,20 @@ from pathlib import Path
 from typing import Any
 
 from gm.speech.audio import Audio, write_wav
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.speech.unavailable import SpeechUnavailable
 
 _POLL = 0.02  # seconds between checks for a cut
+LATENCY = 0.2
+"""Seconds of audio PortAudio holds for gm's streams. At its default ("low", 9 ms here) a busy
+machine starves the callback and every underrun is a gap the table hears. bench/playback_bench.py
+(ALSA's pulse plugin, as on a Linux desktop; 2 cores at load ~14), median of 3 takes: a 1.5 s line
+took 44.9 s to play at "low" (155 underruns); in a second run 5.4 s at "high" (35 ms; 18
+underruns) and 3.0 s at 0.2 s (none).
+Speech is not interactive audio: a line starting a little later costs nothing."""
 
 
-class BadWavDir(GmError):
+class BadWavDir(Refusal):
     """A wav:DIR folder that cannot be created or written."""
 
 
@@ -65,7 +72,7 @@ class DevicePlayer:
             if position >= len(samples) or cut.is_set():
                 raise self._sd.CallbackStop
 
-        stream = self._sd.OutputStream(samplerate=audio.rate, channels=1, dtype="int16",
+        stream = self._sd.OutputStream(samplerate=audio.rate, channels=1, dtype="int16", latency=LATENCY,
                                        callback=fill, finished_callback=finished.set)
         with stream:
             while not finished.wait(_POLL):

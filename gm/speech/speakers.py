@@ -7,9 +7,8 @@ from collections.abc import Callable
 
 from gm.speech.settings import SpeechSettings
 from gm.ports import Line, Speaker
-from gm.errors import GmError
+from scorer.values import Refusal
 from gm.files import print_line
-from scorer.refusal import Refusal
 
 
 class PrintSpeaker:
@@ -39,7 +38,7 @@ def _stdout(text: str) -> None:
     print_line(text)
 
 
-class BadSpeech(GmError, Refusal):
+class BadSpeech(Refusal):
     """A --speech value that is not on, off or wav:DIR (`errors.voice.speech_mode` words it)."""
 
     prefix = "voice"

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Iterable, Sequence
 
-from gm.errors import GmError
+from scorer.values import Refusal
 
 
-class UnknownVoice(GmError):
+class UnknownVoice(Refusal):
     """A --voice id that the speech engine does not have."""
 
 

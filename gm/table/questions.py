@@ -34,7 +34,7 @@ from gm.text.words import LONGEST, Names, Words, fold, nearest, segment, words_o
 from gm.text.numbers import COUNTERS
 from gm.text.lines import Voice
 from scorer.werewolf.tally import GRAVEYARD
-from scorer.named import Named
+from scorer.values import Named
 
 T = TypeVar("T")
 ONE_BREATH_AT_COUNT = frozenset({"en"})

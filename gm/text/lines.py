@@ -13,8 +13,9 @@ spec after a colon:
 - `{name:honorific}` — a name with the pack's honorific (さん in Japanese, 님 in Korean), except
   the graveyard (墓地, 묘지);
 - `{names:items}` — a name or a sequence as given, joined plainly ("A, B" / "A、B"), as refusals
-  list the choices; `{cards:cards}` — card ids as this pack names the cards; `{owner:owner}` — a
-  player's name, or the graveyard's name for "graveyard".
+  list the choices; the Half Werewolf fields `{cards:cards}` and `{owner:owner}` join their items
+  the same way, each said by the line gm.text.werewolf_fields names for it (a card's name, the
+  graveyard's).
 
 How a language joins, counts and says its lines is its pack's `[language]` table
 (gm.text.language): in the spoken form, its reading module says numbers as words (Hangul for
@@ -33,11 +34,17 @@ from collections.abc import Callable, Mapping, Sequence
 from gm.text import kana
 from gm.text.language import language
 from gm.ports import Line
-from scorer.werewolf.tally import GRAVEYARD
+from gm.text.werewolf_fields import ITEM_LINES
 from voices import load_pack
 
 
-_ITEM_SPECS = ("items", "cards", "owner")
+def _as_given(item: object) -> str | None:
+    """An item of `{names:items}`: said as given, by no line of the pack."""
+    return None
+
+
+_ITEM_LINES: Mapping[str, Callable[[object], str | None]] = {"items": _as_given, **ITEM_LINES}
+_ITEM_SPECS = tuple(_ITEM_LINES)
 
 
 class UnknownLine(KeyError):
@@ -150,11 +157,8 @@ class Voice:
     def _items(self, value: Any, spec: str) -> list[Any]:
         """The items of an `items`, `cards` or `owner` field: strings, or lines to say in this language."""
         values = [value] if isinstance(value, str) else list(value)
-        if spec == "cards":
-            return [self.line(f"werewolf.cards.{card}") for card in values]
-        if spec == "owner":
-            return [self.line("common.graveyard") if v == GRAVEYARD else str(v) for v in values]
-        return [v if isinstance(v, Line) else str(v) for v in values]
+        line_of = _ITEM_LINES[spec]
+        return [v if isinstance(v, Line) else self.line(key) if (key := line_of(v)) else str(v) for v in values]
 
     def _text_field(self, value: Any, spec: str) -> str:
         if isinstance(value, Line):

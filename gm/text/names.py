@@ -12,11 +12,10 @@ from gm.text.parse import fold, split_list
 from scorer.werewolf.cards import names_from_pack, parse_card
 from scorer.werewolf.tally import GRAVEYARD
 from voices import LANGUAGES, load_pack
-from gm.errors import GmError
-from scorer.refusal import Refusal
+from scorer.values import Refusal
 
 
-class BadInput(GmError, Refusal):
+class BadInput(Refusal):
     """Typed input that does not parse: a name nobody has, a count that is no number, bad JSON;
     `key` (under the voice packs' `errors.input`) and `fields` word it in every language."""
 

@@ -11,14 +11,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from gm.errors import GmError
-from scorer.refusal import Refusal
+from scorer.values import Refusal
 from voices import RULEBOOK, BadPack, own, pack_path, read_toml, rulings_path
 
 RULING_ID = re.compile(r"\b(?:HW|HU|SS)-R\d+\b")
 
 
-class UnknownRuling(GmError, Refusal):
+class UnknownRuling(Refusal):
     """A ruling id no table holds; `key` words it in every voice pack."""
 
     prefix = "rules"

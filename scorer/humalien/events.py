@@ -6,7 +6,7 @@ from dataclasses import Field, dataclass, fields
 from typing import Any, get_args, get_type_hints
 
 from scorer.humalien.errors import BadRecord
-from scorer.named import Named
+from scorer.values import Named
 
 RECORD_VERSION = 1
 

@@ -3,7 +3,7 @@ key (under the voice packs' `errors.solitaire`) and fields that let the app say 
 
 from __future__ import annotations
 
-from scorer.refusal import Refusal
+from scorer.values import Refusal
 
 
 class SolitaireRefusal(Refusal):

@@ -24,11 +24,13 @@ another kind lies behind it, and a last special that is an Eye is used at once o
 
 The search itself (`search`) runs compiled: `solve` and `least_left` take the compiled search
 (`Search`, made by gm/solitaire/compiled.py) as an argument, so nothing here compiles or
-touches a file. Its tables are fixed-size and reused from deal to deal in a process.
+touches a file. Its tables are fixed-size, made once per process and reused from deal to deal: the
+process's `Workspace` (`workspace()`) holds them, and the count of the search under way.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -39,7 +41,7 @@ from scorer.solitaire.engine import GameState, start
 from scorer.solitaire.engine import apply as apply_move
 from scorer.solitaire.layout import pyramid
 from scorer.solitaire.moves import Eye, Forgo, Humalien, Move, Owl, Pair, PairFlip, Special, Turn
-from scorer.errors import ScorerError
+from scorer.values import Refusal
 
 if TYPE_CHECKING:
     from scorer.solitaire.search_memory import Memory
@@ -63,51 +65,68 @@ class Solution:
 
 SMALL_BITS, LARGE_BITS = 15, 20  # table sizes (2**bits entries): most deals need only the small
 SMALL_STATES = 50_000  # a search longer than this starts over with the large tables
-_memory: dict[int, Memory] = {}  # the search's tables by size, made on first use and kept for the process
 
 
-class _Live:
-    """The search under way in this process: the states its finished tries spent, and the
-    tables of the try running now (read by `searched`, possibly from another thread)."""
+class Workspace:
+    """What the searches of one process share: the search's tables, small and large, each made
+    once (on first use) and reused from deal to deal — a slot counts only when it carries the
+    current search's epoch, so nothing is cleared between deals — and the search under way: the
+    states its finished tries spent and the tables of the try running now (read by `searched`,
+    possibly from another thread)."""
 
-    spent = 0
-    memory: Memory | None = None
+    def __init__(self) -> None:
+        self.spent = 0
+        self.running: Memory | None = None
+
+    @functools.cached_property
+    def small(self) -> Memory:
+        return _new_memory(SMALL_BITS)
+
+    @functools.cached_property
+    def large(self) -> Memory:
+        return _new_memory(LARGE_BITS)
+
+    def states(self) -> int:
+        """States expanded so far by the search under way (or the last one)."""
+        from scorer.solitaire.search_memory import NODES
+
+        running = self.running
+        return self.spent + (int(running.counters[NODES]) if running is not None else 0)
 
 
-_live = _Live()
+@functools.cache
+def workspace() -> Workspace:
+    """This process's one Workspace, made at its first search."""
+    return Workspace()
+
+
+def _new_memory(bits: int) -> Memory:
+    from scorer.solitaire.search_memory import new_memory
+
+    return new_memory(bits)
 
 
 def searched() -> int:
     """States expanded so far by the search under way (or the last one): for progress shown
     while `solve` runs in another thread."""
-    from scorer.solitaire.search_memory import NODES
-
-    memory = _live.memory
-    return _live.spent + (int(memory.counters[NODES]) if memory is not None else 0)
-
-
-def _tables_of(bits: int) -> Memory:
-    from scorer.solitaire.search_memory import new_memory
-
-    if bits not in _memory:
-        _memory[bits] = new_memory(bits)
-    return _memory[bits]
+    return workspace().states()
 
 
 def _search(search: Search, deal: Deal, max_states: int | None,
             memory: Memory | None = None) -> tuple[int, int, int, list[tuple[int, int, int]]]:
     """(fewest cards left, states expanded, pyramids remembered, the search's steps), or `SearchLimit`."""
-    _live.memory, _live.spent = None, 0
+    shared = workspace()
+    shared.running, shared.spent = None, 0
     if memory is not None or (max_states is not None and max_states <= SMALL_STATES):
-        return _run(search, deal, max_states, memory or _tables_of(SMALL_BITS))
+        return _run(search, deal, max_states, memory or shared.small)
     try:
-        return _run(search, deal, SMALL_STATES, _tables_of(SMALL_BITS))
+        return _run(search, deal, SMALL_STATES, shared.small)
     except SearchLimit as first:
         spent = first.states  # the states of the first try count towards max_states
-    _live.memory, _live.spent = None, spent
+    shared.running, shared.spent = None, spent
     try:
         best, nodes, table_size, steps = _run(search, deal, None if max_states is None else max_states - spent,
-                                              _tables_of(LARGE_BITS))
+                                              shared.large)
     except SearchLimit as limit:
         raise SearchLimit(limit.at_least, limit.states + spent) from None
     return best, nodes + spent, table_size, steps
@@ -125,7 +144,7 @@ def _run(search: Search, deal: Deal, max_states: int | None,
     code = {HUMALIEN: HUMALIEN_CODE, EYE: EYE_CODE, OWL: OWL_CODE}
     covers = [[q for q in range(layout.size) if c >> q & 1] + [-1, -1] for c in layout.covers]
     memory.counters[search_memory.NODES] = 0  # so that `searched` never sees an earlier search's count
-    _live.memory = memory
+    workspace().running = memory
     status, best = search(
         np.array([rank(c) for c in deal.pyramid], dtype=np.int64),
         np.array([rank(c) for c in deal.stock], dtype=np.int64),
@@ -152,7 +171,7 @@ def least_left(deal: Deal, max_states: int | None = None, memory: Memory | None 
     return _search(search, deal, max_states, memory)[0]
 
 
-class SearchLimit(ScorerError):
+class SearchLimit(Refusal):
     """The search reached its state budget before proving the best result."""
 
     def __init__(self, at_least: int, states: int) -> None:

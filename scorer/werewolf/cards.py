@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Mapping
 
-from scorer.named import Named
+from scorer.values import Named
 from scorer.werewolf.refusal import WerewolfRefusal
 
 EVERY_COUNT = (4, 5, 6)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 
-from scorer.named import Named
+from scorer.values import Named
 from scorer.werewolf.cards import CARD_IDS, AnyCard, Card, parse_card
 from scorer.werewolf.refusal import WerewolfRefusal
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from scorer.errors import ScorerError
+from scorer.values import Refusal
 from scorer.werewolf.sides import Side
 from scorer.werewolf.refusal import WerewolfRefusal
 
@@ -268,7 +268,7 @@ class Summary:
                 "all_time": self.all_time.to_json()}
 
 
-class NotATally(ScorerError):
+class NotATally(Refusal):
     """Data that is not a tally `Tally.to_json` wrote (a kept tally damaged, or of another shape)."""
 
 

@@ -18,7 +18,7 @@ from scorer.werewolf.tally import GRAVEYARD
 from scorer.werewolf.known import Known, SeerRefused
 from scorer.werewolf.magician import MOST_TURNED, could_have_seen
 from scorer.werewolf.sides import JudgeError, Side, check_hand, side_of
-from scorer.named import Named
+from scorer.values import Named
 
 
 class Reason(Named):

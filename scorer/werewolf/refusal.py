@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from scorer.refusal import Refusal
+from scorer.values import Refusal
 
 
 class WerewolfRefusal(Refusal):

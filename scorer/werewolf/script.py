@@ -14,7 +14,7 @@ from typing import Any
 from scorer.werewolf.cards import Card
 from scorer.werewolf.decks import VARIANTS, Deck
 from scorer.werewolf.refusal import WerewolfRefusal
-from scorer.named import Named
+from scorer.values import Named
 
 
 class Kind(Named):

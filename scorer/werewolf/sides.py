@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from scorer.named import Named
+from scorer.values import Named
 from scorer.werewolf.cards import CARD_IDS, AnyCard, Card, parse_card
 from scorer.werewolf.decks import Deck
 from scorer.werewolf.refusal import WerewolfRefusal

@@ -22,12 +22,13 @@ from typer.testing import CliRunner
 
 import gm
 import scorer
+import voices
 from gm.cli import app
-from gm.errors import BAD_INPUT
 from gm.files import MAX_LINE, BadFile, read_line, read_text, write_new_file
 from gm.score import journal as journal_module
 from gm.score.journal import Journal, JournalError
 from gm.text.numbers import whole_number
+from scorer.values import Refusal
 from tests.cli.test_werewolf_play_cli import ANSWERS
 
 runner = CliRunner()
@@ -50,16 +51,17 @@ def modules(package):
 
 # -- one error type ---------------------------------------------------------------------------
 def test_every_narrow_error_shares_the_edge_base():
-    """Each ValueError subclass of gm and scorer is a GmError or ScorerError (bar internal slips)."""
+    """Each ValueError subclass of gm, scorer and voices is a Refusal, the one base the edge turns
+    into one line and exit code 2 (bar internal slips)."""
     internal = {"UnknownCounter"}  # a counter the code itself asks for: a bug, not input
     found = []
-    for package in (gm, scorer):
-        for module in modules(package):
+    for package in (gm, scorer, voices):
+        for module in (package, *modules(package)):
             for value in vars(module).values():
                 if isinstance(value, type) and issubclass(value, ValueError) and value.__module__ == module.__name__:
                     found.append(value)
     assert len(found) > 25
-    assert [c.__name__ for c in found if not issubclass(c, BAD_INPUT) and c.__name__ not in internal] == []
+    assert [c.__name__ for c in found if not issubclass(c, Refusal) and c.__name__ not in internal] == []
 
 
 def test_scorer_imports_nothing_from_gm():

@@ -28,10 +28,12 @@ LAYERS = (
     CLI,
     ("gm.night", "gm.score", "gm.solitaire"),  # the runners
     ("gm.table", "gm.hearing", "gm.speech"),  # the conversation and the audio edges
-    ("gm.text", "gm.ports", "gm.clock", "gm.errors", "gm.files", "gm.durable", "gm.c_random", "gm"),  # lines, ports
+    ("gm.text", "gm.ports", "gm.clock", "gm.files", "gm.durable", "gm.c_random", "gm"),  # lines, ports
     ("voices",),  # the voice packs
     ("scorer",),  # the rules
+    ("scorer.values",),  # the values every part shares (Named, Refusal): below the rules, about no game
 )
+NEUTRAL = "scorer.values"
 
 
 def _module_name(path: Path) -> str:
@@ -132,13 +134,43 @@ def _layer(name: str) -> int:
 def test_every_module_has_a_layer():
     assert {name: _layer(name) for name in MODULES}
     assert _layer("gm.cli") < _layer("gm.night.vote") < _layer("gm.hearing.voice") < _layer("gm.text.lines")
-    assert _layer("gm.text.lines") < _layer("voices") < _layer("scorer.werewolf.tally") and _layer("gm") == 3
+    assert _layer("gm.text.lines") < _layer("voices") < _layer("scorer.werewolf.tally") < _layer(NEUTRAL)
+    assert _layer("gm") == 3 and _layer(NEUTRAL) == len(LAYERS) - 1
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_no_module_imports_a_layer_above_its_own(name):
     upward = {m for m in _graph(top_level_only=False)[name] if _layer(m) < _layer(name)}
     assert not upward, f"{name} imports {sorted(upward)}, from a layer above its own"
+
+
+def test_the_shared_values_build_on_the_standard_library_alone():
+    """gm, the packs and the rules all import scorer.values; it imports none of them, no game and no
+    edge: a refusal or a closed set of words means the same in every layer."""
+    imported = _imports(NEUTRAL, top_level_only=False)
+    assert imported <= {"__future__", "enum"}, sorted(imported)
+
+
+def test_every_part_takes_the_shared_values_from_their_one_module():
+    """gm, voices and scorer each import the shared values from their one module."""
+    users = {name.split(".")[0] for name in MODULES if NEUTRAL in _imports(name, top_level_only=True)}
+    assert users == {"gm", "scorer", "voices"}
+
+
+def test_one_refusal_root():
+    """Refusal is the only error that derives from ValueError itself: every narrow error of gm, the
+    packs and the rules derives from it (the one counter the code itself asks for is a bug, not input)."""
+    roots = sorted(f"{name}.{node.name}" for name in MODULES for node in ast.walk(_tree(name))
+                   if isinstance(node, ast.ClassDef)
+                   and any(isinstance(base, ast.Name) and base.id == "ValueError" for base in node.bases))
+    assert roots == ["gm.text.korean.UnknownCounter", f"{NEUTRAL}.Refusal"]
+
+
+def test_the_line_renderer_knows_no_game():
+    """gm.text.lines renders any pack line; what a Half Werewolf field says (a card's name, the
+    graveyard's) is gm.text.werewolf_fields'."""
+    assert not {m for m in _imports("gm.text.lines", top_level_only=False) if _within(m, ("scorer",))}
+    assert "gm.text.werewolf_fields" in _imports("gm.text.lines", top_level_only=True)
 
 
 def test_no_import_circle_anywhere_even_inside_functions():

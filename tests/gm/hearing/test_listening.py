@@ -91,12 +91,20 @@ def test_the_last_try_at_a_count_asks_for_the_number_alone_and_then_the_keyboard
         "How many votes for Ken?", "I could not hear an answer. Please type it."]
 
 
+def test_a_count_heard_unsure_only_at_its_last_try_is_taken_for_the_tally_to_confirm(clock):
+    # Whisper heard a clean "none" as "no", "zero" as a decoy, then "no votes" unsure: the keyboard
+    # took it, at a table where nobody types; the whole tally is still read back for a yes (HW-R4)
+    asker, _ = _asker(clock, [said("gorilla"), said("coffee"), said("two", conf=0.5)], keyboard="3\n")
+    assert asker.ask(_votes()) == Answer({"Ken": 2}, How.VOICE, False)
+    assert asker.speaker.keys()[-2:] == ["listen.number_please", "werewolf.vote.ask_count"]
+
+
 @pytest.mark.parametrize("script", [
     [said("one", conf=0.0), said("two", conf=0.0), said("one", conf=0.0)],  # another value between
     [said("one", conf=0.0), said("tom"), said("nobody", conf=0.0)],  # 1, then 0: no pair
     [said("one", conf=0.0), said("tom"), ""],  # unsure once, then a player: never taken
 ])
-def test_a_count_heard_unsure_is_taken_only_alike_twice_and_nothing_else(clock, script):
+def test_a_count_heard_unsure_beside_another_value_or_not_at_its_last_try_is_not_taken(clock, script):
     asker, _ = _asker(clock, script, keyboard="3\n", seats=("Aki", "Ken", "Tom"))
     assert asker.ask(_votes()) == Answer({"Ken": 3}, How.KEYBOARD)
     assert asker.speaker.keys()[-3:] == ["listen.number_please", "werewolf.vote.ask_count", "listen.type_it"]

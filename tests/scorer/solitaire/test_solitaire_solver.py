@@ -121,6 +121,19 @@ def test_tables_reused_from_deal_to_deal_remember_nothing_wrong(seeds, rows):
         assert least_left(deal, memory=shared) == least_left(deal, memory=new_memory(bits=10))
 
 
+@pytest.mark.solver
+def test_a_process_searches_in_one_workspace_whose_tables_are_made_once():
+    """The tables every search of a process shares belong to its one Workspace: made at the first
+    search, the same arrays at the next; `searched` counts the search just done."""
+    first = solve(deal_from_seed(0, 7))
+    shared = solver.workspace()
+    small = shared.small
+    assert solver.searched() == first.nodes > 0
+    second = solve(deal_from_seed(3, 7))
+    assert solver.workspace() is shared and shared.small is small
+    assert solver.searched() == second.nodes
+
+
 @pytest.mark.slow
 def test_a_budget_counts_the_states_of_both_tries():
     from scorer.solitaire.solver import SMALL_STATES, SearchLimit
