@@ -25,6 +25,8 @@ pyopenjtalk are imported inside functions. Used by tests/gm/night/test_virtual_t
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import json
 import os
@@ -40,6 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux
+PIPE_BYTES = 1 << 20  # the FIFO holds 10 s at 48 kHz
 RATE = 16000  # the FIFO microphone's rate: 16-bit mono
 BLOCK_SECONDS = 0.02  # what the writer puts into the FIFO at a time
 SPEECH_DBFS = -20.0  # the table's speech level (RMS of its voiced part)
@@ -255,6 +259,8 @@ class Microphone:
             noise = pink_noise(10.0, self.seed, self.rate) if self.noise is None else resampled(self.noise, self.rate)
             self._bed = noise * level
         self._fd = os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)  # the daemon holds the FIFO open
+        with contextlib.suppress(OSError):  # 64 KB is 0.7 s at 48 kHz: a busy daemon's pause would lose blocks
+            fcntl.fcntl(self._fd, F_SETPIPE_SZ, PIPE_BYTES)
         self._thread = threading.Thread(target=self._run, name="table-microphone", daemon=True)
         self._thread.start()
         return self
