@@ -152,6 +152,7 @@ def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: 
                        reverb_seconds=room.reverb_seconds) as microphone, SpeakerWatch(pulse.env) as watch:
         played = Table(pulse, microphone, watch, night_script, folder)
         night = played.play()
+        dropped = len(microphone.dropped)
     speech = _speech_seconds(night, folder)
     answers = night.answers
     by_voice = bool(answers) and night.exit_code == 0 and {a["by"] for a in answers} == {"voice"}
@@ -162,6 +163,7 @@ def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: 
             "by_voice": by_voice, "exit_code": night.exit_code, "fell_at": fell,
             "vote_right": night.vote == table["counts"], "counts_not_said": unsaid,
             "vote_answers": len(vote_cues), "vote_speech_seconds": speech, "seconds": round(night.seconds, 1),
+            "microphone_blocks_dropped": dropped,
             "table_said": [t for _, t in night.said],
             "answers": [[a["key"], a["by"], a.get("answer")] for a in answers]}
 

@@ -25,6 +25,8 @@ pyopenjtalk are imported inside functions. Used by tests/gm/night/test_virtual_t
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import json
 import os
@@ -40,6 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux
+PIPE_BYTES = 1 << 20  # the FIFO holds 10 s at 48 kHz
 RATE = 16000  # the FIFO microphone's rate: 16-bit mono
 BLOCK_SECONDS = 0.02  # what the writer puts into the FIFO at a time
 SPEECH_DBFS = -20.0  # the table's speech level (RMS of its voiced part)
@@ -242,6 +246,7 @@ class Microphone:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._fd: int | None = None
+        self.dropped: list[float] = []  # when a block found the FIFO full (the daemon not reading)
         self.failure: BaseException | None = None
 
     def start(self) -> Microphone:
@@ -253,7 +258,9 @@ class Microphone:
             level = 32768 * 10 ** ((SPEECH_DBFS - self.snr_db) / 20)
             noise = pink_noise(10.0, self.seed, self.rate) if self.noise is None else resampled(self.noise, self.rate)
             self._bed = noise * level
-        self._fd = os.open(self.fifo, os.O_WRONLY)  # the daemon holds the FIFO open: this does not wait
+        self._fd = os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)  # the daemon holds the FIFO open
+        with contextlib.suppress(OSError):  # 64 KB is 0.7 s at 48 kHz: a busy daemon's pause would lose blocks
+            fcntl.fcntl(self._fd, F_SETPIPE_SZ, PIPE_BYTES)
         self._thread = threading.Thread(target=self._run, name="table-microphone", daemon=True)
         self._thread.start()
         return self
@@ -292,7 +299,7 @@ class Microphone:
                         speech = None
                         assert done is not None
                         done.set()
-                os.write(self._fd, np.clip(chunk, -32768, 32767).astype("<i2").tobytes())  # type: ignore[arg-type]
+                self._write(np.clip(chunk, -32768, 32767).astype("<i2").tobytes())
                 n += 1
                 ahead = start + n * BLOCK_SECONDS - time.monotonic()
                 if ahead > 0:
@@ -301,6 +308,20 @@ class Microphone:
                     start, n = time.monotonic(), 0
         except BaseException as error:  # reported by the next `say`
             self.failure = error
+
+    def _write(self, data: bytes, tries: int = 50) -> None:
+        """Write `data` into the FIFO; what the daemon has not taken after `tries` waits of 10 ms
+        is lost (noted in `dropped`): a room goes on whether anyone records it or not."""
+        assert self._fd is not None
+        for _ in range(tries):
+            try:
+                data = data[os.write(self._fd, data):]
+            except BlockingIOError:
+                pass
+            if not data:
+                return
+            time.sleep(0.01)
+        self.dropped.append(time.monotonic())
 
     def stop(self) -> None:
         self._stop.set()

@@ -46,6 +46,7 @@ def fake_sounddevice(pace: float = 1.0, devices: bool = True) -> types.ModuleTyp
     class OutputStream:
         played: list = []
         latencies: list = []
+        refusals = 0  # starts refused before one succeeds, as PortAudio's "Wait timed out" on a busy machine
 
         def __init__(self, samplerate, channels, dtype, callback, finished_callback, latency):
             import numpy
@@ -66,13 +67,16 @@ def fake_sounddevice(pace: float = 1.0, devices: bool = True) -> types.ModuleTyp
                 time.sleep(len(self.buffer) / self.rate * pace)
             self.finished()
 
-        def __enter__(self):
+        def start(self):
+            if OutputStream.refusals:
+                OutputStream.refusals -= 1
+                raise PortAudioError("Error starting stream: Wait timed out [PaErrorCode -9987]")
             self.thread = threading.Thread(target=self._run, daemon=True)
             self.thread.start()
-            return self
 
-        def __exit__(self, *exc):
-            self.thread.join()
+        def close(self):
+            if hasattr(self, "thread"):
+                self.thread.join()
 
         def abort(self):
             self.aborted.set()

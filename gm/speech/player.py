@@ -12,6 +12,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from gm.speech.audio import Audio, write_wav
@@ -19,6 +20,8 @@ from scorer.values import Refusal
 from gm.speech.unavailable import SpeechUnavailable
 
 _POLL = 0.02  # seconds between checks for a cut
+START_TRIES = 3  # starts of a line's stream before its failure stops speech (printed lines go on)
+START_WAIT = 0.2  # seconds between them
 LATENCY = 0.2
 """Seconds of audio PortAudio holds for gm's streams. At its default ("low", 9 ms here) a busy
 machine starves the callback and every underrun is a gap the table hears. bench/playback_bench.py
@@ -72,14 +75,34 @@ class DevicePlayer:
             if position >= len(samples) or cut.is_set():
                 raise self._sd.CallbackStop
 
-        stream = self._sd.OutputStream(samplerate=audio.rate, channels=1, dtype="int16", latency=LATENCY,
-                                       callback=fill, finished_callback=finished.set)
-        with stream:
+        stream = self._started(lambda: self._sd.OutputStream(
+            samplerate=audio.rate, channels=1, dtype="int16", latency=LATENCY, callback=fill,
+            finished_callback=finished.set))
+        try:
             while not finished.wait(_POLL):
                 if cut.is_set():
                     stream.abort()
                     break
+        finally:
+            stream.close()
         return not cut.is_set()
+
+    def _started(self, opened: Callable[[], Any]) -> Any:
+        """A stream from `opened`, started. A start refused (PortAudio's "Wait timed out" when a
+        busy machine is slow to start its audio thread) is tried again, START_TRIES times in all,
+        START_WAIT s apart: one slow start must not silence the rest of the night."""
+        attempt = 1
+        while True:
+            stream = opened()
+            try:
+                stream.start()
+                return stream
+            except self._sd.PortAudioError:
+                stream.close()
+                if attempt >= START_TRIES:
+                    raise
+            attempt += 1
+            time.sleep(START_WAIT)
 
     def close(self) -> None:
         """Each line opens and closes its own stream: nothing stays open."""

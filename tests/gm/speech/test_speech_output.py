@@ -182,6 +182,24 @@ def test_device_player_plays_every_sample_and_stops_when_cut(monkeypatch):
     assert 0 < sum(len(b) for b in sd.OutputStream.played) < RATE * 60
 
 
+@pytest.mark.parametrize("refusals, plays", [(2, True), (3, False)])
+def test_a_stream_start_refused_is_tried_again_before_speech_stops(monkeypatch, refusals, plays):
+    # PortAudio's "Wait timed out" when a busy machine is slow to start the audio thread: once
+    # stopped every line of the night after it (bench/table_nights_bench.py, load ~12)
+    sd = fake_sounddevice(pace=0.0)
+    monkeypatch.setitem(sys.modules, "sounddevice", sd)
+    monkeypatch.setattr("gm.speech.player.START_WAIT", 0.0)
+    sd.OutputStream.refusals = refusals
+    player = DevicePlayer()
+    if plays:
+        assert player.play(FakeRenderer().render("a"), "k", threading.Event()) is True
+        assert sd.OutputStream.played
+    else:
+        with pytest.raises(sd.PortAudioError, match="Wait timed out"):
+            player.play(FakeRenderer().render("a"), "k", threading.Event())
+        assert not sd.OutputStream.played
+
+
 def test_an_urgent_line_cuts_speech_on_the_loudspeaker(monkeypatch):
     monkeypatch.setitem(sys.modules, "sounddevice", fake_sounddevice(pace=1.0))
     speaker = SpeechSpeaker(PrintSpeaker(lambda _: None), FakeRenderer, DevicePlayer, Notes("en"))
