@@ -24,6 +24,8 @@ from gm.hearing.turns import TurnLog
 from gm.ports import Answer, Clock, How, Kind, Line, Policy, Question, Refused, Slot, Speaker, TurnKind
 from gm.text.words import words_of
 
+NO = "no"  # the answer id of "no" in the packs' [listen.hear]
+
 if TYPE_CHECKING:
     from gm.hearing.keyboard import KeyboardAsker
     from gm.hearing.session import Listener, Session
@@ -325,11 +327,24 @@ class Asking(Generic[T]):
         if heard is None:
             return None
         value, _ = said_value(self.question, self.book, _as_sure(heard), self.slots)
+        if value is None and self.policy.count is not None:
+            value = self.no_as_none(heard)
         if value is None or isinstance(value, Refused):
             return None
         if self.policy.count is not None:
             return value.value if self.policy.implied is None or value.value == self.question.default else None
         return value.value if self.only or isinstance(value.value, bool) else None
+
+
+    def no_as_none(self, heard: Heard) -> Said[T] | None:
+        """At a count, "no" (the pack's "no", "nope", "nah") heard alone is the count's none, heard
+        unsure: asked again, taken heard alike twice or at the count's last try, and the whole
+        tally read back for a yes (HW-R4). Whisper heard a table's "none", "nobody" and "no votes"
+        as "no" (bench/table_nights_bench.py, night 0: three tries, then the keyboard)."""
+        zero = self.slots.get("0")
+        if self.book.others.get(heard.text) != NO or zero is None or isinstance(zero.value, Refused):
+            return None
+        return Said(zero.value, (zero,))
 
 
 class Readback(enum.Enum):

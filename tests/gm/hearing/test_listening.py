@@ -99,6 +99,21 @@ def test_a_count_heard_unsure_only_at_its_last_try_is_taken_for_the_tally_to_con
     assert asker.speaker.keys()[-2:] == ["listen.number_please", "werewolf.vote.ask_count"]
 
 
+@pytest.mark.parametrize("script, taken", [
+    ([said("no"), said("nope")], 0),  # "no" twice: none, heard alike twice
+    ([said("no"), said("gorilla"), said("nah")], 0),  # Whisper's "none", "nero", "no votes": none at the last try
+    ([said("no"), said("two")], 2),  # a count said surely after it is taken as it is
+    ([said("yes"), said("gorilla"), said("yeah")], 3),  # "yes" is no count: the keyboard
+    ([said("no"), said("two", conf=0.5), said("no")], 3),  # none and two heard unsure: the keyboard
+])
+def test_no_at_a_count_is_none_heard_unsure(clock, script, taken):
+    # the tally is read back for a yes whatever is taken here (HW-R4)
+    asker, _ = _asker(clock, script, keyboard="3\n")
+    answer = asker.ask(_votes())
+    assert answer.value == {"Ken": taken}
+    assert answer.how == (How.KEYBOARD if taken == 3 else How.VOICE)
+
+
 @pytest.mark.parametrize("script", [
     [said("one", conf=0.0), said("two", conf=0.0), said("one", conf=0.0)],  # another value between
     [said("one", conf=0.0), said("tom"), said("nobody", conf=0.0)],  # 1, then 0: no pair
