@@ -351,7 +351,7 @@ class WhisperRecogniser(UtteranceRecogniser):
         said_as = {answer: phrase for phrase, answer in reversed(list(book.phrases.items()))}
         for form, answer in told(book.phrases.values(), lang).items():
             spelt.setdefault(form, said_as[answer])
-        context = book.context + named(pairs, lang) + telling(book.phrases.values(), lang)
+        context = book.context + named(pairs, lang) + telling(book.phrases.values(), lang, full_stop(lang))
         scored, free = self.model.score(samples, list(spelt), context)
         scored = written(free, [Scored(spelt[s.phrase], s.score) for s in scored], spelt)
         meaning = lambda p: book.phrases.get(p, book.others.get(p, p))  # noqa: E731
@@ -412,7 +412,12 @@ def named(pairs: list[str], lang: str) -> str:
     if not cards:
         return ""
     joiner = AND.get(lang, (", ",))[-1]
-    return " " + joiner.join(card[:1].upper() + card[1:] for card in cards) + ("。" if lang in UNSPACED else ".")
+    return " " + joiner.join(card[:1].upper() + card[1:] for card in cards) + full_stop(lang)
+
+
+def full_stop(lang: str) -> str:
+    """What ends a sentence of gm's told to Whisper ("。" where a language is written without spaces)."""
+    return "。" if lang in UNSPACED else "."
 
 
 def unjoined(heard: Heard, lang: str) -> Heard:
