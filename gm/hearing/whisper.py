@@ -354,8 +354,12 @@ class WhisperRecogniser(UtteranceRecogniser):
         context = book.context + named(pairs, lang) + telling(book.phrases.values(), lang, full_stop(lang))
         scored, free = self.model.score(samples, list(spelt), context)
         scored = written(free, [Scored(spelt[s.phrase], s.score) for s in scored], spelt)
-        meaning = lambda p: book.phrases.get(p, book.others.get(p, p))  # noqa: E731
-        heard = closest(asked_first(scored, meaning, set(book.phrases.values())), polite(free, scored, lang), meaning)
+        said = lambda p: book.phrases.get(p, book.others.get(p, p))  # noqa: E731 - what the pack says it answers
+        never = set(book.decoys) - set(book.phrases)
+        meaning = lambda p: p if p in never else said(p)  # noqa: E731 - a decoy gives no answer, whatever else it is
+        # a decoy the pack says answers the question (うん, ううん: yes and no typed) is not put behind, nor
+        # is it another way of saying that answer: heard close behind はい, it makes はい unsure
+        heard = closest(asked_first(scored, said, set(book.phrases.values())), polite(free, scored, lang), meaning)
         return unjoined(heard, lang) if pairs and heard.text not in book.phrases else heard
 
 
