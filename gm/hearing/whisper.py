@@ -354,9 +354,16 @@ class WhisperRecogniser(UtteranceRecogniser):
         context = book.context + named(pairs, lang) + telling(book.phrases.values(), lang, full_stop(lang))
         scored, free = self.model.score(samples, list(spelt), context)
         scored = written(free, [Scored(spelt[s.phrase], s.score) for s in scored], spelt)
-        said = lambda p: book.phrases.get(p, book.others.get(p, p))  # noqa: E731 - what the pack says it answers
         never = set(book.decoys) - set(book.phrases)
-        meaning = lambda p: p if p in never else said(p)  # noqa: E731 - a decoy gives no answer, whatever else it is
+
+        def said(phrase: str) -> str:
+            """What the pack says `phrase` answers."""
+            return book.phrases.get(phrase, book.others.get(phrase, phrase))
+
+        def meaning(phrase: str) -> str:
+            """The answer `phrase` gives: a decoy gives none, whatever else the pack says it is."""
+            return phrase if phrase in never else said(phrase)
+
         # a decoy the pack says answers the question (うん, ううん: yes and no typed) is not put behind, nor
         # is it another way of saying that answer: heard close behind はい, it makes はい unsure
         heard = closest(asked_first(scored, said, set(book.phrases.values())), polite(free, scored, lang), meaning)
