@@ -12,7 +12,7 @@ levelling, Whisper's closed-set scoring against the question's phrasebook) and
   ゼロ, 一票…四票, and the bare numbers 二, 三;
 - the tally read back, and a plain yes or no (「同じメンバー、同じカードで次の夜を遊びますか？」):
   はい, うん, そう, ええ; いいえ, ううん, いや, いいや, 違う (うん and ううん, which Whisper cannot
-  tell apart, are the pack's decoys: refused is right for them, taken is wrong);
+  tell apart, are the pack's decoys: heard as either of them, gm asks again, a refusal);
 - a step: 完了, 終わり, できた.
 
 An answer is taken (its own answer), wrong (another answer) or refused (nothing). Taken sure
