@@ -10,13 +10,16 @@ levelling, Whisper's closed-set scoring against the question's phrasebook) and
 
 - a count, asked first in full (「アキさんに何票？」) and next by name alone (「ケンさん？」): なし,
   ゼロ, 一票…四票, and the bare numbers 二, 三;
-- the tally read back: はい, うん, そう, ええ; いいえ, ううん, いや, 違う;
+- the tally read back, and a plain yes or no (「同じメンバー、同じカードで次の夜を遊びますか？」):
+  はい, うん, そう, ええ; いいえ, ううん, いや, いいや, 違う (うん and ううん, which Whisper cannot
+  tell apart, are the pack's decoys: heard as either of them, gm asks again, a refusal);
 - a step: 完了, 終わり, できた.
 
 An answer is taken (its own answer), wrong (another answer) or refused (nothing). Taken sure
 (every word at SURE_CONFIDENCE: no read-back) is counted apart. Non-answers (table talk, other
 words, numbers not asked: 五票 and 六票 at a count of 0–4, names not at the table) are heard at
-the count and the tally; each one taken is listed.
+the count, the tally and the yes or no (those of them asked: --only); each one taken is listed.
+The yes-or-no rows sum up every yes and no said (tally and again): taken and wrong.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ VOICES = [("jtalk-ja", "", 1.0, 0), ("jtalk-ja", "", 0.9, -3), ("jtalk-ja", "", 
                                                    "jm_kumo"))]
 COUNTS = {"なし": "0", "ゼロ": "0", "一票": "1", "二票": "2", "三票": "3", "四票": "4", "二": "2", "三": "3"}
 YES_NO = {"はい": "yes", "うん": "yes", "そう": "yes", "ええ": "yes", "いいえ": "no", "ううん": "no", "いや": "no",
-          "違う": "no"}
+          "いいや": "no", "違う": "no"}
 DONE = {"完了": "done", "終わり": "done", "できた": "done"}
 NON_ANSWERS = {"sentences": ["今日はいい天気ですね", "私は人狼じゃないよ", "誰が嘘をついているの"],
                "other words": ["りんご", "時計", "コーヒー"],
@@ -62,6 +65,7 @@ def questions() -> dict[str, object]:
     return {"count": table.count(PLAYERS[0], 4, cands, 5, cands),
             "count_next": table.count(PLAYERS[1], 4, cands[1:], 4, cands, counted=1, first=False),
             "tally": table.tally({p: 1 for p in cands}, cands, 4),
+            "again": table.yes_no("werewolf.evening.again"),
             "step": table.step("werewolf.seer_one")}
 
 
@@ -86,7 +90,7 @@ def utterance(text: str, voice: tuple, condition: str, seed: int) -> bytes:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--conditions", default="clean,pink15")
-    parser.add_argument("--only", default="count,count_next,tally,step")
+    parser.add_argument("--only", default="count,count_next,tally,again,step")
     parser.add_argument("--voices", default="", help="indices into VOICES, comma-separated (default: all)")
     parser.add_argument("--no-non-answers", action="store_true")
     parser.add_argument("--show", action="store_true", help="print every hearing")
@@ -97,7 +101,7 @@ def main() -> None:
     vocabulary = Vocabulary.from_voice(JA)
     asked = questions()
     books = {k: phrasebook(q, model, vocabulary, JA.spoken_word, PLAYERS) for k, q in asked.items()}
-    items = {"count": COUNTS, "count_next": COUNTS, "tally": YES_NO, "step": DONE}
+    items = {"count": COUNTS, "count_next": COUNTS, "tally": YES_NO, "again": YES_NO, "step": DONE}
     voices = [VOICES[int(i)] for i in args.voices.split(",")] if args.voices else VOICES
     conditions = args.conditions.split(",")
     tally: Counter[tuple[str, str]] = Counter()
@@ -112,7 +116,8 @@ def main() -> None:
                     got = books[key].match(heard) if heard is not None else None
                     verdict = "rejected" if got is None else "right" if got == answer else "wrong"
                     sure = heard is not None and got == answer and heard.sure(SURE_CONFIDENCE)
-                    for scope in ("all", key, f"{key}:{text}", condition, voice[0]):
+                    yes_no = ("yes/no", f"yes/no:{text}") if items[key] is YES_NO else ()
+                    for scope in ("all", key, f"{key}:{text}", condition, voice[0], *yes_no):
                         tally[(scope, verdict)] += 1
                         tally[(scope, "sure")] += sure
                     if args.show or verdict == "wrong":
@@ -124,7 +129,7 @@ def main() -> None:
                 for condition in conditions:
                     for n, voice in enumerate(voices[::3]):
                         audio = utterance(text, voice, condition, 100 + n)
-                        for key in ("count_next", "tally"):
+                        for key in [k for k in ("count_next", "tally", "again") if k in args.only.split(",")]:
                             heard = Listener(model, PcmSource(16000, audio, FakeClock())).hear_once(books[key])
                             got = books[key].match(heard) if heard is not None else None
                             tally[(kind, "tries")] += 1
@@ -140,6 +145,8 @@ def main() -> None:
 
     print(f"ja answers heard by Whisper ({len(voices)} voices x {conditions}), {seconds:.0f} s")
     scopes = ["all", *args.only.split(","), *conditions, *dict.fromkeys(v[0] for v in voices)]
+    if any(items[k] is YES_NO for k in args.only.split(",")):
+        scopes += ["yes/no", *(f"yes/no:{t}" for t in YES_NO)]
     scopes += [f"{k}:{t}" for k in args.only.split(",") for t in items[k]]
     for scope in scopes:
         print("  " + row(scope))

@@ -200,17 +200,21 @@ def slot_phrases(slots: Sequence[Slot[Any]], label: Callable[[str], str], vocabu
                  spoken: Callable[[str], str], seats: Sequence[str] = (),
                  numbered: Collection[str] = ()) -> dict[str, str]:
     """Phrase → answer token for `slots`: the vocabulary's phrases for known answer ids, each
-    answer's `label`, its spoken reading, the answer itself; a fix ("Aki=2") as each way of
-    naming the candidate followed by each way of saying the number; when no slot is a number,
-    the seat number (`seats`, in seating order) of each player the table was told to call by it
-    (`numbered`), and no other: a table names its players, and a seat number for every player
-    took names of people not at the table ("oliver" as "one", "lucy" as "two"). A phrase that is
-    one of the pack's own decoys (`[listen.hear] decoy`) is no answer by itself, only as a word
-    of a longer phrase: the Korean 영 is typed as 0, and "지훈 영" sets a count, but the model
-    hears 여섯 and 학교 as 영 alone."""
+    answer's `label`, its spoken reading, and the answer itself where it is a number or the
+    vocabulary has no phrases for it (a player): an id the pack says in its own words ("yes",
+    "done") is no phrase of a Japanese table, and Whisper wrote Kokoro's いえ as "yes"; a fix
+    ("Aki=2") as each way of naming the candidate followed by each way of saying the number;
+    when no slot is a number, the seat number (`seats`, in seating order) of each player the
+    table was told to call by it (`numbered`), and no other: a table names its players, and a
+    seat number for every player took names of people not at the table ("oliver" as "one",
+    "lucy" as "two"). A phrase that is one of the pack's own decoys (`[listen.hear] decoy`) is no
+    answer by itself, only as a word of a longer phrase: the Korean 영 is typed as 0, and "지훈 영"
+    sets a count, but the model hears 여섯 and 학교 as 영 alone."""
     def forms(answer: str) -> list[str]:
         shown = label(answer)
-        return [p for p in map(norm, (*vocabulary.phrases(answer), shown, spoken(shown), answer, spoken(answer))) if p]
+        said = vocabulary.phrases(answer)
+        own = (answer, spoken(answer)) if answer.isdigit() or not said else ()
+        return [p for p in map(norm, (*said, shown, spoken(shown), *own)) if p]
 
     phrases: dict[str, str] = {}
     for slot in slots:

@@ -351,11 +351,22 @@ class WhisperRecogniser(UtteranceRecogniser):
         said_as = {answer: phrase for phrase, answer in reversed(list(book.phrases.items()))}
         for form, answer in told(book.phrases.values(), lang).items():
             spelt.setdefault(form, said_as[answer])
-        context = book.context + named(pairs, lang) + telling(book.phrases.values(), lang)
+        context = book.context + named(pairs, lang) + telling(book.phrases.values(), lang, full_stop(lang))
         scored, free = self.model.score(samples, list(spelt), context)
         scored = written(free, [Scored(spelt[s.phrase], s.score) for s in scored], spelt)
-        meaning = lambda p: book.phrases.get(p, book.others.get(p, p))  # noqa: E731
-        heard = closest(asked_first(scored, meaning, set(book.phrases.values())), polite(free, scored, lang), meaning)
+        never = set(book.decoys) - set(book.phrases)
+
+        def said(phrase: str) -> str:
+            """What the pack says `phrase` answers."""
+            return book.phrases.get(phrase, book.others.get(phrase, phrase))
+
+        def meaning(phrase: str) -> str:
+            """The answer `phrase` gives: a decoy gives none, whatever else the pack says it is."""
+            return phrase if phrase in never else said(phrase)
+
+        # a decoy the pack says answers the question (うん, ううん: yes and no typed) is not put behind, nor
+        # is it another way of saying that answer: heard close behind はい, it makes はい unsure
+        heard = closest(asked_first(scored, said, set(book.phrases.values())), polite(free, scored, lang), meaning)
         return unjoined(heard, lang) if pairs and heard.text not in book.phrases else heard
 
 
@@ -412,7 +423,12 @@ def named(pairs: list[str], lang: str) -> str:
     if not cards:
         return ""
     joiner = AND.get(lang, (", ",))[-1]
-    return " " + joiner.join(card[:1].upper() + card[1:] for card in cards) + ("。" if lang in UNSPACED else ".")
+    return " " + joiner.join(card[:1].upper() + card[1:] for card in cards) + full_stop(lang)
+
+
+def full_stop(lang: str) -> str:
+    """What ends a sentence of gm's told to Whisper ("。" where a language is written without spaces)."""
+    return "。" if lang in UNSPACED else "."
 
 
 def unjoined(heard: Heard, lang: str) -> Heard:

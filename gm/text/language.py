@@ -74,6 +74,8 @@ class Language:
     model: SpeechModel
     decoys_for: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Decoys of one kind of answer ("number", "player", "yes_no"), only where a question takes it."""
+    told: Mapping[str, str] = field(default_factory=dict)
+    """Answer id → how Whisper is told that answer after the question (gm.hearing.told)."""
 
     def joined(self, items: list[str]) -> str:
         """Items as a `{x:list}` says them: "A, B and C", "A、B、C"."""
@@ -128,7 +130,7 @@ def _language(code: str, path: str) -> Language:
         code=code, **{**texts, "reading": reading},
         voices=tuple(_get(table, "voices", list, path)), decoys=tuple(_get(table, "decoys", list, path)),
         model=SpeechModel(**{key: _get(model, key, str, path, "language.model") for key in _MODEL}),
-        decoys_for=_decoys_for(table, path))
+        decoys_for=_decoys_for(table, path), told=_told(table, path))
 
 
 def _check_counters(pack: Mapping[str, Any], reading: Reading, reading_name: str, where: str) -> None:
@@ -150,6 +152,14 @@ def _decoys_for(table: Any, path: str) -> dict[str, tuple[str, ...]]:
     if not isinstance(kinds, Mapping):
         raise BadPack(f"the voice pack {path!r} needs decoys_for = a table in its [language] table")
     return {kind: tuple(_get(kinds, kind, list, path, "language.decoys_for")) for kind in kinds}
+
+
+def _told(table: Any, path: str) -> dict[str, str]:
+    """The `[language.told]` table (none where a pack has no such table)."""
+    told = table.get("told", {}) if isinstance(table, Mapping) else {}
+    if not isinstance(told, Mapping):
+        raise BadPack(f"the voice pack {path!r} needs told = a table in its [language] table")
+    return {answer: _get(told, answer, str, path, "language.told") for answer in told}
 
 
 def language(code: str) -> Language:

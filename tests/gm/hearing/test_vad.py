@@ -24,6 +24,7 @@ from vad_bench import at_rate, pink
 from paths import FIXTURES
 
 SAID = FIXTURES / "vad" / "two_votes.wav"  # flite's slt, trimmed to its speech
+HAI = FIXTURES / "vad" / "hai_jtalk.wav"  # Open JTalk's はい, speed 1.1, 2 half-tones up (bench/virtual_table.py)
 
 
 @pytest.fixture(autouse=True)
@@ -47,6 +48,10 @@ def room(seconds, answer_at=None, snr_db=5.0, rate=16000, seed=7):
         x[start:start + len(speech)] += speech
         span = (answer_at, answer_at + len(speech) / rate)
     return np.clip(np.round(x), -32768, 32767).astype("<i2").tobytes(), span
+
+
+def pcm16(samples):
+    return np.clip(np.round(samples), -32768, 32767).astype("<i2").tobytes()
 
 
 def cut(cutter, pcm, rate, watch=None):
@@ -74,6 +79,28 @@ def test_an_answer_in_5_db_continuous_pink_noise_is_one_utterance(rate):
     [(cut_start, cut_end)] = cut(vad.VadCutter(rate), pcm, rate)
     assert cut_start <= start and end <= cut_end  # none of the answer is lost
     assert (start - cut_start) + (cut_end - end) <= 1.0  # and little of the noise around it is kept
+
+
+@pytest.mark.parametrize("answer_at", [0.3, 1.0, 2.0, 3.0])
+def test_a_short_yes_far_above_the_room_is_an_utterance(answer_at):
+    """Open JTalk's はい said 20 dB over the room's pink noise (the virtual table's read-back
+    answer): the detector gives it at most one chunk at START, and it was never cut, so no はい
+    was heard at a read-back. Standing far above the room's known level, it is cut whole."""
+    _, audio = read_wav(HAI)
+    speech = np.frombuffer(audio, dtype="<i2").astype(np.float64)
+    voiced = speech[np.abs(speech) > np.abs(speech).max() / 20]
+    noise_rms = np.sqrt((voiced ** 2).mean()) / 10 ** (20 / 20)
+    rng = np.random.default_rng(int(answer_at * 10))
+    before = pink(12 * 16000, rng) * noise_rms  # the room heard at the questions before
+    x = pink(int((answer_at + 2.0) * 16000), rng) * noise_rms
+    start = int(answer_at * 16000)
+    x[start:start + len(speech)] += speech
+    kept = vad.RoomLevel()
+    assert cut(vad.VadCutter(16000, room=kept), pcm16(before), 16000) == []
+    pcm = pcm16(x)
+    [(cut_start, cut_end)] = cut(vad.VadCutter(16000, room=kept), pcm, 16000)
+    loud = np.nonzero(np.abs(speech) > np.abs(speech).max() / 10)[0]
+    assert cut_start <= answer_at + loud[0] / 16000 and answer_at + loud[-1] / 16000 <= cut_end
 
 
 @pytest.mark.slow
