@@ -37,7 +37,7 @@ from gm.hearing.replay import Utterances  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.voice import VoiceAsker  # noqa: E402
 from gm.ports import How  # noqa: E402
-from gm.table.questions import Table  # noqa: E402
+from gm.table.questions import Counting, Table  # noqa: E402
 
 TRIES = (2, 3)
 
@@ -46,7 +46,7 @@ def asked(model, utterances: list[bytes], tries: int) -> bool:
     """Whether a count asked of a table saying `utterances` (16 kHz) ends with an answer by voice."""
     night = listen_bench.ENGLISH
     players = night.players
-    question = Table(night.voice).count(players[0], 4, players, 4, (*players, "graveyard"))
+    question = Table(night.voice).count(players, 4, Counting((*players, "graveyard")))
     clock = FakeClock()
     recording = Utterances(sphinx.RATE, [*utterances, b""], clock)  # silence after: the recording goes on
     keyboard = KeyboardAsker(clock, io.StringIO(""), echo=lambda _: None)

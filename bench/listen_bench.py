@@ -66,7 +66,7 @@ from gm.hearing.phrases import question_phrases  # noqa: E402
 from gm.text.vocabulary import Vocabulary, split_phrases  # noqa: E402
 from gm.hearing.voice import phrasebook  # noqa: E402
 from gm.ports import Line  # noqa: E402
-from gm.table.questions import Table  # noqa: E402
+from gm.table.questions import Counting, Table  # noqa: E402
 from gm.text.lines import Voice  # noqa: E402
 
 KO = Voice("ko")
@@ -96,7 +96,7 @@ def table(voice: Voice, players: tuple[str, ...], cards: tuple[str, ...], phrase
     def question(key, answers, labels=None):
         return Table(voice).choice(key, answers, labels, prompt=Line(key, "?", ""))
 
-    count = replace(Table(voice).count(players[0], 4, players, 4, (*players, "graveyard")), key="count")  # the vote's
+    count = replace(Table(voice).count(players, 4, Counting((*players, "graveyard"))), key="count")  # the vote's
     who = question("who", (*players, "graveyard"), {"graveyard": phrases["graveyard"][0]})
     card = replace(Table(voice).card("werewolf.reveal.ask_graveyard_one", cards), key="card")  # the reveal's
     yes_no = question("confirm", ("yes", "no"))

@@ -160,7 +160,7 @@ class Table:
 
     def fix(self) -> str:
         """The first wrong count, said right ("Ken one")."""
-        from gm.table.questions import fix_token
+        from gm.ports import fix_token
 
         candidate = next(iter(self.wrong()), None)
         if candidate is None:

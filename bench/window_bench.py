@@ -30,7 +30,7 @@ from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker  # noqa: E402
 from gm.hearing.recorded import read_wav  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.voice import VoiceAsker  # noqa: E402
-from gm.table.questions import Table  # noqa: E402
+from gm.table.questions import Counting, Table  # noqa: E402
 from gm.text.lines import Voice  # noqa: E402
 
 RATE = 16000
@@ -87,7 +87,7 @@ def outcome(model: sphinx.SphinxModel, answer: np.ndarray, at: float) -> str:
     speaker = FakeSpeaker()
     keyboard = KeyboardAsker(clock, io.StringIO(""), echo=lambda _: None)
     asker = VoiceAsker(Listener(model, Paced(audio.tobytes(), clock)), keyboard, speaker, voice, clock, seats=PLAYERS)
-    question = Table(voice, PLAYERS).count("Ken", 4, PLAYERS, 4, (*PLAYERS, "graveyard"))
+    question = Table(voice, PLAYERS).count(PLAYERS[1:], 4, Counting((*PLAYERS, "graveyard")))
     try:
         value = dict(asker.ask(question).value)
     except AnswersExhausted:

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar, overload
 from collections.abc import Callable, Mapping, Sequence
 
-from gm.table.questions import Table, loggable
+from gm.table.asked import loggable
+from gm.table.questions import Table
 from gm.text.lines import Voice
 from gm.ports import Answer, Asker, Clock, Controls, How, Line, Question, Speaker, Turn, TurnKind
 from gm.night.timer import TimerDisplay

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from gm.night.terminal import big_time, big_time_width, clock_text
 from gm.ports import Answer, Asker, Line, Question, Speaker, TurnKind
-from gm.table.questions import NONE, Count, Tally
+from gm.table.asked import NONE
+from gm.table.counting import Count, Tally
 from gm.text.lines import Voice
 from scorer.werewolf.tally import GRAVEYARD
 

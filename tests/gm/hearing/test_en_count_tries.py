@@ -19,7 +19,7 @@ from gm.hearing.replay import Utterances
 from gm.hearing.session import Listener
 from gm.hearing.voice import VoiceAsker
 from gm.ports import How
-from gm.table.questions import Table
+from gm.table.questions import Counting, Table
 from gm.text.lines import Voice
 
 pytestmark = [
@@ -51,7 +51,7 @@ def test_a_count_said_three_times_slower_each_time_is_heard_by_its_third_try(tmp
     keyboard = KeyboardAsker(clock, io.StringIO("4\n"), echo=lambda _: None)
     speaker = FakeSpeaker()
     asker = VoiceAsker(Listener(sphinx.load(), recording), keyboard, speaker, EN, clock, seats=PLAYERS)
-    question = Table(EN).count("Mike", 6, PLAYERS, 6, (*PLAYERS, "graveyard"))
+    question = Table(EN).count(PLAYERS[1:], 6, Counting((*PLAYERS, "graveyard")))
     answer = asker.ask(question)
     assert (answer.value, answer.how, answer.confirmed) == ({"Mike": 1}, How.VOICE, False)
     assert "listen.type_it" not in [line.key for line in speaker.lines] and recording.position == 3

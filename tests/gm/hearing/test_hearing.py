@@ -142,7 +142,7 @@ def test_a_word_the_pack_makes_a_decoy_is_no_answer_by_itself_but_is_in_a_longer
     # the Korean model hears 여섯 and 학교 as 영: 영 is typed as 0, and heard only in 영 표 or "지훈 영"
     ko = Vocabulary.from_voice(Voice("ko"))
     table = Table(Voice("ko"), ("지훈", "서연"))
-    phrases = question_phrases(table.count("지훈", 2), ko, str)
+    phrases = question_phrases(table.count(["지훈"], 2), ko, str)
     assert "영" not in phrases and phrases["없어요"] == phrases["영 표"] == "0"
     fix = question_phrases(_q(fix_token("지훈", 0), fix_token("서연", 1)), ko, str)
     assert fix["지훈 영"] == "지훈=0"
@@ -154,7 +154,7 @@ def test_korean_counting_forms_alone_are_counts_and_ne_is_never_four():
     # 네 is that form of 4 but is also "yes": 4 is said 사 (the pack's decoy line)
     ko = Vocabulary.from_voice(Voice("ko"))
     table = Table(Voice("ko"), ("지훈", "서연"))
-    book = Phrasebook(question_phrases(table.count("지훈", 4), ko, str), decoys=ko.decoys)
+    book = Phrasebook(question_phrases(table.count(["지훈"], 4), ko, str), decoys=ko.decoys)
     assert [book.match(_heard(w)) for w in ("한", "두", "세", "하나", "두 표", "셋")] == ["1", "2", "3", "1", "2", "3"]
     assert book.match(_heard("네")) is None and book.match(_heard("사")) == "4"
 

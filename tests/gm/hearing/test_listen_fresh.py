@@ -19,7 +19,7 @@ from gm.hearing import vad
 from gm.hearing.utterance import FRAME_SECONDS, levelled
 from gm.hearing.voice import VoiceAsker, phrasebook
 from gm.ports import Line
-from gm.table.questions import Table
+from gm.table.questions import Counting, Table
 from gm.text.lines import Voice
 from test_listen_vosk import COUNT, FIXTURES, KO, KO_MODEL, WHO, recording
 
@@ -164,7 +164,7 @@ def test_a_number_not_asked_heard_as_yeong_is_no_count_of_zero(model):
     itself (0 is said 없어요 or 영 표), so it is no count of 0."""
     ko = Voice("ko")
     players = ("민수", "지훈", "서연", "지민")
-    count = Table(ko, players).count("민수", 4, players, 4, (*players, "graveyard"))
+    count = Table(ko, players).count(players, 4, Counting((*players, "graveyard")))
     book = phrasebook(count, model, Vocabulary.from_voice(ko), ko.spoken_word, players)
     said = Listener(model, PcmSource.from_wavs([FIXTURES / "yeoseot_pink.wav"], FakeClock())).hear_once(book)
     assert said is not None and said.text == "영" and said.sure(0.9) and book.match(said) is None
@@ -176,7 +176,7 @@ def test_a_count_heard_in_its_counting_form_is_that_count(model, name, heard, co
     a counter (한 표, 세 표): alone they are the count (with the pack before, no answer)."""
     ko = Voice("ko")
     players = ("민수", "지훈", "서연", "지민")
-    question = Table(ko, players).count("민수", 4, players, 4, (*players, "graveyard"))
+    question = Table(ko, players).count(players, 4, Counting((*players, "graveyard")))
     book = phrasebook(question, model, Vocabulary.from_voice(ko), ko.spoken_word, players)
     said = Listener(model, PcmSource.from_wavs([FIXTURES / f"{name}.wav"], FakeClock())).hear_once(book)
     assert said is not None and said.text == heard and book.match(said) == count

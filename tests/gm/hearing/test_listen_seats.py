@@ -72,7 +72,7 @@ def test_a_name_decoy_like_a_players_name_is_left_out_at_that_table():
     at = lambda seats: phrasebook(who(Voice("ko"), seats), model, ko, str, seats).decoy_words()  # noqa: E731
     assert "재윤" in at(("민수", "지훈")) and "재윤" not in at(("민수", "재원"))  # 재원 sounds like 재윤
     assert "동현" in at(("민수", "재원")) and "주원" not in at(("민수", "재원"))
-    count = Table(Voice("ko"), ("민수", "지훈")).count("민수", 2)
+    count = Table(Voice("ko"), ("민수", "지훈")).count(["민수"], 2)
     assert "재윤" not in phrasebook(count, model, ko, str, ("민수", "지훈")).decoy_words()  # only where one names
 
 
@@ -93,7 +93,7 @@ def test_a_question_that_names_a_player_takes_their_name_only_heard_surely():
     assert vote.match(Heard("aki", (("aki", 0.8),))) is None  # a name not at the table, forced onto Aki
     assert vote.match(Heard("three", (("three", 0.8),))) == "Zoë"  # the seat number gm told the table to say
     assert vote.match(Heard("graveyard", (("graveyard", 0.8),))) == "graveyard"
-    count = phrasebook(Table(EN, seats).count("Aki", 2), model, vocabulary, str, seats)
+    count = phrasebook(Table(EN, seats).count(["Aki"], 2), model, vocabulary, str, seats)
     assert count.match(Heard("two", (("two", 0.8),))) == "2"  # a count needs no more than before
 
 

@@ -61,7 +61,7 @@ its lone 더 is what the model makes of the pause after "게임 마스터"."""
 COMMANDS_KO = Vocabulary({k: v for k, v in KO.hear.items() if k != "add_minute"}, KO.decoys)
 EN = Voice("en")
 TABLE = Questions(EN, ("민수", "지훈", "서연"))
-COUNT = TABLE.count("민수", 6)
+COUNT = TABLE.count(["민수"], 6)
 WHO = TABLE.choice("vote", ("민수", "지훈", "서연", "graveyard"), prompt=Line("vote", "Who?", ""))
 CARD = TABLE.choice("card", ("watermelon", "apple", "grape"), {"watermelon": "수박", "apple": "사과", "grape": "포도"},
                     prompt=Line("card", "Which card?", ""))

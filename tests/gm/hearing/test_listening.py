@@ -23,7 +23,8 @@ from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Voice
 from gm.hearing.voice import VoiceControls, open_asker, open_controls
 from gm.ports import Answer, How, Line
-from gm.table.questions import Done, Table, YesNo
+from gm.table.asked import Done, YesNo
+from gm.table.questions import Table
 from gm.text.words import Words
 from gm.speech.speakers import PrintSpeaker
 from gm.hearing import sphinx
@@ -40,7 +41,7 @@ TABLE = Table(EN, ("Aki", "Ken", "Mio"))
 
 
 def _votes(name="Ken"):
-    return TABLE.count(name, 6)
+    return TABLE.count([name], 6)
 
 
 NAMES = TABLE.choice("vote", ("Aki", "Ken", "graveyard"), {"graveyard": "the graveyard"},

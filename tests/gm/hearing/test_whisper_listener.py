@@ -362,12 +362,12 @@ class _Transcribes:
 def _count_heard(lang: str, players: tuple[str, ...], free: str):
     from gm.text.vocabulary import Vocabulary
     from gm.hearing.voice import phrasebook
-    from gm.table.questions import Table
+    from gm.table.questions import Counting, Table
     from gm.text.lines import Voice
 
     voice = Voice(lang)
     candidates = (*players, "graveyard")
-    count = Table(voice).count(players[1], 4, candidates[1:], 4, candidates, counted=1, first=False)
+    count = Table(voice).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = _Transcribes(lang, free)
     book = phrasebook(count, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
     heard = whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))
@@ -396,12 +396,12 @@ def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
     from gm.hearing.sphinx import _at_16k
     from gm.hearing.utterance import levelled
     from gm.hearing.voice import phrasebook
-    from gm.table.questions import Table
+    from gm.table.questions import Counting, Table
     from gm.text.lines import Voice
 
     voice, players = Voice("ja"), ("アキ", "ケン", "ミオ", "ソラ")
     candidates = (*players, "graveyard")
-    count = Table(voice).count(players[1], 4, candidates[1:], 4, candidates, counted=1, first=False)
+    count = Table(voice).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = whisper.load("ja")
     book = phrasebook(count, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
 

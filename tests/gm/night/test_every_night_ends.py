@@ -23,7 +23,11 @@ from gm.night.context import NightContext
 from gm.night.runner import run_night
 from gm.night.vote import BAD_TOTALS, READBACKS
 from gm.ports import Answer, How, TurnKind
-from gm.table.questions import Count, Done, Hand, Pick, Step, Tally, counts
+from gm.table.asked import Done, Step
+from gm.table.cards import Hand
+from gm.table.counting import Count, Tally
+from gm.table.pairs import counts
+from gm.table.picks import Pick
 from gm.text.words import Words
 from gm.text.lines import Voice
 from scorer.werewolf.decks import standard_deck

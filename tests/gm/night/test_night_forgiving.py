@@ -9,7 +9,8 @@ from fakes import FakeClock
 from gm.hearing.keyboard import KeyboardAsker
 from gm.night.runner import NightStopped
 from gm.night.terminal import LiveCountdown, big_time
-from gm.table.questions import Done, Table
+from gm.table.asked import Done
+from gm.table.questions import Table
 from gm.text.lines import Voice
 
 from fakes import CTRL_C

@@ -15,7 +15,8 @@ from gm.night.context import NightContext
 from gm.night.log import NightLog
 from gm.night.vote import run_vote
 from gm.ports import Refused
-from gm.table.questions import ByName, Table
+from gm.table.pairs import ByName
+from gm.table.questions import Counting, Table
 from gm.text.lines import Voice
 from scorer.werewolf.decks import standard_deck
 from paths import FIXTURES
@@ -34,7 +35,7 @@ def _table(lang):
 def _count(lang, high=4):
     players = PLAYERS[lang]
     candidates = [*players, "graveyard"]
-    return _table(lang).count(players[0], high, candidates, high, candidates, bounds=(3, 4))
+    return _table(lang).count(candidates, high, Counting(tuple(candidates), bounds=(3, 4)))
 
 
 def _said_as(lang, who, n, phrase_at):
@@ -141,7 +142,8 @@ def test_a_name_heard_at_a_count_is_no_answer_not_a_count_nor_a_fix(heard):
     players = ["Aki", "Ken", "Mio", "Noah"]
     asker, _ = voice_asker(clock, [said(heard), said("three")], seats=players)
     candidates = [*players, "graveyard"]
-    question = Table(Voice("en"), players).count("Aki", 4, candidates, 4, candidates, by_name=True, bounds=(3, 4))
+    question = Table(Voice("en"), players).count(candidates, 4, Counting(tuple(candidates), bounds=(3, 4)),
+                                                 by_name=True)
     assert asker.ask(question).value == {"Aki": 3}
     assert asker.speaker.keys() == ["listen.not_understood", "werewolf.vote.ask_count"]
 
@@ -193,7 +195,7 @@ def test_korean_counts_hear_a_number_and_the_tally_hears_a_breath_of_fixes():
     clock = FakeClock()
     table = _table("ko")
     candidates = [*PLAYERS["ko"], "graveyard"]
-    assert not table.one_breath and all(a.isdigit() for a in table.count("민수", 4, candidates).answers)
+    assert not table.one_breath and all(a.isdigit() for a in table.count(candidates, 4).answers)
     result, lines, events = _vote(clock, ["셋", "하나", "지훈 영 서연 하나", "맞아"], lang="ko")
     assert [(e["candidate"], e["votes"]) for e in events if e["type"] == "vote_corrected"] == [
         ("지훈", 0), ("서연", 1)]
@@ -263,6 +265,6 @@ def test_counts_said_in_one_breath_must_survive_the_second_decode_too():
 def test_question_mark_at_a_count_lists_the_numbers_not_every_pair_it_hears():
     players = PLAYERS["en"]
     candidates = [*players, "graveyard"]
-    question = _table("en").count("Aki", 4, candidates, 4, candidates, by_name=True)
+    question = _table("en").count(candidates, 4, Counting(tuple(candidates)), by_name=True)
     assert "Aki=3" in question.answers
     assert question.choices().text == "Answers: 0, 1, 2, 3, 4."

@@ -13,7 +13,7 @@ PLAYERS = ("Aki", "Ken", "Mio")
 
 
 def _count(lang):
-    return Table(Voice(lang), PLAYERS).count("Ken", 4)
+    return Table(Voice(lang), PLAYERS).count(["Ken"], 4)
 
 
 @pytest.mark.parametrize(("lang", "typed", "n"), [
@@ -36,7 +36,7 @@ def test_a_casual_yes_or_no_is_yes_or_no(lang, typed, value):
 def test_heard_at_a_count_none_and_n_votes_are_counts_and_a_yes_or_no_its_answer():
     en = Vocabulary.from_voice(Voice("en"))
     table = Table(Voice("en"), PLAYERS)
-    count = question_phrases(table.count("Ken", 4), en, str)
+    count = question_phrases(table.count(["Ken"], 4), en, str)
     assert count["none"] == count["no votes"] == "0" and count["two votes"] == "2"
     yes_no = question_phrases(table.yes_no("werewolf.evening.again"), en, str)
     assert yes_no["nah"] == "no" and yes_no["sure"] == "yes"
@@ -47,7 +47,7 @@ def test_korean_none_is_heard_as_a_count_and_ne_never_alone():
     # the Korean model cannot tell 네 (yes) from 넷 (4): 네 stays the pack's decoy, typed yes
     ko = Vocabulary.from_voice(Voice("ko"))
     table = Table(Voice("ko"), PLAYERS)
-    assert question_phrases(table.count("Ken", 4), ko, str)["없음"] == "0"
+    assert question_phrases(table.count(["Ken"], 4), ko, str)["없음"] == "0"
     assert "네" not in question_phrases(table.yes_no("werewolf.evening.again"), ko, str)
     assert table.yes_no("werewolf.evening.again").parse("네") is True
 
