@@ -41,9 +41,9 @@ from gm.hearing.recorded import PcmSource  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.voice import SURE_CONFIDENCE, phrasebook  # noqa: E402
 from gm.table.questions import Counting, Table  # noqa: E402
-from gm.text.lines import Voice  # noqa: E402
+from gm.text.lines import Pack  # noqa: E402
 
-JA = Voice("ja")
+JA = Pack("ja")
 PLAYERS = ("アキ", "ケン", "ミオ", "ソラ")
 VOICES = [("jtalk-ja", "", 1.0, 0), ("jtalk-ja", "", 0.9, -3), ("jtalk-ja", "", 1.15, 3),
           *(("kokoro", name, 1.0, 0) for name in ("jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro",

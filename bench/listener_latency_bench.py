@@ -78,9 +78,9 @@ def latencies(listener: str, answers: int, seed: int) -> tuple[list[float], int,
     from gm.hearing.sources import BLOCK_SECONDS
     from gm.hearing.voice import phrasebook
     from gm.table.questions import Counting, Table
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
-    voice = Voice("en")
+    voice = Pack("en")
     model = model_loader(None, "en", listener)()
     question = Table(voice, PLAYERS).count(PLAYERS, 4, Counting((*PLAYERS, "graveyard")))
     book = phrasebook(question, model, Vocabulary.from_voice(voice), voice.spoken_word, PLAYERS)

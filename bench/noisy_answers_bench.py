@@ -53,7 +53,7 @@ from gm.hearing.voice import phrasebook  # noqa: E402
 from gm.ports import Line, Refused  # noqa: E402
 from gm.table.asked import YesNo  # noqa: E402
 from gm.table.questions import Counting, Table  # noqa: E402
-from gm.text.lines import Voice as Pack  # noqa: E402
+from gm.text.lines import Pack  # noqa: E402
 from table_nights_bench import speaker as table_speaker  # noqa: E402
 from virtual_table import RATE, SPEECH_DBFS, Voice, at_level, babble, pink_noise, render, reverb  # noqa: E402
 

@@ -49,11 +49,11 @@ def main() -> None:
     from gm.hearing.voice import phrasebook
     from gm.text.vocabulary import Vocabulary
     from gm.table.questions import Counting, Table
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
     lang = sys.argv[sys.argv.index("--lang") + 1] if "--lang" in sys.argv else "ko"
     players = PLAYERS[lang]
-    voice = Voice(lang)
+    voice = Pack(lang)
     table = Table(voice, players)
     model = load_model(None, lang)
     vocabulary = Vocabulary.from_voice(voice)

@@ -583,13 +583,13 @@ class Cues:
     question is answered). `taken` holds the counts gm has taken so far."""
 
     def __init__(self, log: Path, output: Path, lang: str) -> None:
-        from gm.text.lines import Voice
+        from gm.text.lines import Pack
 
         self._log = _Lines(log)
         self._output = _Lines(output)
         self.questions: dict[str, dict[str, Any]] = {}  # printed text → its question event
         self.taken: dict[str, int] = {}
-        self.endings = read_back_endings(Voice(lang))
+        self.endings = read_back_endings(Pack(lang))
         self._kept: list[dict[str, Any]] = []
 
     def _read(self) -> list[dict[str, Any]]:

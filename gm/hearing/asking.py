@@ -29,7 +29,7 @@ NO = "no"  # the answer id of "no" in the packs' [listen.hear]
 if TYPE_CHECKING:
     from gm.hearing.keyboard import KeyboardAsker
     from gm.hearing.session import Listener, Session
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
 T = TypeVar("T")
 
@@ -79,7 +79,7 @@ class Channels:
     listener: Listener
     keyboard: KeyboardAsker
     speaker: Speaker
-    voice: Voice
+    voice: Pack
     clock: Clock
     typing: bool
     replay: bool

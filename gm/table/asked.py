@@ -19,7 +19,7 @@ from gm.ports import Kind, Line, Policy, Refused, Slot, fix_of
 from gm.files import printable
 from gm.text.words import Words, fold, nearest, words_of
 from gm.text.numbers import COUNTERS
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.table.pairs import DIGIT_RUNS, PARTICLES
 from scorer.values import Named
 
@@ -51,7 +51,7 @@ class Asked(ABC, Generic[T]):
 
     key: str
     prompt: Line
-    voice: Voice = field(repr=False, compare=False)
+    voice: Pack = field(repr=False, compare=False)
     words: Words = field(repr=False, compare=False)
     answers: tuple[str, ...] = ()
     labels: Mapping[str, str] = field(default_factory=dict)
@@ -201,7 +201,7 @@ class Asked(ABC, Generic[T]):
 
 
 @dataclass(frozen=True)
-class Step(Asked[Done]):
+class Proceed(Asked[Done]):
     """A step that goes on: its one answer is "done", and a listener waits through silence and
     talk for it (the table is still at it)."""
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from gm.ports import Kind, Line, Policy, Refused
 from gm.text.words import Names, fold, segment
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.table.asked import Asked
 from gm.table.pairs import ByName, Counts, counts, read_pairs
 from scorer.werewolf.tally import GRAVEYARD
@@ -21,7 +21,7 @@ Korean model heard 영 (0) as 묘지 없어요 (the graveyard 0), surely; pocket
 single counts are heard alike with names or without. Japanese has no model here to measure."""
 
 
-def votes_line(voice: Voice, low: int, high: int) -> Line | int:
+def votes_line(voice: Pack, low: int, high: int) -> Line | int:
     """The totals a vote can have (HW-R4): "3–4" (said "3 to 4"), or "4"."""
     return high if low == high else voice.line("werewolf.vote.range", low=low, high=high)
 
@@ -176,7 +176,7 @@ def other_count(n: int) -> int:
     return n - 1 if n > 0 else 1
 
 
-def tally_line(voice: Voice, tally: Counts, candidates: Sequence[str]) -> Line:
+def tally_line(voice: Pack, tally: Counts, candidates: Sequence[str]) -> Line:
     """ "Aki 3, Ken 1, nobody else. Right?": the candidates with votes, then the rest as one."""
     label = labeller(voice)
     items = [voice.line("werewolf.vote.count_item", candidate=label(c), n=tally[c])
@@ -185,7 +185,7 @@ def tally_line(voice: Voice, tally: Counts, candidates: Sequence[str]) -> Line:
     return voice.line("werewolf.vote.readback" if rest else "werewolf.vote.readback_all", counts=items)
 
 
-def labeller(voice: Voice) -> Callable[[str], str]:
+def labeller(voice: Pack) -> Callable[[str], str]:
     """A candidate as said in `voice`: a player's name, or the graveyard in its language."""
     graveyard = voice.text("common.graveyard")
     return lambda c: graveyard if c == GRAVEYARD else c

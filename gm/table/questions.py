@@ -3,7 +3,7 @@
 `Table` builds each question with its own answer type; the askers (the keyboard, the voice)
 read replies with the question's own parser (`gm.table.asked.Asked.parse`). The kinds, by family:
 
-    asked.py     Step     a step that goes on ("done", Enter, or the timeout)       → Done.DONE
+    asked.py     Proceed  a step that goes on ("done", Enter, or the timeout)       → Done.DONE
                  YesNo    yes / no (y, はい, 네 …)                                    → bool
     counting.py  Count    how many point at one candidate, 0..high; "Aki 3 Ken 1" or
                           "3 1 0" (this candidate and the next) say several at once  → Counts
@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 
 from gm.ports import Line, fix_token
 from gm.text.words import Names, Words
-from gm.text.lines import Voice
-from gm.table.asked import NONE, Done, Step, YesNo
+from gm.text.lines import Pack
+from gm.table.asked import NONE, Done, Proceed, YesNo
 from gm.table.cards import Card, Hand
 from gm.table.counting import ONE_BREATH_AT_COUNT, Count, Tally, labeller, other_count, tally_line, votes_line
 from gm.table.pairs import Counts, counts
@@ -46,7 +46,7 @@ class Counting:
 class Table:
     """Builds the night's questions in its language, with its players (and their readings)."""
 
-    def __init__(self, voice: Voice, players: Sequence[str] = ()) -> None:
+    def __init__(self, voice: Pack, players: Sequence[str] = ()) -> None:
         self.voice = voice
         self.players = tuple(players)
         self.words = Words.of(voice)
@@ -62,8 +62,8 @@ class Table:
     def _line(self, key: str, fields: dict[str, Any]) -> Line:
         return self.voice.line(key, **fields)
 
-    def step(self, key: str, timeout: float | None = None, **fields: Any) -> Step:
-        return Step(key, self._line(key, fields), self.voice, self.words, (Done.DONE.value,),
+    def step(self, key: str, timeout: float | None = None, **fields: Any) -> Proceed:
+        return Proceed(key, self._line(key, fields), self.voice, self.words, (Done.DONE.value,),
                     {Done.DONE.value: self.voice.text("werewolf.done")}, timeout, (Done.DONE,))
 
     def yes_no(self, key: str, default: bool | None = None, **fields: Any) -> YesNo:

@@ -197,9 +197,9 @@ def test_the_deal_hears_done_as_it_asked_for_it(tmp_path) -> None:
     from gm.hearing.utterance import levelled
     from gm.hearing.voice import STEP_CONFIDENCE, phrasebook
     from gm.table.questions import Table
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
-    voice = Voice("en")
+    voice = Pack("en")
     model = whisper.load("en")
     players = ("Tom", "Lucy", "Kate", "Emma")
     deal = Table(voice, players).step("werewolf.deal", total=9, villagers=6, others=["Werewolf", "Traitor", "Seer"],
@@ -363,9 +363,9 @@ def _count_heard(lang: str, players: tuple[str, ...], free: str):
     from gm.text.vocabulary import Vocabulary
     from gm.hearing.voice import phrasebook
     from gm.table.questions import Counting, Table
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
-    voice = Voice(lang)
+    voice = Pack(lang)
     candidates = (*players, "graveyard")
     count = Table(voice).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = _Transcribes(lang, free)
@@ -397,9 +397,9 @@ def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
     from gm.hearing.utterance import levelled
     from gm.hearing.voice import phrasebook
     from gm.table.questions import Counting, Table
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
-    voice, players = Voice("ja"), ("アキ", "ケン", "ミオ", "ソラ")
+    voice, players = Pack("ja"), ("アキ", "ケン", "ミオ", "ソラ")
     candidates = (*players, "graveyard")
     count = Table(voice).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = whisper.load("ja")

@@ -8,7 +8,7 @@ from gm.ports import Kind, Refused, fix_of, fix_token
 from gm.table.asked import Done
 from gm.table.pairs import ByName
 from gm.table.questions import Counting, Table
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf.cards import CARD_IDS
 
 PLAYERS = {"en": ("Aki", "Ken", "Mio"), "ja": ("健", "美緒", "空"), "ko": ("민수", "지훈", "서연")}
@@ -18,7 +18,7 @@ CARDS = CARD_IDS
 
 def questions(lang):
     players = PLAYERS[lang]
-    table = Table(Voice(lang, READINGS if lang == "ja" else {}), players)
+    table = Table(Pack(lang, READINGS if lang == "ja" else {}), players)
     every = (*players, "graveyard")
     key = "common.yes"  # a line with no fields asks each of them here
     return {

@@ -17,7 +17,7 @@ from gm.table.asked import Done
 from gm.table.questions import Counting, Table
 from gm.files import printable
 from gm.text.words import fold, words_of
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 EN_PLAYERS = ["Aki", "Ken", "Mio", "Sora"]
 JA_PLAYERS = ["健", "美緒", "空", "愛"]
@@ -29,9 +29,9 @@ REVEAL = "werewolf.reveal.ask_hand"
 
 def table(lang):
     if lang == "ja":
-        return Table(Voice("ja", JA_READINGS), JA_PLAYERS), JA_PLAYERS
+        return Table(Pack("ja", JA_READINGS), JA_PLAYERS), JA_PLAYERS
     players = KO_PLAYERS if lang == "ko" else EN_PLAYERS
-    return Table(Voice(lang), players), players
+    return Table(Pack(lang), players), players
 
 
 def count(lang, high=4):
@@ -356,7 +356,7 @@ def test_a_roster_naming_someone_twice_or_a_stranger_is_refused():
 @pytest.mark.parametrize("typed", ["r", "R", "ｒ"])
 def test_r_says_the_question_again_and_never_names_a_player_by_prefix(lang, typed):
     players = ["Aki", "Ken", "Mio", "Sora", "Yui", "Rei"]
-    pick = Table(Voice(lang), players).pick("werewolf.vote.ask_voter", [*players, "graveyard"],
+    pick = Table(Pack(lang), players).pick("werewolf.vote.ask_voter", [*players, "graveyard"],
                                             "werewolf.vote.abstain", "Aki", voter="Aki")
     said, out = [], []
     asker = KeyboardAsker(FakeClock(), io.StringIO(f"{typed}\n？\nRei\n"), echo=out.append, say=said.append)

@@ -10,7 +10,7 @@ from gm.hearing.keyboard import KeyboardAsker
 from gm.ports import Refused
 from gm.table.questions import Counting, Table
 from gm.text.words import nearest
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 PLAYERS = {"en": ["Aki", "Ken", "Mio", "Sora"], "ja": ["健", "美緒", "空", "愛"],
            "ko": ["민수", "지훈", "서연", "지민"]}
@@ -19,7 +19,7 @@ CARDS = ("villager", "werewolf", "traitor", "seer")
 
 
 def table(lang):
-    return Table(Voice(lang, READINGS if lang == "ja" else None), PLAYERS[lang]), PLAYERS[lang]
+    return Table(Pack(lang, READINGS if lang == "ja" else None), PLAYERS[lang]), PLAYERS[lang]
 
 
 def offered(refused, part, value):
