@@ -293,6 +293,45 @@ def test_a_hand_is_scored_as_a_table_says_it_and_the_words_joining_it_are_no_car
     assert unjoined(Heard("seer", (("seer", 0.9),)), "en").text == "seer"
 
 
+def test_a_card_is_not_ended_by_the_comma_after_which_the_hand_goes_on() -> None:
+    """A phrase that another scored phrase goes on from after a pause ("werewolf" before "werewolf,
+    seer") is not ended by that pause: ended by it, the card alone outscored every hand it begins."""
+    model = object.__new__(whisper.WhisperModel)
+    werewolf, comma, seer, stop, end = 1, 2, 3, 4, 5
+    model._ends, model._pauses = [end, stop, comma], {comma}
+    batch = [[werewolf], [werewolf, comma, seer]]
+    assert model._going_on([werewolf], batch) == {comma}
+    assert model._going_on([werewolf, comma, seer], batch) == set()
+    rows = np.full((4, 6), -20.0)
+    rows[0, werewolf] = rows[1, comma] = rows[2, seer] = rows[3, stop] = 0.0  # "Werewolf, seer."
+    card = model._scored([werewolf], rows, model._going_on([werewolf], batch))
+    hand = model._scored([werewolf, comma, seer], rows, model._going_on([werewolf, comma, seer], batch))
+    assert hand > card + 10
+    assert model._scored([werewolf], rows) > hand  # how a card alone won before
+
+
+@pytest.mark.slow
+@needs_whisper
+def test_a_hand_said_without_and_is_heard_whole_not_as_its_first_card(tmp_path) -> None:
+    """ "werewolf seer" said by espeak-ng and flite (heard before as "werewolf": no answer)."""
+    from gm.hearing.voice import phrasebook
+    from gm.table.questions import Table
+    from gm.text.lines import Pack
+    from gm.text.vocabulary import Vocabulary
+
+    pack, players = Pack("en"), ("Alice", "Noah", "Olga", "Diego")
+    hand = Table(pack, players).hand("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"),
+                                     players[1], name=players[1])
+    model = whisper.load("en")
+    book = phrasebook(hand, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
+    said = {"espeak-ng werewolf seer": _espeak("werewolf seer", "en-us", 175, 50, tmp_path / "a.wav"),
+            "espeak-ng werewolf and seer": _espeak("werewolf and seer", "en-us", 175, 50, tmp_path / "b.wav"),
+            "flite werewolf seer": _flite("werewolf seer", "rms", tmp_path / "c.wav")}
+    for name, audio in said.items():
+        heard = model.recogniser(16000, book).hear(bytes(16000) + audio + bytes(32000))
+        assert book.match(heard) == "werewolf seer", (name, heard)
+
+
 class ScoringModel:
     """Whisper as far as a recogniser asks it: each phrase's score from `scores` (else far behind)
     and the free transcription `free`."""
