@@ -412,11 +412,11 @@ class SpeakerWatch:
 # -- the table's voices ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Voice:
-    """Who says an answer: an engine (flite, espeak-ng, jtalk) and its voice, speed, pitch."""
+    """Who says an answer: an engine (flite, espeak-ng, jtalk, piper, kokoro) and its voice, speed, pitch."""
 
     engine: str
     name: str = ""
-    speed: float = 1.0  # flite: duration stretch; espeak-ng: words a minute (0: its own); jtalk: speed;
+    speed: float = 1.0  # flite: duration stretch; espeak-ng: words a minute (0: its own); jtalk, kokoro: speed;
     # piper: length scale
     pitch: int = 0  # espeak-ng: 0–99 (0: its own); jtalk: half-tones
     gain_db: float = 0.0  # how much louder (quieter: below 0) than the table's speech level
@@ -433,6 +433,10 @@ def render(text: str, voice: Voice, folder: Path) -> bytes:
         audio, rate = pyopenjtalk.tts(text, speed=voice.speed, half_tone=voice.pitch)
         audio = audio / max(float(np.abs(audio).max()), 1.0) * 16384
         return _at_16k(audio.astype("<i2").tobytes(), rate)
+    if voice.engine == "kokoro":
+        from voice_nights_bench import _kokoro
+
+        return _kokoro(text, voice.name, voice.speed)
     if voice.engine == "piper":
         chunks = list(_piper().synthesize(text, syn_config=_piper_config(voice.speed)))
         return _at_16k(b"".join(c.audio_int16_bytes for c in chunks), chunks[0].sample_rate)
