@@ -584,7 +584,8 @@ class Cues:
     """The cues of a night as gm gives them: its night log (questions with their keys, answers
     with the counts taken) and its standard output (every line as it is said, so a question
     asked again and a read-back are seen when they are said; the log writes those only once the
-    question is answered). `taken` holds the counts gm has taken so far."""
+    question is answered). gm's "Sorry, I did not catch that." and "Once more, please." are cues to
+    say the last answer again, as a table does. `taken` holds the counts gm has taken so far."""
 
     def __init__(self, log: Path, output: Path, lang: str) -> None:
         from gm.text.lines import Pack
@@ -593,7 +594,9 @@ class Cues:
         self._output = _Lines(output)
         self.questions: dict[str, dict[str, Any]] = {}  # printed text → its question event
         self.taken: dict[str, int] = {}
-        self.endings = read_back_endings(Pack(lang))
+        pack = Pack(lang)
+        self.endings = read_back_endings(pack)
+        self.again = {pack.text("listen.not_understood"), pack.text("listen.again")}
         self._kept: list[dict[str, Any]] = []
 
     def _read(self) -> list[dict[str, Any]]:
@@ -609,6 +612,8 @@ class Cues:
                 cues.append(self.questions[line])
             elif line.endswith(self.endings):
                 cues.append({"type": "readback", "key": "readback", "text": line})
+            elif line in self.again:
+                cues.append({"type": "again", "key": "again", "text": line})
         return cues
 
     def new(self) -> list[dict[str, Any]]:
@@ -696,6 +701,10 @@ class Table:
                 time.sleep(0.02)
                 continue
             cue, seen = new[-1], time.monotonic()  # only the latest cue waits for an answer
+            if cue["type"] == "again":  # "Sorry, I did not catch that.": the last answer, said again
+                if last is None:
+                    continue
+                cue = last
             last, answered = cue, time.monotonic()
             text = self.script.reply(cue, cues.taken)
             if text is None:

@@ -86,7 +86,8 @@ def outcome(model: sphinx.SphinxModel, answer: np.ndarray, at: float) -> str:
     clock = FakeClock()
     speaker = FakeSpeaker()
     keyboard = KeyboardAsker(clock, io.StringIO(""), echo=lambda _: None)
-    asker = ListeningAsker(Listener(model, Paced(audio.tobytes(), clock)), keyboard, speaker, voice, clock, seats=PLAYERS)
+    asker = ListeningAsker(Listener(model, Paced(audio.tobytes(), clock)), keyboard, speaker, voice, clock,
+                           seats=PLAYERS)
     question = Table(voice, PLAYERS).count(PLAYERS[1:], 4, Counting((*PLAYERS, "graveyard")))
     try:
         value = dict(asker.ask(question).value)
