@@ -234,6 +234,7 @@ def test_an_answer_with_a_polite_ending_is_that_answer() -> None:
     assert closest(scored, polite(Scored("完了です", -0.5), scored, "ja")).text == "完了"
     assert closest(scored, polite(Scored("完了しない", -0.5), scored, "ja")).text == "完了しない"
     assert polite(Scored("done please", -0.5), [Scored("done", -3.0)], "en").phrase == "done please"
+    assert polite(Scored("終わりです。", -0.5), [Scored("終わり", -3.0)], "ja").phrase == "終わり"  # and its stop
 
 
 def test_a_count_heard_with_its_counter_misheard_is_that_count() -> None:
@@ -396,6 +397,42 @@ class _Transcribes:
     def score(self, samples, phrases, context=""):
         self.contexts.append(context)
         return [], Scored(self.free, -1.0)
+
+
+class _Scores(_Transcribes):
+    """A Whisper stand-in that scores `likely` far ahead of every other phrase it is given."""
+
+    def __init__(self, lang: str, likely: str) -> None:
+        super().__init__(lang, likely)
+        self.phrases: list[str] = []
+
+    def score(self, samples, phrases, context=""):
+        self.phrases = list(phrases)
+        return [Scored(p, -1.0 if p == self.free else -20.0) for p in phrases], Scored(self.free, -1.5)
+
+
+@pytest.mark.parametrize(("lang", "players", "said", "count"), [
+    ("en", ("Alice", "Mike", "Kate", "Tom"), "um, two", "2"),
+    ("ja", ("アキ", "ケン", "ミオ", "ソラ"), "えーと、二 票", "2"),
+    ("ja", ("アキ", "ケン", "ミオ", "ソラ"), "えっと、なし", "0")])
+def test_a_count_begun_with_a_filler_is_that_count(lang, players, said, count) -> None:
+    """ "um, two" and えーと、二票 are scored as the count (Whisper writes the filler, and the count
+    alone scored from the start of the utterance was far behind it); a step scores no filler."""
+    from gm.text.vocabulary import Vocabulary
+    from gm.hearing.voice import phrasebook
+    from gm.table.questions import Counting, Table
+    from gm.text.lines import Pack
+
+    pack = Pack(lang)
+    candidates = (*players, "graveyard")
+    question = Table(pack).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
+    model = _Scores(lang, said)
+    book = phrasebook(question, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
+    assert book.match(whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))) == count
+    step = Table(pack).step("werewolf.seer_one")
+    steps = phrasebook(step, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
+    whisper.WhisperRecogniser(model, 16000, steps).hear(bytes(16000))
+    assert not any(p.startswith(whisper.FILLERS[lang]) for p in model.phrases)
 
 
 def _count_heard(lang: str, players: tuple[str, ...], free: str):
