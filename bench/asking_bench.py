@@ -9,7 +9,7 @@ flite and espeak-ng voices; clean, pink 10 dB, -32 dBFS, 8 kHz), every kind of n
 at a count of 0-4 at a 4-player table: talk sentences, other words, numbers not asked, natural
 yes/no and names not at the table. Each question is answered by three recordings of one phrase
 in a row (every recording of it starts one such question, the next two following it), and
-`VoiceAsker.ask` hears them as a night does, with no keyboard behind it: a question that ends
+`ListeningAsker.ask` hears them as a night does, with no keyboard behind it: a question that ends
 with an answer by voice took a non-answer. The same questions are heard with two tries and with
 three; printed per kind: the questions that took a non-answer, for each.
 """
@@ -35,9 +35,9 @@ from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker  # noqa: E402
 from gm.hearing.recorded import read_wav  # noqa: E402
 from gm.hearing.replay import Utterances  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
-from gm.hearing.voice import VoiceAsker  # noqa: E402
+from gm.hearing.voice import ListeningAsker  # noqa: E402
 from gm.ports import How  # noqa: E402
-from gm.table.questions import Table  # noqa: E402
+from gm.table.questions import Counting, Table  # noqa: E402
 
 TRIES = (2, 3)
 
@@ -46,11 +46,11 @@ def asked(model, utterances: list[bytes], tries: int) -> bool:
     """Whether a count asked of a table saying `utterances` (16 kHz) ends with an answer by voice."""
     night = listen_bench.ENGLISH
     players = night.players
-    question = Table(night.voice).count(players[0], 4, players, 4, (*players, "graveyard"))
+    question = Table(night.voice).count(players, 4, Counting((*players, "graveyard")))
     clock = FakeClock()
     recording = Utterances(sphinx.RATE, [*utterances, b""], clock)  # silence after: the recording goes on
     keyboard = KeyboardAsker(clock, io.StringIO(""), echo=lambda _: None)
-    asker = VoiceAsker(Listener(model, recording), keyboard, FakeSpeaker(), night.voice, clock, seats=players,
+    asker = ListeningAsker(Listener(model, recording), keyboard, FakeSpeaker(), night.voice, clock, seats=players,
                        count_tries=tries)
     try:
         return asker.ask(question).how == How.VOICE

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from gm.speech.engines import flite, flite_library  # noqa: E402
 from gm.speech.settings import SpeechSettings  # noqa: E402
-from gm.text.lines import Voice  # noqa: E402
+from gm.text.lines import Pack  # noqa: E402
 
 SHORT = "Ken: 5 votes."
 WITHOUT_LIBRARY = ("import sys; from gm.speech.engines import flite_library; flite_library.load = lambda: None; "
@@ -45,7 +45,7 @@ def engines() -> dict[str, flite.Engine]:
 
 
 def renders(runs: int) -> None:
-    lines = {"1 sentence": SHORT, "3 sentences": Voice("en").line("werewolf.regulation_dead").text}
+    lines = {"1 sentence": SHORT, "3 sentences": Pack("en").line("werewolf.regulation_dead").text}
     ways = engines()
     for engine in ways.values():
         engine.render("Warm up.")

@@ -40,10 +40,10 @@ from gm.text.vocabulary import Vocabulary  # noqa: E402
 from gm.hearing.recorded import PcmSource  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.voice import SURE_CONFIDENCE, phrasebook  # noqa: E402
-from gm.table.questions import Table  # noqa: E402
-from gm.text.lines import Voice  # noqa: E402
+from gm.table.questions import Counting, Table  # noqa: E402
+from gm.text.lines import Pack  # noqa: E402
 
-JA = Voice("ja")
+JA = Pack("ja")
 PLAYERS = ("アキ", "ケン", "ミオ", "ソラ")
 VOICES = [("jtalk-ja", "", 1.0, 0), ("jtalk-ja", "", 0.9, -3), ("jtalk-ja", "", 1.15, 3),
           *(("kokoro", name, 1.0, 0) for name in ("jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro",
@@ -62,8 +62,8 @@ CONDITIONS = {"clean": None, "pink15": 15.0, "pink10": 10.0}
 def questions() -> dict[str, object]:
     table = Table(JA)
     cands = (*PLAYERS, "graveyard")
-    return {"count": table.count(PLAYERS[0], 4, cands, 5, cands),
-            "count_next": table.count(PLAYERS[1], 4, cands[1:], 4, cands, counted=1, first=False),
+    return {"count": table.count(cands, 4, Counting(tuple(cands))),
+            "count_next": table.count(cands[1:], 4, Counting(tuple(cands), counted=1), first=False),
             "tally": table.tally({p: 1 for p in cands}, cands, 4),
             "again": table.yes_no("werewolf.evening.again"),
             "step": table.step("werewolf.seer_one")}

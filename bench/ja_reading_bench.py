@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gm.text import kana  # noqa: E402
 import pack_samples as samples  # noqa: E402
-from gm.text.lines import Voice  # noqa: E402
+from gm.text.lines import Pack  # noqa: E402
 from reading_check import katakana, mismatches  # noqa: E402
 
 COUNTS = (0, 1, 3, 4, 6, 8, 10)
@@ -48,7 +48,7 @@ def main() -> None:
         import pyopenjtalk
     except ImportError:
         sys.exit("pyopenjtalk is not installed: pip install pyopenjtalk-plus")
-    voice = Voice("ja", samples.READINGS)
+    voice = Pack("ja", samples.READINGS)
     names = tuple(katakana(voice.spoken_word(n)) for n in samples.NAMES)
     compared = 0
     kinds: collections.Counter[str] = collections.Counter()

@@ -28,7 +28,7 @@ Decoders, on the same audio in the same run:
 - gm + 2nd decode: gm whose answers must also survive a second decode of the same audio: vosk's
   without the grammar; pocketsphinx's against a loop of free phones (`gm.hearing.sphinx`).
 - gm, no rival check (vosk): gm without its check of vosk's other readings of an answer
-  (`SpeechModel.rival_check`).
+  (`VoskModel.rival_check`).
 Then the same for English (flite slt/rms/awb/kal/kal16 and espeak-ng en, en-us, en-us+f2, en+m3 voices;
 clean, pink 10 dB, −32 dBFS, 8 kHz) heard by pocketsphinx, whose bare loop is a JSGF search of
 the question's phrases.
@@ -66,10 +66,10 @@ from gm.hearing.phrases import question_phrases  # noqa: E402
 from gm.text.vocabulary import Vocabulary, split_phrases  # noqa: E402
 from gm.hearing.voice import phrasebook  # noqa: E402
 from gm.ports import Line  # noqa: E402
-from gm.table.questions import Table  # noqa: E402
-from gm.text.lines import Voice  # noqa: E402
+from gm.table.questions import Counting, Table  # noqa: E402
+from gm.text.lines import Pack  # noqa: E402
 
-KO = Voice("ko")
+KO = Pack("ko")
 PLAYERS = ("민수", "지훈", "서연", "지민")
 CONDITIONS = ("clean", "pink 20 dB", "pink 10 dB", "pink 5 dB", "babble", "reverb", "-32 dBFS", "8 kHz", "clipped")
 
@@ -78,7 +78,7 @@ CONDITIONS = ("clean", "pink 20 dB", "pink 10 dB", "pink 5 dB", "babble", "rever
 class Night:
     """One language's night at the bench: its pack, players, questions, what is said, by whom."""
 
-    voice: Voice
+    voice: Pack
     players: tuple[str, ...]
     in_set: list  # (question, answer, phrase)
     non_answers: dict[str, list[str]]
@@ -89,14 +89,14 @@ class Night:
         return tuple({q.key: q for q, _, _ in self.in_set}.values())
 
 
-def table(voice: Voice, players: tuple[str, ...], cards: tuple[str, ...], phrases: dict[str, list[str]],
+def table(voice: Pack, players: tuple[str, ...], cards: tuple[str, ...], phrases: dict[str, list[str]],
           non_answers: dict[str, list[str]], voices: list, conditions: tuple[str, ...]) -> Night:
     labels = {c: voice.text(f"werewolf.cards.{c}") for c in cards}
 
     def question(key, answers, labels=None):
         return Table(voice).choice(key, answers, labels, prompt=Line(key, "?", ""))
 
-    count = replace(Table(voice).count(players[0], 4, players, 4, (*players, "graveyard")), key="count")  # the vote's
+    count = replace(Table(voice).count(players, 4, Counting((*players, "graveyard"))), key="count")  # the vote's
     who = question("who", (*players, "graveyard"), {"graveyard": phrases["graveyard"][0]})
     card = replace(Table(voice).card("werewolf.reveal.ask_graveyard_one", cards), key="card")  # the reveal's
     yes_no = question("confirm", ("yes", "no"))
@@ -107,7 +107,7 @@ def table(voice: Voice, players: tuple[str, ...], cards: tuple[str, ...], phrase
     return Night(voice, players, in_set, non_answers, voices, conditions)
 
 
-def asked_for(voice: Voice, key: str) -> str:
+def asked_for(voice: Pack, key: str) -> str:
     """The phrase a question asks the table for: the first of the pack's `listen.hear` entry."""
     return split_phrases(voice.entry(f"listen.hear.{key}"))[0]
 
@@ -124,7 +124,7 @@ KOREAN = table(
      "names not at the table": ["영희", "철수", "현우", "수진"]},
     [("espeak-ng", v, s, p) for v in ("ko", "ko+f1", "ko+f3", "ko+m3", "ko+f4") for s in (125, 170, 215)
      for p in (25, 50, 75)], CONDITIONS)
-EN = Voice("en")
+EN = Pack("en")
 ENGLISH = table(
     EN, ("Alice", "Mike", "Kate", "Tom"), ("villager", "werewolf", "seer", "traitor"),
     {"counts": ["zero", "one", "two", "three", "four"], "graveyard": ["the graveyard"], "yes": ["yes", "right"],

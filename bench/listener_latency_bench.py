@@ -77,12 +77,12 @@ def latencies(listener: str, answers: int, seed: int) -> tuple[list[float], int,
     from gm.text.vocabulary import Vocabulary
     from gm.hearing.sources import BLOCK_SECONDS
     from gm.hearing.voice import phrasebook
-    from gm.table.questions import Table
-    from gm.text.lines import Voice
+    from gm.table.questions import Counting, Table
+    from gm.text.lines import Pack
 
-    voice = Voice("en")
+    voice = Pack("en")
     model = model_loader(None, "en", listener)()
-    question = Table(voice, PLAYERS).count("Tom", 4, following=PLAYERS, total=4, candidates=(*PLAYERS, "graveyard"))
+    question = Table(voice, PLAYERS).count(PLAYERS, 4, Counting((*PLAYERS, "graveyard")))
     book = phrasebook(question, model, Vocabulary.from_voice(voice), voice.spoken_word, PLAYERS)
     book = book.with_phrases({p: p for p in ("yes", "no", "done", "the graveyard") if model.hears(p.split()[-1])})
     rng = random.Random(f"latency-{seed}")

@@ -29,7 +29,7 @@ from fakes import FakeClock
 from gm.hearing.voice import open_asker
 from gm.ports import Line
 from gm.table.questions import Table
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 class Quiet:
     speaking, last_spoken_end = False, float("-inf")
@@ -41,10 +41,10 @@ class Quiet:
         'Nothing to wait for.'
 
 model, wav, background = sys.argv[1] or None, sys.argv[2], sys.argv[3] == "1"
-asker = open_asker(wav, FakeClock(), Quiet(), Voice("ko"), model_path=model, stream=io.StringIO(),
+asker = open_asker(wav, FakeClock(), Quiet(), Pack("ko"), model_path=model, stream=io.StringIO(),
                    note=lambda text: None, background=background)
 ready = time.perf_counter() - start
-answer = asker.ask(Table(Voice("ko")).choice("vote", ("graveyard",), prompt=Line("vote", "?", ""))).value
+answer = asker.ask(Table(Pack("ko")).choice("vote", ("graveyard",), prompt=Line("vote", "?", ""))).value
 answered = time.perf_counter() - start
 print(json.dumps({"ready": ready, "answered": answered, "answer": answer}))
 """

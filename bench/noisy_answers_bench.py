@@ -50,9 +50,10 @@ from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.sources import BLOCK_SECONDS  # noqa: E402
 from gm.hearing.asking import said_value  # noqa: E402
 from gm.hearing.voice import phrasebook  # noqa: E402
-from gm.ports import Line  # noqa: E402
-from gm.table.questions import Refused, Table, YesNo  # noqa: E402
-from gm.text.lines import Voice as Pack  # noqa: E402
+from gm.ports import Line, Refused  # noqa: E402
+from gm.table.asked import YesNo  # noqa: E402
+from gm.table.questions import Counting, Table  # noqa: E402
+from gm.text.lines import Pack  # noqa: E402
 from table_nights_bench import speaker as table_speaker  # noqa: E402
 from virtual_table import RATE, SPEECH_DBFS, Voice, at_level, babble, pink_noise, render, reverb  # noqa: E402
 
@@ -90,7 +91,7 @@ class Questions:
         candidates = (*PLAYERS, "graveyard")
         self.questions: dict[str, Any] = {
             "step": table.step("werewolf.seer_two"),
-            "count": table.count(PLAYERS[1], 4, candidates[1:], 4, candidates, counted=0, bounds=(4, 4), first=True),
+            "count": table.count(candidates[1:], 4, Counting(tuple(candidates), 0, (4, 4))),
             "hand": table.hand("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"), PLAYERS[1],
                                name=PLAYERS[1]),
         }

@@ -48,19 +48,19 @@ def main() -> None:
     from gm.hearing.asking import said_value
     from gm.hearing.voice import phrasebook
     from gm.text.vocabulary import Vocabulary
-    from gm.table.questions import Table
-    from gm.text.lines import Voice
+    from gm.table.questions import Counting, Table
+    from gm.text.lines import Pack
 
     lang = sys.argv[sys.argv.index("--lang") + 1] if "--lang" in sys.argv else "ko"
     players = PLAYERS[lang]
-    voice = Voice(lang)
+    voice = Pack(lang)
     table = Table(voice, players)
     model = load_model(None, lang)
     vocabulary = Vocabulary.from_voice(voice)
     candidates = [*players, "graveyard"]
-    books = {by_name: phrasebook(table.count(players[0], 4, candidates, 4, candidates, by_name=by_name), model,
+    books = {by_name: phrasebook(table.count(candidates, 4, Counting(tuple(candidates)), by_name=by_name), model,
                                  vocabulary, voice.spoken_word, players) for by_name in (False, True)}
-    question = table.count(players[0], 4, candidates, 4, candidates, by_name=True)
+    question = table.count(candidates, 4, Counting(tuple(candidates)), by_name=True)
     singles = [(phrase, {players[0]: int(n)}) for n in "01234" for phrase in vocabulary.phrases(n)]
     graveyard = vocabulary.phrases("graveyard")[0]
     tallies = [{c if c == "graveyard" else players[c]: n for c, n in tally.items()} for tally in TALLIES]

@@ -12,7 +12,7 @@ from typing import Any
 from collections.abc import Iterator, Mapping
 
 from gm.ports import Line
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf.tally import GRAVEYARD
 
 # Sample players: a kanji name with its reading, a kana name, Latin names.
@@ -47,7 +47,7 @@ def spoken(key: str) -> bool:
     return not key.startswith(PRINTED_ONLY)
 
 
-def keys(voice: Voice) -> list[str]:
+def keys(voice: Pack) -> list[str]:
     """Every line's key in the pack (the `[words]` readings and the `[language]` table are not lines)."""
     def walk(node: Any, prefix: str) -> Iterator[str]:
         for name, value in node.items():
@@ -59,7 +59,7 @@ def keys(voice: Voice) -> list[str]:
     return [key for key in walk(voice.pack, "") if not key.startswith(("words.", "language."))]
 
 
-def _value(voice: Voice, field: str, spec: str, count: int, name: str, names: tuple[str, ...] = NAMES) -> Any:
+def _value(voice: Pack, field: str, spec: str, count: int, name: str, names: tuple[str, ...] = NAMES) -> Any:
     """A sample value for one `{field:spec}` of a line (a list: `name` and the one after it in `names`)."""
     if spec in ("items", "cards", "owner"):
         return {"cards": ["seer", "werewolf"], "owner": [name, GRAVEYARD]}.get(spec, [name, "Mike"])
@@ -106,7 +106,7 @@ def _value(voice: Voice, field: str, spec: str, count: int, name: str, names: tu
     return samples[field]
 
 
-def fields(voice: Voice, key: str, count: int = 6, name: str = NAMES[0],
+def fields(voice: Pack, key: str, count: int = 6, name: str = NAMES[0],
            names: tuple[str, ...] = NAMES) -> dict[str, Any]:
     """Sample values for every field of the line `key` (its text and its spoken form)."""
     entry = voice.entry(key)
@@ -122,7 +122,7 @@ def fields(voice: Voice, key: str, count: int = 6, name: str = NAMES[0],
 def lines(lang: str, count: int = 6, name: str = NAMES[0], *, said_only: bool = False) -> list[Line]:
     """Every line of the `lang` pack (or every line ever said), filled with `count` for numbers
     and `name` for players."""
-    voice = Voice(lang, READINGS)
+    voice = Pack(lang, READINGS)
     return [voice.line(key, **fields(voice, key, count, name)) for key in keys(voice)
             if spoken(key) or not said_only]
 
@@ -130,6 +130,6 @@ def lines(lang: str, count: int = 6, name: str = NAMES[0], *, said_only: bool = 
 def longest_said(lang: str, count: int = 6) -> list[Line]:
     """Every line ever said in the `lang` pack with its longest likely fields: `count` players,
     names of 6 characters (LONG_NAMES), lists of two of them."""
-    voice = Voice(lang, READINGS)
+    voice = Pack(lang, READINGS)
     names = LONG_NAMES[lang]
     return [voice.line(key, **fields(voice, key, count, names[0], names)) for key in keys(voice) if spoken(key)]

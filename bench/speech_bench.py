@@ -51,7 +51,7 @@ from gm.speech.settings import DEFAULT_RATE, SpeechSettings  # noqa: E402
 from gm.speech.speakers import PrintSpeaker  # noqa: E402
 from gm.speech.speaking import SpeechSpeaker  # noqa: E402
 from gm.speech.tts import Renderer, engine_for  # noqa: E402
-from gm.text.lines import Voice  # noqa: E402
+from gm.text.lines import Pack  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GM = ROOT / ".venv" / "bin" / "gm"
@@ -89,7 +89,7 @@ def english_night_lines() -> list[str]:
     answers = night_answers(NIGHT_PLAYERS)
     clock = FakeClock()
     speaker = RecordingSpeaker(clock)
-    run_night(NightContext(players=NIGHT_PLAYERS, deck=standard_deck(4), voice=Voice("en"), speaker=speaker,
+    run_night(NightContext(players=NIGHT_PLAYERS, deck=standard_deck(4), voice=Pack("en"), speaker=speaker,
                            asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock),
                            pause=20, discussion=180))
     return list(dict.fromkeys(line.spoken for line in speaker.lines if any(c.isalnum() for c in line.spoken)))
@@ -276,7 +276,7 @@ class FirstAudio:
 
 
 def first_audio(runs: int) -> None:
-    en, ja = Voice("en"), Voice("ja", {"健": "けん"})
+    en, ja = Pack("en"), Pack("ja", {"健": "けん"})
     texts = {
         "en": {"1 sentence": en.line("werewolf.vote.count_item", candidate="Ken", n=5),
                "3 sentences": en.line("werewolf.regulation_dead"),
@@ -347,7 +347,7 @@ def whole_process(runs: int, folder: Path) -> None:
 def cue_lateness(seconds: float = 10.0, phase: int = 180) -> None:
     """The real discussion timer on a RealClock scaled so `phase` game seconds last `seconds`,
     speaking Japanese to a WAV sink that plays in real time."""
-    voice = Voice("ja")
+    voice = Pack("ja")
     said: list[tuple[Line, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         speaker = open_speech_speaker(SpeechSettings("ja", f"wav:{tmp}"), PrintSpeaker(lambda _: None), pace=1.0)
@@ -411,7 +411,7 @@ def japanese_night(settings: SpeechSettings):
     sink.spoken = speaker.spoken
     clock = FakeClock()
     run_night(NightContext(players=list(settings.readings), deck=standard_deck(4),
-                           voice=Voice("ja", dict(settings.readings)), speaker=speaker,
+                           voice=Pack("ja", dict(settings.readings)), speaker=speaker,
                            asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock),
                            pause=20, discussion=180))
     speaker.close()

@@ -8,12 +8,19 @@ reverberation, a device at 48 kHz, one quiet speaker 6 dB down; and for every an
 "none" / "nobody" / "no votes" for zero, "yeah" / "sure" / "nah" / "nope" for yes and no, "werewolf
 and seer", and talk over the end of gm's question. Nobody picks a voice or a habit so that it is heard.
 
+`--lang ja` draws 10 Japanese nights from their own recipe (JA_RECIPE_SEED) in the same rooms: katakana
+names (ニコ sounds like 二), speakers Open JTalk (speed and half-tone drawn) and Kokoro's five voices
+(speed drawn), and a Japanese table's habits: なし / ゼロ / いない / 誰も for none, 二 or えーと、二票 or
+二票です for 二票, ええ / そう / うん for はい, いや / 違う / ううん for いいえ, 終わり / できた / 終わった for
+完了, 人狼と占い師です. Heard by Whisper (Japanese listens with nothing to download).
+
 Each night is played once per listener (`--listeners`, default pocketsphinx and whisper), the
 same table in the same room. Per night: finished by voice or where it fell to the keyboard,
 counts confirmed that were not said, table answers and seconds of gm's speech in the vote
 (from the vote's first question to its last answer); per listener the totals and medians.
 
 Run: .venv/bin/python bench/table_nights_bench.py [--nights 15] [--first 0] [--listeners pocketsphinx,whisper]
+     .venv/bin/python bench/table_nights_bench.py --lang ja [--nights 10] [--listeners whisper]
 (needs PulseAudio as tests/gm/night/test_virtual_table.py does, and `pip install ".[bench]"` for Piper).
 """
 
@@ -28,6 +35,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -39,6 +47,7 @@ from spoken_length_bench import rendered_seconds  # noqa: E402
 from voice_nights_bench import vote  # noqa: E402
 
 RECIPE_SEED = 1203  # fixed before the first run
+JA_RECIPE_SEED = 1204  # fixed before the first Japanese run
 NAMES = ["Alice", "Mike", "Kate", "Tom", "Ben", "Lucy", "Sam", "Emma", "Noah", "Olga", "Diego", "Priya", "Omar",
          "Grace"]
 NUMBERS = ["zero", "one", "two", "three", "four", "five", "six"]
@@ -46,6 +55,10 @@ ROOMS = [("clean", None), ("pink", 15), ("pink", 5), ("babble", 15), ("babble", 
 FLITE = ["slt", "rms", "awb", "kal"]
 ESPEAK = ["en-us", "en", "en-us+f2", "en-us+m3", "en+f4", "en-us+m5"]
 TALK_OVER = 0.05  # seconds of gm's silence a table that talks over waits (gm's echo gate is 0.3 s)
+JA_NAMES = ["アキ", "ケン", "ミオ", "ソラ", "ユイ", "ハル", "リン", "タク", "ナオ", "エマ", "レン", "サキ", "ニコ",
+            "マイ"]
+JA_NUMBERS = ["なし", "一票", "二票", "三票", "四票", "五票", "六票"]
+KOKORO = ["jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"]
 
 
 @dataclass
@@ -54,6 +67,7 @@ class HeldOutScript(Script):
 
     seed: int = 0
     talk_over: list[bool] = field(default_factory=list)
+    tongue: Tongue | None = None
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -65,15 +79,12 @@ class HeldOutScript(Script):
         plain = super().reply(event, taken)
         if plain is None:
             return None
+        tongue = self.tongue or TONGUES["en"]
         rng, words = self.rng, plain.split()
-        if plain == "yes":
-            return rng.choice(["yes", "yes", "yeah", "yep", "sure", "right"])
-        if plain == "no":
-            return rng.choice(["no", "no", "nah", "nope"])
-        if plain == "werewolf seer":
-            return rng.choice(["werewolf seer", "werewolf and seer", "the werewolf and the seer"])
-        if words and words[-1] in NUMBERS:
-            return " ".join([*words[:-1], _count(rng, words[-1])])
+        if plain in tongue.habits:
+            return rng.choice(tongue.habits[plain])
+        if words and words[-1] in tongue.numbers:
+            return " ".join([*words[:-1], tongue.count(rng, words[-1])])
         return plain
 
 
@@ -86,6 +97,20 @@ def _count(rng: random.Random, number: str) -> str:
         return f"{number} vote" if number == "one" else f"{number} votes"
     if habit < 0.4:
         return f"um, {number}"
+    return number
+
+
+def _count_ja(rng: random.Random, number: str) -> str:
+    """A count as a Japanese table says it."""
+    if number == "なし":
+        return rng.choice(["なし", "ゼロ", "いない", "誰も"])
+    habit = rng.random()
+    if habit < 0.2:
+        return number.removesuffix("票")
+    if habit < 0.35:
+        return f"えーと、{number}"
+    if habit < 0.45:
+        return f"{number}です"
     return number
 
 
@@ -111,17 +136,58 @@ def speaker(rng: random.Random, quiet: bool) -> Voice:
     return Voice("piper", "joe", round(rng.uniform(0.85, 1.2), 2), 0, gain)
 
 
-def recipe(nights: int, seed: int = RECIPE_SEED) -> list[tuple[Room, dict[str, Any]]]:
+def speaker_ja(rng: random.Random, quiet: bool) -> Voice:
+    gain = -6.0 if quiet else 0.0
+    if rng.random() < 0.5:
+        return Voice("jtalk", "", round(rng.uniform(0.85, 1.2), 2), rng.randint(-3, 3), gain)
+    return Voice("kokoro", rng.choice(KOKORO), round(rng.uniform(0.9, 1.15), 2), 0, gain)
+
+
+@dataclass(frozen=True)
+class Tongue:
+    """How one language's table talks: its names, its counts, its plain words and its habits
+    (a plain word → the ways a table says it, drawn), its speakers and its own recipe."""
+
+    lang: str
+    seed: int
+    names: list[str]
+    numbers: list[str]
+    words: dict[str, str]
+    habits: dict[str, list[str]]
+    count: Callable[[random.Random, str], str]
+    speaker: Callable[[random.Random, bool], Voice]
+
+
+TONGUES = {
+    "en": Tongue("en", RECIPE_SEED, NAMES, NUMBERS,
+                 {"done": "done", "yes": "yes", "no": "no", "graveyard": "the graveyard", "hand": "werewolf seer",
+                  "holder": "the graveyard", "holder_said": "graveyard"},
+                 {"yes": ["yes", "yes", "yeah", "yep", "sure", "right"], "no": ["no", "no", "nah", "nope"],
+                  "werewolf seer": ["werewolf seer", "werewolf and seer", "the werewolf and the seer"]},
+                 _count, speaker),
+    "ja": Tongue("ja", JA_RECIPE_SEED, JA_NAMES, JA_NUMBERS,
+                 {"done": "完了", "yes": "はい", "no": "いいえ", "graveyard": "墓地", "hand": "人狼と占い師",
+                  "hand_cards": "人狼 占い師", "holder": "墓地", "holder_said": "墓地"},
+                 {"はい": ["はい", "はい", "ええ", "そう", "うん"],
+                  "いいえ": ["いいえ", "いいえ", "いや", "違う", "ううん"],
+                  "完了": ["完了", "完了", "終わり", "できた", "終わった"],
+                  "人狼と占い師": ["人狼と占い師", "人狼と占い師", "人狼と占い師です"], "墓地": ["墓地", "墓地です"]},
+                 _count_ja, speaker_ja),
+}
+
+
+def recipe(nights: int, tongue: Tongue | None = None) -> list[tuple[Room, dict[str, Any]]]:
     """The nights, drawn before anything is heard: each its room and its table."""
-    rng = random.Random(seed)
+    tongue = tongue or TONGUES["en"]
+    rng = random.Random(tongue.seed)
     drawn = []
     for index in range(nights):
         noise, snr = ROOMS[index % len(ROOMS)]
         room = Room(noise, snr, 0.5 if rng.random() < 0.33 else 0.0, 48000 if rng.random() < 0.33 else 16000)
-        players = rng.sample(NAMES, 4 if index % 2 == 0 else 6)
+        players = rng.sample(tongue.names, 4 if index % 2 == 0 else 6)
         counts = vote(rng, players)
         quiet_one = rng.randrange(4) if rng.random() < 0.5 else -1
-        voices = [speaker(rng, quiet=False) for _ in range(4)]
+        voices = [tongue.speaker(rng, False) for _ in range(4)]
         if quiet_one >= 0:
             voices[quiet_one] = Voice(*[getattr(voices[quiet_one], f) for f in ("engine", "name", "speed", "pitch")],
                                       gain_db=-6.0)
@@ -131,29 +197,31 @@ def recipe(nights: int, seed: int = RECIPE_SEED) -> list[tuple[Room, dict[str, A
     return drawn
 
 
-def script(table: dict[str, Any], listener: str) -> HeldOutScript:
+def script(table: dict[str, Any], listener: str, tongue: Tongue | None = None) -> HeldOutScript:
+    tongue = tongue or TONGUES["en"]
     players, counts = table["players"], table["counts"]
     executed = max((p for p in players), key=lambda p: counts[p])
     return HeldOutScript(
-        lang="en", players=players, counts=counts,
-        words={"done": "done", "yes": "yes", "no": "no", "graveyard": "the graveyard", "hand": "werewolf seer",
-               "holder": "the graveyard", "holder_said": "graveyard", **{str(n): w for n, w in enumerate(NUMBERS)}},
+        lang=tongue.lang, players=players, counts=counts,
+        words={**tongue.words, **{str(n): w for n, w in enumerate(tongue.numbers)}},
         voices=table["voices"], listener=listener, executed=executed, seed=table["seed"],
-        talk_over=table["talk_over"])
+        talk_over=table["talk_over"], tongue=tongue)
 
 
-def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: int) -> dict[str, Any]:
+def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: int,
+         tongue: Tongue | None = None) -> dict[str, Any]:
     """One night at `table` in `room` heard by `listener`: its figures."""
+    tongue = tongue or TONGUES["en"]
     folder.mkdir(parents=True)
     bed = babble(20.0, index, folder) if room.noise == "babble" else None
-    night_script = script(table, listener)
+    night_script = script(table, listener, tongue)
     with PulseRoom(folder, rate=room.rate) as pulse, \
             Microphone(pulse.fifo, room.snr_db, seed=index, rate=room.rate, bed=bed,
                        reverb_seconds=room.reverb_seconds) as microphone, SpeakerWatch(pulse.env) as watch:
         played = Table(pulse, microphone, watch, night_script, folder)
         night = played.play()
         dropped = len(microphone.dropped)
-    speech = _speech_seconds(night, folder)
+    speech = _speech_seconds(night, folder, tongue.lang)
     answers = night.answers
     by_voice = bool(answers) and night.exit_code == 0 and {a["by"] for a in answers} == {"voice"}
     fell = next((a["key"] for a in answers if a["by"] != "voice"), None)
@@ -176,7 +244,7 @@ def _vote_cues(keys: list[str]) -> list[str]:
     return keys[first:after]
 
 
-def _speech_seconds(night: Any, folder: Path) -> float | None:
+def _speech_seconds(night: Any, folder: Path, lang: str = "en") -> float | None:
     """Seconds of speech in what gm said from the vote's first question to its last answer, every
     line as gm prints it (re-asks, "Sorry, I did not catch that." and read-backs too) rendered by
     espeak-ng at gm's rate (bench/spoken_length_bench.py): what gm says, not how long a loaded
@@ -192,7 +260,7 @@ def _speech_seconds(night: Any, folder: Path) -> float | None:
     if begin is None:
         return None
     stop = next((i for i in range(begin, len(lines)) if after is not None and lines[i] == after["text"]), len(lines))
-    return round(sum(rendered_seconds(line, "en", folder) for line in lines[begin:stop]), 1)
+    return round(sum(rendered_seconds(line, lang, folder) for line in lines[begin:stop]), 1)
 
 
 def report(results: list[dict[str, Any]]) -> None:
@@ -217,9 +285,10 @@ def _median(values: list[float]) -> float | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--nights", type=int, default=15)
+    parser.add_argument("--lang", choices=sorted(TONGUES), default="en")
+    parser.add_argument("--nights", type=int, help="nights in the recipe (en: 15, ja: 10)")
     parser.add_argument("--first", type=int, default=0, help="the first night of the recipe to play")
-    parser.add_argument("--listeners", default="pocketsphinx,whisper")
+    parser.add_argument("--listeners", help="en: pocketsphinx,whisper; ja: whisper")
     parser.add_argument("--json", type=Path, help="append every night's figures to this JSON-lines file")
     parser.add_argument("--keep", type=Path, help="keep each night's folder (gm's output, its night log) here")
     options = parser.parse_args()
@@ -230,11 +299,14 @@ def main() -> None:
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         kept = options.keep or Path(tmp)
-        for index, (room, table) in enumerate(recipe(options.nights)):
+        tongue = TONGUES[options.lang]
+        nights = options.nights or (15 if options.lang == "en" else 10)
+        listeners = options.listeners or ("pocketsphinx,whisper" if options.lang == "en" else "whisper")
+        for index, (room, table) in enumerate(recipe(nights, tongue)):
             if index < options.first:
                 continue
-            for listener in options.listeners.split(","):
-                result = play(room, table, listener, kept / f"{index}-{listener}", index)
+            for listener in listeners.split(","):
+                result = play(room, table, listener, kept / f"{index}-{listener}", index, tongue)
                 results.append(result)
                 print(f"   {index} {listener} {room}: {'by voice' if result['by_voice'] else result['fell_at']} "
                       f"({time.monotonic() - start:.0f} s)", file=sys.stderr, flush=True)

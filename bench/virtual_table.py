@@ -412,11 +412,11 @@ class SpeakerWatch:
 # -- the table's voices ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Voice:
-    """Who says an answer: an engine (flite, espeak-ng, jtalk) and its voice, speed, pitch."""
+    """Who says an answer: an engine (flite, espeak-ng, jtalk, piper, kokoro) and its voice, speed, pitch."""
 
     engine: str
     name: str = ""
-    speed: float = 1.0  # flite: duration stretch; espeak-ng: words a minute (0: its own); jtalk: speed;
+    speed: float = 1.0  # flite: duration stretch; espeak-ng: words a minute (0: its own); jtalk, kokoro: speed;
     # piper: length scale
     pitch: int = 0  # espeak-ng: 0–99 (0: its own); jtalk: half-tones
     gain_db: float = 0.0  # how much louder (quieter: below 0) than the table's speech level
@@ -433,6 +433,10 @@ def render(text: str, voice: Voice, folder: Path) -> bytes:
         audio, rate = pyopenjtalk.tts(text, speed=voice.speed, half_tone=voice.pitch)
         audio = audio / max(float(np.abs(audio).max()), 1.0) * 16384
         return _at_16k(audio.astype("<i2").tobytes(), rate)
+    if voice.engine == "kokoro":
+        from voice_nights_bench import _kokoro
+
+        return _kokoro(text, voice.name, voice.speed)
     if voice.engine == "piper":
         chunks = list(_piper().synthesize(text, syn_config=_piper_config(voice.speed)))
         return _at_16k(b"".join(c.audio_int16_bytes for c in chunks), chunks[0].sample_rate)
@@ -580,16 +584,19 @@ class Cues:
     """The cues of a night as gm gives them: its night log (questions with their keys, answers
     with the counts taken) and its standard output (every line as it is said, so a question
     asked again and a read-back are seen when they are said; the log writes those only once the
-    question is answered). `taken` holds the counts gm has taken so far."""
+    question is answered). gm's "Sorry, I did not catch that." and "Once more, please." are cues to
+    say the last answer again, as a table does. `taken` holds the counts gm has taken so far."""
 
     def __init__(self, log: Path, output: Path, lang: str) -> None:
-        from gm.text.lines import Voice
+        from gm.text.lines import Pack
 
         self._log = _Lines(log)
         self._output = _Lines(output)
         self.questions: dict[str, dict[str, Any]] = {}  # printed text → its question event
         self.taken: dict[str, int] = {}
-        self.endings = read_back_endings(Voice(lang))
+        pack = Pack(lang)
+        self.endings = read_back_endings(pack)
+        self.again = {pack.text("listen.not_understood"), pack.text("listen.again")}
         self._kept: list[dict[str, Any]] = []
 
     def _read(self) -> list[dict[str, Any]]:
@@ -605,6 +612,8 @@ class Cues:
                 cues.append(self.questions[line])
             elif line.endswith(self.endings):
                 cues.append({"type": "readback", "key": "readback", "text": line})
+            elif line in self.again:
+                cues.append({"type": "again", "key": "again", "text": line})
         return cues
 
     def new(self) -> list[dict[str, Any]]:
@@ -692,6 +701,10 @@ class Table:
                 time.sleep(0.02)
                 continue
             cue, seen = new[-1], time.monotonic()  # only the latest cue waits for an answer
+            if cue["type"] == "again":  # "Sorry, I did not catch that.": the last answer, said again
+                if last is None:
+                    continue
+                cue = last
             last, answered = cue, time.monotonic()
             text = self.script.reply(cue, cues.taken)
             if text is None:

@@ -63,7 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from typer.testing import CliRunner  # noqa: E402
 
 from gm.cli import app  # noqa: E402
-from gm.text.lines import Voice  # noqa: E402
+from gm.text.lines import Pack  # noqa: E402
 
 RECIPE_SEED = 2126
 GAP = 0.8  # seconds of silence after each utterance, as tests/fixtures/listen_ko/night.py
@@ -77,15 +77,15 @@ def _first(lang: str, key: str) -> str:
     """The phrase a question asks the table for: the first of the pack's `listen.hear` entry."""
     from gm.text.vocabulary import split_phrases
 
-    entry = Voice(lang).entry(f"listen.hear.{key}")
+    entry = Pack(lang).entry(f"listen.hear.{key}")
     return split_phrases(entry["text"] if isinstance(entry, Mapping) else entry)[0]
 
 
 NUMBERS = {"ko": [_first("ko", str(n)) for n in range(7)],  # what the Korean pack asks the table to say
            "en": ["zero", "one", "two", "three", "four", "five", "six"],
            "ja": [_first("ja", str(n)) for n in range(7)]}
-WORDS = {"ko": {"done": _first("ko", "done"), "yes": Voice("ko").text("werewolf.vote.yes"),
-                "no": Voice("ko").text("werewolf.vote.no"), "hand": "늑대인간 예언자",
+WORDS = {"ko": {"done": _first("ko", "done"), "yes": Pack("ko").text("werewolf.vote.yes"),
+                "no": Pack("ko").text("werewolf.vote.no"), "hand": "늑대인간 예언자",
                 "graveyard": _first("ko", "graveyard")},
          "ja": {"done": _first("ja", "done"), "yes": _first("ja", "yes"), "no": _first("ja", "no"),
                 "hand": "人狼 占い師", "graveyard": _first("ja", "graveyard")},
@@ -198,7 +198,7 @@ def confirmed(night: Night, line: str) -> str:
     """The table's answer to gm reading an answer back (`line`): yes when it names what was said."""
     lowered, words = line.lower(), WORDS[night.lang]
     right = (all(c in lowered for c in HAND[night.lang]) or words["graveyard"].split()[-1] in lowered
-             or Voice(night.lang).text("common.no").lower() in lowered)
+             or Pack(night.lang).text("common.no").lower() in lowered)
     return words["yes"] if right else words["no"]
 
 
@@ -208,7 +208,7 @@ def table(night: Night, events: list[dict], output: str, ended: bool) -> list[tu
     next speaker of the recipe, a question asked again answered by the same speaker, slower. A
     night that has not `ended` stopped when the recording ran out: the last question is answered
     once more (gm asks again what it did not understand)."""
-    voice = Voice(night.lang)
+    voice = Pack(night.lang)
     prompts: dict[str, str] = {}
     answers: list[dict] = []
     for event in events:
@@ -244,7 +244,7 @@ def table(night: Night, events: list[dict], output: str, ended: bool) -> list[tu
     return said
 
 
-def read_back_endings(voice: Voice) -> tuple[str, ...]:
+def read_back_endings(voice: Pack) -> tuple[str, ...]:
     """How gm's read-backs of an answer end ("Is that right?", "Right?"): the text after the last
     field of every `listen.confirm*` line but the voice command's."""
     lines = [line for key, line in voice.entry("listen").items() if key.startswith("confirm") and key != "confirm_end"]
@@ -333,7 +333,7 @@ def trace_windows() -> None:
     confidence, and the answer it names."""
     from gm.hearing import voice
 
-    ask, listen = voice.VoiceAsker.ask, voice.VoiceAsker._listen
+    ask, listen = voice.ListeningAsker.ask, voice.ListeningAsker._listen
     asked = [""]
 
     def traced_ask(self, question):
@@ -347,7 +347,7 @@ def trace_windows() -> None:
         HEARD.append(f"{asked[0]:28} {heard:40} -> {answer}")
         return reply
 
-    voice.VoiceAsker.ask, voice.VoiceAsker._listen = traced_ask, traced_listen
+    voice.ListeningAsker.ask, voice.ListeningAsker._listen = traced_ask, traced_listen
 
 
 def remember_hearings() -> None:

@@ -5,7 +5,7 @@
     .venv/bin/python bench/vote_bench.py --tree DIR      # another checkout (e.g. main), same figures
     .venv/bin/python bench/vote_bench.py --lines         # also each line said, with its seconds
 
-A table of 4 and of 6 players votes by voice through the real `VoiceAsker` (the recogniser is
+A table of 4 and of 6 players votes by voice through the real `ListeningAsker` (the recogniser is
 a fake that hears exactly what the table says; every word sure). The table answers what gm
 asks in the words of gm's own grammar for the question: a count when asked for one, "yes" at a
 read-back; with `one_breath`, the whole tally by name at the first count question ("aki three
@@ -160,7 +160,7 @@ class Table:
 
     def fix(self) -> str:
         """The first wrong count, said right ("Ken one")."""
-        from gm.table.questions import fix_token
+        from gm.ports import fix_token
 
         candidate = next(iter(self.wrong()), None)
         if candidate is None:
@@ -202,26 +202,26 @@ def one_vote(lang: str, size: int, votes: dict[object, int], one_breath: bool,
              per_line: bool = False) -> dict[str, object]:
     from gm.hearing.keyboard import KeyboardAsker
     from gm.hearing.session import Listener
-    from gm.hearing.voice import VoiceAsker
+    from gm.hearing.voice import ListeningAsker
     from gm.night.context import NightContext
     from gm.night.vote import run_vote
     from gm.speech.settings import SpeechSettings
     from gm.speech.speakers import open_speaker
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
     from scorer.werewolf.decks import standard_deck
     import io
 
     players = PLAYERS[lang][:size]
     tally = {who if isinstance(who, str) else players[who]: n for who, n in votes.items()}
 
-    class Asker(VoiceAsker):
+    class Asker(ListeningAsker):
         def _book(self, question):
             book = super()._book(question)
             table.asking, table.book = question, book
             return book
 
     with tempfile.TemporaryDirectory() as folder:
-        voice = Voice(lang)
+        voice = Pack(lang)
         clock = Clock()
         source = Source(clock)
         wav = open_speaker(SpeechSettings(lang, f"wav:{folder}"), echo=lambda text: None)

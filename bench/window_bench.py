@@ -29,9 +29,9 @@ from gm.hearing import sphinx  # noqa: E402
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker  # noqa: E402
 from gm.hearing.recorded import read_wav  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
-from gm.hearing.voice import VoiceAsker  # noqa: E402
-from gm.table.questions import Table  # noqa: E402
-from gm.text.lines import Voice  # noqa: E402
+from gm.hearing.voice import ListeningAsker  # noqa: E402
+from gm.table.questions import Counting, Table  # noqa: E402
+from gm.text.lines import Pack  # noqa: E402
 
 RATE = 16000
 BLOCK = 0.1
@@ -80,14 +80,15 @@ def said(command: list[str], folder: Path) -> np.ndarray:
 
 
 def outcome(model: sphinx.SphinxModel, answer: np.ndarray, at: float) -> str:
-    voice = Voice("en")
+    voice = Pack("en")
     audio = np.zeros(int(30 * RATE), dtype="<i2")
     audio[int(at * RATE):int(at * RATE) + len(answer)] = answer
     clock = FakeClock()
     speaker = FakeSpeaker()
     keyboard = KeyboardAsker(clock, io.StringIO(""), echo=lambda _: None)
-    asker = VoiceAsker(Listener(model, Paced(audio.tobytes(), clock)), keyboard, speaker, voice, clock, seats=PLAYERS)
-    question = Table(voice, PLAYERS).count("Ken", 4, PLAYERS, 4, (*PLAYERS, "graveyard"))
+    asker = ListeningAsker(Listener(model, Paced(audio.tobytes(), clock)), keyboard, speaker, voice, clock,
+                           seats=PLAYERS)
+    question = Table(voice, PLAYERS).count(PLAYERS[1:], 4, Counting((*PLAYERS, "graveyard")))
     try:
         value = dict(asker.ask(question).value)
     except AnswersExhausted:

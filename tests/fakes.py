@@ -268,20 +268,20 @@ class FakeSpeaker:
 
 
 def voice_asker(clock, items=(), keyboard="", model=None, endless=True, speaker=None, seats=(), voice=None):
-    """A real `VoiceAsker` over a `ScriptSource` of `items` (see `said`), with the keyboard reading
+    """A real `ListeningAsker` over a `ScriptSource` of `items` (see `said`), with the keyboard reading
     `keyboard`; returns it and the lines the keyboard printed."""
     import io
 
     from gm.hearing.keyboard import KeyboardAsker
     from gm.hearing.session import Listener
-    from gm.hearing.voice import VoiceAsker
-    from gm.text.lines import Voice
+    from gm.hearing.voice import ListeningAsker
+    from gm.text.lines import Pack
 
     stream = io.StringIO(keyboard) if isinstance(keyboard, str) else keyboard
     out = []
     listener = Listener(model or FakeModel(), ScriptSource(clock, items, endless))
     kb = KeyboardAsker(clock, stream, echo=out.append)
-    return VoiceAsker(listener, kb, speaker or FakeSpeaker(), voice or Voice("en"), clock, seats=seats), out
+    return ListeningAsker(listener, kb, speaker or FakeSpeaker(), voice or Pack("en"), clock, seats=seats), out
 
 
 @contextmanager

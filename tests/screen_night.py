@@ -22,7 +22,7 @@ from gm.night.evening import run_evening
 from gm.night.screen import NightScreen
 from gm.night.terminal import KEYS
 from gm.speech.speakers import PrintSpeaker
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 SYNC = os.fdopen(int(os.environ["SCREEN_NIGHT_SYNC"]), "w")
 
@@ -68,7 +68,7 @@ class HeldKeys:
 
 def main(players: str, seconds: str, *holds: str) -> None:
     names = players.split(",")
-    voice, clock = Voice("en"), FakeClock()
+    voice, clock = Pack("en"), FakeClock()
     screen = NightScreen(voice)
     speaker = PrintSpeaker()
     asker = Keyboard(clock, say=speaker.say)

@@ -71,20 +71,20 @@ def said_in(lang: str, error: BaseException) -> str:
     from voices import LANGUAGES
 
     if lang in LANGUAGES and isinstance(error, (NoModel, NoAudio)):
-        from gm.text.lines import Voice
+        from gm.text.lines import Pack
 
-        voice = Voice(lang)
+        voice = Pack(lang)
         key = f"errors.hearing.{error.key}"
         return voice.text(key, **error.fields) if voice.has(key) else reason(error, voice)
     if lang in LANGUAGES and isinstance(error, Exception) and getattr(error, "key", None):
-        from gm.text.lines import Voice
+        from gm.text.lines import Pack
 
-        return Voice(lang).error(error).strip().splitlines()[0]
+        return Pack(lang).error(error).strip().splitlines()[0]
     if lang in LANGUAGES and isinstance(error, OSError) and error.filename is not None:
-        from gm.text.lines import Voice
+        from gm.text.lines import Pack
 
         key = f"errors.file.{os_error_key(error)}"
-        return Voice(lang).text(key, path=str(error.filename), reason=error.strerror or type(error).__name__)
+        return Pack(lang).text(key, path=str(error.filename), reason=error.strerror or type(error).__name__)
     return error_line(error)
 
 

@@ -80,9 +80,9 @@ def parse_judge_request(data: Any, card_names: Mapping[str, str],
     players = [name.strip() for name in players]
     if len({name.casefold() for name in players}) != len(players):
         raise BadInput(f"a player is named twice in {players!r}", "player_twice", players=players)
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
-    check_player_names(players, Voice("en"))  # the request's names against the English table's answer words
+    check_player_names(players, Pack("en"))  # the request's names against the English table's answer words
     hands_data = data.get("hands")
     if not isinstance(hands_data, dict):
         raise BadInput(f'"hands" must be a JSON object of player → cards, not {_json_type(hands_data)}',

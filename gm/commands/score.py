@@ -58,11 +58,11 @@ def _journal(file: Path | None) -> Journal:
 def _speaker(lang: str, speech: str, voice: str | None = None, rate: int | None = None,
              volume: float | None = None) -> Speaker:
     """Check the language and open the speaker before anything is written."""
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
     from gm.speech.speakers import open_speaker
 
     with input_errors():
-        Voice(lang)
+        Pack(lang)
         return open_speaker(SpeechSettings(lang=lang, speech=speech, voice=voice, rate=rate, volume=volume))
 
 
@@ -273,7 +273,7 @@ def matches(file: File = None, as_json: Json = False, every: Annotated[bool, typ
         "--all", help=f"List every match (default: the last {LISTED}).")] = False) -> None:
     """The most recent matches in the journal: number, players, date, result; * marks the current one."""
     from gm.files import print_or_end_quietly, printable
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
     journal = _journal(file)
     with input_errors():
@@ -288,7 +288,7 @@ def matches(file: File = None, as_json: Json = False, every: Annotated[bool, typ
     rows = [f"{'*' if m.current else ' '} {m.number:3}  {(m.at or '')[:16].replace('T', ' '):16}  "
             f"{m.players[0]} v {m.players[1]}: {m.result}" for m in kept]
     if earlier:
-        rows.insert(0, Voice("en").text("score.sheet.earlier", n=earlier))
+        rows.insert(0, Pack("en").text("score.sheet.earlier", n=earlier))
     text = "\n".join(rows)
     print_or_end_quietly(text if "".join(rows).isprintable() else "\n".join(map(printable, rows)))
 

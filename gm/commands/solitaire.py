@@ -16,7 +16,7 @@ from gm.speech.settings import SpeechSettings
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
 app = GmApp(help="7th Sense Training: the reading, the pyramid game, its odds.")
 
@@ -109,7 +109,7 @@ def simulate(
 
 
 def _simulated(results: list[Any], deals: int, policy: str, rows: int, max_states: int | None, json_out: bool,
-               stopped: bool, words: Voice) -> None:
+               stopped: bool, words: Pack) -> None:
     """The figures of the deals in `results` (of `deals` asked; `stopped` by Ctrl-C before the end)."""
     from gm.solitaire.board import histogram
     from scorer.solitaire.simulate import Unresolved
@@ -139,12 +139,12 @@ def _simulated(results: list[Any], deals: int, policy: str, rows: int, max_state
         typer.echo(words.text("solitaire.simulate.interrupted", deals=len(results), asked=deals))
 
 
-def _words() -> Voice:
+def _words() -> Pack:
     """The lines of the locale's language, for the commands that have no --lang."""
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
     from voices import default_language
 
-    return Voice(default_language())
+    return Pack(default_language())
 
 
 def _prepare_solver() -> None:
@@ -164,7 +164,7 @@ def _prepare_solver() -> None:
 
 
 @contextmanager
-def compile_progress(words: Voice, console: Console | None = None) -> Iterator[Callable[[str, int, int], None]]:
+def compile_progress(words: Pack, console: Console | None = None) -> Iterator[Callable[[str, int, int], None]]:
     """A progress line for compiling (a rich bar with the time so far, on a terminal), as the
     `progress` of `compiled_search`; nothing where stderr is no terminal (the line said is enough)."""
     from rich.console import Console

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from gm.hearing.models import ModelFile
     from gm.speech.readiness import Readiness
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
 app = GmApp(help="Voices, microphone and speech-model checks.")
 
@@ -44,10 +44,10 @@ def list_voices(
     from gm.speech.notes import Notes
     from gm.speech.tts import installed_voices, used_voices
     from gm.speech.voices_found import speaking
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
     with input_errors():
-        words = Voice(lang or default_language())
+        words = Pack(lang or default_language())
     found, failures = installed_voices()
     for failure in failures:
         Notes(words.lang).note(failure.note)
@@ -92,11 +92,11 @@ def say(
     from gm.speech.say import say_to_wav
     from gm.speech.speakers import open_speaker
     from gm.speech.tts import SpeechUnavailable
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
     settings = SpeechSettings(lang=lang, speech="on", voice=voice, rate=rate, volume=volume)
     with input_errors(lang):
-        words = Voice(lang)
+        words = Pack(lang)
         checked = None if text is None else check_speakable(text, settings.wpm)
         line = words.line("voice.sample") if checked is None else Line("voice.say", checked, checked)
         if to is None:
@@ -138,10 +138,10 @@ def model_command(
     from gm.text.vocabulary import Vocabulary
     from gm.hearing.cannot_listen import NoModel
     from gm.hearing.model_loading import MODEL_ENV, listener_name, load_model
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
     with input_errors():
-        voice = Voice(lang)
+        voice = Pack(lang)
     if get is not None:
         _get_model(get, models.OFFICIAL, voice, json_out, url)
         return
@@ -175,7 +175,7 @@ def model_command(
                           missing=", ".join(missing) or voice.text("voice.model.none_missing")))
 
 
-def _no_model(voice: Voice, lang: str, json_out: bool) -> None:
+def _no_model(voice: Pack, lang: str, json_out: bool) -> None:
     """`gm voice model` where `lang` has no model: where to get one."""
     from gm.hearing import models
     from gm.hearing.model_loading import MODEL_ENV
@@ -191,7 +191,7 @@ def _no_model(voice: Voice, lang: str, json_out: bool) -> None:
         typer.echo(f"  {code}: {how}")
 
 
-def _get_model(lang: str, table: Mapping[str, ModelFile], voice: Voice, json_out: bool,
+def _get_model(lang: str, table: Mapping[str, ModelFile], voice: Pack, json_out: bool,
                url: str | None = None) -> None:
     """`gm voice model --get LANG`: download, check and install (en, ja); say how (ko)."""
     from rich.console import Console
@@ -242,10 +242,10 @@ def ready_command(lang: Lang = LANG, json_out: Json = False) -> None:
     """Whether gm can speak and listen here, by a night's own checks: the speech engine and a
     sound output for speaking, a microphone for listening (what is missing is said)."""
     from gm.speech.readiness import probe
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
     with input_errors():
-        words = Voice(lang)
+        words = Pack(lang)
     found = probe(lang)
     if json_out:
         print_json(found.to_json())
@@ -254,7 +254,7 @@ def ready_command(lang: Lang = LANG, json_out: Json = False) -> None:
         typer.echo(line)
 
 
-def ready_lines(found: Readiness, words: Voice) -> list[str]:
+def ready_lines(found: Readiness, words: Pack) -> list[str]:
     """ "speaking: engine yes, sound output none — gm will print its lines", and listening's."""
     def said(value: str | None) -> str:
         return words.text("voice.ready.yes" if value is not None else "voice.ready.none")
@@ -279,10 +279,10 @@ def check_command(
     from gm.hearing.model_loading import listener_name, load_model
     from gm.hearing.recorded import PcmSource
     from gm.hearing.session import Listener
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
     with input_errors():
-        words = Voice(lang)
+        words = Pack(lang)
     try:
         devices = input_devices()
         typer.echo(words.text("voice.check.devices" if devices else "voice.check.no_devices"))
@@ -312,7 +312,7 @@ def check_command(
     typer.echo(words.text("voice.check.heard", text=heard or words.text("voice.check.nothing")))
 
 
-def _device(device: str | None, devices: list[dict[str, Any]], words: Voice) -> int | str | None:
+def _device(device: str | None, devices: list[dict[str, Any]], words: Pack) -> int | str | None:
     """The input device `--device` names: an index among `devices` (refused otherwise), or a name."""
     index = input_device(device)
     if not isinstance(index, int):
@@ -346,10 +346,10 @@ def hear_command(
     from gm.hearing.model_loading import listener_name, load_model
     from gm.hearing.recorded import PcmSource
     from gm.hearing.session import Listener
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
     with input_errors(lang):
-        voice = Voice(lang)
+        voice = Pack(lang)
         choices = tuple(dict.fromkeys(a.strip() for a in answers.replace("、", ",").split(",") if a.strip()))
         if not choices:
             fail(voice.text("errors.voice.no_answers", answers=answers))

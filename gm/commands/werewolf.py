@@ -15,7 +15,7 @@ from gm.commands.werewolf_rules import rules
 from gm.files import is_terminal, json_value, printable, read_stream, read_text
 
 if TYPE_CHECKING:
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
     from scorer.werewolf.decks import Deck
     from scorer.werewolf.evening import Summary
     from scorer.werewolf.judge import Verdict
@@ -32,11 +32,11 @@ With = Annotated[str, typer.Option(
     "--with", metavar="CARDS", help="Cards replacing a villager each: gorilla (4–6 players), angel, apprentice (6).")]
 
 
-def _voice(lang: str) -> Voice:
-    from gm.text.lines import Voice
+def _voice(lang: str) -> Pack:
+    from gm.text.lines import Pack
 
     with input_errors():
-        return Voice(lang)
+        return Pack(lang)
 
 
 def escape(name: str) -> str:
@@ -127,13 +127,13 @@ def tally(
     The votes possible follow the deck: the standard one for the player count unless --variant/--with.
     """
     from gm.commands.werewolf_values import check_player_names, deck_for, parse_players
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
     from gm.text.names import BadInput
     from scorer.werewolf.tally import GRAVEYARD, outcome
 
     with input_errors(lang):
         names, _ = parse_players(players)
-        check_player_names(names, Voice(lang))
+        check_player_names(names, Pack(lang))
         chosen = deck_for(len(names), variant, swap_ins)
         first = _round_of(votes, [*names, GRAVEYARD], names, roll_call, chosen)
         result = outcome(first)
@@ -150,7 +150,7 @@ def tally(
     _print_tally(_voice(lang), first, second, result)
 
 
-def _print_tally(voice: Voice, first: Round, second: Round | None, result: Outcome) -> None:
+def _print_tally(voice: Pack, first: Round, second: Round | None, result: Outcome) -> None:
     """The vote's table (candidate, votes, runoff) and its outcome, in the voice's language."""
     from rich.table import Table
 
@@ -174,7 +174,7 @@ def _print_tally(voice: Voice, first: Round, second: Round | None, result: Outco
 
 
 # -- judge ------------------------------------------------------------------------------------
-def verdict_json(verdict: Verdict, voice: Voice) -> dict[str, object]:
+def verdict_json(verdict: Verdict, voice: Pack) -> dict[str, object]:
     from gm.text.verdicts import verdict_key
 
     return {
@@ -222,7 +222,7 @@ def judge(
 
 
 # -- evening ----------------------------------------------------------------------------------
-def _summary_of(path: Path, voice: Voice) -> Summary:
+def _summary_of(path: Path, voice: Pack) -> Summary:
     """A group's file (read line by line), or an evening file of earlier versions (one JSON object);
     a skipped line is said."""
     from gm.night.groups import read_summary

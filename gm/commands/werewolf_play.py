@@ -16,10 +16,10 @@ from gm.commands.options import (
 from gm.speech.settings import SpeechSettings
 
 if TYPE_CHECKING:
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
 
-def ask_readings(names: list[str], readings: dict[str, str], voice: Voice) -> dict[str, str]:
+def ask_readings(names: list[str], readings: dict[str, str], voice: Pack) -> dict[str, str]:
     """Readings typed in kana for the names in kanji given without one, so every vote question
     can say them (asked in `voice`'s language); without a keyboard, a one-line error asks for
     `--players 健=けん`."""
@@ -94,11 +94,11 @@ def play(
     from gm.night.opening import NightOptions, open_night
     from gm.commands.werewolf_rules import lesson_lines
     from gm.commands.werewolf_values import check_player_names, deck_for, parse_players
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
     with input_errors(lang):
         names, readings = parse_players(players)
-        voice = Voice(lang)
+        voice = Pack(lang)
         check_player_names(names, voice)
         if speech != "off":
             readings.update(ask_readings(names, readings, voice))

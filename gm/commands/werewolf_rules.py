@@ -12,11 +12,11 @@ from gm.speech.settings import SpeechSettings
 
 if TYPE_CHECKING:
     from gm.ports import Line
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
     from scorer.werewolf.decks import Deck
 
 
-def lesson_lines(voice: Voice, deck: Deck, discussion: int | None = None) -> list[Line]:
+def lesson_lines(voice: Pack, deck: Deck, discussion: int | None = None) -> list[Line]:
     """The lines that teach `deck` in the voice's language (scorer.werewolf.teaching)."""
     from scorer.werewolf.teaching import DISCUSSION, lesson
 
@@ -43,11 +43,11 @@ def rules(
     With a ruling id (as an error cites it), print that ruling in --lang and the rulebook sentence it rests on.
     """
     from gm.commands.werewolf_values import deck_for, player_count
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
     from gm.text.rulings import UnknownRuling
 
     with input_errors(lang):
-        voice = Voice(lang)
+        voice = Pack(lang)
         if ruling_id is not None:
             _print_ruling(voice, ruling_id, as_json)
             return
@@ -63,7 +63,7 @@ def rules(
     speak_lines(lines, SpeechSettings(lang, speech, voice_id, rate, volume))
 
 
-def _print_ruling(voice: Voice, ruling_id: str, as_json: bool) -> None:
+def _print_ruling(voice: Pack, ruling_id: str, as_json: bool) -> None:
     from gm.text.rulings import ruling
 
     found = ruling(ruling_id, voice.lang)

@@ -13,7 +13,7 @@ from gm.text.parse import fold, split_list
 from scorer.werewolf.tally import GRAVEYARD
 
 if TYPE_CHECKING:
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
     from scorer.werewolf.decks import Deck
 
 
@@ -45,7 +45,7 @@ def parse_players(spec: str) -> tuple[list[str], dict[str, str]]:
     return names, readings
 
 
-def check_player_names(names: Sequence[str], voice: Voice) -> None:
+def check_player_names(names: Sequence[str], voice: Pack) -> None:
     """A player may not be named like the graveyard, in any case or language (the vote needs
     both), nor like a word that answers a question in `voice`'s language (done, none, yes,
     no, 完了, 없음, a number), nor like a key the keyboard keeps (r repeats, ? lists): the table

@@ -29,7 +29,7 @@ NO = "no"  # the answer id of "no" in the packs' [listen.hear]
 if TYPE_CHECKING:
     from gm.hearing.keyboard import KeyboardAsker
     from gm.hearing.session import Listener, Session
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
 T = TypeVar("T")
 
@@ -79,7 +79,7 @@ class Channels:
     listener: Listener
     keyboard: KeyboardAsker
     speaker: Speaker
-    voice: Voice
+    voice: Pack
     clock: Clock
     typing: bool
     replay: bool
@@ -479,7 +479,7 @@ def answers_count(candidate: str, said: Sequence[Slot[Any]]) -> bool:
     in one breath ("Aki three, Ken one": two counts or more, one of them the candidate asked). A
     name with a number alone ("Noah zero", as pocketsphinx heard "one vote") is no answer at a
     count: it pairs a name with a count by accident as often as it is said, and a fix is asked
-    for only where the whole tally is read back (`gm.table.questions.Tally`, HW-R4). Typed, a
+    for only where the whole tally is read back (`gm.table.counting.Tally`, HW-R4). Typed, a
     count takes it as it is (`Count.read`)."""
     fixes = [slot for slot in said if slot.kind == Kind.FIX]
     if not fixes:

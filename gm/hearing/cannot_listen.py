@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from scorer.values import Refusal
 
 if TYPE_CHECKING:
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
 
 class NoModel(Refusal):
@@ -45,7 +45,7 @@ class NoDetector(Exception):
         self.fields = fields
 
 
-def reason(error: Exception, voice: Voice) -> str:
+def reason(error: Exception, voice: Pack) -> str:
     """Why gm cannot listen, in `voice`'s language (`NoModel`, `NoAudio` and `NoDetector` carry a
     key under the packs' `listen.reason`)."""
     key = getattr(error, "key", None)
@@ -54,7 +54,7 @@ def reason(error: Exception, voice: Voice) -> str:
     return voice.text(f"listen.reason.{key}", **getattr(error, "fields", {}))
 
 
-def say_unseeded(model: object, voice: Voice, note: Callable[[str], None]) -> None:
+def say_unseeded(model: object, voice: Pack, note: Callable[[str], None]) -> None:
     """Say (once, as a night's listener opens) that the same words may be heard differently
     each time, where `model` draws from rand() (vosk's dither) and rand() cannot be seeded here
     (gm.c_random)."""

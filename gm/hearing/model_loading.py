@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from scorer.values import Refusal
 from gm.hearing.cannot_listen import NoModel
 from gm.hearing.model_check import check_model
-from gm.hearing.vosk_model import SpeechModel
+from gm.hearing.vosk_model import VoskModel
 
 if TYPE_CHECKING:
     from gm.hearing.recognition import Model
@@ -184,6 +184,6 @@ def model_loader(option: str | None, lang: str | None = None, listener: str | No
 
 
 @functools.lru_cache(maxsize=2)
-def _loaded(path: Path) -> SpeechModel:
+def _loaded(path: Path) -> VoskModel:
     atexit.register(_loaded.cache_clear)  # free models before vosk's own module is torn down
-    return SpeechModel(path)
+    return VoskModel(path)

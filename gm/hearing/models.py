@@ -207,10 +207,10 @@ def vosk_loads(model: Path) -> None:
     """DownloadFailed unless vosk loads the model in `model` (from that folder only: it neither
     downloads nor exits), the one proof that the files are a model it can listen with."""
     from gm.hearing.cannot_listen import NoModel
-    from gm.hearing.vosk_model import SpeechModel
+    from gm.hearing.vosk_model import VoskModel
 
     try:
-        SpeechModel(model)
+        VoskModel(model)
     except NoModel as error:
         raise DownloadFailed(f"the download is not a model vosk can load ({error}); nothing was kept") from error
 

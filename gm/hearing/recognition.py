@@ -43,7 +43,7 @@ class Recogniser(Protocol):
 
 
 class Model(Protocol):
-    """A loaded speech model (vosk's `SpeechModel`, pocketsphinx's `gm.hearing.sphinx.SphinxModel`)."""
+    """A loaded speech model (vosk's `VoskModel`, pocketsphinx's `gm.hearing.sphinx.SphinxModel`)."""
 
     @property
     def path(self) -> Path: ...

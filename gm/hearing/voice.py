@@ -23,7 +23,7 @@ from gm.hearing.sources import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, Kind, Question, Slot, Speaker, TurnKind
 from gm.files import printable
 from gm.text.words import Words
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.text.vocabulary import Vocabulary
 
 if TYPE_CHECKING:
@@ -100,13 +100,13 @@ YES_NO: tuple[Slot[bool], ...] = (Slot("yes", Kind.YES_NO, True), Slot("no", Kin
 """The answers of a read-back."""
 
 
-class VoiceAsker:
+class ListeningAsker:
     """Asks by voice with the keyboard racing it (first answer wins): each question is one
     `gm.hearing.asking.Asking` (listen → judge → confirm / ask again / keyboard) over its own
     listening session, whose turn log goes back with the answer (`Answer.turns`). So every
     question ends within a bounded number of hearings (tests/gm/night/test_every_night_ends.py)."""
 
-    def __init__(self, listener: Listener, keyboard: KeyboardAsker, speaker: Speaker, voice: Voice, clock: Clock,
+    def __init__(self, listener: Listener, keyboard: KeyboardAsker, speaker: Speaker, voice: Pack, clock: Clock,
                  vocabulary: Vocabulary | None = None, seats: Sequence[str] = (),
                  listen_seconds: float = LISTEN_SECONDS, confirm_seconds: float = CONFIRM_SECONDS,
                  count_tries: int = COUNT_TRIES) -> None:
@@ -242,7 +242,7 @@ def _starts_with(text: str, wakes: Sequence[str]) -> bool:
 
 
 # -- the factory -------------------------------------------------------------------------------
-def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_path: str | None = None,
+def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Pack, model_path: str | None = None,
                stream: TextIO | None = None, players: Sequence[str] = (),
                note: Callable[[str], None] | None = None, background: bool = False,
                recording: Utterances | None = None, listener: str | None = None,
@@ -293,14 +293,14 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Voice, model_
 
 
 def _listening_asker(model: Model, source: Source | Recording, keyboard: KeyboardAsker, speaker: Speaker,
-                     voice: Voice, clock: Clock, players: Sequence[str], note: Callable[[str], None]) -> VoiceAsker:
-    """The VoiceAsker over a loaded model, having said what the model cannot hear (and that
+                     voice: Pack, clock: Clock, players: Sequence[str], note: Callable[[str], None]) -> ListeningAsker:
+    """The ListeningAsker over a loaded model, having said what the model cannot hear (and that
     utterances are found by loudness alone, without the voice-activity detector)."""
     from gm.hearing.cannot_listen import reason, say_unseeded
     from gm.hearing.session import Listener
     from gm.hearing.vad import unavailable
 
-    asker = VoiceAsker(Listener(model, source), keyboard, speaker, voice, clock, seats=players)
+    asker = ListeningAsker(Listener(model, source), keyboard, speaker, voice, clock, seats=players)
     vocabulary = asker.vocabulary
     deaf = unhearable(vocabulary.hear, model.hears, vocabulary.phrases)
     if deaf:
@@ -394,7 +394,7 @@ def open_controls(asker: Asker, clock: Clock, fallback: Controls | None = None) 
     `fallback` controls; just `fallback` when the asker does not listen."""
     if isinstance(asker, PendingAsker):
         return PendingControls(asker, clock, fallback)
-    if not isinstance(asker, VoiceAsker):
+    if not isinstance(asker, ListeningAsker):
         return fallback
     controls = VoiceControls(asker.listener, asker.vocabulary, clock, asker.confirm_command, fallback)
     if not controls.book.phrases:  # the model cannot hear the wake phrase or any command

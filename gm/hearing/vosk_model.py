@@ -21,7 +21,7 @@ from gm.hearing.sources import BLOCK_SECONDS
 from gm.text.parse import norm
 
 
-class SpeechModel:
+class VoskModel:
     """A loaded vosk model: which words it knows, and recognisers over its grammar."""
 
     draws_from_rand = True  # its feature dither (gm.c_random)
@@ -112,7 +112,7 @@ class VoskRecogniser(UtteranceRecogniser):
         self._readings = readings
 
     def hear(self, audio: bytes) -> Heard:
-        """The utterance's words; an answer with a rival reading (`SpeechModel.rival_check`) heard unsure."""
+        """The utterance's words; an answer with a rival reading (`VoskModel.rival_check`) heard unsure."""
         results = _decoded(self._kaldi(), audio, self.rate)
         heard = Heard(" ".join(h.text for h in results if h.text), tuple(w for h in results for w in h.words))
         if self._readings is not None and heard.text and self._rivalled(audio, heard):

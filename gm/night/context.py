@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar, overload
 from collections.abc import Callable, Mapping, Sequence
 
-from gm.table.questions import Table, loggable
-from gm.text.lines import Voice
+from gm.table.asked import loggable
+from gm.table.questions import Table
+from gm.text.lines import Pack
 from gm.ports import Answer, Asker, Clock, Controls, How, Line, Question, Speaker, Turn, TurnKind
 from gm.night.timer import TimerDisplay
 from scorer.werewolf.decks import Deck
@@ -46,7 +47,7 @@ class NightContext:
 
     players: Sequence[str]
     deck: Deck
-    voice: Voice
+    voice: Pack
     speaker: Speaker
     asker: Asker
     clock: Clock

@@ -30,7 +30,7 @@ from scorer.werewolf.evening import (
 )
 
 if TYPE_CHECKING:
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
 SUFFIX = ".jsonl"
 MAX_NAME = 80  # characters of a file name made from a group's name; longer ones are hashed
@@ -78,7 +78,7 @@ class GroupFile:
     """Appends each night of this evening to the group's file as soon as it is judged. A file that
     cannot be written (a full disk) is said with `warn`; the evening goes on."""
 
-    def __init__(self, group: str, voice: Voice, path: Path | None = None,
+    def __init__(self, group: str, voice: Pack, path: Path | None = None,
                  warn: Callable[[str], None] = warn_on_stderr) -> None:
         self.group, self.voice, self.warn = group_name(group), voice, warn
         self.path = path or group_path(group)

@@ -17,7 +17,7 @@ from gm.files import BadFile, check_ours_to_append, open_no_link, to_stderr
 from gm.ports import Clock
 
 if TYPE_CHECKING:
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
 EVENING_SUFFIX = ".evening.json"
 
@@ -86,7 +86,7 @@ class NightLog:
     """
 
     def __init__(self, path: Path, clock: Clock, warn: Callable[[str], None] = warn_on_stderr, *,
-                 voice: Voice) -> None:
+                 voice: Pack) -> None:
         self.clock = clock
         self.path = path
         self.warn = warn

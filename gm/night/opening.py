@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gm.speech.settings import SpeechSettings
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf.decks import Deck
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ class NightOptions:
 
     players: tuple[str, ...]
     deck: Deck
-    voice: Voice
+    voice: Pack
     speech: SpeechSettings
     discussion: int = 180
     pause: float = 20.0

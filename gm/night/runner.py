@@ -10,7 +10,7 @@ from gm.night.context import NightContext, NightStopped
 from gm.night.reveal import Reveal, run_reveal
 from gm.night.vote import run_vote
 from gm.night.timer import Discussion, DiscussionResult
-from scorer.werewolf.script import Kind, Step, build_script
+from scorer.werewolf.script import Kind, NightStep, build_script
 from scorer.werewolf.tally import Outcome
 
 DONE = "done"
@@ -32,7 +32,7 @@ def _interrupt_choice(ctx: NightContext) -> str:
     return choice
 
 
-def _fields(ctx: NightContext, step: Step) -> dict[str, Any]:
+def _fields(ctx: NightContext, step: NightStep) -> dict[str, Any]:
     """The step's fields in the night's language: card ids and pass pairs become lines."""
     fields = dict(step.fields)
     if "card" in fields:
@@ -45,7 +45,7 @@ def _fields(ctx: NightContext, step: Step) -> dict[str, Any]:
     return fields
 
 
-def _step(ctx: NightContext, step: Step, result: NightResult,
+def _step(ctx: NightContext, step: NightStep, result: NightResult,
           judged: Callable[[Reveal], None] = lambda reveal: None) -> None:
     if step.kind == Kind.SAY:
         ctx.say(step.key, **_fields(ctx, step))

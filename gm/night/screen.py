@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from gm.night.terminal import big_time, big_time_width, clock_text
 from gm.ports import Answer, Asker, Line, Question, Speaker, TurnKind
-from gm.table.questions import NONE, Count, Tally
-from gm.text.lines import Voice
+from gm.table.asked import NONE
+from gm.table.counting import Count, Tally
+from gm.text.lines import Pack
 from scorer.werewolf.tally import GRAVEYARD
 
 if TYPE_CHECKING:
@@ -170,7 +171,7 @@ def _now(view: View, width: int) -> tuple[RenderableType, int]:
     return Panel(body, border_style="cyan" if view.question else "dim"), _height(body, width - 4) + 2
 
 
-def _timer(view: View, voice: Voice, width: int, height: int) -> RenderableType:
+def _timer(view: View, voice: Pack, width: int, height: int) -> RenderableType:
     """The time left in digits as big as the panel takes; paused and time added on its top border,
     the keys on its bottom one."""
     from rich.align import Align
@@ -195,7 +196,7 @@ def _timer(view: View, voice: Voice, width: int, height: int) -> RenderableType:
                  subtitle=voice.text("werewolf.timer.keys"))
 
 
-def _tally(view: View, voice: Voice, width: int, height: int) -> RenderableType:
+def _tally(view: View, voice: Pack, width: int, height: int) -> RenderableType:
     """One bar per candidate, as long as its count (`most` fills the bar); a count not given yet is "…"."""
     from rich.cells import cell_len
     from rich.panel import Panel
@@ -225,7 +226,7 @@ def _tally(view: View, voice: Voice, width: int, height: int) -> RenderableType:
                  border_style="green" if view.agreed else "cyan")
 
 
-def _verdict(view: View, voice: Voice) -> RenderableType:
+def _verdict(view: View, voice: Pack) -> RenderableType:
     from rich.align import Align
     from rich.panel import Panel
 
@@ -239,7 +240,7 @@ def _verdict_text(view: View) -> Text:
     return Text(view.verdict, style="bold", justify="center")
 
 
-def layout(view: View, voice: Voice, width: int, height: int) -> RenderableType:
+def layout(view: View, voice: Pack, width: int, height: int) -> RenderableType:
     """The view for a screen of `width` × `height`: a header with the phase; the verdict; the
     discussion's time or the tally, as big as the rest of the screen; and the question asked (or
     the last line said) below."""
@@ -279,7 +280,7 @@ def _column(sections: list[Layout]) -> Layout:
     return root
 
 
-def render_rows(view: View, voice: Voice, width: int, height: int, colours: str | None = None) -> list[str]:
+def render_rows(view: View, voice: Pack, width: int, height: int, colours: str | None = None) -> list[str]:
     """The view's `height` rows at `width` columns, with the terminal's colours (None: plain text)."""
     from rich.console import Console
 
@@ -298,7 +299,7 @@ class NightScreen:
     shows; left (also on Ctrl-C or a signal), the terminal is as it was and the night's lines are
     printed."""
 
-    def __init__(self, voice: Voice, out: TextIO | None = None) -> None:
+    def __init__(self, voice: Pack, out: TextIO | None = None) -> None:
         self.voice = voice
         self.watch = Watch()
         self.out = out or sys.stdout

@@ -17,7 +17,8 @@ from dataclasses import replace
 
 from gm.night.context import NightContext
 from gm.ports import Line
-from gm.table.questions import ByName
+from gm.table.pairs import ByName
+from gm.table.questions import Counting
 from scorer.werewolf.cards import Card
 from scorer.werewolf.tally import GRAVEYARD, BadTotal, Outcome, Round, TallyError, count_round, outcome, \
     roll_call_round, vote_bounds
@@ -60,8 +61,8 @@ def _ask_counts(ctx: NightContext, candidates: Sequence[str], totals: tuple[int,
         if left <= 0:
             counts.update(dict.fromkeys(unknown, 0))
             return counts, set(unknown)
-        question = ctx.table.count(unknown[0], left, unknown, left, candidates, by_name=ctx.table.one_breath,
-                                   counted=counted, bounds=totals, first=first)
+        question = ctx.table.count(unknown, left, Counting(tuple(candidates), counted, totals),
+                                   by_name=ctx.table.one_breath, first=first)
         first = False
         value = ctx.ask(question).value
         counts.update(value)

@@ -12,7 +12,7 @@ from gm.ports import Speaker
 from gm.score.entry import VERB_TABLE, VERBS, WON, BadEntry, build, parse_count, resolve_verb
 from gm.score.journal import Journal
 from gm.score.render import change_lines, totals_lines, voice_for
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.humalien.events import AngelCut
 from scorer.humalien.fold import State, advance
 
@@ -78,12 +78,12 @@ def _readline_lines(journal: Journal) -> Iterator[str]:
         print()
 
 
-def verb_words(voice: Voice) -> dict[str, str]:
+def verb_words(voice: Pack) -> dict[str, str]:
     """The pack's word for each command (`score.verbs`: 取り消し, 취소) → the command."""
     return {voice.text(f"score.verbs.{verb.name}"): verb.name for verb in VERB_TABLE}
 
 
-def help_text(voice: Voice) -> str:
+def help_text(voice: Pack) -> str:
     """`help`: each command as typed, in the pack's word where it has its own, then what it does."""
     lines = []
     for verb in VERB_TABLE:
@@ -136,7 +136,7 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
 
 
 
-def _won(journal: Journal, args: list[str], lines: Iterator[str], voice: Voice, speaker: Speaker,
+def _won(journal: Journal, args: list[str], lines: Iterator[str], voice: Pack, speaker: Speaker,
          echo: Callable[[str], None]) -> list[str]:
     """Asks whether an Angel Cut (checked first: a refused one is not asked about) was made with
     an empty hand, which wins at once: the words to add (--won LEFT), or none."""

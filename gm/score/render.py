@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 from typing import IO, TYPE_CHECKING, Any
 
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.ports import Line
 from scorer.humalien.events import Foul, Kind, NewMatch, Undo, to_record
 from scorer.humalien.fold import Award, Change
@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 BAR = "█"
 
 
-def voice_for(lang: str, match: Match | None) -> Voice:
+def voice_for(lang: str, match: Match | None) -> Pack:
     """The voice pack for `lang`, with the players' readings (健=けん) from the match."""
-    return Voice(lang, readings=dict(match.readings) if match else None)
+    return Pack(lang, readings=dict(match.readings) if match else None)
 
 
 def _pair(match: Match) -> dict[str, Any]:
@@ -27,7 +27,7 @@ def _pair(match: Match) -> dict[str, Any]:
     return {"a": a, "b": b, "x": x, "y": y}
 
 
-def award_line(voice: Voice, award: Award, fouler: str | None = None) -> Line:
+def award_line(voice: Pack, award: Award, fouler: str | None = None) -> Line:
     key = f"score.award.{award.how}"
     if award.how in (Kind.FINISH, Kind.FOUL) and award.multiplier > 1:
         key += "_times"
@@ -38,7 +38,7 @@ def award_line(voice: Voice, award: Award, fouler: str | None = None) -> Line:
                       fouler=fouler or "")
 
 
-def change_lines(voice: Voice, change: Change) -> list[Line]:
+def change_lines(voice: Pack, change: Change) -> list[Line]:
     """The lines that report one change: "Alice +12 (finish: 5 + 7 left) → 26", game ends, undo."""
     event, match = change.event, change.match
     lines: list[Line] = []
@@ -69,7 +69,7 @@ def change_lines(voice: Voice, change: Change) -> list[Line]:
     return lines
 
 
-def result_lines(voice: Voice, match: Match) -> list[Line]:
+def result_lines(voice: Pack, match: Match) -> list[Line]:
     """The match result (HU-R1: equal totals are a draw)."""
     high, low = max(match.totals), min(match.totals)
     if match.winner is not None:
@@ -77,7 +77,7 @@ def result_lines(voice: Voice, match: Match) -> list[Line]:
     return [voice.line("score.draw", points=high)]
 
 
-def totals_lines(voice: Voice, match: Match | None) -> list[Line]:
+def totals_lines(voice: Pack, match: Match | None) -> list[Line]:
     """What `say` reads: the totals, then the leader (or the result once the match is over)."""
     if match is None:
         return [voice.line("score.no_match")]
@@ -111,7 +111,7 @@ def change_dict(change: Change) -> dict[str, Any]:
     return data
 
 
-def sheet(match: Match, voice: Voice, width: int = 30) -> Group:
+def sheet(match: Match, voice: Pack, width: int = 30) -> Group:
     """The score sheet as rich renderables: games × players with multiplier and ending, then bars.
 
     Every printed word comes from the voice pack's `score.sheet` table, in the voice's language.
@@ -159,7 +159,7 @@ def _result(match: Match) -> tuple[str, dict[str, str]]:
     return ("leads", {"player": match.leader}) if match.leader else ("level", {})
 
 
-def bar_rows(match: Match, voice: Voice, width: int = 30) -> list[str]:
+def bar_rows(match: Match, voice: Pack, width: int = 30) -> list[str]:
     """One bar per player per game, scaled to the largest game score, aligned in terminal cells."""
     from rich.cells import cell_len
 

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from gm.files import rich_ends_quietly
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.solitaire.cards import element, rank
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.engine import GameState, apply, start
@@ -31,7 +31,7 @@ def card_text(card: int) -> Text:
     return Text(f"{rank(card):>2}{MARKS[element(card)]}", style=COLOURS[element(card)])
 
 
-def legend_text(voice: Voice) -> Text:
+def legend_text(voice: Pack) -> Text:
     """What the element letters stand for, each in its colour (words in `voice`'s language)."""
     words = _board_words(voice)
     out = Text(f"{words('elements')}:")
@@ -40,7 +40,7 @@ def legend_text(voice: Voice) -> Text:
     return out
 
 
-def _board_words(voice: Voice) -> Callable[[str], str]:
+def _board_words(voice: Pack) -> Callable[[str], str]:
     return lambda word: voice.text(f"solitaire.board.{word}")
 
 
@@ -65,7 +65,7 @@ def pyramid_text(state: GameState) -> Text:
     return out
 
 
-def table_text(state: GameState, voice: Voice) -> Text:
+def table_text(state: GameState, voice: Pack) -> Text:
     """Stock, flip card, set-aside pile and specials under the pyramid (words in `voice`'s language)."""
     words = _board_words(voice)
     out = Text(f"{words('stock')} {state.stock_left}   {words('flip')} ")
@@ -76,13 +76,13 @@ def table_text(state: GameState, voice: Voice) -> Text:
     return out
 
 
-def card_name(card: int, voice: Voice) -> str:
+def card_name(card: int, voice: Pack) -> str:
     """A number card as `voice` names it: "7 fire", "7火"."""
     return voice.text("solitaire.moves.card", rank=rank(card),
                       element=voice.text(f"solitaire.moves.names.{element(card)}"))
 
 
-def describe(state: GameState, move: Move, voice: Voice) -> str:
+def describe(state: GameState, move: Move, voice: Pack) -> str:
     """One move in words, in the state it is played from (in `voice`'s language)."""
 
     def said(key: str, **fields: object) -> str:
@@ -112,7 +112,7 @@ def describe(state: GameState, move: Move, voice: Voice) -> str:
     return said("forgo", special=said(f"names.{state.pending}"))
 
 
-def describe_move(deal: Deal, moves: Iterable[Move], voice: Voice) -> list[str]:
+def describe_move(deal: Deal, moves: Iterable[Move], voice: Pack) -> list[str]:
     """Each move of a game from the start of `deal`, in words."""
     state, out = start(deal), []
     for move in moves:
@@ -121,7 +121,7 @@ def describe_move(deal: Deal, moves: Iterable[Move], voice: Voice) -> list[str]:
     return out
 
 
-def histogram(summary: Summary, voice: Voice, console: Console | None = None) -> None:
+def histogram(summary: Summary, voice: Pack, console: Console | None = None) -> None:
     """The distribution of readings as bars, with each share's 95 % interval (words in `voice`'s language)."""
     rich_ends_quietly()
     console = console or Console()

@@ -6,7 +6,7 @@ from typing import TextIO
 
 from rich.console import Console
 
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.ports import Line, Speaker
 from gm.solitaire.talk import reading_lines
 from gm.solitaire.board import describe, legend_text, pyramid_text, table_text
@@ -41,24 +41,24 @@ COMMANDS = ("pair", "flip", "special", "hint", "quit", "help", "skip", "keep")
 lines show, and by its English name in every language."""
 
 
-def command_words(voice: Voice) -> dict[str, str]:
+def command_words(voice: Pack) -> dict[str, str]:
     """Command → the word the pack shows and takes for it (ペア, めくる, 힌트)."""
     return {command: voice.text(f"solitaire.commands.{command}") for command in COMMANDS}
 
 
-def _command(word: str, voice: Voice) -> str | None:
+def _command(word: str, voice: Pack) -> str | None:
     """The command a typed word names: the pack's word or the English name (any case or width)."""
     said = fold(word)
     return next((c for c, w in command_words(voice).items() if said in (fold(w), c)), None)
 
 
-def _usage(state: GameState, voice: Voice) -> str:
+def _usage(state: GameState, voice: Pack) -> str:
     """The commands that fit now: the turned special card's, else the game's."""
     key = EFFECT_HELP[state.pending] if state.pending else "help"
     return voice.text(f"solitaire.board.{key}", **command_words(voice))
 
 
-def parse_command(text: str, state: GameState, voice: Voice) -> Move | str:
+def parse_command(text: str, state: GameState, voice: Pack) -> Move | str:
     """The move typed, or "hint" / "quit" / "help"; a BadCommand (one line, nothing changed)
     says why not in `voice`'s language. After a special card is turned only its answer is
     taken: the numbers it asks for ("keep" with the Eye's), or skip; "pair 24" at the Humalien
@@ -89,7 +89,7 @@ def parse_command(text: str, state: GameState, voice: Voice) -> Move | str:
     raise BadCommand(voice.text("solitaire.board.unknown_command", text=text.strip(), help=_usage(state, voice)))
 
 
-def _answer(state: GameState, voice: Voice, words: list[str], named: list[str | None]) -> Move:
+def _answer(state: GameState, voice: Pack, words: list[str], named: list[str | None]) -> Move:
     """The answer to the special card turned (SS rules: the Humalien discards one face-up card,
     the Eye guesses a face-down one, the Owl pairs a set-aside card): skip, or exactly its numbers."""
     if named == ["skip"]:
@@ -111,7 +111,7 @@ def _answer(state: GameState, voice: Voice, words: list[str], named: list[str | 
     raise BadCommand(_usage(state, voice))
 
 
-def command_for(state: GameState, move: Move, voice: Voice) -> str:
+def command_for(state: GameState, move: Move, voice: Pack) -> str:
     """What to type for `move` in `state`, in `voice`'s command words: the inverse of
     `parse_command` (positions from 1; the Owl's set-aside card by its index in the pile)."""
     word = command_words(voice)
@@ -132,7 +132,7 @@ def command_for(state: GameState, move: Move, voice: Voice) -> str:
     return word["skip"]
 
 
-def hint_line(state: GameState, voice: Voice) -> str:
+def hint_line(state: GameState, voice: Pack) -> str:
     """The smart player's move as the command to type, and in words where the pack's line has them."""
     move = smart(state)
     return voice.text("solitaire.board.hint_line", command=command_for(state, move, voice),
@@ -142,7 +142,7 @@ def hint_line(state: GameState, voice: Voice) -> str:
 def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: Console | None = None) -> GameState:
     """Play `deal` with commands read from `stream`; returns the last state."""
     console = console or Console(highlight=False)
-    voice = Voice(lang)
+    voice = Pack(lang)
     state = start(deal)
     speaker.say(voice.line("solitaire.play_start", left=state.left, stock=state.stock_left))
     redraw = True
@@ -180,7 +180,7 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
     return state
 
 
-def end_line(state: GameState, voice: Voice) -> Line:
+def end_line(state: GameState, voice: Pack) -> Line:
     """What ended the game: the pyramid cleared (with the stock left), the last stock card set
     aside (the manual's end), or paired away with nothing left to turn."""
     if state.ending == "cleared":
@@ -196,7 +196,7 @@ def _say_reading(state: GameState, lang: str, speaker: Speaker) -> None:
     speaker.flush()
 
 
-def _announce(before: GameState, move: Move, after: GameState, voice: Voice, speaker: Speaker) -> None:
+def _announce(before: GameState, move: Move, after: GameState, voice: Pack, speaker: Speaker) -> None:
     if isinstance(move, Special):
         speaker.say(voice.line(f"solitaire.special_{after.pending}"))
     elif isinstance(move, Eye):

@@ -9,7 +9,7 @@ from typing import Any
 from collections.abc import Callable
 
 from gm.files import to_stderr
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.solitaire.deal import Deal
 from scorer.solitaire.simulate import Unresolved, unresolved
 from scorer.solitaire.solver import SearchLimit, Solution, searched, solve
@@ -17,7 +17,7 @@ from scorer.solitaire.solver import SearchLimit, Solution, searched, solve
 LONG_ROWS = 8  # from this many rows a search may take minutes: say so before it starts
 
 
-def long_search_note(rows: int, max_states: int | None, voice: Voice) -> str:
+def long_search_note(rows: int, max_states: int | None, voice: Pack) -> str:
     """What to say before a search that may be long (from LONG_ROWS rows), else ""."""
     if rows < LONG_ROWS:
         return ""
@@ -32,7 +32,7 @@ class Capped:
     states: int
 
 
-def solve_with_progress(deal: Deal, seed: int, max_states: int | None, voice: Voice) -> Solution | Capped:
+def solve_with_progress(deal: Deal, seed: int, max_states: int | None, voice: Pack) -> Solution | Capped:
     """The solution, or the bounds known when the search reached `max_states` (SS-R6), with
     progress on stderr while it runs."""
     progress = ProgressLine(max_states, voice)
@@ -57,7 +57,7 @@ def solve_json(deal: Deal, seed: int, max_states: int | None, outcome: Solution 
             "moves": [move_to_json(m) for m in outcome.moves]}
 
 
-def solve_lines(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Capped, voice: Voice) -> list[str]:
+def solve_lines(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Capped, voice: Pack) -> list[str]:
     """`solve` in words: the result and the moves, or that the search was capped and its bounds."""
     if isinstance(outcome, Capped):
         return [voice.text("solitaire.solve.capped", seed=seed, rows=deal.rows, limit=max_states,
@@ -103,7 +103,7 @@ class ProgressLine:
     """Progress on stderr: a live line on a terminal (a bar when the search is capped), else a
     plain line now and then."""
 
-    def __init__(self, max_states: int | None, voice: Voice, every_plain: int = 30) -> None:
+    def __init__(self, max_states: int | None, voice: Pack, every_plain: int = 30) -> None:
         self.max_states = max_states
         self.voice = voice
         self.every_plain = every_plain

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.ports import Line
 from scorer.solitaire.layout import pyramid
 from scorer.solitaire.odds import SMART_DISTRIBUTIONS
@@ -20,7 +20,7 @@ def smart_distribution(rows: int) -> Mapping[int, int]:
     return SMART_DISTRIBUTIONS[rows]
 
 
-def outlook(voice: Voice, result: Reading) -> str:
+def outlook(voice: Pack, result: Reading) -> str:
     """The reading in the manual's few words: "almost certainly", "about 70%", "very dark"."""
     return voice.text(f"solitaire.outlook.{result.key}", percent=result.percent)
 
@@ -30,7 +30,7 @@ def reading_lines(left: int, lang: str, rows: int,
     """The lines to say for `left` cards left of a `rows`-row pyramid, and the JSON form of the
     reading; with `distribution`, how it stands among those games (of the same layout)."""
     result = reading(left, rows)
-    voice = Voice(lang)
+    voice = Pack(lang)
     lines = [voice.line(f"solitaire.{result.key}", left=left, percent=result.percent)]
     data: dict[str, Any] = {"left": left, "rows": rows, "reading": result.key, "percent": result.percent,
                   "outlook": outlook(voice, result), "text": lines[0].text}

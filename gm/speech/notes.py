@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from gm.files import to_stderr
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 
 class NoteTaker(Protocol):
@@ -18,8 +18,8 @@ class Notes:
     """Prints a `[voice]` line of the pack as "gm: ..." on stderr, at most once per distinct text
     (in the language of the lines given, or of the language code)."""
 
-    def __init__(self, lines: Voice | str) -> None:
-        self._voice = lines if isinstance(lines, Voice) else Voice(lines)
+    def __init__(self, lines: Pack | str) -> None:
+        self._voice = lines if isinstance(lines, Pack) else Pack(lines)
         self._said: set[str] = set()
 
     def note(self, key: str, **fields: object) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
 DEFAULT_RATE = 150  # words per minute: the clearest pace the listener of bench/speech_bench.py found (130–180)
 
@@ -23,23 +23,23 @@ class SpeechSettings:
     rate: int | None = None
     volume: float | None = None
     readings: Mapping[str, str] = field(default_factory=dict, compare=False)
-    known_lines: Voice | None = field(default=None, compare=False, repr=False)
+    known_lines: Pack | None = field(default=None, compare=False, repr=False)
     """The lines of `lang` where the command has looked its language up already (`of`)."""
 
     @classmethod
-    def of(cls, lines: Voice, speech: str = "on", voice: str | None = None, rate: int | None = None,
+    def of(cls, lines: Pack, speech: str = "on", voice: str | None = None, rate: int | None = None,
            volume: float | None = None) -> SpeechSettings:
         """Settings that say `lines` (their language, their readings), the language not looked up again."""
         return cls(lines.lang, speech, voice, rate, volume, lines.readings, known_lines=lines)
 
     @functools.cached_property
-    def lines(self) -> Voice:
+    def lines(self) -> Pack:
         """The lines of `lang` with the `readings`: those the settings were made `of`, else looked up once."""
         if self.known_lines is not None:
             return self.known_lines
-        from gm.text.lines import Voice
+        from gm.text.lines import Pack
 
-        return Voice(self.lang, self.readings)
+        return Pack(self.lang, self.readings)
 
     @property
     def wpm(self) -> int:

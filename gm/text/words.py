@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.text.numbers import number_words, said_number
 from gm.text.parse import fold as fold, tight as tight  # how every reply is compared, named here too
 from scorer.werewolf.cards import ALIASES, CARD_IDS
@@ -56,7 +56,7 @@ class Words:
     cards: Mapping[str, str]  # tight name → card id
 
     @classmethod
-    def of(cls, voice: Voice) -> Words:
+    def of(cls, voice: Pack) -> Words:
         from gm.text.vocabulary import Vocabulary
         from gm.text.names import card_names, graveyard_names
 

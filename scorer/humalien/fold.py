@@ -40,7 +40,7 @@ class Award:
     multiplier: int = 1
 
 
-class Step(NamedTuple):
+class Applied(NamedTuple):
     """One event that took effect, with the sheet before and after it (a light record: the
     undo history holds one per event)."""
 
@@ -73,7 +73,7 @@ class Step(NamedTuple):
         return (award,) if rule.parts is None else rule.parts(award, event, before.totals[i])
 
 
-Stack = tuple[Step, "Stack"] | None
+Stack = tuple[Applied, "Stack"] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,7 +396,7 @@ def advance(state: State, event: Event, strict: bool = False) -> State:
         step, rest = state.undone
         return State(step.after, (step, state.done), rest)
     after = _new_match(state.match, event) if isinstance(event, NewMatch) else _score(state.match, event, strict)
-    return State(after, (Step(event, state.match, after), state.done), None)
+    return State(after, (Applied(event, state.match, after), state.done), None)
 
 
 def apply(state: State, event: Event) -> tuple[State, Change]:

@@ -20,7 +20,7 @@ SWAPPERS = tuple(card for card in Card if card.row.swaps)
 MOST_TURNED = 2  # only the seer's and the gravedigger's abilities can see the magician
 
 
-class Table(Protocol):
+class CardsKnown(Protocol):
     """What the table has told about the cards (`known.Known`), as far as this rule reads it."""
 
     @property
@@ -33,11 +33,11 @@ class Table(Protocol):
         """Whether `owner` may hold `card` after everything answered."""
 
 
-def _cards(known: Table, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+def _cards(known: CardsKnown, cards: tuple[Card, ...]) -> tuple[Card, ...]:
     return tuple(card for card in cards if known.deck.has(card))
 
 
-def could_have_seen(known: Table, name: str) -> bool | None:
+def could_have_seen(known: CardsKnown, name: str) -> bool | None:
     """Whether `name` could have used an ability that sees the magician; None while the answers
     so far cannot tell (then `card_to_ask` names the card whose holder tells)."""
     holders = {card: known.holder(card) for card in _cards(known, ABILITY_CARDS)}
@@ -55,6 +55,6 @@ def could_have_seen(known: Table, name: str) -> bool | None:
     return False
 
 
-def card_to_ask(known: Table, name: str) -> str | None:
+def card_to_ask(known: CardsKnown, name: str) -> str | None:
     """The ability card whose holder to ask next to tell whether `name` could have seen it."""
     return next((card for card in _cards(known, ABILITY_CARDS) if known.holder(card) is None), None)

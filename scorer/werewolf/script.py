@@ -35,7 +35,7 @@ class SetupError(WerewolfRefusal):
 
 
 @dataclass(frozen=True)
-class Step:
+class NightStep:
     """One step of the night: `kind` tells the runner what to do, `key` names its line."""
 
     phase: str
@@ -49,7 +49,7 @@ def pass_pairs(players: Sequence[str]) -> list[tuple[str, str]]:
     return [(giver, players[(i + 1) % len(players)]) for i, giver in enumerate(players)]
 
 
-def _steps(deck: Deck, phase: str) -> list[Step]:
+def _steps(deck: Deck, phase: str) -> list[NightStep]:
     """The cards' own steps in card order: the abilities in the morning (the apprentice last,
     HW-R3), a reminder each before the discussion."""
     steps = []
@@ -58,15 +58,15 @@ def _steps(deck: Deck, phase: str) -> list[Step]:
         if line is None:
             continue
         if card is Card.GRAVEDIGGER and deck.has(Card.DEATH):  # 注意点: said before the gravedigger acts
-            steps.append(Step(phase, Kind.SAY, "werewolf.death_note"))
+            steps.append(NightStep(phase, Kind.SAY, "werewolf.death_note"))
         fields = {name: getattr(deck, name) for name in line.fields}
-        steps.append(Step(phase, Kind.ACTION if phase == "morning" else Kind.SAY, line.at(deck.players), fields))
+        steps.append(NightStep(phase, Kind.ACTION if phase == "morning" else Kind.SAY, line.at(deck.players), fields))
     return steps
 
 
 def build_script(
     players: Sequence[str], deck: Deck, discussion_seconds: int, roll_call: bool = False
-) -> tuple[Step, ...]:
+) -> tuple[NightStep, ...]:
     """The steps of a whole night for `players` (seating order) with `deck`."""
     if len(players) != deck.players:
         raise SetupError(f"the deck is for {deck.players} players but {len(players)} are named", "deck_named",
@@ -76,39 +76,39 @@ def build_script(
                          secs=discussion_seconds)
     others = [card for card in deck.cards if card is not Card.VILLAGER and deck.count(card)]
     steps = [
-        Step("setup", Kind.SAY, "werewolf.intro", {"n": len(players), "players": list(players)}),
+        NightStep("setup", Kind.SAY, "werewolf.intro", {"n": len(players), "players": list(players)}),
     ]
     if deck.variant in VARIANTS:
-        steps.append(Step("setup", Kind.SAY, f"werewolf.regulation_{deck.variant}"))
+        steps.append(NightStep("setup", Kind.SAY, f"werewolf.regulation_{deck.variant}"))
     steps += [
-        Step("setup", Kind.WAIT, "werewolf.deal", {
+        NightStep("setup", Kind.WAIT, "werewolf.deal", {
             "total": deck.total, "villagers": deck.count(Card.VILLAGER), "others": others,
             "graveyard": deck.graveyard,
         }),
-        Step("morning", Kind.SAY, "werewolf.morning"),
-        Step("morning", Kind.ACTION, "werewolf.pass_right", {"pairs": pass_pairs(players)}),
-        Step("morning", Kind.SAY, "werewolf.side_rules"),
+        NightStep("morning", Kind.SAY, "werewolf.morning"),
+        NightStep("morning", Kind.ACTION, "werewolf.pass_right", {"pairs": pass_pairs(players)}),
+        NightStep("morning", Kind.SAY, "werewolf.side_rules"),
     ]
     abilities = deck.has(Card.SEER) or deck.has(Card.GRAVEDIGGER)
     both = deck.has(Card.SEER) and deck.has(Card.GRAVEDIGGER)
     if abilities:  # 注意1: an ability user on the werewolf side still uses the ability
-        steps.append(Step("morning", Kind.SAY, "werewolf.ability_any_side"))
-    steps.append(Step("morning", Kind.ACTION, "werewolf.lay_down"))
+        steps.append(NightStep("morning", Kind.SAY, "werewolf.ability_any_side"))
+    steps.append(NightStep("morning", Kind.ACTION, "werewolf.lay_down"))
     if both:
-        steps.append(Step("morning", Kind.SAY, "werewolf.both_abilities"))
+        steps.append(NightStep("morning", Kind.SAY, "werewolf.both_abilities"))
     if both:  # nobody fakes an ability; every holder comes forward
-        steps.append(Step("morning", Kind.SAY, "werewolf.come_forward"))
+        steps.append(NightStep("morning", Kind.SAY, "werewolf.come_forward"))
     elif abilities:  # one ability card in the deck (the 4-player deck: the seer only)
         only = Card.SEER if deck.has(Card.SEER) else Card.GRAVEDIGGER
-        steps.append(Step("morning", Kind.SAY, "werewolf.come_forward_one", {"card": only}))
+        steps.append(NightStep("morning", Kind.SAY, "werewolf.come_forward_one", {"card": only}))
     steps += _steps(deck, "morning")
-    steps.append(Step("morning", Kind.SAY, "werewolf.morning_end"))
+    steps.append(NightStep("morning", Kind.SAY, "werewolf.morning_end"))
     steps += _steps(deck, "day")
     if both:  # 注意2: <昼フェイズ>において … 告白してもよい
-        steps.append(Step("day", Kind.SAY, "werewolf.may_confess"))
+        steps.append(NightStep("day", Kind.SAY, "werewolf.may_confess"))
     steps += [
-        Step("day", Kind.DISCUSSION, "werewolf.day", {"secs": discussion_seconds}),
-        Step("evening", Kind.VOTE, "werewolf.vote.roll_call_intro" if roll_call else "werewolf.vote.intro"),
-        Step("end", Kind.REVEAL, "werewolf.reveal.intro"),
+        NightStep("day", Kind.DISCUSSION, "werewolf.day", {"secs": discussion_seconds}),
+        NightStep("evening", Kind.VOTE, "werewolf.vote.roll_call_intro" if roll_call else "werewolf.vote.intro"),
+        NightStep("end", Kind.REVEAL, "werewolf.reveal.intro"),
     ]
     return tuple(steps)

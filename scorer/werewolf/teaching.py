@@ -13,21 +13,21 @@ DISCUSSION = 180  # the book's three minutes (「3分間の話し合いの時間
 
 
 @dataclass(frozen=True)
-class Step:
+class LessonLine:
     """One line of the lesson: a voice-pack key and its fields."""
 
     key: str
     fields: dict[str, Any] = field(default_factory=dict)
 
 
-def lesson(deck: Deck, discussion: int = DISCUSSION) -> list[Step]:
+def lesson(deck: Deck, discussion: int = DISCUSSION) -> list[LessonLine]:
     """The lines that explain `deck`: set-up, the morning, each card, the day, the vote."""
-    steps = [Step("werewolf.teach.setup", {"graveyard": deck.graveyard}), Step("werewolf.teach.morning")]
+    steps = [LessonLine("werewolf.teach.setup", {"graveyard": deck.graveyard}), LessonLine("werewolf.teach.morning")]
     for card in deck.cards:
-        steps.append(Step(card.teach(deck.players)))
+        steps.append(LessonLine(card.teach(deck.players)))
         if card is Card.TRAITOR and deck.has(Card.WEREWOLF):
-            steps.append(Step("werewolf.teach.traitor_werewolf"))
-    steps += [Step("werewolf.teach.day", {"secs": discussion}), Step("werewolf.teach.vote")]
+            steps.append(LessonLine("werewolf.teach.traitor_werewolf"))
+    steps += [LessonLine("werewolf.teach.day", {"secs": discussion}), LessonLine("werewolf.teach.vote")]
     if deck.players == 4:
-        steps.append(Step("werewolf.teach.four_players"))
+        steps.append(LessonLine("werewolf.teach.four_players"))
     return steps

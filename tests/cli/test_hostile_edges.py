@@ -25,7 +25,7 @@ from gm.cli import app
 from gm.score.entry import new_match
 from gm.score.journal import Journal
 from gm.score.matches import ENTRY_FIELDS, index_path
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 GM = [sys.executable, "-m", "gm"]
 SAFETY_NET = 120  # seconds; a regression fails on its output long before
@@ -297,7 +297,7 @@ def test_a_full_disk_leaves_no_empty_night_log(tmp_path, monkeypatch):
     import gm.night.log as log_module
 
     warned = []
-    log = log_module.NightLog(tmp_path / "night.jsonl", FakeClock(), warned.append, voice=Voice("en"))
+    log = log_module.NightLog(tmp_path / "night.jsonl", FakeClock(), warned.append, voice=Pack("en"))
     monkeypatch.setattr(log_module.os, "write", _disk_full_after(7))
     log("setup", players=["Aki"])
     log("phase", name="night")
@@ -309,7 +309,7 @@ def test_a_full_disk_leaves_no_empty_night_log(tmp_path, monkeypatch):
 def test_a_full_disk_mid_night_keeps_the_whole_lines_of_the_log(tmp_path, monkeypatch):
     import gm.night.log as log_module
 
-    log = log_module.NightLog(tmp_path / "night.jsonl", FakeClock(), lambda text: None, voice=Voice("en"))
+    log = log_module.NightLog(tmp_path / "night.jsonl", FakeClock(), lambda text: None, voice=Pack("en"))
     log("setup", players=["Aki"])
     kept = (tmp_path / "night.jsonl").read_bytes()
     monkeypatch.setattr(log_module.os, "write", _disk_full_after(5))
@@ -346,7 +346,7 @@ def test_ctrl_c_while_the_panel_draws_or_a_cue_is_said_pauses_and_asks(where, ch
     say = _InterruptedOnce(speaker.say) if where == "cue" else speaker.say
     asked = []
     seconds = 20 if where == "display" else 5  # 5 s: the first cue (4) is due at once
-    discussion = Discussion(seconds, clock, say, Voice("en").line, ScriptedControls(clock, []), display,
+    discussion = Discussion(seconds, clock, say, Pack("en").line, ScriptedControls(clock, []), display,
                             lambda: asked.append(1) or choice)
     try:
         result = discussion.run()
@@ -358,7 +358,7 @@ def test_ctrl_c_while_the_panel_draws_or_a_cue_is_said_pauses_and_asks(where, ch
 
 def test_ctrl_c_as_the_discussion_line_is_said_pauses_and_asks():
     from gm.night.runner import _step
-    from scorer.werewolf.script import Kind, Step
+    from scorer.werewolf.script import Kind, NightStep
 
     class Context:
         def __init__(self):
@@ -366,7 +366,7 @@ def test_ctrl_c_as_the_discussion_line_is_said_pauses_and_asks():
             self.clock = FakeClock()
             self.discussion = 10
             self.controls, self.display, self.last = None, None, None
-            self.voice = __import__("gm.text.lines", fromlist=["Voice"]).Voice("en")
+            self.voice = __import__("gm.text.lines", fromlist=["Pack"]).Pack("en")
             self.say = _InterruptedOnce(lambda key, **fields: self.said.append(key))
 
         def paused(self):
@@ -378,7 +378,7 @@ def test_ctrl_c_as_the_discussion_line_is_said_pauses_and_asks():
     ctx = Context()
     result = type("Result", (), {"discussion": None})()
     try:
-        _step(ctx, Step("day", Kind.DISCUSSION, "werewolf.day", {"secs": 10}), result)  # type: ignore[arg-type]
+        _step(ctx, NightStep("day", Kind.DISCUSSION, "werewolf.day", {"secs": 10}), result)  # type: ignore[arg-type]
     except KeyboardInterrupt:
         pytest.fail("Ctrl-C ended the night")
     assert ctx.paused_times == 1 and result.discussion.how == "time_up"

@@ -18,7 +18,7 @@ from gm.commands.judge_request import parse_judge_request
 from gm.commands.werewolf_values import (BadPlayers, check_player_names, parse_counts, parse_pairs, parse_players,
                                          parse_roll_call)
 from gm.text.names import BadInput, resolve_name
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf.tally import GRAVEYARD
 from voices import LANGUAGES, load_pack
 
@@ -40,9 +40,9 @@ REFUSALS = {
     "input.unknown_candidate": lambda: parse_counts("Zed=1", CANDIDATES),
     "input.unknown_voter": lambda: parse_roll_call("Zed=A", FOUR, CANDIDATES),
     "input.unknown_executed_player": lambda: _judge(executed="Zed"),
-    "input.graveyard_name": lambda: check_player_names(["A", "墓地"], Voice("en")),
-    "input.answer_word": lambda: check_player_names(["A", "완료"], Voice("ko")),
-    "input.keyboard_key": lambda: check_player_names(["A", "R"], Voice("ja")),
+    "input.graveyard_name": lambda: check_player_names(["A", "墓地"], Pack("en")),
+    "input.answer_word": lambda: check_player_names(["A", "완료"], Pack("ko")),
+    "input.keyboard_key": lambda: check_player_names(["A", "R"], Pack("ja")),
     "input.not_pair": lambda: parse_pairs("A=1,B"),
     "input.given_twice": lambda: parse_pairs("A=1,a=2"),
     "input.no_pairs": lambda: parse_pairs(" , "),
@@ -74,8 +74,8 @@ def _refusal(key):
 @pytest.mark.parametrize("key", sorted(REFUSALS))
 def test_each_refusal_has_its_key_english_keeps_the_message_and_every_other_pack_words_it(key):
     error = _refusal(key)
-    assert error.key == key and Voice("en").error(error) == str(error)
-    for said in (Voice(lang).error(error) for lang in LANGUAGES if lang != "en"):
+    assert error.key == key and Pack("en").error(error) == str(error)
+    for said in (Pack(lang).error(error) for lang in LANGUAGES if lang != "en"):
         assert said != str(error) and "{" not in said and "\n" not in said
 
 
@@ -111,8 +111,8 @@ def test_every_raise_of_bad_input_or_bad_players_names_a_key():
 
 def test_the_graveyard_is_named_in_the_language():
     error = _refusal("input.unknown_candidate")
-    assert Voice("ja").error(error) == "「Zed」という投票先はありません (投票先：A、B、C、D、墓地)"
-    assert Voice("ko").error(error) == "‘Zed’라는 후보는 없어요 (후보: A, B, C, D, 묘지)"
+    assert Pack("ja").error(error) == "「Zed」という投票先はありません (投票先：A、B、C、D、墓地)"
+    assert Pack("ko").error(error) == "‘Zed’라는 후보는 없어요 (후보: A, B, C, D, 묘지)"
     assert str(error) == "unknown candidate 'Zed' (choose from: A, B, C, D, graveyard)"
 
 

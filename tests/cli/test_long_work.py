@@ -101,18 +101,18 @@ def test_a_mistyped_group_is_suggested(typed, meant):
 
 def test_the_compile_progress_line_names_each_step_and_moves():
     from gm.commands.solitaire import compile_progress
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
     out = io.StringIO()
     console = Console(file=out, force_terminal=True, width=100)
-    with compile_progress(Voice("en"), console) as tell:
+    with compile_progress(Pack("en"), console) as tell:
         tell("lower_bound", 17, 26)
         tell("first search", 25, 26)
     shown = out.getvalue()
     assert "compiling" in shown and "lower_bound" in shown and "17/26" in shown
     assert "first search" in shown and "25/26" in shown
     quiet = io.StringIO()
-    with compile_progress(Voice("en"), Console(file=quiet)) as tell:  # not a terminal: nothing but the line said
+    with compile_progress(Pack("en"), Console(file=quiet)) as tell:  # not a terminal: nothing but the line said
         tell("lower_bound", 17, 26)
     assert quiet.getvalue() == ""
 

@@ -15,7 +15,7 @@ from gm.cli import app
 from gm.score.entry import resolve_verb
 from gm.score.play import help_text, verb_words
 from gm.solitaire.play import BadCommand, command_for, command_words, parse_command, play_game
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.solitaire.cards import EYE, HUMALIEN, OWL
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.engine import apply, start
@@ -23,7 +23,7 @@ from scorer.solitaire.moves import Forgo, Humalien, Pair, PairFlip, Special, Tur
 from scorer.solitaire.policies import smart
 from tests.fakes import RecordingSpeaker
 
-EN = Voice("en")
+EN = Pack("en")
 
 runner = CliRunner()
 
@@ -35,12 +35,12 @@ runner = CliRunner()
     ("ko", "hint", "hint"),
 ])
 def test_the_packs_command_words_are_taken(lang, typed, move):
-    assert parse_command(typed, start(deal_from_seed(0)), Voice(lang)) == move
+    assert parse_command(typed, start(deal_from_seed(0)), Pack(lang)) == move
 
 
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 def test_every_command_word_the_help_line_shows_is_taken(lang):
-    voice = Voice(lang)
+    voice = Pack(lang)
     state = start(deal_from_seed(0))
     shown = voice.text("solitaire.board.help", **command_words(voice))
     for command in ("pair", "flip", "special", "hint", "quit"):
@@ -59,7 +59,7 @@ EFFECT = {HUMALIEN: "humalien", EYE: "eye", OWL: "owl"}
 @pytest.mark.parametrize("lang", ["ja", "ko"])
 @pytest.mark.parametrize("seed", range(3))
 def test_every_hint_in_the_packs_words_plays_as_typed(lang, seed):
-    voice = Voice(lang)
+    voice = Pack(lang)
     state = start(deal_from_seed(seed))
     while not state.over:
         move = smart(state)
@@ -101,7 +101,7 @@ def _to_humalien(seed):
 
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 def test_every_score_command_word_the_help_shows_is_taken(lang):
-    voice = Voice(lang)
+    voice = Pack(lang)
     shown = help_text(voice)
     for word, verb in verb_words(voice).items():
         assert word in shown and resolve_verb(word, verb_words(voice)) == verb

@@ -216,13 +216,13 @@ def test_say_reads_totals_and_leader_in_english_and_japanese(gm, tmp_path):
 
 
 def test_say_speaks_japanese_numbers_as_kana_words(gm, tmp_path):
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
     from gm.score.render import totals_lines
     from scorer.humalien import fold
     from scorer.humalien.events import Finish, NewMatch
 
     match = fold([NewMatch(("健", "美緒"), readings=(("健", "けん"), ("美緒", "みお"))), Finish("健", 7)]).match
-    spoken = [line.spoken for line in totals_lines(Voice("ja", dict(match.readings)), match)]
+    spoken = [line.spoken for line in totals_lines(Pack("ja", dict(match.readings)), match)]
     assert spoken == ["だいにせん。けん、じゅうにてん。みお、ぜろてん。", "けんが じゅうにてん りーど。"]
 
 

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.engine import replay
 from scorer.solitaire.moves import move_from_json
@@ -39,7 +39,7 @@ def test_the_reading_for_every_number_left_in_every_language(left, lang):
     if lang == "en":
         word = "bright" if left == 0 else "very dark" if left >= 10 else f"about {expected}% likely"
         assert word in data["text"]
-    spoken = Voice(lang).line(f"solitaire.{reading(left).key}", left=left, percent=expected).spoken
+    spoken = Pack(lang).line(f"solitaire.{reading(left).key}", left=left, percent=expected).spoken
     if lang == "ja" and 1 <= left <= 9:
         assert "ぱーせんと" in spoken and "%" not in spoken
 

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.solitaire.cards import card_of
 from scorer.solitaire.deal import Deal, check_seed, deal_from_seed
 from scorer.solitaire.layout import pyramid
@@ -36,9 +36,9 @@ def test_each_refusal_has_its_line_in_every_pack(key):
         REFUSALS[key]()
     error = caught.value
     assert error.key == f"solitaire.{key}"
-    assert Voice("en").error(error) == str(error)
+    assert Pack("en").error(error) == str(error)
     for lang in ("ja", "ko"):
-        assert Voice(lang).has(f"errors.{error.key}") and Voice(lang).error(error) != str(error), lang
+        assert Pack(lang).has(f"errors.{error.key}") and Pack(lang).error(error) != str(error), lang
 
 
 def test_a_negative_seed_is_refused_in_the_players_language():

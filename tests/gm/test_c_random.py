@@ -76,18 +76,18 @@ def test_where_rand_cannot_be_seeded_a_vosk_listener_says_so_in_the_night_langua
     """Where ctypes cannot open the C library (Windows), seeding is skipped, and the night's
     listener says so (once, as it opens) when its model dithers from rand(); never otherwise."""
     from gm.hearing.cannot_listen import say_unseeded
-    from gm.hearing.vosk_model import SpeechModel
-    from gm.text.lines import Voice
+    from gm.hearing.vosk_model import VoskModel
+    from gm.text.lines import Pack
 
-    vosk = object.__new__(SpeechModel)  # a model as loaded (only its kind counts here)
+    vosk = object.__new__(VoskModel)  # a model as loaded (only its kind counts here)
     notes: list[str] = []
-    say_unseeded(vosk, Voice("en"), notes.append)
+    say_unseeded(vosk, Pack("en"), notes.append)
     assert notes == []
     monkeypatch.setattr(c_random, "_libc", lambda: None)
-    say_unseeded(object(), Voice("en"), notes.append)  # a model that draws nothing (Whisper)
+    say_unseeded(object(), Pack("en"), notes.append)  # a model that draws nothing (Whisper)
     assert notes == []
     for lang in ("en", "ja", "ko"):
-        say_unseeded(vosk, Voice(lang), notes.append)
+        say_unseeded(vosk, Pack(lang), notes.append)
     assert notes[0] == ("gm: the same words may be heard a little differently each time: random numbers "
                         "cannot be seeded on this system")
     assert len(notes) == 3 and all(note.startswith("gm: ") for note in notes)

@@ -22,7 +22,7 @@ from gm.score.journal import MAX_EVENT_BYTES, Journal, encode
 from gm.score.matches import checkpoint_path, index_path
 from scorer.humalien import fold
 from scorer.humalien.events import Flow, NewMatch
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf.evening import Night, night, night_json
 from humalien_events import valid_events
 
@@ -273,7 +273,7 @@ def test_a_file_gm_writes_keeps_its_tally_current_night_by_night(tmp_path, monke
 
     path = tmp_path / "friday.jsonl"
     decoded = count_calls(monkeypatch, groups, "night_from_json")
-    keep = GroupFile("Friday", Voice("en"), path)
+    keep = GroupFile("Friday", Pack("en"), path)
     for n in range(7):
         keep(_played(n % 3))
     assert decoded[0] == 7
@@ -291,7 +291,7 @@ def test_an_older_file_gets_its_tally_on_first_reading_and_gm_s_appends_keep_it(
     path = tmp_path / "friday.jsonl"
     path.write_bytes(b"".join(night_line(n % 3, f"e{n // 5}") for n in range(3000)))
     decoded = count_calls(monkeypatch, groups, "night_from_json")
-    keep = GroupFile("Friday", Voice("en"), path)
+    keep = GroupFile("Friday", Pack("en"), path)
     keep(_played(0))
     assert decoded[0] == 0 and not groups.tally_path(path).exists()  # no full read while the table waits
     assert _evening_json(path)["all_time"]["nights"] == 3001 and decoded[0] == 3001
@@ -307,7 +307,7 @@ def test_a_tally_that_cannot_be_kept_never_costs_the_night(tmp_path, monkeypatch
 
     path = tmp_path / "friday.jsonl"
     warned: list[str] = []
-    keep = GroupFile("Friday", Voice("en"), path, warn=warned.append)
+    keep = GroupFile("Friday", Pack("en"), path, warn=warned.append)
     keep(_played(0))
 
     def fails(*_args, **_kwargs):

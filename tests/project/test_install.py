@@ -80,10 +80,10 @@ def test_the_built_wheel_installed_offline_in_a_clean_venv_gives_a_working_gm(in
 @pytest.mark.slow
 def test_a_built_wheel_installs_with_every_voice_pack(installed, tmp_path):
     env, python, _ = installed
-    code = ("from gm.text.lines import Voice; import voices; print(voices.__file__); "
-            "print(Voice('en').text('werewolf.day', secs=180)); "
-            "print(Voice('ja').line('werewolf.day', secs=180).spoken); "
-            "print(Voice('ko').line('werewolf.day', secs=180).spoken); import importlib.metadata as m; "
+    code = ("from gm.text.lines import Pack; import voices; print(voices.__file__); "
+            "print(Pack('en').text('werewolf.day', secs=180)); "
+            "print(Pack('ja').line('werewolf.day', secs=180).spoken); "
+            "print(Pack('ko').line('werewolf.day', secs=180).spoken); import importlib.metadata as m; "
             "print([r for r in m.requires('gm-card-nights') if 'extra == \"ko\"' in r])")
     run = subprocess.run([python, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
     out = run.stdout.splitlines()

@@ -13,7 +13,7 @@ import pack_samples as samples
 from gm.commands.werewolf_values import BadPlayers, parse_players
 from fakes import FakeClock
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.ports import Answer, How, Line, Refused
 from gm.table.questions import Table
 from voices import LANGUAGES, UnknownLanguage, load_pack
@@ -57,7 +57,7 @@ KANA_ONLY = re.compile(r"^[\u3040-\u30ff\s、。！？!?,.…「」『』（）(
 
 
 def test_every_japanese_line_reaches_speech_as_kana():
-    voice = Voice("ja")
+    voice = Pack("ja")
     bad = []
     for key in filter(samples.spoken, _keys(voice.pack)):  # not the printed-only help and errors
         entry = voice.entry(key)
@@ -100,17 +100,17 @@ def test_japanese_durations():
 
 
 def test_voice_renders_fields_in_both_forms():
-    ja = Voice("ja", readings={"健": "けん"})
+    ja = Pack("ja", readings={"健": "けん"})
     line = ja.line("common.did_not_understand", choices=["健", "墓地"])
     assert line.text.startswith("すみません") and "健、墓地" in line.text
     assert "けん、ぼち" in line.spoken
-    en = Voice("en")
+    en = Pack("en")
     assert en.text("common.did_not_understand", choices=["Aki", "Ken", "Mio"]).endswith(
         "one of: Aki, Ken and Mio.")
 
 
 def _q(*answers, labels=None, default=None, timeout=None):
-    return Table(Voice("en")).choice("q", answers, labels, default, timeout, prompt=Line("q", "?", "?"))
+    return Table(Pack("en")).choice("q", answers, labels, default, timeout, prompt=Line("q", "?", "?"))
 
 
 def test_answers_match_exactly_by_label_and_by_unique_prefix():

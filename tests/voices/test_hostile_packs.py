@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import voices
 from gm.cli import app
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from hostile_packs import CODE, COMMAND, EN, KEY, NOT_PACKS, SHAPES, dump
 
 runner = CliRunner()
@@ -49,7 +49,7 @@ def test_gms_own_packs_pass_the_checks_a_pack_in_the_folder_meets(packs, lang):
     (packs / "rulings" / f"{lang}.toml").write_text(
         voices.rulings_path(lang).read_text(encoding="utf-8"), encoding="utf-8")
     assert voices.pack_path(lang).parent == packs
-    voice = Voice(lang)
+    voice = Pack(lang)
     assert voice.pack == voices.frozen(tomllib.loads(own))
     result = runner.invoke(app, ["werewolf", "rules", "HW-R1", "--lang", lang])
     assert result.exit_code == 0, result.output
@@ -88,7 +88,7 @@ def test_a_pack_past_the_size_cap_is_not_read(packs, monkeypatch):
 
     monkeypatch.setattr(voices.os, "fdopen", counted)
     with pytest.raises(voices.BadPack, match="is larger than 1 MB"):
-        Voice(CODE)
+        Pack(CODE)
     assert read == [voices.MAX_PACK_BYTES + 1]
 
 
@@ -100,5 +100,5 @@ def test_a_checked_pack_is_read_once(packs, monkeypatch):
     monkeypatch.setattr(voices, "read_toml", lambda path, what="voice pack": reads.append(path) or real(path, what))
     voices._pack.cache_clear()
     for _ in range(3):
-        assert Voice(CODE).text(KEY, rule="HW-R1", players=7) == "HW-R1: Half Werewolf is for 4 to 6 players, not 7"
+        assert Pack(CODE).text(KEY, rule="HW-R1", players=7) == "HW-R1: Half Werewolf is for 4 to 6 players, not 7"
     assert reads.count(str(packs / f"{CODE}.toml")) == 1

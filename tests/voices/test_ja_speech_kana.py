@@ -15,7 +15,7 @@ from test_foundation import _keys
 
 from gm.text import kana
 import pack_samples as samples
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 pytestmark = pytest.mark.slow  # renders speech
 
@@ -55,7 +55,7 @@ def _sample(spec, plain):
 
 def spoken_lines():
     """(key, spoken) for every ja line, once per kind of plain field value."""
-    voice = Voice("ja", readings=READINGS)
+    voice = Pack("ja", readings=READINGS)
     lines = []
     for key in filter(samples.spoken, _keys(voice.pack)):  # the printed-only help and errors aside
         fields = _fields(voice.entry(key))

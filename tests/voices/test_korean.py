@@ -15,10 +15,10 @@ from gm.text.vocabulary import Vocabulary
 from gm.speech.voices_found import FoundVoice, choose_voice
 from gm.text import korean
 import pack_samples as samples
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from test_foundation import _keys
 
-KO = Voice("ko")
+KO = Pack("ko")
 
 
 @pytest.mark.parametrize("n, sino, native, counted", [

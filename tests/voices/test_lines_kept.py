@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import pack_samples as samples
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "lines_rendered.json"  # tests/fixtures
 COUNTS = (0, 1, 2, 3, 4, 6, 8, 10, 11, 20, 21, 100)
@@ -23,7 +23,7 @@ LISTS = (["Alice"], ["健", "みお"], ["Alice", "健", "Mike"])
 DURATIONS = (0, 1, 59, 60, 61, 150, 180, 3599)
 
 
-def _variants(voice: Voice, key: str):
+def _variants(voice: Pack, key: str):
     """Field values for `key`: the samples for each count and name, then each list and duration."""
     for name in NAMES:
         for count in COUNTS:
@@ -40,7 +40,7 @@ def _variants(voice: Voice, key: str):
 
 def rendered(lang: str) -> dict[str, str]:
     """Key → a digest of the line's printed and spoken forms over every variant."""
-    voice = Voice(lang, samples.READINGS)
+    voice = Pack(lang, samples.READINGS)
     out = {}
     for key in samples.keys(voice):
         forms = []

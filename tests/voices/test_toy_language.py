@@ -14,7 +14,7 @@ import voices
 from gm.cli import app
 from gm.speech.voices_found import FoundVoice
 from gm.text.language import language
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 runner = CliRunner()
 EN = Path(voices.__file__).with_name("en.toml").read_text(encoding="utf-8")
@@ -60,7 +60,7 @@ def test_a_pack_in_the_packs_folder_is_a_language(toy):
     assert voices.languages() == ("en", "ja", "ko", "xx")
     assert "xx" in voices.LANGUAGES and list(voices.LANGUAGES)[-1] == "xx"
     assert language("xx").honorific == "-san" and language("xx").voices == ("en-gb-scotland", "en-gb")
-    assert Voice("xx").text("werewolf.intro", n=3, players=["Aki", "Ken", "Mio"]).startswith(
+    assert Pack("xx").text("werewolf.intro", n=3, players=["Aki", "Ken", "Mio"]).startswith(
         "Halbwolf für 3 Spieler: Aki, Ken und Mio.")
 
 
@@ -134,7 +134,7 @@ def test_a_pack_lacking_lines_of_gms_own_is_refused_in_one_line(tmp_path, monkey
 
 def test_a_pack_in_the_packs_folder_takes_the_place_of_gms_own(tmp_path, monkeypatch):
     folder = toy_pack(tmp_path / "packs", TOY_WORDS[:1], code="en")
-    assert Voice("en").text("werewolf.intro", n=4, players=list("ABCD")).startswith("Half Werewolf for 4 players")
+    assert Pack("en").text("werewolf.intro", n=4, players=list("ABCD")).startswith("Half Werewolf for 4 players")
     monkeypatch.setenv(voices.PACKS_ENV, str(folder))
     assert voices.languages() == ("en", "ja", "ko")
-    assert Voice("en").text("werewolf.intro", n=4, players=list("ABCD")).startswith("Halbwolf für 4 Spieler: A, B")
+    assert Pack("en").text("werewolf.intro", n=4, players=list("ABCD")).startswith("Halbwolf für 4 Spieler: A, B")

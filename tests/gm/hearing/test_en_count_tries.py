@@ -17,17 +17,17 @@ from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.recorded import read_wav
 from gm.hearing.replay import Utterances
 from gm.hearing.session import Listener
-from gm.hearing.voice import VoiceAsker
+from gm.hearing.voice import ListeningAsker
 from gm.ports import How
-from gm.table.questions import Table
-from gm.text.lines import Voice
+from gm.table.questions import Counting, Table
+from gm.text.lines import Pack
 
 pytestmark = [
     pytest.mark.skipif(not sphinx.available(), reason="pocketsphinx is not installed"),
     pytest.mark.skipif(shutil.which("flite") is None, reason="flite says the audio"),
 ]
 
-EN = Voice("en")
+EN = Pack("en")
 PLAYERS = ("Tom", "Mike", "Kate", "Lucy", "Sam", "Emma")
 STRETCHES = (1.07, 1.26, 1.48)  # said again each time slower (bench/voice_nights_bench.py SLOWER)
 
@@ -50,8 +50,8 @@ def test_a_count_said_three_times_slower_each_time_is_heard_by_its_third_try(tmp
     recording = Utterances(sphinx.RATE, [*said, b""], clock)  # the table goes on after it
     keyboard = KeyboardAsker(clock, io.StringIO("4\n"), echo=lambda _: None)
     speaker = FakeSpeaker()
-    asker = VoiceAsker(Listener(sphinx.load(), recording), keyboard, speaker, EN, clock, seats=PLAYERS)
-    question = Table(EN).count("Mike", 6, PLAYERS, 6, (*PLAYERS, "graveyard"))
+    asker = ListeningAsker(Listener(sphinx.load(), recording), keyboard, speaker, EN, clock, seats=PLAYERS)
+    question = Table(EN).count(PLAYERS[1:], 6, Counting((*PLAYERS, "graveyard")))
     answer = asker.ask(question)
     assert (answer.value, answer.how, answer.confirmed) == ({"Mike": 1}, How.VOICE, False)
     assert "listen.type_it" not in [line.key for line in speaker.lines] and recording.position == 3

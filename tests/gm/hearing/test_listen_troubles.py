@@ -18,7 +18,7 @@ from gm.hearing.recorded import BadWav, read_wav
 from gm.hearing.replay import Utterances
 from gm.hearing.utterance import CLIPPED_BLOCKS, SILENT_BLOCKS, MicCheck
 from gm.hearing.voice import open_asker
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from test_listening import fake_sounddevice  # noqa: F401  (a fixture)
 
 LATIN_WORDS = re.compile(r"[A-Za-z]{3,}")
@@ -26,7 +26,7 @@ LATIN_WORDS = re.compile(r"[A-Za-z]{3,}")
 
 def notes_of(lang, listen="on", monkeypatch=None, model=None):
     notes = []
-    asker = open_asker(listen, FakeClock(), None, Voice(lang), model_path=model, stream=io.StringIO(),
+    asker = open_asker(listen, FakeClock(), None, Pack(lang), model_path=model, stream=io.StringIO(),
                        note=notes.append)
     return asker, notes
 

@@ -22,8 +22,8 @@ from fakes import FakeClock, FakeSpeaker
 from gm.text.decoys import DECOYS
 from gm.text.vocabulary import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
-from gm.text.lines import Voice
-from gm.hearing.voice import VoiceAsker, VoiceControls, open_asker, open_controls, phrasebook
+from gm.text.lines import Pack
+from gm.hearing.voice import ListeningAsker, VoiceControls, open_asker, open_controls, phrasebook
 from gm.night.context import NightContext
 from gm.night.runner import run_night
 from scorer.werewolf.decks import standard_deck
@@ -59,9 +59,9 @@ KO = Vocabulary({
 a 4 said at a read-back would be a yes. "일분 더" is left out of the commands of the replays:
 its lone 더 is what the model makes of the pause after "게임 마스터"."""
 COMMANDS_KO = Vocabulary({k: v for k, v in KO.hear.items() if k != "add_minute"}, KO.decoys)
-EN = Voice("en")
+EN = Pack("en")
 TABLE = Questions(EN, ("민수", "지훈", "서연"))
-COUNT = TABLE.count("민수", 6)
+COUNT = TABLE.count(["민수"], 6)
 WHO = TABLE.choice("vote", ("민수", "지훈", "서연", "graveyard"), prompt=Line("vote", "Who?", ""))
 CARD = TABLE.choice("card", ("watermelon", "apple", "grape"), {"watermelon": "수박", "apple": "사과", "grape": "포도"},
                     prompt=Line("card", "Which card?", ""))
@@ -144,7 +144,7 @@ def test_a_sequence_of_questions_answered_from_one_recording(model, tmp_path):
     clock = FakeClock()
     listener = replay(model, tmp_path, ["minsu", "maja", "daseot", "subak", None, "maja"], clock)
     speaker, out = FakeSpeaker(), []
-    asker = VoiceAsker(listener, KeyboardAsker(clock, io.StringIO("서연\n"), echo=out.append),
+    asker = ListeningAsker(listener, KeyboardAsker(clock, io.StringIO("서연\n"), echo=out.append),
                        speaker, EN, clock, vocabulary=KO)
     answers = [asker.ask(q) for q in (WHO, COUNT, CARD, WHO)]
     assert [a.value for a in answers] == ["민수", {"민수": 6}, "watermelon", "서연"]
@@ -172,7 +172,7 @@ def test_voice_commands_fire_only_after_the_wake_phrase_and_leave_answers_alone(
 def test_a_name_the_model_cannot_hear_is_answered_by_seat_number(model):
     clock = FakeClock()
     speaker = FakeSpeaker()
-    asker = VoiceAsker(Listener(model, PcmSource.from_wavs([wav("net"), wav("maja")], clock, gap=0.8)),
+    asker = ListeningAsker(Listener(model, PcmSource.from_wavs([wav("net"), wav("maja")], clock, gap=0.8)),
                        KeyboardAsker(clock, io.StringIO()), speaker, EN, clock, vocabulary=KO,
                        seats=("민수", "지훈", "서연", "Zoë"))
     asker.announce()
@@ -186,7 +186,7 @@ def test_open_asker_replays_a_file_and_falls_back_without_a_microphone(model, mo
     clock, notes = FakeClock(), []
     asker = open_asker(str(wav("myoji")), clock, FakeSpeaker(), EN, model_path=KO_MODEL, stream=io.StringIO(),
                        note=notes.append)
-    assert isinstance(asker, VoiceAsker)
+    assert isinstance(asker, ListeningAsker)
     assert notes == ["gm: The speech model cannot hear yes, no, done, graveyard, zero, one, two, three, four, five, "
                      "six, game master, pause, resume, one more minute, vote now and repeat: those are typed "
                      "(see gm voice model)."]  # the words to say, never internal ids
@@ -214,7 +214,7 @@ def test_gm_voice_hear_validates_as_a_night_does_and_table_talk_lands_on_a_decoy
     result = CliRunner().invoke(app, ["voice", "hear", str(wav("talk")), "--answers", "영,하나,둘,셋,넷,다섯,여섯",
                                       "--lang", "ko", "--vosk-model", KO_MODEL, "--json"])
     heard = json.loads(result.stdout)
-    assert heard["answer"] is None and set(heard["text"].split()) & set(Vocabulary.from_voice(Voice("ko")).decoys)
+    assert heard["answer"] is None and set(heard["text"].split()) & set(Vocabulary.from_voice(Pack("ko")).decoys)
 
 
 def test_gm_voice_model_checks_a_model():
@@ -238,7 +238,7 @@ def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model
     table, log = FakeSpeaker(), []
     players = ["민수", "지훈", "서연", "Zoë"]
     keyboard = KeyboardAsker(clock, io.StringIO("\n" * 4 + "werewolf villager\ngraveyard\n"), echo=lambda _: None)
-    asker = VoiceAsker(listener, keyboard, table, EN, clock, vocabulary=COMMANDS_KO, seats=players)
+    asker = ListeningAsker(listener, keyboard, table, EN, clock, vocabulary=COMMANDS_KO, seats=players)
     ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=table, asker=asker, clock=clock,
                        controls=open_controls(asker, clock, None),
                        log=lambda kind, **d: log.append({"type": kind, **d}))

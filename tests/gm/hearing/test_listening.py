@@ -20,10 +20,11 @@ from fakes import voice_asker as _asker
 from gm.hearing.phrases import Heard
 from gm.text.vocabulary import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.hearing.voice import VoiceControls, open_asker, open_controls
 from gm.ports import Answer, How, Line
-from gm.table.questions import Done, Table, YesNo
+from gm.table.asked import Done, YesNo
+from gm.table.questions import Table
 from gm.text.words import Words
 from gm.speech.speakers import PrintSpeaker
 from gm.hearing import sphinx
@@ -33,14 +34,14 @@ from gm.hearing.recorded import PcmSource
 from gm.hearing.session import Listener
 from paths import FIXTURES
 
-EN = Voice("en")
+EN = Pack("en")
 
 
 TABLE = Table(EN, ("Aki", "Ken", "Mio"))
 
 
 def _votes(name="Ken"):
-    return TABLE.count(name, 6)
+    return TABLE.count([name], 6)
 
 
 NAMES = TABLE.choice("vote", ("Aki", "Ken", "graveyard"), {"graveyard": "the graveyard"},
@@ -470,7 +471,7 @@ def test_no_model_falls_back_to_the_keyboard_with_one_note(clock, monkeypatch, t
     monkeypatch.setenv("GM_LISTENER", "vosk")
     monkeypatch.setattr("gm.hearing.models.default_model", lambda lang: None)
     notes = []
-    asker = open_asker("on", clock, FakeSpeaker(), Voice("ja"), stream=io.StringIO(), note=notes.append)
+    asker = open_asker("on", clock, FakeSpeaker(), Pack("ja"), stream=io.StringIO(), note=notes.append)
     assert isinstance(asker, KeyboardAsker)
     assert notes == ["gm: 聞き取りはオフです: この言語の音声モデルがありません: --vosk-model でパスを指定するか "
                      "GM_VOSK_MODEL を設定してください (または: gm voice model --get ja)。答えはキーボードで入力します"]

@@ -10,13 +10,13 @@ from fakes import FakeClock, FakeSpeaker
 from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.cannot_listen import NoModel
 from gm.hearing.models import default_model
-from gm.hearing.voice import PendingAsker, PendingControls, VoiceAsker, open_asker, open_controls
+from gm.hearing.voice import PendingAsker, PendingControls, ListeningAsker, open_asker, open_controls
 from gm.ports import Line
 from gm.table.questions import Table
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from paths import FIXTURES
 
-DONE = Table(Voice("en")).step("werewolf.lay_down")
+DONE = Table(Pack("en")).step("werewolf.lay_down")
 
 
 class Answering:
@@ -120,12 +120,12 @@ def test_a_korean_night_listens_without_vosk_model_and_loads_in_the_background(m
     notes, clock = [], FakeClock()
     recording = FIXTURES / "listen_ko" / "minsu.wav"
     speaker = FakeSpeaker()
-    asker = open_asker(str(recording), clock, speaker, Voice("ko"), stream=io.StringIO(), note=notes.append,
+    asker = open_asker(str(recording), clock, speaker, Pack("ko"), stream=io.StringIO(), note=notes.append,
                        background=True)
     assert isinstance(asker, PendingAsker)
-    speaker.say(Voice("ko").line("werewolf.morning"))
-    vote = Table(Voice("ko")).choice("vote", ("민수",), prompt=Line("vote", "누구?", ""))
+    speaker.say(Pack("ko").line("werewolf.morning"))
+    vote = Table(Pack("ko")).choice("vote", ("민수",), prompt=Line("vote", "누구?", ""))
     assert asker.ask(vote).value == "민수"  # heard by the model the ko extra installs
-    assert isinstance(asker.ready(), VoiceAsker) and notes == []
+    assert isinstance(asker.ready(), ListeningAsker) and notes == []
     assert speaker.texts() == ["아침입니다. 모두 자기 카드 두 장을 확인해 주세요."]
     asker.close()

@@ -16,7 +16,7 @@ from gm.hearing.session import Listener
 from gm.hearing.voice import phrasebook
 from gm.ports import Line
 from gm.table.questions import Table
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 pytestmark = [
     pytest.mark.espeak,
@@ -24,7 +24,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("flite") is None, reason="flite says some of the audio"),
 ]
 
-EN = Voice("en")
+EN = Pack("en")
 PLAYERS = ("Alice", "Mike", "Kate", "Tom")
 CARDS = ("villager", "werewolf", "seer", "traitor")
 

@@ -12,7 +12,7 @@ from gm.hearing.phrases import Heard
 from gm.ports import Answer, How
 from gm.table.questions import Table
 from gm.text.language import LISTENERS
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 
 class ToyRecogniser:
@@ -44,7 +44,7 @@ KINDS = {**LISTENER_KINDS, TOY.name: TOY}
 def test_a_toy_recogniser_chosen_by_name_hears_a_count(clock):
     model = model_loader(None, "en", "toy", kinds=KINDS)()
     asker, printed = voice_asker(clock, ["two"], model=model)
-    votes = Table(Voice("en"), ("Aki", "Ken", "Mio")).count("Ken", 6)
+    votes = Table(Pack("en"), ("Aki", "Ken", "Mio")).count(["Ken"], 6)
     assert asker.ask(votes) == Answer({"Ken": 2}, How.VOICE, True)
     assert "  (heard) two" in printed
 

@@ -19,7 +19,7 @@ from gm.hearing.session import Listener
 from gm.hearing.recorded import read_wav
 from gm.hearing.utterance import Cutter
 from gm.hearing.voice import _listening_asker
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from vad_bench import at_rate, pink
 from paths import FIXTURES
 
@@ -146,7 +146,7 @@ def listening_notes():
     notes = []
     clock = FakeClock()
     _listening_asker(FakeModel(), ScriptSource(clock), KeyboardAsker(clock, io.StringIO()), FakeSpeaker(),
-                     Voice("en"), clock, (), notes.append)
+                     Pack("en"), clock, (), notes.append)
     return notes
 
 

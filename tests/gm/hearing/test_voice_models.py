@@ -294,14 +294,14 @@ def test_gm_voice_hear_scores_several_files_with_one_model_load(monkeypatch):
     if default_model("ko") is None:
         pytest.skip("the Korean vosk model is not installed (./setup.sh --test)")
     loads = []
-    real = model_loading.SpeechModel
+    real = model_loading.VoskModel
 
     class Counted(real):
         def __init__(self, path):
             loads.append(path)
             super().__init__(path)
 
-    monkeypatch.setattr(model_loading, "SpeechModel", Counted)
+    monkeypatch.setattr(model_loading, "VoskModel", Counted)
     model_loading._loaded.cache_clear()
     files = [str(KO_FIXTURES / f"{name}.wav") for name in ("minsu", "seoyeon", "maja")]
     result = runner.invoke(app, ["voice", "hear", *files, "--answers", "민수,서연,지훈", "--lang", "ko", "--json"])

@@ -197,9 +197,9 @@ def test_the_deal_hears_done_as_it_asked_for_it(tmp_path) -> None:
     from gm.hearing.utterance import levelled
     from gm.hearing.voice import STEP_CONFIDENCE, phrasebook
     from gm.table.questions import Table
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
 
-    voice = Voice("en")
+    voice = Pack("en")
     model = whisper.load("en")
     players = ("Tom", "Lucy", "Kate", "Emma")
     deal = Table(voice, players).step("werewolf.deal", total=9, villagers=6, others=["Werewolf", "Traitor", "Seer"],
@@ -234,6 +234,7 @@ def test_an_answer_with_a_polite_ending_is_that_answer() -> None:
     assert closest(scored, polite(Scored("完了です", -0.5), scored, "ja")).text == "完了"
     assert closest(scored, polite(Scored("完了しない", -0.5), scored, "ja")).text == "完了しない"
     assert polite(Scored("done please", -0.5), [Scored("done", -3.0)], "en").phrase == "done please"
+    assert polite(Scored("終わりです。", -0.5), [Scored("終わり", -3.0)], "ja").phrase == "終わり"  # and its stop
 
 
 def test_a_count_heard_with_its_counter_misheard_is_that_count() -> None:
@@ -291,6 +292,45 @@ def test_a_hand_is_scored_as_a_table_says_it_and_the_words_joining_it_are_no_car
     assert written(Scored("where will see", -0.4), scored, spelt) == scored
     assert unjoined(Heard("wherewolf and the seer", (("wherewolf", 1.0),)), "en").text == "wherewolf seer"
     assert unjoined(Heard("seer", (("seer", 0.9),)), "en").text == "seer"
+
+
+def test_a_card_is_not_ended_by_the_comma_after_which_the_hand_goes_on() -> None:
+    """A phrase that another scored phrase goes on from after a pause ("werewolf" before "werewolf,
+    seer") is not ended by that pause: ended by it, the card alone outscored every hand it begins."""
+    model = object.__new__(whisper.WhisperModel)
+    werewolf, comma, seer, stop, end = 1, 2, 3, 4, 5
+    model._ends, model._pauses = [end, stop, comma], {comma}
+    batch = [[werewolf], [werewolf, comma, seer]]
+    assert model._going_on([werewolf], batch) == {comma}
+    assert model._going_on([werewolf, comma, seer], batch) == set()
+    rows = np.full((4, 6), -20.0)
+    rows[0, werewolf] = rows[1, comma] = rows[2, seer] = rows[3, stop] = 0.0  # "Werewolf, seer."
+    card = model._scored([werewolf], rows, model._going_on([werewolf], batch))
+    hand = model._scored([werewolf, comma, seer], rows, model._going_on([werewolf, comma, seer], batch))
+    assert hand > card + 10
+    assert model._scored([werewolf], rows) > hand  # how a card alone won before
+
+
+@pytest.mark.slow
+@needs_whisper
+def test_a_hand_said_without_and_is_heard_whole_not_as_its_first_card(tmp_path) -> None:
+    """ "werewolf seer" said by espeak-ng and flite (heard before as "werewolf": no answer)."""
+    from gm.hearing.voice import phrasebook
+    from gm.table.questions import Table
+    from gm.text.lines import Pack
+    from gm.text.vocabulary import Vocabulary
+
+    pack, players = Pack("en"), ("Alice", "Noah", "Olga", "Diego")
+    hand = Table(pack, players).hand("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"),
+                                     players[1], name=players[1])
+    model = whisper.load("en")
+    book = phrasebook(hand, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
+    said = {"espeak-ng werewolf seer": _espeak("werewolf seer", "en-us", 175, 50, tmp_path / "a.wav"),
+            "espeak-ng werewolf and seer": _espeak("werewolf and seer", "en-us", 175, 50, tmp_path / "b.wav"),
+            "flite werewolf seer": _flite("werewolf seer", "rms", tmp_path / "c.wav")}
+    for name, audio in said.items():
+        heard = model.recogniser(16000, book).hear(bytes(16000) + audio + bytes(32000))
+        assert book.match(heard) == "werewolf seer", (name, heard)
 
 
 class ScoringModel:
@@ -359,15 +399,51 @@ class _Transcribes:
         return [], Scored(self.free, -1.0)
 
 
+class _Scores(_Transcribes):
+    """A Whisper stand-in that scores `likely` far ahead of every other phrase it is given."""
+
+    def __init__(self, lang: str, likely: str) -> None:
+        super().__init__(lang, likely)
+        self.phrases: list[str] = []
+
+    def score(self, samples, phrases, context=""):
+        self.phrases = list(phrases)
+        return [Scored(p, -1.0 if p == self.free else -20.0) for p in phrases], Scored(self.free, -1.5)
+
+
+@pytest.mark.parametrize(("lang", "players", "said", "count"), [
+    ("en", ("Alice", "Mike", "Kate", "Tom"), "um, two", "2"),
+    ("ja", ("アキ", "ケン", "ミオ", "ソラ"), "えーと、二 票", "2"),
+    ("ja", ("アキ", "ケン", "ミオ", "ソラ"), "えっと、なし", "0")])
+def test_a_count_begun_with_a_filler_is_that_count(lang, players, said, count) -> None:
+    """ "um, two" and えーと、二票 are scored as the count (Whisper writes the filler, and the count
+    alone scored from the start of the utterance was far behind it); a step scores no filler."""
+    from gm.text.vocabulary import Vocabulary
+    from gm.hearing.voice import phrasebook
+    from gm.table.questions import Counting, Table
+    from gm.text.lines import Pack
+
+    pack = Pack(lang)
+    candidates = (*players, "graveyard")
+    question = Table(pack).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
+    model = _Scores(lang, said)
+    book = phrasebook(question, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
+    assert book.match(whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))) == count
+    step = Table(pack).step("werewolf.seer_one")
+    steps = phrasebook(step, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
+    whisper.WhisperRecogniser(model, 16000, steps).hear(bytes(16000))
+    assert not any(p.startswith(whisper.FILLERS[lang]) for p in model.phrases)
+
+
 def _count_heard(lang: str, players: tuple[str, ...], free: str):
     from gm.text.vocabulary import Vocabulary
     from gm.hearing.voice import phrasebook
-    from gm.table.questions import Table
-    from gm.text.lines import Voice
+    from gm.table.questions import Counting, Table
+    from gm.text.lines import Pack
 
-    voice = Voice(lang)
+    voice = Pack(lang)
     candidates = (*players, "graveyard")
-    count = Table(voice).count(players[1], 4, candidates[1:], 4, candidates, counted=1, first=False)
+    count = Table(voice).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = _Transcribes(lang, free)
     book = phrasebook(count, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
     heard = whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))
@@ -396,12 +472,12 @@ def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
     from gm.hearing.sphinx import _at_16k
     from gm.hearing.utterance import levelled
     from gm.hearing.voice import phrasebook
-    from gm.table.questions import Table
-    from gm.text.lines import Voice
+    from gm.table.questions import Counting, Table
+    from gm.text.lines import Pack
 
-    voice, players = Voice("ja"), ("アキ", "ケン", "ミオ", "ソラ")
+    voice, players = Pack("ja"), ("アキ", "ケン", "ミオ", "ソラ")
     candidates = (*players, "graveyard")
-    count = Table(voice).count(players[1], 4, candidates[1:], 4, candidates, counted=1, first=False)
+    count = Table(voice).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = whisper.load("ja")
     book = phrasebook(count, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
 

@@ -15,7 +15,7 @@ from gm.cli import app
 from fakes import FakeClock
 from gm.night.context import NightContext
 from gm.night.evening import run_evening
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf.decks import standard_deck
 from scorer.werewolf.evening import Evening, EveningError, evening_from_json
 from scorer.werewolf.sides import Side
@@ -70,7 +70,7 @@ def evening_of(answers, lang="en"):
     clock = FakeClock()
     speaker = RecordingSpeaker(clock)
     kept = []
-    ctx = NightContext(players=list(FOUR), deck=standard_deck(4), voice=Voice(lang), speaker=speaker,
+    ctx = NightContext(players=list(FOUR), deck=standard_deck(4), voice=Pack(lang), speaker=speaker,
                        asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock))
     evening = run_evening(ctx, kept.append)
     assert not ctx.asker.answers

@@ -18,19 +18,23 @@ from hypothesis import strategies as st
 from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptedControls, ScriptSource, said
 from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.session import Listener
-from gm.hearing.voice import CORRECTIONS, COUNT_TRIES, TRIES, VoiceAsker
+from gm.hearing.voice import CORRECTIONS, COUNT_TRIES, TRIES, ListeningAsker
 from gm.night.context import NightContext
 from gm.night.runner import run_night
 from gm.night.vote import BAD_TOTALS, READBACKS
 from gm.ports import Answer, How, TurnKind
-from gm.table.questions import Count, Done, Hand, Pick, Step, Tally, counts
+from gm.table.asked import Done, Proceed
+from gm.table.cards import Hand
+from gm.table.counting import Count, Tally
+from gm.table.pairs import counts
+from gm.table.picks import Pick
 from gm.text.words import Words
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf.decks import standard_deck
 from scorer.werewolf.script import build_script
 from scorer.werewolf.tally import GRAVEYARD, vote_bounds
 
-EN = Voice("en")
+EN = Pack("en")
 WORDS = Words.of(EN)
 SEATS = ("Aki", "Ken", "Mio", "Sora", "Noah", "Yui")
 NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "none", "nobody", "no votes", "one vote",
@@ -94,7 +98,7 @@ class Table(ScriptSource):
         self.numbers: set[int] = set()  # every count said at the vote, in any words
 
     def block(self) -> str:
-        if isinstance(self.question, Step):
+        if isinstance(self.question, Proceed):
             return said("done")
         if not getattr(self.question, "key", "").startswith("werewolf.vote."):
             return ""
@@ -125,7 +129,7 @@ class Truth(KeyboardAsker):
 
     def _ask(self, question):
         value: object
-        if isinstance(question, Step):
+        if isinstance(question, Proceed):
             value = Done.DONE
         elif isinstance(question, Count):
             true = self.tally(set(question.names.spellings.values()), question.bounds[1])
@@ -152,7 +156,7 @@ class Truth(KeyboardAsker):
 class Asking:
     """The voice asker, telling the table which question it is asked."""
 
-    def __init__(self, asker: VoiceAsker, table: Table, most: int = 1000) -> None:
+    def __init__(self, asker: ListeningAsker, table: Table, most: int = 1000) -> None:
         self.asker, self.table, self.most = asker, table, most
         self.asked: list[tuple[str, int]] = []  # each question's key and how many times it was heard
         self.implied: dict[str, set[int]] = {}
@@ -178,7 +182,7 @@ def test_every_night_ends_within_its_shape_and_confirms_only_counts_said_or_type
     players = night["players"]
     table = Table(clock, night["said"])
     keyboard = Truth(clock, night)
-    voice = VoiceAsker(Listener(FakeModel(), table), keyboard, FakeSpeaker(), EN, clock, seats=players)
+    voice = ListeningAsker(Listener(FakeModel(), table), keyboard, FakeSpeaker(), EN, clock, seats=players)
     deck = standard_deck(len(players))
     candidates = len(players) + 1
     steps = len(build_script(players, deck, 10, False))
@@ -210,7 +214,7 @@ def test_the_adversary_above_can_make_gm_count_again_and_go_to_the_keyboard():
     table = Table(clock, night["said"])
     keyboard = Truth(clock, night)
     speaker = FakeSpeaker()
-    voice = VoiceAsker(Listener(FakeModel(), table), keyboard, speaker, EN, clock, seats=night["players"])
+    voice = ListeningAsker(Listener(FakeModel(), table), keyboard, speaker, EN, clock, seats=night["players"])
     asking = Asking(voice, table)
     ctx = NightContext(players=night["players"], deck=standard_deck(4), voice=EN, speaker=speaker, asker=asking,
                        clock=clock)

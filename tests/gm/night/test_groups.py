@@ -16,7 +16,7 @@ from fakes import FakeClock
 from gm.cli import app
 from gm.night.groups import GroupFile, append_line, default_group, group_name, group_path, latest_group, read_record
 from gm.night.log import NightLog
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf.evening import night
 
 FOUR = ("Aki", "Ken", "Mio", "Sora")
@@ -37,21 +37,21 @@ def test_a_group_is_its_players_in_any_order_and_any_script(tmp_path):
 
 def test_every_night_is_one_line_and_the_evening_is_named(tmp_path):
     path = tmp_path / "g.jsonl"
-    keep = GroupFile("Friday", Voice("en"), path)
+    keep = GroupFile("Friday", Pack("en"), path)
     keep(a_night())
     keep(a_night("Ken"))
     record, skipped = read_record(path)
     assert skipped == [] and record.group == "Friday"
     assert [n.winners for n in record.nights] == [("Aki",), ("Ken",)]
     assert len(record.evenings) == 1 and record.nights[0].evening == keep.evening
-    GroupFile("Friday", Voice("en"), path)(a_night("Mio"))
+    GroupFile("Friday", Pack("en"), path)(a_night("Mio"))
     record, _ = read_record(path)
     assert len(record.evenings) == 2 and [n.winners for n in record.tonight()] == [("Mio",)]
 
 
 def test_a_torn_last_line_is_skipped_and_the_next_night_starts_a_line_of_its_own(tmp_path):
     path = tmp_path / "g.jsonl"
-    keep = GroupFile("Friday", Voice("en"), path)
+    keep = GroupFile("Friday", Pack("en"), path)
     keep(a_night())
     with open(path, "ab") as out:
         out.write(b'{"group": "Friday", "winning_si')  # a write cut short: never acknowledged
@@ -63,7 +63,7 @@ def test_a_torn_last_line_is_skipped_and_the_next_night_starts_a_line_of_its_own
 
 def test_a_damaged_line_is_named_and_skipped_on_screen(tmp_path):
     path = tmp_path / "g.jsonl"
-    GroupFile("Friday", Voice("en"), path)(a_night())
+    GroupFile("Friday", Pack("en"), path)(a_night())
     append_line(path, b'{"winning_side": "wolves", "winners": []}\n')
     result = CliRunner().invoke(app, ["werewolf", "evening", "--file", str(path), "--json"])
     assert result.exit_code == 0 and json.loads(result.stdout)["all_time"]["nights"] == 1
@@ -75,7 +75,7 @@ def test_a_group_file_that_cannot_be_written_is_said_and_the_evening_goes_on(tmp
     said = []
     path = tmp_path / "g.jsonl"
     os.mkfifo(path)
-    GroupFile("Friday", Voice("ja"), path, warn=said.append)(a_night())
+    GroupFile("Friday", Pack("ja"), path, warn=said.append)(a_night())
     assert len(said) == 1 and said[0].startswith("この夜の結果を") and str(path) in said[0]
 
 
@@ -96,7 +96,7 @@ def test_the_group_played_last_is_shown_without_a_file():
 
 
 def _append_until_killed(path, out_fd):
-    keep = GroupFile("Friday", Voice("en"), path)
+    keep = GroupFile("Friday", Pack("en"), path)
     for n in range(10_000):
         keep(a_night(FOUR[n % 4]))
         os.write(out_fd, b"%d\n" % n)  # acknowledged: on disk
@@ -133,7 +133,7 @@ def test_sigkill_while_keeping_nights_never_loses_an_acknowledged_one(tmp_path):
 def test_a_second_evening_is_appended_to_the_same_log(tmp_path):
     path = tmp_path / "night.jsonl"
     for kind in ("first", "second"):
-        log = NightLog(path, FakeClock(), voice=Voice("en"))
+        log = NightLog(path, FakeClock(), voice=Pack("en"))
         log(kind)
         log.close()
     assert [json.loads(line)["type"] for line in path.read_text().splitlines()] == ["first", "second"]
@@ -145,7 +145,7 @@ def test_a_second_evening_is_appended_to_the_same_log(tmp_path):
 ])
 def test_a_log_deleted_during_the_night_is_said_once_and_written_again(tmp_path, lang, said):
     path, warned = tmp_path / "night.jsonl", []
-    log = NightLog(path, FakeClock(), warn=warned.append, voice=Voice(lang))
+    log = NightLog(path, FakeClock(), warn=warned.append, voice=Pack(lang))
     log("before")
     path.unlink()
     log("after")

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from fakes import FakeClock
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.night.context import NightContext
 from gm.night.runner import NightStopped, run_night
 from scorer.werewolf.decks import standard_deck
@@ -27,7 +27,7 @@ def night(players, answers, deck=None, lang="en", events=(), roll_call=False, re
     if questions is not None:
         asker.questions = questions
     ctx = NightContext(
-        players=players, deck=deck or standard_deck(len(players)), voice=Voice(lang, readings),
+        players=players, deck=deck or standard_deck(len(players)), voice=Pack(lang, readings),
         speaker=speaker, asker=asker, clock=clock,
         controls=ScriptedControls(clock, events),
         log=lambda kind, **d: log.append({"t": clock.now(), "type": kind, **d}),
@@ -320,8 +320,8 @@ def test_a_four_player_night_words_coming_forward_by_its_one_ability_card(lang):
     _, speaker, _, _ = night(FOUR, answers, lang=lang)
     assert "werewolf.come_forward" not in speaker.keys  # "both ability cards": the deck has the seer only
     line = speaker.lines[speaker.keys.index("werewolf.come_forward_one")]
-    assert Voice(lang).text("werewolf.cards.seer") in line.text
-    assert Voice(lang).text("werewolf.cards.gravedigger") not in line.text
+    assert Pack(lang).text("werewolf.cards.seer") in line.text
+    assert Pack(lang).text("werewolf.cards.gravedigger") not in line.text
 
 
 def test_a_five_player_night_words_coming_forward_for_both_ability_cards():
@@ -338,7 +338,7 @@ def test_after_the_graveyard_was_shown_the_holder_question_neither_says_nor_list
     questions = []
     night(FIVE, answers, lang=lang, questions=questions)
     question = [q for q in questions if q.key.startswith("werewolf.reveal.ask_holder")][0]
-    graveyard = Voice(lang).text("common.graveyard")
+    graveyard = Pack(lang).text("common.graveyard")
     assert graveyard not in question.prompt.text and graveyard not in question.choices().text
 
 
@@ -356,7 +356,7 @@ def test_the_holder_question_lists_no_player_whose_cards_were_shown():
 def test_the_korean_again_question_says_the_prompts_own_choices():
     from gm.table.questions import Table
 
-    question = Table(Voice("ko"), FOUR).yes_no("werewolf.evening.again")
+    question = Table(Pack("ko"), FOUR).yes_no("werewolf.evening.again")
     said = question.prompt.text
     assert all(label in said for label in question.labels.values()), (said, question.labels)
     assert "맞아" not in said

@@ -11,7 +11,7 @@ from fakes import FakeClock
 from gm.night.context import NightContext
 from gm.night.runner import run_night
 from gm.ports import Answer, How, Refused
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf.decks import standard_deck
 from scorer.werewolf.tally import GRAVEYARD
 
@@ -35,7 +35,7 @@ class Table:
 class TableAsker:
     """Answers every question from a `Table`, the way honest players would."""
 
-    def __init__(self, table: Table, voice: Voice, clock: FakeClock) -> None:
+    def __init__(self, table: Table, voice: Pack, clock: FakeClock) -> None:
         self.table, self.voice, self.clock = table, voice, clock
         self.round, self.asked = 0, set()
         self.keys: list[str] = []
@@ -88,7 +88,7 @@ class TableAsker:
 def play(deck, table, lang="en"):
     players = NAMES[:deck.players]
     clock = FakeClock()
-    voice = Voice(lang, READINGS)
+    voice = Pack(lang, READINGS)
     speaker = RecordingSpeaker(clock)
     asker = TableAsker(table, voice, clock)
     log = []
@@ -134,7 +134,7 @@ def test_four_players_a_traitor_werewolf_votes_and_panic_spares_them(lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_four_players_roll_call_warns_and_says_the_traitor_werewolf_votes(lang):
     clock = FakeClock()
-    voice = Voice(lang, READINGS)
+    voice = Pack(lang, READINGS)
     answers = ["done"] * 4 + ["Aki", "none", "Aki", "Aki", "werewolf villager", "Ken"]  # Ken: the traitor
     ctx = NightContext(players=NAMES[:4], deck=standard_deck(4), voice=voice, speaker=RecordingSpeaker(clock),
                        asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock),

@@ -9,8 +9,9 @@ from fakes import FakeClock
 from gm.hearing.keyboard import KeyboardAsker
 from gm.night.runner import NightStopped
 from gm.night.terminal import LiveCountdown, big_time
-from gm.table.questions import Done, Table
-from gm.text.lines import Voice
+from gm.table.asked import Done
+from gm.table.questions import Table
+from gm.text.lines import Pack
 
 from fakes import CTRL_C
 from test_night import MORNING_4, counts, night
@@ -46,7 +47,7 @@ def test_ctrl_c_at_the_reveal_then_quit_or_ctrl_c_again_stops_the_night(then):
 
 
 def _questions(answers, **kw):
-    from gm.text.lines import Voice
+    from gm.text.lines import Pack
     from gm.night.context import NightContext
     from gm.night.runner import run_night
     from scorer.werewolf.decks import standard_deck
@@ -54,7 +55,7 @@ def _questions(answers, **kw):
 
     clock = FakeClock()
     asker = ScriptedAsker(answers, clock)
-    ctx = NightContext(players=["Aki", "Ken", "Mio", "Sora"], deck=standard_deck(4), voice=Voice("en"),
+    ctx = NightContext(players=["Aki", "Ken", "Mio", "Sora"], deck=standard_deck(4), voice=Pack("en"),
                        speaker=RecordingSpeaker(clock), asker=asker, clock=clock,
                        controls=ScriptedControls(clock), **kw)
     run_night(ctx)
@@ -73,7 +74,7 @@ def test_the_deal_waits_for_done_and_pause_zero_waits_everywhere():
 def test_a_typo_gets_the_nearest_card_suggested_and_y_takes_it():
     out = []
     asker = KeyboardAsker(FakeClock(), io.StringIO("vilager\ny\n"), echo=out.append)
-    question = Table(Voice("en")).card("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"),
+    question = Table(Pack("en")).card("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"),
                                        name="Aki")
     assert asker.ask(question).value == "villager"
     assert "  ? “vilager”: did you mean Villager? (y)" in out
@@ -82,7 +83,7 @@ def test_a_typo_gets_the_nearest_card_suggested_and_y_takes_it():
 def test_a_name_at_a_card_prompt_suggests_no_card():
     out = []
     asker = KeyboardAsker(FakeClock(), io.StringIO("Aki\ny\ntraitor\n"), echo=out.append)
-    question = Table(Voice("en")).card("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"),
+    question = Table(Pack("en")).card("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"),
                                        name="Aki")
     assert asker.ask(question).value == "traitor"  # the y after "Aki" took nothing
     assert "  ? “Aki” answers nothing here; ? lists the answers." in out
@@ -135,7 +136,7 @@ def test_a_step_that_goes_on_by_itself_shows_its_countdown(capsys):
         with os.fdopen(read, "r", closefd=False) as stream:
             asker = KeyboardAsker(SteppingClock(step=10_000), stream)  # a table second per read
             asker.interactive = True  # a terminal
-            question = Table(Voice("en")).step("werewolf.lay_down", timeout=60_000)  # a minute of the table's
+            question = Table(Pack("en")).step("werewolf.lay_down", timeout=60_000)  # a minute of the table's
             assert asker.ask(question).value is Done.DONE  # nobody typed: it went on by itself
     finally:
         os.close(read)
@@ -152,7 +153,7 @@ def test_a_step_that_goes_on_by_itself_counts_down_while_listening_too(capsys):
     clock = FakeClock()
     asker, _ = _asker(clock)
     asker.keyboard.interactive = True  # a terminal
-    question = Table(Voice("en")).step("werewolf.lay_down", timeout=3)
+    question = Table(Pack("en")).step("werewolf.lay_down", timeout=3)
     assert asker.ask(question).value is Done.DONE
     numbers = {part.split()[3] for part in capsys.readouterr().out.split("\r") if part.startswith("\033[K  [Enter · ")}
     assert {"3", "2", "1"} <= numbers

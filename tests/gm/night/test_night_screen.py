@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 
 from gm.cli import app
 from gm.night.screen import ALTERNATE_OFF, View, layout, wanted
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 HERE = Path(__file__).resolve().parents[2]  # tests/: its fixtures and screen_night.py
 ROOT = HERE.parent
@@ -200,7 +200,7 @@ def _drawn(view: View, width: int, height: int, lang: str = "en") -> list[str]:
     from rich.console import Console
 
     console = Console(record=True, width=width, height=height, file=StringIO(), color_system=None)
-    console.print(layout(view, Voice(lang), width, height))
+    console.print(layout(view, Pack(lang), width, height))
     return console.export_text().splitlines()
 
 

@@ -15,8 +15,9 @@ from gm.night.context import NightContext
 from gm.night.log import NightLog
 from gm.night.vote import run_vote
 from gm.ports import Refused
-from gm.table.questions import ByName, Table
-from gm.text.lines import Voice
+from gm.table.pairs import ByName
+from gm.table.questions import Counting, Table
+from gm.text.lines import Pack
 from scorer.werewolf.decks import standard_deck
 from paths import FIXTURES
 
@@ -28,18 +29,18 @@ SEPARATORS = [" ", ", ", "、", ","]
 
 
 def _table(lang):
-    return Table(Voice(lang, READINGS if lang == "ja" else None), PLAYERS[lang])
+    return Table(Pack(lang, READINGS if lang == "ja" else None), PLAYERS[lang])
 
 
 def _count(lang, high=4):
     players = PLAYERS[lang]
     candidates = [*players, "graveyard"]
-    return _table(lang).count(players[0], high, candidates, high, candidates, bounds=(3, 4))
+    return _table(lang).count(candidates, high, Counting(tuple(candidates), bounds=(3, 4)))
 
 
 def _said_as(lang, who, n, phrase_at):
     """`who` then a count phrase of the pack (any of its `[listen.hear]` words for `n`)."""
-    voice = Voice(lang)
+    voice = Pack(lang)
     hear = Vocabulary.from_voice(voice)
     name = hear.phrases("graveyard")[0] if who == "graveyard" else who
     numbers = hear.phrases(str(n))
@@ -90,7 +91,7 @@ def test_counts_by_name_that_make_more_than_the_vote_has_say_what_it_can_have():
 def _vote(clock, script, lang="en", keyboard="", log=None):
     players = PLAYERS[lang]
     asker, out = voice_asker(clock, [said(s) if isinstance(s, str) else said(*s) for s in script],
-                             keyboard=keyboard, voice=Voice(lang), seats=players)
+                             keyboard=keyboard, voice=Pack(lang), seats=players)
     events = []
     ctx = NightContext(players=players, deck=standard_deck(4), voice=asker.voice, speaker=asker.speaker,
                        asker=asker, clock=clock, log=log or (lambda kind, **d: events.append({"type": kind, **d})))
@@ -141,7 +142,8 @@ def test_a_name_heard_at_a_count_is_no_answer_not_a_count_nor_a_fix(heard):
     players = ["Aki", "Ken", "Mio", "Noah"]
     asker, _ = voice_asker(clock, [said(heard), said("three")], seats=players)
     candidates = [*players, "graveyard"]
-    question = Table(Voice("en"), players).count("Aki", 4, candidates, 4, candidates, by_name=True, bounds=(3, 4))
+    question = Table(Pack("en"), players).count(candidates, 4, Counting(tuple(candidates), bounds=(3, 4)),
+                                                 by_name=True)
     assert asker.ask(question).value == {"Aki": 3}
     assert asker.speaker.keys() == ["listen.not_understood", "werewolf.vote.ask_count"]
 
@@ -193,7 +195,7 @@ def test_korean_counts_hear_a_number_and_the_tally_hears_a_breath_of_fixes():
     clock = FakeClock()
     table = _table("ko")
     candidates = [*PLAYERS["ko"], "graveyard"]
-    assert not table.one_breath and all(a.isdigit() for a in table.count("민수", 4, candidates).answers)
+    assert not table.one_breath and all(a.isdigit() for a in table.count(candidates, 4).answers)
     result, lines, events = _vote(clock, ["셋", "하나", "지훈 영 서연 하나", "맞아"], lang="ko")
     assert [(e["candidate"], e["votes"]) for e in events if e["type"] == "vote_corrected"] == [
         ("지훈", 0), ("서연", 1)]
@@ -203,7 +205,7 @@ def test_korean_counts_hear_a_number_and_the_tally_hears_a_breath_of_fixes():
 def test_the_night_log_keeps_every_question_answer_re_ask_and_read_back_with_how_it_came(tmp_path):
     clock = FakeClock()
     path = tmp_path / "night.jsonl"
-    log = NightLog(path, clock, voice=Voice("en"))
+    log = NightLog(path, clock, voice=Pack("en"))
     _vote(clock, [("aki three", 0.7), "aki three ken one", ("aki two", 0.7), "no"], keyboard="\n", log=log)
     log.close()
     events = [json.loads(line) for line in path.read_text().splitlines()]
@@ -263,6 +265,6 @@ def test_counts_said_in_one_breath_must_survive_the_second_decode_too():
 def test_question_mark_at_a_count_lists_the_numbers_not_every_pair_it_hears():
     players = PLAYERS["en"]
     candidates = [*players, "graveyard"]
-    question = _table("en").count("Aki", 4, candidates, 4, candidates, by_name=True)
+    question = _table("en").count(candidates, 4, Counting(tuple(candidates)), by_name=True)
     assert "Aki=3" in question.answers
     assert question.choices().text == "Answers: 0, 1, 2, 3, 4."

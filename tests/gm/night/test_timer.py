@@ -3,7 +3,7 @@
 import pytest
 
 from fakes import FakeClock
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.night.terminal import big_time
 from gm.night.timer import Discussion, cue_marks
 
@@ -15,7 +15,7 @@ def _run(seconds, events=(), lang="en", on_interrupt=None):
     speaker = RecordingSpeaker(clock)
     display = RecordingDisplay()
     controls = ScriptedControls(clock, events) if events is not None else None
-    discussion = Discussion(seconds, clock, speaker.say, Voice(lang).line, controls, display, on_interrupt)
+    discussion = Discussion(seconds, clock, speaker.say, Pack(lang).line, controls, display, on_interrupt)
     return discussion.run(), speaker, display, clock
 
 
@@ -80,7 +80,7 @@ def test_repeat_after_an_acknowledgement_says_the_instruction_not_the_acknowledg
     # the time left now
     clock = FakeClock()
     speaker = RecordingSpeaker(clock)
-    voice = Voice("en")
+    voice = Pack("en")
     discussion = Discussion(60, clock, speaker.say, voice.line, ScriptedControls(clock, events), RecordingDisplay())
     discussion.say(voice.line("werewolf.day", secs=60))
     discussion.run()

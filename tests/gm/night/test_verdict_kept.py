@@ -13,7 +13,7 @@ from fakes import FakeClock, RecordingSpeaker, ScriptedAsker, ScriptedControls
 from gm.night.context import NightContext
 from gm.night.evening import run_evening
 from gm.night.groups import GroupFile, read_record
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf.decks import standard_deck
 
 FOUR = ("Aki", "Ken", "Mio", "Sora")
@@ -39,10 +39,10 @@ class StopsAtTheVerdict(RecordingSpeaker):
 
 def evening_until_the_verdict(path, stop):
     clock = FakeClock()
-    ctx = NightContext(players=list(FOUR), deck=standard_deck(4), voice=Voice("en"),
+    ctx = NightContext(players=list(FOUR), deck=standard_deck(4), voice=Pack("en"),
                        speaker=StopsAtTheVerdict(clock, stop), asker=ScriptedAsker(list(NIGHT), clock), clock=clock,
                        controls=ScriptedControls(clock))
-    run_evening(ctx, GroupFile("Friday", Voice("en"), path))
+    run_evening(ctx, GroupFile("Friday", Pack("en"), path))
 
 
 def _interrupt():

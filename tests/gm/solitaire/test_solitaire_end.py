@@ -11,13 +11,13 @@ from typer.testing import CliRunner
 
 from gm.cli import app
 from gm.solitaire.play import command_for
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.engine import apply, start
 from scorer.solitaire.policies import smart
 from scorer.solitaire.reading import reading
 
-EN = Voice("en")
+EN = Pack("en")
 
 runner = CliRunner()
 

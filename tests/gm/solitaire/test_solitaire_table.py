@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from gm.cli import app
 from gm.solitaire.board import MARKS, card_text, legend_text, pyramid_text, table_text
 from gm.solitaire.play import command_for, parse_command, play_game
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.solitaire.cards import card_of
 from scorer.solitaire.deal import deal_from_seed
 from scorer.solitaire.engine import apply, start
@@ -24,7 +24,7 @@ from scorer.solitaire.policies import smart
 from scorer.solitaire.reading import BadLeft, reading
 from tests.fakes import RecordingSpeaker
 
-EN = Voice("en")
+EN = Pack("en")
 
 runner = CliRunner()
 COLOUR = re.compile(r"\x1b\[[0-9;]*(3[0-7]|4[0-7]|38;|48;)")

@@ -21,7 +21,7 @@ from gm.speech.settings import SpeechSettings
 from gm.speech.speakers import PrintSpeaker
 from gm.speech.speaking import SpeechSpeaker
 from gm.speech.tts import Renderer
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf.decks import standard_deck
 
 pytestmark = [pytest.mark.slow,  # renders whole nights of speech
@@ -93,7 +93,7 @@ def night():
                             notes, spoken_form(settings, notes, reads_kanji=True))
     sink.speaker = speaker
     clock = FakeClock()
-    run_night(NightContext(players=PLAYERS, deck=standard_deck(4), voice=Voice("ja", READINGS), speaker=speaker,
+    run_night(NightContext(players=PLAYERS, deck=standard_deck(4), voice=Pack("ja", READINGS), speaker=speaker,
                            asker=ScriptedAsker(ANSWERS, clock), clock=clock, controls=ScriptedControls(clock),
                            pause=20, discussion=180))
     speaker.close()

@@ -21,7 +21,7 @@ from gm.speech.pieces import pieces
 from gm.speech.settings import SpeechSettings
 from gm.speech.voices_found import FoundVoice
 import pack_samples as samples
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 pytestmark = pytest.mark.slow  # renders speech
 
@@ -231,7 +231,7 @@ class _PartsModule:
 def test_an_engine_that_cuts_sentences_itself_gets_them_whole(monkeypatch):
     monkeypatch.setattr(tts, "engine_for", lambda settings: _PartsModule)
     renderer = tts.Renderer(SpeechSettings("ja"))
-    text = Voice("ja").text("werewolf.regulation_dead")
+    text = Pack("ja").text("werewolf.regulation_dead")
     parts = list(renderer.parts(text))
     assert len(parts) >= 2 * len(pieces(text, clauses=False)) - 1  # as rendered, the loudness stage a few ms behind
     assert sum(a.frames for a in parts) == FRAMES * len("".join(pieces(text, clauses=False)))

@@ -16,7 +16,7 @@ from gm.commands.voice import ready_lines
 from gm.hearing.cannot_listen import NoAudio
 from gm.speech.readiness import probe, readiness
 from gm.speech.unavailable import SpeechUnavailable
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from paths import ROOT
 
 runner = CliRunner()
@@ -38,11 +38,11 @@ def test_each_probe_is_asked_and_what_is_missing_is_named():
     assert (ready.engine, ready.output, ready.microphone) == ("flite", None, None)
     assert not ready.speaks and not ready.listens
     assert ready.output_why == "Error querying device -1" and ready.microphone_why == "no microphone"
-    assert ready_lines(ready, Voice("en")) == ["speaking: engine yes, sound output none — gm will print its lines",
+    assert ready_lines(ready, Pack("en")) == ["speaking: engine yes, sound output none — gm will print its lines",
                                                "listening: microphone none — answers are typed"]
     ready = readiness(missing(SpeechUnavailable("voice.no_engine", "espeak-ng is missing")), found("Speakers"),
                       found("USB mic"))
-    assert ready_lines(ready, Voice("en")) == ["speaking: engine none, sound output yes — gm will print its lines",
+    assert ready_lines(ready, Pack("en")) == ["speaking: engine none, sound output yes — gm will print its lines",
                                                "listening: yes (microphone yes)"]
     assert ready.to_json()["speaking"] == {"ready": False, "engine": None, "output": "Speakers",
                                            "why_not": ["espeak-ng is missing"]}
@@ -55,7 +55,7 @@ def test_each_probe_is_asked_and_what_is_missing_is_named():
 ])
 def test_readiness_is_said_in_every_language(lang, speaking, listening):
     ready = readiness(found("openjtalk"), found("Speakers"), missing(OSError("no input")))
-    assert ready_lines(ready, Voice(lang)) == [speaking, listening]
+    assert ready_lines(ready, Pack(lang)) == [speaking, listening]
 
 
 def fake_sounddevice(monkeypatch, output, microphone):

@@ -10,7 +10,7 @@ import wave
 import pytest
 from speech_fakes import RATE, FakeRenderer, fake_sounddevice
 
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.speech.settings import SpeechSettings
 from gm.ports import Line
 from gm.speech.speakers import PrintSpeaker, open_speaker
@@ -86,7 +86,7 @@ def test_wav_sink_writes_real_speech_whose_length_grows_with_the_text(engine, py
 def test_japanese_speech_is_rendered_by_the_japanese_voice(engine, tmp_path):
     speaker = open_speaker(SpeechSettings("ja", f"wav:{tmp_path}"))
     assert speaker.renderer.voice.lang == "ja"
-    speaker.say(Voice("ja").line("voice.sample"))
+    speaker.say(Pack("ja").line("voice.sample"))
     speaker.close()
     assert _wav(tmp_path / "0001-voice.sample.wav")[1] > 1.0
 
@@ -283,7 +283,7 @@ def test_a_wav_folder_that_cannot_be_made_is_bad_input(tmp_path):
 
 @pytest.mark.espeak
 def test_a_whole_japanese_session_leaves_one_wav_per_spoken_line(engine, pyttsx3_only, tmp_path, capsys):
-    voice = Voice("ja", readings={"健": "けん", "美緒": "みお"})
+    voice = Pack("ja", readings={"健": "けん", "美緒": "みお"})
     lines = [voice.line("voice.sample"), voice.line("common.did_not_understand", choices=["健", "Aki", "美緒"]),
              voice.line("voice.found", n=3), voice.line("common.graveyard", urgent=True), voice.line("common.yes")]
     speaker = open_speaker(SpeechSettings("ja", f"wav:{tmp_path}"))

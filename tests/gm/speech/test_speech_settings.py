@@ -7,12 +7,12 @@ from gm.speech.notes import Notes
 from gm.speech.output import spoken_form
 from gm.speech.settings import SpeechSettings
 from gm.text import lines
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.ports import Line
 
 
 def test_readings_added_to_a_voice_leave_the_voice_they_came_from_as_it_was():
-    ja = Voice("ja", {"健": "けん"})
+    ja = Pack("ja", {"健": "けん"})
     night = ja.with_readings({"美緒": "みお"})
     assert night.readings["美緒"] == "みお" and night.readings["健"] == "けん" and "美緒" not in ja.readings
     assert night.lang == "ja" and night.language is ja.language
@@ -20,10 +20,10 @@ def test_readings_added_to_a_voice_leave_the_voice_they_came_from_as_it_was():
 
 
 def test_settings_of_a_voice_speak_its_lines_and_readings_without_looking_the_language_up(monkeypatch):
-    voice = Voice("ja").with_readings({"健": "たける"})
+    voice = Pack("ja").with_readings({"健": "たける"})
     made = []
-    real = lines.Voice.__init__
-    monkeypatch.setattr(lines.Voice, "__init__", lambda self, *a, **k: (made.append(a), real(self, *a, **k))[1])
+    real = lines.Pack.__init__
+    monkeypatch.setattr(lines.Pack, "__init__", lambda self, *a, **k: (made.append(a), real(self, *a, **k))[1])
     settings = SpeechSettings.of(voice, "off", rate=170)
     assert (settings.lang, settings.speech, settings.rate, dict(settings.readings)) == ("ja", "off", 170, {
         **voice.readings})

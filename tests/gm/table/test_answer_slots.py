@@ -5,8 +5,10 @@ its token again (gm/table)."""
 import pytest
 
 from gm.ports import Kind, Refused, fix_of, fix_token
-from gm.table.questions import ByName, Done, Table
-from gm.text.lines import Voice
+from gm.table.asked import Done
+from gm.table.pairs import ByName
+from gm.table.questions import Counting, Table
+from gm.text.lines import Pack
 from scorer.werewolf.cards import CARD_IDS
 
 PLAYERS = {"en": ("Aki", "Ken", "Mio"), "ja": ("健", "美緒", "空"), "ko": ("민수", "지훈", "서연")}
@@ -16,14 +18,14 @@ CARDS = CARD_IDS
 
 def questions(lang):
     players = PLAYERS[lang]
-    table = Table(Voice(lang, READINGS if lang == "ja" else {}), players)
+    table = Table(Pack(lang, READINGS if lang == "ja" else {}), players)
     every = (*players, "graveyard")
     key = "common.yes"  # a line with no fields asks each of them here
     return {
         "step": table.step(key),
         "yes_no": table.yes_no(key),
-        "count": table.count(players[0], 3, every, 3, every, by_name=True),
-        "last_count": table.count(players[-1], 2, total=2, counted=1, bounds=(3, 3)),  # what the total leaves
+        "count": table.count(every, 3, Counting(every), by_name=True),
+        "last_count": table.count([players[-1]], 2, Counting((players[-1],), 1, (3, 3))),  # what the total leaves
         "pick": table.pick(key, every, nobody="werewolf.vote.abstain"),
         "card": table.card(key, CARDS),
         "hand": table.hand(key, CARDS, owner=players[0]),

@@ -13,10 +13,11 @@ from fakes import FakeClock
 from gm.cli import app
 from gm.hearing.keyboard import KeyboardAsker
 from gm.ports import Answer, How, Refused
-from gm.table.questions import Done, Table
+from gm.table.asked import Done
+from gm.table.questions import Counting, Table
 from gm.files import printable
 from gm.text.words import fold, words_of
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 EN_PLAYERS = ["Aki", "Ken", "Mio", "Sora"]
 JA_PLAYERS = ["健", "美緒", "空", "愛"]
@@ -28,15 +29,15 @@ REVEAL = "werewolf.reveal.ask_hand"
 
 def table(lang):
     if lang == "ja":
-        return Table(Voice("ja", JA_READINGS), JA_PLAYERS), JA_PLAYERS
+        return Table(Pack("ja", JA_READINGS), JA_PLAYERS), JA_PLAYERS
     players = KO_PLAYERS if lang == "ko" else EN_PLAYERS
-    return Table(Voice(lang), players), players
+    return Table(Pack(lang), players), players
 
 
 def count(lang, high=4):
     questions, players = table(lang)
     candidates = [*players, "graveyard"]
-    return questions.count(players[0], high, candidates, high, candidates)
+    return questions.count(candidates, high, Counting(tuple(candidates)))
 
 
 def test_fold_makes_full_width_and_katakana_as_typed_otherwise():
@@ -160,7 +161,7 @@ def test_the_last_count_of_an_exact_total_is_what_it_leaves_and_enter_takes_it(l
     runoff's total is the first round's; the last count asked can only be what is left."""
     questions, players = table(lang)
     candidates = [*players, "graveyard"]
-    last = questions.count("graveyard", 2, ["graveyard"], 2, candidates, counted=4, bounds=(6, 6))
+    last = questions.count(["graveyard"], 2, Counting(tuple(candidates), 4, (6, 6)))
     assert last.has_default and dict(last.default) == {"graveyard": 2}
     assert last.hint().endswith("Enter = 2")
     assert last.implied.key == "werewolf.vote.implied" and "2" in last.implied.text
@@ -168,8 +169,8 @@ def test_the_last_count_of_an_exact_total_is_what_it_leaves_and_enter_takes_it(l
     answer = asker.ask(last)
     assert dict(answer.value) == {"graveyard": 2} and answer.how == How.DEFAULT
     assert dict(last.parse("1")) == {"graveyard": 1}  # said otherwise, taken: the total then refuses it
-    ranged = questions.count("graveyard", 2, ["graveyard"], 2, candidates, counted=2, bounds=(3, 4))
-    not_last = questions.count(players[3], 2, [players[3], "graveyard"], 2, candidates, counted=4, bounds=(6, 6))
+    ranged = questions.count(["graveyard"], 2, Counting(tuple(candidates), 2, (3, 4)))
+    not_last = questions.count([players[3], "graveyard"], 2, Counting(tuple(candidates), 4, (6, 6)))
     for open_count in (ranged, not_last, count(lang)):  # 4 players: 3 or 4 votes; two still to ask
         assert not open_count.has_default and open_count.implied is None
         assert "Enter" not in open_count.hint()
@@ -355,7 +356,7 @@ def test_a_roster_naming_someone_twice_or_a_stranger_is_refused():
 @pytest.mark.parametrize("typed", ["r", "R", "ｒ"])
 def test_r_says_the_question_again_and_never_names_a_player_by_prefix(lang, typed):
     players = ["Aki", "Ken", "Mio", "Sora", "Yui", "Rei"]
-    pick = Table(Voice(lang), players).pick("werewolf.vote.ask_voter", [*players, "graveyard"],
+    pick = Table(Pack(lang), players).pick("werewolf.vote.ask_voter", [*players, "graveyard"],
                                             "werewolf.vote.abstain", "Aki", voter="Aki")
     said, out = [], []
     asker = KeyboardAsker(FakeClock(), io.StringIO(f"{typed}\n？\nRei\n"), echo=out.append, say=said.append)

@@ -7,13 +7,13 @@ from gm.hearing.phrases import question_phrases
 from gm.text.vocabulary import Vocabulary
 from gm.ports import Refused
 from gm.table.questions import Table
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 PLAYERS = ("Aki", "Ken", "Mio")
 
 
 def _count(lang):
-    return Table(Voice(lang), PLAYERS).count("Ken", 4)
+    return Table(Pack(lang), PLAYERS).count(["Ken"], 4)
 
 
 @pytest.mark.parametrize(("lang", "typed", "n"), [
@@ -28,15 +28,15 @@ def test_a_count_of_none_or_of_n_votes_is_a_count(lang, typed, n):
     ("en", "sure", True), ("en", "nah", False), ("en", "NAH", False),
     ("ja", "そう", True), ("ja", "ううん", False)])
 def test_a_casual_yes_or_no_is_yes_or_no(lang, typed, value):
-    table = Table(Voice(lang), PLAYERS)
+    table = Table(Pack(lang), PLAYERS)
     assert table.yes_no("werewolf.evening.again").parse(typed) is value
     assert table.tally({"Aki": 3}, [*PLAYERS, "graveyard"], 4).parse(typed) is value
 
 
 def test_heard_at_a_count_none_and_n_votes_are_counts_and_a_yes_or_no_its_answer():
-    en = Vocabulary.from_voice(Voice("en"))
-    table = Table(Voice("en"), PLAYERS)
-    count = question_phrases(table.count("Ken", 4), en, str)
+    en = Vocabulary.from_voice(Pack("en"))
+    table = Table(Pack("en"), PLAYERS)
+    count = question_phrases(table.count(["Ken"], 4), en, str)
     assert count["none"] == count["no votes"] == "0" and count["two votes"] == "2"
     yes_no = question_phrases(table.yes_no("werewolf.evening.again"), en, str)
     assert yes_no["nah"] == "no" and yes_no["sure"] == "yes"
@@ -45,9 +45,9 @@ def test_heard_at_a_count_none_and_n_votes_are_counts_and_a_yes_or_no_its_answer
 
 def test_korean_none_is_heard_as_a_count_and_ne_never_alone():
     # the Korean model cannot tell 네 (yes) from 넷 (4): 네 stays the pack's decoy, typed yes
-    ko = Vocabulary.from_voice(Voice("ko"))
-    table = Table(Voice("ko"), PLAYERS)
-    assert question_phrases(table.count("Ken", 4), ko, str)["없음"] == "0"
+    ko = Vocabulary.from_voice(Pack("ko"))
+    table = Table(Pack("ko"), PLAYERS)
+    assert question_phrases(table.count(["Ken"], 4), ko, str)["없음"] == "0"
     assert "네" not in question_phrases(table.yes_no("werewolf.evening.again"), ko, str)
     assert table.yes_no("werewolf.evening.again").parse("네") is True
 
@@ -56,7 +56,7 @@ def test_korean_none_is_heard_as_a_count_and_ne_never_alone():
 def test_a_japanese_step_is_done_said_as_a_table_says_it(said):
     """A Japanese table says a step is over as 完了, 終わり, 終わった or できた (Whisper writes each
     as said: bench/ja_listen_bench.py), heard or typed."""
-    ja = Vocabulary.from_voice(Voice("ja"))
-    step = Table(Voice("ja"), PLAYERS).step("werewolf.lay_down")
+    ja = Vocabulary.from_voice(Pack("ja"))
+    step = Table(Pack("ja"), PLAYERS).step("werewolf.lay_down")
     assert question_phrases(step, ja, str)[said] == "done"
     assert not isinstance(step.parse(said), Refused)

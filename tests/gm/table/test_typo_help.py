@@ -8,9 +8,9 @@ import pytest
 from fakes import FakeClock
 from gm.hearing.keyboard import KeyboardAsker
 from gm.ports import Refused
-from gm.table.questions import Table
+from gm.table.questions import Counting, Table
 from gm.text.words import nearest
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 
 PLAYERS = {"en": ["Aki", "Ken", "Mio", "Sora"], "ja": ["健", "美緒", "空", "愛"],
            "ko": ["민수", "지훈", "서연", "지민"]}
@@ -19,7 +19,7 @@ CARDS = ("villager", "werewolf", "traitor", "seer")
 
 
 def table(lang):
-    return Table(Voice(lang, READINGS if lang == "ja" else None), PLAYERS[lang]), PLAYERS[lang]
+    return Table(Pack(lang, READINGS if lang == "ja" else None), PLAYERS[lang]), PLAYERS[lang]
 
 
 def offered(refused, part, value):
@@ -40,7 +40,7 @@ def test_a_slip_in_a_tally_is_named_and_y_takes_the_tally_mended(lang, typed, pa
     refused = tally.parse(typed)
     offered(refused, part, refused.near)
     assert dict(refused.near) == fixed
-    count = questions.count(players[0], 5, candidates, 5, candidates)
+    count = questions.count(candidates, 5, Counting(tuple(candidates)))
     assert dict(count.parse(typed).near) == fixed
     out = []
     take = {"en": "y", "ja": "はい", "ko": "네"}[lang]
@@ -51,7 +51,7 @@ def test_a_slip_in_a_tally_is_named_and_y_takes_the_tally_mended(lang, typed, pa
 def test_a_slip_in_a_tally_the_vote_cannot_have_is_still_named_with_its_answer():
     questions, players = table("en")
     candidates = [*players, "graveyard"]
-    refused = questions.count("Aki", 4, candidates, 4, candidates).parse("Aki 2, Kne 2, Mio 1")
+    refused = questions.count(candidates, 4, Counting(tuple(candidates))).parse("Aki 2, Kne 2, Mio 1")
     assert refused.line.text == "“Aki 2, Kne 2, Mio 1”: did you mean Ken for “Kne”? Please answer again."
     assert refused.near is None
 

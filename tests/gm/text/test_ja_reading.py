@@ -8,7 +8,7 @@ import pytest
 
 from gm.text import japanese, kana
 import pack_samples as samples
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from reading_check import mismatches
 
 NAMES = {"健": "けん"}
@@ -25,7 +25,7 @@ def test_particles_are_written_as_said(template, said):
 
 
 def test_particles_of_the_pack_reach_the_voice_as_said_and_names_are_untouched():
-    voice = Voice("ja", {"はるは": "はるは"})
+    voice = Pack("ja", {"はるは": "はるは"})
     line = voice.line("werewolf.verdict.innocent_executed", name="はるは", winners=["みお"])
     assert line.spoken.startswith("はるはわ じんろうの")
 
@@ -50,7 +50,7 @@ def test_counters_read_as_open_jtalk_reads_them(n, unit, reading):
 
 
 def test_a_name_and_its_count_are_said_with_a_pause():
-    voice = Voice("ja", NAMES)
+    voice = Pack("ja", NAMES)
     item = voice.line("werewolf.vote.count_item", candidate="健", n=3)
     assert item.spoken == "けん、さんびょう"
     readback = voice.line("werewolf.vote.readback", counts=[item]).spoken
@@ -60,19 +60,19 @@ def test_a_name_and_its_count_are_said_with_a_pause():
 
 
 def test_the_graveyard_has_no_honorific_and_english_lines_start_with_a_capital():
-    ja, en = Voice("ja", NAMES), Voice("en")
+    ja, en = Pack("ja", NAMES), Pack("en")
     assert ja.text("werewolf.reveal.holds", name="墓地", cards=["村人"]).startswith("墓地のカード")
     assert ja.text("werewolf.reveal.holds", name="健", cards=["村人"]).startswith("健さんのカード")
     graveyard = en.text("common.graveyard")
     assert en.text("werewolf.reveal.holds", name=graveyard, cards=["Seer"]) == "The graveyard holds Seer."
     assert en.text("werewolf.timer.keys").startswith("space")
-    ko = Voice("ko")
+    ko = Pack("ko")
     assert ko.text("werewolf.reveal.holds", name="묘지", cards=["시민"]).startswith("묘지의 카드")
     assert ko.text("werewolf.reveal.holds", name="민수", cards=["시민"]).startswith("민수님의 카드")
 
 
 def test_rulebook_wording():
-    ja = Voice("ja")
+    ja = Pack("ja")
     dead = ja.line("werewolf.regulation_dead").spoken
     assert "せいじゃ" in dead and "せいしゃ" not in dead
     assert ja.text("werewolf.angel").startswith("天使を持つ人で")
@@ -89,7 +89,7 @@ def test_no_kanji_or_latin_letter_of_any_ja_line_reaches_espeak(count, name):
 
 @pytest.mark.slow
 def test_every_key_renders_in_both_languages_and_ja_lines_are_japanese():
-    en_keys, ja_keys, ko_keys = samples.keys(Voice("en")), samples.keys(Voice("ja")), samples.keys(Voice("ko"))
+    en_keys, ja_keys, ko_keys = samples.keys(Pack("en")), samples.keys(Pack("ja")), samples.keys(Pack("ko"))
     assert sorted(en_keys) == sorted(ja_keys) == sorted(ko_keys)
     allowed = set(samples.NAMES) | {"gm", "score", "new", "matches", "ALICE", "BOB", "help", "voice", "list", "players",
                                     "pyttsx3", "espeak-ng", "sounddevice", "PortAudio", "libportaudio2", "ID",
@@ -131,7 +131,7 @@ def test_mismatch_kinds():
 def test_ja_lines_read_as_open_jtalk_reads_them():
     """Particles, counters and names of every ja line, against Open JTalk where it is installed."""
     pyopenjtalk = pytest.importorskip("pyopenjtalk")
-    voice = Voice("ja", samples.READINGS)
+    voice = Pack("ja", samples.READINGS)
     for key in filter(samples.spoken, samples.keys(voice)):
         for count in (1, 6, 8):
             fields = samples.fields(voice, key, count, "健")
@@ -150,7 +150,7 @@ def test_a_kanji_name_without_reading_is_asked_at_set_up_in_kana(monkeypatch, ca
     from gm.commands.werewolf_play import ask_readings
 
     monkeypatch.setattr(sys, "stdin", _Keyboard("健\nken\nけん\n"))
-    assert ask_readings(["健", "Aki", "美緒"], {"美緒": "みお"}, Voice("ja")) == {"健": "けん"}
+    assert ask_readings(["健", "Aki", "美緒"], {"美緒": "みお"}, Pack("ja")) == {"健": "けん"}
     assert capsys.readouterr().err.count("健の読みをかなで入力してください") == 3
 
 
@@ -223,7 +223,7 @@ def test_a_solitaire_refusal_is_said_in_the_language_asked():
 
 
 def test_a_player_named_in_lower_case_keeps_the_name_as_given_at_the_start_of_a_line():
-    en = Voice("en")
+    en = Pack("en")
     assert en.text("werewolf.vote.executed", name="aki") == "aki is executed."
     assert en.text("werewolf.verdict.werewolf_executed", name="mio", winners=["ken"]).startswith("mio held")
     assert en.text("werewolf.results.title", group="fri", tonight=1, nights=1, evenings=1).startswith("fri:")

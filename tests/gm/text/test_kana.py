@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gm.text import kana
-from gm.text.lines import Voice, name_kana
+from gm.text.lines import Pack, name_kana
 
 KATAKANA = re.compile(r"^[\u30a1-\u30fa\u30fc]*$")
 
@@ -46,10 +46,10 @@ def test_names_numbers_and_kanji():
 
 
 def test_voice_uses_given_readings_before_spelling():
-    voice = Voice("ja", readings={"健": "けん"})
+    voice = Pack("ja", readings={"健": "けん"})
     assert voice.spoken_word("健") == "けん"
     assert voice.spoken_word("Aki") == "アキ"
-    assert Voice("en").spoken_word("Aki") == "Aki"
+    assert Pack("en").spoken_word("Aki") == "Aki"
 
 
 @pytest.mark.slow
@@ -77,7 +77,7 @@ def test_kana_readings_are_spelt_in_latin_letters_for_the_english_voice(reading,
 
 
 def test_english_lines_say_latin_names_as_written_and_spell_kana_readings():
-    voice = Voice("en", {"健": "けん", "Aki": "あき"})
+    voice = Pack("en", {"健": "けん", "Aki": "あき"})
     assert voice.line("werewolf.vote.executed", name="健").spoken == "Ken is executed."
     assert voice.line("werewolf.vote.executed", name="Aki").spoken == "Aki is executed."
     assert voice.line("werewolf.vote.executed", name="健").text == "健 is executed."

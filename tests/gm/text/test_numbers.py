@@ -10,7 +10,7 @@ from hypothesis import given, strategies as st
 
 from gm.score.entry import scored
 from gm.text.vocabulary import Vocabulary
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.text.numbers import MAX_DIGITS, number_words, said_number, signed_number, whole_number
 from gm.text.parse import fold
 from scorer.humalien import apply
@@ -50,12 +50,12 @@ def test_every_whole_number_reads_back_as_written_in_either_width(n):
 ])
 def test_a_said_number_is_digits_with_a_counter_or_the_packs_number_word(lang, said, number):
     words = fold(said).split()
-    assert said_number(words, number_words(Vocabulary.from_voice(Voice(lang)).hear)) == number
+    assert said_number(words, number_words(Vocabulary.from_voice(Pack(lang)).hear)) == number
 
 
 def test_every_pack_has_a_word_for_each_number_up_to_six():
     for lang in ("en", "ja", "ko"):
-        assert set(range(7)) <= set(number_words(Vocabulary.from_voice(Voice(lang)).hear).values()), lang
+        assert set(range(7)) <= set(number_words(Vocabulary.from_voice(Pack(lang)).hear).values()), lang
 
 
 def _match() -> State:

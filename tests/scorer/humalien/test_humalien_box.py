@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.humalien import fold
 from scorer.humalien.errors import CountOutOfRange, Impossible
 from scorer.humalien.events import AngelCut, Finish, Flow, Foul, GodIsland, NewMatch, SixSixSix, Skull
@@ -95,7 +95,7 @@ def test_hu_r6_the_box_refuses_in_one_line_exit_2_and_nothing_written(gm, name, 
         assert result.stderr == f"gm: {english}\n"
     else:
         assert "refused" not in result.stderr and ("Alice" in result.stderr or "Bob" in result.stderr)
-        assert Voice(lang).has(f"errors.score.{key}")
+        assert Pack(lang).has(f"errors.score.{key}")
 
 
 @pytest.mark.parametrize("name", REFUSED)
@@ -123,7 +123,7 @@ def test_every_new_refusal_has_its_line_in_japanese_and_korean(lang):
         with pytest.raises(Impossible) as caught:
             fold([refused], state_of(*setup), strict=True)
         errors.append(caught.value)
-    voice = Voice(lang)
+    voice = Pack(lang)
     said = [voice.error(error) for error in errors]
     assert all(line != str(error) and "{" not in line and "HU-R6" in line for line, error in zip(said, errors))
     assert len({error.key for error in errors}) == 5

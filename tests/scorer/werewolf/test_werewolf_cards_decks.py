@@ -2,7 +2,7 @@
 
 import pytest
 
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf.cards import BOX_COUNTS, CARD_IDS, UnknownCard, names_from_pack, parse_card
 from scorer.werewolf.decks import DeckError, custom_deck, graveyard_size, standard_deck
 from gm.text.names import card_names
@@ -127,7 +127,7 @@ def test_custom_decks_that_break_hw_r2_are_refused(players, cards, message):
 
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 def test_every_card_and_side_has_a_name_in_every_language(lang):
-    voice = Voice(lang)
+    voice = Pack(lang)
     names = {voice.text(f"werewolf.cards.{card}") for card in CARD_IDS}
     assert len(names) == len(CARD_IDS)
     assert len({voice.text(f"werewolf.sides.{side}") for side in Side}) == len(Side)

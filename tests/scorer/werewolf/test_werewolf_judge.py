@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from gm.text.verdicts import verdict_key
 from scorer.werewolf.decks import custom_deck, standard_deck
 from scorer.werewolf.judge import judge
@@ -38,7 +38,7 @@ def check(verdict, side, winners, reason):
     assert verdict.winners == tuple(winners)
     assert verdict_key(verdict) == f"werewolf.verdict.{reason}"
     for lang in ("en", "ja"):
-        assert Voice(lang).text(verdict_key(verdict), **verdict.fields)
+        assert Pack(lang).text(verdict_key(verdict), **verdict.fields)
 
 
 # -- sides --------------------------------------------------------------------------------------
@@ -68,7 +68,7 @@ def test_the_traitor_werewolf_executed_wins_alone():
 def test_the_werewolf_executed_is_a_villager_win():
     verdict = verdict_of(FOUR, "A")
     check(verdict, "villagers", ["C", "D"], "werewolf_executed")
-    assert Voice("en").text(verdict_key(verdict), **verdict.fields) == (
+    assert Pack("en").text(verdict_key(verdict), **verdict.fields) == (
         "A held the werewolf card: the villager side wins: C and D.")
     assert dict(verdict.sides) == {"A": "werewolves", "B": "werewolves", "C": "villagers", "D": "villagers"}
 
@@ -109,7 +109,7 @@ def test_an_empty_werewolf_side_wins_nothing():
                  "E=villager+villager", "werewolf+traitor")
     verdict = verdict_of(deal, "C")
     check(verdict, "werewolves", [], "innocent_executed_nobody")
-    assert Voice("en").text(verdict_key(verdict), **verdict.fields).endswith("so nobody wins.")
+    assert Pack("en").text(verdict_key(verdict), **verdict.fields).endswith("so nobody wins.")
 
 
 # -- panic (HW-R5) --------------------------------------------------------------------------------
@@ -121,10 +121,10 @@ def test_panic_with_a_traitor_werewolf_the_villagers_win():
     # HW-R5 (役職ルール③): a Traitor Werewolf reverses both sides' conditions; panic spares them
     verdict = verdict_of(FOUR_TW, None)
     check(verdict, "villagers", ["B", "C", "D"], "panic_traitor_werewolf")
-    assert Voice("en").text(verdict_key(verdict), **verdict.fields) == (
+    assert Pack("en").text(verdict_key(verdict), **verdict.fields) == (
         "A tie again, and the village panics. But the Traitor Werewolf A was spared, which reverses "
         "the sides. The villager side wins: B, C and D.")
-    assert "村人陣営の勝利です。勝者はB、C、D。" in Voice("ja").text(verdict_key(verdict), **verdict.fields)
+    assert "村人陣営の勝利です。勝者はB、C、D。" in Pack("ja").text(verdict_key(verdict), **verdict.fields)
 
 
 def test_panic_with_a_traitor_werewolf_the_magician_turned_lose():
@@ -311,7 +311,7 @@ def test_decided_side_refuses_impossible_cards(executed, hand, message):
 DECKS = [standard_deck(4), standard_deck(4, swap_ins=["gorilla"]), standard_deck(5), standard_deck(6),
          standard_deck(6, "magician", ["angel", "apprentice"]), standard_deck(6, "dead", ["gorilla"]),
          custom_deck(5, {"villager": 7, "werewolf": 1, "traitor": 1, "death": 1, "magician": 1, "seer": 1})]
-PACKS = (Voice("en"), Voice("ja"))
+PACKS = (Pack("en"), Pack("ja"))
 
 
 @st.composite

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import gm
 import scorer.werewolf
 from gm.cli import app
-from gm.text.lines import Voice
+from gm.text.lines import Pack
 from scorer.werewolf import tally
 from scorer.werewolf.cards import parse_card
 from scorer.werewolf.decks import custom_deck, standard_deck
@@ -142,14 +142,14 @@ def _refusal(key):
 def test_each_refusal_carries_its_key_and_english_keeps_the_message(key):
     error = _refusal(key)
     assert error.key == f"werewolf.{key}"
-    assert Voice("en").error(error) == str(error)
+    assert Pack("en").error(error) == str(error)
 
 
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
 @pytest.mark.parametrize("key", sorted(REFUSALS))
 def test_each_refusal_is_worded_in_every_other_pack(key, lang):
     error = _refusal(key)
-    said = Voice(lang).error(error)
+    said = Pack(lang).error(error)
     assert said != str(error) and "{" not in said and "\n" not in said
 
 
@@ -191,12 +191,12 @@ def test_every_raise_of_a_werewolf_refusal_names_a_key():
 
 def test_card_names_and_the_graveyard_follow_the_pack():
     error = _refusal("held_over_deck")
-    assert Voice("ja").error(error) == "Aに占い師が2枚ありますが、役職カードには1枚です"
+    assert Pack("ja").error(error) == "Aに占い師が2枚ありますが、役職カードには1枚です"
     with pytest.raises(WerewolfRefusal) as caught:
         decided_side(standard_deck(4), GRAVEYARD, ["death"])
-    assert Voice("ja").error(caught.value) == "墓地の死神は役職カードにありません"
-    assert Voice("ko").error(caught.value) == "묘지의 사신 카드는 이번 카드에 없어요"
-    assert Voice("en").error(caught.value) == str(caught.value) == "death in the graveyard is not in the deck"
+    assert Pack("ja").error(caught.value) == "墓地の死神は役職カードにありません"
+    assert Pack("ko").error(caught.value) == "묘지의 사신 카드는 이번 카드에 없어요"
+    assert Pack("en").error(caught.value) == str(caught.value) == "death in the graveyard is not in the deck"
 
 
 # -- the CLI: one line on stderr, exit code 2, in the language asked --------------------------------

@@ -1,0 +1,106 @@
+"""Questions answered with cards: one card of the deck, the cards of one hand (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from collections.abc import Mapping
+
+from gm.ports import Kind, Line, Refused
+from gm.text.words import segment
+from gm.table.asked import Asked
+
+
+@dataclass(frozen=True)
+class Card(Asked[str]):
+    """One card of the deck in play (`answers`), by any language's name or reading."""
+
+    owner: str = ""
+
+    def read(self, words: list[str]) -> str | None:
+        card = self.words.card(words)
+        return card if card in self.answers else None
+
+    def refusal(self, text: str, words: list[str]) -> Refused:
+        card = self.words.card(words)
+        if card is not None:
+            return self.refused("table.not_in_deck", text=text, card=self.voice.line(f"werewolf.cards.{card}"))
+        return super().refusal(text, words)
+
+    def spellings(self) -> Mapping[str, str]:
+        return {**super().spellings(), **{n: c for n, c in self.words.cards.items() if c in self.answers}}
+
+    def readback(self, value: str, sure: bool = True) -> Line | None:
+        if self.owner:
+            return self.voice.line("listen.confirm_named", name=self.owner, answer=self.show(value))
+        return self.voice.line("listen.confirm", answer=self.show(value))
+
+    def tip(self) -> str:
+        return self.voice.text("table.hint_card")
+
+
+@dataclass(frozen=True)
+class Hand(Asked["tuple[str, ...]"]):
+    """The `size` cards of one hand (or the graveyard) in one line: "werewolf villager",
+    "人狼 村人", "werewolf, villager", "人狼村人". Its tokens are the ordered pairs "werewolf
+    villager"; `cards` are the deck's cards."""
+
+    cards: tuple[str, ...] = ()
+    size: int = 2
+    owner: str = ""
+
+    def read(self, words: list[str]) -> tuple[str, ...] | None:
+        found = segment(words, self.words.card) or self._glued(words)
+        if found is None or len(found) != self.size or not set(found) <= set(self.cards):
+            return None
+        return tuple(found)
+
+    def _glued(self, words: list[str]) -> list[str] | None:
+        """Two names with nothing between them (人狼村人)."""
+        text = "".join(words)
+        for cut in range(1, len(text)):
+            first, second = self.words.card([text[:cut]]), self.words.card([text[cut:]])
+            if first and second:
+                return [first, second]
+        return None
+
+    def refusal(self, text: str, words: list[str]) -> Refused:
+        found = segment(words, self.words.card) or self._glued(words)
+        if found is not None and len(found) != self.size:
+            return self.refused("table.hand_size", text=text, n=self.size, example=self.example())
+        if found is not None:
+            wrong = next(c for c in found if c not in self.cards)
+            return self.refused("table.not_in_deck", text=text, card=self.voice.line(f"werewolf.cards.{wrong}"))
+        return super().refusal(text, words)
+
+    def near(self, said: str) -> str | None:
+        return None
+
+    def value_of(self, token: str, kind: Kind, who: str, n: int) -> tuple[str, ...] | Refused:
+        cards = tuple(token.split())  # the table's token of a hand: its cards' ids
+        if len(cards) == self.size and set(cards) <= set(self.cards):
+            return cards
+        return super().value_of(token, kind, who, n)
+
+    def parts(self) -> Mapping[str, str]:
+        return {name: card for name, card in self.words.cards.items() if card in self.cards}
+
+    def part_label(self, token: str) -> str:
+        return self.voice.text(f"werewolf.cards.{token}")
+
+    def example(self) -> str:
+        return " ".join(self.voice.text(f"werewolf.cards.{c}") for c in self.cards[:self.size])
+
+    def readback(self, value: tuple[str, ...], sure: bool = True) -> Line | None:
+        cards = [self.voice.line(f"werewolf.cards.{c}") for c in value]
+        if self.owner:
+            return self.voice.line("listen.confirm_hand", name=self.owner, cards=cards)
+        return self.voice.line("listen.confirm", answer=self.show(value))
+
+    def show(self, value: tuple[str, ...]) -> str:
+        return " ".join(self.voice.text(f"werewolf.cards.{c}") for c in value)
+
+    def tip(self) -> str:
+        return self.voice.text("table.hint_hand", example=self.example())
+
+    def choices(self) -> Line:
+        return self.voice.line("table.choices", choices=[self.voice.text(f"werewolf.cards.{c}") for c in self.cards])
