@@ -176,9 +176,8 @@ TONGUES = {
 }
 
 
-def recipe(nights: int, tongue: Tongue | None = None) -> list[tuple[Room, dict[str, Any]]]:
+def recipe(nights: int, tongue: Tongue = TONGUES["en"]) -> list[tuple[Room, dict[str, Any]]]:
     """The nights, drawn before anything is heard: each its room and its table."""
-    tongue = tongue or TONGUES["en"]
     rng = random.Random(tongue.seed)
     drawn = []
     for index in range(nights):
@@ -197,8 +196,7 @@ def recipe(nights: int, tongue: Tongue | None = None) -> list[tuple[Room, dict[s
     return drawn
 
 
-def script(table: dict[str, Any], listener: str, tongue: Tongue | None = None) -> HeldOutScript:
-    tongue = tongue or TONGUES["en"]
+def script(table: dict[str, Any], listener: str, tongue: Tongue = TONGUES["en"]) -> HeldOutScript:
     players, counts = table["players"], table["counts"]
     executed = max((p for p in players), key=lambda p: counts[p])
     return HeldOutScript(
@@ -209,9 +207,8 @@ def script(table: dict[str, Any], listener: str, tongue: Tongue | None = None) -
 
 
 def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: int,
-         tongue: Tongue | None = None) -> dict[str, Any]:
+         tongue: Tongue = TONGUES["en"]) -> dict[str, Any]:
     """One night at `table` in `room` heard by `listener`: its figures."""
-    tongue = tongue or TONGUES["en"]
     folder.mkdir(parents=True)
     bed = babble(20.0, index, folder) if room.noise == "babble" else None
     night_script = script(table, listener, tongue)

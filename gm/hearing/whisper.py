@@ -26,7 +26,7 @@ import importlib.util
 import os
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -302,7 +302,7 @@ class WhisperModel:
         n = len(tokens)
         return {other[n] for other in batch if len(other) > n and other[n] in self._pauses and other[:n] == tokens}
 
-    def _scored(self, tokens: list[int], logits: Any, going_on: frozenset[int] | set[int] = frozenset()) -> float:
+    def _scored(self, tokens: list[int], logits: Any, going_on: Set[int] = frozenset()) -> float:
         """log P(tokens, then an end) from the decoder's logits at each of their steps (minus
         infinity where the decoder stopped before the phrase ended); a pause in `going_on` is no
         end (another phrase goes on after it)."""
