@@ -7,10 +7,11 @@ across the night's questions, before utterances are cut.
 
 Only a listener whose model asks for it hears the stream so (`Model.denoised`): pocketsphinx's
 2010-era acoustic model, trained on quiet speech, heard a held-out table's answers over pink
-noise 5 dB below them 6 of 40 times, and 23 of 40 denoised (a step's "done" 1 → 6 of 6;
-bench/noisy_answers_bench.py, seed 4404). Whisper, trained on noisy speech, gained little
-(17 → 20 of 40) and took a "right" out of other people's chatter as a read-back's yes: it hears
-the room as it is.
+noise 5 dB below them 4 of 40 times, and 24 of 40 denoised (a step's "done" 0 → 5 of 6; clean and
+pink 15 dB alike; bench/noisy_answers_bench.py, seed 4404). Whisper, trained on noisy speech,
+hears the room as it is: denoised, it took more answers in loud noise (pink 5 dB 18 → 22 of 40)
+but fewer at 15 dB (29 → 26), more wrong ones (at 5 dB 2 → 3, two of them counts) and more of
+other people's chatter alone as a read-back's yes (1 → 3 of 24 stretches of it).
 
 webrtc-noise-gain, soxr and numpy are imported inside functions only (slow to import for `gm --help`).
 """
@@ -26,8 +27,9 @@ from gm.hearing.sources import Source
 RATE = 16000  # the suppressor hears 16 kHz audio...
 FRAME = 2 * RATE // 100  # ...in 10 ms frames of 16-bit samples (bytes)
 LEVEL = 2
-"""How hard the suppressor works (0–4). At 2, answers over pink noise 5 dB below them: 6 → 23 of
-40 heard by pocketsphinx; at 15 dB 30 → 27, clean 32 → 33 (bench/noisy_answers_bench.py, seed 4404)."""
+"""How hard the suppressor works (0–4). pocketsphinx's answers over pink noise 5 dB below them,
+the suppressor on from the start: 6 of 40 without it; 12 at level 1, 23 at 2, 22 at 3 (which
+lost pink 15 dB: 30 → 6); bench/noisy_answers_bench.py, seed 4404."""
 PRIMER_FRAMES = 50
 """Frames of silence the suppressor hears first. It takes its first half second for the room's
 noise: a recording that begins with speech ("two" at once) lost that speech to it, and
