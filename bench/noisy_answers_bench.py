@@ -150,8 +150,8 @@ def scene(room: str, speech: Any, before: float, seed: int, folder: Path) -> byt
 class RoomStream:
     """One room's microphone through a night: each scene's audio is played into it after the
     last (`play`), and the night's one `Listener` hears it, so what the listener keeps of the
-    room (its level; pocketsphinx's noise suppressor, `gm.hearing.denoise`) carries from one
-    question to the next. A scene has ended once its audio has been read."""
+    room (its level, `gm.hearing.vad.RoomLevel`) carries from one question to the next. A scene
+    has ended once its audio has been read."""
 
     def __init__(self, rate: int = RATE) -> None:
         self.rate = rate

@@ -1,6 +1,5 @@
 """Why gm cannot listen, or listens poorly: no speech model (`NoModel`), no way to record
-(`NoAudio`), no voice-activity detector (`NoDetector`), no noise
-suppressor (`NoSuppressor`), said in the night's language (`reason`);
+(`NoAudio`), no voice-activity detector (`NoDetector`), said in the night's language (`reason`);
 and a model whose answers may vary because rand() cannot be seeded (`say_unseeded`)."""
 
 from __future__ import annotations
@@ -41,17 +40,6 @@ class NoDetector(Exception):
     say so in the night's language."""
 
     def __init__(self, message: str, key: str = "no_vad", **fields: object) -> None:
-        super().__init__(message)
-        self.key = key
-        self.fields = fields
-
-
-class NoSuppressor(Exception):
-    """The noise suppressor (webrtc-noise-gain) cannot be loaded: the listener hears the room's
-    noise as it is (`gm.hearing.denoise`); `key` (under the voice packs' `listen.reason`) and
-    `fields` say so in the night's language."""
-
-    def __init__(self, message: str, key: str = "no_suppressor", **fields: object) -> None:
         super().__init__(message)
         self.key = key
         self.fields = fields

@@ -65,16 +65,11 @@ class Listener:
     """A speech model listening to one audio source; one session per question. A replayed
     recording (`gm.hearing.replay.Utterances`) gives each session its next utterance. The room's
     level (`gm.hearing.vad.RoomLevel`) is kept from one question to the next: a question's window
-    opens as the table answers, with little of the room heard before it. A live source is heard
-    with the room's steady noise taken out where the model asks for it (`gm.hearing.denoise`)."""
+    opens as the table answers, with little of the room heard before it."""
 
     def __init__(self, model: Model, source: Source | Recording) -> None:
         self.model = model
         self.source = source
-        if getattr(model, "denoised", False) and not isinstance(source, Recording):
-            from gm.hearing.denoise import denoised
-
-            self.source = denoised(source)
         self.room = RoomLevel()
         self._peeked: tuple[int, Phrasebook, Heard | None] | None = None
 

@@ -11,10 +11,7 @@ MIN_RATE, MAX_RATE = 8000, 48000  # Hz a recording may have (vosk resamples it t
 
 class Source(Protocol):
     rate: float
-
-    @property
-    def ended(self) -> bool:
-        """Whether no audio will come any more (a file has been read to its end)."""
+    ended: bool
 
     def read(self, timeout: float) -> bytes | None:
         """The next block, waiting up to `timeout` clock seconds; None when none came."""

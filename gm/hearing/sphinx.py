@@ -116,8 +116,6 @@ class SphinxModel:
     second_opinion = True
     """Whether an answer must also beat a loop of free phones (bench/listen_bench.py --lang en
     measures both ways)."""
-    denoised = True
-    """Whether it hears the microphone with the room's steady noise taken out (`gm.hearing.denoise`)."""
 
     def __init__(self) -> None:
         try:

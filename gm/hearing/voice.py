@@ -295,10 +295,8 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Pack, model_p
 def _listening_asker(model: Model, source: Source | Recording, keyboard: KeyboardAsker, speaker: Speaker,
                      voice: Pack, clock: Clock, players: Sequence[str], note: Callable[[str], None]) -> ListeningAsker:
     """The ListeningAsker over a loaded model, having said what the model cannot hear (and that
-    utterances are found by loudness alone, without the voice-activity detector, or that the room's
-    noise is heard as it is, without the noise suppressor)."""
+    utterances are found by loudness alone, without the voice-activity detector)."""
     from gm.hearing.cannot_listen import reason, say_unseeded
-    from gm.hearing.denoise import unavailable as suppressor_unavailable
     from gm.hearing.session import Listener
     from gm.hearing.vad import unavailable
 
@@ -308,9 +306,9 @@ def _listening_asker(model: Model, source: Source | Recording, keyboard: Keyboar
     if deaf:
         words = [(vocabulary.phrases(answer) or (answer,))[0] for answer in deaf]
         note("gm: " + voice.text("listen.deaf", words=words))
-    for missing in (unavailable(), suppressor_unavailable() if getattr(model, "denoised", False) else None):
-        if missing is not None:
-            note("gm: " + voice.text("listen.trouble", reason=reason(missing, voice)))
+    missing = unavailable()
+    if missing is not None:
+        note("gm: " + voice.text("listen.trouble", reason=reason(missing, voice)))
     say_unseeded(model, voice, note)
     asker.announce()
     return asker
