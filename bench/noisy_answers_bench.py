@@ -9,7 +9,8 @@ every room: clean, and a continuous bed of pink noise or of other people's chatt
 (bench/virtual_table.py's `babble`) at 15 and 5 dB below the table's speech, as
 bench/virtual_table.py's microphone mixes them: the bed runs on before the answer (a drawn 0.3–1.5 s,
 what a window hears after gm's echo gate opens) and 1.5 s after it; the listener has heard 4 s of
-the room before the first scene, as a night's listener has at the questions before. Beside them, stretches of the
+the room before the first scene, as a night's listener has at the questions before; one listener
+hears a room's scenes one after another, as a night's does (`RoomStream`). Beside them, stretches of the
 bed alone (8 s, as long as a listening window), heard by every question: they must give no answer.
 
 Every scene goes through gm's own path: `Listener` over the audio (cut into utterances by
@@ -42,10 +43,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fakes import FakeClock  # noqa: E402
 from gm.hearing.model_loading import load_model  # noqa: E402
 from gm.text.vocabulary import Vocabulary  # noqa: E402
-from gm.hearing.recorded import PcmSource  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.sources import BLOCK_SECONDS  # noqa: E402
 from gm.hearing.asking import said_value  # noqa: E402
@@ -148,13 +147,42 @@ def scene(room: str, speech: Any, before: float, seed: int, folder: Path) -> byt
     return np.clip(audio, -32768, 32767).astype("<i2").tobytes()
 
 
-def heard_all(model: Any, book: Any, pcm: bytes, room: Any = None) -> list[Any]:
-    """Every utterance of `pcm` as the listener hears it with `book` (nothing heard left out), in
-    a room whose level the listener has heard before (`room`: the night's `Listener.room`, where
-    gm keeps one)."""
-    listener = Listener(model, PcmSource(RATE, pcm, FakeClock()))
-    if room is not None and hasattr(listener, "room"):
-        listener.room = room
+class RoomStream:
+    """One room's microphone through a night: each scene's audio is played into it after the
+    last (`play`), and the night's one `Listener` hears it, so what the listener keeps of the
+    room (its level, `gm.hearing.vad.RoomLevel`) carries from one question to the next. A scene
+    has ended once its audio has been read."""
+
+    def __init__(self, rate: int = RATE) -> None:
+        self.rate = rate
+        self._audio = b""
+        self._at = 0
+
+    def play(self, pcm: bytes) -> None:
+        self._audio, self._at = pcm, 0
+
+    @property
+    def ended(self) -> bool:
+        return self._at >= len(self._audio)
+
+    def read(self, timeout: float) -> bytes | None:
+        if self.ended:
+            return None
+        block = self._audio[self._at:self._at + 2 * int(BLOCK_SECONDS * self.rate)]
+        self._at += len(block)
+        return block
+
+    def drain(self) -> None:
+        """Nothing to drop: a scene's audio is what the table says to the question."""
+
+    def close(self) -> None:
+        pass
+
+
+def heard_all(listener: Listener, stream: RoomStream, book: Any, pcm: bytes) -> list[Any]:
+    """Every utterance of `pcm`, played into the room's `stream`, as its `listener` hears it with
+    `book` (nothing heard left out)."""
+    stream.play(pcm)
     session = listener.session(book)
     said = []
     while not session.done:
@@ -194,13 +222,14 @@ def run(listener: str, scenes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     model = load_model(None, "en", listener)
     questions = Questions(model)
     results = []
-    rooms: dict[str, Any] = {}
+    rooms: dict[str, tuple[Listener, RoomStream]] = {}
     for item in scenes:
         if item["room"] not in rooms:  # a night's listener has heard its room at the questions before
-            rooms[item["room"]] = getattr(Listener(model, PcmSource(RATE, b"", FakeClock())), "room", None)
-            heard_all(model, questions.books["step"], item["before"], rooms[item["room"]])
+            stream = RoomStream()
+            rooms[item["room"]] = (Listener(model, stream), stream)
+            heard_all(*rooms[item["room"]], questions.books["step"], item["before"])
         start = time.perf_counter()
-        heard = heard_all(model, questions.books[item["kind"]], item["pcm"], rooms[item["room"]])
+        heard = heard_all(*rooms[item["room"]], questions.books[item["kind"]], item["pcm"])
         values = [questions.taken(item["kind"], h) for h in heard]
         taken = next((v for v in values if v is not None), None)
         results.append({"listener": listener, "room": item["room"], "kind": item["kind"], "text": item["text"],

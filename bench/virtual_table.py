@@ -37,6 +37,7 @@ import sys
 import threading
 import time
 import wave
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -598,15 +599,21 @@ class Cues:
         self.endings = read_back_endings(pack)
         self.again = {pack.text("listen.not_understood"), pack.text("listen.again")}
         self._kept: list[dict[str, Any]] = []
+        self._unknown: deque[str] = deque(maxlen=8)  # lines said that were no cue when read
 
     def _read(self) -> list[dict[str, Any]]:
-        for line in self._log.new():  # first the log: a question is logged before it is said
+        asked = []
+        for line in self._log.new():  # first the log: a question is logged before it is said...
             event = json.loads(line)
             if event["type"] == "question":
                 self.questions[event["text"].strip()] = event
+                asked.append(event["text"].strip())
             elif event["type"] == "answer" and isinstance(event.get("answer"), dict):
                 self.taken.update(event["answer"])
-        cues = []
+        # ...but its line may be read from the output before the log's is (two files): a line
+        # read before its question was logged is the question's cue once it is
+        cues = [self.questions[line] for line in self._unknown if line in asked]
+        self._unknown = deque((line for line in self._unknown if line not in asked), maxlen=8)
         for line in (line.strip() for line in self._output.new()):
             if line in self.questions:
                 cues.append(self.questions[line])
@@ -614,6 +621,8 @@ class Cues:
                 cues.append({"type": "readback", "key": "readback", "text": line})
             elif line in self.again:
                 cues.append({"type": "again", "key": "again", "text": line})
+            else:
+                self._unknown.append(line)
         return cues
 
     def new(self) -> list[dict[str, Any]]:

@@ -300,12 +300,21 @@ def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[int]:
         thread.join()
 
 
-def file_handler(files: dict[str, tuple[bytes, bool, float]], cut: list[str]) -> type[BaseHTTPRequestHandler]:
+def file_handler(files: dict[str, tuple[bytes, bool, float]], cut: list[str],
+                 served: threading.Semaphore | None = None) -> type[BaseHTTPRequestHandler]:
     """An HTTP handler serving `files[path] = (body, with_length, pause)`: the body in 64 KB
     pieces, `pause` seconds after each; without a length it ends with the connection (HTTP/1.0).
-    A path not in `files` is a 404; `cut` lists the paths whose reader hung up before the end."""
+    A path not in `files` is a 404; `cut` lists the paths whose reader hung up before the end
+    (the server finds that out on its own thread: `served` is released as each request is done)."""
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
+            try:
+                self._serve()
+            finally:
+                if served is not None:
+                    served.release()
+
+        def _serve(self) -> None:
             if self.path not in files:
                 self.send_error(404)
                 return

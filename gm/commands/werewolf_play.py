@@ -54,7 +54,7 @@ def play(
         help="Discussion time, 10–3600 seconds.")] = 180,
     pause: Annotated[float, typer.Option(
         "--pause", metavar="SECONDS", parser=number_in(0, 600, "seconds"),
-        help="Seconds a morning step waits for 'done' before going on (0–600).")] = 20.0,
+        help="Seconds a morning step waits for 'done', once its line is said, before going on (0–600).")] = 20.0,
     time_scale: Annotated[float, typer.Option(
         "--time-scale", metavar="FACTOR", parser=number_in(0.001, 100),
         help="Scale every wait and the timer, 0.001–100 (0.1 = ten times faster; for demos).")] = 1.0,

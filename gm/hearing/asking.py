@@ -287,7 +287,8 @@ class Asking(Generic[T]):
             key = "listen.number_please"
         if key is not None:
             self.session.say(key)
-        self.session.speak(self.question.prompt, TurnKind.REASK)
+        if not self.only:  # a step's instructions are not said again: only its "done" was lost
+            self.session.speak(self.question.prompt, TurnKind.REASK)
 
     def twice(self, guess: T | None) -> Answer[T] | None:
         """The same value heard unsure at two of the question's tries, and no other value at any,

@@ -95,6 +95,8 @@ class NightContext:
         self.say(question.prompt)
         while True:
             try:
+                if question.timeout is not None:  # a step's time runs from the end of its line, as a
+                    self.speaker.flush()  # game master's does: nobody passes a card while told to whom
                 answer = self.asker.ask(question)
                 break
             except KeyboardInterrupt:

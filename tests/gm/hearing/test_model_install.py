@@ -10,6 +10,7 @@ import fcntl
 import io
 import json
 import os
+import threading
 import zipfile
 from pathlib import Path
 
@@ -32,12 +33,14 @@ def server():
     connection (HTTP/1.0). `cut` lists the paths whose reader hung up before the body's end."""
     files: dict[str, tuple[bytes, bool, float]] = {}
     cut: list[str] = []
-    with serving(file_handler(files, cut)) as port:
+    served = threading.Semaphore(0)
+    with serving(file_handler(files, cut, served)) as port:
         def add(path: str, body: bytes, with_length: bool = True) -> str:
             files[path] = (body, with_length, 0.0)
             return f"http://127.0.0.1:{port}{path}"
 
         add.cut = cut  # type: ignore[attr-defined]
+        add.served = served  # type: ignore[attr-defined]
         yield add
 
 
@@ -99,6 +102,7 @@ def test_a_download_with_no_length_is_cut_at_the_ceiling(server, in_use, monkeyp
     monkeypatch.setenv(models.MAX_MB_ENV, "1")
     said = refused(get(server("/endless.zip", bytes(64 << 20), with_length=False)))
     assert "grew past 1 MB, the most the model can be (GM_MODEL_MAX_MB sets another)" in said
+    assert server.served.acquire(timeout=60)  # the server's own thread has seen the hang-up (however busy the machine)
     assert server.cut == ["/endless.zip"]  # gm hung up long before the 64 MB were sent
     assert unchanged(in_use)
 

@@ -5,7 +5,10 @@ import io
 
 import pytest
 
-from fakes import FakeClock
+from fakes import FakeClock, RecordingSpeaker
+from gm.night.context import NightContext
+from gm.ports import How
+from scorer.werewolf.decks import standard_deck
 from gm.hearing.keyboard import KeyboardAsker
 from gm.night.runner import NightStopped
 from gm.night.terminal import LiveCountdown, big_time
@@ -165,3 +168,42 @@ def test_names_in_tables_are_plain_text():
 
     result = CliRunner().invoke(app, ["werewolf", "tally", "--players", "[b]Aki[/b],Ken,Mio,Sora", "--votes", "Ken=3"])
     assert result.exit_code == 0 and "[b]Aki[/b]" in result.stdout
+
+
+class Speaking(RecordingSpeaker):
+    """A loudspeaker that takes `seconds` of the clock to say each line (`flush` waits for them)."""
+
+    def __init__(self, clock, seconds):
+        super().__init__(clock)
+        self.seconds, self.unsaid = seconds, 0
+
+    def say(self, line):
+        super().say(line)
+        self.unsaid += 1
+
+    def flush(self):
+        super().flush()
+        self.clock.sleep(self.seconds * self.unsaid)
+        self.unsaid = 0
+
+
+@pytest.mark.parametrize("listening", [False, True])
+def test_a_steps_time_runs_from_the_end_of_its_line(listening):
+    """A step's line takes 15 s to say (the pass to the right, with its pairs, does); with 20 s
+    for the step the table had 5 s to pass its cards and say "done" before the night went on by
+    itself. Typed or heard, the step's 20 s begin once its line has been said."""
+    clock = FakeClock()
+    speaker = Speaking(clock, 15.0)
+    keyboard = KeyboardAsker(clock, io.StringIO(""))
+    asker = keyboard
+    if listening:  # a microphone that hears only the room
+        from fakes import FakeModel, ScriptSource
+        from gm.hearing.session import Listener
+        from gm.hearing.voice import ListeningAsker
+
+        asker = ListeningAsker(Listener(FakeModel(), ScriptSource(clock)), keyboard, speaker, Pack("en"), clock)
+    ctx = NightContext(players=("Aki", "Ken", "Mio", "Sora"), deck=standard_deck(4), voice=Pack("en"),
+                       speaker=speaker, asker=asker, clock=clock, pause=20)
+    start = clock.now()
+    assert ctx.ask(ctx.table.step("werewolf.lay_down", 20.0)).how == How.DEFAULT
+    assert clock.now() - start >= 15.0 + 20.0

@@ -119,3 +119,23 @@ def test_a_whole_night_by_voice_through_the_microphone(room, tmp_path, script):
     assert verdict is not None, trail
     assert (verdict["executed"], verdict["winning_side"], verdict["winners"]) == (
         night_script.executed, "villagers", night_script.winners), trail
+
+
+def test_a_question_read_from_the_output_before_its_log_line_is_still_a_cue(tmp_path):
+    """gm logs a question, then says it; the table reads the log, then the output: a question
+    logged and said between those two reads was read as a line that was no cue, and the table
+    never answered it (the lay-down step of two held-out nights)."""
+    import json
+
+    from virtual_table import Cues
+
+    log, out = tmp_path / "night.jsonl", tmp_path / "gm.out"
+    log.write_text("")
+    out.write_text("Shuffle your two cards and lay them face down.\n")
+    cues = Cues(log, out, "en")
+    assert cues.new() == []
+    event = {"t": 1.0, "type": "question", "key": "werewolf.lay_down",
+             "text": "Shuffle your two cards and lay them face down."}
+    log.write_text(json.dumps(event) + "\n")
+    assert cues.new() == [event]
+    assert cues.new() == []
