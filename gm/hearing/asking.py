@@ -282,7 +282,8 @@ class Asking(Generic[T]):
     def reask(self, key: str | None) -> None:
         """The question asked again after a try spent (with the line `key` first): a count's last
         try asks for the number alone ("Just the number, please."), as a game master does who
-        has not caught it."""
+        has not caught it; a step's line is not said again, only `key` (the table heard its
+        instructions: gm lost its "done")."""
         if self.policy.count is not None and self.misses == self.tries - 1:
             key = "listen.number_please"
         if key is not None:
