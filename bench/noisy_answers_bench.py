@@ -176,7 +176,7 @@ class RoomStream:
         """Nothing to drop: a scene's audio is what the table says to the question."""
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the scenes are bytes in memory."""
 
 
 def heard_all(listener: Listener, stream: RoomStream, book: Any, pcm: bytes) -> list[Any]:
