@@ -115,7 +115,8 @@ def test_the_same_words_get_the_same_words_confidences_and_answers_in_any_order(
         assert {name: h.text for name, h in again.items()} == {name: h.text for name, h in first.items()}
         for name, h in again.items():
             assert [w for w, _ in h.words] == [w for w, _ in first[name].words], name
-            assert [c for _, c in h.words] == pytest.approx([c for _, c in first[name].words], abs=CONFIDENCE_DRIFT), name
+            confidences = [c for _, c in first[name].words]
+            assert [c for _, c in h.words] == pytest.approx(confidences, abs=CONFIDENCE_DRIFT), name
 
 
 def test_quiet_speech_is_brought_up_and_heard_as_at_a_normal_level(model):
