@@ -139,3 +139,22 @@ def test_a_question_read_from_the_output_before_its_log_line_is_still_a_cue(tmp_
     log.write_text(json.dumps(event) + "\n")
     assert cues.new() == [event]
     assert cues.new() == []
+
+
+@pytest.mark.parametrize(("script", "read_back", "said"), [
+    (english_night, "No. Is that right?", "yes"),
+    (english_night, "Yes. Is that right?", "no"),
+    (english_night, "Mike: Werewolf and Seer. Is that right?", "yes"),
+    (english_night, "Noah: Werewolf and Seer. Is that right?", "yes"),
+    (japanese_night, "いいえ。いいですか？", "はい"),
+    (japanese_night, "はい。いいですか？", "いいえ"),
+])
+def test_the_table_confirms_its_own_no_read_back_and_only_what_it_said(script, read_back, said):
+    """Asked for another night, the table says no; gm read back "No. Is that right?" and the table
+    said no to it again and again, so that a Japanese night by voice never ended. Its hand is
+    confirmed as before, and a "yes" it never said is not."""
+    event = {"type": "readback", "key": "werewolf.evening.again", "text": read_back}
+    night_script = script()
+    if "Seer" in read_back:
+        event["key"] = "werewolf.reveal.ask_hand"
+    assert night_script.reply(event, {}) == said
