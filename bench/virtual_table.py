@@ -30,6 +30,7 @@ import fcntl
 import functools
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -500,6 +501,8 @@ class Script:
         key, text, words = event["key"], event["text"], self.words
         if event["type"] == "readback":  # "Mike: Werewolf and Seer. Right?"
             lowered = text.lower()
+            if re.split(r"[.。?？!！:：,、]", lowered)[0].strip() == words["no"].lower():
+                return words["yes"]  # "No. Is that right?": the table's own "no" (another night?) read back
             cards = words.get("hand_cards", words["hand"]).split()
             right = all(w.lower() in lowered for w in cards) or words["holder_said"] in lowered
             return words["yes"] if right else words["no"]

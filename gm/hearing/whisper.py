@@ -8,8 +8,9 @@ nothing is downloaded or written to disk at run time, and the night holds no cop
 Whisper transcribing freely hears a short Japanese or Korean answer badly and invents text on
 noise. gm asks it something narrower: of the phrases the table may say now (the question's own
 answers and every other phrase of the table: `Phrasebook`), which did this utterance say? One
-encoder pass per utterance; then one batched decoder pass scores every phrase, token by token,
-and how surely the phrase ends there (the end of text, or a full stop). The winner's share of
+encoder pass per utterance; then the decoder scores every phrase that may have been said, token by
+token, and how surely the phrase ends there (the end of text, or a full stop), BATCH phrases at a
+time and a group of phrases that begin alike only where its beginning could win (`_staged`). The winner's share of
 the probability of all phrases is how sure it was heard (`Heard` confidence). Beside them a free
 greedy transcription is scored the same way: when it beats the best phrase by more than
 REFUSAL nats, the table said something else, and what it said (no phrase) is the result, so
@@ -83,6 +84,15 @@ before "werewolf, seer") is not ended by it. Ended by its comma, a card alone al
 hand it begins (P(werewolf ,) ≥ P(werewolf , seer .)), and Whisper told the cards as "Werewolf, Seer,
 Villager." writes a hand said without "and" as "Werewolf, seer.": 17 of 30 hands said by the held-out
 table's speakers were heard as the first card alone (bench/table_nights_bench.py, night 0)."""
+BATCH = 16
+"""Phrases decoded at once. The decoder works out its attention over the utterance for each
+phrase it decodes: 72 phrases at once took 4.1 CPU-s, 16 at a time 2.9, for the same logits
+(bench/whisper_cost_bench.py)."""
+GROUPED = 4  # phrases beginning with the same two tokens that are scored as a group (`begun_alike`)
+STAGED = 6.0
+"""Nats within which a group's beginning must come of the best phrase scored without the group
+for the group's phrases to be scored: each scores less than its beginning. At a Japanese count
+the 25 counts said after えっと、 were a third of the phrases decoded."""
 CONTEXT_TOKENS = 64  # tokens of what gm just said given as Whisper's previous text (its last ones)
 
 
@@ -275,18 +285,51 @@ class WhisperModel:
             first = _log_softmax(np.asarray(free.logits[0][0], dtype=np.float64))
             likely = [p for p in phrases if self.tokens(p) and first[self.tokens(p)[0]] >= first.max() - PRUNE]
             batch = [list(self.tokens(p)) for p in likely] + [said]
-            decoded = covering(batch)
-            longest = max(map(len, decoded))
-            many = np.ascontiguousarray(np.repeat(np.asarray(encoded), len(decoded), axis=0))
-            # a phrase's tokens and the step after them, no more (max_length counts the prompt)
-            results = self._model.generate(ctranslate2.StorageView.from_array(many), [prompt + t for t in decoded],
-                                           beam_size=1, max_length=len(prompt) + longest + 1,
-                                           return_logits_vocab=True, suppress_blank=False, suppress_tokens=[])
-        logits = [result.logits[0] for result in results]
-        scores = [self._scored(tokens, logits[covered(tokens, decoded)], self._going_on(tokens, batch))
-                  for tokens in batch]
+            scores = self._staged(np.asarray(encoded), prompt, batch)
         text = norm(self._tokenizer.decode(said))
         return [Scored(p, s) for p, s in zip(likely, scores)], Scored(text, scores[-1] if said else -np.inf)
+
+    def _staged(self, memory: Any, prompt: list[int], batch: list[list[int]]) -> list[float]:
+        """The score of each of `batch` (`_scored`; its last, the free transcription, always),
+        in two stages: first every phrase but those of a group that begin alike (`begun_alike`),
+        with each group's beginning; then the phrases of each group whose beginning is within
+        STAGED nats of the best phrase scored first. The others (none can score more than its
+        beginning) are minus infinity."""
+        import numpy as np
+
+        groups = begun_alike(batch[:-1])
+        staged = {i for members in groups.values() for i in members}
+        longest = max(map(len, batch))
+        now = [t for i, t in enumerate(batch) if i not in staged]
+        logits = dict(zip(map(tuple, now + [list(g) for g in groups]),
+                          self._logits(memory, prompt, now + [list(g) for g in groups], longest)))
+        scores = [-np.inf if i in staged else self._scored(t, logits[tuple(t)], self._going_on(t, batch))
+                  for i, t in enumerate(batch)]
+        best = max(scores[:-1], default=-np.inf)
+        later = [i for begun, members in groups.items() if self._said(list(begun), logits[begun]) >= best - STAGED
+                 for i in members]
+        for i, rows in zip(later, self._logits(memory, prompt, [batch[i] for i in later], longest)):
+            scores[i] = self._scored(batch[i], rows, self._going_on(batch[i], batch))
+        return scores
+
+    def _logits(self, memory: Any, prompt: list[int], sequences: list[list[int]], longest: int) -> list[Any]:
+        """The decoder's logits at each step of each of `sequences` after `prompt` and the step
+        after them, over the utterance's encoding `memory`: the fewest sequences that cover them
+        (`covering`), decoded BATCH at a time. Nothing is decoded for no sequence."""
+        import ctranslate2
+        import numpy as np
+
+        decoded = covering(sequences) if sequences else []
+        results = []
+        for at in range(0, len(decoded), BATCH):
+            part = decoded[at:at + BATCH]
+            many = np.ascontiguousarray(np.repeat(memory, len(part), axis=0))
+            # a phrase's tokens and the step after them, no more (max_length counts the prompt)
+            results += self._model.generate(ctranslate2.StorageView.from_array(many), [prompt + t for t in part],
+                                            beam_size=1, max_length=len(prompt) + longest + 1,
+                                            return_logits_vocab=True, suppress_blank=False, suppress_tokens=[])
+        logits = [result.logits[0] for result in results]
+        return [logits[covered(s, decoded)] for s in sequences]
 
     def _first_sentence(self, tokens: list[int]) -> list[int]:
         """The free transcription up to its first end (Whisper may say "Done! Done! Done!")."""
@@ -308,13 +351,45 @@ class WhisperModel:
         end (another phrase goes on after it)."""
         import numpy as np
 
-        rows = np.asarray(logits, dtype=np.float64)[: len(tokens) + 1]
+        rows = np.asarray(logits[: len(tokens) + 1], dtype=np.float64)
         if len(rows) < len(tokens) + 1:
             return -np.inf
         logp = _log_softmax(rows)
-        said = float(logp[np.arange(len(tokens)), tokens].sum()) if tokens else 0.0
         ends = [e for e in self._ends if e not in going_on]
-        return said + float(np.log(np.exp(logp[len(tokens), ends]).sum()))
+        return _of(logp, tokens) + float(np.log(np.exp(logp[len(tokens), ends]).sum()))
+
+    @staticmethod
+    def _said(tokens: list[int], logits: Any) -> float:
+        """log P(tokens), however the utterance goes on after them (minus infinity where the
+        decoder stopped before they ended)."""
+        import numpy as np
+
+        rows = np.asarray(logits[: len(tokens)], dtype=np.float64)
+        return _of(_log_softmax(rows), tokens) if len(rows) == len(tokens) else -np.inf
+
+
+def _of(logp: Any, tokens: list[int]) -> float:
+    """The log-probability of `tokens`, one a step, from each step's log-probabilities `logp`."""
+    import numpy as np
+
+    return float(logp[np.arange(len(tokens)), tokens].sum()) if tokens else 0.0
+
+
+def begun_alike(sequences: list[list[int]]) -> dict[tuple[int, ...], list[int]]:
+    """Groups of at least GROUPED of `sequences` that begin with the same two tokens and go on
+    after them ("えっと、" before every count: え っと 、), each under the tokens they all begin
+    with → their indexes."""
+    firsts: dict[tuple[int, ...], list[int]] = {}
+    for i, tokens in enumerate(sequences):
+        if len(tokens) > 2:
+            firsts.setdefault(tuple(tokens[:2]), []).append(i)
+    groups = {}
+    for members in (m for m in firsts.values() if len(m) >= GROUPED):
+        begun = sequences[members[0]]
+        common = next((n for n in range(2, len(begun)) if any(len(sequences[i]) <= n or sequences[i][n] != begun[n]
+                                                              for i in members)), len(begun))
+        groups[tuple(begun[:common])] = members
+    return groups
 
 
 def covering(sequences: list[list[int]]) -> list[list[int]]:

@@ -467,10 +467,20 @@ def test_a_japanese_count_is_told_its_answers_and_heard_as_told() -> None:
 def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
     """二票, 三票 and 四票 said by Open JTalk's voice at the virtual table's speeds and pitches
     (heard before as にしよう, サント and 陽車: no answer) are those counts; talk is no count."""
-    pyopenjtalk = pytest.importorskip("pyopenjtalk")
+    pytest.importorskip("pyopenjtalk")
+    model, book = _japanese_count()
+    for text, count_said in (("二票", "2"), ("三票", "3"), ("四票", "4")):
+        for speed, half_tone in ((1.0, 0), (0.9, -3), (1.1, 2)):
+            heard = model.recogniser(16000, book).hear(_open_jtalk(text, speed, half_tone))
+            assert book.match(heard) == count_said, (text, speed, heard)
+    for talk in ("今日はいい天気ですね", "りんご"):
+        heard = model.recogniser(16000, book).hear(_open_jtalk(talk))
+        assert book.match(heard) is None, (talk, heard)
+
+
+def _japanese_count():
+    """Whisper for Japanese and the phrasebook of a count at a 4-player table."""
     from gm.text.vocabulary import Vocabulary
-    from gm.hearing.sphinx import _at_16k
-    from gm.hearing.utterance import levelled
     from gm.hearing.voice import phrasebook
     from gm.table.questions import Counting, Table
     from gm.text.lines import Pack
@@ -479,17 +489,41 @@ def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
     candidates = (*players, "graveyard")
     count = Table(voice).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = whisper.load("ja")
-    book = phrasebook(count, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
+    return model, phrasebook(count, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
 
-    def said(text: str, speed: float, half_tone: int) -> bytes:
-        audio, rate = pyopenjtalk.tts(text, speed=speed, half_tone=half_tone)
-        pcm = _at_16k((audio / max(float(np.abs(audio).max()), 1.0) * 16384).astype("<i2").tobytes(), rate)
-        return levelled(bytes(12800) + pcm + bytes(12800), 16000)
 
-    for text, count_said in (("二票", "2"), ("三票", "3"), ("四票", "4")):
-        for speed, half_tone in ((1.0, 0), (0.9, -3), (1.1, 2)):
-            heard = model.recogniser(16000, book).hear(said(text, speed, half_tone))
-            assert book.match(heard) == count_said, (text, speed, heard)
-    for talk in ("今日はいい天気ですね", "りんご"):
-        heard = model.recogniser(16000, book).hear(said(talk, 1.0, 0))
-        assert book.match(heard) is None, (talk, heard)
+def _open_jtalk(text: str, speed: float = 1.0, half_tone: int = 0) -> bytes:
+    """`text` said by Open JTalk, levelled, with 0.4 s of silence each side (16 kHz PCM)."""
+    import pyopenjtalk
+
+    from gm.hearing.sphinx import _at_16k
+    from gm.hearing.utterance import levelled
+
+    audio, rate = pyopenjtalk.tts(text, speed=speed, half_tone=half_tone)
+    pcm = _at_16k((audio / max(float(np.abs(audio).max()), 1.0) * 16384).astype("<i2").tobytes(), rate)
+    return levelled(bytes(12800) + pcm + bytes(12800), 16000)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not whisper.available(), reason="needs gm-card-nights[whisper] (./setup.sh --test installs it)")
+@pytest.mark.parametrize(("said", "left_out"), [("二票", True), ("えっと、二票", False)])
+def test_phrases_that_begin_alike_are_scored_only_where_their_beginning_could_win(monkeypatch, said, left_out):
+    """A count's phrases said after a filler (えっと、二票, …) are scored, as every phrase once was,
+    only where their beginning is within STAGED nats of the best phrase: said without the filler,
+    they are left out, each far below the best; said with it, everything is scored. Whatever is
+    scored scores exactly as when every phrase is scored at once."""
+    pytest.importorskip("pyopenjtalk")
+    model, book = _japanese_count()
+    asked, score = [], model.score
+    monkeypatch.setattr(model, "score", lambda *args: asked.append(args) or score(*args))
+    model.recogniser(16000, book).hear(_open_jtalk(said))
+    staged, free = score(*asked[0])
+    monkeypatch.setattr(whisper, "GROUPED", len(asked[0][1]) + 1)
+    whole, free_whole = score(*asked[0])
+    assert free == free_whole
+    every = {s.phrase: s.score for s in whole}
+    best = max(every.values())
+    out = [s.phrase for s in staged if math.isinf(s.score) and not math.isinf(every[s.phrase])]
+    assert bool(out) == left_out
+    assert all(every[p] < best - whisper.STAGED for p in out)
+    assert all(s.score == every[s.phrase] for s in staged if s.phrase not in out)

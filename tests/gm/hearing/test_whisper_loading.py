@@ -94,6 +94,19 @@ def test_each_phrase_is_scored_from_one_decoded_sequence_and_none_begins_another
         assert longer[: len(sequence)] == sequence
 
 
+
+def test_phrases_that_begin_alike_are_grouped_under_all_they_begin_with() -> None:
+    """Four or more phrases whose first two tokens agree and that go on after them are a group,
+    under every token they all begin with; three, or phrases no longer than the two, are not."""
+    filler = [5, 6, 7]  # え っと 、
+    counts = [[*filler, n] for n in (1, 2, 3)] + [[*filler, 4, 9]]
+    names = [[8, 1, 2], [8, 1, 3], [8, 1, 4]]
+    short = [[5, 6], [5]]
+    sequences = [*counts, *names, *short, [5, 2, 2]]
+    assert whisper.begun_alike(sequences) == {(5, 6, 7): [0, 1, 2, 3]}
+    assert whisper.begun_alike([*names, [8, 1, 2, 5]]) == {(8, 1): [0, 1, 2, 3]}
+    assert whisper.begun_alike(counts[:3]) == {}
+
 @pytest.mark.slow
 @needs_whisper
 def test_without_in_memory_files_the_checked_bytes_are_handed_over(monkeypatch) -> None:
