@@ -508,10 +508,10 @@ def _open_jtalk(text: str, speed: float = 1.0, half_tone: int = 0) -> bytes:
 @pytest.mark.skipif(not whisper.available(), reason="needs gm-card-nights[whisper] (./setup.sh --test installs it)")
 @pytest.mark.parametrize(("said", "left_out"), [("二票", True), ("えっと、二票", False)])
 def test_phrases_that_begin_alike_are_scored_only_where_their_beginning_could_win(monkeypatch, said, left_out):
-    """A count's phrases said after a filler (えっと、二票, …) are scored, as every phrase once was,
-    only where their beginning is within STAGED nats of the best phrase: said without the filler,
-    they are left out, each far below the best; said with it, everything is scored. Whatever is
-    scored scores exactly as when every phrase is scored at once."""
+    """The counts after a filler (えっと、二票, …) are scored only where their beginning is within
+    STAGED nats of the best phrase: for 二票 they are left out, each far below the best; for
+    えっと、二票 everything is scored. What is scored scores as when every phrase is scored at once
+    (decoded in other batches: the same to a ten-thousandth of a nat)."""
     pytest.importorskip("pyopenjtalk")
     model, book = _japanese_count()
     asked, score = [], model.score
@@ -526,4 +526,5 @@ def test_phrases_that_begin_alike_are_scored_only_where_their_beginning_could_wi
     out = [s.phrase for s in staged if math.isinf(s.score) and not math.isinf(every[s.phrase])]
     assert bool(out) == left_out
     assert all(every[p] < best - whisper.STAGED for p in out)
-    assert all(s.score == every[s.phrase] for s in staged if s.phrase not in out)
+    assert [s.score for s in staged if s.phrase not in out] == pytest.approx(
+        [every[s.phrase] for s in staged if s.phrase not in out], abs=1e-4)
