@@ -107,7 +107,7 @@ def night_cases():
 def test_a_whole_night_by_voice_through_the_microphone(room, tmp_path, script):
     """One short night, every answer said by the table into the microphone and heard by gm: no
     keyboard, no default; the right vote and verdict. Bounded by the cues answered, and killed
-    after NIGHT_TIMEOUT if gm hangs."""
+    after NIGHT_TIMEOUT (the Japanese night: JA_NIGHT_SECONDS) if gm hangs."""
     pulse, microphone, watch = room
     night_script = script()
     timeout = JA_NIGHT_SECONDS if night_script.lang == "ja" else NIGHT_TIMEOUT
