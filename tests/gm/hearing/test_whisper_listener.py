@@ -515,7 +515,7 @@ def test_phrases_that_begin_alike_are_scored_only_where_their_beginning_could_wi
     pytest.importorskip("pyopenjtalk")
     model, book = _japanese_count()
     asked, score = [], model.score
-    monkeypatch.setattr(model, "score", lambda *args: asked.append(args) or score(*args))
+    monkeypatch.setattr(model, "score", lambda *args: asked.append(args) or ([], None))  # what a hearing scores
     model.recogniser(16000, book).hear(_open_jtalk(said))
     staged, free = score(*asked[0])
     monkeypatch.setattr(whisper, "GROUPED", len(asked[0][1]) + 1)
