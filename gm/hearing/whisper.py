@@ -300,9 +300,8 @@ class WhisperModel:
         groups = begun_alike(batch[:-1])
         staged = {i for members in groups.values() for i in members}
         longest = max(map(len, batch))
-        now = [t for i, t in enumerate(batch) if i not in staged]
-        logits = dict(zip(map(tuple, now + [list(g) for g in groups]),
-                          self._logits(memory, prompt, now + [list(g) for g in groups], longest)))
+        first = [t for i, t in enumerate(batch) if i not in staged] + [list(g) for g in groups]
+        logits = dict(zip(map(tuple, first), self._logits(memory, prompt, first, longest)))
         scores = [-np.inf if i in staged else self._scored(t, logits[tuple(t)], self._going_on(t, batch))
                   for i, t in enumerate(batch)]
         best = max(scores[:-1], default=-np.inf)
