@@ -133,13 +133,15 @@ class Policy:
     takes it: None for the listener's own number, 0 to have it typed at once), `count` (the
     candidate a count asks about: a count's tries, "just the number" at its last, and a fix heard
     at it only as part of the whole tally said by name), `implied` (the line that says what an
-    exact total leaves: said and taken, as the question's default, instead of the keyboard) and
-    `waits` (silence and talk are the table still at it: a step such as the deal)."""
+    exact total leaves: said and taken, as the question's default, instead of the keyboard),
+    `waits` (silence and talk are the table still at it: a step such as the deal) and `tally`
+    (the whole tally read back, or which count is wrong: heard as many times as a count)."""
 
     tries: int | None = None
     count: str | None = None
     implied: Line | None = None
     waits: bool = False
+    tally: bool = False
 
 
 class Question(Protocol[T]):

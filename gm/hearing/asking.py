@@ -64,10 +64,13 @@ class Policies:
         """How many times a question is heard before the keyboard takes it: as it says, else
         `count_tries` for a count, which the table answers once per candidate and whose whole
         tally is read back (HW-R4), so a count taken at its last hearing is still confirmed with
-        the others; `tries` for the others."""
+        the others, and for that read-back: its "yes" ends the vote, and pocketsphinx heard
+        flite's "yes" over a fan's hiss unsure one time in four, and as the card "death" one in
+        ten (tests/gm/night/test_virtual_table.py went to the keyboard on that pair); `tries`
+        for the others."""
         if policy.tries is not None:
             return policy.tries
-        return self.count_tries if policy.count is not None else self.tries
+        return self.count_tries if policy.count is not None or policy.tally else self.tries
 
 
 @dataclass

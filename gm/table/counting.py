@@ -145,6 +145,10 @@ class Tally(Asked["bool | Counts"]):
     def refusal(self, text: str, words: list[str]) -> Refused:
         return self.offer(text, words) or self.refused("table.not_fix", text=text, example=self.example())
 
+    @property
+    def policy(self) -> Policy:
+        return Policy(self.tries, tally=True)
+
     def parts(self) -> Mapping[str, str]:
         return {**{w: str(n) for w, n in self.words.numbers.items()}, **self.names.spellings}
 

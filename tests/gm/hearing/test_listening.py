@@ -670,6 +670,20 @@ def _vote(clock, players, script, keyboard=""):
     return run_vote(ctx), asker.speaker, [e for e in log if e["type"] == "answer"]
 
 
+@pytest.mark.parametrize("third", [said("yes"), said("yes", conf=0.0)], ids=["sure", "unsure_again"])
+def test_the_tally_read_back_is_heard_as_many_times_as_a_count(clock, third):
+    """The whole tally's "yes" heard unsure, then as a card: pocketsphinx's hearing of flite's "yes"
+    over a fan's hiss (the virtual table's night went to the keyboard there). The read-back is
+    heard a third time, as a count is: a "yes" heard surely, or unsure a second time, ends the
+    vote by voice (HW-R4)."""
+    players = ["Aki", "Ken", "Mio", "Sora"]
+    result, speaker, answers = _vote(clock, players, [said("three"), said("one"), said("yes", conf=0.0),
+                                                      said("death"), third])
+    assert result.executed == "Aki"
+    assert [a["key"] for a in answers][-1] == "werewolf.vote.readback" and {a["by"] for a in answers} == {"voice"}
+    assert speaker.keys().count("werewolf.vote.readback") == 3 and "listen.type_it" not in speaker.keys()
+
+
 @pytest.mark.parametrize("unheard", [
     [said("gorilla"), said("coffee"), said("aki")],
     # pocketsphinx heard espeak-ng's "one" as a seated player, then "nobody" (0) unsure twice: that
