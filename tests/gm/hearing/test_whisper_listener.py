@@ -290,8 +290,24 @@ def test_a_hand_is_scored_as_a_table_says_it_and_the_words_joining_it_are_no_car
     taken = written(Scored("werewolf and seer", -0.4), scored, spelt)
     assert closest(taken, Scored("werewolf and seer", -0.4)).text == "werewolf seer"
     assert written(Scored("where will see", -0.4), scored, spelt) == scored
+    assert written(Scored("Wherewolf, seer.", -0.4), scored, spelt)[0] == Scored("werewolf seer", -0.4)
     assert unjoined(Heard("wherewolf and the seer", (("wherewolf", 1.0),)), "en").text == "wherewolf seer"
     assert unjoined(Heard("seer", (("seer", 0.9),)), "en").text == "seer"
+
+
+def test_a_long_phrase_written_one_letter_off_is_that_phrase_and_a_short_one_is_not() -> None:
+    """Whisper writes the table's "werewolf seer" as "wherewolf seer": one letter off a phrase of
+    eight letters or more, and near no other phrase, it is that phrase; "nine" is not "none"."""
+    from gm.hearing.whisper import misspelt
+
+    spelt = {"werewolf seer": "werewolf seer", "werewolf and seer": "werewolf seer", "none": "none",
+             "werewolf": "werewolf"}
+    assert misspelt("wherewolf seer", spelt) == "werewolf seer"
+    assert misspelt("Werewolf seers.", spelt) == "werewolf seer"
+    assert misspelt("wherewolf", spelt) == "werewolf"
+    assert misspelt("nine", spelt) is None  # short: one letter makes another word
+    assert misspelt("wherewolf sheer", spelt) is None  # two letters off
+    assert misspelt("villager seer", {"villagers seer": "villagers seer", "village seer": "village seer"}) is None
 
 
 def test_a_card_is_not_ended_by_the_comma_after_which_the_hand_goes_on() -> None:
