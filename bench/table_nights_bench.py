@@ -20,6 +20,7 @@ counts confirmed that were not said, table answers and seconds of gm's speech in
 (from the vote's first question to its last answer); per listener the totals and medians.
 
 Run: .venv/bin/python bench/table_nights_bench.py [--nights 15] [--first 0] [--listeners pocketsphinx,whisper]
+     [--seed N]
      .venv/bin/python bench/table_nights_bench.py --lang ja [--nights 10] [--listeners whisper]
 (needs PulseAudio as tests/gm/night/test_virtual_table.py does, and `pip install ".[bench]"` for Piper).
 """
@@ -33,7 +34,7 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from collections.abc import Callable
 from typing import Any
@@ -288,6 +289,7 @@ def main() -> None:
     parser.add_argument("--listeners", help="en: pocketsphinx,whisper; ja: whisper")
     parser.add_argument("--json", type=Path, help="append every night's figures to this JSON-lines file")
     parser.add_argument("--keep", type=Path, help="keep each night's folder (gm's output, its night log) here")
+    parser.add_argument("--seed", type=int, help="a recipe of its own, fixed before the run (default: the language's)")
     options = parser.parse_args()
     missing = pulseaudio_missing()
     if missing:
@@ -297,6 +299,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         kept = options.keep or Path(tmp)
         tongue = TONGUES[options.lang]
+        if options.seed is not None:
+            tongue = replace(tongue, seed=options.seed)
         nights = options.nights or (15 if options.lang == "en" else 10)
         listeners = options.listeners or ("pocketsphinx,whisper" if options.lang == "en" else "whisper")
         for index, (room, table) in enumerate(recipe(nights, tongue)):
