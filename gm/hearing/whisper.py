@@ -558,7 +558,7 @@ def misspelt(text: str, spelt: Mapping[str, str]) -> str | None:
     """The phrase `text` spells with one letter more, less or other than a `spelt` form of at least
     MISSPELT letters (spaces and stops aside), where all such forms spell one phrase: Whisper
     writes the table's "werewolf seer" as "wherewolf seer" (bench/table_nights_bench.py, seed
-    4602: two nights fell at the hand on it)."""
+    4602: three of its 15 nights fell at the hand on it)."""
     from rapidfuzz.distance import Levenshtein
 
     said = _letters(text)
