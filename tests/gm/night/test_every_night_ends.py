@@ -127,7 +127,7 @@ class Truth(KeyboardAsker):
         tied = [c for c in truth if c in candidates]
         return {c: total if c == tied[0] else 0 for c in tied}
 
-    def _ask(self, question):
+    def answer(self, question, log):
         value: object
         if isinstance(question, Proceed):
             value = Done.DONE
