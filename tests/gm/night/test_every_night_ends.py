@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptedControls, ScriptSource, said
 from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.session import Listener
-from gm.hearing.voice import CORRECTIONS, COUNT_TRIES, TRIES, ListeningAsker
+from gm.hearing.listening import CORRECTIONS, COUNT_TRIES, TRIES, ListeningAsker
 from gm.night.context import NightContext
 from gm.night.runner import run_night
 from gm.night.vote import BAD_TOTALS, READBACKS
