@@ -1,6 +1,6 @@
 """Non-answers taken per question, not per try: the English vote's count asked of a table that
 says no answer, heard by gm's own asking flow with two tries and with three
-(`gm.hearing.voice.COUNT_TRIES`).
+(`gm.hearing.listening.COUNT_TRIES`).
 
     .venv/bin/python bench/asking_bench.py [--variants 2] [--seed 7] [--out DIR]
 
@@ -35,7 +35,7 @@ from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker  # noqa: E402
 from gm.hearing.recorded import read_wav  # noqa: E402
 from gm.hearing.replay import Utterances  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
-from gm.hearing.voice import ListeningAsker  # noqa: E402
+from gm.hearing.listening import ListeningAsker  # noqa: E402
 from gm.ports import How  # noqa: E402
 from gm.table.questions import Counting, Table  # noqa: E402
 

@@ -39,7 +39,7 @@ from fakes import FakeClock  # noqa: E402
 from gm.text.vocabulary import Vocabulary  # noqa: E402
 from gm.hearing.recorded import PcmSource  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
-from gm.hearing.voice import SURE_CONFIDENCE, phrasebook  # noqa: E402
+from gm.hearing.listening import SURE_CONFIDENCE, phrasebook  # noqa: E402
 from gm.table.questions import Counting, Table  # noqa: E402
 from gm.text.lines import Pack  # noqa: E402
 

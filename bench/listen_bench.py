@@ -64,7 +64,7 @@ from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.sources import BLOCK_SECONDS  # noqa: E402
 from gm.hearing.phrases import question_phrases  # noqa: E402
 from gm.text.vocabulary import Vocabulary, split_phrases  # noqa: E402
-from gm.hearing.voice import phrasebook  # noqa: E402
+from gm.hearing.listening import phrasebook  # noqa: E402
 from gm.ports import Line  # noqa: E402
 from gm.table.questions import Counting, Table  # noqa: E402
 from gm.text.lines import Pack  # noqa: E402

@@ -76,7 +76,7 @@ def latencies(listener: str, answers: int, seed: int) -> tuple[list[float], int,
     from gm.hearing.model_loading import model_loader
     from gm.text.vocabulary import Vocabulary
     from gm.hearing.sources import BLOCK_SECONDS
-    from gm.hearing.voice import phrasebook
+    from gm.hearing.listening import phrasebook
     from gm.table.questions import Counting, Table
     from gm.text.lines import Pack
 

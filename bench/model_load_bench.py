@@ -26,7 +26,7 @@ import io, json, sys, time
 start = time.perf_counter()
 sys.path.insert(0, "tests")
 from fakes import FakeClock
-from gm.hearing.voice import open_asker
+from gm.hearing.listening import open_asker
 from gm.ports import Line
 from gm.table.questions import Table
 from gm.text.lines import Pack

@@ -15,7 +15,7 @@ bed alone (8 s, as long as a listening window), heard by every question: they mu
 
 Every scene goes through gm's own path: `Listener` over the audio (cut into utterances by
 `gm.hearing.vad`, levelled, heard by the listener with the night's phrasebook for the question)
-and the asker's own judgement (`gm.hearing.voice`: a value taken surely, or at a step heard at all;
+and the asker's own judgement (`gm.hearing.listening`: a value taken surely, or at a step heard at all;
 a read-back's reply as the read-back's book matches it). An answer is right when the first value
 taken is the one said, wrong when it is another, and not taken otherwise. For the bed alone, a
 value taken is a non-answer accepted, and an utterance heard as some phrase (which makes gm say
@@ -48,7 +48,7 @@ from gm.text.vocabulary import Vocabulary  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.sources import BLOCK_SECONDS  # noqa: E402
 from gm.hearing.asking import said_value  # noqa: E402
-from gm.hearing.voice import phrasebook  # noqa: E402
+from gm.hearing.listening import phrasebook  # noqa: E402
 from gm.ports import Line, Refused  # noqa: E402
 from gm.table.asked import YesNo  # noqa: E402
 from gm.table.questions import Counting, Table  # noqa: E402

@@ -46,7 +46,7 @@ def said(text: str, voice: str, speed: int, pitch: int, folder: Path) -> tuple[i
 def main() -> None:
     from gm.hearing.model_loading import load_model
     from gm.hearing.asking import said_value
-    from gm.hearing.voice import phrasebook
+    from gm.hearing.listening import phrasebook
     from gm.text.vocabulary import Vocabulary
     from gm.table.questions import Counting, Table
     from gm.text.lines import Pack

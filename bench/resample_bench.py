@@ -28,7 +28,7 @@ import listen_bench as lb  # noqa: E402
 
 from gm.hearing import sphinx  # noqa: E402
 from gm.text.vocabulary import Vocabulary  # noqa: E402
-from gm.hearing.voice import phrasebook  # noqa: E402
+from gm.hearing.listening import phrasebook  # noqa: E402
 
 MIC_RATE = 48000
 CONDITIONS = ("clean", "pink 20 dB", "pink 10 dB")

@@ -50,7 +50,7 @@ from gm.hearing.phrases import question_phrases  # noqa: E402
 from gm.text.vocabulary import Vocabulary  # noqa: E402
 from gm.hearing.recorded import PcmSource, read_wav  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
-from gm.hearing.voice import phrasebook  # noqa: E402
+from gm.hearing.listening import phrasebook  # noqa: E402
 
 
 def tries(out: Path, variants: int, seeds: list[int]) -> list[tuple[Path, str]]:

@@ -331,9 +331,9 @@ HEARD: list[str] = []  # with --trace: every listening window of the last night 
 def trace_windows() -> None:
     """Note in HEARD, for every listening window, the question, each word heard with its
     confidence, and the answer it names."""
-    from gm.hearing import voice
+    from gm.hearing import listening
 
-    ask, listen = voice.ListeningAsker.ask, voice.ListeningAsker._listen
+    ask, listen = listening.ListeningAsker.ask, listening.ListeningAsker._listen
     asked = [""]
 
     def traced_ask(self, question):
@@ -342,12 +342,12 @@ def trace_windows() -> None:
 
     def traced_listen(self, book, *args, **kwargs):
         reply = listen(self, book, *args, **kwargs)
-        heard = " ".join(f"{w}:{c:.2f}" for w, c in reply.words) if isinstance(reply, voice.Heard) else "(nothing)"
-        answer = book.match(reply) if isinstance(reply, voice.Heard) else None
+        heard = " ".join(f"{w}:{c:.2f}" for w, c in reply.words) if isinstance(reply, listening.Heard) else "(nothing)"
+        answer = book.match(reply) if isinstance(reply, listening.Heard) else None
         HEARD.append(f"{asked[0]:28} {heard:40} -> {answer}")
         return reply
 
-    voice.ListeningAsker.ask, voice.ListeningAsker._listen = traced_ask, traced_listen
+    listening.ListeningAsker.ask, listening.ListeningAsker._listen = traced_ask, traced_listen
 
 
 def remember_hearings() -> None:

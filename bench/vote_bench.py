@@ -202,7 +202,7 @@ def one_vote(lang: str, size: int, votes: dict[object, int], one_breath: bool,
              per_line: bool = False) -> dict[str, object]:
     from gm.hearing.keyboard import KeyboardAsker
     from gm.hearing.session import Listener
-    from gm.hearing.voice import ListeningAsker
+    from gm.hearing.listening import ListeningAsker
     from gm.night.context import NightContext
     from gm.night.vote import run_vote
     from gm.speech.settings import SpeechSettings

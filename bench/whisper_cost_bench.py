@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gm.hearing import whisper  # noqa: E402
 from gm.hearing.utterance import levelled  # noqa: E402
-from gm.hearing.voice import phrasebook  # noqa: E402
+from gm.hearing.listening import phrasebook  # noqa: E402
 from gm.table.questions import Counting, Table  # noqa: E402
 from gm.text.lines import Pack  # noqa: E402
 from gm.text.vocabulary import Vocabulary  # noqa: E402

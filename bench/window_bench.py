@@ -29,7 +29,7 @@ from gm.hearing import sphinx  # noqa: E402
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker  # noqa: E402
 from gm.hearing.recorded import read_wav  # noqa: E402
 from gm.hearing.session import Listener  # noqa: E402
-from gm.hearing.voice import ListeningAsker  # noqa: E402
+from gm.hearing.listening import ListeningAsker  # noqa: E402
 from gm.table.questions import Counting, Table  # noqa: E402
 from gm.text.lines import Pack  # noqa: E402
 

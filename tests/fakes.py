@@ -274,7 +274,7 @@ def voice_asker(clock, items=(), keyboard="", model=None, endless=True, speaker=
 
     from gm.hearing.keyboard import KeyboardAsker
     from gm.hearing.session import Listener
-    from gm.hearing.voice import ListeningAsker
+    from gm.hearing.listening import ListeningAsker
     from gm.text.lines import Pack
 
     stream = io.StringIO(keyboard) if isinstance(keyboard, str) else keyboard

@@ -340,7 +340,7 @@ def hear_command(
 
     from gm.clock import RealClock
     from gm.text.vocabulary import Vocabulary
-    from gm.hearing.voice import phrasebook
+    from gm.hearing.listening import phrasebook
     from gm.ports import Line
     from gm.table.questions import Table
     from gm.hearing.model_loading import listener_name, load_model

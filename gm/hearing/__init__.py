@@ -1,2 +1,2 @@
-"""Listening: the voice asker and keyboard, answer phrases, speech models (vosk, pocketsphinx),
+"""Listening: the listening asker and the keyboard, answer phrases, speech models (vosk, pocketsphinx),
 audio sources, the microphone and the listening session."""

@@ -232,7 +232,7 @@ class Asking(Generic[T]):
     def unheard(self, reply: Heard | None) -> Answer[T] | None:
         """Nothing heard, or heard unsure: listened on, asked again, or taken heard alike twice."""
         if self.channels.listener.source.ended:  # a WAV file has run out of answers
-            return self.channels.keyboard.ask(self.question)
+            return self.channels.keyboard.answer(self.question, self.session.log)
         guess = self.unsure(reply)
         if self.deadline is not None:
             return self.timed(reply, guess)
@@ -265,7 +265,7 @@ class Asking(Generic[T]):
             self.session.speak(implied, TurnKind.REASK)
             return Answer(self.question.default, How.DEFAULT)
         self.session.say("listen.type_it")
-        return self.channels.keyboard.ask(self.question)
+        return self.channels.keyboard.answer(self.question, self.session.log)
 
     # -- the rules between them ---------------------------------------------------------------
     def miss(self, again: Callable[[], None], last: Answer[T] | None = None) -> Answer[T] | None:

@@ -43,7 +43,6 @@ class KeyboardAsker:
         self._pending = b""
         self._open = False  # a prompt line is shown and not ended
         self._offered: Refused | None = None  # a "did you mean …?" waiting for its y
-        self.log = TurnLog(clock)  # what was typed and refused while the last question was typed
 
     @property
     def pollable(self) -> bool:
@@ -161,10 +160,13 @@ class KeyboardAsker:
         return Answer(value)
 
     def ask(self, question: Question[T]) -> Answer[T]:
-        self.log = TurnLog(self.clock)
-        return self.log.answered(self._ask(question))
+        """The typed answer, with what was typed and refused on the way (`Answer.turns`)."""
+        log = TurnLog(self.clock)
+        return log.answered(self.answer(question, log))
 
-    def _ask(self, question: Question[T]) -> Answer[T]:
+    def answer(self, question: Question[T], log: TurnLog) -> Answer[T]:
+        """The typed answer (the default on timeout); what was typed and refused on the way is
+        kept in `log`, the asking session's."""
         self.discard_typed_ahead()
         self._offered = None
         while True:
@@ -181,7 +183,7 @@ class KeyboardAsker:
             if typed is None:
                 self.end_prompt()
                 return Answer(question.default, How.DEFAULT)
-            answer = self.take(typed, question, self.log)
+            answer = self.take(typed, question, log)
             if answer is not None:
                 return answer
 

@@ -1,7 +1,8 @@
 """The turn log of one question: what was heard, typed, refused and said while it was asked,
-in order (`gm.ports.Answer.turns`). Each asking session owns its own: the keyboard's for a typed
-question, a listening session's for one asked by voice (the keyboard writes a line typed into
-it meanwhile)."""
+in order (`gm.ports.Answer.turns`). The session asking the question owns it: the keyboard's `ask`
+of a question only typed, a listening session (`gm.hearing.asking.Listening`) for one asked by
+voice; the keyboard writes into the log it is handed (a line typed meanwhile, or every line once
+it takes the question over)."""
 
 from __future__ import annotations
 

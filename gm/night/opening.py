@@ -70,7 +70,7 @@ class OpenNight:
 
     def __init__(self, options: NightOptions, speaker: Speaker, asker: Asker, night_log: NightLog,
                  keep: GroupFile, clock: Clock) -> None:
-        from gm.hearing.voice import open_controls
+        from gm.hearing.listening import open_controls
         from gm.night.context import NightContext
         from gm.night.screen import NightScreen, wanted
         from gm.night.terminal import KeyControls, LiveCountdown
@@ -127,7 +127,7 @@ def open_night(options: NightOptions) -> OpenNight:
     later one fails is closed."""
     from gm.clock import RealClock
     from gm.hearing.model_loading import listener_name
-    from gm.hearing.voice import open_asker
+    from gm.hearing.listening import open_asker
     from gm.night.groups import GroupFile, default_group
     from gm.night.log import NightLog, check_log, new_log_path
     from gm.speech.speakers import open_speaker

@@ -133,7 +133,7 @@ def _layer(name: str) -> int:
 
 def test_every_module_has_a_layer():
     assert {name: _layer(name) for name in MODULES}
-    assert _layer("gm.cli") < _layer("gm.night.vote") < _layer("gm.hearing.voice") < _layer("gm.text.lines")
+    assert _layer("gm.cli") < _layer("gm.night.vote") < _layer("gm.hearing.listening") < _layer("gm.text.lines")
     assert _layer("gm.text.lines") < _layer("voices") < _layer("scorer.werewolf.tally") < _layer(NEUTRAL)
     assert _layer("gm") == 3 and _layer(NEUTRAL) == len(LAYERS) - 1
 

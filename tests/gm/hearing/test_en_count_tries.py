@@ -17,7 +17,7 @@ from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.recorded import read_wav
 from gm.hearing.replay import Utterances
 from gm.hearing.session import Listener
-from gm.hearing.voice import ListeningAsker
+from gm.hearing.listening import ListeningAsker
 from gm.ports import How
 from gm.table.questions import Counting, Table
 from gm.text.lines import Pack

@@ -11,7 +11,7 @@ import pytest
 
 from gm.hearing import whisper
 from gm.hearing.phrases import Vocabulary
-from gm.hearing.voice import phrasebook
+from gm.hearing.listening import phrasebook
 from gm.hearing.whisper import Scored
 from gm.table.questions import Table
 from gm.text.lines import Pack

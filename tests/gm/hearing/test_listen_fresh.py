@@ -17,7 +17,7 @@ from gm.text.vocabulary import Vocabulary
 from gm.hearing.replay import Utterances
 from gm.hearing import vad
 from gm.hearing.utterance import FRAME_SECONDS, levelled
-from gm.hearing.voice import ListeningAsker, phrasebook
+from gm.hearing.listening import ListeningAsker, phrasebook
 from gm.ports import Line
 from gm.table.questions import Counting, Table
 from gm.text.lines import Pack

@@ -11,7 +11,7 @@ from gm.hearing.phrases import Heard
 from gm.text.vocabulary import Vocabulary
 from gm.hearing.recorded import PcmSource
 from gm.hearing.session import Listener
-from gm.hearing.voice import phrasebook
+from gm.hearing.listening import phrasebook
 from gm.ports import Line
 from gm.table.questions import Table
 from gm.text.lines import Pack

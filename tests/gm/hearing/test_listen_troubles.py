@@ -17,7 +17,7 @@ from gm.hearing.microphone import EchoGate, MicSource
 from gm.hearing.recorded import BadWav, read_wav
 from gm.hearing.replay import Utterances
 from gm.hearing.utterance import CLIPPED_BLOCKS, SILENT_BLOCKS, MicCheck
-from gm.hearing.voice import open_asker
+from gm.hearing.listening import open_asker
 from gm.text.lines import Pack
 from test_listening import fake_sounddevice  # noqa: F401  (a fixture)
 

@@ -23,7 +23,7 @@ from gm.text.decoys import DECOYS
 from gm.text.vocabulary import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Pack
-from gm.hearing.voice import ListeningAsker, VoiceControls, open_asker, open_controls, phrasebook
+from gm.hearing.listening import ListeningAsker, VoiceControls, open_asker, open_controls, phrasebook
 from gm.night.context import NightContext
 from gm.night.runner import run_night
 from scorer.werewolf.decks import standard_deck

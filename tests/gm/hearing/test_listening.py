@@ -21,7 +21,7 @@ from gm.hearing.phrases import Heard
 from gm.text.vocabulary import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Pack
-from gm.hearing.voice import VoiceControls, open_asker, open_controls
+from gm.hearing.listening import VoiceControls, open_asker, open_controls
 from gm.ports import Answer, How, Line
 from gm.table.asked import Done, YesNo
 from gm.table.questions import Table

@@ -10,7 +10,7 @@ from fakes import FakeClock, FakeSpeaker
 from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.cannot_listen import NoModel
 from gm.hearing.models import default_model
-from gm.hearing.voice import PendingAsker, PendingControls, ListeningAsker, open_asker, open_controls
+from gm.hearing.listening import PendingAsker, PendingControls, ListeningAsker, open_asker, open_controls
 from gm.ports import Line
 from gm.table.questions import Table
 from gm.text.lines import Pack

@@ -13,7 +13,7 @@ from gm.hearing import sphinx
 from gm.text.vocabulary import Vocabulary
 from gm.hearing.recorded import PcmSource, read_wav
 from gm.hearing.session import Listener
-from gm.hearing.voice import phrasebook
+from gm.hearing.listening import phrasebook
 from gm.ports import Line
 from gm.table.questions import Table
 from gm.text.lines import Pack

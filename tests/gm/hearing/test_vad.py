@@ -18,7 +18,7 @@ from gm.hearing.recorded import PcmSource
 from gm.hearing.session import Listener
 from gm.hearing.recorded import read_wav
 from gm.hearing.utterance import Cutter
-from gm.hearing.voice import _listening_asker
+from gm.hearing.listening import _listening_asker
 from gm.text.lines import Pack
 from vad_bench import at_rate, pink
 from paths import FIXTURES

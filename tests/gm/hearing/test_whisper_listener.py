@@ -195,7 +195,7 @@ def test_the_deal_hears_done_as_it_asked_for_it(tmp_path) -> None:
     without the question: told what gm asked ("Say done when dealt."), it hears "done" surely."""
     from gm.text.vocabulary import Vocabulary
     from gm.hearing.utterance import levelled
-    from gm.hearing.voice import STEP_CONFIDENCE, phrasebook
+    from gm.hearing.listening import STEP_CONFIDENCE, phrasebook
     from gm.table.questions import Table
     from gm.text.lines import Pack
 
@@ -331,7 +331,7 @@ def test_a_card_is_not_ended_by_the_comma_after_which_the_hand_goes_on() -> None
 @needs_whisper
 def test_a_hand_said_without_and_is_heard_whole_not_as_its_first_card(tmp_path) -> None:
     """ "werewolf seer" said by espeak-ng and flite (heard before as "werewolf": no answer)."""
-    from gm.hearing.voice import phrasebook
+    from gm.hearing.listening import phrasebook
     from gm.table.questions import Table
     from gm.text.lines import Pack
     from gm.text.vocabulary import Vocabulary
@@ -377,7 +377,7 @@ def test_an_answer_to_the_question_asked_wins_a_close_call_against_the_tables_ot
     """In a noisy room a count's "none" was heard as "no" (three times, then the keyboard) and a
     step's "done" as "none": the question's own answers are a nat ahead of the rest."""
     heard = heard_by({"none": -3.2, "no": -2.5, "9": -4.3}, ("no", -2.5))
-    assert heard.text == "none"  # unsure: asked again, and taken heard alike twice (gm.hearing.voice)
+    assert heard.text == "none"  # unsure: asked again, and taken heard alike twice (gm.hearing.listening)
     step = Phrasebook({"done": "done"}, others={"none": "0", "no": "no", "one": "1"})
     assert step.match(heard_by({"done": -2.0, "none": -1.6}, ("none", -1.6), step)) == "done"
 
@@ -435,7 +435,7 @@ def test_a_count_begun_with_a_filler_is_that_count(lang, players, said, count) -
     """ "um, two" and えーと、二票 are scored as the count (Whisper writes the filler, and the count
     alone scored from the start of the utterance was far behind it); a step scores no filler."""
     from gm.text.vocabulary import Vocabulary
-    from gm.hearing.voice import phrasebook
+    from gm.hearing.listening import phrasebook
     from gm.table.questions import Counting, Table
     from gm.text.lines import Pack
 
@@ -453,7 +453,7 @@ def test_a_count_begun_with_a_filler_is_that_count(lang, players, said, count) -
 
 def _count_heard(lang: str, players: tuple[str, ...], free: str):
     from gm.text.vocabulary import Vocabulary
-    from gm.hearing.voice import phrasebook
+    from gm.hearing.listening import phrasebook
     from gm.table.questions import Counting, Table
     from gm.text.lines import Pack
 
@@ -497,7 +497,7 @@ def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
 def _japanese_count():
     """Whisper for Japanese and the phrasebook of a count at a 4-player table."""
     from gm.text.vocabulary import Vocabulary
-    from gm.hearing.voice import phrasebook
+    from gm.hearing.listening import phrasebook
     from gm.table.questions import Counting, Table
     from gm.text.lines import Pack
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptedControls, ScriptSource, said
 from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.session import Listener
-from gm.hearing.voice import CORRECTIONS, COUNT_TRIES, TRIES, ListeningAsker
+from gm.hearing.listening import CORRECTIONS, COUNT_TRIES, TRIES, ListeningAsker
 from gm.night.context import NightContext
 from gm.night.runner import run_night
 from gm.night.vote import BAD_TOTALS, READBACKS
@@ -127,7 +127,7 @@ class Truth(KeyboardAsker):
         tied = [c for c in truth if c in candidates]
         return {c: total if c == tied[0] else 0 for c in tied}
 
-    def _ask(self, question):
+    def answer(self, question, log):
         value: object
         if isinstance(question, Proceed):
             value = Done.DONE

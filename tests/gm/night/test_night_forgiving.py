@@ -199,7 +199,7 @@ def test_a_steps_time_runs_from_the_end_of_its_line(listening):
     if listening:  # a microphone that hears only the room
         from fakes import FakeModel, ScriptSource
         from gm.hearing.session import Listener
-        from gm.hearing.voice import ListeningAsker
+        from gm.hearing.listening import ListeningAsker
 
         asker = ListeningAsker(Listener(FakeModel(), ScriptSource(clock)), keyboard, speaker, Pack("en"), clock)
     ctx = NightContext(players=("Aki", "Ken", "Mio", "Sora"), deck=standard_deck(4), voice=Pack("en"),

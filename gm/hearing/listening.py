@@ -147,7 +147,7 @@ class ListeningAsker:
         session = Listening(self.channels)
         book = self._book(question)
         if not book.phrases or self.listener.source.ended:
-            return session.log.answered(self.keyboard.ask(question))
+            return session.log.answered(self.keyboard.answer(question, session.log))
         asking = Asking(question, book, session, self.policies, self._yes_no, self._yes)
         if question.policy.tries == 0:  # the vote has spent its tries by voice (gm.night.vote)
             return session.log.answered(asking.keyboard())
