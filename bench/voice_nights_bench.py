@@ -331,9 +331,9 @@ HEARD: list[str] = []  # with --trace: every listening window of the last night 
 def trace_windows() -> None:
     """Note in HEARD, for every listening window, the question, each word heard with its
     confidence, and the answer it names."""
-    from gm.hearing import listening
+    from gm.hearing import asking, listening
 
-    ask, listen = listening.ListeningAsker.ask, listening.ListeningAsker._listen
+    ask, listen = listening.ListeningAsker.ask, asking.Listening.listen
     asked = [""]
 
     def traced_ask(self, question):
@@ -347,7 +347,7 @@ def trace_windows() -> None:
         HEARD.append(f"{asked[0]:28} {heard:40} -> {answer}")
         return reply
 
-    listening.ListeningAsker.ask, listening.ListeningAsker._listen = traced_ask, traced_listen
+    listening.ListeningAsker.ask, asking.Listening.listen = traced_ask, traced_listen
 
 
 def remember_hearings() -> None:
