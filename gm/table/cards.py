@@ -11,7 +11,7 @@ from gm.table.asked import Asked
 
 
 @dataclass(frozen=True)
-class Card(Asked[str]):
+class WhichCard(Asked[str]):
     """One card of the deck in play (`answers`), by any language's name or reading."""
 
     owner: str = ""

@@ -11,7 +11,7 @@ read replies with the question's own parser (`gm.table.asked.Asked.parse`). The 
     picks.py     Choice   one of a closed set of tokens (resume / vote now / quit)   → the token
                  Pick     one player, the graveyard, or nobody                       → name | None
                  Roster   some players in one line ("Aki Ken", "none")               → tuple of names
-    cards.py     Card     one card of the deck                                       → card id
+    cards.py     WhichCard one card of the deck                                      → card id
                  Hand     the cards of one hand in one line ("werewolf villager")   → tuple of ids
 
 Counts said by name ("Aki 3, Ken 1") are read in `pairs.py`. Audio edges stay in `gm.hearing`.
@@ -27,7 +27,7 @@ from gm.ports import Line, fix_token
 from gm.text.words import Names, Words
 from gm.text.lines import Pack
 from gm.table.asked import NONE, Done, Proceed, YesNo
-from gm.table.cards import Card, Hand
+from gm.table.cards import Hand, WhichCard
 from gm.table.counting import ONE_BREATH_AT_COUNT, Count, Tally, labeller, other_count, tally_line, votes_line
 from gm.table.pairs import Counts, counts
 from gm.table.picks import Choice, Pick, Roster
@@ -135,9 +135,9 @@ class Table:
         return Pick(key, self._line(key, fields), self.voice, self.words, tokens, labels, nobody=bool(nobody),
                     names=self.names(choices), about=about, unlisted=tuple(unlisted))
 
-    def card(self, key: str, cards: Sequence[str], owner: str = "", **fields: Any) -> Card:
+    def card(self, key: str, cards: Sequence[str], owner: str = "", **fields: Any) -> WhichCard:
         labels = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}
-        return Card(key, self._line(key, fields), self.voice, self.words, tuple(cards), labels,
+        return WhichCard(key, self._line(key, fields), self.voice, self.words, tuple(cards), labels,
                     owner=self.label(owner) if owner else "")
 
     def hand(self, key: str, cards: Sequence[str], owner: str = "", size: int = 2, **fields: Any) -> Hand:
