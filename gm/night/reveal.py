@@ -32,7 +32,7 @@ class Reveal:
     reason: str
 
 
-def _ask_hand(ctx: NightContext, owner: str) -> tuple[str, ...]:
+def _ask_hand(ctx: NightContext, owner: str) -> tuple[Card, ...]:
     """`owner`'s cards turned face up, given in one line ("werewolf villager", "人狼 村人")."""
     cards = [c for c in ctx.deck.cards if ctx.deck.count(c)]
     if owner == GRAVEYARD:
