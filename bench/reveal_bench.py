@@ -18,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scorer.werewolf.cards import Card  # noqa: E402
 from scorer.werewolf.decks import Deck, standard_deck  # noqa: E402
 from scorer.werewolf.inquiry import HandOf, WhoHolds, answered, next_question  # noqa: E402
 from scorer.werewolf.known import Known  # noqa: E402
@@ -35,7 +36,7 @@ def answers(deck: Deck, rng: random.Random) -> int:
     players = [f"P{i}" for i in range(deck.players)]
     owners = {p: cards[2 * i:2 * i + 2] for i, p in enumerate(players)} | {GRAVEYARD: cards[2 * deck.players:]}
     able = [p for p in players if set(owners[p]) & set(ABILITY_CARDS)]
-    seers = rng.sample(able, min(len(able), rng.randint(0, 2))) if deck.has("magician") else []
+    seers = rng.sample(able, min(len(able), rng.randint(0, 2))) if deck.has(Card.MAGICIAN) else []
     known, asked = Known(tuple(players), deck, rng.choice([*players, GRAVEYARD, None])), 0
     while (question := next_question(known)) is not None:
         asked += 1

@@ -11,6 +11,7 @@ from gm.table.questions import Table
 from gm.text.lines import Pack
 from gm.ports import Answer, Asker, Clock, Controls, How, Line, Question, Speaker, Turn, TurnKind
 from gm.night.timer import TimerDisplay
+from scorer.werewolf.cards import Card
 from scorer.werewolf.decks import Deck
 
 Log = Callable[..., None]
@@ -125,9 +126,9 @@ class NightContext:
         """How a candidate is named: players by name, the graveyard in the current language."""
         return self.voice.text("common.graveyard") if answer == "graveyard" else answer
 
-    def card_line(self, card: str) -> Line:
+    def card_line(self, card: Card) -> Line:
         """A card's name in the night's language, printed and spoken."""
         return self.voice.line(f"werewolf.cards.{card}")
 
-    def card_label(self, card: str) -> str:
+    def card_label(self, card: Card) -> str:
         return self.card_line(card).text

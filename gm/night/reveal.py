@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from gm.night.context import NightContext
 from gm.text.verdicts import verdict_key
+from scorer.werewolf.cards import Card
 from scorer.werewolf.inquiry import HandOf, Question, WhoHolds, answered, next_question, verdict
 from scorer.werewolf.sides import JudgeError, Side, decided_side
 from scorer.werewolf.known import Known, SeerRefused
@@ -31,7 +32,7 @@ class Reveal:
     reason: str
 
 
-def _ask_hand(ctx: NightContext, owner: str) -> tuple[str, ...]:
+def _ask_hand(ctx: NightContext, owner: str) -> tuple[Card, ...]:
     """`owner`'s cards turned face up, given in one line ("werewolf villager", "人狼 村人")."""
     cards = [c for c in ctx.deck.cards if ctx.deck.count(c)]
     if owner == GRAVEYARD:
@@ -40,7 +41,7 @@ def _ask_hand(ctx: NightContext, owner: str) -> tuple[str, ...]:
     return ctx.ask(ctx.table.hand("werewolf.reveal.ask_hand", cards, owner, name=owner)).value
 
 
-def _ask_holder(ctx: NightContext, known: Known, card: str) -> str | None:
+def _ask_holder(ctx: NightContext, known: Known, card: Card) -> str | None:
     """Who holds `card`: the question offers only the owners who still can, not a player whose
     cards were shown, nor a graveyard turned face up without it (then it does not name the graveyard)."""
     ruled_out = [owner for owner in known.owners if not known.could_hold(owner, card)]

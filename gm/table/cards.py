@@ -8,15 +8,16 @@ from collections.abc import Mapping
 from gm.ports import Kind, Line, Refused
 from gm.text.words import segment
 from gm.table.asked import Asked
+from scorer.werewolf.cards import Card
 
 
 @dataclass(frozen=True)
-class Card(Asked[str]):
+class WhichCard(Asked[Card]):
     """One card of the deck in play (`answers`), by any language's name or reading."""
 
     owner: str = ""
 
-    def read(self, words: list[str]) -> str | None:
+    def read(self, words: list[str]) -> Card | None:
         card = self.words.card(words)
         return card if card in self.answers else None
 
@@ -29,7 +30,7 @@ class Card(Asked[str]):
     def spellings(self) -> Mapping[str, str]:
         return {**super().spellings(), **{n: c for n, c in self.words.cards.items() if c in self.answers}}
 
-    def readback(self, value: str, sure: bool = True) -> Line | None:
+    def readback(self, value: Card, sure: bool = True) -> Line | None:
         if self.owner:
             return self.voice.line("listen.confirm_named", name=self.owner, answer=self.show(value))
         return self.voice.line("listen.confirm", answer=self.show(value))
@@ -39,22 +40,22 @@ class Card(Asked[str]):
 
 
 @dataclass(frozen=True)
-class Hand(Asked["tuple[str, ...]"]):
+class Hand(Asked["tuple[Card, ...]"]):
     """The `size` cards of one hand (or the graveyard) in one line: "werewolf villager",
     "人狼 村人", "werewolf, villager", "人狼村人". Its tokens are the ordered pairs "werewolf
     villager"; `cards` are the deck's cards."""
 
-    cards: tuple[str, ...] = ()
+    cards: tuple[Card, ...] = ()
     size: int = 2
     owner: str = ""
 
-    def read(self, words: list[str]) -> tuple[str, ...] | None:
+    def read(self, words: list[str]) -> tuple[Card, ...] | None:
         found = segment(words, self.words.card) or self._glued(words)
         if found is None or len(found) != self.size or not set(found) <= set(self.cards):
             return None
         return tuple(found)
 
-    def _glued(self, words: list[str]) -> list[str] | None:
+    def _glued(self, words: list[str]) -> list[Card] | None:
         """Two names with nothing between them (人狼村人)."""
         text = "".join(words)
         for cut in range(1, len(text)):
@@ -75,10 +76,11 @@ class Hand(Asked["tuple[str, ...]"]):
     def near(self, said: str) -> str | None:
         return None
 
-    def value_of(self, token: str, kind: Kind, who: str, n: int) -> tuple[str, ...] | Refused:
-        cards = tuple(token.split())  # the table's token of a hand: its cards' ids
-        if len(cards) == self.size and set(cards) <= set(self.cards):
-            return cards
+    def value_of(self, token: str, kind: Kind, who: str, n: int) -> tuple[Card, ...] | Refused:
+        ids = token.split()  # the table's token of a hand: its cards' ids
+        deck = {str(card): card for card in self.cards}
+        if len(ids) == self.size and set(ids) <= set(deck):
+            return tuple(deck[card] for card in ids)
         return super().value_of(token, kind, who, n)
 
     def parts(self) -> Mapping[str, str]:
@@ -90,13 +92,13 @@ class Hand(Asked["tuple[str, ...]"]):
     def example(self) -> str:
         return " ".join(self.voice.text(f"werewolf.cards.{c}") for c in self.cards[:self.size])
 
-    def readback(self, value: tuple[str, ...], sure: bool = True) -> Line | None:
+    def readback(self, value: tuple[Card, ...], sure: bool = True) -> Line | None:
         cards = [self.voice.line(f"werewolf.cards.{c}") for c in value]
         if self.owner:
             return self.voice.line("listen.confirm_hand", name=self.owner, cards=cards)
         return self.voice.line("listen.confirm", answer=self.show(value))
 
-    def show(self, value: tuple[str, ...]) -> str:
+    def show(self, value: tuple[Card, ...]) -> str:
         return " ".join(self.voice.text(f"werewolf.cards.{c}") for c in value)
 
     def tip(self) -> str:

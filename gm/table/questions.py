@@ -11,8 +11,8 @@ read replies with the question's own parser (`gm.table.asked.Asked.parse`). The 
     picks.py     Choice   one of a closed set of tokens (resume / vote now / quit)   → the token
                  Pick     one player, the graveyard, or nobody                       → name | None
                  Roster   some players in one line ("Aki Ken", "none")               → tuple of names
-    cards.py     Card     one card of the deck                                       → card id
-                 Hand     the cards of one hand in one line ("werewolf villager")   → tuple of ids
+    cards.py     WhichCard one card of the deck                                      → Card
+                 Hand     the cards of one hand in one line ("werewolf villager")   → tuple of Cards
 
 Counts said by name ("Aki 3, Ken 1") are read in `pairs.py`. Audio edges stay in `gm.hearing`.
 """
@@ -27,10 +27,11 @@ from gm.ports import Line, fix_token
 from gm.text.words import Names, Words
 from gm.text.lines import Pack
 from gm.table.asked import NONE, Done, Proceed, YesNo
-from gm.table.cards import Card, Hand
+from gm.table.cards import Hand, WhichCard
 from gm.table.counting import ONE_BREATH_AT_COUNT, Count, Tally, labeller, other_count, tally_line, votes_line
 from gm.table.pairs import Counts, counts
 from gm.table.picks import Choice, Pick, Roster
+from scorer.werewolf.cards import Card
 
 
 @dataclass(frozen=True)
@@ -135,14 +136,14 @@ class Table:
         return Pick(key, self._line(key, fields), self.voice, self.words, tokens, labels, nobody=bool(nobody),
                     names=self.names(choices), about=about, unlisted=tuple(unlisted))
 
-    def card(self, key: str, cards: Sequence[str], owner: str = "", **fields: Any) -> Card:
-        labels = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}
-        return Card(key, self._line(key, fields), self.voice, self.words, tuple(cards), labels,
-                    owner=self.label(owner) if owner else "")
+    def card(self, key: str, cards: Sequence[Card], owner: str = "", **fields: Any) -> WhichCard:
+        labels: dict[str, str] = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}
+        return WhichCard(key, self._line(key, fields), self.voice, self.words, tuple(cards), labels,
+                         owner=self.label(owner) if owner else "")
 
-    def hand(self, key: str, cards: Sequence[str], owner: str = "", size: int = 2, **fields: Any) -> Hand:
+    def hand(self, key: str, cards: Sequence[Card], owner: str = "", size: int = 2, **fields: Any) -> Hand:
         """The `size` cards of `owner`'s hand in one line; `cards` are the deck's cards."""
-        name = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}
+        name: dict[str, str] = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}
         tokens = tuple(f"{a} {b}" for a in cards for b in cards) if size == 2 else tuple(cards)
         labels = {t: " ".join(name[c] for c in t.split()) for t in tokens}
         return Hand(key, self._line(key, fields), self.voice, self.words, tokens, labels, cards=tuple(cards),

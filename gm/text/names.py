@@ -9,7 +9,7 @@ from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 
 from gm.text.parse import fold, split_list
-from scorer.werewolf.cards import names_from_pack, parse_card
+from scorer.werewolf.cards import Card, names_from_pack, parse_card
 from scorer.werewolf.tally import GRAVEYARD
 from voices import LANGUAGES, load_pack
 from scorer.values import Refusal
@@ -40,7 +40,7 @@ def graveyard_names() -> dict[str, str]:
     return _every_language(lambda pack: {GRAVEYARD: pack["common"]["graveyard"]})
 
 
-def parse_card_list(spec: str) -> list[str]:
+def parse_card_list(spec: str) -> list[Card]:
     """ "gorilla, ゴリラ" or "天使、apprentice" → card ids: the one card parser every command uses."""
     names = card_names()
     return [parse_card(item, names) for item in split_list(spec)]

@@ -17,7 +17,7 @@ from typing import TypeVar
 from gm.text.lines import Pack
 from gm.text.numbers import number_words, said_number
 from gm.text.parse import fold as fold, tight as tight  # how every reply is compared, named here too
-from scorer.werewolf.cards import ALIASES, CARD_IDS
+from scorer.werewolf.cards import ALIASES, CARD_IDS, Card, parse_card
 from scorer.werewolf.tally import GRAVEYARD
 
 _SEPARATORS = re.compile(r"[\s,、，=:：;；・/]+")
@@ -53,7 +53,7 @@ class Words:
     done: frozenset[str]
     nobody: frozenset[str]
     graveyard: frozenset[str]
-    cards: Mapping[str, str]  # tight name → card id
+    cards: Mapping[str, Card]  # tight name → card
 
     @classmethod
     def of(cls, voice: Pack) -> Words:
@@ -62,7 +62,7 @@ class Words:
 
         hear = Vocabulary.from_voice(voice)
         numbers = number_words(hear.hear)
-        cards = {tight(name): card for name, card in {**card_names(), **ALIASES}.items()}
+        cards = {tight(name): parse_card(card) for name, card in {**card_names(), **ALIASES}.items()}
         cards.update({tight(card): card for card in CARD_IDS})
 
         def said(*keys: str) -> frozenset[str]:
@@ -89,7 +89,7 @@ class Words:
         """The number `words` say: digits (with a counter: 3票, 3 votes) or a number word."""
         return said_number(words, self.numbers)
 
-    def card(self, words: Sequence[str]) -> str | None:
+    def card(self, words: Sequence[str]) -> Card | None:
         return self.cards.get(tight(" ".join(words)))
 
 

@@ -62,11 +62,11 @@ class Deck:
     def total(self) -> int:
         return sum(self.cards.values())
 
-    def has(self, card: str) -> bool:
+    def has(self, card: Card) -> bool:
         return self.count(card) > 0
 
-    def count(self, card: str) -> int:
-        return self.cards.get(parse_card(card), 0)
+    def count(self, card: Card) -> int:
+        return self.cards.get(card, 0)
 
 
 def graveyard_size(players: int) -> int:

@@ -35,7 +35,7 @@ class HandOf:
 class WhoHolds:
     """Which player holds `card`, or the graveyard."""
 
-    card: str
+    card: Card
 
 
 @dataclass(frozen=True)
@@ -92,14 +92,14 @@ def answered(known: Known, question: Question, answer: object) -> Known:
     return known.with_seer(answer)
 
 
-def table(known: Known) -> tuple[dict[str, list[str]], list[str]]:
+def table(known: Known) -> tuple[dict[str, list[Card]], list[Card]]:
     """A whole table agreeing with every answer: hands and graveyard, the rest filled in."""
-    cards: dict[str, list[str]] = {owner: list(known.named_with(owner)) for owner in known.owners}
+    cards: dict[str, list[Card]] = {owner: list(known.named_with(owner)) for owner in known.owners}
     for card in known.deck.cards:
         holder = known.holder(card) if known.deck.count(card) == 1 else None
         if holder is not None and card not in cards[holder]:
             cards[holder].append(card)  # known by elimination: the only place left for it
-    left: Counter[str] = Counter(known.deck.cards)
+    left: Counter[Card] = Counter(known.deck.cards)
     left.subtract(card for hand in cards.values() for card in hand)
     spare = [card for card, count in left.items() for _ in range(count)]
     for owner in known.owners:

@@ -82,7 +82,7 @@ def _validate(
             raise JudgeError(f"no cards given for {name}", "no_cards", name=name)
         check_hand(hands[name], name)
     check_hand(graveyard, GRAVEYARD, graveyard_size(len(players)))
-    seen = Counter(card for name in players for card in hands[name]) + Counter(graveyard)
+    seen = Counter(parse_card(card) for name in players for card in hands[name]) + Counter(map(parse_card, graveyard))
     if seen[Card.WEREWOLF] != 1:
         raise JudgeError(f"{seen[Card.WEREWOLF]} werewolf cards, but every deck has exactly one", "werewolves",
                          count=seen[Card.WEREWOLF])
@@ -114,7 +114,8 @@ def _validate(
 def _check_seers(players: Sequence[str], hands: Mapping[str, Sequence[str]], graveyard: Sequence[str],
                  turned: Sequence[str], deck: Deck) -> None:
     """HW-R7: whoever saw the magician could have used the seer's or the gravedigger's ability."""
-    shown = {**{name: tuple(hands[name]) for name in players}, GRAVEYARD: tuple(graveyard)}
+    shown = {**{name: tuple(map(parse_card, hands[name])) for name in players},
+             GRAVEYARD: tuple(map(parse_card, graveyard))}
     table = Known(tuple(players), deck, None, MappingProxyType(shown))
     for name in turned:
         if not could_have_seen(table, name):

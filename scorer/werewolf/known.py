@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 
+from scorer.werewolf.cards import Card
 from scorer.werewolf.decks import Deck
 from scorer.werewolf.magician import MOST_TURNED, could_have_seen
 from scorer.werewolf.sides import HAND_SIZE, JudgeError, decided_side
@@ -34,8 +35,8 @@ class Known:
     players: tuple[str, ...]
     deck: Deck
     executed: str | None
-    hands: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
-    holders: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    hands: Mapping[str, tuple[Card, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    holders: Mapping[Card, str] = field(default_factory=lambda: MappingProxyType({}))
     seers: tuple[str, ...] = ()
     seers_done: bool = False
     pending: str | None = None
@@ -49,13 +50,13 @@ class Known:
         """How many cards `owner` holds: 2 per player, the deck's graveyard count."""
         return self.deck.graveyard if owner == GRAVEYARD else HAND_SIZE
 
-    def named_with(self, owner: str) -> tuple[str, ...]:
+    def named_with(self, owner: str) -> tuple[Card, ...]:
         """The cards answers place with `owner` (its whole hand once it was turned up)."""
         if owner in self.hands:
             return self.hands[owner]
         return tuple(card for card, holder in self.holders.items() if holder == owner)
 
-    def could_hold(self, owner: str, card: str) -> bool:
+    def could_hold(self, owner: str, card: Card) -> bool:
         """Whether `owner` may hold `card` after everything answered."""
         placed = self._placed(card)
         if placed is not None:
@@ -64,7 +65,7 @@ class Known:
             return card in self.hands[owner]
         return len(self.named_with(owner)) < self.room(owner)
 
-    def holder(self, card: str) -> str | None:
+    def holder(self, card: Card) -> str | None:
         """Who holds `card`: answered, in a hand turned up, or the only owner with room; else None."""
         placed = self._placed(card)
         if placed is not None:
@@ -72,13 +73,13 @@ class Known:
         able = [owner for owner in self.owners if self.could_hold(owner, card)]
         return able[0] if len(able) == 1 else None
 
-    def _placed(self, card: str) -> str | None:
+    def _placed(self, card: Card) -> str | None:
         if card in self.holders:
             return self.holders[card]
         return next((owner for owner, hand in self.hands.items() if card in hand), None)
 
     # -- answers ----------------------------------------------------------------------------
-    def with_hand(self, owner: str, cards: Sequence[str]) -> Known:
+    def with_hand(self, owner: str, cards: Sequence[Card]) -> Known:
         """`owner`'s cards turned face up (the executed player's, or the graveyard's)."""
         cards = tuple(cards)
         decided_side(self.deck, owner, cards)  # size, cards in the deck, counts within the deck
@@ -100,7 +101,7 @@ class Known:
                                     card=card, owner=owner)
         return replace(self, hands=MappingProxyType({**self.hands, owner: cards}))
 
-    def with_holder(self, card: str, owner: str) -> Known:
+    def with_holder(self, card: Card, owner: str) -> Known:
         """The table's answer to "who holds `card`?": a player or the graveyard."""
         if owner not in self.owners:
             raise AnswerRefused(f"{owner!r} is neither a player ({', '.join(self.players)}) nor the graveyard",

@@ -26,10 +26,10 @@ class CardsKnown(Protocol):
     @property
     def deck(self) -> Deck: ...
 
-    def holder(self, card: str) -> str | None:
+    def holder(self, card: Card) -> str | None:
         """The owner an answer places `card` with, None while no answer tells."""
 
-    def could_hold(self, owner: str, card: str) -> bool:
+    def could_hold(self, owner: str, card: Card) -> bool:
         """Whether `owner` may hold `card` after everything answered."""
 
 
@@ -55,6 +55,6 @@ def could_have_seen(known: CardsKnown, name: str) -> bool | None:
     return False
 
 
-def card_to_ask(known: CardsKnown, name: str) -> str | None:
+def card_to_ask(known: CardsKnown, name: str) -> Card | None:
     """The ability card whose holder to ask next to tell whether `name` could have seen it."""
     return next((card for card in _cards(known, ABILITY_CARDS) if known.holder(card) is None), None)

@@ -82,7 +82,7 @@ def decided_side(deck: Deck, executed: str | None, executed_hand: Sequence[str] 
         return None
     check_hand(executed_hand, executed, deck.graveyard if executed == GRAVEYARD else HAND_SIZE)
     whose = owner_text(executed)
-    for card, count in Counter(executed_hand).items():
+    for card, count in Counter(map(parse_card, executed_hand)).items():
         if not deck.has(card):
             raise JudgeError(f"{card} in {whose} is not in the deck", "held_not_in_deck", card=card, owner=executed)
         if count > deck.count(card):

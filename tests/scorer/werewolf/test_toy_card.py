@@ -5,7 +5,7 @@ only its row: the deck, the night's script, the lesson, the vote's bounds (HW-R4
 the verdict.
 """
 
-from scorer.werewolf.cards import AnyCard, Line, Row
+from scorer.werewolf.cards import AnyCard, Card, Line, Row
 from scorer.werewolf.decks import custom_deck, standard_deck
 from scorer.werewolf.judge import judge
 from scorer.werewolf.script import Kind, build_script
@@ -25,7 +25,7 @@ SIX = ["Aki", "Ken", "Mio", "Sora", "Yui", "Rin"]
 
 def test_the_toy_card_swaps_in_for_a_villager_and_its_id_is_its_value():
     deck = standard_deck(6, swap_ins=[Toy.HUNTER])
-    assert deck.count(Toy.HUNTER) == 1 and deck.count("villager") == 9 and deck.total == 14
+    assert deck.count(Toy.HUNTER) == 1 and deck.count(Card.VILLAGER) == 9 and deck.total == 14
     assert list(deck.cards)[-1] == "hunter"
     assert custom_deck(6, {"villager": 9, "werewolf": 1, "seer": 1, "gravedigger": 1, "traitor": 1,
                            Toy.HUNTER: 1}).cards == deck.cards

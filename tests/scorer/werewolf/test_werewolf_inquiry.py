@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scorer.werewolf.cards import Card
 from scorer.werewolf.decks import custom_deck, standard_deck
 from scorer.werewolf.inquiry import HandOf, WhoHolds, WhoSawMagician, answered, next_question, verdict
 from scorer.werewolf.judge import Reason, judge
@@ -236,7 +237,7 @@ def games(draw):
     graveyard = cards[2 * deck.players:]
     executed = draw(st.sampled_from([*players, GRAVEYARD, None]))
     seers = []
-    if deck.has("magician"):
+    if deck.has(Card.MAGICIAN):
         able = eligible(players, hands, graveyard)
         seers = draw(st.lists(st.sampled_from(able), unique=True, max_size=2)) if able else []
     return players, hands, graveyard, executed, deck, seers

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from gm.text.lines import Pack
 from gm.text.verdicts import verdict_key
+from scorer.werewolf.cards import Card
 from scorer.werewolf.decks import custom_deck, standard_deck
 from scorer.werewolf.judge import judge
 from scorer.werewolf.sides import JudgeError, decided_side, side_of
@@ -324,7 +325,7 @@ def deals(draw):
     graveyard = cards[2 * deck.players:]
     executed = draw(st.sampled_from([*players, GRAVEYARD, None]))
     able = eligible(players, hands, graveyard)  # HW-R7: only an ability's user can have seen it
-    turned = draw(st.lists(st.sampled_from(able), max_size=2, unique=True)) if deck.has("magician") and able else []
+    turned = draw(st.lists(st.sampled_from(able), max_size=2, unique=True)) if deck.has(Card.MAGICIAN) and able else []
     return deck, players, hands, graveyard, executed, turned
 
 
