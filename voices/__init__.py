@@ -2,8 +2,8 @@
 
 gm's own packs (en, ja, ko) are installed beside this file. $GM_VOICE_PACKS names a folder of
 more packs: each LANG.toml there adds the language LANG (or takes the place of gm's own pack for
-it), with its rulings in rulings/LANG.toml beside it (else the English ones). A pack's `[language]`
-table says how its lines are joined, spoken and heard (gm.text.language).
+it), with its rulings in rulings/LANG.toml beside it (else gm prints the English ones, and says
+so). A pack's `[language]` table says how its lines are joined, spoken and heard (gm.text.language).
 
 A pack from $GM_VOICE_PACKS is checked once, when it is loaded, before any line of it is said:
 its size (read no further than MAX_PACK_BYTES), UTF-8 and TOML; every key one of gm's own packs
@@ -115,13 +115,13 @@ def pack_path(lang: str) -> Path:
 RULEBOOK = _HERE / "rulings" / "book.toml"  # the rulebook sentence each ruling rests on
 
 
-def rulings_path(lang: str) -> Path:
-    """The rulings table of `lang`: rulings/LANG.toml beside its pack, else gm's own (English for a
-    pack that brings none)."""
+def rulings_path(lang: str) -> Path | None:
+    """The rulings table of `lang`: rulings/LANG.toml beside its pack, else gm's own; None for a pack
+    that brings none (gm.text.rulings then says the English ones, and says so)."""
     for folder in (pack_path(lang).parent / "rulings", _HERE / "rulings"):
         if (folder / f"{lang}.toml").is_file():
             return folder / f"{lang}.toml"
-    return _HERE / "rulings" / "en.toml"
+    return None
 
 
 def default_language() -> str:

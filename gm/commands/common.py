@@ -26,6 +26,7 @@ from scorer.values import Refusal
 if TYPE_CHECKING:
     from gm.ports import Line
     from gm.speech.settings import SpeechSettings
+    from gm.text.lines import Pack
 
 CommandFunction = TypeVar("CommandFunction", bound=Callable[..., Any])  # as Typer's decorator returns it
 # Click's classes, as Typer vendors them, have no public name (the context Typer makes has one,
@@ -56,13 +57,22 @@ def error_line(error: BaseException) -> str:
 
 
 @contextmanager
-def input_errors(lang: str = "en") -> Iterator[None]:
+def input_errors(lang: str) -> Iterator[None]:
     """Turn a narrow error (or an unusable file) from the core into `fail`, said in `lang`
     where the voice pack has the error's line."""
     try:
         yield
     except BAD_INPUT_OR_PATH as error:
         fail(said_in(lang, error))
+
+
+def pack_for(lang: str) -> Pack:
+    """The lines of `lang`, the language a command was given: a language with no pack, or a pack
+    that cannot be read, is refused in English (the pack that would say it is the one missing)."""
+    from gm.text.lines import Pack
+
+    with input_errors("en"):
+        return Pack(lang)
 
 
 def said_in(lang: str, error: BaseException) -> str:

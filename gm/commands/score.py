@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import typer
 
-from gm.commands.common import GmApp, GmCommand, fail, input_errors, print_json, said_in
+from gm.commands.common import GmApp, GmCommand, fail, input_errors, pack_for, print_json, said_in
 from gm.commands.options import COUNT, LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
 from gm.files import write_new_file
 from gm.text.numbers import whole_number
@@ -45,6 +45,9 @@ class CountCommand(GmCommand):
 def _negative(arg: str) -> bool:
     return arg.startswith("-") and whole_number(arg[1:]) is not None
 LEFT_RANGE = "1–30: 10 in hand + 20 in stock, less the cards they played; at most 10 once their stock is gone"
+LISTING_LANG = "en"
+"""The language of `matches` and `export`, which take no --lang: the journal's results are listed in
+English ("Aki won"), and so are their refusals and the line counting the matches not shown."""
 
 
 def _journal(file: Path | None) -> Journal:
@@ -58,11 +61,10 @@ def _journal(file: Path | None) -> Journal:
 def _speaker(lang: str, speech: str, voice: str | None = None, rate: int | None = None,
              volume: float | None = None) -> Speaker:
     """Check the language and open the speaker before anything is written."""
-    from gm.text.lines import Pack
     from gm.speech.speakers import open_speaker
 
-    with input_errors():
-        Pack(lang)
+    pack_for(lang)
+    with input_errors(lang):
         return open_speaker(SpeechSettings(lang=lang, speech=speech, voice=voice, rate=rate, volume=volume))
 
 
@@ -213,7 +215,7 @@ def redo(file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Sp
     _record(file, _taken_back("redo"), as_json, lang, speech)
 
 
-def _loaded_match(file: Path | None, lang: str = "en") -> Match:
+def _loaded_match(file: Path | None, lang: str) -> Match:
     """The journal's current match; a one-line refusal in `lang` when it cannot be read or holds none."""
     journal = _journal(file)
     with input_errors(lang):
@@ -223,7 +225,7 @@ def _loaded_match(file: Path | None, lang: str = "en") -> Match:
     return state.match
 
 
-def _no_match(path: Path, lang: str = "en") -> NoReturn:
+def _no_match(path: Path, lang: str) -> NoReturn:
     from scorer.humalien.errors import NoMatch
 
     fail(said_in(lang, NoMatch(f"no match in {path} yet: start one with `gm score new ALICE BOB`", "no_match_in",
@@ -236,7 +238,7 @@ def print_sheet(match: Match, lang: str) -> None:
 
     from gm.score.render import sheet, voice_for
 
-    with input_errors():
+    with input_errors(lang):
         voice = voice_for(lang, match)
     Console(highlight=False, emoji=False).print(sheet(match, voice))  # names and words as they are
 
@@ -254,7 +256,7 @@ def show(file: File = None, as_json: Json = False, lang: Lang = LANG,
         print_sheet(match, lang)
 
 
-def _kept_sheet(file: Path | None, number: int, lang: str = "en") -> Match:
+def _kept_sheet(file: Path | None, number: int, lang: str) -> Match:
     """The last sheet of match `number` (every match `one` gives was played, and has one)."""
     from gm.score.matches import one
 
@@ -273,10 +275,9 @@ def matches(file: File = None, as_json: Json = False, every: Annotated[bool, typ
         "--all", help=f"List every match (default: the last {LISTED}).")] = False) -> None:
     """The most recent matches in the journal: number, players, date, result; * marks the current one."""
     from gm.files import print_or_end_quietly, printable
-    from gm.text.lines import Pack
 
     journal = _journal(file)
-    with input_errors():
+    with input_errors(LISTING_LANG):
         kept = journal.matches(sheets=as_json)
     earlier = 0 if every else max(0, len(kept) - LISTED)
     kept = kept[earlier:]
@@ -284,11 +285,11 @@ def matches(file: File = None, as_json: Json = False, every: Annotated[bool, typ
         print_json([m.to_json() for m in kept])
         return
     if not kept:
-        _no_match(journal.path)
+        _no_match(journal.path, LISTING_LANG)
     rows = [f"{'*' if m.current else ' '} {m.number:3}  {(m.at or '')[:16].replace('T', ' '):16}  "
             f"{m.players[0]} v {m.players[1]}: {m.result}" for m in kept]
     if earlier:
-        rows.insert(0, Pack("en").text("score.sheet.earlier", n=earlier))
+        rows.insert(0, pack_for(LISTING_LANG).text("score.sheet.earlier", n=earlier))
     text = "\n".join(rows)
     print_or_end_quietly(text if "".join(rows).isprintable() else "\n".join(map(printable, rows)))
 
@@ -316,7 +317,7 @@ def export(output: Annotated[Path | None, typer.Option(
     """
     from gm.score.render import write_csv
 
-    match = _loaded_match(file)
+    match = _loaded_match(file, LISTING_LANG)
     write: Callable[[IO[str]], object]
     if as_json:
         text = json.dumps(match.to_dict(), ensure_ascii=False, indent=2) + "\n"
@@ -326,7 +327,7 @@ def export(output: Annotated[Path | None, typer.Option(
     if output is None:
         write(sys.stdout)
         return
-    with input_errors():
+    with input_errors(LISTING_LANG):
         write_new_file(output, write)
 
 
@@ -344,7 +345,7 @@ def play(file: File = None, lang: Lang = LANG, speech: Speech = "on", voice: Voi
     speaker = _speaker(lang, speech, voice, rate, volume)
     echo: Callable[[str], None] = lambda text: print(text, flush=True)  # noqa: E731
     try:
-        with input_errors():
+        with input_errors(lang):
             run(journal, speaker, lang, typed_lines(sys.stdin, echo, journal), echo,
                 show=lambda state: print_sheet(state.match, lang) if state.match else echo("? no match yet"))
     finally:

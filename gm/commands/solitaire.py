@@ -154,10 +154,10 @@ def _prepare_solver() -> None:
     from gm.solitaire.compiled import compiled_search
     from gm.solitaire.solver_cache import check_available, compiled
 
-    with input_errors():
+    words = _words()
+    with input_errors(words.lang):
         check_available()
     if not compiled():
-        words = _words()
         typer.echo(f"gm: {words.text('solitaire.simulate.compiling')}", err=True)
         with compile_progress(words) as tell:
             compiled_search(tell)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from gm.commands.common import GmApp, fail, input_errors, print_json, said_in
+from gm.commands.common import GmApp, fail, input_errors, pack_for, print_json, said_in
 from gm.commands.options import (
     LANG, Device, Json, Lang, Listener, Rate, VoiceId, Volume, VoskModel, for_typer, input_device, number_in,
     text_up_to,
@@ -44,10 +44,8 @@ def list_voices(
     from gm.speech.notes import Notes
     from gm.speech.tts import installed_voices, used_voices
     from gm.speech.voices_found import speaking
-    from gm.text.lines import Pack
 
-    with input_errors():
-        words = Pack(lang or default_language())
+    words = pack_for(lang or default_language())
     found, failures = installed_voices()
     for failure in failures:
         Notes(words.lang).note(failure.note)
@@ -138,10 +136,8 @@ def model_command(
     from gm.text.vocabulary import Vocabulary
     from gm.hearing.cannot_listen import NoModel
     from gm.hearing.model_loading import MODEL_ENV, listener_name, load_model
-    from gm.text.lines import Pack
 
-    with input_errors():
-        voice = Pack(lang)
+    voice = pack_for(lang)
     if get is not None:
         _get_model(get, models.OFFICIAL, voice, json_out, url)
         return
@@ -242,10 +238,8 @@ def ready_command(lang: Lang = LANG, json_out: Json = False) -> None:
     """Whether gm can speak and listen here, by a night's own checks: the speech engine and a
     sound output for speaking, a microphone for listening (what is missing is said)."""
     from gm.speech.readiness import probe
-    from gm.text.lines import Pack
 
-    with input_errors():
-        words = Pack(lang)
+    words = pack_for(lang)
     found = probe(lang)
     if json_out:
         print_json(found.to_json())
@@ -279,10 +273,8 @@ def check_command(
     from gm.hearing.model_loading import listener_name, load_model
     from gm.hearing.recorded import PcmSource
     from gm.hearing.session import Listener
-    from gm.text.lines import Pack
 
-    with input_errors():
-        words = Pack(lang)
+    words = pack_for(lang)
     try:
         devices = input_devices()
         typer.echo(words.text("voice.check.devices" if devices else "voice.check.no_devices"))

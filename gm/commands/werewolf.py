@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gm.commands.common import GmApp, input_errors, print_json
+from gm.commands.common import GmApp, input_errors, pack_for, print_json
 from gm.commands.options import LANG, Json, Lang, text_up_to, whole_in
 from gm.commands.werewolf_play import play
 from gm.commands.werewolf_rules import rules
@@ -30,13 +30,6 @@ Variant = Annotated[str | None, typer.Option(
     "--variant", metavar="NAME", help="6 players: magician (魔術師の夜) or dead (死者との戦い).")]
 With = Annotated[str, typer.Option(
     "--with", metavar="CARDS", help="Cards replacing a villager each: gorilla (4–6 players), angel, apprentice (6).")]
-
-
-def _voice(lang: str) -> Pack:
-    from gm.text.lines import Pack
-
-    with input_errors():
-        return Pack(lang)
 
 
 def escape(name: str) -> str:
@@ -67,7 +60,7 @@ def deck(
     """Show the deck for a player count: which cards to take from the box (HW-R1)."""
     from gm.commands.werewolf_values import deck_for
 
-    voice = _voice(lang)
+    voice = pack_for(lang)
     with input_errors(lang):
         chosen = deck_for(players, variant, swap_ins)
     if as_json:
@@ -147,7 +140,7 @@ def tally(
     if as_json:
         print_json(tally_json(first, second, result))
         return
-    _print_tally(_voice(lang), first, second, result)
+    _print_tally(pack_for(lang), first, second, result)
 
 
 def _print_tally(voice: Pack, first: Round, second: Round | None, result: Outcome) -> None:
@@ -198,7 +191,7 @@ def judge(
     from gm.text.verdicts import verdict_key
     from scorer.werewolf.judge import judge as judge_cards
 
-    voice = _voice(lang)
+    voice = pack_for(lang)
     if file is None and is_terminal(sys.stdin):  # someone is to type it: say what is read, not wait silently
         typer.echo(voice.text("werewolf.judge.reading"), err=True)
     with input_errors(lang):
@@ -289,7 +282,7 @@ def evening(
     """Tonight's and all-time results per player: nights, wins, share won, and by side."""
     from gm.files import print_or_end_quietly
 
-    voice = _voice(lang)
+    voice = pack_for(lang)
     with input_errors(lang):
         name, path = _chosen_record(file, group)
         shown = _summary_of(path, voice)

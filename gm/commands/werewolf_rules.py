@@ -64,11 +64,17 @@ def rules(
 
 
 def _print_ruling(voice: Pack, ruling_id: str, as_json: bool) -> None:
+    """The ruling in the voice's language; where its pack brings no rulings, the English one, with a
+    note on stderr saying so (in English, the language the ruling is printed in)."""
+    from gm.files import to_stderr
     from gm.text.rulings import ruling
 
     found = ruling(ruling_id, voice.lang)
+    if found.lang != voice.lang:
+        to_stderr(f"the {voice.lang} voice pack brings no rulings (rulings/{voice.lang}.toml beside it): "
+                  f"{found.id} is said in English")
     if as_json:
-        print_json({"id": found.id, "lang": voice.lang, "title": found.title, "text": found.text,
+        print_json({"id": found.id, "lang": found.lang, "title": found.title, "text": found.text,
                     "book": found.book})
         return
     typer.echo(voice.text("werewolf.rules.heading", id=found.id, title=found.title))

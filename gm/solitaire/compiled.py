@@ -19,7 +19,7 @@ from typing import Any
 
 from gm.solitaire.solver_cache import cache_dir
 from scorer.solitaire import search, search_bound, search_memory
-from scorer.solitaire.kernel import KERNELS, Array, ArgType, Int, Kernel, Named
+from scorer.solitaire.kernel import KERNELS, Array, ArgType, ArrayTuple, Int, Kernel
 from scorer.solitaire.solver import Search
 
 MODULES = (search_memory, search_bound, search)  # each after the ones it calls into
@@ -94,6 +94,6 @@ def _numba_type(arg: ArgType, numba: ModuleType) -> Any:
         return types.int64
     if isinstance(arg, Array):
         return types.Array(types.int64, arg.ndim, "C")
-    if isinstance(arg, Named):
+    if isinstance(arg, ArrayTuple):
         return types.NamedTuple([types.Array(types.int64, n, "C") for n in arg.ndims], arg.cls)
     raise TypeError(f"no numba type for {arg!r}")

@@ -15,9 +15,10 @@ DEFAULT_RATE = 150  # words per minute: the clearest pace the listener of bench/
 
 @dataclass(frozen=True)
 class SpeechSettings:
-    """How lines are delivered: `speech` is "on", "off" or "wav:DIR"; `readings` maps names to how they are said."""
+    """How lines in `lang` are delivered: `speech` is "on", "off" or "wav:DIR"; `readings` maps names to how
+    they are said."""
 
-    lang: str = "en"
+    lang: str
     speech: str = "on"
     voice: str | None = None
     rate: int | None = None

@@ -62,7 +62,7 @@ class _Renderer(string.Formatter):
 class Pack:
     """A voice pack read: the lines of one language, with the players' name readings."""
 
-    def __init__(self, lang: str = "en", readings: Mapping[str, str] | None = None) -> None:
+    def __init__(self, lang: str, readings: Mapping[str, str] | None = None) -> None:
         self.lang = lang
         self.pack = load_pack(lang)
         self.language = language(lang)

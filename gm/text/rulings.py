@@ -1,7 +1,8 @@
 """The rulings (HW-R…, HU-R…, SS-R…) that errors and code cite, in every pack's language.
 
 Each language's texts are one table in voices/rulings/LANG.toml (a title and the ruling in that
-language); voices/rulings/book.toml holds the rulebook sentence each ruling rests on.
+language); voices/rulings/book.toml holds the rulebook sentence each ruling rests on. A pack that
+brings no rulings has its rulings in English: a `Ruling` says which language it is in.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from scorer.values import Refusal
 from voices import RULEBOOK, BadPack, own, pack_path, read_toml, rulings_path
 
 RULING_ID = re.compile(r"\b(?:HW|HU|SS)-R\d+\b")
+FALLBACK = "en"  # the language of the rulings of a pack that brings none
 
 
 class UnknownRuling(Refusal):
@@ -29,6 +31,7 @@ class Ruling:
     title: str
     text: str
     book: str  # the rulebook's sentence, as printed
+    lang: str  # the language of its title and text: the one asked for, or FALLBACK where its pack brings none
 
 
 @functools.cache
@@ -51,8 +54,15 @@ def _read(path: str) -> dict[str, object]:
 
 
 def _table(name: str) -> dict[str, object]:
-    """The rulebook sentences ("book") or one language's rulings."""
-    return _read(str(RULEBOOK if name == "book" else rulings_path(name)))
+    """The rulebook sentences ("book") or the rulings of a language that has its own (`rulings_lang`)."""
+    path = RULEBOOK if name == "book" else rulings_path(name)
+    assert path is not None, f"no rulings in {name!r}: ask rulings_lang first"
+    return _read(str(path))
+
+
+def rulings_lang(lang: str) -> str:
+    """The language `lang`'s rulings are in: its own, or FALLBACK where its pack brings none."""
+    return lang if rulings_path(lang) is not None else FALLBACK
 
 
 def ruling_ids() -> tuple[str, ...]:
@@ -72,7 +82,8 @@ def ruling(text: str, lang: str) -> Ruling:
     if wanted not in ruling_ids():
         raise UnknownRuling(f"no ruling {text!r} (rulings: {', '.join(ruling_ids())})", "unknown",
                             text=text, ids=list(ruling_ids()))
-    entry = _table(lang)[wanted]
+    said_in = rulings_lang(lang)
+    entry = _table(said_in)[wanted]
     assert isinstance(entry, dict)
     book = _table("book")[wanted]
-    return Ruling(wanted, str(entry["title"]), str(entry["text"]), str(book))
+    return Ruling(wanted, str(entry["title"]), str(entry["text"]), str(book), said_in)

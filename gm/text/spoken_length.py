@@ -43,9 +43,17 @@ PACES = {
 }
 
 
+class NoPace(LookupError):
+    """A language whose voice's pace has not been measured (a pack's language beside gm's own)."""
+
+
 def pace(lang: str) -> Pace:
-    """The pace of `lang`'s voice (English's for a language with none of its own)."""
-    return PACES.get(lang, PACES["en"])
+    """The pace of `lang`'s voice, as measured (NoPace for a language not measured: an English
+    pace would misjudge another script's lines)."""
+    if lang not in PACES:
+        raise NoPace(f"no pace measured for {lang!r} (measured: {', '.join(PACES)}): "
+                     "bench/spoken_length_bench.py --fit fits one")
+    return PACES[lang]
 
 
 def sentences(text: str) -> list[str]:

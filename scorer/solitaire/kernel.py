@@ -31,14 +31,14 @@ class Array:
 
 
 @dataclass(frozen=True)
-class Named:
+class ArrayTuple:
     """A namedtuple `cls` of int64 arrays with these dimensions (the search's tables and memory)."""
 
     cls: type
     ndims: tuple[int, ...]
 
 
-ArgType = Int | Array | Named
+ArgType = Int | Array | ArrayTuple
 I64 = Int()
 
 
@@ -59,9 +59,9 @@ def array(ndim: int) -> Array:
     return Array(ndim)
 
 
-def named(cls: type, ndims: tuple[int, ...]) -> Named:
+def array_tuple(cls: type, ndims: tuple[int, ...]) -> ArrayTuple:
     """A namedtuple `cls` of int64 arrays of these dimensions."""
-    return Named(cls, ndims)
+    return ArrayTuple(cls, ndims)
 
 
 def kernel(*signature: ArgType, nogil: bool = False) -> Callable[[F], F]:

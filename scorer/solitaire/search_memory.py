@@ -16,7 +16,7 @@ from collections import namedtuple
 import numpy as np
 import numpy.typing as npt
 
-from scorer.solitaire.kernel import I64, array, kernel, named
+from scorer.solitaire.kernel import I64, array, array_tuple, kernel
 
 NODES, BUDGET, TIGHT, OUT_OF_BUDGET, EPOCH, EYE_EPOCH, TABLE_SIZE, POOL_USED, PATH_LEN = range(9)  # counters
 PROBES = 8  # slots tried per key
@@ -35,8 +35,8 @@ Tables = namedtuple(
 )
 Ints = npt.NDArray[np.int64]
 """An int64 array: a table, a pool or the counters."""
-MEMORY = named(Memory, (2, 2, 3, 2, 2, 1, 2, 1))
-TABLES = named(Tables, (2, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1))
+MEMORY = array_tuple(Memory, (2, 2, 3, 2, 2, 1, 2, 1))
+TABLES = array_tuple(Tables, (2, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1))
 
 
 def new_memory(bits: int = 20) -> Memory:

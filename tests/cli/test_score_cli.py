@@ -274,6 +274,18 @@ def test_show_and_say_refuse_in_the_language_asked(gm, tmp_path):
     assert result.exit_code == 2 and result.stderr == f"gm: ‘{folder}’은(는) 일반 파일이 아니에요\n"
 
 
+def test_a_bad_speech_setting_and_an_unusable_journal_in_play_are_refused_in_the_language_asked(gm, tmp_path):
+    assert gm("new", "Aki", "Ken", "--lang", "ja", "--speech", "bogus").stderr == \
+        "gm: --speech は on、off、wav:フォルダ のどれかです (「bogus」ではなく)\n"
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    result = gm("play", "--lang", "ja", "--file", str(folder))
+    assert result.stderr == f"gm: 「{folder}」は通常のファイルではありません\n"
+    # matches and export take no --lang: they list, and refuse, in English
+    for verb in ("matches", "export"):
+        assert gm(verb, "--file", str(folder)).stderr == f"gm: '{folder}' is not a regular file\n"
+
+
 def test_a_journal_named_from_the_home_folder_is_there_not_in_a_folder_named_tilde(gm, tmp_path, monkeypatch):
     """GM_SCORE_FILE="~/score.jsonl": the quotes keep the shell from expanding it; gm does."""
     home, work = tmp_path / "home", tmp_path / "work"

@@ -64,6 +64,16 @@ def test_a_pack_in_the_packs_folder_is_a_language(toy):
         "Halbwolf für 3 Spieler: Aki, Ken und Mio.")
 
 
+def test_a_pack_that_brings_no_rulings_prints_the_english_ruling_and_says_so(toy):
+    note = "gm: the xx voice pack brings no rulings (rulings/xx.toml beside it): HW-R1 is said in English\n"
+    result = runner.invoke(app, ["werewolf", "rules", "HW-R1", "--lang", "xx"])
+    assert result.exit_code == 0 and result.stderr == note
+    assert result.stdout.startswith("HW-R1: Only the book's decks\nA deck is the book's deck")
+    result = runner.invoke(app, ["werewolf", "rules", "HW-R1", "--lang", "xx", "--json"])
+    assert result.stderr == note and json.loads(result.stdout)["lang"] == "en"
+    assert runner.invoke(app, ["werewolf", "rules", "HW-R1", "--lang", "ja"]).stderr == ""
+
+
 def test_a_whole_typed_night_plays_in_the_toy_language(toy):
     log = toy / "night.jsonl"
     result = play("--lang", "xx", "--log", str(log))

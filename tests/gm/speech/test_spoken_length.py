@@ -12,7 +12,8 @@ from gm.speech.notes import Notes
 from gm.speech.pieces import pieces
 from gm.speech.speakers import PrintSpeaker
 from gm.speech.speaking import SpeechSpeaker
-from gm.text.spoken_length import LONGEST_PART, line_seconds, longest_part, part_seconds, parts_seconds, sentences
+from gm.text.spoken_length import (LONGEST_PART, NoPace, line_seconds, longest_part, part_seconds, parts_seconds,
+                                   sentences)
 from speech_fakes import FakeRenderer
 
 
@@ -32,6 +33,11 @@ def test_the_estimate_grows_with_characters_pauses_and_digits_said_as_words():
     assert part_seconds("6 votes.", "en") > part_seconds("x votes.", "en")
     assert part_seconds("あ" * 40, "ja") > part_seconds("a" * 40, "en")  # kana are said slower than letters
     assert part_seconds("가" * 40, "ko") > part_seconds("あ" * 40, "ja")
+
+
+def test_a_language_whose_pace_was_never_measured_is_not_estimated_at_english_pace():
+    with pytest.raises(NoPace, match="no pace measured for 'xx'"):
+        part_seconds("Halbwolf für 4 Spieler.", "xx")
 
 
 def test_a_line_is_its_sentences_said_one_after_the_other():
