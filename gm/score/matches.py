@@ -211,33 +211,76 @@ def sheet_from(record: Any) -> Match:
     return match
 
 
-def _count(record: dict[str, Any], name: str, low: int = 0, high: int = MAX_NUMBER) -> int:
-    value = record[name]
+def _whole(name: str, value: Any, low: int = 0, high: int = MAX_NUMBER) -> int:
+    """`value`, a whole number from `low` to `high`; else _Damaged naming it as `name`."""
     if type(value) is not int or not low <= value <= high:
         raise _Damaged(f"{name} {value!r:.40} is not a whole number from {low} to {high}")
     return value
 
 
+def _count(record: dict[str, Any], name: str, low: int = 0, high: int = MAX_NUMBER) -> int:
+    return _whole(name, record[name], low, high)
+
+
+MAX_PLACE = 1 << 62  # past any byte offset or line number of a journal
+
+
+class _Number(NamedTuple):
+    """A whole number of an index entry: its place in the line, its name and bounds; `nullable`:
+    it may be null (before_owner, of a match that replaced no sheet)."""
+
+    place: int
+    name: str
+    low: int
+    high: int
+    nullable: bool = False
+
+
+def _number(name: str, low: int, high: int, nullable: bool = False) -> _Number:
+    return _Number(ENTRY_FIELDS.index(name), name, low, high, nullable)
+
+
+_NUMBERS = (_number("match", 1, MAX_NUMBER), _number("offset", 0, MAX_PLACE), _number("length", 1, MAX_LINE_BYTES),
+            _number("line", 1, MAX_PLACE), _number("before_owner", 1, MAX_NUMBER, nullable=True))
+
+
 def _entry(record: Any) -> Entry:
+    """The entry an index line holds, every part checked by hand (20,000 are read for `gm score
+    matches`); _OtherFormat for a line of another version of gm, else _Damaged naming what is wrong."""
     if type(record) is not list or len(record) != len(ENTRY_FIELDS) or record[0] != INDEX_FORMAT:
-        shape = record.get("format") if type(record) is dict else record[0] if type(record) is list and record else None
-        other = _OtherFormat if isinstance(shape, str) and shape != INDEX_FORMAT else _Damaged  # another version's
-        raise other(f"not an index entry of format {INDEX_FORMAT}: {record!r:.40}")
+        raise _not_an_entry(record)
+    for place, name, low, high, nullable in _NUMBERS:
+        if record[place] is not None or not nullable:
+            _whole(name, record[place], low, high)
     _, match, offset, length, line, check, at, players, before, owner = record
-    if not (type(match) is int and 1 <= match <= MAX_NUMBER and type(offset) is int and 0 <= offset <= 1 << 62
-            and type(length) is int and 1 <= length <= MAX_LINE_BYTES and type(line) is int and 1 <= line <= 1 << 62
-            and (owner is None or type(owner) is int and 1 <= owner <= MAX_NUMBER)):  # all checked at once: fast
-        named = dict(zip(ENTRY_FIELDS, record))
-        for name, low, high in (("match", 1, MAX_NUMBER), ("offset", 0, 1 << 62), ("length", 1, MAX_LINE_BYTES),
-                                ("line", 1, 1 << 62), ("before_owner", 1, MAX_NUMBER)):
-            if named[name] is not None or name != "before_owner":
-                _count(named, name, low, high)  # says which
+    names = _players(players)
+    check, at = _check_and_time(check, at)
+    return Entry(match, offset, length, line, check, at, names, None if before is None else _result(before), owner)
+
+
+def _not_an_entry(record: Any) -> _Damaged:
+    """Why `record` is no entry of this format: _OtherFormat when it names another format (another
+    version of gm wrote it, as a list or, before that, as an object), else _Damaged."""
+    if type(record) is dict:
+        shape = record.get("format")
+    else:
+        shape = record[0] if type(record) is list and record else None
+    other = _OtherFormat if isinstance(shape, str) and shape != INDEX_FORMAT else _Damaged
+    return other(f"not an index entry of format {INDEX_FORMAT}: {record!r:.40}")
+
+
+def _players(players: Any) -> tuple[str, str]:
+    """The two players an entry names."""
     if type(players) is not list or len(players) != 2 or not (_short(players[0]) and _short(players[1])):
         raise _Damaged(f"players {players!r:.40} are not two names")
+    return players[0], players[1]
+
+
+def _check_and_time(check: Any, at: Any) -> tuple[str, str | None]:
+    """The hash of the journal's bytes before the `new` line, and when the match began (if known)."""
     if type(check) is not str or len(check) != CHECK_LENGTH or not (at is None or _short(at)):
         raise _Damaged("not a check and a time")
-    return Entry(match, offset, length, line, check, at, (players[0], players[1]),
-                 None if before is None else _result(before), owner)
+    return check, at
 
 
 def _short(text: Any) -> bool:
@@ -450,7 +493,7 @@ def read_checkpoint(journal: Path) -> Checkpoint | None:
         if not isinstance(record, dict) or record.get("format") != SHEET_FORMAT or not isinstance(
                 record["check"], str) or len(record["check"]) != CHECK_LENGTH:
             return None
-        return Checkpoint(_count(record, "offset", 1, 1 << 62), _count(record, "line", 2, 1 << 62), record["check"],
+        return Checkpoint(_count(record, "offset", 1, MAX_PLACE), _count(record, "line", 2, MAX_PLACE), record["check"],
                           sheet_from(record["sheet"]), _count(record, "owner", 1), _count(record, "matches", 1))
     except (_Damaged, ValueError, KeyError, RecursionError):
         return None
