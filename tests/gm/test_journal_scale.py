@@ -19,7 +19,8 @@ from gm.files import MAX_FILE_BYTES
 from gm.night.groups import GroupFile, read_record, read_summary
 import gm.score.journal as journal_module
 from gm.score.journal import MAX_EVENT_BYTES, Journal, encode
-from gm.score.matches import checkpoint_path, index_path
+from gm.score.checkpoint import checkpoint_path
+from gm.score.matches import index_path
 from scorer.humalien import fold
 from scorer.humalien.events import Flow, NewMatch
 from gm.text.lines import Pack

@@ -189,8 +189,8 @@ def test_an_index_written_for_another_shape_of_sheet_is_rebuilt(tmp_path, decode
     assert Journal(path, warned.append).load().match == fold(events).match and warned == []
 
 
-def test_every_field_of_a_sheet_comes_back_from_the_index():
-    from gm.score.matches import sheet_from, sheet_record
+def test_every_field_of_a_sheet_comes_back_from_a_checkpoint():
+    from gm.score.checkpoint import sheet_from, sheet_record
     from scorer.humalien.sheet import Ending, Game, Match
 
     games = (Game(1, (3, 4), 1, (2, 0), 1, 1, Ending("健", "foul")), Game(2))
