@@ -20,7 +20,9 @@ from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 from collections.abc import Callable
 
-from gm.score.matches import CHECK_LENGTH, MAX_LINE_BYTES, MAX_NUMBER, MAX_PLACE, Damaged, bounded, replace_file
+from gm.score.matches import (
+    CHECK_LENGTH, MAX_LINE_BYTES, MAX_NUMBER, MAX_PLACE, Damaged, Number, check_numbers, replace_file,
+)
 from scorer.humalien import Match
 from scorer.humalien.sheet import GAMES
 from scorer.humalien.sheet import Ending, Game
@@ -139,10 +141,6 @@ def sheet_from(record: Any) -> Match:
     return match
 
 
-def _count(record: dict[str, Any], name: str, low: int = 0, high: int = MAX_NUMBER) -> int:
-    return bounded(name, record[name], low, high)
-
-
 @dataclass(frozen=True)
 class Checkpoint:
     """The fold of the journal's first `offset` bytes (its lines before line `line`) where nothing
@@ -162,6 +160,8 @@ class Checkpoint:
 
 
 MAX_CHECKPOINT_BYTES = 1 << 16  # a sheet of three games is a few KB
+_NUMBERS = tuple(Number(name, name, low, high) for name, low, high in (
+    ("offset", 1, MAX_PLACE), ("line", 2, MAX_PLACE), ("owner", 1, MAX_NUMBER), ("matches", 1, MAX_NUMBER)))
 
 
 def checkpoint_path(journal: Path) -> Path:
@@ -188,8 +188,9 @@ def read_checkpoint(journal: Path) -> Checkpoint | None:
         if not isinstance(record, dict) or record.get("format") != SHEET_FORMAT or not isinstance(
                 record["check"], str) or len(record["check"]) != CHECK_LENGTH:
             return None
-        return Checkpoint(_count(record, "offset", 1, MAX_PLACE), _count(record, "line", 2, MAX_PLACE), record["check"],
-                          sheet_from(record["sheet"]), _count(record, "owner", 1), _count(record, "matches", 1))
+        check_numbers(record, _NUMBERS)
+        return Checkpoint(record["offset"], record["line"], record["check"], sheet_from(record["sheet"]),
+                          record["owner"], record["matches"])
     except (Damaged, ValueError, KeyError, RecursionError):
         return None
 
