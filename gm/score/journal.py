@@ -24,6 +24,7 @@ from typing import Any
 from collections.abc import Callable, Iterator
 
 from gm.score import matches as index
+from gm.score.checkpoint import Checkpoint, read_checkpoint, write_checkpoint
 from gm.score.matches import Entry, Kept, Result
 from scorer.humalien import Change, Event, Match, ScoreError, State, apply, from_record, to_record
 from scorer.humalien.events import RECORD_VERSION, NewMatch, Redo, Undo
@@ -246,7 +247,7 @@ class Journal:
                     if stale:
                         self._update_index(stale)
                     if checkpoint and os.fstat(fd).st_size == contents.good_length:  # nothing appended since
-                        index.write_checkpoint(self.path, checkpoint)
+                        write_checkpoint(self.path, checkpoint)
         finally:
             os.close(fd)
         if contents.torn:
@@ -276,7 +277,7 @@ class Journal:
         start = Start.at(known[-1]) if known and not deep else Start()
         if quick and not known and not rewrite and (guessed := _from_last_new(fd, self.path)) is not None:
             return guessed, None
-        checkpoint = None if deep or rewrite or not known else index.read_checkpoint(self.path)
+        checkpoint = None if deep or rewrite or not known else read_checkpoint(self.path)
         if checkpoint and checkpoint.matches == known[-1].match and checkpoint.offset > known[-1].offset \
                 and _before(fd, checkpoint.offset) == checkpoint.check:
             start = Start(checkpoint.offset, checkpoint.line, State(checkpoint.sheet), checkpoint.owner,
@@ -346,7 +347,7 @@ class Journal:
         elif not isinstance(event, (Undo, Redo)):  # a scoring event: the match and its number stay
             checkpoint = _checkpoint(fd, state, contents, contents.good_length + len(line), contents.lines + 2)
             if checkpoint:
-                index.write_checkpoint(self.path, checkpoint)
+                write_checkpoint(self.path, checkpoint)
         return state, change
 
     def _write_line(self, fd: int, line: bytes, length: int) -> None:
@@ -421,13 +422,13 @@ class Journal:
 CHECKPOINT_LINES = 1000  # lines folded past the current match's start before a checkpoint is kept
 
 
-def _checkpoint(fd: int, state: State, contents: Contents, offset: int, line: int) -> index.Checkpoint | None:
+def _checkpoint(fd: int, state: State, contents: Contents, offset: int, line: int) -> Checkpoint | None:
     """A checkpoint of `state` at `offset` (line `line`) when the fold that led to it was long
     and nothing is undone there (a redo would need what the checkpoint leaves out)."""
     if line - contents.first_line <= CHECKPOINT_LINES or state.match is None or state.undone is not None \
             or contents.owner is None or contents.torn:
         return None
-    return index.Checkpoint(offset, line, _before(fd, offset), state.match, contents.owner, contents.matches)
+    return Checkpoint(offset, line, _before(fd, offset), state.match, contents.owner, contents.matches)
 
 
 def _before(fd: int, offset: int) -> str:

@@ -11,23 +11,18 @@ the index rebuilt from the journal itself.
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import json
 import os
 import stat
-from dataclasses import dataclass, fields, is_dataclass
-from enum import Enum
+from dataclasses import dataclass
 from pathlib import Path
-from types import UnionType
-from typing import Any, NamedTuple, Union, get_args, get_origin, get_type_hints
-from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from scorer.values import Refusal
 from gm.files import MAX_FILE_BYTES
 from scorer.humalien import Match
 from scorer.humalien.sheet import GAMES
-from scorer.humalien.sheet import Ending, Game
 
 CHECKED_BYTES = 4096  # how much of the journal before each `new` line its hash covers
 CHECK_LENGTH = 16  # hex digits of that hash kept
@@ -74,6 +69,8 @@ class Entry(NamedTuple):
                 None if self.before is None else self.before.to_json(), self.before_owner]
 
 
+INDEX_FORMAT = "r2"  # entries are lists of values and hold a Result, not the sheet
+
 ENTRY_FIELDS = ("format", "match", "offset", "length", "line", "check", "at", "players", "before", "before_owner")
 
 
@@ -85,19 +82,11 @@ def check_of(window: bytes) -> str:
     return hashlib.sha256(window).hexdigest()[:CHECK_LENGTH]
 
 
-def _plain(value: Any) -> Any:
-    if is_dataclass(value):
-        return {item.name: _plain(getattr(value, item.name)) for item in fields(value)}
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
+class Damaged(Exception):
+    """An index line or a checkpoint that gm did not write; names what is wrong."""
 
 
-class _Damaged(Exception):
-    """An index line that is not an entry gm wrote; names what is wrong."""
-
-
-class _OtherFormat(_Damaged):
+class _OtherFormat(Damaged):
     """An index line gm wrote for sheets of another shape (another version of gm): rebuilt, no damage."""
 
 
@@ -105,139 +94,63 @@ MAX_NUMBER = 10**9  # far above any score, count or place in a journal of MAX_FI
 MAX_LINE_BYTES = 1 << 16  # a `new` line is a few hundred bytes
 
 
-def _typed(kind: Any, data: Any) -> Any:
-    """`data` (from `_plain`) back as a value of `kind`: a dataclass, a tuple, an optional, a plain
-    value; _Damaged unless every part has the type and a sensible size."""
-    return _reader(kind)(data)
+MAX_PLACE = 1 << 62  # past any byte offset or line number of a journal
 
 
-Reader = Callable[[Any], Any]
+class Number(NamedTuple):
+    """A whole number a record holds: its key (a place in a list, a name in an object), its name
+    and bounds; `nullable`: it may be null."""
+
+    key: int | str
+    name: str
+    low: int
+    high: int
+    nullable: bool = False
 
 
-@functools.cache
-def _reader(kind: Any) -> Reader:
-    """How to read a value of `kind` (worked out once per kind: resolving types is slow)."""
-    origin = get_origin(kind)
-    if origin in (Union, UnionType):
-        inner = _reader(next(a for a in get_args(kind) if a is not type(None)))
-        return lambda data: None if data is None else inner(data)
-    if origin is tuple:
-        return _tuple_reader(get_args(kind))
-    if isinstance(kind, type) and issubclass(kind, Enum):
-        return functools.partial(_enum, kind)
-    if isinstance(kind, type) and is_dataclass(kind):
-        hints = get_type_hints(kind)
-        readers = tuple((item.name, _reader(hints[item.name])) for item in fields(kind))
-        return functools.partial(_dataclass, kind, readers)
-    if kind in (int, bool, str):
-        return functools.partial(_plain_value, kind)
-    raise TypeError(f"no {kind!r} in an index")
+def check_numbers(record: Any, numbers: tuple[Number, ...]) -> None:
+    """Damaged naming the first of `numbers` that `record` does not hold as a whole number within
+    its bounds (one loop, no call per number: 20,000 entries are read for `gm score matches`)."""
+    for key, name, low, high, nullable in numbers:
+        value = record[key]
+        if (type(value) is not int or not low <= value <= high) and (value is not None or not nullable):
+            raise Damaged(f"{name} {value!r:.40} is not a whole number from {low} to {high}")
 
 
-def _tuple_reader(args: tuple[Any, ...]) -> Reader:
-    if len(args) == 2 and args[1] is Ellipsis:
-        item = _reader(args[0])
-
-        def many(data: Any) -> tuple[Any, ...]:
-            return tuple(map(item, _list(data)))
-
-        return many
-    readers = tuple(map(_reader, args))
-
-    def fixed(data: Any) -> tuple[Any, ...]:
-        if len(_list(data)) != len(readers):
-            raise _Damaged(f"{len(data)} values where {len(readers)} belong")
-        return tuple(read(d) for read, d in zip(readers, data))
-
-    return fixed
+def _place(name: str, low: int, high: int, nullable: bool = False) -> Number:
+    return Number(ENTRY_FIELDS.index(name), name, low, high, nullable)
 
 
-def _list(data: Any) -> list[Any]:
-    if not isinstance(data, list):
-        raise _Damaged(f"{data!r:.40} is not a list")
-    return data
-
-
-def _enum(kind: type[Enum], data: Any) -> Enum:
-    try:
-        return kind(data)
-    except (ValueError, TypeError):
-        raise _Damaged(f"{data!r:.40} is not a {kind.__name__}") from None
-
-
-def _dataclass(kind: type, readers: tuple[tuple[str, Reader], ...], data: Any) -> Any:
-    if not isinstance(data, dict):
-        raise _Damaged(f"{data!r:.40} is not an object")
-    try:
-        return kind(**{name: read(data[name]) for name, read in readers})
-    except KeyError as missing:
-        raise _Damaged(f"no {missing}") from None
-
-
-def _plain_value(kind: type, data: Any) -> Any:
-    if kind is int:
-        if type(data) is not int or not -MAX_NUMBER <= data <= MAX_NUMBER:
-            raise _Damaged(f"{data!r:.40} is not a whole number of a sensible size")
-    elif kind is bool:
-        if type(data) is not bool:
-            raise _Damaged(f"{data!r:.40} is not true or false")
-    elif not isinstance(data, str) or len(data) > MAX_LINE_BYTES:
-        raise _Damaged(f"{data!r:.40} is not a short string")
-    return data
-
-
-def _sheet_format() -> str:
-    """The shape of a sheet (its classes' fields): an index written for another shape is rebuilt."""
-    shape = [(cls.__name__, [(item.name, str(item.type)) for item in fields(cls)]) for cls in (Match, Game, Ending)]
-    return hashlib.sha256(repr(shape).encode()).hexdigest()[:12]
-
-
-SHEET_FORMAT = _sheet_format()
-INDEX_FORMAT = "r2"  # entries are lists of values and hold a Result, not the sheet
-
-
-def sheet_record(match: Match) -> dict[str, Any]:
-    """A sheet as JSON-ready data, every field of every game (not only what `show --json` prints)."""
-    record: dict[str, Any] = _plain(match)  # a dataclass is made a dict
-    return record
-
-
-def sheet_from(record: Any) -> Match:
-    """The sheet a record describes; _Damaged unless it is one gm could have written."""
-    match: Match = _typed(Match, record)
-    if not 1 <= len(match.games) <= GAMES or any(g.number != n for n, g in enumerate(match.games, start=1)) \
-            or any(not 0 <= g.sixes <= match.max_sixes for g in match.games):
-        raise _Damaged("not a sheet of a match")
-    return match
-
-
-def _count(record: dict[str, Any], name: str, low: int = 0, high: int = MAX_NUMBER) -> int:
-    value = record[name]
-    if type(value) is not int or not low <= value <= high:
-        raise _Damaged(f"{name} {value!r:.40} is not a whole number from {low} to {high}")
-    return value
+_NUMBERS = (_place("match", 1, MAX_NUMBER), _place("offset", 0, MAX_PLACE), _place("length", 1, MAX_LINE_BYTES),
+            _place("line", 1, MAX_PLACE), _place("before_owner", 1, MAX_NUMBER, nullable=True))  # null: replaced none
 
 
 def _entry(record: Any) -> Entry:
+    """The entry an index line holds, every part checked in turn and by hand, without a call per
+    part (20,000 are read for `gm score matches`): its format, its whole numbers, its players, its
+    check and time, the result it replaced. _OtherFormat for a line of another version of gm, else
+    Damaged naming the first part that is wrong."""
     if type(record) is not list or len(record) != len(ENTRY_FIELDS) or record[0] != INDEX_FORMAT:
-        shape = record.get("format") if type(record) is dict else record[0] if type(record) is list and record else None
-        other = _OtherFormat if isinstance(shape, str) and shape != INDEX_FORMAT else _Damaged  # another version's
-        raise other(f"not an index entry of format {INDEX_FORMAT}: {record!r:.40}")
+        raise _not_an_entry(record)
+    check_numbers(record, _NUMBERS)
     _, match, offset, length, line, check, at, players, before, owner = record
-    if not (type(match) is int and 1 <= match <= MAX_NUMBER and type(offset) is int and 0 <= offset <= 1 << 62
-            and type(length) is int and 1 <= length <= MAX_LINE_BYTES and type(line) is int and 1 <= line <= 1 << 62
-            and (owner is None or type(owner) is int and 1 <= owner <= MAX_NUMBER)):  # all checked at once: fast
-        named = dict(zip(ENTRY_FIELDS, record))
-        for name, low, high in (("match", 1, MAX_NUMBER), ("offset", 0, 1 << 62), ("length", 1, MAX_LINE_BYTES),
-                                ("line", 1, 1 << 62), ("before_owner", 1, MAX_NUMBER)):
-            if named[name] is not None or name != "before_owner":
-                _count(named, name, low, high)  # says which
     if type(players) is not list or len(players) != 2 or not (_short(players[0]) and _short(players[1])):
-        raise _Damaged(f"players {players!r:.40} are not two names")
+        raise Damaged(f"players {players!r:.40} are not two names")
     if type(check) is not str or len(check) != CHECK_LENGTH or not (at is None or _short(at)):
-        raise _Damaged("not a check and a time")
+        raise Damaged("not a check and a time")
     return Entry(match, offset, length, line, check, at, (players[0], players[1]),
                  None if before is None else _result(before), owner)
+
+
+def _not_an_entry(record: Any) -> Damaged:
+    """Why `record` is no entry of this format: _OtherFormat when it names another format (another
+    version of gm wrote it, as a list or, before that, as an object), else Damaged."""
+    if type(record) is dict:
+        shape = record.get("format")
+    else:
+        shape = record[0] if type(record) is list and record else None
+    other = _OtherFormat if isinstance(shape, str) and shape != INDEX_FORMAT else Damaged
+    return other(f"not an index entry of format {INDEX_FORMAT}: {record!r:.40}")
 
 
 def _short(text: Any) -> bool:
@@ -247,12 +160,12 @@ def _short(text: Any) -> bool:
 def _result(data: Any) -> Result:
     """A Result from its list (checked by hand: 20,000 of them are read for `gm score matches`)."""
     if type(data) is not list or len(data) != 5:
-        raise _Damaged(f"{data!r:.40} is not the result of a match")
+        raise Damaged(f"{data!r:.40} is not the result of a match")
     a, b, game, winner, draw = data
     if type(a) is not int or type(b) is not int or not -MAX_NUMBER <= min(a, b) <= max(a, b) <= MAX_NUMBER \
             or type(game) is not int or not 1 <= game <= GAMES or not (winner is None or _short(winner)) \
             or type(draw) is not bool or draw and winner is not None:
-        raise _Damaged(f"{data!r:.40} is not the result of a match")
+        raise Damaged(f"{data!r:.40} is not the result of a match")
     return Result((a, b), game, winner, draw)
 
 
@@ -275,7 +188,7 @@ def _parsed(lines: list[bytes]) -> Read:
             entry = _entry(json.loads(raw) if records is None else records[(number - 1) % _BATCH])
         except _OtherFormat:
             return Read(entries)
-        except (_Damaged, ValueError, KeyError, RecursionError) as error:
+        except (Damaged, ValueError, KeyError, RecursionError) as error:
             return Read(entries, f"line {number}: {error_reason(error)}")
         if entries and not (entry.match == entries[-1].match + 1 and entry.offset > entries[-1].offset
                             and entry.line > entries[-1].line) or not entries and entry.match != 1:
@@ -361,7 +274,7 @@ def read_last(journal: Path) -> Entry | None:
         return None
     try:
         return _entry(json.loads(lines[-2]))
-    except (_Damaged, ValueError, KeyError, RecursionError):
+    except (Damaged, ValueError, KeyError, RecursionError):
         return None
 
 
@@ -384,10 +297,10 @@ def add(journal: Path, entries: list[Entry]) -> None:
 
 def rewrite(journal: Path, entries: list[Entry]) -> None:
     """Replace the index with `entries` in one step (a temporary file renamed over it)."""
-    _replace(index_path(journal), b"".join(map(_line, entries)))
+    replace_file(index_path(journal), b"".join(map(_line, entries)))
 
 
-def _replace(target: Path, data: bytes) -> None:
+def replace_file(target: Path, data: bytes) -> None:
     """Replace `target` with `data` in one step: a temporary file renamed over it (not synced: a
     cache the journal can always give again)."""
     import tempfile
@@ -403,63 +316,6 @@ def _replace(target: Path, data: bytes) -> None:
         except OSError:
             os.unlink(name)
             raise
-
-
-@dataclass(frozen=True)
-class Checkpoint:
-    """The fold of the journal's first `offset` bytes (its lines before line `line`) where nothing
-    was undone: the sheet, the number of the match it belongs to and of matches started. `check`
-    hashes the bytes just before `offset`, so a journal cut back or replaced is noticed."""
-
-    offset: int
-    line: int
-    check: str
-    sheet: Match
-    owner: int
-    matches: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"offset": self.offset, "line": self.line, "check": self.check, "sheet": sheet_record(self.sheet),
-                "owner": self.owner, "matches": self.matches, "format": SHEET_FORMAT}
-
-
-MAX_CHECKPOINT_BYTES = 1 << 16  # a sheet of three games is a few KB
-
-
-def checkpoint_path(journal: Path) -> Path:
-    return journal.with_name(journal.name + ".state")
-
-
-def read_checkpoint(journal: Path) -> Checkpoint | None:
-    """The checkpoint kept beside the journal; None when there is none or it is not one gm wrote
-    (it is only a shortcut: the journal is folded from further back instead)."""
-    try:
-        fd = os.open(checkpoint_path(journal), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        data = os.read(fd, MAX_CHECKPOINT_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    try:
-        record = json.loads(data) if len(data) <= MAX_CHECKPOINT_BYTES else None
-        if not isinstance(record, dict) or record.get("format") != SHEET_FORMAT or not isinstance(
-                record["check"], str) or len(record["check"]) != CHECK_LENGTH:
-            return None
-        return Checkpoint(_count(record, "offset", 1, 1 << 62), _count(record, "line", 2, 1 << 62), record["check"],
-                          sheet_from(record["sheet"]), _count(record, "owner", 1), _count(record, "matches", 1))
-    except (_Damaged, ValueError, KeyError, RecursionError):
-        return None
-
-
-def write_checkpoint(journal: Path, checkpoint: Checkpoint) -> None:
-    """Replace the checkpoint in one step (the caller holds the journal's exclusive lock); one that
-    cannot be written only makes later commands fold more of the journal."""
-    _replace(checkpoint_path(journal), json.dumps(checkpoint.to_json(), ensure_ascii=False).encode("utf-8"))
 
 
 class Kept(NamedTuple):

@@ -19,7 +19,8 @@ from gm.files import MAX_FILE_BYTES
 from gm.night.groups import GroupFile, read_record, read_summary
 import gm.score.journal as journal_module
 from gm.score.journal import MAX_EVENT_BYTES, Journal, encode
-from gm.score.matches import checkpoint_path, index_path
+from gm.score.checkpoint import checkpoint_path, read_checkpoint
+from gm.score.matches import index_path
 from scorer.humalien import fold
 from scorer.humalien.events import Flow, NewMatch
 from gm.text.lines import Pack
@@ -205,6 +206,22 @@ def test_a_checkpoint_that_is_not_the_journal_s_is_passed_over(tmp_path, state):
             kept.write_bytes(state)
     assert Journal(path).load().match == fold(events).match
 
+
+
+@pytest.mark.parametrize("name, value", [("offset", 0), ("offset", True), ("line", 1), ("owner", 0), ("owner", None),
+                                         ("matches", "1"), ("matches", 10**9 + 1)])
+def test_a_checkpoint_with_a_number_out_of_its_bounds_or_missing_is_passed_over(tmp_path, name, value):
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b"".join(map(encode, [NewMatch(("Aki", "Ken"))] + [Flow("Aki", 0)] * 1200)))
+    Journal(path).matches()  # the whole journal folded: a checkpoint kept
+    kept = checkpoint_path(path)
+    record = json.loads(kept.read_text())
+    assert read_checkpoint(path) is not None
+    kept.write_text(json.dumps({**record, name: value}))
+    assert read_checkpoint(path) is None
+    del record[name]
+    kept.write_text(json.dumps(record))
+    assert read_checkpoint(path) is None
 
 # -- a group's kept tally ---------------------------------------------------------------------------
 def night_line(winner: int, evening: str, seated: tuple[str, ...] = ("Aki", "Ken", "Mio")) -> bytes:

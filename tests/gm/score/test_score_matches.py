@@ -189,10 +189,65 @@ def test_an_index_written_for_another_shape_of_sheet_is_rebuilt(tmp_path, decode
     assert Journal(path, warned.append).load().match == fold(events).match and warned == []
 
 
-def test_every_field_of_a_sheet_comes_back_from_the_index():
-    from gm.score.matches import sheet_from, sheet_record
+def test_every_field_of_a_sheet_comes_back_from_a_checkpoint():
+    from gm.score.checkpoint import sheet_from, sheet_record
     from scorer.humalien.sheet import Ending, Game, Match
 
     games = (Game(1, (3, 4), 1, (2, 0), 1, 1, Ending("健", "foul")), Game(2))
     sheet = Match(("健", "美緒"), True, games, (("健", "けん"),))
     assert sheet_from(json.loads(json.dumps(sheet_record(sheet)))) == sheet
+
+
+
+SOUND = ["r2", 2, 300, 120, 10, "0123456789abcdef", "2026-01-01T10:00:00", ["Alice", "Bob"], [5, 3, 3, "Alice", False],
+         1]
+FIRST = ["r2", 1, 0, 120, 1, "0123456789abcdef", None, ["Alice", "Bob"], None, None]
+HIGH = 1 << 62
+
+
+def changed(**values):
+    """The second index line of SOUND with `values` in place of its own."""
+    from gm.score.matches import ENTRY_FIELDS
+
+    return [values.get(name, value) for name, value in zip(ENTRY_FIELDS, SOUND)]
+
+
+@pytest.mark.parametrize("second, read, damage", [
+    (SOUND, 2, None),
+    (changed(at=None, before=None, before_owner=None), 2, None),
+    (changed(format="older"), 1, None),  # another version's line: read up to it, no damage
+    ({"match": 2, "format": "0123456789ab"}, 1, None),
+    ({"match": 2, "format": "r2"}, 1, "not an index entry of format r2: {'match': 2, 'format': 'r2'}"),
+    (7, 1, "not an index entry of format r2: 7"),
+    (SOUND[:-1], 1, "not an index entry of format r2: ['r2', 2, 300, 120, 10, '0123456789abcde"),
+    ([], 1, "not an index entry of format r2: []"),
+    (changed(match=0), 1, "match 0 is not a whole number from 1 to 1000000000"),
+    (changed(match=True, offset=-1), 1, "match True is not a whole number from 1 to 1000000000"),
+    (changed(offset="0"), 1, f"offset '0' is not a whole number from 0 to {HIGH}"),
+    (changed(offset=-1, length=0), 1, f"offset -1 is not a whole number from 0 to {HIGH}"),
+    (changed(length=10**15), 1, "length 1000000000000000 is not a whole number from 1 to 65536"),
+    (changed(line=1.5), 1, f"line 1.5 is not a whole number from 1 to {HIGH}"),
+    (changed(before_owner=0), 1, "before_owner 0 is not a whole number from 1 to 1000000000"),
+    (changed(before_owner=10**400), 1, f"before_owner 1{'0' * 39} is not a whole number from 1 to 1000000000"),
+    (changed(players=None), 1, "players None are not two names"),
+    (changed(players=["a", "b", "c"]), 1, "players ['a', 'b', 'c'] are not two names"),
+    (changed(players=["a", 3]), 1, "players ['a', 3] are not two names"),
+    (changed(check="abc"), 1, "not a check and a time"),
+    (changed(at=5), 1, "not a check and a time"),
+    (changed(before="sheet"), 1, "'sheet' is not the result of a match"),
+    (changed(before=[1, 2, 1, "a", True]), 1, "[1, 2, 1, 'a', True] is not the result of a match"),
+    (changed(before=[1, 2, 4, None, False]), 1, "[1, 2, 4, None, False] is not the result of a match"),
+    (changed(match=3), 1, "out of order"),
+    (changed(line=0, players=None), 1, f"line 0 is not a whole number from 1 to {HIGH}"),  # the first check named
+    (changed(players=None, check="abc"), 1, "players None are not two names"),
+    (changed(check="abc", before="sheet"), 1, "not a check and a time"),
+])
+def test_an_index_line_is_read_or_named_for_what_is_wrong(tmp_path, second, read, damage):
+    """Each check of an index line: the entries read before it, and the damage it names."""
+    from gm.score.matches import read_all
+
+    journal = tmp_path / "m.jsonl"
+    index_path(journal).write_text(f"{json.dumps(FIRST)}\n{json.dumps(second)}\n")
+    found = read_all(journal)
+    assert found.damage == (None if damage is None else f"line 2: {damage}")
+    assert [entry.match for entry in found.entries] == list(range(1, read + 1))
