@@ -223,6 +223,8 @@ def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: 
     answers = night.answers
     by_voice = bool(answers) and night.exit_code == 0 and {a["by"] for a in answers} == {"voice"}
     fell = next((a["key"] for a in answers if a["by"] != "voice"), None)
+    if fell is None and not by_voice:  # gm asked for the answer typed and the table typed nothing
+        fell = next((e["key"] for e in reversed(night.events) if e["type"] == "question"), None)
     vote_cues = _vote_cues([k for k, _, _ in played.times])
     unsaid = sorted(c for c, n in (night.vote or {}).items() if n != table["counts"].get(c, 0))
     return {"night": index, "listener": listener, "room": str(room), "players": len(table["players"]),
