@@ -239,8 +239,8 @@ def print_sheet(match: Match, lang: str) -> None:
     from gm.score.render import sheet, voice_for
 
     with input_errors(lang):
-        voice = voice_for(lang, match)
-    Console(highlight=False, emoji=False).print(sheet(match, voice))  # names and words as they are
+        pack = voice_for(lang, match)
+    Console(highlight=False, emoji=False).print(sheet(match, pack))  # names and words as they are
 
 
 @app.command()

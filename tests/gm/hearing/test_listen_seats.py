@@ -22,8 +22,8 @@ SEATS = ("Aki", "Ken", "Kenta", "Zoë")
 FIXTURES = paths.FIXTURES / "listen_ko"
 
 
-def who(voice, seats):
-    return Table(voice).choice("vote", (*seats, "graveyard"), prompt=Line("vote", "?", ""))
+def who(pack, seats):
+    return Table(pack).choice("vote", (*seats, "graveyard"), prompt=Line("vote", "?", ""))
 
 
 def test_a_seat_number_names_only_a_player_told_to_use_it():

@@ -239,7 +239,7 @@ def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model
     players = ["민수", "지훈", "서연", "Zoë"]
     keyboard = KeyboardAsker(clock, io.StringIO("\n" * 4 + "werewolf villager\ngraveyard\n"), echo=lambda _: None)
     asker = ListeningAsker(listener, keyboard, table, EN, clock, vocabulary=COMMANDS_KO, seats=players)
-    ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=table, asker=asker, clock=clock,
+    ctx = NightContext(players=players, deck=standard_deck(4), pack=EN, speaker=table, asker=asker, clock=clock,
                        controls=open_controls(asker, clock, None),
                        log=lambda kind, **d: log.append({"type": kind, **d}))
     result = run_night(ctx)

@@ -648,7 +648,7 @@ def test_a_vote_by_voice_takes_one_answer_per_count_asked_and_one_yes(clock):
     asker, _ = _asker(clock, [said("three"), said("one"), said("yes")], endless=False)
     players = ["Aki", "Ken", "Mio", "Sora"]
     log = []
-    ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=asker.speaker, asker=asker,
+    ctx = NightContext(players=players, deck=standard_deck(4), pack=EN, speaker=asker.speaker, asker=asker,
                        clock=clock, log=lambda kind, **d: log.append({"type": kind, **d}))
     assert run_vote(ctx).executed == "Aki"
     answers = [e for e in log if e["type"] == "answer"]
@@ -665,7 +665,7 @@ def _vote(clock, players, script, keyboard=""):
 
     asker, _ = _asker(clock, script, keyboard=keyboard, endless=False)
     log = []
-    ctx = NightContext(players=players, deck=standard_deck(len(players)), voice=EN, speaker=asker.speaker,
+    ctx = NightContext(players=players, deck=standard_deck(len(players)), pack=EN, speaker=asker.speaker,
                        asker=asker, clock=clock, log=lambda kind, **d: log.append({"type": kind, **d}))
     return run_vote(ctx), asker.speaker, [e for e in log if e["type"] == "answer"]
 
@@ -826,7 +826,7 @@ def test_a_tally_fixed_again_and_again_by_voice_is_typed_at_its_fourth_read_back
     players = ["Aki", "Ken", "Mio", "Sora"]
     fixes = ["ken zero mio one", "mio zero ken one"] * 3
     asker, _ = _asker(clock, [said("three"), said("one"), *map(said, fixes)], keyboard="\n", seats=players)
-    ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=asker.speaker, asker=asker,
+    ctx = NightContext(players=players, deck=standard_deck(4), pack=EN, speaker=asker.speaker, asker=asker,
                        clock=clock)
     assert run_vote(ctx).executed == "Aki"
     keys = asker.speaker.keys()

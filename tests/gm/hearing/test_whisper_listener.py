@@ -199,12 +199,12 @@ def test_the_deal_hears_done_as_it_asked_for_it(tmp_path) -> None:
     from gm.table.questions import Table
     from gm.text.lines import Pack
 
-    voice = Pack("en")
+    pack = Pack("en")
     model = whisper.load("en")
     players = ("Tom", "Lucy", "Kate", "Emma")
-    deal = Table(voice, players).step("werewolf.deal", total=9, villagers=6, others=["Werewolf", "Traitor", "Seer"],
+    deal = Table(pack, players).step("werewolf.deal", total=9, villagers=6, others=["Werewolf", "Traitor", "Seer"],
                                       graveyard=1)
-    book = phrasebook(deal, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
+    book = phrasebook(deal, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
     assert book.context.endswith("Say done when dealt.")
     subprocess.run(["flite", "-voice", "slt", "--setf", "duration_stretch=1.08", "-t", "done", "-o",
                     str(tmp_path / "slt.wav")], check=True)
@@ -457,11 +457,11 @@ def _count_heard(lang: str, players: tuple[str, ...], free: str):
     from gm.table.questions import Counting, Table
     from gm.text.lines import Pack
 
-    voice = Pack(lang)
+    pack = Pack(lang)
     candidates = (*players, "graveyard")
-    count = Table(voice).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
+    count = Table(pack).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = _Transcribes(lang, free)
-    book = phrasebook(count, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
+    book = phrasebook(count, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
     heard = whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))
     return book.match(heard), model.contexts[0]
 
@@ -501,11 +501,11 @@ def _japanese_count():
     from gm.table.questions import Counting, Table
     from gm.text.lines import Pack
 
-    voice, players = Pack("ja"), ("アキ", "ケン", "ミオ", "ソラ")
+    pack, players = Pack("ja"), ("アキ", "ケン", "ミオ", "ソラ")
     candidates = (*players, "graveyard")
-    count = Table(voice).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
+    count = Table(pack).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = whisper.load("ja")
-    return model, phrasebook(count, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
+    return model, phrasebook(count, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
 
 
 def _open_jtalk(text: str, speed: float = 1.0, half_tone: int = 0) -> bytes:

@@ -20,13 +20,13 @@ def test_readings_added_to_a_voice_leave_the_voice_they_came_from_as_it_was():
 
 
 def test_settings_of_a_voice_speak_its_lines_and_readings_without_looking_the_language_up(monkeypatch):
-    voice = Pack("ja").with_readings({"健": "たける"})
+    pack = Pack("ja").with_readings({"健": "たける"})
     made = []
     real = lines.Pack.__init__
     monkeypatch.setattr(lines.Pack, "__init__", lambda self, *a, **k: (made.append(a), real(self, *a, **k))[1])
-    settings = SpeechSettings.of(voice, "off", rate=170)
+    settings = SpeechSettings.of(pack, "off", rate=170)
     assert (settings.lang, settings.speech, settings.rate, dict(settings.readings)) == ("ja", "off", 170, {
-        **voice.readings})
+        **pack.readings})
     assert settings == SpeechSettings("ja", "off", rate=170)
     line = Line("k", "健に3票です。", "健に3票です。")
     assert spoken_form(settings, Notes(settings.lines), reads_kanji=True)(line) == "たけるに3票です。"
