@@ -267,7 +267,7 @@ class FakeSpeaker:
         """Nothing to release."""
 
 
-def voice_asker(clock, items=(), keyboard="", model=None, endless=True, speaker=None, seats=(), pack=None):
+def listening_asker(clock, items=(), keyboard="", model=None, endless=True, speaker=None, seats=(), pack=None):
     """A real `ListeningAsker` over a `ScriptSource` of `items` (see `said`), with the keyboard reading
     `keyboard`; returns it and the lines the keyboard printed."""
     import io

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from gm.cli import app
 from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptSource, said
-from fakes import voice_asker as _asker
+from fakes import listening_asker as _asker
 from gm.hearing.phrases import Heard
 from gm.text.vocabulary import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker

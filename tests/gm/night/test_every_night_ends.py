@@ -1,4 +1,4 @@
-"""Every night ends (issue 37): whole nights through the real voice asker and the real vote, the
+"""Every night ends (issue 37): whole nights through the real listening asker and the real vote, the
 table heard by an adversary (numbers, names, yes and no, fixes, garbage, silence, at any
 confidence, said again and again), the keyboard typing the truth when gm asks it. Each night
 ends within a number of questions set by its shape (players, runoff), each question within a
@@ -154,7 +154,7 @@ class Truth(KeyboardAsker):
 
 
 class Asking:
-    """The voice asker, telling the table which question it is asked."""
+    """The listening asker, telling the table which question it is asked."""
 
     def __init__(self, asker: ListeningAsker, table: Table, most: int = 1000) -> None:
         self.asker, self.table, self.most = asker, table, most

@@ -151,10 +151,10 @@ def test_a_step_that_goes_on_by_itself_shows_its_countdown(capsys):
 
 
 def test_a_step_that_goes_on_by_itself_counts_down_while_listening_too(capsys):
-    from fakes import voice_asker
+    from fakes import listening_asker
 
     clock = FakeClock()
-    asker, _ = voice_asker(clock)
+    asker, _ = listening_asker(clock)
     asker.keyboard.interactive = True  # a terminal
     question = Table(Pack("en")).step("werewolf.lay_down", timeout=3)
     assert asker.ask(question).value is Done.DONE

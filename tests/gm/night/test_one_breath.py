@@ -1,5 +1,5 @@
 """The tally said in one breath ("Aki three, Ken one"), typed or heard, and the vote's conversation
-kept in the night log: fake recognisers drive the real voice asker through the real vote."""
+kept in the night log: fake recognisers drive the real listening asker through the real vote."""
 
 import json
 
@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from fakes import FakeClock, said, voice_asker
+from fakes import FakeClock, listening_asker, said
 from gm.cli import app
 from gm.text.vocabulary import Vocabulary
 from gm.night.context import NightContext
@@ -90,7 +90,7 @@ def test_counts_by_name_that_make_more_than_the_vote_has_say_what_it_can_have():
 
 def _vote(clock, script, lang="en", keyboard="", log=None):
     players = PLAYERS[lang]
-    asker, out = voice_asker(clock, [said(s) if isinstance(s, str) else said(*s) for s in script],
+    asker, out = listening_asker(clock, [said(s) if isinstance(s, str) else said(*s) for s in script],
                              keyboard=keyboard, pack=Pack(lang), seats=players)
     events = []
     ctx = NightContext(players=players, deck=standard_deck(4), pack=asker.pack, speaker=asker.speaker,
@@ -140,7 +140,7 @@ def test_a_name_heard_at_a_count_is_no_answer_not_a_count_nor_a_fix(heard):
     # is asked again (typed, "Ken 1" still sets Ken's count: Count.read)
     clock = FakeClock()
     players = ["Aki", "Ken", "Mio", "Noah"]
-    asker, _ = voice_asker(clock, [said(heard), said("three")], seats=players)
+    asker, _ = listening_asker(clock, [said(heard), said("three")], seats=players)
     candidates = [*players, "graveyard"]
     question = Table(Pack("en"), players).count(candidates, 4, Counting(tuple(candidates), bounds=(3, 4)),
                                                  by_name=True)
