@@ -281,7 +281,7 @@ def pct(n: int, of: int) -> str:
 
 def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> None:
     """Every recording against its questions, by every decoder; the figures printed."""
-    vocabulary = Vocabulary.from_voice(t.pack)
+    vocabulary = Vocabulary.from_pack(t.pack)
     questions = t.questions()
     books = {q.key: phrasebook(q, model, vocabulary, t.pack.spoken_word, t.players) for q in questions}
     phrases = {q.key: question_phrases(q, vocabulary, t.pack.spoken_word, t.players) for q in questions}

@@ -83,7 +83,7 @@ def latencies(listener: str, answers: int, seed: int) -> tuple[list[float], int,
     pack = Pack("en")
     model = model_loader(None, "en", listener)()
     question = Table(pack, PLAYERS).count(PLAYERS, 4, Counting((*PLAYERS, "graveyard")))
-    book = phrasebook(question, model, Vocabulary.from_voice(pack), pack.spoken_word, PLAYERS)
+    book = phrasebook(question, model, Vocabulary.from_pack(pack), pack.spoken_word, PLAYERS)
     book = book.with_phrases({p: p for p in ("yes", "no", "done", "the graveyard") if model.hears(p.split()[-1])})
     rng = random.Random(f"latency-{seed}")
     block = 2 * int(BLOCK_SECONDS * 16000)

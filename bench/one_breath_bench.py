@@ -56,7 +56,7 @@ def main() -> None:
     pack = Pack(lang)
     table = Table(pack, players)
     model = load_model(None, lang)
-    vocabulary = Vocabulary.from_voice(pack)
+    vocabulary = Vocabulary.from_pack(pack)
     candidates = [*players, "graveyard"]
     books = {by_name: phrasebook(table.count(candidates, 4, Counting(tuple(candidates)), by_name=by_name), model,
                                  vocabulary, pack.spoken_word, players) for by_name in (False, True)}

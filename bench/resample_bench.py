@@ -62,7 +62,7 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     night, model = lb.ENGLISH, sphinx.load()
-    vocabulary = Vocabulary.from_voice(night.pack)
+    vocabulary = Vocabulary.from_pack(night.pack)
     questions = night.questions()
     books = {q.key: phrasebook(q, model, vocabulary, night.pack.spoken_word, night.players) for q in questions}
     pick = random.Random(args.seed)

@@ -154,7 +154,7 @@ def main() -> None:
 
     model = sphinx.load()
     changes = parsed_settings(args.set, model._decoder)
-    vocabulary = Vocabulary.from_voice(ENGLISH.pack)
+    vocabulary = Vocabulary.from_pack(ENGLISH.pack)
     questions = {q.key: q for q in ENGLISH.questions()}
     books = {k: phrasebook(q, model, vocabulary, ENGLISH.pack.spoken_word, ENGLISH.players)
              for k, q in questions.items()}

@@ -153,7 +153,7 @@ def model_command(
         return
     built_in = isinstance(model, sphinx.SphinxModel)
     engine = "whisper" if isinstance(model, whisper.WhisperModel) else "pocketsphinx" if built_in else "vosk"
-    hear = Vocabulary.from_voice(pack).hear
+    hear = Vocabulary.from_pack(pack).hear
     missing = sorted({w for phrases in hear.values() for p in phrases for w in p.split() if not model.hears(w)})
     listeners = [{"name": name, "installed": installed, "default": name == default_listener(lang)}
                  for name, installed in listeners_here(lang)]
@@ -348,7 +348,7 @@ def hear_command(
         sources = [PcmSource.from_wavs([wav], RealClock()) for wav in wavs]
         model = load_model(vosk_model, lang, listener_name(listener))
     question = Table(pack).choice("hear", choices, prompt=Line("hear", "", ""))
-    book = phrasebook(question, model, Vocabulary.from_voice(pack), pack.spoken_word)
+    book = phrasebook(question, model, Vocabulary.from_pack(pack), pack.spoken_word)
     for wav, source in zip(wavs, sources):
         heard = Listener(model, source).hear_once(book)
         source.close()

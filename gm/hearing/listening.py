@@ -115,7 +115,7 @@ class ListeningAsker:
         self.speaker = speaker
         self.pack = pack
         self.clock = clock
-        self.vocabulary = vocabulary or Vocabulary.from_voice(pack)
+        self.vocabulary = vocabulary or Vocabulary.from_pack(pack)
         self.seats = tuple(seats)
         # people speak in real time: with a compressed clock (--time-scale) the windows keep
         # their real length

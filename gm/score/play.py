@@ -11,7 +11,7 @@ from gm.files import printable, read_line
 from gm.ports import Speaker
 from gm.score.entry import VERB_TABLE, VERBS, WON, BadEntry, build, parse_count, resolve_verb
 from gm.score.journal import Journal
-from gm.score.render import change_lines, totals_lines, voice_for
+from gm.score.render import change_lines, pack_for_match, totals_lines
 from gm.text.lines import Pack
 from scorer.humalien.events import AngelCut
 from scorer.humalien.fold import State, advance
@@ -97,7 +97,7 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
         echo: Callable[[str], None], show: Callable[[State], None]) -> None:
     """The loop: each scoring entry is appended (fsync'ed) and then printed and said."""
     state = journal.load()
-    pack = voice_for(lang, state.match)
+    pack = pack_for_match(lang, state.match)
     if state.match is not None:
         speaker.say(pack.line("score.play_start", a=state.match.players[0], b=state.match.players[1],
                                game=state.match.game))
@@ -120,7 +120,7 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
                 continue
             if verb == "say":
                 state = journal.load()
-                for line in totals_lines(voice_for(lang, state.match), state.match):
+                for line in totals_lines(pack_for_match(lang, state.match), state.match):
                     speaker.say(line)
                 continue
             args = words[1:]
@@ -130,9 +130,9 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
         except ValueError as error:  # ScoreError, JournalError, BadEntry: nothing was written
             echo(f"? {pack.error(error).splitlines()[0]}")
             continue
-        for line in change_lines(voice_for(lang, change.match), change):
+        for line in change_lines(pack_for_match(lang, change.match), change):
             speaker.say(line)
-    speaker.say(voice_for(lang, None).line("score.play_bye"))
+    speaker.say(pack_for_match(lang, None).line("score.play_bye"))
 
 
 

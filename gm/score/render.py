@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 BAR = "█"
 
 
-def voice_for(lang: str, match: Match | None) -> Pack:
+def pack_for_match(lang: str, match: Match | None) -> Pack:
     """The voice pack for `lang`, with the players' readings (健=けん) from the match."""
     return Pack(lang, readings=dict(match.readings) if match else None)
 

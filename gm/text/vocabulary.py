@@ -42,7 +42,7 @@ class Vocabulary:
     """Decoys of one kind of answer ("number", "player", "yes_no": `gm.text.decoys.decoys_for`)."""
 
     @classmethod
-    def from_voice(cls, pack: Pack) -> Vocabulary:
+    def from_pack(cls, pack: Pack) -> Vocabulary:
         """The `[listen.hear]` table of a voice pack (printed forms and kana readings alike),
         with the decoy words of its language (its `decoy` entry first: the one of two words the
         model cannot tell apart that is never an answer) and the cards' names."""

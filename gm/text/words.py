@@ -60,7 +60,7 @@ class Words:
         from gm.text.vocabulary import Vocabulary
         from gm.text.names import card_names, graveyard_names
 
-        hear = Vocabulary.from_voice(pack)
+        hear = Vocabulary.from_pack(pack)
         numbers = number_words(hear.hear)
         cards = {tight(name): parse_card(card) for name, card in {**card_names(), **ALIASES}.items()}
         cards.update({tight(card): card for card in CARD_IDS})

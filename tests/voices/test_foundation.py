@@ -99,7 +99,7 @@ def test_japanese_durations():
     assert japanese.duration(10) == ("10秒", "じゅうびょう")
 
 
-def test_voice_renders_fields_in_both_forms():
+def test_a_pack_renders_fields_in_both_forms():
     ja = Pack("ja", readings={"健": "けん"})
     line = ja.line("common.did_not_understand", choices=["健", "墓地"])
     assert line.text.startswith("すみません") and "健、墓地" in line.text

@@ -214,7 +214,7 @@ def test_gm_voice_hear_validates_as_a_night_does_and_table_talk_lands_on_a_decoy
     result = CliRunner().invoke(app, ["voice", "hear", str(wav("talk")), "--answers", "영,하나,둘,셋,넷,다섯,여섯",
                                       "--lang", "ko", "--vosk-model", KO_MODEL, "--json"])
     heard = json.loads(result.stdout)
-    assert heard["answer"] is None and set(heard["text"].split()) & set(Vocabulary.from_voice(Pack("ko")).decoys)
+    assert heard["answer"] is None and set(heard["text"].split()) & set(Vocabulary.from_pack(Pack("ko")).decoys)
 
 
 def test_gm_voice_model_checks_a_model():

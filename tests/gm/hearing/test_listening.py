@@ -328,7 +328,7 @@ def test_a_question_the_model_cannot_hear_at_all_goes_to_the_keyboard(clock):
 # -- voice commands ----------------------------------------------------------------------------
 def _controls(clock, items, fallback=None, endless=True):
     return VoiceControls(Listener(FakeModel(), ScriptSource(clock, items, endless)),
-                         Vocabulary.from_voice(EN), clock, lambda command: True, fallback)
+                         Vocabulary.from_pack(EN), clock, lambda command: True, fallback)
 
 
 def test_commands_need_the_wake_phrase_and_confidence(clock):

@@ -41,7 +41,7 @@ def _count(lang, high=4):
 def _said_as(lang, who, n, phrase_at):
     """`who` then a count phrase of the pack (any of its `[listen.hear]` words for `n`)."""
     pack = Pack(lang)
-    hear = Vocabulary.from_voice(pack)
+    hear = Vocabulary.from_pack(pack)
     name = hear.phrases("graveyard")[0] if who == "graveyard" else who
     numbers = hear.phrases(str(n))
     return f"{name} {numbers[phrase_at % len(numbers)]}"

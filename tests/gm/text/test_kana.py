@@ -45,7 +45,7 @@ def test_names_numbers_and_kanji():
     assert kana.readable("健に いっぴょう") == "に いっぴょう"
 
 
-def test_voice_uses_given_readings_before_spelling():
+def test_a_pack_uses_given_readings_before_spelling():
     pack = Pack("ja", readings={"健": "けん"})
     assert pack.spoken_word("健") == "けん"
     assert pack.spoken_word("Aki") == "アキ"
