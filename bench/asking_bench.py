@@ -46,11 +46,11 @@ def asked(model, utterances: list[bytes], tries: int) -> bool:
     """Whether a count asked of a table saying `utterances` (16 kHz) ends with an answer by voice."""
     night = listen_bench.ENGLISH
     players = night.players
-    question = Table(night.voice).count(players, 4, Counting((*players, "graveyard")))
+    question = Table(night.pack).count(players, 4, Counting((*players, "graveyard")))
     clock = FakeClock()
     recording = Utterances(sphinx.RATE, [*utterances, b""], clock)  # silence after: the recording goes on
     keyboard = KeyboardAsker(clock, io.StringIO(""), echo=lambda _: None)
-    asker = ListeningAsker(Listener(model, recording), keyboard, FakeSpeaker(), night.voice, clock, seats=players,
+    asker = ListeningAsker(Listener(model, recording), keyboard, FakeSpeaker(), night.pack, clock, seats=players,
                        count_tries=tries)
     try:
         return asker.ask(question).how == How.VOICE

@@ -98,7 +98,7 @@ def main() -> None:
     from gm.hearing import whisper
 
     model = whisper.load("ja")
-    vocabulary = Vocabulary.from_voice(JA)
+    vocabulary = Vocabulary.from_pack(JA)
     asked = questions()
     books = {k: phrasebook(q, model, vocabulary, JA.spoken_word, PLAYERS) for k, q in asked.items()}
     items = {"count": COUNTS, "count_next": COUNTS, "tally": YES_NO, "again": YES_NO, "step": DONE}

@@ -48,19 +48,19 @@ def main() -> None:
         import pyopenjtalk
     except ImportError:
         sys.exit("pyopenjtalk is not installed: pip install pyopenjtalk-plus")
-    voice = Pack("ja", samples.READINGS)
-    names = tuple(katakana(voice.spoken_word(n)) for n in samples.NAMES)
+    pack = Pack("ja", samples.READINGS)
+    names = tuple(katakana(pack.spoken_word(n)) for n in samples.NAMES)
     compared = 0
     kinds: collections.Counter[str] = collections.Counter()
     seen: dict[tuple, str] = {}
-    said = [key for key in samples.keys(voice) if samples.spoken(key)]
+    said = [key for key in samples.keys(pack) if samples.spoken(key)]
     for key in said:
         for count in COUNTS:
             for name in samples.NAMES:
-                fields = samples.fields(voice, key, count, name)
-                ours = kana.espeak_kana(voice.line(key, **fields).spoken)
+                fields = samples.fields(pack, key, count, name)
+                ours = kana.espeak_kana(pack.line(key, **fields).spoken)
                 found = []
-                for printed in (voice.line(key, **fields).text, voice.spoken_as_printed(key, **fields)):
+                for printed in (pack.line(key, **fields).text, pack.spoken_as_printed(key, **fields)):
                     theirs = pyopenjtalk.g2p(_for_open_jtalk(printed), kana=True)
                     found.append((mismatches(ours, theirs, names=names, count=count), printed))
                 misses, printed = min(found, key=lambda pair: len(pair[0]))

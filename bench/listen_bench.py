@@ -78,7 +78,7 @@ CONDITIONS = ("clean", "pink 20 dB", "pink 10 dB", "pink 5 dB", "babble", "rever
 class Night:
     """One language's night at the bench: its pack, players, questions, what is said, by whom."""
 
-    voice: Pack
+    pack: Pack
     players: tuple[str, ...]
     in_set: list  # (question, answer, phrase)
     non_answers: dict[str, list[str]]
@@ -89,27 +89,27 @@ class Night:
         return tuple({q.key: q for q, _, _ in self.in_set}.values())
 
 
-def table(voice: Pack, players: tuple[str, ...], cards: tuple[str, ...], phrases: dict[str, list[str]],
+def table(pack: Pack, players: tuple[str, ...], cards: tuple[str, ...], phrases: dict[str, list[str]],
           non_answers: dict[str, list[str]], voices: list, conditions: tuple[str, ...]) -> Night:
-    labels = {c: voice.text(f"werewolf.cards.{c}") for c in cards}
+    labels = {c: pack.text(f"werewolf.cards.{c}") for c in cards}
 
     def question(key, answers, labels=None):
-        return Table(voice).choice(key, answers, labels, prompt=Line(key, "?", ""))
+        return Table(pack).choice(key, answers, labels, prompt=Line(key, "?", ""))
 
-    count = replace(Table(voice).count(players, 4, Counting((*players, "graveyard"))), key="count")  # the vote's
+    count = replace(Table(pack).count(players, 4, Counting((*players, "graveyard"))), key="count")  # the vote's
     who = question("who", (*players, "graveyard"), {"graveyard": phrases["graveyard"][0]})
-    card = replace(Table(voice).card("werewolf.reveal.ask_graveyard_one", cards), key="card")  # the reveal's
+    card = replace(Table(pack).card("werewolf.reveal.ask_graveyard_one", cards), key="card")  # the reveal's
     yes_no = question("confirm", ("yes", "no"))
     in_set = [(count, str(n), w) for n, w in enumerate(phrases["counts"])]
-    in_set += [(who, p, voice.spoken_word(p)) for p in players] + [(who, "graveyard", phrases["graveyard"][0])]
+    in_set += [(who, p, pack.spoken_word(p)) for p in players] + [(who, "graveyard", phrases["graveyard"][0])]
     in_set += [(card, c, labels[c]) for c in cards]
     in_set += [(yes_no, "yes", w) for w in phrases["yes"]] + [(yes_no, "no", w) for w in phrases["no"]]
-    return Night(voice, players, in_set, non_answers, voices, conditions)
+    return Night(pack, players, in_set, non_answers, voices, conditions)
 
 
-def asked_for(voice: Pack, key: str) -> str:
+def asked_for(pack: Pack, key: str) -> str:
     """The phrase a question asks the table for: the first of the pack's `listen.hear` entry."""
-    return split_phrases(voice.entry(f"listen.hear.{key}"))[0]
+    return split_phrases(pack.entry(f"listen.hear.{key}"))[0]
 
 
 KOREAN = table(
@@ -281,10 +281,10 @@ def pct(n: int, of: int) -> str:
 
 def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> None:
     """Every recording against its questions, by every decoder; the figures printed."""
-    vocabulary = Vocabulary.from_voice(t.voice)
+    vocabulary = Vocabulary.from_pack(t.pack)
     questions = t.questions()
-    books = {q.key: phrasebook(q, model, vocabulary, t.voice.spoken_word, t.players) for q in questions}
-    phrases = {q.key: question_phrases(q, vocabulary, t.voice.spoken_word, t.players) for q in questions}
+    books = {q.key: phrasebook(q, model, vocabulary, t.pack.spoken_word, t.players) for q in questions}
+    phrases = {q.key: question_phrases(q, vocabulary, t.pack.spoken_word, t.players) for q in questions}
     files = recordings(t, out, variants, seed)
     expected = {w: (q.key, a) for q, a, w in t.in_set}
     kind_of = {w: k for k, ws in t.non_answers.items() for w in ws}
@@ -330,7 +330,7 @@ def bench(t: Night, model, bare, out: Path, variants: int, seed: int = 7) -> Non
         type(model).rival_check = rivals
     in_set = tally["gm"][("n", "all")]
     tries_count = sum(v for (what, _), v in tally["gm"].items() if what == "tries")
-    print(f"{t.voice.lang}: {len(files)} new recordings ({len(t.conditions)} conditions x {variants} voice variant(s) "
+    print(f"{t.pack.lang}: {len(files)} new recordings ({len(t.conditions)} conditions x {variants} voice variant(s) "
           f"x {len(files) // len(t.conditions) // variants} phrases), {in_set} in-set answers, {tries_count} "
           f"non-answer tries; model {model.path}; gm's own setting: 2nd decode {'on' if kept else 'off'}")
     print(f"  {'in-set answers':22} {'right':>7} {'wrong':>7} {'rejected':>9}   RTF")

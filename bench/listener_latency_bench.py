@@ -80,10 +80,10 @@ def latencies(listener: str, answers: int, seed: int) -> tuple[list[float], int,
     from gm.table.questions import Counting, Table
     from gm.text.lines import Pack
 
-    voice = Pack("en")
+    pack = Pack("en")
     model = model_loader(None, "en", listener)()
-    question = Table(voice, PLAYERS).count(PLAYERS, 4, Counting((*PLAYERS, "graveyard")))
-    book = phrasebook(question, model, Vocabulary.from_voice(voice), voice.spoken_word, PLAYERS)
+    question = Table(pack, PLAYERS).count(PLAYERS, 4, Counting((*PLAYERS, "graveyard")))
+    book = phrasebook(question, model, Vocabulary.from_pack(pack), pack.spoken_word, PLAYERS)
     book = book.with_phrases({p: p for p in ("yes", "no", "done", "the graveyard") if model.hears(p.split()[-1])})
     rng = random.Random(f"latency-{seed}")
     block = 2 * int(BLOCK_SECONDS * 16000)

@@ -86,7 +86,7 @@ class Questions:
     def __init__(self, model: Any) -> None:
         pack = Pack("en")
         table = Table(pack, PLAYERS)
-        vocabulary = Vocabulary.from_voice(pack)
+        vocabulary = Vocabulary.from_pack(pack)
         candidates = (*PLAYERS, "graveyard")
         self.questions: dict[str, Any] = {
             "step": table.step("werewolf.seer_two"),

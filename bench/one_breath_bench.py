@@ -53,13 +53,13 @@ def main() -> None:
 
     lang = sys.argv[sys.argv.index("--lang") + 1] if "--lang" in sys.argv else "ko"
     players = PLAYERS[lang]
-    voice = Pack(lang)
-    table = Table(voice, players)
+    pack = Pack(lang)
+    table = Table(pack, players)
     model = load_model(None, lang)
-    vocabulary = Vocabulary.from_voice(voice)
+    vocabulary = Vocabulary.from_pack(pack)
     candidates = [*players, "graveyard"]
     books = {by_name: phrasebook(table.count(candidates, 4, Counting(tuple(candidates)), by_name=by_name), model,
-                                 vocabulary, voice.spoken_word, players) for by_name in (False, True)}
+                                 vocabulary, pack.spoken_word, players) for by_name in (False, True)}
     question = table.count(candidates, 4, Counting(tuple(candidates)), by_name=True)
     singles = [(phrase, {players[0]: int(n)}) for n in "01234" for phrase in vocabulary.phrases(n)]
     graveyard = vocabulary.phrases("graveyard")[0]

@@ -47,7 +47,7 @@ def spoken(key: str) -> bool:
     return not key.startswith(PRINTED_ONLY)
 
 
-def keys(voice: Pack) -> list[str]:
+def keys(pack: Pack) -> list[str]:
     """Every line's key in the pack (the `[words]` readings and the `[language]` table are not lines)."""
     def walk(node: Any, prefix: str) -> Iterator[str]:
         for name, value in node.items():
@@ -56,10 +56,10 @@ def keys(voice: Pack) -> list[str]:
                 yield from walk(value, key + ".")
             else:
                 yield key
-    return [key for key in walk(voice.pack, "") if not key.startswith(("words.", "language."))]
+    return [key for key in walk(pack.pack, "") if not key.startswith(("words.", "language."))]
 
 
-def _value(voice: Pack, field: str, spec: str, count: int, name: str, names: tuple[str, ...] = NAMES) -> Any:
+def _value(pack: Pack, field: str, spec: str, count: int, name: str, names: tuple[str, ...] = NAMES) -> Any:
     """A sample value for one `{field:spec}` of a line (a list: `name` and the one after it in `names`)."""
     if spec in ("items", "cards", "owner"):
         return {"cards": ["seer", "werewolf"], "owner": [name, GRAVEYARD]}.get(spec, [name, "Mike"])
@@ -72,64 +72,64 @@ def _value(voice: Pack, field: str, spec: str, count: int, name: str, names: tup
     if field in _NUMBER_FIELDS:
         return count
     samples = {
-        "secs": 150, "side": voice.line("werewolf.sides.living"), "answer": voice.text("common.yes"),
-        "remote": voice.line("score.sheet.remote"), "what": voice.line("score.kind.finish"),
-        "progress": voice.line("score.sheet.progress", game=2, games=3), "file": "night.wav",
-        "reason": voice.text("common.graveyard"), "problem": voice.text("werewolf.cards.seer"),
+        "secs": 150, "side": pack.line("werewolf.sides.living"), "answer": pack.text("common.yes"),
+        "remote": pack.line("score.sheet.remote"), "what": pack.line("score.kind.finish"),
+        "progress": pack.line("score.sheet.progress", game=2, games=3), "file": "night.wav",
+        "reason": pack.text("common.graveyard"), "problem": pack.text("werewolf.cards.seer"),
         "match": f"{name} v Mike", "names": [name], "context": "", "result": "",
         "kind": "flow", "why": "", "note": "", "commands": "flow, foul", "usage": "flow PLAYER [PILES]",
-        "card_a": "7 fire", "card_b": "5 water", "card": voice.line("werewolf.cards.seer"),
+        "card_a": "7 fire", "card_b": "5 water", "card": pack.line("werewolf.cards.seer"),
         "id": "HW-R4", "title": name, "quote": name,
-        "pending": "owl", "expected": "eye", "move": voice.text("solitaire.moves.turn"),
+        "pending": "owl", "expected": "eye", "move": pack.text("solitaire.moves.turn"),
         "channels": count, "rate": "16000", "seconds": "3", "rms": "-20.5", "peak": "-3.1", "said": "90%",
         "policy": "smart", "deals": count, "mean": "2.23", "cleared": "41.3%", "share": "12.7%", "bar": "████",
         "seed": count, "have": "en, ja, ko", "device": "9", "known": "0, 1", "answers": "",
-        "flip": voice.text("solitaire.moves.names.fire"), "special": voice.text("solitaire.moves.names.owl"),
-        "set_aside": voice.text("solitaire.moves.names.water"), "rank": count,
-        "element": voice.text("solitaire.moves.names.earth"), "moves": count,
+        "flip": pack.text("solitaire.moves.names.fire"), "special": pack.text("solitaire.moves.names.owl"),
+        "set_aside": pack.text("solitaire.moves.names.water"), "rank": count,
+        "element": pack.text("solitaire.moves.names.earth"), "moves": count,
         "states": "1,024", "specials": "['owl']", "same": count,
         "pile_word": "piles", "boxes": "one box has only four Owls",
         "rule": "HW-R1", "variant": name, "raw": name, "executed": name, "night": name, "allowed": "4/5/6",
         "path": "evening.json", "players": count, "deck": count, "wanted": count, "first": count,
         "winners": [name], "candidates": [name], "item": f"{name}=", "spec": f"{name}=2", "field": "players",
         "json": "1", "env": "GM_VOSK_MODEL", "how": "gm voice model", "files": "am/final.mdl",
-        "lang": "en", "size": 1000, "sha256": "0" * 64, "missing": voice.text("werewolf.cards.seer"),
-        "votes": count, "tip": "Enter", "example": f"{name} 2", "yes": voice.text("common.yes"),
-        "no": voice.text("common.no"), "none": voice.text("werewolf.reveal.none"),
+        "lang": "en", "size": 1000, "sha256": "0" * 64, "missing": pack.text("werewolf.cards.seer"),
+        "votes": count, "tip": "Enter", "example": f"{name} 2", "yes": pack.text("common.yes"),
+        "no": pack.text("common.no"), "none": pack.text("werewolf.reveal.none"),
         "mb": 8, "byte": count, "target": "evening.json",
         "gb": 1, "bits": 16, "this": "44100", "detail": "PortAudio -9996", "engine": "vosk", "listener": "whisper",
         "listeners": "whisper, pocketsphinx",
-        "get": "gm voice model", "output": voice.text("voice.ready.yes"), "microphone": voice.text("voice.ready.none"),
+        "get": "gm voice model", "output": pack.text("voice.ready.yes"), "microphone": pack.text("voice.ready.none"),
     }
     if field not in samples:
         raise KeyError(f"no sample value for the field {field!r}")
     return samples[field]
 
 
-def fields(voice: Pack, key: str, count: int = 6, name: str = NAMES[0],
+def fields(pack: Pack, key: str, count: int = 6, name: str = NAMES[0],
            names: tuple[str, ...] = NAMES) -> dict[str, Any]:
     """Sample values for every field of the line `key` (its text and its spoken form)."""
-    entry = voice.entry(key)
+    entry = pack.entry(key)
     templates = [entry.get("text", ""), entry.get("kana", "")] if isinstance(entry, Mapping) else [entry]
     found: dict[str, Any] = {}
     for template in templates:
         for _, field, spec, _ in string.Formatter().parse(template):
             if field and field not in found:
-                found[field] = _value(voice, field, spec or "", count, name, names)
+                found[field] = _value(pack, field, spec or "", count, name, names)
     return found
 
 
 def lines(lang: str, count: int = 6, name: str = NAMES[0], *, said_only: bool = False) -> list[Line]:
     """Every line of the `lang` pack (or every line ever said), filled with `count` for numbers
     and `name` for players."""
-    voice = Pack(lang, READINGS)
-    return [voice.line(key, **fields(voice, key, count, name)) for key in keys(voice)
+    pack = Pack(lang, READINGS)
+    return [pack.line(key, **fields(pack, key, count, name)) for key in keys(pack)
             if spoken(key) or not said_only]
 
 
 def longest_said(lang: str, count: int = 6) -> list[Line]:
     """Every line ever said in the `lang` pack with its longest likely fields: `count` players,
     names of 6 characters (LONG_NAMES), lists of two of them."""
-    voice = Pack(lang, READINGS)
+    pack = Pack(lang, READINGS)
     names = LONG_NAMES[lang]
-    return [voice.line(key, **fields(voice, key, count, names[0], names)) for key in keys(voice) if spoken(key)]
+    return [pack.line(key, **fields(pack, key, count, names[0], names)) for key in keys(pack) if spoken(key)]

@@ -62,9 +62,9 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     night, model = lb.ENGLISH, sphinx.load()
-    vocabulary = Vocabulary.from_voice(night.voice)
+    vocabulary = Vocabulary.from_pack(night.pack)
     questions = night.questions()
-    books = {q.key: phrasebook(q, model, vocabulary, night.voice.spoken_word, night.players) for q in questions}
+    books = {q.key: phrasebook(q, model, vocabulary, night.pack.spoken_word, night.players) for q in questions}
     pick = random.Random(args.seed)
     tries = [(phrase, voice, q.key, answer) for q, answer, phrase in night.in_set for voice in night.voices]
     asked = {"numbers not asked": ("count",), "names not at the table": ("who",), "held-out names": ("who",)}

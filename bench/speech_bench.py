@@ -89,7 +89,7 @@ def english_night_lines() -> list[str]:
     answers = night_answers(NIGHT_PLAYERS)
     clock = FakeClock()
     speaker = RecordingSpeaker(clock)
-    run_night(NightContext(players=NIGHT_PLAYERS, deck=standard_deck(4), voice=Pack("en"), speaker=speaker,
+    run_night(NightContext(players=NIGHT_PLAYERS, deck=standard_deck(4), pack=Pack("en"), speaker=speaker,
                            asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock),
                            pause=20, discussion=180))
     return list(dict.fromkeys(line.spoken for line in speaker.lines if any(c.isalnum() for c in line.spoken)))
@@ -347,7 +347,7 @@ def whole_process(runs: int, folder: Path) -> None:
 def cue_lateness(seconds: float = 10.0, phase: int = 180) -> None:
     """The real discussion timer on a RealClock scaled so `phase` game seconds last `seconds`,
     speaking Japanese to a WAV sink that plays in real time."""
-    voice = Pack("ja")
+    pack = Pack("ja")
     said: list[tuple[Line, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         speaker = open_speech_speaker(SpeechSettings("ja", f"wav:{tmp}"), PrintSpeaker(lambda _: None), pace=1.0)
@@ -357,7 +357,7 @@ def cue_lateness(seconds: float = 10.0, phase: int = 180) -> None:
             said.append((line, clock.now()))
             speaker.say(line)
 
-        Discussion(phase, clock, say, voice.line).run()
+        Discussion(phase, clock, say, pack.line).run()
         speaker.close()
         spoken = speaker.spoken
     marks = [(line.fields.get("secs", line.fields.get("n")), when) for line, when in said
@@ -411,7 +411,7 @@ def japanese_night(settings: SpeechSettings):
     sink.spoken = speaker.spoken
     clock = FakeClock()
     run_night(NightContext(players=list(settings.readings), deck=standard_deck(4),
-                           voice=Pack("ja", dict(settings.readings)), speaker=speaker,
+                           pack=Pack("ja", dict(settings.readings)), speaker=speaker,
                            asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock),
                            pause=20, discussion=180))
     speaker.close()

@@ -154,11 +154,11 @@ def main() -> None:
 
     model = sphinx.load()
     changes = parsed_settings(args.set, model._decoder)
-    vocabulary = Vocabulary.from_voice(ENGLISH.voice)
+    vocabulary = Vocabulary.from_pack(ENGLISH.pack)
     questions = {q.key: q for q in ENGLISH.questions()}
-    books = {k: phrasebook(q, model, vocabulary, ENGLISH.voice.spoken_word, ENGLISH.players)
+    books = {k: phrasebook(q, model, vocabulary, ENGLISH.pack.spoken_word, ENGLISH.players)
              for k, q in questions.items()}
-    phrases = {k: question_phrases(q, vocabulary, ENGLISH.voice.spoken_word, ENGLISH.players)
+    phrases = {k: question_phrases(q, vocabulary, ENGLISH.pack.spoken_word, ENGLISH.players)
                for k, q in questions.items()}
     work = tries(args.out, args.variants, args.seeds)
     audio = {path: read_wav(path) for path in dict.fromkeys(p for p, _ in work)}

@@ -639,10 +639,10 @@ class Cues:
         return bool(self._kept)
 
 
-def read_back_endings(voice: Any) -> tuple[str, ...]:
+def read_back_endings(pack: Any) -> tuple[str, ...]:
     """How gm's read-backs of an answer end ("Is that right?", "Right?"): the text after the last
     field of every `listen.confirm*` line but the voice command's (bench/voice_nights_bench.py)."""
-    lines = [line for key, line in voice.entry("listen").items() if key.startswith("confirm") and key != "confirm_end"]
+    lines = [line for key, line in pack.entry("listen").items() if key.startswith("confirm") and key != "confirm_end"]
     texts = [line["text"] if isinstance(line, Mapping) else line for line in lines]
     return tuple(t for t in dict.fromkeys(text.rsplit("}", 1)[-1].strip() for text in texts) if t)
 

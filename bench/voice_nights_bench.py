@@ -208,7 +208,7 @@ def table(night: Night, events: list[dict], output: str, ended: bool) -> list[tu
     next speaker of the recipe, a question asked again answered by the same speaker, slower. A
     night that has not `ended` stopped when the recording ran out: the last question is answered
     once more (gm asks again what it did not understand)."""
-    voice = Pack(night.lang)
+    pack = Pack(night.lang)
     prompts: dict[str, str] = {}
     answers: list[dict] = []
     for event in events:
@@ -218,13 +218,13 @@ def table(night: Night, events: list[dict], output: str, ended: bool) -> list[tu
             text = reply(night, event, answers)
             if text is not None:
                 prompts[event["text"]] = text
-    read_backs = read_back_endings(voice)
+    read_backs = read_back_endings(pack)
     said: list[tuple[str, tuple]] = []
     asked: dict[str, int] = {}
     voices: dict[str, tuple] = {}
     last = None
     for line in (line.strip() for line in output.splitlines()):
-        if line == voice.text("listen.type_it"):
+        if line == pack.text("listen.type_it"):
             return said
         if line in prompts:
             text = prompts[line]
@@ -244,10 +244,10 @@ def table(night: Night, events: list[dict], output: str, ended: bool) -> list[tu
     return said
 
 
-def read_back_endings(voice: Pack) -> tuple[str, ...]:
+def read_back_endings(pack: Pack) -> tuple[str, ...]:
     """How gm's read-backs of an answer end ("Is that right?", "Right?"): the text after the last
     field of every `listen.confirm*` line but the voice command's."""
-    lines = [line for key, line in voice.entry("listen").items() if key.startswith("confirm") and key != "confirm_end"]
+    lines = [line for key, line in pack.entry("listen").items() if key.startswith("confirm") and key != "confirm_end"]
     texts = [line["text"] if isinstance(line, Mapping) else line for line in lines]
     return tuple(dict.fromkeys(text.rsplit("}", 1)[-1].strip(" .。") for text in texts))
 

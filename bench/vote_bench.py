@@ -221,14 +221,14 @@ def one_vote(lang: str, size: int, votes: dict[object, int], one_breath: bool,
             return book
 
     with tempfile.TemporaryDirectory() as folder:
-        voice = Pack(lang)
+        pack = Pack(lang)
         clock = Clock()
         source = Source(clock)
         wav = open_speaker(SpeechSettings(lang, f"wav:{folder}"), echo=lambda text: None)
         table = Table(wav, Path(folder), source, tally, one_breath)
         keyboard = KeyboardAsker(clock, io.StringIO(), echo=lambda text: None)
-        asker = Asker(Listener(Model(source), source), keyboard, table, voice, clock, seats=players)
-        ctx = NightContext(players=players, deck=standard_deck(len(players)), voice=voice, speaker=table,
+        asker = Asker(Listener(Model(source), source), keyboard, table, pack, clock, seats=players)
+        ctx = NightContext(players=players, deck=standard_deck(len(players)), pack=pack, speaker=table,
                            asker=asker, clock=clock)
         result = run_vote(ctx)
         table.flush()

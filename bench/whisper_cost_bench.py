@@ -76,7 +76,7 @@ def count_book(lang: str) -> tuple[Any, Any]:
     candidates = (*players, "graveyard")
     count = Table(pack).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = whisper.load(lang)
-    return model, phrasebook(count, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
+    return model, phrasebook(count, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
 
 
 def heard(lang: str, text: str, pcm: bytes, sizes: tuple[int, int]) -> dict[str, Any]:

@@ -80,15 +80,15 @@ def said(command: list[str], folder: Path) -> np.ndarray:
 
 
 def outcome(model: sphinx.SphinxModel, answer: np.ndarray, at: float) -> str:
-    voice = Pack("en")
+    pack = Pack("en")
     audio = np.zeros(int(30 * RATE), dtype="<i2")
     audio[int(at * RATE):int(at * RATE) + len(answer)] = answer
     clock = FakeClock()
     speaker = FakeSpeaker()
     keyboard = KeyboardAsker(clock, io.StringIO(""), echo=lambda _: None)
-    asker = ListeningAsker(Listener(model, Paced(audio.tobytes(), clock)), keyboard, speaker, voice, clock,
+    asker = ListeningAsker(Listener(model, Paced(audio.tobytes(), clock)), keyboard, speaker, pack, clock,
                            seats=PLAYERS)
-    question = Table(voice, PLAYERS).count(PLAYERS[1:], 4, Counting((*PLAYERS, "graveyard")))
+    question = Table(pack, PLAYERS).count(PLAYERS[1:], 4, Counting((*PLAYERS, "graveyard")))
     try:
         value = dict(asker.ask(question).value)
     except AnswersExhausted:

@@ -267,7 +267,7 @@ class FakeSpeaker:
         """Nothing to release."""
 
 
-def voice_asker(clock, items=(), keyboard="", model=None, endless=True, speaker=None, seats=(), voice=None):
+def listening_asker(clock, items=(), keyboard="", model=None, endless=True, speaker=None, seats=(), pack=None):
     """A real `ListeningAsker` over a `ScriptSource` of `items` (see `said`), with the keyboard reading
     `keyboard`; returns it and the lines the keyboard printed."""
     import io
@@ -281,7 +281,7 @@ def voice_asker(clock, items=(), keyboard="", model=None, endless=True, speaker=
     out = []
     listener = Listener(model or FakeModel(), ScriptSource(clock, items, endless))
     kb = KeyboardAsker(clock, stream, echo=out.append)
-    return ListeningAsker(listener, kb, speaker or FakeSpeaker(), voice or Pack("en"), clock, seats=seats), out
+    return ListeningAsker(listener, kb, speaker or FakeSpeaker(), pack or Pack("en"), clock, seats=seats), out
 
 
 @contextmanager

@@ -68,11 +68,11 @@ class HeldKeys:
 
 def main(players: str, seconds: str, *holds: str) -> None:
     names = players.split(",")
-    voice, clock = Pack("en"), FakeClock()
-    screen = NightScreen(voice)
+    pack, clock = Pack("en"), FakeClock()
+    screen = NightScreen(pack)
     speaker = PrintSpeaker()
     asker = Keyboard(clock, say=speaker.say)
-    ctx = NightContext(players=names, deck=deck_for(len(names)), voice=voice, speaker=screen.speaker(speaker),
+    ctx = NightContext(players=names, deck=deck_for(len(names)), pack=pack, speaker=screen.speaker(speaker),
                        asker=screen.asker(asker), clock=clock, controls=HeldKeys(clock, [float(h) for h in holds]),
                        display=screen, log=screen.log(lambda kind, **data: None), pause=0, discussion=int(seconds))
     with screen:

@@ -83,9 +83,9 @@ def said_in(lang: str, error: BaseException) -> str:
     if lang in LANGUAGES and isinstance(error, (NoModel, NoAudio)):
         from gm.text.lines import Pack
 
-        voice = Pack(lang)
+        pack = Pack(lang)
         key = f"errors.hearing.{error.key}"
-        return voice.text(key, **error.fields) if voice.has(key) else reason(error, voice)
+        return pack.text(key, **error.fields) if pack.has(key) else reason(error, pack)
     if lang in LANGUAGES and isinstance(error, Exception) and getattr(error, "key", None):
         from gm.text.lines import Pack
 

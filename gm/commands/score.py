@@ -70,7 +70,7 @@ def _speaker(lang: str, speech: str, voice: str | None = None, rate: int | None 
 
 def _record(file: Path | None, make: MakeEvent, as_json: bool, lang: str, speech: str) -> None:
     """Append one event (built from the fresh state under the journal lock), then report it."""
-    from gm.score.render import change_dict, change_lines, voice_for
+    from gm.score.render import change_dict, change_lines, pack_for_match
 
     speaker = None if as_json else _speaker(lang, speech)
     with input_errors(lang):
@@ -78,7 +78,7 @@ def _record(file: Path | None, make: MakeEvent, as_json: bool, lang: str, speech
     if speaker is None:  # --json
         print_json(change_dict(change))
         return
-    for line in change_lines(voice_for(lang, change.match), change):
+    for line in change_lines(pack_for_match(lang, change.match), change):
         speaker.say(line)
     speaker.close()
 
@@ -236,11 +236,11 @@ def print_sheet(match: Match, lang: str) -> None:
     """The sheet with its words in `lang` (the voice pack's `score.sheet` table)."""
     from rich.console import Console
 
-    from gm.score.render import sheet, voice_for
+    from gm.score.render import pack_for_match, sheet
 
     with input_errors(lang):
-        voice = voice_for(lang, match)
-    Console(highlight=False, emoji=False).print(sheet(match, voice))  # names and words as they are
+        pack = pack_for_match(lang, match)
+    Console(highlight=False, emoji=False).print(sheet(match, pack))  # names and words as they are
 
 
 @app.command()
@@ -298,11 +298,11 @@ def matches(file: File = None, as_json: Json = False, every: Annotated[bool, typ
 def say(file: File = None, lang: Lang = LANG, speech: Speech = "on", voice: VoiceId = None,
         rate: Rate = None, volume: Volume = None) -> None:
     """Read the totals and the leader aloud (numbers as words in Japanese)."""
-    from gm.score.render import totals_lines, voice_for
+    from gm.score.render import pack_for_match, totals_lines
 
     match = _loaded_match(file, lang)
     speaker = _speaker(lang, speech, voice, rate, volume)
-    for line in totals_lines(voice_for(lang, match), match):
+    for line in totals_lines(pack_for_match(lang, match), match):
         speaker.say(line)
     speaker.close()
 

@@ -129,7 +129,7 @@ def _simulated(results: list[Any], deals: int, policy: str, rows: int, max_state
         print_json(data)
         return
     if summary:
-        histogram(summary, voice=words)
+        histogram(summary, pack=words)
     else:
         typer.echo(words.text("solitaire.simulate.none_settled", limit=max_states))
     for r in unresolved:

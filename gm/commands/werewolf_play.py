@@ -19,19 +19,19 @@ if TYPE_CHECKING:
     from gm.text.lines import Pack
 
 
-def ask_readings(names: list[str], readings: dict[str, str], voice: Pack) -> dict[str, str]:
+def ask_readings(names: list[str], readings: dict[str, str], pack: Pack) -> dict[str, str]:
     """Readings typed in kana for the names in kanji given without one, so every vote question
-    can say them (asked in `voice`'s language); without a keyboard, a one-line error asks for
+    can say them (asked in `pack`'s language); without a keyboard, a one-line error asks for
     `--players 健=けん`."""
     from gm.text import kana
 
     typed: dict[str, str] = {}
     for name in kana.missing_readings(names, readings):
         if not sys.stdin.isatty():
-            fail(voice.text("voice.no_reading", word=name))
+            fail(pack.text("voice.no_reading", word=name))
         reading = ""
         while not kana.is_reading(reading):
-            reading = typer.prompt(voice.text("werewolf.ask_reading", name=name), err=True)
+            reading = typer.prompt(pack.text("werewolf.ask_reading", name=name), err=True)
         typed[name] = reading.strip()
     return typed
 
@@ -98,25 +98,25 @@ def play(
 
     with input_errors(lang):
         names, readings = parse_players(players)
-        voice = Pack(lang)
-        check_player_names(names, voice)
+        pack = Pack(lang)
+        check_player_names(names, pack)
         if speech != "off":
-            readings.update(ask_readings(names, readings, voice))
+            readings.update(ask_readings(names, readings, pack))
         deck = deck_for(len(names), variant, with_cards)
-        voice = voice.with_readings(readings)
+        pack = pack.with_readings(readings)
         options = NightOptions(
-            players=tuple(names), deck=deck, voice=voice,
-            speech=SpeechSettings.of(voice, speech, voice_id, rate, volume), discussion=discussion, pause=pause,
+            players=tuple(names), deck=deck, pack=pack,
+            speech=SpeechSettings.of(pack, speech, voice_id, rate, volume), discussion=discussion, pause=pause,
             time_scale=time_scale, roll_call=roll_call, log=log, group=group,
             screen=False if no_screen else (True if screen else None), listen=listen_spec(listen, listen_from),
             listener=listener, vosk_model=vosk_model, device=input_device(device))
         night = open_night(options)
     try:
-        night.run(lesson_lines(voice, deck, discussion) if teach else ())
+        night.run(lesson_lines(pack, deck, discussion) if teach else ())
     except AnswersExhausted:
-        fail(voice.text("table.input_ended"))
+        fail(pack.text("table.input_ended"))
     except (NightStopped, KeyboardInterrupt):
-        typer.echo(voice.text("werewolf.stopped"), err=True)
+        typer.echo(pack.text("werewolf.stopped"), err=True)
         night.where()
         raise typer.Exit(EXIT_INTERRUPTED) from None
     except SystemExit:  # SIGTERM or SIGHUP

@@ -16,11 +16,11 @@ if TYPE_CHECKING:
     from scorer.werewolf.decks import Deck
 
 
-def lesson_lines(voice: Pack, deck: Deck, discussion: int | None = None) -> list[Line]:
-    """The lines that teach `deck` in the voice's language (scorer.werewolf.teaching)."""
+def lesson_lines(pack: Pack, deck: Deck, discussion: int | None = None) -> list[Line]:
+    """The lines that teach `deck` in the pack's language (scorer.werewolf.teaching)."""
     from scorer.werewolf.teaching import DISCUSSION, lesson
 
-    return [voice.line(step.key, **step.fields) for step in lesson(deck, discussion or DISCUSSION)]
+    return [pack.line(step.key, **step.fields) for step in lesson(deck, discussion or DISCUSSION)]
 
 
 def rules(
@@ -47,15 +47,15 @@ def rules(
     from gm.text.rulings import UnknownRuling
 
     with input_errors(lang):
-        voice = Pack(lang)
+        pack = Pack(lang)
         if ruling_id is not None:
-            _print_ruling(voice, ruling_id, as_json)
+            _print_ruling(pack, ruling_id, as_json)
             return
         if players is None:
             raise UnknownRuling("give --players N (or the players' names) for the deck to explain, "
                                 "or a ruling id such as HW-R4", "no_deck")
         deck = deck_for(player_count(players), variant, with_cards)
-    lines = lesson_lines(voice, deck)
+    lines = lesson_lines(pack, deck)
     if as_json:
         print_json({"players": deck.players, "variant": deck.variant, "cards": dict(deck.cards),
                     "lines": [{"key": line.key, "text": line.text} for line in lines]})
@@ -63,20 +63,20 @@ def rules(
     speak_lines(lines, SpeechSettings(lang, speech, voice_id, rate, volume))
 
 
-def _print_ruling(voice: Pack, ruling_id: str, as_json: bool) -> None:
-    """The ruling in the voice's language; where its pack brings no rulings, the English one, with a
+def _print_ruling(pack: Pack, ruling_id: str, as_json: bool) -> None:
+    """The ruling in the pack's language; where it brings no rulings, the English one, with a
     note on stderr saying so (in English, the language the ruling is printed in)."""
     from gm.files import to_stderr
     from gm.text.rulings import ruling
 
-    found = ruling(ruling_id, voice.lang)
-    if found.lang != voice.lang:
-        to_stderr(f"the {voice.lang} voice pack brings no rulings (rulings/{voice.lang}.toml beside it): "
+    found = ruling(ruling_id, pack.lang)
+    if found.lang != pack.lang:
+        to_stderr(f"the {pack.lang} voice pack brings no rulings (rulings/{pack.lang}.toml beside it): "
                   f"{found.id} is said in English")
     if as_json:
         print_json({"id": found.id, "lang": found.lang, "title": found.title, "text": found.text,
                     "book": found.book})
         return
-    typer.echo(voice.text("werewolf.rules.heading", id=found.id, title=found.title))
+    typer.echo(pack.text("werewolf.rules.heading", id=found.id, title=found.title))
     typer.echo(found.text)
-    typer.echo(voice.text("werewolf.rules.book", quote=found.book))
+    typer.echo(pack.text("werewolf.rules.book", quote=found.book))

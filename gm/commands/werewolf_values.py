@@ -45,16 +45,16 @@ def parse_players(spec: str) -> tuple[list[str], dict[str, str]]:
     return names, readings
 
 
-def check_player_names(names: Sequence[str], voice: Pack) -> None:
+def check_player_names(names: Sequence[str], pack: Pack) -> None:
     """A player may not be named like the graveyard, in any case or language (the vote needs
-    both), nor like a word that answers a question in `voice`'s language (done, none, yes,
+    both), nor like a word that answers a question in `pack`'s language (done, none, yes,
     no, 完了, 없음, a number), nor like a key the keyboard keeps (r repeats, ? lists): the table
     could never name them. Full-width forms count too."""
     from gm.hearing.keyboard import HELP, REPEAT
     from gm.text.words import Words
 
     graveyard = {fold(name) for name in graveyard_names()} | {GRAVEYARD}
-    words = Words.of(voice).answer_words()
+    words = Words.of(pack).answer_words()
     for name in names:
         said = fold(name)
         if said in graveyard:

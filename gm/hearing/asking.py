@@ -82,7 +82,7 @@ class Channels:
     listener: Listener
     keyboard: KeyboardAsker
     speaker: Speaker
-    voice: Pack
+    pack: Pack
     clock: Clock
     typing: bool
     replay: bool
@@ -146,12 +146,12 @@ class Listening:
         heard = session.step(wait)
         if heard is None or not heard.text:
             return None
-        self.channels.keyboard.echo("  " + self.channels.voice.text("listen.heard", text=heard.text))
+        self.channels.keyboard.echo("  " + self.channels.pack.text("listen.heard", text=heard.text))
         self.log.note(TurnKind.HEARD, heard.text, sure=heard.sure(SURE_CONFIDENCE))
         return heard
 
     def say(self, key: str) -> None:
-        self.speak(self.channels.voice.line(key), TurnKind.REASK)
+        self.speak(self.channels.pack.line(key), TurnKind.REASK)
 
     def speak(self, line: Line, kind: TurnKind) -> None:
         """Say `line`, kept as a turn of the question asked."""

@@ -45,20 +45,20 @@ class NoDetector(Exception):
         self.fields = fields
 
 
-def reason(error: Exception, voice: Pack) -> str:
-    """Why gm cannot listen, in `voice`'s language (`NoModel`, `NoAudio` and `NoDetector` carry a
+def reason(error: Exception, pack: Pack) -> str:
+    """Why gm cannot listen, in `pack`'s language (`NoModel`, `NoAudio` and `NoDetector` carry a
     key under the packs' `listen.reason`)."""
     key = getattr(error, "key", None)
     if key is None:
         return str(error).splitlines()[0]
-    return voice.text(f"listen.reason.{key}", **getattr(error, "fields", {}))
+    return pack.text(f"listen.reason.{key}", **getattr(error, "fields", {}))
 
 
-def say_unseeded(model: object, voice: Pack, note: Callable[[str], None]) -> None:
+def say_unseeded(model: object, pack: Pack, note: Callable[[str], None]) -> None:
     """Say (once, as a night's listener opens) that the same words may be heard differently
     each time, where `model` draws from rand() (vosk's dither) and rand() cannot be seeded here
     (gm.c_random)."""
     from gm.c_random import unseeded
 
     if getattr(model, "draws_from_rand", False) and unseeded():
-        note("gm: " + voice.text("listen.unseeded"))
+        note("gm: " + pack.text("listen.unseeded"))

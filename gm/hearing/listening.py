@@ -106,40 +106,40 @@ class ListeningAsker:
     listening session, whose turn log goes back with the answer (`Answer.turns`). So every
     question ends within a bounded number of hearings (tests/gm/night/test_every_night_ends.py)."""
 
-    def __init__(self, listener: Listener, keyboard: KeyboardAsker, speaker: Speaker, voice: Pack, clock: Clock,
+    def __init__(self, listener: Listener, keyboard: KeyboardAsker, speaker: Speaker, pack: Pack, clock: Clock,
                  vocabulary: Vocabulary | None = None, seats: Sequence[str] = (),
                  listen_seconds: float = LISTEN_SECONDS, confirm_seconds: float = CONFIRM_SECONDS,
                  count_tries: int = COUNT_TRIES) -> None:
         self.listener = listener
         self.keyboard = keyboard
         self.speaker = speaker
-        self.voice = voice
+        self.pack = pack
         self.clock = clock
-        self.vocabulary = vocabulary or Vocabulary.from_voice(voice)
+        self.vocabulary = vocabulary or Vocabulary.from_pack(pack)
         self.seats = tuple(seats)
         # people speak in real time: with a compressed clock (--time-scale) the windows keep
         # their real length
         self.policies = Policies(listen_seconds / clock.scale, confirm_seconds / clock.scale, count_tries=count_tries)
-        self.channels = Channels(listener, keyboard, speaker, voice, clock, typing=keyboard.pollable,
+        self.channels = Channels(listener, keyboard, speaker, pack, clock, typing=keyboard.pollable,
                                  replay=isinstance(listener.source, Recording))  # replayed utterance by utterance
         self.told_wake = False  # whether the wake phrase was explained (open_controls)
-        self._yes = Words.of(voice).yes
-        self._yes_no = slots_book(YES_NO, str, "", listener.model, self.vocabulary, voice.spoken_word, self.seats)
+        self._yes = Words.of(pack).yes
+        self._yes_no = slots_book(YES_NO, str, "", listener.model, self.vocabulary, pack.spoken_word, self.seats)
 
     # -- set-up ------------------------------------------------------------------------------
     def announce(self) -> None:
         """Say which players the model cannot hear (with their seat numbers) and which names
         sound too alike."""
         hears = self.listener.model.hears
-        lost = unhearable(self.seats, hears, lambda n: (n, self.voice.spoken_word(n)))
+        lost = unhearable(self.seats, hears, lambda n: (n, self.pack.spoken_word(n)))
         for seat, name in enumerate(self.seats, start=1):
             if name in lost:
-                self.speaker.say(self.voice.line("listen.unhearable", name=name, n=seat))
-        for a, b in alike([n for n in self.seats if n not in lost], self.voice.spoken_word):
-            self.speaker.say(self.voice.line("listen.alike", a=a, b=b))
+                self.speaker.say(self.pack.line("listen.unhearable", name=name, n=seat))
+        for a, b in alike([n for n in self.seats if n not in lost], self.pack.spoken_word):
+            self.speaker.say(self.pack.line("listen.alike", a=a, b=b))
 
     def _book(self, question: Question[Any]) -> Phrasebook:
-        return phrasebook(question, self.listener.model, self.vocabulary, self.voice.spoken_word, self.seats)
+        return phrasebook(question, self.listener.model, self.vocabulary, self.pack.spoken_word, self.seats)
 
     # -- asking ------------------------------------------------------------------------------
     def ask(self, question: Question[T]) -> Answer[T]:
@@ -162,7 +162,7 @@ class ListeningAsker:
         the keyboard's own controls need no read-back. No question is asked: its session's turns
         are let go of."""
         session = Listening(self.channels)
-        line = self.voice.line(f"listen.confirm_{command}")
+        line = self.pack.line(f"listen.confirm_{command}")
         session.speak(line, TurnKind.REASK)
         heard = session.listen(replace(self._yes_no, context=line.text), self.policies.confirm_seconds, typing=False)
         return isinstance(heard, Heard) and self._yes_no.match(heard) == "yes"
@@ -242,7 +242,7 @@ def _starts_with(text: str, wakes: Sequence[str]) -> bool:
 
 
 # -- the factory -------------------------------------------------------------------------------
-def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Pack, model_path: str | None = None,
+def open_asker(listen: str, clock: Clock, speaker: Speaker, pack: Pack, model_path: str | None = None,
                stream: TextIO | None = None, players: Sequence[str] = (),
                note: Callable[[str], None] | None = None, background: bool = False,
                recording: Utterances | None = None, listener: str | None = None,
@@ -267,20 +267,20 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Pack, model_p
     if recording is None and listen != "on":
         recording = Utterances.from_wav(listen, clock)  # a bad file is bad input
     try:
-        load = model_loader(model_path, voice.lang, listener, fallback=lambda missing: note(
-            "gm: " + voice.text("listen.reason.whisper_fallback", **missing.fields)))  # a missing model: said at once
+        load = model_loader(model_path, pack.lang, listener, fallback=lambda missing: note(
+            "gm: " + pack.text("listen.reason.whisper_fallback", **missing.fields)))  # a missing model: said at once
         source = recording or MicSource(clock, EchoGate(speaker), device=device, trouble=lambda problem: note(
-            "gm: " + voice.text("listen.trouble", reason=voice.text(f"listen.reason.{problem}"))))
+            "gm: " + pack.text("listen.trouble", reason=pack.text(f"listen.reason.{problem}"))))
     except (NoModel, NoAudio) as error:
-        note("gm: " + voice.text("listen.not_listening", reason=reason(error, voice)))
+        note("gm: " + pack.text("listen.not_listening", reason=reason(error, pack)))
         return keyboard
 
     def listening(model: Model) -> Asker:
-        return _listening_asker(model, source, keyboard, speaker, voice, clock, players, note)
+        return _listening_asker(model, source, keyboard, speaker, pack, clock, players, note)
 
     def typing(error: Exception) -> Asker:
         source.close()
-        note("gm: " + voice.text("listen.not_listening", reason=reason(error, voice)))
+        note("gm: " + pack.text("listen.not_listening", reason=reason(error, pack)))
         return keyboard
 
     if background:
@@ -293,23 +293,23 @@ def open_asker(listen: str, clock: Clock, speaker: Speaker, voice: Pack, model_p
 
 
 def _listening_asker(model: Model, source: Source | Recording, keyboard: KeyboardAsker, speaker: Speaker,
-                     voice: Pack, clock: Clock, players: Sequence[str], note: Callable[[str], None]) -> ListeningAsker:
+                     pack: Pack, clock: Clock, players: Sequence[str], note: Callable[[str], None]) -> ListeningAsker:
     """The ListeningAsker over a loaded model, having said what the model cannot hear (and that
     utterances are found by loudness alone, without the voice-activity detector)."""
     from gm.hearing.cannot_listen import reason, say_unseeded
     from gm.hearing.session import Listener
     from gm.hearing.vad import unavailable
 
-    asker = ListeningAsker(Listener(model, source), keyboard, speaker, voice, clock, seats=players)
+    asker = ListeningAsker(Listener(model, source), keyboard, speaker, pack, clock, seats=players)
     vocabulary = asker.vocabulary
     deaf = unhearable(vocabulary.hear, model.hears, vocabulary.phrases)
     if deaf:
         words = [(vocabulary.phrases(answer) or (answer,))[0] for answer in deaf]
-        note("gm: " + voice.text("listen.deaf", words=words))
+        note("gm: " + pack.text("listen.deaf", words=words))
     missing = unavailable()
     if missing is not None:
-        note("gm: " + voice.text("listen.trouble", reason=reason(missing, voice)))
-    say_unseeded(model, voice, note)
+        note("gm: " + pack.text("listen.trouble", reason=reason(missing, pack)))
+    say_unseeded(model, pack, note)
     asker.announce()
     return asker
 
@@ -401,7 +401,7 @@ def open_controls(asker: Asker, clock: Clock, fallback: Controls | None = None) 
         return fallback
     if not asker.told_wake:
         asker.told_wake = True
-        asker.speaker.say(asker.voice.line("listen.wake_help"))
+        asker.speaker.say(asker.pack.line("listen.wake_help"))
     return controls
 
 

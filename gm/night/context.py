@@ -48,7 +48,7 @@ class NightContext:
 
     players: Sequence[str]
     deck: Deck
-    voice: Pack
+    pack: Pack
     speaker: Speaker
     asker: Asker
     clock: Clock
@@ -62,7 +62,7 @@ class NightContext:
 
     def say(self, key: str | Line, *, urgent: bool = False, **fields: Any) -> Line:
         """Say a line (by key with fields, or a ready Line), print it and log it."""
-        line = key if isinstance(key, Line) else self.voice.line(key, urgent=urgent, **fields)
+        line = key if isinstance(key, Line) else self.pack.line(key, urgent=urgent, **fields)
         self.speaker.say(line)
         self.log("say", key=line.key, text=line.text)
         return line
@@ -71,7 +71,7 @@ class NightContext:
     def table(self) -> Table:
         """The night's questions, in its language and with its players."""
         if self._table is None:
-            self._table = Table(self.voice, self.players)
+            self._table = Table(self.pack, self.players)
         return self._table
 
     @overload
@@ -111,7 +111,7 @@ class NightContext:
     def paused(self) -> None:
         """Ctrl-C at a question: ask "resume, or quit?"; quit (or Ctrl-C again) stops the night."""
         self.log("paused")
-        labels = {a: self.voice.line(f"werewolf.timer.choice_{a}") for a in (RESUME, QUIT)}
+        labels = {a: self.pack.line(f"werewolf.timer.choice_{a}") for a in (RESUME, QUIT)}
         question = self.table.choice("werewolf.paused", (RESUME, QUIT), labels)
         self.say(question.prompt)
         try:
@@ -124,11 +124,11 @@ class NightContext:
 
     def label(self, answer: str) -> str:
         """How a candidate is named: players by name, the graveyard in the current language."""
-        return self.voice.text("common.graveyard") if answer == "graveyard" else answer
+        return self.pack.text("common.graveyard") if answer == "graveyard" else answer
 
     def card_line(self, card: Card) -> Line:
         """A card's name in the night's language, printed and spoken."""
-        return self.voice.line(f"werewolf.cards.{card}")
+        return self.pack.line(f"werewolf.cards.{card}")
 
     def card_label(self, card: Card) -> str:
         return self.card_line(card).text

@@ -15,9 +15,9 @@ YES, NO = "yes", "no"
 
 def say_tally(ctx: NightContext, evening: Evening) -> None:
     """The evening's wins per side and per player, printed and spoken."""
-    sides = [ctx.voice.line("werewolf.evening.side_item", side=ctx.voice.line(f"werewolf.sides.{side}"), n=n)
+    sides = [ctx.pack.line("werewolf.evening.side_item", side=ctx.pack.line(f"werewolf.sides.{side}"), n=n)
              for side, n in evening.sides().items()]
-    players = [ctx.voice.line("werewolf.evening.player_item", name=name, n=n) for name, n in evening.wins().items()]
+    players = [ctx.pack.line("werewolf.evening.player_item", name=name, n=n) for name, n in evening.wins().items()]
     ctx.say("werewolf.evening.tally", nights=len(evening.nights), sides=sides, players=players)
 
 

@@ -78,9 +78,9 @@ class GroupFile:
     """Appends each night of this evening to the group's file as soon as it is judged. A file that
     cannot be written (a full disk) is said with `warn`; the evening goes on."""
 
-    def __init__(self, group: str, voice: Pack, path: Path | None = None,
+    def __init__(self, group: str, pack: Pack, path: Path | None = None,
                  warn: Callable[[str], None] = warn_on_stderr) -> None:
-        self.group, self.voice, self.warn = group_name(group), voice, warn
+        self.group, self.pack, self.warn = group_name(group), pack, warn
         self.path = path or group_path(group)
         self.evening = new_evening_id()
 
@@ -91,7 +91,7 @@ class GroupFile:
             start = append_line(self.path, (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
         except (OSError, BadFile) as error:
             reason = getattr(error, "strerror", None) or str(error)
-            self.warn(self.voice.text("werewolf.group.cannot_keep", path=str(self.path), reason=reason))
+            self.warn(self.pack.text("werewolf.group.cannot_keep", path=str(self.path), reason=reason))
             return
         with contextlib.suppress(OSError, BadFile):  # the night is kept; its tally is built on the next reading
             tally_on(self.path, new=start == 0)

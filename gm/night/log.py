@@ -82,15 +82,15 @@ class NightLog:
     A log that cannot be written (a full disk, `--log /dev/full`) is said once with `warn`; the
     night plays on without it, and what is left of the file is its whole lines (a file this log
     created and never wrote is removed). A log deleted during the night is said once and written
-    again from there. The lines are `voice`'s (`werewolf.log`), in the night's language.
+    again from there. The lines are `pack`'s (`werewolf.log`), in the night's language.
     """
 
     def __init__(self, path: Path, clock: Clock, warn: Callable[[str], None] = warn_on_stderr, *,
-                 voice: Pack) -> None:
+                 pack: Pack) -> None:
         self.clock = clock
         self.path = path
         self.warn = warn
-        self.voice = voice
+        self.pack = pack
         self._fd: int | None = self._open()
         self._written = os.fstat(self._fd).st_size  # bytes of whole lines: the earlier evenings' too
 
@@ -106,7 +106,7 @@ class NightLog:
         return fd
 
     def _say(self, key: str, **fields: Any) -> None:
-        self.warn(self.voice.text(f"werewolf.log.{key}", path=str(self.path), **fields))
+        self.warn(self.pack.text(f"werewolf.log.{key}", path=str(self.path), **fields))
 
     def __call__(self, kind: str, **data: Any) -> None:
         if self._fd is None:

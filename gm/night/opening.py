@@ -34,11 +34,11 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class NightOptions:
     """What a night was asked for, parsed and checked: the table, its pace, and how lines are said
-    (`speech`, in `voice`'s language with the players' readings) and answers heard."""
+    (`speech`, in `pack`'s language with the players' readings) and answers heard."""
 
     players: tuple[str, ...]
     deck: Deck
-    voice: Pack
+    pack: Pack
     speech: SpeechSettings
     discussion: int = 180
     pause: float = 20.0
@@ -75,7 +75,7 @@ class OpenNight:
         from gm.night.screen import NightScreen, wanted
         from gm.night.terminal import KeyControls, LiveCountdown
 
-        voice = options.voice
+        pack = options.pack
         self.options, self.keep = options, keep
         self.speaker, self.asker, self.night_log = speaker, asker, night_log
         interactive = sys.stdin.isatty() and sys.stdout.isatty()
@@ -83,15 +83,15 @@ class OpenNight:
         size = shutil.get_terminal_size()
         self.shown: NightScreen | None = None
         if wanted(options.screen, interactive, sys.stdout.isatty(), size.columns, size.lines):
-            self.shown = NightScreen(voice)
+            self.shown = NightScreen(pack)
         elif options.screen:
-            print(voice.text("werewolf.screen.no_terminal"), file=sys.stderr, flush=True)
+            print(pack.text("werewolf.screen.no_terminal"), file=sys.stderr, flush=True)
         shown = self.shown
         self.display: TimerDisplay | None = shown or (
-            LiveCountdown(voice.text("werewolf.timer.title"), voice.text("werewolf.timer.keys")) if interactive
+            LiveCountdown(pack.text("werewolf.timer.title"), pack.text("werewolf.timer.keys")) if interactive
             else None)
         self.ctx: NightContext = NightContext(
-            players=list(options.players), deck=options.deck, voice=voice,
+            players=list(options.players), deck=options.deck, pack=pack,
             speaker=shown.speaker(speaker) if shown else speaker, asker=shown.asker(asker) if shown else asker,
             clock=clock, controls=open_controls(asker, clock, self.keys), display=self.display,
             log=shown.log(night_log) if shown else night_log, pause=options.pause,
@@ -132,7 +132,7 @@ def open_night(options: NightOptions) -> OpenNight:
     from gm.night.log import NightLog, check_log, new_log_path
     from gm.speech.speakers import open_speaker
 
-    voice = options.voice
+    pack = options.pack
     listener = listener_name(options.listener)
     clock = RealClock(options.time_scale)
     recording = read_recording(options.listen, clock)
@@ -141,12 +141,12 @@ def open_night(options: NightOptions) -> OpenNight:
     with contextlib.ExitStack() as opened:
         speaker = open_speaker(options.speech)
         opened.callback(speaker.close)
-        asker = open_asker(options.listen, clock, speaker, voice, options.vosk_model, players=options.players,
+        asker = open_asker(options.listen, clock, speaker, pack, options.vosk_model, players=options.players,
                            background=True, recording=recording, listener=listener, device=options.device)
         opened.callback(asker.close)
         log = options.log or new_log_path()
-        keep = GroupFile(options.group or default_group(options.players), voice)
-        night_log = NightLog(log, clock, voice=voice)
+        keep = GroupFile(options.group or default_group(options.players), pack)
+        night_log = NightLog(log, clock, pack=pack)
         opened.callback(night_log.close)
         night = OpenNight(options, speaker, asker, night_log, keep, clock)
         opened.pop_all()

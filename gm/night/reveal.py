@@ -71,7 +71,7 @@ def _revealed(ctx: NightContext, known: Known, owner: str) -> None:
     ctx.say("werewolf.reveal.holds", name=ctx.label(owner), cards=[ctx.card_line(c) for c in cards])
     side = decided_side(ctx.deck, owner, cards)
     if side is not None and next_question(known) is not None:
-        ctx.say("werewolf.reveal.side_wins", side=ctx.voice.line(f"werewolf.sides.{side}"))
+        ctx.say("werewolf.reveal.side_wins", side=ctx.pack.line(f"werewolf.sides.{side}"))
         ctx.say("werewolf.reveal.winners_next")
 
 
@@ -83,12 +83,12 @@ def _inquire(ctx: NightContext, executed: str | None) -> Known:
             known = answered(known, question, _answer(ctx, known, question))
         except SeerRefused as refused:
             ctx.log("answer_refused", error=str(refused))
-            ctx.say("werewolf.reveal.refused", problem=ctx.voice.error(refused))
+            ctx.say("werewolf.reveal.refused", problem=ctx.pack.error(refused))
             known = refused.then
             continue
         except JudgeError as refused:
             ctx.log("answer_refused", error=str(refused))
-            ctx.say("werewolf.reveal.refused", problem=ctx.voice.error(refused))
+            ctx.say("werewolf.reveal.refused", problem=ctx.pack.error(refused))
             continue
         if isinstance(question, HandOf):
             _revealed(ctx, known, question.owner)
@@ -104,8 +104,8 @@ def _say_miscount(ctx: NightContext, found: Miscount | None) -> None:
     if found.counted < found.low:
         ctx.say("werewolf.reveal.miscount_under", counted=found.counted, low=found.low)
         return
-    why = [ctx.voice.line("werewolf.reveal.no_vote_traitor") if reason == TRAITOR
-           else ctx.voice.line("werewolf.reveal.no_vote_turned", name=name) for reason, name in found.no_vote]
+    why = [ctx.pack.line("werewolf.reveal.no_vote_traitor") if reason == TRAITOR
+           else ctx.pack.line("werewolf.reveal.no_vote_turned", name=name) for reason, name in found.no_vote]
     ctx.say("werewolf.reveal.miscount_over", counted=found.counted, why=why)
 
 
@@ -118,7 +118,7 @@ def run_reveal(ctx: NightContext, vote: Outcome, judged: Callable[[Reveal], None
     ctx.say("werewolf.reveal.intro")
     known = _inquire(ctx, executed)
     found = verdict(known)
-    line = ctx.voice.line(verdict_key(found), **found.fields)
+    line = ctx.pack.line(verdict_key(found), **found.fields)
     wrong = miscount(known, vote.total) if vote.total is not None else None
     result = Reveal(executed, found.winning_side, tuple(found.winners), found.sides, line.text)
     ctx.log("verdict", executed=executed, winning_side=result.winning_side, winners=list(result.winners),

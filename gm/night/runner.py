@@ -25,7 +25,7 @@ class NightResult:
 
 def _interrupt_choice(ctx: NightContext) -> str:
     answers = ("resume", "vote", "quit")
-    labels = {a: ctx.voice.line(f"werewolf.timer.choice_{a}") for a in answers}
+    labels = {a: ctx.pack.line(f"werewolf.timer.choice_{a}") for a in answers}
     choice = ctx.ask(ctx.table.choice("werewolf.timer.interrupted", answers, labels)).value
     if choice == "quit":
         raise NightStopped
@@ -40,7 +40,7 @@ def _fields(ctx: NightContext, step: NightStep) -> dict[str, Any]:
     if "others" in fields:
         fields["others"] = [ctx.card_line(card) for card in fields["others"]]
     if "pairs" in fields:
-        fields["pairs"] = [ctx.voice.line("werewolf.pass_pair", giver=giver, taker=taker)
+        fields["pairs"] = [ctx.pack.line("werewolf.pass_pair", giver=giver, taker=taker)
                            for giver, taker in fields["pairs"]]
     return fields
 
@@ -59,7 +59,7 @@ def _step(ctx: NightContext, step: NightStep, result: NightResult,
             day = ctx.say(step.key, **step.fields)
         except KeyboardInterrupt:  # Ctrl-C as the discussion starts: pause and ask, as at a question
             ctx.paused()
-        discussion = Discussion(ctx.discussion, ctx.clock, ctx.say, ctx.voice.line,
+        discussion = Discussion(ctx.discussion, ctx.clock, ctx.say, ctx.pack.line,
                                 ctx.controls, ctx.display, lambda: _interrupt_choice(ctx))
         discussion.last = day  # "repeat" at once says the day's line again
         result.discussion = discussion.run()

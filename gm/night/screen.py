@@ -171,7 +171,7 @@ def _now(view: View, width: int) -> tuple[RenderableType, int]:
     return Panel(body, border_style="cyan" if view.question else "dim"), _height(body, width - 4) + 2
 
 
-def _timer(view: View, voice: Pack, width: int, height: int) -> RenderableType:
+def _timer(view: View, pack: Pack, width: int, height: int) -> RenderableType:
     """The time left in digits as big as the panel takes; paused and time added on its top border,
     the keys on its bottom one."""
     from rich.align import Align
@@ -188,22 +188,22 @@ def _timer(view: View, voice: Pack, width: int, height: int) -> RenderableType:
         digits = big_time(remaining)
     else:
         digits = clock_text(remaining)
-    status = [voice.text("werewolf.screen.paused")] if view.paused else []
+    status = [pack.text("werewolf.screen.paused")] if view.paused else []
     if view.added:
-        status.append(voice.text("werewolf.screen.added", secs=view.added))
+        status.append(pack.text("werewolf.screen.added", secs=view.added))
     body = Align.center(Text(digits, style=f"bold {colour}", no_wrap=True, end=""), vertical="middle")
     return Panel(body, title=" · ".join(status) or None, title_align="center", border_style=colour,
-                 subtitle=voice.text("werewolf.timer.keys"))
+                 subtitle=pack.text("werewolf.timer.keys"))
 
 
-def _tally(view: View, voice: Pack, width: int, height: int) -> RenderableType:
+def _tally(view: View, pack: Pack, width: int, height: int) -> RenderableType:
     """One bar per candidate, as long as its count (`most` fills the bar); a count not given yet is "…"."""
     from rich.cells import cell_len
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
 
-    graveyard = voice.text("common.graveyard")
+    graveyard = pack.text("common.graveyard")
     labels = [graveyard if c == GRAVEYARD else c for c in view.candidates]
     full = max([view.most, 1, *view.counts.values()])
     label_width = max(map(cell_len, labels), default=0)
@@ -221,16 +221,16 @@ def _tally(view: View, voice: Pack, width: int, height: int) -> RenderableType:
         bar = Text("\n".join([BAR * round((n or 0) / full * bar_width)] * each),
                    style="bold green" if view.agreed else "bold cyan")
         grid.add_row(Text(label, style="bold"), bar, Text("…" if n is None else str(n), style="bold"))
-    title = voice.text("werewolf.screen.runoff" if view.runoff else "werewolf.screen.votes")
-    return Panel(grid, title=title, subtitle=voice.text("werewolf.screen.agreed") if view.agreed else None,
+    title = pack.text("werewolf.screen.runoff" if view.runoff else "werewolf.screen.votes")
+    return Panel(grid, title=title, subtitle=pack.text("werewolf.screen.agreed") if view.agreed else None,
                  border_style="green" if view.agreed else "cyan")
 
 
-def _verdict(view: View, voice: Pack) -> RenderableType:
+def _verdict(view: View, pack: Pack) -> RenderableType:
     from rich.align import Align
     from rich.panel import Panel
 
-    return Panel(Align.center(_verdict_text(view), vertical="middle"), title=voice.text("werewolf.screen.verdict"),
+    return Panel(Align.center(_verdict_text(view), vertical="middle"), title=pack.text("werewolf.screen.verdict"),
                  border_style="magenta")
 
 
@@ -240,7 +240,7 @@ def _verdict_text(view: View) -> Text:
     return Text(view.verdict, style="bold", justify="center")
 
 
-def layout(view: View, voice: Pack, width: int, height: int) -> RenderableType:
+def layout(view: View, pack: Pack, width: int, height: int) -> RenderableType:
     """The view for a screen of `width` × `height`: a header with the phase; the verdict; the
     discussion's time or the tally, as big as the rest of the screen; and the question asked (or
     the last line said) below."""
@@ -248,7 +248,7 @@ def layout(view: View, voice: Pack, width: int, height: int) -> RenderableType:
     from rich.layout import Layout
     from rich.text import Text
 
-    header = Text(f" {voice.text('werewolf.screen.title')} · {voice.text(f'werewolf.screen.{view.phase}')}",
+    header = Text(f" {pack.text('werewolf.screen.title')} · {pack.text(f'werewolf.screen.{view.phase}')}",
                   style="bold reverse", no_wrap=True, overflow="ellipsis")
     now, now_rows = _now(view, width)
     timer = view.phase == "day" and view.remaining is not None
@@ -262,12 +262,12 @@ def layout(view: View, voice: Pack, width: int, height: int) -> RenderableType:
     if verdict:
         rows = _height(_verdict_text(view), width - 4) + 2
         roomy = rows + 2 if not tally or body - rows - 2 >= len(view.candidates) + 2 else rows
-        sections.append(Layout(_verdict(view, voice), size=roomy if tally else None))
+        sections.append(Layout(_verdict(view, pack), size=roomy if tally else None))
         body -= roomy
     if timer:
-        sections.append(Layout(_timer(view, voice, width, body), ratio=1))
+        sections.append(Layout(_timer(view, pack, width, body), ratio=1))
     elif tally:
-        sections.append(Layout(_tally(view, voice, width, body), ratio=1))
+        sections.append(Layout(_tally(view, pack, width, body), ratio=1))
     sections.append(Layout(now, size=now_rows))
     return _column(sections)
 
@@ -280,14 +280,14 @@ def _column(sections: list[Layout]) -> Layout:
     return root
 
 
-def render_rows(view: View, voice: Pack, width: int, height: int, colours: str | None = None) -> list[str]:
+def render_rows(view: View, pack: Pack, width: int, height: int, colours: str | None = None) -> list[str]:
     """The view's `height` rows at `width` columns, with the terminal's colours (None: plain text)."""
     from rich.console import Console
 
     console = Console(file=io.StringIO(), width=width, height=height, force_terminal=colours is not None,
                       color_system=colours, legacy_windows=False, highlight=False, emoji=False)  # type: ignore[arg-type]
     with console.capture() as capture:
-        console.print(layout(view, voice, width, height), end="")
+        console.print(layout(view, pack, width, height), end="")
     return capture.get().split("\n")[:height]
 
 
@@ -299,8 +299,8 @@ class NightScreen:
     shows; left (also on Ctrl-C or a signal), the terminal is as it was and the night's lines are
     printed."""
 
-    def __init__(self, voice: Pack, out: TextIO | None = None) -> None:
-        self.voice = voice
+    def __init__(self, pack: Pack, out: TextIO | None = None) -> None:
+        self.pack = pack
         self.watch = Watch()
         self.out = out or sys.stdout
         self._on = False
@@ -404,7 +404,7 @@ class NightScreen:
                     if (columns, rows) != self._size:
                         parts.append(self._frame(columns, rows))
                         self._size, self._rows = (columns, rows), []
-                    lines = render_rows(self.watch.view, self.voice, columns, rows - strip_rows(rows), self._colours)
+                    lines = render_rows(self.watch.view, self.pack, columns, rows - strip_rows(rows), self._colours)
                     changed = [f"\x1b[{i + 1};1H{line}" for i, line in enumerate(lines)
                                if i >= len(self._rows) or self._rows[i] != line]
                     self._rows = lines

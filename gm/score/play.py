@@ -11,7 +11,7 @@ from gm.files import printable, read_line
 from gm.ports import Speaker
 from gm.score.entry import VERB_TABLE, VERBS, WON, BadEntry, build, parse_count, resolve_verb
 from gm.score.journal import Journal
-from gm.score.render import change_lines, totals_lines, voice_for
+from gm.score.render import change_lines, pack_for_match, totals_lines
 from gm.text.lines import Pack
 from scorer.humalien.events import AngelCut
 from scorer.humalien.fold import State, advance
@@ -78,18 +78,18 @@ def _readline_lines(journal: Journal) -> Iterator[str]:
         print()
 
 
-def verb_words(voice: Pack) -> dict[str, str]:
+def verb_words(pack: Pack) -> dict[str, str]:
     """The pack's word for each command (`score.verbs`: 取り消し, 취소) → the command."""
-    return {voice.text(f"score.verbs.{verb.name}"): verb.name for verb in VERB_TABLE}
+    return {pack.text(f"score.verbs.{verb.name}"): verb.name for verb in VERB_TABLE}
 
 
-def help_text(voice: Pack) -> str:
+def help_text(pack: Pack) -> str:
     """`help`: each command as typed, in the pack's word where it has its own, then what it does."""
     lines = []
     for verb in VERB_TABLE:
-        word = voice.text(f"score.verbs.{verb.name}")
+        word = pack.text(f"score.verbs.{verb.name}")
         shown = verb.help_usage() if word == verb.name else f"{word}  {verb.help_usage()}"
-        lines.append(f"  {shown:<26} {voice.text(f'score.help.{verb.name}')}")
+        lines.append(f"  {shown:<26} {pack.text(f'score.help.{verb.name}')}")
     return "\n".join(lines)
 
 
@@ -97,13 +97,13 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
         echo: Callable[[str], None], show: Callable[[State], None]) -> None:
     """The loop: each scoring entry is appended (fsync'ed) and then printed and said."""
     state = journal.load()
-    voice = voice_for(lang, state.match)
+    pack = pack_for_match(lang, state.match)
     if state.match is not None:
-        speaker.say(voice.line("score.play_start", a=state.match.players[0], b=state.match.players[1],
+        speaker.say(pack.line("score.play_start", a=state.match.players[0], b=state.match.players[1],
                                game=state.match.game))
     else:
-        speaker.say(voice.line("score.no_match"))
-    local = verb_words(voice)
+        speaker.say(pack.line("score.no_match"))
+    local = verb_words(pack)
     for typed in lines:
         words = typed.split()
         if not words:
@@ -113,30 +113,30 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
             if verb == "quit":
                 break
             if verb == "help":
-                echo(help_text(voice))
+                echo(help_text(pack))
                 continue
             if verb == "show":
                 show(journal.load())
                 continue
             if verb == "say":
                 state = journal.load()
-                for line in totals_lines(voice_for(lang, state.match), state.match):
+                for line in totals_lines(pack_for_match(lang, state.match), state.match):
                     speaker.say(line)
                 continue
             args = words[1:]
             if verb == "angel-cut" and WON not in args:
-                args += _won(journal, args, lines, voice, speaker, echo)
+                args += _won(journal, args, lines, pack, speaker, echo)
             _, change = journal.append(functools.partial(build, verb, args))
         except ValueError as error:  # ScoreError, JournalError, BadEntry: nothing was written
-            echo(f"? {voice.error(error).splitlines()[0]}")
+            echo(f"? {pack.error(error).splitlines()[0]}")
             continue
-        for line in change_lines(voice_for(lang, change.match), change):
+        for line in change_lines(pack_for_match(lang, change.match), change):
             speaker.say(line)
-    speaker.say(voice_for(lang, None).line("score.play_bye"))
+    speaker.say(pack_for_match(lang, None).line("score.play_bye"))
 
 
 
-def _won(journal: Journal, args: list[str], lines: Iterator[str], voice: Pack, speaker: Speaker,
+def _won(journal: Journal, args: list[str], lines: Iterator[str], pack: Pack, speaker: Speaker,
          echo: Callable[[str], None]) -> list[str]:
     """Asks whether an Angel Cut (checked first: a refused one is not asked about) was made with
     an empty hand, which wins at once: the words to add (--won LEFT), or none."""
@@ -144,8 +144,8 @@ def _won(journal: Journal, args: list[str], lines: Iterator[str], voice: Pack, s
     cut = build("angel-cut", args, state)
     advance(state, cut, strict=True)
     assert isinstance(cut, AngelCut) and state.match is not None, "build makes a cut, in a match, or refuses"
-    speaker.say(voice.line("score.ask_won", player=cut.player, opponent=state.match.opponent(cut.player)))
-    no = {"", "n", "no", "-", voice.text("score.answer_no").casefold()}
+    speaker.say(pack.line("score.ask_won", player=cut.player, opponent=state.match.opponent(cut.player)))
+    no = {"", "n", "no", "-", pack.text("score.answer_no").casefold()}
     for answer in lines:
         word = answer.strip().casefold()
         if word in no:
@@ -153,7 +153,7 @@ def _won(journal: Journal, args: list[str], lines: Iterator[str], voice: Pack, s
         try:
             parse_count(word, "LEFT")
         except BadEntry:
-            echo(f"? {voice.text('score.ask_won_again')}")
+            echo(f"? {pack.text('score.ask_won_again')}")
             continue
         return [WON, word]
     return []

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 BAR = "█"
 
 
-def voice_for(lang: str, match: Match | None) -> Pack:
+def pack_for_match(lang: str, match: Match | None) -> Pack:
     """The voice pack for `lang`, with the players' readings (健=けん) from the match."""
     return Pack(lang, readings=dict(match.readings) if match else None)
 
@@ -27,67 +27,67 @@ def _pair(match: Match) -> dict[str, Any]:
     return {"a": a, "b": b, "x": x, "y": y}
 
 
-def award_line(voice: Pack, award: Award, fouler: str | None = None) -> Line:
+def award_line(pack: Pack, award: Award, fouler: str | None = None) -> Line:
     key = f"score.award.{award.how}"
     if award.how in (Kind.FINISH, Kind.FOUL) and award.multiplier > 1:
         key += "_times"
     elif award.how == Kind.ANGEL_CUT and award.count is not None:
         key += "_kept"  # the stock was kept: the flow counted the piles empty
-    return voice.line(key, player=award.player, points=award.points, total=award.total,
+    return pack.line(key, player=award.player, points=award.points, total=award.total,
                       count=award.count, game=award.game, multiplier=award.multiplier,
                       fouler=fouler or "")
 
 
-def change_lines(voice: Pack, change: Change) -> list[Line]:
+def change_lines(pack: Pack, change: Change) -> list[Line]:
     """The lines that report one change: "Alice +12 (finish: 5 + 7 left) → 26", game ends, undo."""
     event, match = change.event, change.match
     lines: list[Line] = []
     done = change.target if change.target is not None else event
     if isinstance(event, Undo):
         if isinstance(done, NewMatch):
-            lines.append(voice.line("score.undone_new", a=done.players[0], b=done.players[1]))
+            lines.append(pack.line("score.undone_new", a=done.players[0], b=done.players[1]))
         for award in change.awards:
-            lines.append(voice.line("score.undone", player=award.player, points=-award.points,
-                                    what=voice.text(f"score.kind.{award.how}"), total=award.total))
+            lines.append(pack.line("score.undone", player=award.player, points=-award.points,
+                                    what=pack.text(f"score.kind.{award.how}"), total=award.total))
         if match is not None:
-            lines.append(voice.line("score.totals", game=match.game, **_pair(match)))
+            lines.append(pack.line("score.totals", game=match.game, **_pair(match)))
         return lines
     if change.target is not None:
-        lines.append(voice.line("score.redone"))
+        lines.append(pack.line("score.redone"))
     if isinstance(done, NewMatch) and match is not None:  # a new match that took effect is the sheet
-        lines.append(voice.line("score.new_remote" if done.remote else "score.new",
+        lines.append(pack.line("score.new_remote" if done.remote else "score.new",
                                 a=match.players[0], b=match.players[1]))
         return lines
     fouler = done.player if isinstance(done, Foul) else None
-    lines.extend(award_line(voice, award, fouler) for award in change.awards)
+    lines.extend(award_line(pack, award, fouler) for award in change.awards)
     if change.ended_game is not None and match is not None:
         if match.over:
-            lines.extend(result_lines(voice, match))
+            lines.extend(result_lines(pack, match))
         else:
-            lines.append(voice.line("score.game_over", game=change.ended_game, next=match.game,
+            lines.append(pack.line("score.game_over", game=change.ended_game, next=match.game,
                                     **_pair(match)))
     return lines
 
 
-def result_lines(voice: Pack, match: Match) -> list[Line]:
+def result_lines(pack: Pack, match: Match) -> list[Line]:
     """The match result (HU-R1: equal totals are a draw)."""
     high, low = max(match.totals), min(match.totals)
     if match.winner is not None:
-        return [voice.line("score.winner", player=match.winner, high=high, low=low)]
-    return [voice.line("score.draw", points=high)]
+        return [pack.line("score.winner", player=match.winner, high=high, low=low)]
+    return [pack.line("score.draw", points=high)]
 
 
-def totals_lines(voice: Pack, match: Match | None) -> list[Line]:
+def totals_lines(pack: Pack, match: Match | None) -> list[Line]:
     """What `say` reads: the totals, then the leader (or the result once the match is over)."""
     if match is None:
-        return [voice.line("score.no_match")]
-    lines = [voice.line("score.totals", game=match.game, **_pair(match))]
+        return [pack.line("score.no_match")]
+    lines = [pack.line("score.totals", game=match.game, **_pair(match))]
     if match.over:
-        return lines + result_lines(voice, match)
+        return lines + result_lines(pack, match)
     leader = match.leader
     if leader is None:
-        return lines + [voice.line("score.level")]
-    return lines + [voice.line("score.leader", player=leader, n=abs(match.totals[0] - match.totals[1]))]
+        return lines + [pack.line("score.level")]
+    return lines + [pack.line("score.leader", player=leader, n=abs(match.totals[0] - match.totals[1]))]
 
 
 def change_dict(change: Change) -> dict[str, Any]:
@@ -111,7 +111,7 @@ def change_dict(change: Change) -> dict[str, Any]:
     return data
 
 
-def sheet(match: Match, voice: Pack, width: int = 30) -> Group:
+def sheet(match: Match, pack: Pack, width: int = 30) -> Group:
     """The score sheet as rich renderables: games × players with multiplier and ending, then bars.
 
     Every printed word comes from the voice pack's `score.sheet` table, in the voice's language.
@@ -122,11 +122,11 @@ def sheet(match: Match, voice: Pack, width: int = 30) -> Group:
     from rich.text import Text
 
     def word(key: str, **fields: Any) -> Text:
-        return Text(voice.text(f"score.sheet.{key}", **fields))
+        return Text(pack.text(f"score.sheet.{key}", **fields))
 
-    progress = (voice.line("score.sheet.over") if match.over
-                else voice.line("score.sheet.progress", game=match.game, games=GAMES))
-    remote = voice.line("score.sheet.remote") if match.remote else ""
+    progress = (pack.line("score.sheet.over") if match.over
+                else pack.line("score.sheet.progress", game=match.game, games=GAMES))
+    remote = pack.line("score.sheet.remote") if match.remote else ""
     title = word("title", a=match.players[0], b=match.players[1], remote=remote, progress=progress)
     table = Table(title=title, title_justify="left")
     table.add_column(word("game"), justify="right")
@@ -147,7 +147,7 @@ def sheet(match: Match, voice: Pack, width: int = 30) -> Group:
     table.add_section()
     result, fields = _result(match)
     table.add_row(word("total"), *(str(t) for t in match.totals), "", word(result, **fields))
-    return Group(table, *map(Text, bar_rows(match, voice, width)))
+    return Group(table, *map(Text, bar_rows(match, pack, width)))
 
 
 def _result(match: Match) -> tuple[str, dict[str, str]]:
@@ -159,12 +159,12 @@ def _result(match: Match) -> tuple[str, dict[str, str]]:
     return ("leads", {"player": match.leader}) if match.leader else ("level", {})
 
 
-def bar_rows(match: Match, voice: Pack, width: int = 30) -> list[str]:
+def bar_rows(match: Match, pack: Pack, width: int = 30) -> list[str]:
     """One bar per player per game, scaled to the largest game score, aligned in terminal cells."""
     from rich.cells import cell_len
 
     top = max([p for g in match.games for p in g.points] + [1])
-    heads = {g.number: voice.text("score.sheet.bar", game=g.number) for g in match.games}
+    heads = {g.number: pack.text("score.sheet.bar", game=g.number) for g in match.games}
     head_width = max([cell_len(h) for h in heads.values()] + [0])
     name_width = max(cell_len(n) for n in match.players)
     rows = []

@@ -31,17 +31,17 @@ def card_text(card: int) -> Text:
     return Text(f"{rank(card):>2}{MARKS[element(card)]}", style=COLOURS[element(card)])
 
 
-def legend_text(voice: Pack) -> Text:
-    """What the element letters stand for, each in its colour (words in `voice`'s language)."""
-    words = _board_words(voice)
+def legend_text(pack: Pack) -> Text:
+    """What the element letters stand for, each in its colour (words in `pack`'s language)."""
+    words = _board_words(pack)
     out = Text(f"{words('elements')}:")
     for name, mark in MARKS.items():
         out.append(" ").append(f" {mark} ", style=COLOURS[name]).append(f" {words(name)}")
     return out
 
 
-def _board_words(voice: Pack) -> Callable[[str], str]:
-    return lambda word: voice.text(f"solitaire.board.{word}")
+def _board_words(pack: Pack) -> Callable[[str], str]:
+    return lambda word: pack.text(f"solitaire.board.{word}")
 
 
 def pyramid_text(state: GameState) -> Text:
@@ -65,9 +65,9 @@ def pyramid_text(state: GameState) -> Text:
     return out
 
 
-def table_text(state: GameState, voice: Pack) -> Text:
-    """Stock, flip card, set-aside pile and specials under the pyramid (words in `voice`'s language)."""
-    words = _board_words(voice)
+def table_text(state: GameState, pack: Pack) -> Text:
+    """Stock, flip card, set-aside pile and specials under the pyramid (words in `pack`'s language)."""
+    words = _board_words(pack)
     out = Text(f"{words('stock')} {state.stock_left}   {words('flip')} ")
     out.append(card_text(state.flip) if state.flip is not None else Text("--"))
     out.append(f"   {words('specials')} {state.specials_left}   {words('left')} {state.left}\n{words('set_aside')}: ")
@@ -76,25 +76,25 @@ def table_text(state: GameState, voice: Pack) -> Text:
     return out
 
 
-def card_name(card: int, voice: Pack) -> str:
-    """A number card as `voice` names it: "7 fire", "7火"."""
-    return voice.text("solitaire.moves.card", rank=rank(card),
-                      element=voice.text(f"solitaire.moves.names.{element(card)}"))
+def card_name(card: int, pack: Pack) -> str:
+    """A number card as `pack` names it: "7 fire", "7火"."""
+    return pack.text("solitaire.moves.card", rank=rank(card),
+                      element=pack.text(f"solitaire.moves.names.{element(card)}"))
 
 
-def describe(state: GameState, move: Move, voice: Pack) -> str:
-    """One move in words, in the state it is played from (in `voice`'s language)."""
+def describe(state: GameState, move: Move, pack: Pack) -> str:
+    """One move in words, in the state it is played from (in `pack`'s language)."""
 
     def said(key: str, **fields: object) -> str:
-        return voice.text(f"solitaire.moves.{key}", **fields)
+        return pack.text(f"solitaire.moves.{key}", **fields)
 
     def card(position: int) -> str:
-        return card_name(state.card_at(position), voice)
+        return card_name(state.card_at(position), pack)
 
     if isinstance(move, Pair):
         return said("pair", a=move.a + 1, card_a=card(move.a), b=move.b + 1, card_b=card(move.b))
     if isinstance(move, PairFlip) and state.flip is not None:  # a flip pair needs the flip card
-        return said("pair_flip", flip=card_name(state.flip, voice), position=move.position + 1,
+        return said("pair_flip", flip=card_name(state.flip, pack), position=move.position + 1,
                     card=card(move.position))
     if isinstance(move, Turn):
         return said("turn" if state.stock_left else "last_turn")
@@ -106,28 +106,28 @@ def describe(state: GameState, move: Move, voice: Pack) -> str:
         return said("eye_discard" if move.discard else "eye_keep", position=move.position + 1, guess=move.guess,
                     card=card(move.position))
     if isinstance(move, Owl):
-        return said("owl", index=state.set_aside.index(move.card) + 1, set_aside=card_name(move.card, voice),
+        return said("owl", index=state.set_aside.index(move.card) + 1, set_aside=card_name(move.card, pack),
                     position=move.position + 1, card=card(move.position))
     assert isinstance(move, Forgo)
     return said("forgo", special=said(f"names.{state.pending}"))
 
 
-def describe_move(deal: Deal, moves: Iterable[Move], voice: Pack) -> list[str]:
+def describe_move(deal: Deal, moves: Iterable[Move], pack: Pack) -> list[str]:
     """Each move of a game from the start of `deal`, in words."""
     state, out = start(deal), []
     for move in moves:
-        out.append(describe(state, move, voice))
+        out.append(describe(state, move, pack))
         state = apply(state, move)
     return out
 
 
-def histogram(summary: Summary, voice: Pack, console: Console | None = None) -> None:
-    """The distribution of readings as bars, with each share's 95 % interval (words in `voice`'s language)."""
+def histogram(summary: Summary, pack: Pack, console: Console | None = None) -> None:
+    """The distribution of readings as bars, with each share's 95 % interval (words in `pack`'s language)."""
     rich_ends_quietly()
     console = console or Console()
-    words = _board_words(voice)  # the readings without a percentage: "bright", "dark" (SS digest)
+    words = _board_words(pack)  # the readings without a percentage: "bright", "dark" (SS digest)
     lo, hi = summary.clear_rate_ci95
-    console.print(voice.text(
+    console.print(pack.text(
         "solitaire.simulate.summary", policy=summary.policy, deals=summary.deals, rows=summary.rows,
         mean=f"{summary.mean_left:.2f}", cleared=f"{summary.clear_rate:.1%}", low=f"{lo:.1%}", high=f"{hi:.1%}"))
     top = max(summary.distribution.values())
@@ -140,11 +140,11 @@ def histogram(summary: Summary, voice: Pack, console: Console | None = None) -> 
         fields = {"left": f"{left:>3}", "said": " " * (column - cell_len(said)) + said,
                   "share": f"{count / summary.deals:6.1%}", "low": f"{low:.1%}", "high": f"{high:.1%}"}
         rows.append((count, fields))
-    widest = max(cell_len(voice.text("solitaire.simulate.row", bar="", **fields)) for _, fields in rows)
+    widest = max(cell_len(pack.text("solitaire.simulate.row", bar="", **fields)) for _, fields in rows)
     room = max(10, min(BAR, console.width - widest))  # a row stays one line on the terminal
     for count, fields in rows:
         bar = "█" * max(1, round(room * count / top))
-        console.print(voice.text("solitaire.simulate.row", bar=bar + " " * (room - len(bar)), **fields),
+        console.print(pack.text("solitaire.simulate.row", bar=bar + " " * (room - len(bar)), **fields),
                       soft_wrap=True)
 
 

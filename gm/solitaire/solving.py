@@ -17,11 +17,11 @@ from scorer.solitaire.solver import SearchLimit, Solution, searched, solve
 LONG_ROWS = 8  # from this many rows a search may take minutes: say so before it starts
 
 
-def long_search_note(rows: int, max_states: int | None, voice: Pack) -> str:
+def long_search_note(rows: int, max_states: int | None, pack: Pack) -> str:
     """What to say before a search that may be long (from LONG_ROWS rows), else ""."""
     if rows < LONG_ROWS:
         return ""
-    return "gm: " + voice.text("solitaire.solve.long_capped" if max_states else "solitaire.solve.long", rows=rows)
+    return "gm: " + pack.text("solitaire.solve.long_capped" if max_states else "solitaire.solve.long", rows=rows)
 
 
 @dataclass(frozen=True)
@@ -32,10 +32,10 @@ class Capped:
     states: int
 
 
-def solve_with_progress(deal: Deal, seed: int, max_states: int | None, voice: Pack) -> Solution | Capped:
+def solve_with_progress(deal: Deal, seed: int, max_states: int | None, pack: Pack) -> Solution | Capped:
     """The solution, or the bounds known when the search reached `max_states` (SS-R6), with
     progress on stderr while it runs."""
-    progress = ProgressLine(max_states, voice)
+    progress = ProgressLine(max_states, pack)
     try:
         return solve_reporting(deal, max_states, progress)
     except SearchLimit as limit:
@@ -57,16 +57,16 @@ def solve_json(deal: Deal, seed: int, max_states: int | None, outcome: Solution 
             "moves": [move_to_json(m) for m in outcome.moves]}
 
 
-def solve_lines(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Capped, voice: Pack) -> list[str]:
+def solve_lines(deal: Deal, seed: int, max_states: int | None, outcome: Solution | Capped, pack: Pack) -> list[str]:
     """`solve` in words: the result and the moves, or that the search was capped and its bounds."""
     if isinstance(outcome, Capped):
-        return [voice.text("solitaire.solve.capped", seed=seed, rows=deal.rows, limit=max_states,
+        return [pack.text("solitaire.solve.capped", seed=seed, rows=deal.rows, limit=max_states,
                            low=outcome.bounds.at_least, high=outcome.bounds.at_most)]
     from gm.solitaire.board import describe_move
 
-    lines = [voice.text("solitaire.solve.best", seed=seed, rows=deal.rows, left=outcome.best_left,
+    lines = [pack.text("solitaire.solve.best", seed=seed, rows=deal.rows, left=outcome.best_left,
                         moves=len(outcome.moves), states=outcome.nodes)]
-    moves = describe_move(deal, outcome.moves, voice)
+    moves = describe_move(deal, outcome.moves, pack)
     return lines + [f"{number:3}. {text}" for number, text in enumerate(moves, 1)]
 
 
@@ -103,9 +103,9 @@ class ProgressLine:
     """Progress on stderr: a live line on a terminal (a bar when the search is capped), else a
     plain line now and then."""
 
-    def __init__(self, max_states: int | None, voice: Pack, every_plain: int = 30) -> None:
+    def __init__(self, max_states: int | None, pack: Pack, every_plain: int = 30) -> None:
         self.max_states = max_states
-        self.voice = voice
+        self.pack = pack
         self.every_plain = every_plain
         self.reports = 0
         self.progress = None
@@ -126,7 +126,7 @@ class ProgressLine:
             if done:
                 self.progress.stop()
         elif not done and states and self.reports % self.every_plain == 0:
-            line = self.voice.text("solitaire.solve.still_capped" if self.max_states else "solitaire.solve.still",
+            line = self.pack.text("solitaire.solve.still_capped" if self.max_states else "solitaire.solve.still",
                                    states=f"{states:,}", limit=f"{self.max_states or 0:,}")
             to_stderr(line)
 

@@ -20,9 +20,9 @@ def smart_distribution(rows: int) -> Mapping[int, int]:
     return SMART_DISTRIBUTIONS[rows]
 
 
-def outlook(voice: Pack, result: Reading) -> str:
+def outlook(pack: Pack, result: Reading) -> str:
     """The reading in the manual's few words: "almost certainly", "about 70%", "very dark"."""
-    return voice.text(f"solitaire.outlook.{result.key}", percent=result.percent)
+    return pack.text(f"solitaire.outlook.{result.key}", percent=result.percent)
 
 
 def reading_lines(left: int, lang: str, rows: int,
@@ -30,14 +30,14 @@ def reading_lines(left: int, lang: str, rows: int,
     """The lines to say for `left` cards left of a `rows`-row pyramid, and the JSON form of the
     reading; with `distribution`, how it stands among those games (of the same layout)."""
     result = reading(left, rows)
-    voice = Pack(lang)
-    lines = [voice.line(f"solitaire.{result.key}", left=left, percent=result.percent)]
+    pack = Pack(lang)
+    lines = [pack.line(f"solitaire.{result.key}", left=left, percent=result.percent)]
     data: dict[str, Any] = {"left": left, "rows": rows, "reading": result.key, "percent": result.percent,
-                  "outlook": outlook(voice, result), "text": lines[0].text}
+                  "outlook": outlook(pack, result), "text": lines[0].text}
     if distribution is not None:
         better, same = standing(left, distribution)
         games = sum(distribution.values())
-        lines.append(voice.line("solitaire.odds", better=round(better * 100), games=games, rows=rows))
+        lines.append(pack.line("solitaire.odds", better=round(better * 100), games=games, rows=rows))
         data["odds"] = {"better_than": round(better, 4), "same_as": round(same, 4), "games": games, "rows": rows}
-        data["text"] += voice.language.sentences + lines[1].text
+        data["text"] += pack.language.sentences + lines[1].text
     return lines, data

@@ -19,11 +19,11 @@ class Notes:
     (in the language of the lines given, or of the language code)."""
 
     def __init__(self, lines: Pack | str) -> None:
-        self._voice = lines if isinstance(lines, Pack) else Pack(lines)
+        self._pack = lines if isinstance(lines, Pack) else Pack(lines)
         self._said: set[str] = set()
 
     def note(self, key: str, **fields: object) -> None:
-        text = self._voice.text(key, **fields)
+        text = self._pack.text(key, **fields)
         if text not in self._said:
             self._said.add(text)
             to_stderr(text)

@@ -51,7 +51,7 @@ class Asked(ABC, Generic[T]):
 
     key: str
     prompt: Line
-    voice: Pack = field(repr=False, compare=False)
+    pack: Pack = field(repr=False, compare=False)
     words: Words = field(repr=False, compare=False)
     answers: tuple[str, ...] = ()
     labels: Mapping[str, str] = field(default_factory=dict)
@@ -127,7 +127,7 @@ class Asked(ABC, Generic[T]):
         if whole is not None:
             value = self.read(words_of(whole))
             if value is not None:
-                return Refused(self.voice.line("table.near", text=text, answer=self.label(whole)), value,
+                return Refused(self.pack.line("table.near", text=text, answer=self.label(whole)), value,
                                self.words.yes)
         parts = self.parts()
         runs = [run for word in words for run in ([word] if word in parts else DIGIT_RUNS.findall(word))]
@@ -144,7 +144,7 @@ class Asked(ABC, Generic[T]):
         if slips and not unread:
             value = self.read(mended)
             if value is not None:
-                return Refused(self.voice.line("table.near", text=" ".join(s for s, _ in slips),
+                return Refused(self.pack.line("table.near", text=" ".join(s for s, _ in slips),
                                                answer=" ".join(a for _, a in slips)), value, self.words.yes)
         if len(runs) > 1 and unread:
             return self.refused("table.unknown_part", text=text, part=unread[0])
@@ -178,26 +178,26 @@ class Asked(ABC, Generic[T]):
         return {fold(self.label(a)): a for a in self.answers} | {fold(a): a for a in self.answers}
 
     def refused(self, key: str, **fields: Any) -> Refused:
-        return Refused(self.voice.line(key, **fields))
+        return Refused(self.pack.line(key, **fields))
 
     def readback(self, value: T, sure: bool = True) -> Line | None:
-        return self.voice.line("listen.confirm", answer=self.show(value))
+        return self.pack.line("listen.confirm", answer=self.show(value))
 
     def show(self, value: T) -> str:
         """A value as printed in this language."""
         return self.label(str(value))
 
     def tip(self) -> str:
-        return self.voice.text("table.hint_choose")
+        return self.pack.text("table.hint_choose")
 
     def hint(self, left: float | None = None) -> str:
         """The tip shown at a typed prompt, with the seconds left (on the table's clock) when
         the question goes on by itself."""
         tip = self.tip()
-        return tip if left is None else self.voice.text("table.countdown", tip=tip, secs=math.ceil(left))
+        return tip if left is None else self.pack.text("table.countdown", tip=tip, secs=math.ceil(left))
 
     def choices(self) -> Line:
-        return self.voice.line("table.choices", choices=[self.label(a) for a in self.answers])
+        return self.pack.line("table.choices", choices=[self.label(a) for a in self.answers])
 
 
 @dataclass(frozen=True)
@@ -222,7 +222,7 @@ class Proceed(Asked[Done]):
         return None
 
     def tip(self) -> str:
-        return self.voice.text("table.hint_done")
+        return self.pack.text("table.hint_done")
 
 
 @dataclass(frozen=True)
@@ -234,13 +234,13 @@ class YesNo(Asked[bool]):
         return False if said in self.words.no else None
 
     def readback(self, value: bool, sure: bool = True) -> Line | None:
-        return None if sure else self.voice.line("listen.confirm", answer=self.show(value))
+        return None if sure else self.pack.line("listen.confirm", answer=self.show(value))
 
     def show(self, value: bool) -> str:
         return self.label("yes" if value else "no")
 
     def tip(self) -> str:
-        return self.voice.text("table.hint_yes_no", yes=self.label("yes"), no=self.label("no"))
+        return self.pack.text("table.hint_yes_no", yes=self.label("yes"), no=self.label("no"))
 
 
 def _word(run: str) -> bool:

@@ -24,7 +24,7 @@ class WhichCard(Asked[Card]):
     def refusal(self, text: str, words: list[str]) -> Refused:
         card = self.words.card(words)
         if card is not None:
-            return self.refused("table.not_in_deck", text=text, card=self.voice.line(f"werewolf.cards.{card}"))
+            return self.refused("table.not_in_deck", text=text, card=self.pack.line(f"werewolf.cards.{card}"))
         return super().refusal(text, words)
 
     def spellings(self) -> Mapping[str, str]:
@@ -32,11 +32,11 @@ class WhichCard(Asked[Card]):
 
     def readback(self, value: Card, sure: bool = True) -> Line | None:
         if self.owner:
-            return self.voice.line("listen.confirm_named", name=self.owner, answer=self.show(value))
-        return self.voice.line("listen.confirm", answer=self.show(value))
+            return self.pack.line("listen.confirm_named", name=self.owner, answer=self.show(value))
+        return self.pack.line("listen.confirm", answer=self.show(value))
 
     def tip(self) -> str:
-        return self.voice.text("table.hint_card")
+        return self.pack.text("table.hint_card")
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ class Hand(Asked["tuple[Card, ...]"]):
             return self.refused("table.hand_size", text=text, n=self.size, example=self.example())
         if found is not None:
             wrong = next(c for c in found if c not in self.cards)
-            return self.refused("table.not_in_deck", text=text, card=self.voice.line(f"werewolf.cards.{wrong}"))
+            return self.refused("table.not_in_deck", text=text, card=self.pack.line(f"werewolf.cards.{wrong}"))
         return super().refusal(text, words)
 
     def near(self, said: str) -> str | None:
@@ -87,22 +87,22 @@ class Hand(Asked["tuple[Card, ...]"]):
         return {name: card for name, card in self.words.cards.items() if card in self.cards}
 
     def part_label(self, token: str) -> str:
-        return self.voice.text(f"werewolf.cards.{token}")
+        return self.pack.text(f"werewolf.cards.{token}")
 
     def example(self) -> str:
-        return " ".join(self.voice.text(f"werewolf.cards.{c}") for c in self.cards[:self.size])
+        return " ".join(self.pack.text(f"werewolf.cards.{c}") for c in self.cards[:self.size])
 
     def readback(self, value: tuple[Card, ...], sure: bool = True) -> Line | None:
-        cards = [self.voice.line(f"werewolf.cards.{c}") for c in value]
+        cards = [self.pack.line(f"werewolf.cards.{c}") for c in value]
         if self.owner:
-            return self.voice.line("listen.confirm_hand", name=self.owner, cards=cards)
-        return self.voice.line("listen.confirm", answer=self.show(value))
+            return self.pack.line("listen.confirm_hand", name=self.owner, cards=cards)
+        return self.pack.line("listen.confirm", answer=self.show(value))
 
     def show(self, value: tuple[Card, ...]) -> str:
-        return " ".join(self.voice.text(f"werewolf.cards.{c}") for c in value)
+        return " ".join(self.pack.text(f"werewolf.cards.{c}") for c in value)
 
     def tip(self) -> str:
-        return self.voice.text("table.hint_hand", example=self.example())
+        return self.pack.text("table.hint_hand", example=self.example())
 
     def choices(self) -> Line:
-        return self.voice.line("table.choices", choices=[self.voice.text(f"werewolf.cards.{c}") for c in self.cards])
+        return self.pack.line("table.choices", choices=[self.pack.text(f"werewolf.cards.{c}") for c in self.cards])

@@ -21,9 +21,9 @@ Korean model heard 영 (0) as 묘지 없어요 (the graveyard 0), surely; pocket
 single counts are heard alike with names or without. Japanese has no model here to measure."""
 
 
-def votes_line(voice: Pack, low: int, high: int) -> Line | int:
+def votes_line(pack: Pack, low: int, high: int) -> Line | int:
     """The totals a vote can have (HW-R4): "3–4" (said "3 to 4"), or "4"."""
-    return high if low == high else voice.line("werewolf.vote.range", low=low, high=high)
+    return high if low == high else pack.line("werewolf.vote.range", low=low, high=high)
 
 
 @dataclass(frozen=True)
@@ -67,14 +67,14 @@ class Count(Asked[Counts]):
         pairs = read_pairs(words, self.names, self.words)
         if pairs is not None:
             total = self.counted + sum(pairs.values())
-            return Refused(self.voice.line("werewolf.vote.bad_fix", total=total,
-                                           votes=votes_line(self.voice, *self.bounds)), aloud=True)
+            return Refused(self.pack.line("werewolf.vote.bad_fix", total=total,
+                                           votes=votes_line(self.pack, *self.bounds)), aloud=True)
         offered = self.offer(text, words)
         if offered is not None:
             return offered
         if len(words) == 1 and not any(c.isdigit() for c in words[0]):
             return self.refused("table.not_count", text=text, low=0, high=self.high)
-        example = self.voice.text("table.fix_example", name=self.label(self.candidate), n=min(1, self.high))
+        example = self.pack.text("table.fix_example", name=self.label(self.candidate), n=min(1, self.high))
         return self.refused("table.not_counts", text=text, low=0, high=self.high, example=example)
 
     def readback(self, value: Counts, sure: bool = True) -> Line | None:
@@ -98,18 +98,18 @@ class Count(Asked[Counts]):
         return {**{w: str(n) for w, n in self.words.numbers.items()}, **self.names.spellings}
 
     def part_label(self, token: str) -> str:
-        return labeller(self.voice)(token)
+        return labeller(self.pack)(token)
 
     def choices(self) -> Line:
-        return self.voice.line("table.choices", choices=list(self._numbers()))
+        return self.pack.line("table.choices", choices=list(self._numbers()))
 
     def _numbers(self) -> tuple[str, ...]:
         return tuple(a for a in self.answers if a.isdigit())
 
     def tip(self) -> str:
         if self.has_default:
-            return self.voice.text("table.hint_count_implied", low=0, high=self.high, n=self.default[self.candidate])
-        return self.voice.text("table.hint_count", low=0, high=self.high)
+            return self.pack.text("table.hint_count_implied", low=0, high=self.high, n=self.default[self.candidate])
+        return self.pack.text("table.hint_count", low=0, high=self.high)
 
 
 @dataclass(frozen=True)
@@ -153,26 +153,26 @@ class Tally(Asked["bool | Counts"]):
         return {**{w: str(n) for w, n in self.words.numbers.items()}, **self.names.spellings}
 
     def part_label(self, token: str) -> str:
-        return labeller(self.voice)(token)
+        return labeller(self.pack)(token)
 
     def example(self) -> str:
         first = next(iter(self.shown), "")
-        return self.voice.text("table.fix_example", name=self.label(first), n=other_count(self.shown.get(first, 0)))
+        return self.pack.text("table.fix_example", name=self.label(first), n=other_count(self.shown.get(first, 0)))
 
     def readback(self, value: bool | Counts, sure: bool = True) -> Line | None:
         """None for a yes, a no or a fix heard surely; a fix heard unsure is read back as the
         tally it makes, never the tally before it (a reflexive yes confirms what was heard)."""
         if sure or isinstance(value, bool):
             return None
-        return tally_line(self.voice, {**self.shown, **value}, list(self.shown))
+        return tally_line(self.pack, {**self.shown, **value}, list(self.shown))
 
     def show(self, value: bool | Counts) -> str:
         if isinstance(value, bool):
             return self.label("yes" if value else "no")
-        return tally_line(self.voice, value, list(value)).text
+        return tally_line(self.pack, value, list(value)).text
 
     def tip(self) -> str:
-        return self.voice.text("table.hint_tally", yes=self.label("yes"), example=self.example())
+        return self.pack.text("table.hint_tally", yes=self.label("yes"), example=self.example())
 
 
 def other_count(n: int) -> int:
@@ -180,16 +180,16 @@ def other_count(n: int) -> int:
     return n - 1 if n > 0 else 1
 
 
-def tally_line(voice: Pack, tally: Counts, candidates: Sequence[str]) -> Line:
+def tally_line(pack: Pack, tally: Counts, candidates: Sequence[str]) -> Line:
     """ "Aki 3, Ken 1, nobody else. Right?": the candidates with votes, then the rest as one."""
-    label = labeller(voice)
-    items = [voice.line("werewolf.vote.count_item", candidate=label(c), n=tally[c])
+    label = labeller(pack)
+    items = [pack.line("werewolf.vote.count_item", candidate=label(c), n=tally[c])
              for c in candidates if tally.get(c, 0)]
     rest = any(not tally.get(c, 0) for c in candidates)
-    return voice.line("werewolf.vote.readback" if rest else "werewolf.vote.readback_all", counts=items)
+    return pack.line("werewolf.vote.readback" if rest else "werewolf.vote.readback_all", counts=items)
 
 
-def labeller(voice: Pack) -> Callable[[str], str]:
-    """A candidate as said in `voice`: a player's name, or the graveyard in its language."""
-    graveyard = voice.text("common.graveyard")
+def labeller(pack: Pack) -> Callable[[str], str]:
+    """A candidate as said in `pack`: a player's name, or the graveyard in its language."""
+    graveyard = pack.text("common.graveyard")
     return lambda c: graveyard if c == GRAVEYARD else c

@@ -38,7 +38,7 @@ class Pick(Asked["str | None"]):
     unlisted: tuple[str, ...] = ()  # answers taken (and refused with their reason) but not offered at `?`
 
     def choices(self) -> Line:
-        return self.voice.line("table.choices", choices=[self.label(a) for a in self.answers if a not in self.unlisted])
+        return self.pack.line("table.choices", choices=[self.label(a) for a in self.answers if a not in self.unlisted])
 
     def read(self, words: list[str]) -> str | None:
         choice = self.names.name(words, self.words.answer_words())
@@ -55,14 +55,14 @@ class Pick(Asked["str | None"]):
 
     def readback(self, value: str | None, sure: bool = True) -> Line | None:
         if self.about:
-            return self.voice.line("listen.confirm_named", name=self.about, answer=self.show(value))
-        return self.voice.line("listen.confirm", answer=self.show(value))
+            return self.pack.line("listen.confirm_named", name=self.about, answer=self.show(value))
+        return self.pack.line("listen.confirm", answer=self.show(value))
 
     def show(self, value: str | None) -> str:
         return self.label(NONE if value is None else value)
 
     def tip(self) -> str:
-        return self.voice.text("table.hint_pick")
+        return self.pack.text("table.hint_pick")
 
 
 @dataclass(frozen=True)
@@ -87,4 +87,4 @@ class Roster(Asked["tuple[str, ...]"]):
         return ", ".join(value) if value else self.label(NONE)
 
     def tip(self) -> str:
-        return self.voice.text("table.hint_roster", none=self.label(NONE))
+        return self.pack.text("table.hint_roster", none=self.label(NONE))

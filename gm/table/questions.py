@@ -47,29 +47,29 @@ class Counting:
 class Table:
     """Builds the night's questions in its language, with its players (and their readings)."""
 
-    def __init__(self, voice: Pack, players: Sequence[str] = ()) -> None:
-        self.voice = voice
+    def __init__(self, pack: Pack, players: Sequence[str] = ()) -> None:
+        self.pack = pack
         self.players = tuple(players)
-        self.words = Words.of(voice)
-        self.readings = {p: voice.readings[p] for p in self.players if p in voice.readings}
-        self.one_breath = voice.lang in ONE_BREATH_AT_COUNT  # a count question hears "Aki three, Ken one"
+        self.words = Words.of(pack)
+        self.readings = {p: pack.readings[p] for p in self.players if p in pack.readings}
+        self.one_breath = pack.lang in ONE_BREATH_AT_COUNT  # a count question hears "Aki three, Ken one"
 
     def label(self, candidate: str) -> str:
-        return labeller(self.voice)(candidate)
+        return labeller(self.pack)(candidate)
 
     def names(self, choices: Sequence[str]) -> Names:
         return Names.of(choices, self.readings, self.words, {c: self.label(c) for c in choices})
 
     def _line(self, key: str, fields: dict[str, Any]) -> Line:
-        return self.voice.line(key, **fields)
+        return self.pack.line(key, **fields)
 
     def step(self, key: str, timeout: float | None = None, **fields: Any) -> Proceed:
-        return Proceed(key, self._line(key, fields), self.voice, self.words, (Done.DONE.value,),
-                    {Done.DONE.value: self.voice.text("werewolf.done")}, timeout, (Done.DONE,))
+        return Proceed(key, self._line(key, fields), self.pack, self.words, (Done.DONE.value,),
+                    {Done.DONE.value: self.pack.text("werewolf.done")}, timeout, (Done.DONE,))
 
     def yes_no(self, key: str, default: bool | None = None, **fields: Any) -> YesNo:
-        labels = {"yes": self.voice.text("common.yes"), "no": self.voice.text("common.no")}
-        return YesNo(key, self._line(key, fields), self.voice, self.words, ("yes", "no"), labels,
+        labels = {"yes": self.pack.text("common.yes"), "no": self.pack.text("common.no")}
+        return YesNo(key, self._line(key, fields), self.pack, self.words, ("yes", "no"), labels,
                      fallback=() if default is None else (default,))
 
     def count(self, unknown: Sequence[str], left: int, vote: Counting | None = None, by_name: bool = False,
@@ -93,7 +93,7 @@ class Table:
         fixes = {fix_token(c, n): f"{self.label(c)} {n}" for c in vote.candidates for n in range(left + 1)}
         if by_name:  # heard as a name then a number, one pair or several in one breath
             tokens += tuple(fixes)
-        return Count(key, line, self.voice, self.words, tokens, fixes if by_name else {}, candidate=candidate,
+        return Count(key, line, self.pack, self.words, tokens, fixes if by_name else {}, candidate=candidate,
                      high=left, following=following, names=self.names(vote.candidates), total=left,
                      counted=vote.counted, bounds=(low, high),
                      fallback=() if implied is None else (counts({candidate: implied}),),
@@ -102,7 +102,7 @@ class Table:
 
     def votes(self, low: int, high: int) -> Line | int:
         """The totals a vote can have, as said (HW-R4)."""
-        return votes_line(self.voice, low, high)
+        return votes_line(self.pack, low, high)
 
     def choice(self, key: str, answers: Sequence[str], labels: Mapping[str, str | Line] | None = None,
                default: str | None = None, timeout: float | None = None, confirm: bool = True,
@@ -111,7 +111,7 @@ class Table:
         A label given as a pack line is also named by how it is said (投票 as とうひょう)."""
         texts = {a: label.text if isinstance(label, Line) else label for a, label in (labels or {}).items()}
         said = {a: label.spoken for a, label in (labels or {}).items() if isinstance(label, Line)}
-        return Choice(key, prompt or self._line(key, fields), self.voice, self.words, tuple(answers),
+        return Choice(key, prompt or self._line(key, fields), self.pack, self.words, tuple(answers),
                       texts, timeout, () if default is None else (default,), confirm=confirm,
                       names=self._choice_names(answers, texts, said))
 
@@ -131,31 +131,31 @@ class Table:
         labels = {c: self.label(c) for c in choices}
         tokens = tuple(choices)
         if nobody:
-            labels[NONE] = self.voice.text(nobody)
+            labels[NONE] = self.pack.text(nobody)
             tokens += (NONE,)
-        return Pick(key, self._line(key, fields), self.voice, self.words, tokens, labels, nobody=bool(nobody),
+        return Pick(key, self._line(key, fields), self.pack, self.words, tokens, labels, nobody=bool(nobody),
                     names=self.names(choices), about=about, unlisted=tuple(unlisted))
 
     def card(self, key: str, cards: Sequence[Card], owner: str = "", **fields: Any) -> WhichCard:
-        labels: dict[str, str] = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}
-        return WhichCard(key, self._line(key, fields), self.voice, self.words, tuple(cards), labels,
+        labels: dict[str, str] = {c: self.pack.text(f"werewolf.cards.{c}") for c in cards}
+        return WhichCard(key, self._line(key, fields), self.pack, self.words, tuple(cards), labels,
                          owner=self.label(owner) if owner else "")
 
     def hand(self, key: str, cards: Sequence[Card], owner: str = "", size: int = 2, **fields: Any) -> Hand:
         """The `size` cards of `owner`'s hand in one line; `cards` are the deck's cards."""
-        name: dict[str, str] = {c: self.voice.text(f"werewolf.cards.{c}") for c in cards}
+        name: dict[str, str] = {c: self.pack.text(f"werewolf.cards.{c}") for c in cards}
         tokens = tuple(f"{a} {b}" for a in cards for b in cards) if size == 2 else tuple(cards)
         labels = {t: " ".join(name[c] for c in t.split()) for t in tokens}
-        return Hand(key, self._line(key, fields), self.voice, self.words, tokens, labels, cards=tuple(cards),
+        return Hand(key, self._line(key, fields), self.pack, self.words, tokens, labels, cards=tuple(cards),
                     size=size, owner=self.label(owner) if owner else "")
 
     def tally(self, shown: Counts, candidates: Sequence[str], most: int) -> Tally:
         """The whole tally read back for a yes (Enter), a no, or a fix."""
         tokens = ("yes", "no", *(fix_token(c, n) for c in candidates for n in range(most + 1)))
-        labels = {"yes": self.voice.text("werewolf.vote.yes"), "no": self.voice.text("werewolf.vote.no"),
+        labels = {"yes": self.pack.text("werewolf.vote.yes"), "no": self.pack.text("werewolf.vote.no"),
                   **{fix_token(c, n): f"{self.label(c)} {n}" for c in candidates for n in range(most + 1)}}
-        prompt = tally_line(self.voice, shown, candidates)
-        return Tally("werewolf.vote.readback", prompt, self.voice, self.words, tokens, labels, fallback=(True,),
+        prompt = tally_line(self.pack, shown, candidates)
+        return Tally("werewolf.vote.readback", prompt, self.pack, self.words, tokens, labels, fallback=(True,),
                      shown=counts(shown), names=self.names(candidates), most=most)
 
     def fix(self, shown: Counts, candidates: Sequence[str], most: int, counted: bool = False) -> Tally:
@@ -165,16 +165,16 @@ class Table:
         first = candidates[0]
         example: dict[str, Any] = {"name": self.label(first), "n": other_count(shown.get(first, 0))}
         key = "werewolf.vote.which"
-        prompt = self.voice.line(key, **example)
+        prompt = self.pack.line(key, **example)
         if counted:
             key = "werewolf.vote.which_counted"
-            items = [self.voice.line("werewolf.vote.count_item", candidate=self.label(c), n=shown.get(c, 0))
+            items = [self.pack.line("werewolf.vote.count_item", candidate=self.label(c), n=shown.get(c, 0))
                      for c in candidates]
-            prompt = self.voice.line(key, counts=items, **example)
-        return Tally(key, prompt, self.voice, self.words, question.answers[2:], question.labels,
+            prompt = self.pack.line(key, counts=items, **example)
+        return Tally(key, prompt, self.pack, self.words, question.answers[2:], question.labels,
                      shown=question.shown, names=question.names, most=most)
 
     def roster(self, key: str, choices: Sequence[str], **fields: Any) -> Roster:
-        labels = {c: self.label(c) for c in choices} | {NONE: self.voice.text("werewolf.reveal.none")}
-        return Roster(key, self._line(key, fields), self.voice, self.words, (*choices, NONE), labels,
+        labels = {c: self.label(c) for c in choices} | {NONE: self.pack.text("werewolf.reveal.none")}
+        return Roster(key, self._line(key, fields), self.pack, self.words, (*choices, NONE), labels,
                       names=self.names(choices))

@@ -71,11 +71,11 @@ class Pack:
         self._leads: tuple[str, ...] | None = None
 
     def with_readings(self, readings: Mapping[str, str]) -> Pack:
-        """The same lines, with the players' `readings` added to those this voice knows (the
+        """The same lines, with the players' `readings` added to those this pack knows (the
         language is not looked up again)."""
-        voice = copy.copy(self)
-        voice.readings = {**self.readings, **readings}
-        return voice
+        pack = copy.copy(self)
+        pack.readings = {**self.readings, **readings}
+        return pack
 
     # -- lookup -----------------------------------------------------------------------------
     def entry(self, key: str) -> Any:

@@ -42,17 +42,17 @@ class Vocabulary:
     """Decoys of one kind of answer ("number", "player", "yes_no": `gm.text.decoys.decoys_for`)."""
 
     @classmethod
-    def from_voice(cls, voice: Pack) -> Vocabulary:
+    def from_pack(cls, pack: Pack) -> Vocabulary:
         """The `[listen.hear]` table of a voice pack (printed forms and kana readings alike),
         with the decoy words of its language (its `decoy` entry first: the one of two words the
         model cannot tell apart that is never an answer) and the cards' names."""
         from gm.text.decoys import decoys, decoys_for
 
-        hear = {key: _forms(entry) for key, entry in voice.entry("listen.hear").items()}
+        hear = {key: _forms(entry) for key, entry in pack.entry("listen.hear").items()}
         own = hear.pop(DECOY, ())
-        cards = tuple(dict.fromkeys(p for entry in voice.entry("werewolf.cards").values() for p in _forms(entry)))
-        kinds = {kind: tuple(map(norm, words)) for kind, words in decoys_for(voice.lang).items()}
-        return cls(hear, tuple(dict.fromkeys(own + decoys(voice.lang))), cards, {DECOY: own, **kinds})
+        cards = tuple(dict.fromkeys(p for entry in pack.entry("werewolf.cards").values() for p in _forms(entry)))
+        kinds = {kind: tuple(map(norm, words)) for kind, words in decoys_for(pack.lang).items()}
+        return cls(hear, tuple(dict.fromkeys(own + decoys(pack.lang))), cards, {DECOY: own, **kinds})
 
     def decoys_of(self, kinds: Iterable[str]) -> tuple[str, ...]:
         """The decoys of `kinds` of answer, with the pack's own (`[listen.hear] decoy`)."""

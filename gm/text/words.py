@@ -56,20 +56,20 @@ class Words:
     cards: Mapping[str, Card]  # tight name → card
 
     @classmethod
-    def of(cls, voice: Pack) -> Words:
+    def of(cls, pack: Pack) -> Words:
         from gm.text.vocabulary import Vocabulary
         from gm.text.names import card_names, graveyard_names
 
-        hear = Vocabulary.from_voice(voice)
+        hear = Vocabulary.from_pack(pack)
         numbers = number_words(hear.hear)
         cards = {tight(name): parse_card(card) for name, card in {**card_names(), **ALIASES}.items()}
         cards.update({tight(card): card for card in CARD_IDS})
 
         def said(*keys: str) -> frozenset[str]:
-            return frozenset(fold(voice.text(k)) for k in keys)
+            return frozenset(fold(pack.text(k)) for k in keys)
 
         return cls(
-            lang=voice.lang,
+            lang=pack.lang,
             numbers=numbers,
             yes=frozenset(map(fold, hear.phrases("yes"))) | said("common.yes", "werewolf.vote.yes") | {"y", "yes"},
             no=frozenset(map(fold, hear.phrases("no"))) | said("common.no", "werewolf.vote.no") | {"n", "no"},

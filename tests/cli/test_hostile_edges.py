@@ -297,7 +297,7 @@ def test_a_full_disk_leaves_no_empty_night_log(tmp_path, monkeypatch):
     import gm.night.log as log_module
 
     warned = []
-    log = log_module.NightLog(tmp_path / "night.jsonl", FakeClock(), warned.append, voice=Pack("en"))
+    log = log_module.NightLog(tmp_path / "night.jsonl", FakeClock(), warned.append, pack=Pack("en"))
     monkeypatch.setattr(log_module.os, "write", _disk_full_after(7))
     log("setup", players=["Aki"])
     log("phase", name="night")
@@ -309,7 +309,7 @@ def test_a_full_disk_leaves_no_empty_night_log(tmp_path, monkeypatch):
 def test_a_full_disk_mid_night_keeps_the_whole_lines_of_the_log(tmp_path, monkeypatch):
     import gm.night.log as log_module
 
-    log = log_module.NightLog(tmp_path / "night.jsonl", FakeClock(), lambda text: None, voice=Pack("en"))
+    log = log_module.NightLog(tmp_path / "night.jsonl", FakeClock(), lambda text: None, pack=Pack("en"))
     log("setup", players=["Aki"])
     kept = (tmp_path / "night.jsonl").read_bytes()
     monkeypatch.setattr(log_module.os, "write", _disk_full_after(5))
@@ -366,7 +366,7 @@ def test_ctrl_c_as_the_discussion_line_is_said_pauses_and_asks():
             self.clock = FakeClock()
             self.discussion = 10
             self.controls, self.display, self.last = None, None, None
-            self.voice = __import__("gm.text.lines", fromlist=["Pack"]).Pack("en")
+            self.pack = __import__("gm.text.lines", fromlist=["Pack"]).Pack("en")
             self.say = _InterruptedOnce(lambda key, **fields: self.said.append(key))
 
         def paused(self):

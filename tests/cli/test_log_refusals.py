@@ -84,7 +84,7 @@ def test_a_log_gm_wrote_an_empty_file_and_the_null_device_are_appended_to(tmp_pa
 def test_a_link_put_in_place_of_a_deleted_log_is_never_written_through(tmp_path):
     path, target, warned = tmp_path / "night.jsonl", tmp_path / "other", []
     target.write_bytes(b"keep me\n")
-    log = NightLog(path, FakeClock(), warn=warned.append, voice=Pack("en"))
+    log = NightLog(path, FakeClock(), warn=warned.append, pack=Pack("en"))
     log("before")
     path.unlink()
     path.symlink_to(target)
@@ -98,5 +98,5 @@ def test_a_link_put_in_place_of_a_deleted_log_is_never_written_through(tmp_path)
 def test_the_log_itself_refuses_a_link(tmp_path):
     (tmp_path / "link").symlink_to(tmp_path / "target")
     with pytest.raises(BadFile, match="is a link"):
-        NightLog(tmp_path / "link", FakeClock(), voice=Pack("en"))
+        NightLog(tmp_path / "link", FakeClock(), pack=Pack("en"))
     assert not (tmp_path / "target").exists()

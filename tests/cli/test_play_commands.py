@@ -40,17 +40,17 @@ def test_the_packs_command_words_are_taken(lang, typed, move):
 
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 def test_every_command_word_the_help_line_shows_is_taken(lang):
-    voice = Pack(lang)
+    pack = Pack(lang)
     state = start(deal_from_seed(0))
-    shown = voice.text("solitaire.board.help", **command_words(voice))
+    shown = pack.text("solitaire.board.help", **command_words(pack))
     for command in ("pair", "flip", "special", "hint", "quit"):
-        assert command_words(voice)[command] in shown
-    assert parse_command(command_words(voice)["flip"], state, voice) == Turn()
-    assert parse_command(command_words(voice)["hint"], state, voice) == "hint"
+        assert command_words(pack)[command] in shown
+    assert parse_command(command_words(pack)["flip"], state, pack) == Turn()
+    assert parse_command(command_words(pack)["hint"], state, pack) == "hint"
     for pending in (HUMALIEN, EYE, OWL):  # the special card's line shows its skip word, which is taken
         waiting = dataclasses.replace(state, pending=pending)
-        assert command_words(voice)["skip"] in voice.text(f"solitaire.board.{EFFECT[pending]}", **command_words(voice))
-        assert parse_command(command_words(voice)["skip"], waiting, voice) == Forgo()
+        assert command_words(pack)["skip"] in pack.text(f"solitaire.board.{EFFECT[pending]}", **command_words(pack))
+        assert parse_command(command_words(pack)["skip"], waiting, pack) == Forgo()
 
 
 EFFECT = {HUMALIEN: "humalien", EYE: "eye", OWL: "owl"}
@@ -59,11 +59,11 @@ EFFECT = {HUMALIEN: "humalien", EYE: "eye", OWL: "owl"}
 @pytest.mark.parametrize("lang", ["ja", "ko"])
 @pytest.mark.parametrize("seed", range(3))
 def test_every_hint_in_the_packs_words_plays_as_typed(lang, seed):
-    voice = Pack(lang)
+    pack = Pack(lang)
     state = start(deal_from_seed(seed))
     while not state.over:
         move = smart(state)
-        assert parse_command(command_for(state, move, voice), state, voice) == move
+        assert parse_command(command_for(state, move, pack), state, pack) == move
         state = apply(state, move)
 
 
@@ -101,11 +101,11 @@ def _to_humalien(seed):
 
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 def test_every_score_command_word_the_help_shows_is_taken(lang):
-    voice = Pack(lang)
-    shown = help_text(voice)
-    for word, verb in verb_words(voice).items():
-        assert word in shown and resolve_verb(word, verb_words(voice)) == verb
-        assert resolve_verb(verb, verb_words(voice)) == verb  # the English names in every language
+    pack = Pack(lang)
+    shown = help_text(pack)
+    for word, verb in verb_words(pack).items():
+        assert word in shown and resolve_verb(word, verb_words(pack)) == verb
+        assert resolve_verb(verb, verb_words(pack)) == verb  # the English names in every language
 
 
 @pytest.mark.parametrize("lang, players, typed, kinds", [

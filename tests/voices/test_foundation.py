@@ -57,15 +57,15 @@ KANA_ONLY = re.compile(r"^[\u3040-\u30ff\s、。！？!?,.…「」『』（）(
 
 
 def test_every_japanese_line_reaches_speech_as_kana():
-    voice = Pack("ja")
+    pack = Pack("ja")
     bad = []
-    for key in filter(samples.spoken, _keys(voice.pack)):  # not the printed-only help and errors
-        entry = voice.entry(key)
+    for key in filter(samples.spoken, _keys(pack.pack)):  # not the printed-only help and errors
+        entry = pack.entry(key)
         spoken = entry.get("kana", entry["text"]) if isinstance(entry, Mapping) else entry
         if not KANA_ONLY.match(re.sub(r"\{[^}]*\}", "", spoken)):
             bad.append(f"{key}: {spoken}")
     assert not bad, "lines whose spoken form is not kana:\n" + "\n".join(bad)
-    for word, reading in voice.pack["words"].items():
+    for word, reading in pack.pack["words"].items():
         assert KANA_ONLY.match(reading), f"[words] {word} = {reading}"
 
 
@@ -99,7 +99,7 @@ def test_japanese_durations():
     assert japanese.duration(10) == ("10秒", "じゅうびょう")
 
 
-def test_voice_renders_fields_in_both_forms():
+def test_a_pack_renders_fields_in_both_forms():
     ja = Pack("ja", readings={"健": "けん"})
     line = ja.line("common.did_not_understand", choices=["健", "墓地"])
     assert line.text.startswith("すみません") and "健、墓地" in line.text

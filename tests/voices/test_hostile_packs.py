@@ -49,8 +49,8 @@ def test_gms_own_packs_pass_the_checks_a_pack_in_the_folder_meets(packs, lang):
     (packs / "rulings" / f"{lang}.toml").write_text(
         voices.rulings_path(lang).read_text(encoding="utf-8"), encoding="utf-8")
     assert voices.pack_path(lang).parent == packs
-    voice = Pack(lang)
-    assert voice.pack == voices.frozen(tomllib.loads(own))
+    pack = Pack(lang)
+    assert pack.pack == voices.frozen(tomllib.loads(own))
     result = runner.invoke(app, ["werewolf", "rules", "HW-R1", "--lang", lang])
     assert result.exit_code == 0, result.output
 

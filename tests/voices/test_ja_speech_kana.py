@@ -55,13 +55,13 @@ def _sample(spec, plain):
 
 def spoken_lines():
     """(key, spoken) for every ja line, once per kind of plain field value."""
-    voice = Pack("ja", readings=READINGS)
+    pack = Pack("ja", readings=READINGS)
     lines = []
-    for key in filter(samples.spoken, _keys(voice.pack)):  # the printed-only help and errors aside
-        fields = _fields(voice.entry(key))
+    for key in filter(samples.spoken, _keys(pack.pack)):  # the printed-only help and errors aside
+        fields = _fields(pack.entry(key))
         for plain in (_Sample("健"), _Sample("Aki"), 12):
             try:
-                line = voice.line(key, **{name: _sample(spec, plain) for name, spec in fields.items()})
+                line = pack.line(key, **{name: _sample(spec, plain) for name, spec in fields.items()})
             except (ValueError, TypeError):
                 if isinstance(plain, int):
                     continue  # a field that takes text only

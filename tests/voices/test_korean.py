@@ -79,7 +79,7 @@ def test_no_spoken_korean_line_holds_digits_or_latin_letters():
 
 
 def test_korean_cards_and_hearing_phrases_are_distinct():
-    hear = Vocabulary.from_voice(KO).hear
+    hear = Vocabulary.from_pack(KO).hear
     # yes is 맞아, not 네: the model hears 네 and 넷 (4) as one word, and a 4 said at a read-back
     # must be a correction, never a yes
     assert hear["yes"][0] == "맞아" and "네" not in hear["yes"] and "네 표" not in hear["4"]
@@ -113,7 +113,7 @@ def test_every_korean_answer_command_and_card_is_in_the_model_vocabulary():
     from gm.hearing.model_loading import load_model
 
     model = load_model(str(KO_MODEL))
-    hear = Vocabulary.from_voice(KO).hear
+    hear = Vocabulary.from_pack(KO).hear
     phrases = [p for key in ("yes", "no", "graveyard", "wake", *map(str, range(7)), *COMMANDS) for p in hear[key]]
     cards = [KO.text(f"werewolf.cards.{card}") for card in KO.pack["werewolf"]["cards"]]
     extra = [KO.text("werewolf.done"), KO.text("werewolf.reveal.none")]

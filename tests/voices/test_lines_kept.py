@@ -23,30 +23,30 @@ LISTS = (["Alice"], ["健", "みお"], ["Alice", "健", "Mike"])
 DURATIONS = (0, 1, 59, 60, 61, 150, 180, 3599)
 
 
-def _variants(voice: Pack, key: str):
+def _variants(pack: Pack, key: str):
     """Field values for `key`: the samples for each count and name, then each list and duration."""
     for name in NAMES:
         for count in COUNTS:
-            yield samples.fields(voice, key, count, name)
-    base = samples.fields(voice, key, 2, NAMES[0])
+            yield samples.fields(pack, key, count, name)
+    base = samples.fields(pack, key, 2, NAMES[0])
     lists = [f for f, v in base.items() if isinstance(v, list) and all(isinstance(x, str) for x in v)
              and f not in ("cards",)]
     for items in LISTS if lists else ():
         yield {**base, **{f: items for f in lists}}
-    timed = [f for f in base if "duration" in str(voice.entry(key))]
+    timed = [f for f in base if "duration" in str(pack.entry(key))]
     for seconds in DURATIONS if timed else ():
         yield {**base, **{f: seconds for f, v in base.items() if isinstance(v, int) and not isinstance(v, bool)}}
 
 
 def rendered(lang: str) -> dict[str, str]:
     """Key → a digest of the line's printed and spoken forms over every variant."""
-    voice = Pack(lang, samples.READINGS)
+    pack = Pack(lang, samples.READINGS)
     out = {}
-    for key in samples.keys(voice):
+    for key in samples.keys(pack):
         forms = []
-        for fields in _variants(voice, key):
+        for fields in _variants(pack, key):
             try:
-                line = voice.line(key, **fields)
+                line = pack.line(key, **fields)
                 forms.append([line.text, line.spoken])
             except (ValueError, KeyError, TypeError) as error:  # a variant the line cannot take
                 forms.append(["error", type(error).__name__])

@@ -16,7 +16,7 @@ from gm.ports import Line
 from gm.table.questions import Table
 from voices import LANGUAGES
 
-EN = Vocabulary.from_voice(Pack("en"))
+EN = Vocabulary.from_pack(Pack("en"))
 
 
 def _q(*answers, labels=None):
@@ -29,13 +29,13 @@ def _heard(text, conf=1.0):
 
 def test_every_pack_hears_every_answer_id_and_command():
     for lang in LANGUAGES:
-        hear = Vocabulary.from_voice(Pack(lang)).hear
+        hear = Vocabulary.from_pack(Pack(lang)).hear
         for key in ("yes", "no", "graveyard", "wake", *map(str, range(7)), *COMMANDS):
             assert hear[key], f"{lang}: nothing to hear for {key}"
 
 
 def test_japanese_phrases_are_both_the_written_forms_and_their_kana():
-    ja = Vocabulary.from_voice(Pack("ja"))
+    ja = Vocabulary.from_pack(Pack("ja"))
     assert {"墓地", "ぼち"} <= set(ja.phrases("graveyard"))
     assert {"二", "に", "にひょう"} <= set(ja.phrases("2"))
 
@@ -131,7 +131,7 @@ def test_a_result_holding_a_decoy_is_no_answer_and_decoys_go_into_the_grammar():
 
 def test_every_language_has_decoys_and_none_is_an_answer_phrase():
     for lang in LANGUAGES:
-        vocabulary = Vocabulary.from_voice(Pack(lang))
+        vocabulary = Vocabulary.from_pack(Pack(lang))
         assert vocabulary.decoys[-len(DECOYS[lang]):] == DECOYS[lang]  # after the pack's own decoy words
         assert "decoy" not in vocabulary.hear and len(vocabulary.decoys) > len(DECOYS[lang])
         phrases = {p for ps in vocabulary.hear.values() for p in ps}
@@ -140,7 +140,7 @@ def test_every_language_has_decoys_and_none_is_an_answer_phrase():
 
 def test_a_word_the_pack_makes_a_decoy_is_no_answer_by_itself_but_is_in_a_longer_phrase():
     # the Korean model hears 여섯 and 학교 as 영: 영 is typed as 0, and heard only in 영 표 or "지훈 영"
-    ko = Vocabulary.from_voice(Pack("ko"))
+    ko = Vocabulary.from_pack(Pack("ko"))
     table = Table(Pack("ko"), ("지훈", "서연"))
     phrases = question_phrases(table.count(["지훈"], 2), ko, str)
     assert "영" not in phrases and phrases["없어요"] == phrases["영 표"] == "0"
@@ -152,7 +152,7 @@ def test_a_word_the_pack_makes_a_decoy_is_no_answer_by_itself_but_is_in_a_longer
 def test_korean_counting_forms_alone_are_counts_and_ne_is_never_four():
     # 하나, 둘, 셋 become 한, 두, 세 before a counter (한 표); the model often hears them so alone.
     # 네 is that form of 4 but is also "yes": 4 is said 사 (the pack's decoy line)
-    ko = Vocabulary.from_voice(Pack("ko"))
+    ko = Vocabulary.from_pack(Pack("ko"))
     table = Table(Pack("ko"), ("지훈", "서연"))
     book = Phrasebook(question_phrases(table.count(["지훈"], 4), ko, str), decoys=ko.decoys)
     assert [book.match(_heard(w)) for w in ("한", "두", "세", "하나", "두 표", "셋")] == ["1", "2", "3", "1", "2", "3"]
@@ -233,7 +233,7 @@ def test_whatever_starts_with_the_wake_phrase_is_passed_over_at_a_question():
 
 
 def test_the_pack_says_which_of_two_words_the_model_cannot_tell_apart_is_a_decoy():
-    ko = Vocabulary.from_voice(Pack("ko"))
+    ko = Vocabulary.from_pack(Pack("ko"))
     assert {"넷", "네"} <= set(ko.decoys) and "넷" not in ko.hear["4"]
     count = Table(Pack("ko")).choice("votes", tuple(str(n) for n in range(5)), prompt=Line("votes", "?", ""))
     book = Phrasebook(question_phrases(count, ko, str), decoys=ko.decoys, others=other_phrases(ko))
@@ -242,7 +242,7 @@ def test_the_pack_says_which_of_two_words_the_model_cannot_tell_apart_is_a_decoy
 
 def test_a_steps_done_is_heard_at_a_step_only():
     # 됐어요 and 했어요 in a count's grammar took 없어요 (0): they are no other phrase of the table
-    vocabulary = Vocabulary.from_voice(Pack("ko"))
+    vocabulary = Vocabulary.from_pack(Pack("ko"))
     assert vocabulary.phrases("done")[:2] == ("됐어요", "했어요")
     assert not set(vocabulary.phrases("done")) & set(other_phrases(vocabulary, seats=("민수", "지훈")))
     step = Table(Pack("ko")).step("werewolf.deal", total=9, villagers=6, others="", graveyard=1)

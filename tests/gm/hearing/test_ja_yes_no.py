@@ -38,7 +38,7 @@ class Writes:
 
 
 def again(model):
-    return phrasebook(Table(JA).yes_no("werewolf.evening.again"), model, Vocabulary.from_voice(JA), JA.spoken_word,
+    return phrasebook(Table(JA).yes_no("werewolf.evening.again"), model, Vocabulary.from_pack(JA), JA.spoken_word,
                       PLAYERS)
 
 

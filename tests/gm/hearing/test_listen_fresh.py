@@ -99,7 +99,7 @@ def test_the_same_words_get_the_same_words_confidences_and_answers_in_any_order(
 
     libc = ctypes.CDLL(None)
     ko = Pack("ko")
-    book = phrasebook(WHO, model, Vocabulary.from_voice(ko), ko.spoken_word, ("민수", "지훈", "서연"))
+    book = phrasebook(WHO, model, Vocabulary.from_pack(ko), ko.spoken_word, ("민수", "지훈", "서연"))
     words = [*WORDS, "dul", "myoji", "subak", "jihun", "ne"]
 
     def heard(order):
@@ -174,7 +174,7 @@ def test_a_number_not_asked_heard_as_yeong_is_no_count_of_zero(model):
     ko = Pack("ko")
     players = ("민수", "지훈", "서연", "지민")
     count = Table(ko, players).count(players, 4, Counting((*players, "graveyard")))
-    book = phrasebook(count, model, Vocabulary.from_voice(ko), ko.spoken_word, players)
+    book = phrasebook(count, model, Vocabulary.from_pack(ko), ko.spoken_word, players)
     said = Listener(model, PcmSource.from_wavs([FIXTURES / "yeoseot_pink.wav"], FakeClock())).hear_once(book)
     assert said is not None and said.text == "영" and said.sure(0.9) and book.match(said) is None
 
@@ -186,7 +186,7 @@ def test_a_count_heard_in_its_counting_form_is_that_count(model, name, heard, co
     ko = Pack("ko")
     players = ("민수", "지훈", "서연", "지민")
     question = Table(ko, players).count(players, 4, Counting((*players, "graveyard")))
-    book = phrasebook(question, model, Vocabulary.from_voice(ko), ko.spoken_word, players)
+    book = phrasebook(question, model, Vocabulary.from_pack(ko), ko.spoken_word, players)
     said = Listener(model, PcmSource.from_wavs([FIXTURES / f"{name}.wav"], FakeClock())).hear_once(book)
     assert said is not None and said.text == heard and book.match(said) == count
 
@@ -195,7 +195,7 @@ def test_the_korean_pack_never_takes_ne_for_four(model):
     """네 (yes) and 넷 (4) are one word to this model: with the real pack both are decoys, so
     either said at a count or a read-back is no answer."""
     ko = Pack("ko")
-    vocabulary = Vocabulary.from_voice(ko)
+    vocabulary = Vocabulary.from_pack(ko)
     confirm = Table(ko).choice("confirm", ("yes", "no", *COUNT.answers), prompt=Line("confirm", "?", ""))
     for question in (COUNT, WHO, confirm):
         book = phrasebook(question, model, vocabulary, ko.spoken_word, ("민수", "지훈", "서연"))
@@ -211,6 +211,6 @@ def test_an_answer_with_a_rival_reading_is_heard_unsure(model):
     ko = Pack("ko")
     players = ("민수", "지훈", "서연", "지민")
     yes_no = Table(ko).choice("confirm", ("yes", "no"), prompt=Line("confirm", "?", ""))
-    book = phrasebook(yes_no, model, Vocabulary.from_voice(ko), ko.spoken_word, players)
+    book = phrasebook(yes_no, model, Vocabulary.from_pack(ko), ko.spoken_word, players)
     said = Listener(model, PcmSource.from_wavs([FIXTURES / "dul.wav"], FakeClock())).hear_once(book)
     assert said is not None and said.text == "아니오" and not said.sure(0.6) and book.match(said) is None

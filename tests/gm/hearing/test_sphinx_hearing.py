@@ -37,7 +37,7 @@ def question(key):
 
 
 def book(key):
-    return phrasebook(question(key), sphinx.load(), Vocabulary.from_voice(EN), EN.spoken_word, PLAYERS)
+    return phrasebook(question(key), sphinx.load(), Vocabulary.from_pack(EN), EN.spoken_word, PLAYERS)
 
 
 def said(tmp_path, text, voice, speed=175, pitch=50):

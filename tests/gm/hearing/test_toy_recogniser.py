@@ -1,11 +1,11 @@
 """A new recogniser is one `ListenerKind` (docs/design.md): a toy recogniser, declared here in a few
-lines, is chosen by name from the registry and hears a question through the real voice asker."""
+lines, is chosen by name from the registry and hears a question through the real listening asker."""
 
 from pathlib import Path
 
 import pytest
 
-from fakes import voice_asker
+from fakes import listening_asker
 from gm.hearing.model_loading import (LISTENER_KINDS, ListenerKind, NoListener, listener_name, listeners_here,
                                       model_loader)
 from gm.hearing.phrases import Heard
@@ -43,7 +43,7 @@ KINDS = {**LISTENER_KINDS, TOY.name: TOY}
 
 def test_a_toy_recogniser_chosen_by_name_hears_a_count(clock):
     model = model_loader(None, "en", "toy", kinds=KINDS)()
-    asker, printed = voice_asker(clock, ["two"], model=model)
+    asker, printed = listening_asker(clock, ["two"], model=model)
     votes = Table(Pack("en"), ("Aki", "Ken", "Mio")).count(["Ken"], 6)
     assert asker.ask(votes) == Answer({"Ken": 2}, How.VOICE, True)
     assert "  (heard) two" in printed

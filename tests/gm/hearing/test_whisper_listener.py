@@ -199,12 +199,12 @@ def test_the_deal_hears_done_as_it_asked_for_it(tmp_path) -> None:
     from gm.table.questions import Table
     from gm.text.lines import Pack
 
-    voice = Pack("en")
+    pack = Pack("en")
     model = whisper.load("en")
     players = ("Tom", "Lucy", "Kate", "Emma")
-    deal = Table(voice, players).step("werewolf.deal", total=9, villagers=6, others=["Werewolf", "Traitor", "Seer"],
+    deal = Table(pack, players).step("werewolf.deal", total=9, villagers=6, others=["Werewolf", "Traitor", "Seer"],
                                       graveyard=1)
-    book = phrasebook(deal, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
+    book = phrasebook(deal, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
     assert book.context.endswith("Say done when dealt.")
     subprocess.run(["flite", "-voice", "slt", "--setf", "duration_stretch=1.08", "-t", "done", "-o",
                     str(tmp_path / "slt.wav")], check=True)
@@ -340,7 +340,7 @@ def test_a_hand_said_without_and_is_heard_whole_not_as_its_first_card(tmp_path) 
     hand = Table(pack, players).hand("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"),
                                      players[1], name=players[1])
     model = whisper.load("en")
-    book = phrasebook(hand, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
+    book = phrasebook(hand, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
     said = {"espeak-ng werewolf seer": _espeak("werewolf seer", "en-us", 175, 50, tmp_path / "a.wav"),
             "espeak-ng werewolf and seer": _espeak("werewolf and seer", "en-us", 175, 50, tmp_path / "b.wav"),
             "flite werewolf seer": _flite("werewolf seer", "rms", tmp_path / "c.wav")}
@@ -443,10 +443,10 @@ def test_a_count_begun_with_a_filler_is_that_count(lang, players, said, count) -
     candidates = (*players, "graveyard")
     question = Table(pack).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = _Scores(lang, said)
-    book = phrasebook(question, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
+    book = phrasebook(question, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
     assert book.match(whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))) == count
     step = Table(pack).step("werewolf.seer_one")
-    steps = phrasebook(step, model, Vocabulary.from_voice(pack), pack.spoken_word, players)
+    steps = phrasebook(step, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
     whisper.WhisperRecogniser(model, 16000, steps).hear(bytes(16000))
     assert not any(p.startswith(whisper.FILLERS[lang]) for p in model.phrases)
 
@@ -457,11 +457,11 @@ def _count_heard(lang: str, players: tuple[str, ...], free: str):
     from gm.table.questions import Counting, Table
     from gm.text.lines import Pack
 
-    voice = Pack(lang)
+    pack = Pack(lang)
     candidates = (*players, "graveyard")
-    count = Table(voice).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
+    count = Table(pack).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = _Transcribes(lang, free)
-    book = phrasebook(count, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
+    book = phrasebook(count, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
     heard = whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))
     return book.match(heard), model.contexts[0]
 
@@ -501,11 +501,11 @@ def _japanese_count():
     from gm.table.questions import Counting, Table
     from gm.text.lines import Pack
 
-    voice, players = Pack("ja"), ("アキ", "ケン", "ミオ", "ソラ")
+    pack, players = Pack("ja"), ("アキ", "ケン", "ミオ", "ソラ")
     candidates = (*players, "graveyard")
-    count = Table(voice).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
+    count = Table(pack).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
     model = whisper.load("ja")
-    return model, phrasebook(count, model, Vocabulary.from_voice(voice), voice.spoken_word, players)
+    return model, phrasebook(count, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
 
 
 def _open_jtalk(text: str, speed: float = 1.0, half_tone: int = 0) -> bytes:

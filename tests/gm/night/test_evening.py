@@ -70,7 +70,7 @@ def evening_of(answers, lang="en"):
     clock = FakeClock()
     speaker = RecordingSpeaker(clock)
     kept = []
-    ctx = NightContext(players=list(FOUR), deck=standard_deck(4), voice=Pack(lang), speaker=speaker,
+    ctx = NightContext(players=list(FOUR), deck=standard_deck(4), pack=Pack(lang), speaker=speaker,
                        asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock))
     evening = run_evening(ctx, kept.append)
     assert not ctx.asker.answers

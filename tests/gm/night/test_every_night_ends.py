@@ -1,4 +1,4 @@
-"""Every night ends (issue 37): whole nights through the real voice asker and the real vote, the
+"""Every night ends (issue 37): whole nights through the real listening asker and the real vote, the
 table heard by an adversary (numbers, names, yes and no, fixes, garbage, silence, at any
 confidence, said again and again), the keyboard typing the truth when gm asks it. Each night
 ends within a number of questions set by its shape (players, runoff), each question within a
@@ -154,7 +154,7 @@ class Truth(KeyboardAsker):
 
 
 class Asking:
-    """The voice asker, telling the table which question it is asked."""
+    """The listening asker, telling the table which question it is asked."""
 
     def __init__(self, asker: ListeningAsker, table: Table, most: int = 1000) -> None:
         self.asker, self.table, self.most = asker, table, most
@@ -189,7 +189,7 @@ def test_every_night_ends_within_its_shape_and_confirms_only_counts_said_or_type
     bound = steps + _per_round(candidates) * 2 + 2 * candidates + 4  # the reveal: each hand and holder
     asking = Asking(voice, table, most=bound)
     log: list[dict] = []
-    ctx = NightContext(players=players, deck=deck, voice=EN, speaker=FakeSpeaker(), asker=asking, clock=clock,
+    ctx = NightContext(players=players, deck=deck, pack=EN, speaker=FakeSpeaker(), asker=asking, clock=clock,
                        controls=ScriptedControls(clock), discussion=10,
                        log=lambda kind, **data: log.append({"type": kind, **data}))
     result = run_night(ctx)
@@ -216,7 +216,7 @@ def test_the_adversary_above_can_make_gm_count_again_and_go_to_the_keyboard():
     speaker = FakeSpeaker()
     voice = ListeningAsker(Listener(FakeModel(), table), keyboard, speaker, EN, clock, seats=night["players"])
     asking = Asking(voice, table)
-    ctx = NightContext(players=night["players"], deck=standard_deck(4), voice=EN, speaker=speaker, asker=asking,
+    ctx = NightContext(players=night["players"], deck=standard_deck(4), pack=EN, speaker=speaker, asker=asking,
                        clock=clock)
     from gm.night.vote import run_vote
 

@@ -133,7 +133,7 @@ def test_sigkill_while_keeping_nights_never_loses_an_acknowledged_one(tmp_path):
 def test_a_second_evening_is_appended_to_the_same_log(tmp_path):
     path = tmp_path / "night.jsonl"
     for kind in ("first", "second"):
-        log = NightLog(path, FakeClock(), voice=Pack("en"))
+        log = NightLog(path, FakeClock(), pack=Pack("en"))
         log(kind)
         log.close()
     assert [json.loads(line)["type"] for line in path.read_text().splitlines()] == ["first", "second"]
@@ -145,7 +145,7 @@ def test_a_second_evening_is_appended_to_the_same_log(tmp_path):
 ])
 def test_a_log_deleted_during_the_night_is_said_once_and_written_again(tmp_path, lang, said):
     path, warned = tmp_path / "night.jsonl", []
-    log = NightLog(path, FakeClock(), warn=warned.append, voice=Pack(lang))
+    log = NightLog(path, FakeClock(), warn=warned.append, pack=Pack(lang))
     log("before")
     path.unlink()
     log("after")

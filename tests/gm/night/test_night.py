@@ -27,7 +27,7 @@ def night(players, answers, deck=None, lang="en", events=(), roll_call=False, re
     if questions is not None:
         asker.questions = questions
     ctx = NightContext(
-        players=players, deck=deck or standard_deck(len(players)), voice=Pack(lang, readings),
+        players=players, deck=deck or standard_deck(len(players)), pack=Pack(lang, readings),
         speaker=speaker, asker=asker, clock=clock,
         controls=ScriptedControls(clock, events),
         log=lambda kind, **d: log.append({"t": clock.now(), "type": kind, **d}),

@@ -35,15 +35,15 @@ class Table:
 class TableAsker:
     """Answers every question from a `Table`, the way honest players would."""
 
-    def __init__(self, table: Table, voice: Pack, clock: FakeClock) -> None:
-        self.table, self.voice, self.clock = table, voice, clock
+    def __init__(self, table: Table, pack: Pack, clock: FakeClock) -> None:
+        self.table, self.pack, self.clock = table, pack, clock
         self.round, self.asked = 0, set()
         self.keys: list[str] = []
         self.refusals: list[str] = []
         self._seen = list(table.seen)
 
     def _candidate(self, label: str) -> str:
-        return GRAVEYARD if label == self.voice.text("common.graveyard") else label
+        return GRAVEYARD if label == self.pack.text("common.graveyard") else label
 
     def ask(self, question):
         """The reply, read by the question's own parser as if typed; a reply it refuses (a
@@ -88,11 +88,11 @@ class TableAsker:
 def play(deck, table, lang="en"):
     players = NAMES[:deck.players]
     clock = FakeClock()
-    voice = Pack(lang, READINGS)
+    pack = Pack(lang, READINGS)
     speaker = RecordingSpeaker(clock)
-    asker = TableAsker(table, voice, clock)
+    asker = TableAsker(table, pack, clock)
     log = []
-    ctx = NightContext(players=players, deck=deck, voice=voice, speaker=speaker, asker=asker, clock=clock,
+    ctx = NightContext(players=players, deck=deck, pack=pack, speaker=speaker, asker=asker, clock=clock,
                        controls=ScriptedControls(clock), log=lambda kind, **d: log.append({"type": kind, **d}))
     result = run_night(ctx)
     assert asker.round == len(table.rounds) - 1 or not table.rounds, "every round of votes was asked"
@@ -134,9 +134,9 @@ def test_four_players_a_traitor_werewolf_votes_and_panic_spares_them(lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_four_players_roll_call_warns_and_says_the_traitor_werewolf_votes(lang):
     clock = FakeClock()
-    voice = Pack(lang, READINGS)
+    pack = Pack(lang, READINGS)
     answers = ["done"] * 4 + ["Aki", "none", "Aki", "Aki", "werewolf villager", "Ken"]  # Ken: the traitor
-    ctx = NightContext(players=NAMES[:4], deck=standard_deck(4), voice=voice, speaker=RecordingSpeaker(clock),
+    ctx = NightContext(players=NAMES[:4], deck=standard_deck(4), pack=pack, speaker=RecordingSpeaker(clock),
                        asker=ScriptedAsker(answers, clock), clock=clock, controls=ScriptedControls(clock),
                        roll_call=True)
     result = run_night(ctx)

@@ -58,7 +58,7 @@ def _questions(answers, **kw):
 
     clock = FakeClock()
     asker = ScriptedAsker(answers, clock)
-    ctx = NightContext(players=["Aki", "Ken", "Mio", "Sora"], deck=standard_deck(4), voice=Pack("en"),
+    ctx = NightContext(players=["Aki", "Ken", "Mio", "Sora"], deck=standard_deck(4), pack=Pack("en"),
                        speaker=RecordingSpeaker(clock), asker=asker, clock=clock,
                        controls=ScriptedControls(clock), **kw)
     run_night(ctx)
@@ -151,10 +151,10 @@ def test_a_step_that_goes_on_by_itself_shows_its_countdown(capsys):
 
 
 def test_a_step_that_goes_on_by_itself_counts_down_while_listening_too(capsys):
-    from fakes import voice_asker
+    from fakes import listening_asker
 
     clock = FakeClock()
-    asker, _ = voice_asker(clock)
+    asker, _ = listening_asker(clock)
     asker.keyboard.interactive = True  # a terminal
     question = Table(Pack("en")).step("werewolf.lay_down", timeout=3)
     assert asker.ask(question).value is Done.DONE
@@ -202,7 +202,7 @@ def test_a_steps_time_runs_from_the_end_of_its_line(listening):
         from gm.hearing.listening import ListeningAsker
 
         asker = ListeningAsker(Listener(FakeModel(), ScriptSource(clock)), keyboard, speaker, Pack("en"), clock)
-    ctx = NightContext(players=("Aki", "Ken", "Mio", "Sora"), deck=standard_deck(4), voice=Pack("en"),
+    ctx = NightContext(players=("Aki", "Ken", "Mio", "Sora"), deck=standard_deck(4), pack=Pack("en"),
                        speaker=speaker, asker=asker, clock=clock, pause=20)
     start = clock.now()
     assert ctx.ask(ctx.table.step("werewolf.lay_down", 20.0)).how == How.DEFAULT

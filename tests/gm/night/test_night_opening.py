@@ -24,8 +24,8 @@ ANSWERS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf traitor\n" + "no\n"
 PLAYERS = ("Aki", "Ken", "Mio", "Sora")
 
 
-def options(tmp_path, voice: Pack, **more) -> NightOptions:
-    return NightOptions(players=PLAYERS, deck=standard_deck(4), voice=voice, speech=SpeechSettings.of(voice, "off"),
+def options(tmp_path, pack: Pack, **more) -> NightOptions:
+    return NightOptions(players=PLAYERS, deck=standard_deck(4), pack=pack, speech=SpeechSettings.of(pack, "off"),
                         time_scale=0.001, listen="off", log=tmp_path / "night.jsonl", **more)
 
 
@@ -39,7 +39,7 @@ def test_a_night_opened_from_its_options_plays_an_evening_and_keeps_its_log(tmp_
     events = [json.loads(line) for line in (tmp_path / "night.jsonl").read_text(encoding="utf-8").splitlines()]
     verdict = next(e for e in events if e["type"] == "verdict")
     assert verdict["executed"] == "Aki" and verdict["winning_side"] == "traitor_werewolf"
-    assert "人狼" in capsys.readouterr().out  # said in the language of the voice it was given
+    assert "人狼" in capsys.readouterr().out  # said in the language of the pack it was given
 
 
 def test_a_listener_that_is_none_is_refused_before_the_log_is_made(tmp_path):

@@ -1,5 +1,5 @@
 """The tally said in one breath ("Aki three, Ken one"), typed or heard, and the vote's conversation
-kept in the night log: fake recognisers drive the real voice asker through the real vote."""
+kept in the night log: fake recognisers drive the real listening asker through the real vote."""
 
 import json
 
@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from fakes import FakeClock, said, voice_asker
+from fakes import FakeClock, listening_asker, said
 from gm.cli import app
 from gm.text.vocabulary import Vocabulary
 from gm.night.context import NightContext
@@ -40,8 +40,8 @@ def _count(lang, high=4):
 
 def _said_as(lang, who, n, phrase_at):
     """`who` then a count phrase of the pack (any of its `[listen.hear]` words for `n`)."""
-    voice = Pack(lang)
-    hear = Vocabulary.from_voice(voice)
+    pack = Pack(lang)
+    hear = Vocabulary.from_pack(pack)
     name = hear.phrases("graveyard")[0] if who == "graveyard" else who
     numbers = hear.phrases(str(n))
     return f"{name} {numbers[phrase_at % len(numbers)]}"
@@ -90,10 +90,10 @@ def test_counts_by_name_that_make_more_than_the_vote_has_say_what_it_can_have():
 
 def _vote(clock, script, lang="en", keyboard="", log=None):
     players = PLAYERS[lang]
-    asker, out = voice_asker(clock, [said(s) if isinstance(s, str) else said(*s) for s in script],
-                             keyboard=keyboard, voice=Pack(lang), seats=players)
+    asker, out = listening_asker(clock, [said(s) if isinstance(s, str) else said(*s) for s in script],
+                             keyboard=keyboard, pack=Pack(lang), seats=players)
     events = []
-    ctx = NightContext(players=players, deck=standard_deck(4), voice=asker.voice, speaker=asker.speaker,
+    ctx = NightContext(players=players, deck=standard_deck(4), pack=asker.pack, speaker=asker.speaker,
                        asker=asker, clock=clock, log=log or (lambda kind, **d: events.append({"type": kind, **d})))
     result = run_vote(ctx)
     return result, asker.speaker.lines, events
@@ -140,7 +140,7 @@ def test_a_name_heard_at_a_count_is_no_answer_not_a_count_nor_a_fix(heard):
     # is asked again (typed, "Ken 1" still sets Ken's count: Count.read)
     clock = FakeClock()
     players = ["Aki", "Ken", "Mio", "Noah"]
-    asker, _ = voice_asker(clock, [said(heard), said("three")], seats=players)
+    asker, _ = listening_asker(clock, [said(heard), said("three")], seats=players)
     candidates = [*players, "graveyard"]
     question = Table(Pack("en"), players).count(candidates, 4, Counting(tuple(candidates), bounds=(3, 4)),
                                                  by_name=True)
@@ -205,7 +205,7 @@ def test_korean_counts_hear_a_number_and_the_tally_hears_a_breath_of_fixes():
 def test_the_night_log_keeps_every_question_answer_re_ask_and_read_back_with_how_it_came(tmp_path):
     clock = FakeClock()
     path = tmp_path / "night.jsonl"
-    log = NightLog(path, clock, voice=Pack("en"))
+    log = NightLog(path, clock, pack=Pack("en"))
     _vote(clock, [("aki three", 0.7), "aki three ken one", ("aki two", 0.7), "no"], keyboard="\n", log=log)
     log.close()
     events = [json.loads(line) for line in path.read_text().splitlines()]

@@ -80,13 +80,13 @@ def test_repeat_after_an_acknowledgement_says_the_instruction_not_the_acknowledg
     # the time left now
     clock = FakeClock()
     speaker = RecordingSpeaker(clock)
-    voice = Pack("en")
-    discussion = Discussion(60, clock, speaker.say, voice.line, ScriptedControls(clock, events), RecordingDisplay())
-    discussion.say(voice.line("werewolf.day", secs=60))
+    pack = Pack("en")
+    discussion = Discussion(60, clock, speaker.say, pack.line, ScriptedControls(clock, events), RecordingDisplay())
+    discussion.say(pack.line("werewolf.day", secs=60))
     discussion.run()
     acknowledgements = ("werewolf.timer.added", "werewolf.timer.resumed")
     acknowledged = max(i for i, key in enumerate(speaker.keys) if key in acknowledgements)
-    assert speaker.lines[acknowledged + 1] == voice.line("werewolf.day", secs=left)
+    assert speaker.lines[acknowledged + 1] == pack.line("werewolf.day", secs=left)
 
 
 def test_ctrl_c_pauses_and_asks_then_votes_now():

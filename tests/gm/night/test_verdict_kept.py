@@ -39,7 +39,7 @@ class StopsAtTheVerdict(RecordingSpeaker):
 
 def evening_until_the_verdict(path, stop):
     clock = FakeClock()
-    ctx = NightContext(players=list(FOUR), deck=standard_deck(4), voice=Pack("en"),
+    ctx = NightContext(players=list(FOUR), deck=standard_deck(4), pack=Pack("en"),
                        speaker=StopsAtTheVerdict(clock, stop), asker=ScriptedAsker(list(NIGHT), clock), clock=clock,
                        controls=ScriptedControls(clock))
     run_evening(ctx, GroupFile("Friday", Pack("en"), path))

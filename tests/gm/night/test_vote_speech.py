@@ -8,7 +8,7 @@ by another one, or the bench is run again to show the vote still fits.
 
 import pytest
 
-from fakes import FakeClock, RecordingSpeaker, ScriptedAsker, said, voice_asker
+from fakes import FakeClock, RecordingSpeaker, ScriptedAsker, listening_asker, said
 from gm.night.context import NightContext
 from gm.night.vote import run_vote
 from gm.text.lines import Pack
@@ -29,7 +29,7 @@ def test_a_four_player_vote_is_said_in_ten_short_lines(lang):
     clock = FakeClock()
     speaker = RecordingSpeaker(clock)
     players = PLAYERS[lang]
-    ctx = NightContext(players=players, deck=standard_deck(4), voice=Pack(lang), speaker=speaker,
+    ctx = NightContext(players=players, deck=standard_deck(4), pack=Pack(lang), speaker=speaker,
                        asker=ScriptedAsker(["2", "0", "0", "0", "1"], clock), clock=clock)
     assert run_vote(ctx).executed == players[0]
     assert speaker.keys == VOTE_LINES
@@ -40,9 +40,9 @@ def test_by_voice_every_candidate_asked_takes_the_candidates_and_one_yes():
     """Everything heard surely, the graveyard's vote last: one answer per candidate (the four
     players and the graveyard) and one yes to the whole tally, in the same ten lines."""
     clock = FakeClock()
-    asker, _ = voice_asker(clock, [said(n) for n in ("two", "zero", "zero", "zero", "one", "yes")], endless=False)
+    asker, _ = listening_asker(clock, [said(n) for n in ("two", "zero", "zero", "zero", "one", "yes")], endless=False)
     log: list[dict] = []
-    ctx = NightContext(players=PLAYERS["en"], deck=standard_deck(4), voice=Pack("en"), speaker=asker.speaker,
+    ctx = NightContext(players=PLAYERS["en"], deck=standard_deck(4), pack=Pack("en"), speaker=asker.speaker,
                        asker=asker, clock=clock, log=lambda kind, **d: log.append({"type": kind, **d}))
     assert run_vote(ctx).executed == "Aki"
     answers = [e for e in log if e["type"] == "answer"]

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from gm.score.render import change_lines, totals_lines, voice_for
+from gm.score.render import change_lines, pack_for_match, totals_lines
 from scorer.humalien import apply, fold
 from scorer.humalien.events import (
     AngelCut, Finish, Flow, Foul, GodIsland, NewMatch, Redo, SixSixSix, Skull, Undo,
@@ -21,8 +21,8 @@ def all_lines(lang):
     lines = []
     for event in EVENTS:
         state, change = apply(state, event)
-        lines += change_lines(voice_for(lang, change.match), change)
-    lines += totals_lines(voice_for(lang, state.match), state.match)
+        lines += change_lines(pack_for_match(lang, change.match), change)
+    lines += totals_lines(pack_for_match(lang, state.match), state.match)
     return lines, state
 
 

@@ -93,7 +93,7 @@ def night():
                             notes, spoken_form(settings, notes, reads_kanji=True))
     sink.speaker = speaker
     clock = FakeClock()
-    run_night(NightContext(players=PLAYERS, deck=standard_deck(4), voice=Pack("ja", READINGS), speaker=speaker,
+    run_night(NightContext(players=PLAYERS, deck=standard_deck(4), pack=Pack("ja", READINGS), speaker=speaker,
                            asker=ScriptedAsker(ANSWERS, clock), clock=clock, controls=ScriptedControls(clock),
                            pause=20, discussion=180))
     speaker.close()

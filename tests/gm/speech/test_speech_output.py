@@ -283,9 +283,9 @@ def test_a_wav_folder_that_cannot_be_made_is_bad_input(tmp_path):
 
 @pytest.mark.espeak
 def test_a_whole_japanese_session_leaves_one_wav_per_spoken_line(engine, pyttsx3_only, tmp_path, capsys):
-    voice = Pack("ja", readings={"健": "けん", "美緒": "みお"})
-    lines = [voice.line("voice.sample"), voice.line("common.did_not_understand", choices=["健", "Aki", "美緒"]),
-             voice.line("voice.found", n=3), voice.line("common.graveyard", urgent=True), voice.line("common.yes")]
+    pack = Pack("ja", readings={"健": "けん", "美緒": "みお"})
+    lines = [pack.line("voice.sample"), pack.line("common.did_not_understand", choices=["健", "Aki", "美緒"]),
+             pack.line("voice.found", n=3), pack.line("common.graveyard", urgent=True), pack.line("common.yes")]
     speaker = open_speaker(SpeechSettings("ja", f"wav:{tmp_path}"))
     for line in lines:
         speaker.say(line)

@@ -11,7 +11,7 @@ from gm.text.lines import Pack
 from gm.ports import Line
 
 
-def test_readings_added_to_a_voice_leave_the_voice_they_came_from_as_it_was():
+def test_readings_added_to_a_pack_leave_the_pack_they_came_from_as_it_was():
     ja = Pack("ja", {"健": "けん"})
     night = ja.with_readings({"美緒": "みお"})
     assert night.readings["美緒"] == "みお" and night.readings["健"] == "けん" and "美緒" not in ja.readings
@@ -19,14 +19,14 @@ def test_readings_added_to_a_voice_leave_the_voice_they_came_from_as_it_was():
     assert night.spoken_word("美緒") == "みお"
 
 
-def test_settings_of_a_voice_speak_its_lines_and_readings_without_looking_the_language_up(monkeypatch):
-    voice = Pack("ja").with_readings({"健": "たける"})
+def test_settings_of_a_pack_speak_its_lines_and_readings_without_looking_the_language_up(monkeypatch):
+    pack = Pack("ja").with_readings({"健": "たける"})
     made = []
     real = lines.Pack.__init__
     monkeypatch.setattr(lines.Pack, "__init__", lambda self, *a, **k: (made.append(a), real(self, *a, **k))[1])
-    settings = SpeechSettings.of(voice, "off", rate=170)
+    settings = SpeechSettings.of(pack, "off", rate=170)
     assert (settings.lang, settings.speech, settings.rate, dict(settings.readings)) == ("ja", "off", 170, {
-        **voice.readings})
+        **pack.readings})
     assert settings == SpeechSettings("ja", "off", rate=170)
     line = Line("k", "健に3票です。", "健に3票です。")
     assert spoken_form(settings, Notes(settings.lines), reads_kanji=True)(line) == "たけるに3票です。"

@@ -34,7 +34,7 @@ def test_a_casual_yes_or_no_is_yes_or_no(lang, typed, value):
 
 
 def test_heard_at_a_count_none_and_n_votes_are_counts_and_a_yes_or_no_its_answer():
-    en = Vocabulary.from_voice(Pack("en"))
+    en = Vocabulary.from_pack(Pack("en"))
     table = Table(Pack("en"), PLAYERS)
     count = question_phrases(table.count(["Ken"], 4), en, str)
     assert count["none"] == count["no votes"] == "0" and count["two votes"] == "2"
@@ -45,7 +45,7 @@ def test_heard_at_a_count_none_and_n_votes_are_counts_and_a_yes_or_no_its_answer
 
 def test_korean_none_is_heard_as_a_count_and_ne_never_alone():
     # the Korean model cannot tell 네 (yes) from 넷 (4): 네 stays the pack's decoy, typed yes
-    ko = Vocabulary.from_voice(Pack("ko"))
+    ko = Vocabulary.from_pack(Pack("ko"))
     table = Table(Pack("ko"), PLAYERS)
     assert question_phrases(table.count(["Ken"], 4), ko, str)["없음"] == "0"
     assert "네" not in question_phrases(table.yes_no("werewolf.evening.again"), ko, str)
@@ -56,7 +56,7 @@ def test_korean_none_is_heard_as_a_count_and_ne_never_alone():
 def test_a_japanese_step_is_done_said_as_a_table_says_it(said):
     """A Japanese table says a step is over as 完了, 終わり, 終わった or できた (Whisper writes each
     as said: bench/ja_listen_bench.py), heard or typed."""
-    ja = Vocabulary.from_voice(Pack("ja"))
+    ja = Vocabulary.from_pack(Pack("ja"))
     step = Table(Pack("ja"), PLAYERS).step("werewolf.lay_down")
     assert question_phrases(step, ja, str)[said] == "done"
     assert not isinstance(step.parse(said), Refused)

@@ -81,10 +81,10 @@ def test_a_name_with_a_slip_or_a_reading_too_long_is_offered(lang, typed, player
 def test_the_pause_prompt_takes_its_answers_as_said_and_offers_the_nearest(lang, typed, answer):
     """The pause prompt's answers are pack lines: 投票 is also とうひょう, as the line says it."""
     questions, _ = table(lang)
-    voice = questions.voice
+    pack = questions.pack
     answers = ("resume", "vote", "quit")
     choice = questions.choice("werewolf.timer.interrupted", answers,
-                              {a: voice.line(f"werewolf.timer.choice_{a}") for a in answers})
+                              {a: pack.line(f"werewolf.timer.choice_{a}") for a in answers})
     parsed = choice.parse(typed)
     if answer is Refused:
         assert isinstance(parsed, Refused) and parsed.line.key == "table.near" and parsed.near in answers

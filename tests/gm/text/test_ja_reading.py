@@ -25,8 +25,8 @@ def test_particles_are_written_as_said(template, said):
 
 
 def test_particles_of_the_pack_reach_the_voice_as_said_and_names_are_untouched():
-    voice = Pack("ja", {"はるは": "はるは"})
-    line = voice.line("werewolf.verdict.innocent_executed", name="はるは", winners=["みお"])
+    pack = Pack("ja", {"はるは": "はるは"})
+    line = pack.line("werewolf.verdict.innocent_executed", name="はるは", winners=["みお"])
     assert line.spoken.startswith("はるはわ じんろうの")
 
 
@@ -50,12 +50,12 @@ def test_counters_read_as_open_jtalk_reads_them(n, unit, reading):
 
 
 def test_a_name_and_its_count_are_said_with_a_pause():
-    voice = Pack("ja", NAMES)
-    item = voice.line("werewolf.vote.count_item", candidate="健", n=3)
+    pack = Pack("ja", NAMES)
+    item = pack.line("werewolf.vote.count_item", candidate="健", n=3)
     assert item.spoken == "けん、さんびょう"
-    readback = voice.line("werewolf.vote.readback", counts=[item]).spoken
+    readback = pack.line("werewolf.vote.readback", counts=[item]).spoken
     assert readback == "けん、さんびょう、ほかわ ぜろひょうですね？"
-    sheet = voice.line("score.totals", game=1, a="健", b="Mike", x=6, y=8)
+    sheet = pack.line("score.totals", game=1, a="健", b="Mike", x=6, y=8)
     assert "けん、ろくてん。マイク、はってん" in sheet.spoken
 
 
@@ -131,13 +131,13 @@ def test_mismatch_kinds():
 def test_ja_lines_read_as_open_jtalk_reads_them():
     """Particles, counters and names of every ja line, against Open JTalk where it is installed."""
     pyopenjtalk = pytest.importorskip("pyopenjtalk")
-    voice = Pack("ja", samples.READINGS)
-    for key in filter(samples.spoken, samples.keys(voice)):
+    pack = Pack("ja", samples.READINGS)
+    for key in filter(samples.spoken, samples.keys(pack)):
         for count in (1, 6, 8):
-            fields = samples.fields(voice, key, count, "健")
-            ours = kana.espeak_kana(voice.line(key, **fields).spoken)
+            fields = samples.fields(pack, key, count, "健")
+            ours = kana.espeak_kana(pack.line(key, **fields).spoken)
             best = min((mismatches(ours, pyopenjtalk.g2p(printed, kana=True), names=("ケン",), count=count)
-                        for printed in (voice.text(key, **fields), voice.spoken_as_printed(key, **fields))), key=len)
+                        for printed in (pack.text(key, **fields), pack.spoken_as_printed(key, **fields))), key=len)
             assert [m for m in best if m.kind != "word"] == [], (key, best)
 
 

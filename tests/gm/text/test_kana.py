@@ -45,10 +45,10 @@ def test_names_numbers_and_kanji():
     assert kana.readable("健に いっぴょう") == "に いっぴょう"
 
 
-def test_voice_uses_given_readings_before_spelling():
-    voice = Pack("ja", readings={"健": "けん"})
-    assert voice.spoken_word("健") == "けん"
-    assert voice.spoken_word("Aki") == "アキ"
+def test_a_pack_uses_given_readings_before_spelling():
+    pack = Pack("ja", readings={"健": "けん"})
+    assert pack.spoken_word("健") == "けん"
+    assert pack.spoken_word("Aki") == "アキ"
     assert Pack("en").spoken_word("Aki") == "Aki"
 
 
@@ -77,7 +77,7 @@ def test_kana_readings_are_spelt_in_latin_letters_for_the_english_voice(reading,
 
 
 def test_english_lines_say_latin_names_as_written_and_spell_kana_readings():
-    voice = Pack("en", {"健": "けん", "Aki": "あき"})
-    assert voice.line("werewolf.vote.executed", name="健").spoken == "Ken is executed."
-    assert voice.line("werewolf.vote.executed", name="Aki").spoken == "Aki is executed."
-    assert voice.line("werewolf.vote.executed", name="健").text == "健 is executed."
+    pack = Pack("en", {"健": "けん", "Aki": "あき"})
+    assert pack.line("werewolf.vote.executed", name="健").spoken == "Ken is executed."
+    assert pack.line("werewolf.vote.executed", name="Aki").spoken == "Aki is executed."
+    assert pack.line("werewolf.vote.executed", name="健").text == "健 is executed."

@@ -50,12 +50,12 @@ def test_every_whole_number_reads_back_as_written_in_either_width(n):
 ])
 def test_a_said_number_is_digits_with_a_counter_or_the_packs_number_word(lang, said, number):
     words = fold(said).split()
-    assert said_number(words, number_words(Vocabulary.from_voice(Pack(lang)).hear)) == number
+    assert said_number(words, number_words(Vocabulary.from_pack(Pack(lang)).hear)) == number
 
 
 def test_every_pack_has_a_word_for_each_number_up_to_six():
     for lang in ("en", "ja", "ko"):
-        assert set(range(7)) <= set(number_words(Vocabulary.from_voice(Pack(lang)).hear).values()), lang
+        assert set(range(7)) <= set(number_words(Vocabulary.from_pack(Pack(lang)).hear).values()), lang
 
 
 def _match() -> State:

@@ -123,8 +123,8 @@ def test_every_new_refusal_has_its_line_in_japanese_and_korean(lang):
         with pytest.raises(Impossible) as caught:
             fold([refused], state_of(*setup), strict=True)
         errors.append(caught.value)
-    voice = Pack(lang)
-    said = [voice.error(error) for error in errors]
+    pack = Pack(lang)
+    said = [pack.error(error) for error in errors]
     assert all(line != str(error) and "{" not in line and "HU-R6" in line for line, error in zip(said, errors))
     assert len({error.key for error in errors}) == 5
 

@@ -125,10 +125,10 @@ def test_custom_decks_that_break_hw_r2_are_refused(players, cards, message):
 
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 def test_every_card_and_side_has_a_name_in_every_language(lang):
-    voice = Pack(lang)
-    names = {voice.text(f"werewolf.cards.{card}") for card in CARD_IDS}
+    pack = Pack(lang)
+    names = {pack.text(f"werewolf.cards.{card}") for card in CARD_IDS}
     assert len(names) == len(CARD_IDS)
-    assert len({voice.text(f"werewolf.sides.{side}") for side in Side}) == len(Side)
+    assert len({pack.text(f"werewolf.sides.{side}") for side in Side}) == len(Side)
     if lang == "ja":
-        assert voice.line("werewolf.cards.gravedigger").spoken == "はかほり"
-        assert voice.spoken_word("裏切り者") == "うらぎりもの"
+        assert pack.line("werewolf.cards.gravedigger").spoken == "はかほり"
+        assert pack.spoken_word("裏切り者") == "うらぎりもの"

@@ -339,8 +339,8 @@ def test_a_decided_side_always_agrees_with_the_full_verdict(deal):
     side = decided_side(deck, executed, shown)
     assert side is None or side == verdict.winning_side
     assert verdict.winners == tuple(p for p in players if verdict.sides[p] == verdict.winning_side)
-    for voice in PACKS:  # every reason the judge can give has a line in both packs
-        assert voice.text(verdict_key(verdict), **verdict.fields)
+    for pack in PACKS:  # every reason the judge can give has a line in both packs
+        assert pack.text(verdict_key(verdict), **verdict.fields)
 
 
 def test_a_player_who_could_not_have_used_an_ability_cannot_have_seen_the_magician():
