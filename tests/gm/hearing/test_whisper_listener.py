@@ -64,7 +64,7 @@ def test_a_listener_that_is_no_listener_is_refused_in_one_line(tmp_path) -> None
 
 
 def test_each_language_names_its_listener() -> None:
-    assert model_loading.default_listener("en") == "pocketsphinx"
+    assert model_loading.default_listener("en") == "whisper"
     assert model_loading.default_listener("ja") == "whisper"
     assert model_loading.default_listener("ko") == "vosk"
 
