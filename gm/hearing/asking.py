@@ -39,7 +39,11 @@ CONFIRM_SECONDS = 4.0  # how long (real seconds) a read-back waits for "yes"
 SURE_CONFIDENCE = 0.9  # every word heard at least this surely: taken without a read-back where the question allows
 TRIES = 2  # hearings of a question before the keyboard takes it (a "no" at its read-back is one)
 CORRECTIONS = 2  # answers said instead of "yes" at one read-back, each read back; the next is typed
-READBACKS = 2  # a read-back met by silence or an unclear reply is said once more; the next goes to the keyboard
+READBACKS = 3
+"""Replies a read-back hears: met by silence or an unclear reply it is said again, and after the last
+the keyboard takes the answer. With two, pocketsphinx heard flite's "yes" over a fan's hiss unsure
+and then as the card "death" (one in four, one in ten: tests/gm/night/test_virtual_table.py went to
+the keyboard at the Traitor's holder), as the tally's read-back had (`Policies.tries_for`)."""
 COUNT_TRIES = 3
 """Hearings of a count (`Policies.tries_for`). With two, 13 of 20 English nights finished by voice
 (bench/voice_nights_bench.py --lang en, seeds 2126 and 3), with three 17: "one" said again
@@ -361,14 +365,14 @@ class Readback(enum.Enum):
 class Confirming(Generic[T]):
     """A heard answer read back for a yes: read back → listen → judge.
 
-    Only "yes", said alone and surely (or heard unsure twice in a row, or typed, or Enter),
-    accepts it; "no" asks the question again (one of its tries); one of the question's own
-    answers heard instead is a correction, read back in its turn (taken as it is where the
-    question takes it so; `Policies.corrections` of them, the next goes to the keyboard); silence
-    or an unclear reply reads back once more (`Policies.readbacks`), and the next goes to the
-    keyboard. A "yes" heard unsure at the read-back and again when it is read back once more
-    confirms it, as a count heard alike twice is taken: flite's awb says "yes" so that the loop
-    of free phones wins it every time (Y UH OW EH S), and a "no" heard once breaks the pair."""
+    Only "yes", said alone and surely (or heard unsure twice, or typed, or Enter), accepts it;
+    "no" asks the question again (one of its tries); one of the question's own answers heard
+    instead is a correction, read back in its turn (taken as it is where the question takes it
+    so; `Policies.corrections` of them, the next goes to the keyboard); silence or an unclear reply
+    reads it back again, `Policies.readbacks` replies in all, and then the keyboard. A "yes" heard
+    unsure at two of its read-backs confirms it, as a count heard alike twice is taken: flite's awb
+    says "yes" so that the loop of free phones wins it every time (Y UH OW EH S); a "no" heard
+    between them, even unsure, breaks the pair."""
 
     def __init__(self, asking: Asking[T], heard: Answer[T], line: Line) -> None:
         self.asking = asking
@@ -408,16 +412,17 @@ class Confirming(Generic[T]):
         self.corrections += 1
         if self.corrections > self.asking.policies.corrections:  # the table and gm do not agree: typed
             return self.asking.keyboard()
-        self.heard, self.line = again, line
+        self.heard, self.line, self.unsure_yes = again, line, False
         return Readback.AGAIN
 
     def unclear(self, said: Heard | None) -> Answer[T] | Readback:
-        """Silence or an unclear reply: read back once more, or taken at a second unsure "yes"."""
+        """Silence or an unclear reply: read back again, or taken at a second unsure "yes" (an unsure
+        "no" between them breaks the pair; silence or a word that is neither does not)."""
         self.misses += 1
-        yes = said is not None and self.replies.match(_as_sure(said)) == "yes"
-        if yes and self.unsure_yes:  # "yes" heard twice, each time unsure, and never anything else
+        reply = self.replies.match(_as_sure(said)) if said is not None else None
+        if reply == "yes" and self.unsure_yes:  # "yes" heard twice, each time unsure, and no "no"
             return self.taken()
-        self.unsure_yes = yes and self.misses == 1
+        self.unsure_yes = reply == "yes" or self.unsure_yes and reply != "no"
         if self.misses >= self.asking.policies.readbacks or self.asking.channels.listener.source.ended:
             return self.asking.keyboard()
         if said is not None:

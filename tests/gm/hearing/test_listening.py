@@ -135,7 +135,7 @@ def test_silence_after_a_read_back_reads_it_again_and_then_the_keyboard_answers(
     asker, out = _asker(clock, [said("ken")], keyboard="Aki\n")
     assert asker.ask(NAMES).value == "Aki"  # nothing heard is taken without a yes
     assert [line.text for line in asker.speaker.lines] == [
-        "Ken. Is that right?", "Ken. Is that right?", "I could not hear an answer. Please type it."]
+        *["Ken. Is that right?"] * 3, "I could not hear an answer. Please type it."]
 
 
 def test_an_answer_said_again_at_the_read_back_is_a_correction_read_back_in_its_turn(clock):
@@ -149,7 +149,24 @@ def test_only_yes_alone_and_sure_accepts_a_read_back(clock):
     script = [said("ken"), said("yes", conf=0.5), said("yes ken"), said("yes think"), said("yes")]
     asker, _ = _asker(clock, script, keyboard="Aki\n")
     assert asker.ask(NAMES).value == "Aki"  # unsure, mixed with a name, with a decoy: never a yes
-    assert asker.speaker.keys() == ["listen.confirm", "listen.not_understood", "listen.confirm", "listen.type_it"]
+    assert asker.speaker.keys() == ["listen.confirm", "listen.not_understood", "listen.confirm",
+                                    "listen.not_understood", "listen.confirm", "listen.type_it"]
+
+
+@pytest.mark.parametrize("third", [said("yes"), said("yes", conf=0.5)], ids=["sure", "unsure_again"])
+def test_a_read_back_is_heard_three_times_and_an_unsure_yes_pairs_across_an_unclear_reply(clock, third):
+    """pocketsphinx heard flite's "yes" to "The graveyard. Is that right?" unsure, then as the card
+    "death" (tests/gm/night/test_virtual_table.py went to the keyboard there): the read-back is
+    said a third time, and a "yes" heard surely, or unsure again, confirms it."""
+    asker, _ = _asker(clock, [said("ken"), said("yes", conf=0.5), said("death"), third], keyboard="Aki\n")
+    assert asker.ask(NAMES) == Answer("Ken", How.VOICE, True, confirmed=True)
+    assert asker.speaker.keys().count("listen.confirm") == 3 and "listen.type_it" not in asker.speaker.keys()
+
+
+def test_an_unsure_no_between_two_unsure_yeses_breaks_the_pair(clock):
+    script = [said("ken"), said("yes", conf=0.5), said("no", conf=0.5), said("yes", conf=0.5)]
+    asker, _ = _asker(clock, script, keyboard="Aki\n")
+    assert asker.ask(NAMES) == Answer("Aki", How.KEYBOARD)
 
 
 def test_a_yes_heard_unsure_twice_in_a_row_confirms_a_read_back(clock):
