@@ -15,9 +15,10 @@ names (ニコ sounds like 二), speakers Open JTalk (speed and half-tone drawn) 
 完了, 人狼と占い師です. Heard by Whisper (Japanese listens with nothing to download).
 
 Each night is played once per listener (`--listeners`, default pocketsphinx and whisper), the
-same table in the same room. Per night: finished by voice or where it fell to the keyboard,
-counts confirmed that were not said, table answers and seconds of gm's speech in the vote
-(from the vote's first question to its last answer); per listener the totals and medians.
+same table in the same room. Per night: finished by voice or where it fell to the keyboard (or to
+a step going on by itself, its "done" lost: a night with nothing typed), counts confirmed that
+were not said, table answers and seconds of gm's speech in the vote (from the vote's first
+question to its last answer); per listener the totals and medians.
 
 Run: .venv/bin/python bench/table_nights_bench.py [--nights 15] [--first 0] [--listeners pocketsphinx,whisper]
      [--seed N]
@@ -222,13 +223,16 @@ def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: 
     speech = _speech_seconds(night, folder, tongue.lang)
     answers = night.answers
     by_voice = bool(answers) and night.exit_code == 0 and {a["by"] for a in answers} == {"voice"}
+    # nothing typed: each answer by voice, or a step that went on by itself when its "done" was lost
+    untyped = bool(answers) and night.exit_code == 0 and {a["by"] for a in answers} <= {"voice", "default"}
     fell = next((a["key"] for a in answers if a["by"] != "voice"), None)
     if fell is None and not by_voice:  # gm asked for the answer typed and the table typed nothing
         fell = next((e["key"] for e in reversed(night.events) if e["type"] == "question"), None)
     vote_cues = _vote_cues([k for k, _, _ in played.times])
     unsaid = sorted(c for c, n in (night.vote or {}).items() if n != table["counts"].get(c, 0))
     return {"night": index, "listener": listener, "room": str(room), "players": len(table["players"]),
-            "by_voice": by_voice, "exit_code": night.exit_code, "fell_at": fell,
+            "by_voice": by_voice, "untyped": untyped, "exit_code": night.exit_code, "fell_at": fell,
+            "steps_gone_on": sum(a["by"] == "default" for a in answers),
             "vote_right": night.vote == table["counts"], "counts_not_said": unsaid,
             "vote_answers": len(vote_cues), "vote_speech_seconds": speech, "seconds": round(night.seconds, 1),
             "microphone_blocks_dropped": dropped,
@@ -269,6 +273,8 @@ def report(results: list[dict[str, Any]]) -> None:
         four = [r for r in mine if r["players"] == 4 and r["vote_speech_seconds"] is not None]
         unsaid = sum(bool(r["counts_not_said"]) and r["by_voice"] for r in mine)
         print(f"{listener}: {sum(r['by_voice'] for r in mine)}/{len(mine)} nights by voice; "
+              f"nothing typed {sum(r.get('untyped', False) for r in mine)}/{len(mine)} "
+              f"(steps gone on by themselves: {sum(r.get('steps_gone_on', 0) for r in mine)}); "
               f"votes right {sum(r['vote_right'] for r in mine)}/{len(mine)}; "
               f"counts confirmed that were not said: {unsaid}; "
               f"4-player vote: median {_median([r['vote_answers'] for r in four])} table answers, "

@@ -48,13 +48,15 @@ class TurnKind(Named):
 @dataclass(frozen=True)
 class Turn:
     """One step of asking, as it happened at clock time `at`: a reply heard or typed, or a line
-    the asker said (`key`: its voice-pack key)."""
+    the asker said (`key`: its voice-pack key); a reply heard says how surely its least sure word
+    was (`confidence`)."""
 
     kind: TurnKind
     text: str
     at: float
     key: str = ""
     sure: bool = True
+    confidence: float = 1.0
 
 
 @dataclass(frozen=True)

@@ -151,7 +151,7 @@ class Listening:
         if heard is None or not heard.text:
             return None
         self.channels.keyboard.echo("  " + self.channels.pack.text("listen.heard", text=heard.text))
-        self.log.note(TurnKind.HEARD, heard.text, sure=heard.sure(SURE_CONFIDENCE))
+        self.log.note(TurnKind.HEARD, heard.text, sure=heard.sure(SURE_CONFIDENCE), confidence=heard.least())
         return heard
 
     def say(self, key: str) -> None:

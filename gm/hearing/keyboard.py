@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from gm.files import MAX_LINE, MAX_SKIP, is_terminal, print_line, printable, read_line
 from gm.hearing.turns import TurnLog
-from gm.ports import Answer, Clock, How, Line, Question, Refused, TurnKind
+from gm.ports import Answer, Clock, How, Line, Question, Refused, Turn, TurnKind
 from gm.text.parse import fold
 
 T = TypeVar("T")
@@ -24,7 +24,10 @@ REPEAT = "r"  # says the question again (R, ｒ too)
 
 
 class AnswersExhausted(EOFError):
-    """Standard input ended while a question still needed an answer."""
+    """Standard input ended while a question still needed an answer; `turns`: what was heard,
+    typed and said while that question was asked (kept by whoever asked it, for the night log)."""
+
+    turns: tuple[Turn, ...] = ()
 
 
 class KeyboardAsker:

@@ -18,7 +18,7 @@ from gm.hearing.phrases import (Heard, Phrasebook, alike, command_phrases, like_
 from gm.hearing.asking import CONFIRM_SECONDS, LISTEN_SECONDS, SLICE, Asking, Channels, Listening, Policies
 from gm.hearing.asking import (CORRECTIONS as CORRECTIONS, COUNT_TRIES as COUNT_TRIES,  # the listener's numbers,
                                SURE_CONFIDENCE as SURE_CONFIDENCE, TRIES as TRIES)  # named where it is made
-from gm.hearing.keyboard import KeyboardAsker
+from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, Kind, Question, Slot, Speaker, TurnKind
 from gm.files import printable
@@ -154,6 +154,9 @@ class ListeningAsker:
         self.keyboard.discard_typed_ahead()
         try:
             return session.log.answered(asking.run())
+        except AnswersExhausted as ended:  # the turns before it go into the night log all the same
+            ended.turns = tuple(session.log.turns)
+            raise
         finally:
             self.keyboard.end_prompt()
 

@@ -59,7 +59,11 @@ class Heard:
 
     def sure(self, min_confidence: float) -> bool:
         """Whether every word was heard with at least `min_confidence`."""
-        return all(c >= min_confidence for _, c in self.words)
+        return self.least() >= min_confidence
+
+    def least(self) -> float:
+        """The confidence of the least sure word (1.0 when nothing was heard)."""
+        return min((c for _, c in self.words), default=1.0)
 
 
 @dataclass(frozen=True)

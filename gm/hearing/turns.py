@@ -21,9 +21,9 @@ class TurnLog:
         self.clock = clock
         self.turns: list[Turn] = []
 
-    def note(self, kind: TurnKind, text: str, key: str = "", sure: bool = True) -> None:
+    def note(self, kind: TurnKind, text: str, key: str = "", sure: bool = True, confidence: float = 1.0) -> None:
         """Keep one step of asking."""
-        self.turns.append(Turn(kind, text, round(self.clock.now(), 3), key, sure))
+        self.turns.append(Turn(kind, text, round(self.clock.now(), 3), key, sure, round(confidence, 3)))
 
     def answered(self, answer: Answer[T]) -> Answer[T]:
         """`answer` with these turns before its own (those of a keyboard that took it over)."""

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar, overload
 from collections.abc import Callable, Mapping, Sequence
 
+from gm.hearing.keyboard import AnswersExhausted
 from gm.table.asked import loggable
 from gm.table.questions import Table
 from gm.text.lines import Pack
@@ -24,10 +25,11 @@ def no_log(kind: str, **data: Any) -> None:
 
 def turn_fields(key: str, turn: Turn) -> dict[str, Any]:
     """A turn of asking as the night log keeps it, at the time it happened: the question's `key`,
-    the words heard (`by` voice, `sure`) or typed (`by` keyboard), or the `line` said and its `text`."""
+    the words heard (`by` voice, `sure`, the least sure word's `confidence`) or typed (`by`
+    keyboard), or the `line` said and its `text`."""
     fields: dict[str, Any] = {"t": turn.at, "key": key, "text": turn.text}
     if turn.kind is TurnKind.HEARD:
-        fields.update(by=How.VOICE, sure=turn.sure)
+        fields.update(by=How.VOICE, sure=turn.sure, confidence=turn.confidence)
     elif turn.kind is TurnKind.TYPED:
         fields.update(by=How.KEYBOARD)
     else:
@@ -103,10 +105,16 @@ class NightContext:
             except KeyboardInterrupt:
                 self.paused()
                 self.say(question.prompt)
-        for turn in answer.turns:
-            self.log(turn.kind.value, **turn_fields(question.key, turn))
+            except AnswersExhausted as ended:  # what was heard before the keyboard met the end
+                self._log_turns(question.key, ended.turns)
+                raise
+        self._log_turns(question.key, answer.turns)
         self.log("answer", key=question.key, answer=loggable(answer.value), by=answer.how, sure=answer.sure)
         return answer
+
+    def _log_turns(self, key: str, turns: Sequence[Turn]) -> None:
+        for turn in turns:
+            self.log(turn.kind.value, **turn_fields(key, turn))
 
     def paused(self) -> None:
         """Ctrl-C at a question: ask "resume, or quit?"; quit (or Ctrl-C again) stops the night."""

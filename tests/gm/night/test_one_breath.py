@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from fakes import FakeClock, listening_asker, said
 from gm.cli import app
+from gm.hearing.keyboard import AnswersExhausted
 from gm.text.vocabulary import Vocabulary
 from gm.night.context import NightContext
 from gm.night.log import NightLog
@@ -219,6 +220,23 @@ def test_the_night_log_keeps_every_question_answer_re_ask_and_read_back_with_how
     assert readback["text"] == "Aki 2, Ken 1, nobody else. Right?" and readback["key"] == "werewolf.vote.readback"
     assert [e["by"] for e in events if e["type"] == "typed"] == ["keyboard"]
     assert all(e["t"] <= later["t"] for e, later in zip(events, events[1:]))
+
+
+def test_the_night_log_keeps_what_was_heard_with_its_confidence_when_the_keyboard_meets_the_end(tmp_path):
+    # the count is heard unsure three times (its tries), the keyboard takes it over and its input
+    # has ended: the three hearings are in the log all the same, each with its least sure word
+    clock = FakeClock()
+    path = tmp_path / "night.jsonl"
+    log = NightLog(path, clock, pack=Pack("en"))
+    with pytest.raises(AnswersExhausted):
+        _vote(clock, [("three", 0.7), ("two", 0.55), ("one", 0.4)], log=log)
+    log.close()
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    heard = [(e["key"], e["text"], e["sure"], e["confidence"]) for e in events if e["type"] == "heard"]
+    assert heard == [("werewolf.vote.ask_count", "three", False, 0.7), ("werewolf.vote.ask_count", "two", False, 0.55),
+                     ("werewolf.vote.ask_count", "one", False, 0.4)]
+    assert [e["line"] for e in events if e["type"] == "reask"][-1] == "listen.type_it"
+    assert not [e for e in events if e["type"] == "answer"]
 
 
 def test_a_typed_night_takes_the_tally_in_one_line_at_the_first_count(tmp_path):
