@@ -78,7 +78,7 @@ def _record(file: Path | None, make: MakeEvent, as_json: bool, lang: str, speech
     if speaker is None:  # --json
         print_json(change_dict(change))
         return
-    for line in change_lines(pack_for_match(lang, change.match), change):
+    for line in change_lines(pack_for_match(pack_for(lang), change.match), change):
         speaker.say(line)
     speaker.close()
 
@@ -239,7 +239,7 @@ def print_sheet(match: Match, lang: str) -> None:
     from gm.score.render import pack_for_match, sheet
 
     with input_errors(lang):
-        pack = pack_for_match(lang, match)
+        pack = pack_for_match(pack_for(lang), match)
     Console(highlight=False, emoji=False).print(sheet(match, pack))  # names and words as they are
 
 
@@ -302,7 +302,7 @@ def say(file: File = None, lang: Lang = LANG, speech: Speech = "on", voice: Voic
 
     match = _loaded_match(file, lang)
     speaker = _speaker(lang, speech, voice, rate, volume)
-    for line in totals_lines(pack_for_match(lang, match), match):
+    for line in totals_lines(pack_for_match(pack_for(lang), match), match):
         speaker.say(line)
     speaker.close()
 
@@ -346,7 +346,7 @@ def play(file: File = None, lang: Lang = LANG, speech: Speech = "on", voice: Voi
     echo: Callable[[str], None] = lambda text: print(text, flush=True)  # noqa: E731
     try:
         with input_errors(lang):
-            run(journal, speaker, lang, typed_lines(sys.stdin, echo, journal), echo,
+            run(journal, speaker, pack_for(lang), typed_lines(sys.stdin, echo, journal), echo,
                 show=lambda state: print_sheet(state.match, lang) if state.match else echo("? no match yet"))
     finally:
         speaker.close()
