@@ -45,7 +45,7 @@ def reading(
     pack = pack_for(lang)
     with input_errors(pack):
         distribution = smart_distribution(rows) if odds else None
-        lines, data = reading_lines(left, pack.lang, rows, distribution)
+        lines, data = reading_lines(left, pack, rows, distribution)
     if json_out:
         print_json(data)
         return
@@ -236,6 +236,6 @@ def play(
         deal = deal_from_seed(random.SystemRandom().randrange(10**9) if seed is None else seed, rows)
         speaker = open_speaker(SpeechSettings(pack.lang, speech, voice, rate, volume, known_lines=pack))
     try:
-        play_game(deal, pack.lang, speaker, sys.stdin)
+        play_game(deal, pack, speaker, sys.stdin)
     finally:
         speaker.close()
