@@ -57,44 +57,40 @@ def error_line(error: BaseException) -> str:
 
 
 @contextmanager
-def input_errors(lang: str) -> Iterator[None]:
-    """Turn a narrow error (or an unusable file) from the core into `fail`, said in `lang`
-    where the voice pack has the error's line."""
+def input_errors(pack: Pack | None = None) -> Iterator[None]:
+    """Turn a narrow error (or an unusable file) from the core into `fail`, said in the pack's
+    language where it has the error's line; without a pack, in English (its pack read only when
+    there is an error to say)."""
     try:
         yield
     except BAD_INPUT_OR_PATH as error:
-        fail(said_in(lang, error))
+        fail(said_in(pack if pack is not None else pack_for("en"), error))
 
 
 def pack_for(lang: str) -> Pack:
-    """The lines of `lang`, the language a command was given: a language with no pack, or a pack
-    that cannot be read, is refused in English (the pack that would say it is the one missing)."""
+    """The lines of `lang`, the language a command was given, looked up once as the command
+    starts: a language with no pack, or a pack that cannot be read, is refused in English (the
+    pack that would say it is the one missing)."""
     from gm.text.lines import Pack
 
-    with input_errors("en"):
+    try:
         return Pack(lang)
+    except BAD_INPUT_OR_PATH as error:
+        fail(error_line(error))
 
 
-def said_in(lang: str, error: BaseException) -> str:
-    """The error's one line in `lang` (its voice-pack line where it names one)."""
+def said_in(pack: Pack, error: BaseException) -> str:
+    """The error's one line in the pack's language (its line where it names one)."""
     from gm.hearing.cannot_listen import NoAudio, NoModel, reason
-    from voices import LANGUAGES
 
-    if lang in LANGUAGES and isinstance(error, (NoModel, NoAudio)):
-        from gm.text.lines import Pack
-
-        pack = Pack(lang)
+    if isinstance(error, (NoModel, NoAudio)):
         key = f"errors.hearing.{error.key}"
         return pack.text(key, **error.fields) if pack.has(key) else reason(error, pack)
-    if lang in LANGUAGES and isinstance(error, Exception) and getattr(error, "key", None):
-        from gm.text.lines import Pack
-
-        return Pack(lang).error(error).strip().splitlines()[0]
-    if lang in LANGUAGES and isinstance(error, OSError) and error.filename is not None:
-        from gm.text.lines import Pack
-
+    if isinstance(error, Exception) and getattr(error, "key", None):
+        return pack.error(error).strip().splitlines()[0]
+    if isinstance(error, OSError) and error.filename is not None:
         key = f"errors.file.{os_error_key(error)}"
-        return Pack(lang).text(key, path=str(error.filename), reason=error.strerror or type(error).__name__)
+        return pack.text(key, path=str(error.filename), reason=error.strerror or type(error).__name__)
     return error_line(error)
 
 
@@ -102,7 +98,7 @@ def speak_lines(lines: Iterable[Line], settings: SpeechSettings) -> None:
     """Say (and print) `lines` with a speaker for `settings`, and wait until they are said."""
     from gm.speech.speakers import open_speaker
 
-    with input_errors(settings.lang):
+    with input_errors(settings.lines):
         speaker = open_speaker(settings)
     try:
         for line in lines:

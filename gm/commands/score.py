@@ -19,6 +19,7 @@ from gm.speech.settings import SpeechSettings
 if TYPE_CHECKING:
     from gm.ports import Speaker
     from gm.score.journal import Journal
+    from gm.text.lines import Pack
     from scorer.humalien import Event, Match, State
 
 MakeEvent = Callable[["State"], "Event"]
@@ -47,7 +48,8 @@ def _negative(arg: str) -> bool:
 LEFT_RANGE = "1–30: 10 in hand + 20 in stock, less the cards they played; at most 10 once their stock is gone"
 LISTING_LANG = "en"
 """The language of `matches` and `export`, which take no --lang: the journal's results are listed in
-English ("Aki won"), and so are their refusals and the line counting the matches not shown."""
+English ("Aki won"), and so are their refusals (`input_errors()`) and the line counting the matches
+not shown; its pack is read only when one of those lines is said."""
 
 
 def _journal(file: Path | None) -> Journal:
@@ -58,27 +60,26 @@ def _journal(file: Path | None) -> Journal:
     return Journal(file.expanduser() if file else default_path())
 
 
-def _speaker(lang: str, speech: str, voice: str | None = None, rate: int | None = None,
+def _speaker(pack: Pack, speech: str, voice: str | None = None, rate: int | None = None,
              volume: float | None = None) -> Speaker:
-    """Check the language and open the speaker before anything is written."""
+    """Open the speaker before anything is written."""
     from gm.speech.speakers import open_speaker
 
-    pack_for(lang)
-    with input_errors(lang):
-        return open_speaker(SpeechSettings(lang=lang, speech=speech, voice=voice, rate=rate, volume=volume))
+    with input_errors(pack):
+        return open_speaker(SpeechSettings(pack.lang, speech, voice, rate, volume, known_lines=pack))
 
 
-def _record(file: Path | None, make: MakeEvent, as_json: bool, lang: str, speech: str) -> None:
+def _record(file: Path | None, make: MakeEvent, as_json: bool, pack: Pack, speech: str) -> None:
     """Append one event (built from the fresh state under the journal lock), then report it."""
     from gm.score.render import change_dict, change_lines, pack_for_match
 
-    speaker = None if as_json else _speaker(lang, speech)
-    with input_errors(lang):
+    speaker = None if as_json else _speaker(pack, speech)
+    with input_errors(pack):
         _, change = _journal(file).append(make)
     if speaker is None:  # --json
         print_json(change_dict(change))
         return
-    for line in change_lines(pack_for_match(lang, change.match), change):
+    for line in change_lines(pack_for_match(pack, change.match), change):
         speaker.say(line)
     speaker.close()
 
@@ -111,9 +112,10 @@ def new(
     """Start a match of three games between two players."""
     from gm.score.entry import new_match
 
-    with input_errors(lang):
+    pack = pack_for(lang)
+    with input_errors(pack):
         event = new_match([alice, bob], remote=remote, abandon=abandon)
-    _record(file, lambda state: event, as_json, lang, speech)
+    _record(file, lambda state: event, as_json, pack, speech)
 
 
 @app.command(cls=CountCommand)
@@ -125,7 +127,7 @@ def flow(player: Player,
 
     PLAYER made the last play before the flow.
     """
-    _record(file, _scored("flow", player, piles), as_json, lang, speech)
+    _record(file, _scored("flow", player, piles), as_json, pack_for(lang), speech)
 
 
 @app.command(cls=CountCommand)
@@ -136,7 +138,7 @@ def skull(player: Player,
                    "per box.")],
           file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """ドクロ: game number × cards in the play."""
-    _record(file, _scored("skull", player, cards), as_json, lang, speech)
+    _record(file, _scored("skull", player, cards), as_json, pack_for(lang), speech)
 
 
 @app.command("666", cls=CountCommand)
@@ -149,14 +151,14 @@ def six_six_six(player: Player,
 
     This game's end points count three times; the 666 forces a flow.
     """
-    _record(file, _scored("666", player, piles), as_json, lang, speech)
+    _record(file, _scored("666", player, piles), as_json, pack_for(lang), speech)
 
 
 @app.command("god-island")
 def god_island(player: Player, file: File = None, as_json: Json = False, lang: Lang = LANG,
                speech: Speech = "on") -> None:
     """ゴッドアイランド: 30 points."""
-    _record(file, _scored("god-island", player), as_json, lang, speech)
+    _record(file, _scored("god-island", player), as_json, pack_for(lang), speech)
 
 
 @app.command("angel-cut", cls=CountCommand)
@@ -176,7 +178,7 @@ def angel_cut(player: Player,
     With an empty hand the cut wins at once (「その時点で勝利」): add --won LEFT to record the
     finish with it, one entry.
     """
-    _record(file, _scored("angel-cut", player, piles, keep_stock, won), as_json, lang, speech)
+    _record(file, _scored("angel-cut", player, piles, keep_stock, won), as_json, pack_for(lang), speech)
 
 
 @app.command(cls=CountCommand)
@@ -188,7 +190,7 @@ def finish(player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who wen
 
     Ends the game.
     """
-    _record(file, _scored("finish", player, opponent_left), as_json, lang, speech)
+    _record(file, _scored("finish", player, opponent_left), as_json, pack_for(lang), speech)
 
 
 @app.command(cls=CountCommand)
@@ -200,47 +202,47 @@ def foul(player: Annotated[str, typer.Argument(metavar="PLAYER", help="Who foule
 
     Ends the game (HU-R4).
     """
-    _record(file, _scored("foul", player, winner_left), as_json, lang, speech)
+    _record(file, _scored("foul", player, winner_left), as_json, pack_for(lang), speech)
 
 
 @app.command()
 def undo(file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """Take back the last event (recorded as an undo; nothing is erased)."""
-    _record(file, _taken_back("undo"), as_json, lang, speech)
+    _record(file, _taken_back("undo"), as_json, pack_for(lang), speech)
 
 
 @app.command()
 def redo(file: File = None, as_json: Json = False, lang: Lang = LANG, speech: Speech = "on") -> None:
     """Put back what undo took (until the next scoring event)."""
-    _record(file, _taken_back("redo"), as_json, lang, speech)
+    _record(file, _taken_back("redo"), as_json, pack_for(lang), speech)
 
 
-def _loaded_match(file: Path | None, lang: str) -> Match:
-    """The journal's current match; a one-line refusal in `lang` when it cannot be read or holds none."""
+def _loaded_match(file: Path | None, pack: Pack | None) -> Match:
+    """The journal's current match; a one-line refusal in the pack's language (without one, in the
+    listing language) when it cannot be read or holds none."""
     journal = _journal(file)
-    with input_errors(lang):
+    with input_errors(pack):
         state = journal.load()
     if state.match is None:
-        _no_match(journal.path, lang)
+        _no_match(journal.path, pack)
     return state.match
 
 
-def _no_match(path: Path, lang: str) -> NoReturn:
+def _no_match(path: Path, pack: Pack | None) -> NoReturn:
     from scorer.humalien.errors import NoMatch
 
-    fail(said_in(lang, NoMatch(f"no match in {path} yet: start one with `gm score new ALICE BOB`", "no_match_in",
-                               path=str(path))))
+    error = NoMatch(f"no match in {path} yet: start one with `gm score new ALICE BOB`", "no_match_in", path=str(path))
+    fail(said_in(pack or pack_for(LISTING_LANG), error))
 
 
-def print_sheet(match: Match, lang: str) -> None:
-    """The sheet with its words in `lang` (the voice pack's `score.sheet` table)."""
+def print_sheet(match: Match, pack: Pack) -> None:
+    """The sheet with its words in the pack's language (its `score.sheet` table)."""
     from rich.console import Console
 
     from gm.score.render import pack_for_match, sheet
 
-    with input_errors(lang):
-        pack = pack_for_match(lang, match)
-    Console(highlight=False, emoji=False).print(sheet(match, pack))  # names and words as they are
+    shown = sheet(match, pack_for_match(pack, match))
+    Console(highlight=False, emoji=False).print(shown)  # names and words as they are
 
 
 @app.command()
@@ -249,18 +251,19 @@ def show(file: File = None, as_json: Json = False, lang: Lang = LANG,
              "--match", metavar="N", parser=whole_in(1, None),
              help="An earlier match, by its number in `gm score matches`.")] = None) -> None:
     """The score sheet: games × players, multipliers, totals, a bar per game."""
-    match = _loaded_match(file, lang) if number is None else _kept_sheet(file, number, lang)
+    pack = pack_for(lang)
+    match = _loaded_match(file, pack) if number is None else _kept_sheet(file, number, pack)
     if as_json:
         print_json(match.to_dict())
     else:
-        print_sheet(match, lang)
+        print_sheet(match, pack)
 
 
-def _kept_sheet(file: Path | None, number: int, lang: str) -> Match:
+def _kept_sheet(file: Path | None, number: int, pack: Pack) -> Match:
     """The last sheet of match `number` (every match `one` gives was played, and has one)."""
     from gm.score.matches import one
 
-    with input_errors(lang):
+    with input_errors(pack):
         sheet = one(_journal(file).matches(sheets=True), number).sheet
     if sheet is None:
         raise LookupError(f"match {number} has no sheet")  # a bug: the fold gives each match played its sheet
@@ -277,7 +280,7 @@ def matches(file: File = None, as_json: Json = False, every: Annotated[bool, typ
     from gm.files import print_or_end_quietly, printable
 
     journal = _journal(file)
-    with input_errors(LISTING_LANG):
+    with input_errors():
         kept = journal.matches(sheets=as_json)
     earlier = 0 if every else max(0, len(kept) - LISTED)
     kept = kept[earlier:]
@@ -285,7 +288,7 @@ def matches(file: File = None, as_json: Json = False, every: Annotated[bool, typ
         print_json([m.to_json() for m in kept])
         return
     if not kept:
-        _no_match(journal.path, LISTING_LANG)
+        _no_match(journal.path, None)
     rows = [f"{'*' if m.current else ' '} {m.number:3}  {(m.at or '')[:16].replace('T', ' '):16}  "
             f"{m.players[0]} v {m.players[1]}: {m.result}" for m in kept]
     if earlier:
@@ -300,9 +303,10 @@ def say(file: File = None, lang: Lang = LANG, speech: Speech = "on", voice: Voic
     """Read the totals and the leader aloud (numbers as words in Japanese)."""
     from gm.score.render import pack_for_match, totals_lines
 
-    match = _loaded_match(file, lang)
-    speaker = _speaker(lang, speech, voice, rate, volume)
-    for line in totals_lines(pack_for_match(lang, match), match):
+    pack = pack_for(lang)
+    match = _loaded_match(file, pack)
+    speaker = _speaker(pack, speech, voice, rate, volume)
+    for line in totals_lines(pack_for_match(pack, match), match):
         speaker.say(line)
     speaker.close()
 
@@ -317,7 +321,7 @@ def export(output: Annotated[Path | None, typer.Option(
     """
     from gm.score.render import write_csv
 
-    match = _loaded_match(file, LISTING_LANG)
+    match = _loaded_match(file, None)
     write: Callable[[IO[str]], object]
     if as_json:
         text = json.dumps(match.to_dict(), ensure_ascii=False, indent=2) + "\n"
@@ -327,7 +331,7 @@ def export(output: Annotated[Path | None, typer.Option(
     if output is None:
         write(sys.stdout)
         return
-    with input_errors(LISTING_LANG):
+    with input_errors():
         write_new_file(output, write)
 
 
@@ -341,12 +345,13 @@ def play(file: File = None, lang: Lang = LANG, speech: Speech = "on", voice: Voi
     """
     from gm.score.play import run, typed_lines
 
+    pack = pack_for(lang)
     journal = _journal(file)
-    speaker = _speaker(lang, speech, voice, rate, volume)
+    speaker = _speaker(pack, speech, voice, rate, volume)
     echo: Callable[[str], None] = lambda text: print(text, flush=True)  # noqa: E731
     try:
-        with input_errors(lang):
-            run(journal, speaker, lang, typed_lines(sys.stdin, echo, journal), echo,
-                show=lambda state: print_sheet(state.match, lang) if state.match else echo("? no match yet"))
+        with input_errors(pack):
+            run(journal, speaker, pack, typed_lines(sys.stdin, echo, journal), echo,
+                show=lambda state: print_sheet(state.match, pack) if state.match else echo("? no match yet"))
     finally:
         speaker.close()

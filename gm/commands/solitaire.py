@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 import typer
 
-from gm.commands.common import EXIT_INTERRUPTED, GmApp, fail, input_errors, print_json, speak_lines
+from gm.commands.common import EXIT_INTERRUPTED, GmApp, fail, input_errors, pack_for, print_json, speak_lines
 from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, whole_in
 from gm.files import to_stderr
 from gm.speech.settings import SpeechSettings
@@ -41,24 +41,26 @@ def reading(
 ) -> None:
     """Speak and print the reading (導きの結果) for LEFT cards left."""
     from gm.solitaire.talk import reading_lines, smart_distribution
-    with input_errors(lang):
+
+    pack = pack_for(lang)
+    with input_errors(pack):
         distribution = smart_distribution(rows) if odds else None
-        lines, data = reading_lines(left, lang, rows, distribution)
+        lines, data = reading_lines(left, pack, rows, distribution)
     if json_out:
         print_json(data)
         return
-    speak_lines(lines, SpeechSettings(lang, speech, voice, rate, volume))
+    speak_lines(lines, SpeechSettings(pack.lang, speech, voice, rate, volume, known_lines=pack))
 
 
-def _workers(asked: int, deals: int) -> int:
-    """`asked` workers, or as many as the cores and free memory allow (said on stderr)."""
+def _workers(asked: int, deals: int, words: Pack) -> int:
+    """`asked` workers, or as many as the cores and free memory allow (said on stderr in the words' language)."""
     from gm.solitaire.runs import WORKER_BYTES, cores, free_memory, worker_limit
 
     workers = min(asked, worker_limit(deals))
     if workers < asked and workers < deals:
         memory = free_memory()
         room = memory // WORKER_BYTES if memory is not None else cores()
-        line = _words().text("solitaire.workers.fewer", workers=workers, asked=asked, cores=cores(), room=room)
+        line = words.text("solitaire.workers.fewer", workers=workers, asked=asked, cores=cores(), room=room)
         to_stderr(line)
     return workers
 
@@ -89,16 +91,17 @@ def simulate(
     from scorer.solitaire.simulate import POLICY_NAMES
     from scorer.solitaire.deal import check_seed
 
+    words = _words()
     if policy not in POLICY_NAMES:
-        fail(_words().text("errors.voice.policy", policy=policy))
-    with input_errors(_words().lang):
+        fail(words.text("errors.voice.policy", policy=policy))
+    with input_errors(words):
         pyramid(rows)
         check_seed(seed)
     if policy == "omniscient":
-        _prepare_solver()
-    words = _words()
+        _prepare_solver(words)
     try:
-        results = run_deals(range(seed, seed + deals), rows, policy, _workers(workers, deals), max_states=max_states,
+        results = run_deals(range(seed, seed + deals), rows, policy, _workers(workers, deals, words),
+                            max_states=max_states,
                             time_label=words.text("solitaire.simulate.time_left"))
         stopped = False
     except Interrupted as interrupted:  # Ctrl-C: what was simulated so far, then exit 130
@@ -141,21 +144,19 @@ def _simulated(results: list[Any], deals: int, policy: str, rows: int, max_state
 
 def _words() -> Pack:
     """The lines of the locale's language, for the commands that have no --lang."""
-    from gm.text.lines import Pack
     from voices import default_language
 
-    return Pack(default_language())
+    return pack_for(default_language())
 
 
-def _prepare_solver() -> None:
+def _prepare_solver(words: Pack) -> None:
     """Refuse in one line when numba is missing. The first time on a machine, say on stderr
     that the solver is compiled and how long that takes, and compile it here, before any
     worker starts, with a line that moves on a terminal (each function, then the first search)."""
     from gm.solitaire.compiled import compiled_search
     from gm.solitaire.solver_cache import check_available, compiled
 
-    words = _words()
-    with input_errors(words.lang):
+    with input_errors(words):
         check_available()
     if not compiled():
         typer.echo(f"gm: {words.text('solitaire.simulate.compiling')}", err=True)
@@ -201,10 +202,10 @@ def solve(
     from gm.solitaire.solving import long_search_note, solve_json, solve_lines, solve_with_progress
     from scorer.solitaire.deal import deal_from_seed
 
-    with input_errors(_words().lang):
-        deal = deal_from_seed(seed, rows)
-    _prepare_solver()
     words = _words()
+    with input_errors(words):
+        deal = deal_from_seed(seed, rows)
+    _prepare_solver(words)
     if long_search_note(rows, max_states, words):
         typer.echo(long_search_note(rows, max_states, words), err=True)
     outcome = solve_with_progress(deal, seed, max_states, words)
@@ -230,10 +231,11 @@ def play(
     from gm.speech.speakers import open_speaker
     from scorer.solitaire.deal import deal_from_seed
 
-    with input_errors(lang):
+    pack = pack_for(lang)
+    with input_errors(pack):
         deal = deal_from_seed(random.SystemRandom().randrange(10**9) if seed is None else seed, rows)
-        speaker = open_speaker(SpeechSettings(lang, speech, voice, rate, volume))
+        speaker = open_speaker(SpeechSettings(pack.lang, speech, voice, rate, volume, known_lines=pack))
     try:
-        play_game(deal, lang, speaker, sys.stdin)
+        play_game(deal, pack, speaker, sys.stdin)
     finally:
         speaker.close()

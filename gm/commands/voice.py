@@ -48,7 +48,7 @@ def list_voices(
     words = pack_for(lang or default_language())
     found, failures = installed_voices()
     for failure in failures:
-        Notes(words.lang).note(failure.note)
+        Notes(words).note(failure.note)
     used = {(v.engine, v.id) for v in used_voices(found, LANGUAGES).values()}
     shown = speaking(found, lang) if lang else [v for v in found if every or v.lang in LANGUAGES]
     if json_out:
@@ -90,11 +90,10 @@ def say(
     from gm.speech.say import say_to_wav
     from gm.speech.speakers import open_speaker
     from gm.speech.tts import SpeechUnavailable
-    from gm.text.lines import Pack
 
-    settings = SpeechSettings(lang=lang, speech="on", voice=voice, rate=rate, volume=volume)
-    with input_errors(lang):
-        words = Pack(lang)
+    words = pack_for(lang)
+    settings = SpeechSettings(lang, "on", voice, rate, volume, known_lines=words)
+    with input_errors(words):
         checked = None if text is None else check_speakable(text, settings.wpm)
         line = words.line("voice.sample") if checked is None else Line("voice.say", checked, checked)
         if to is None:
@@ -102,7 +101,7 @@ def say(
             speaker.say(line)
             speaker.close()
             return
-        notes = Notes(lang)
+        notes = Notes(words)
         try:
             said = say_to_wav(settings, line, to, notes)
         except SpeechUnavailable as error:
@@ -148,7 +147,7 @@ def model_command(
         model = load_model(given, lang, listener_name(listener))
     except NoModel as error:
         if given or error.key != "no_model":
-            fail(said_in(lang, error))
+            fail(said_in(pack, error))
         _no_model(pack, lang, json_out)
         return
     built_in = isinstance(model, sphinx.SphinxModel)
@@ -284,12 +283,12 @@ def check_command(
         pick = _device(device, devices, words)
         source = MicSource(RealClock(), EchoGate(None), device=pick)
     except NoAudio as error:
-        fail(said_in(lang, error))
+        fail(said_in(words, error))
     typer.echo(words.text("voice.check.recording", seconds=f"{seconds:g}", rate=f"{source.rate:g}"))
     try:
         audio = source.record(seconds)
     except NoAudio as error:
-        fail(said_in(lang, error))
+        fail(said_in(words, error))
     finally:
         source.close()
     rms, peak = level(audio)
@@ -298,7 +297,7 @@ def check_command(
     try:
         model = load_model(vosk_model, lang, listener_name(listener))
     except NoModel as error:
-        typer.echo(words.text("voice.check.no_model", reason=said_in(lang, error)))
+        typer.echo(words.text("voice.check.no_model", reason=said_in(words, error)))
         return
     heard = Listener(model, PcmSource(source.rate, audio, RealClock())).transcript()
     typer.echo(words.text("voice.check.heard", text=heard or words.text("voice.check.nothing")))
@@ -338,10 +337,9 @@ def hear_command(
     from gm.hearing.model_loading import listener_name, load_model
     from gm.hearing.recorded import PcmSource
     from gm.hearing.session import Listener
-    from gm.text.lines import Pack
 
-    with input_errors(lang):
-        pack = Pack(lang)
+    pack = pack_for(lang)
+    with input_errors(pack):
         choices = tuple(dict.fromkeys(a.strip() for a in answers.replace("、", ",").split(",") if a.strip()))
         if not choices:
             fail(pack.text("errors.voice.no_answers", answers=answers))

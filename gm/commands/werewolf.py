@@ -61,7 +61,7 @@ def deck(
     from gm.commands.werewolf_values import deck_for
 
     pack = pack_for(lang)
-    with input_errors(lang):
+    with input_errors(pack):
         chosen = deck_for(players, variant, swap_ins)
     if as_json:
         print_json(deck_json(chosen))
@@ -120,13 +120,13 @@ def tally(
     The votes possible follow the deck: the standard one for the player count unless --variant/--with.
     """
     from gm.commands.werewolf_values import check_player_names, deck_for, parse_players
-    from gm.text.lines import Pack
     from gm.text.names import BadInput
     from scorer.werewolf.tally import GRAVEYARD, outcome
 
-    with input_errors(lang):
+    pack = pack_for(lang)
+    with input_errors(pack):
         names, _ = parse_players(players)
-        check_player_names(names, Pack(lang))
+        check_player_names(names, pack)
         chosen = deck_for(len(names), variant, swap_ins)
         first = _round_of(votes, [*names, GRAVEYARD], names, roll_call, chosen)
         result = outcome(first)
@@ -140,7 +140,7 @@ def tally(
     if as_json:
         print_json(tally_json(first, second, result))
         return
-    _print_tally(pack_for(lang), first, second, result)
+    _print_tally(pack, first, second, result)
 
 
 def _print_tally(pack: Pack, first: Round, second: Round | None, result: Outcome) -> None:
@@ -194,7 +194,7 @@ def judge(
     pack = pack_for(lang)
     if file is None and is_terminal(sys.stdin):  # someone is to type it: say what is read, not wait silently
         typer.echo(pack.text("werewolf.judge.reading"), err=True)
-    with input_errors(lang):
+    with input_errors(pack):
         text = read_text(file, MAX_JUDGE_BYTES) if file else read_stream(sys.stdin, MAX_JUDGE_BYTES)
         data = json_value(text, lambda reason: BadInput(f"bad JSON: {reason}", "bad_json", reason=reason))
         request = parse_judge_request(data, card_names(), graveyard_names())
@@ -283,7 +283,7 @@ def evening(
     from gm.files import print_or_end_quietly
 
     pack = pack_for(lang)
-    with input_errors(lang):
+    with input_errors(pack):
         name, path = _chosen_record(file, group)
         shown = _summary_of(path, pack)
     if as_json:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gm.commands.common import EXIT_INTERRUPTED, fail, input_errors
+from gm.commands.common import EXIT_INTERRUPTED, fail, input_errors, pack_for
 from gm.commands.options import (
     LANG, Device, Lang, Listen, Listener, ListenFrom, Rate, Speech, VoiceId, Volume, VoskModel, input_device,
     listen_spec, number_in, text_up_to, whole_in,
@@ -94,11 +94,10 @@ def play(
     from gm.night.opening import NightOptions, open_night
     from gm.commands.werewolf_rules import lesson_lines
     from gm.commands.werewolf_values import check_player_names, deck_for, parse_players
-    from gm.text.lines import Pack
 
-    with input_errors(lang):
+    pack = pack_for(lang)
+    with input_errors(pack):
         names, readings = parse_players(players)
-        pack = Pack(lang)
         check_player_names(names, pack)
         if speech != "off":
             readings.update(ask_readings(names, readings, pack))

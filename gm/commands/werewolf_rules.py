@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gm.commands.common import input_errors, print_json, speak_lines
+from gm.commands.common import input_errors, pack_for, print_json, speak_lines
 from gm.commands.options import LANG, Json, Lang, Rate, Speech, VoiceId, Volume, text_up_to
 from gm.speech.settings import SpeechSettings
 
@@ -43,11 +43,10 @@ def rules(
     With a ruling id (as an error cites it), print that ruling in --lang and the rulebook sentence it rests on.
     """
     from gm.commands.werewolf_values import deck_for, player_count
-    from gm.text.lines import Pack
     from gm.text.rulings import UnknownRuling
 
-    with input_errors(lang):
-        pack = Pack(lang)
+    pack = pack_for(lang)
+    with input_errors(pack):
         if ruling_id is not None:
             _print_ruling(pack, ruling_id, as_json)
             return
@@ -60,7 +59,7 @@ def rules(
         print_json({"players": deck.players, "variant": deck.variant, "cards": dict(deck.cards),
                     "lines": [{"key": line.key, "text": line.text} for line in lines]})
         return
-    speak_lines(lines, SpeechSettings(lang, speech, voice_id, rate, volume))
+    speak_lines(lines, SpeechSettings(pack.lang, speech, voice_id, rate, volume, known_lines=pack))
 
 
 def _print_ruling(pack: Pack, ruling_id: str, as_json: bool) -> None:

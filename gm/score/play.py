@@ -93,17 +93,17 @@ def help_text(pack: Pack) -> str:
     return "\n".join(lines)
 
 
-def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
+def run(journal: Journal, speaker: Speaker, pack: Pack, lines: Iterator[str],
         echo: Callable[[str], None], show: Callable[[State], None]) -> None:
-    """The loop: each scoring entry is appended (fsync'ed) and then printed and said."""
+    """The loop: each scoring entry is appended (fsync'ed) and then printed and said in `pack`'s language."""
     state = journal.load()
-    pack = pack_for_match(lang, state.match)
+    match_pack = pack_for_match(pack, state.match)
     if state.match is not None:
-        speaker.say(pack.line("score.play_start", a=state.match.players[0], b=state.match.players[1],
-                               game=state.match.game))
+        speaker.say(match_pack.line("score.play_start", a=state.match.players[0], b=state.match.players[1],
+                                     game=state.match.game))
     else:
-        speaker.say(pack.line("score.no_match"))
-    local = verb_words(pack)
+        speaker.say(match_pack.line("score.no_match"))
+    local = verb_words(match_pack)
     for typed in lines:
         words = typed.split()
         if not words:
@@ -113,26 +113,26 @@ def run(journal: Journal, speaker: Speaker, lang: str, lines: Iterator[str],
             if verb == "quit":
                 break
             if verb == "help":
-                echo(help_text(pack))
+                echo(help_text(match_pack))
                 continue
             if verb == "show":
                 show(journal.load())
                 continue
             if verb == "say":
                 state = journal.load()
-                for line in totals_lines(pack_for_match(lang, state.match), state.match):
+                for line in totals_lines(pack_for_match(pack, state.match), state.match):
                     speaker.say(line)
                 continue
             args = words[1:]
             if verb == "angel-cut" and WON not in args:
-                args += _won(journal, args, lines, pack, speaker, echo)
+                args += _won(journal, args, lines, match_pack, speaker, echo)
             _, change = journal.append(functools.partial(build, verb, args))
         except ValueError as error:  # ScoreError, JournalError, BadEntry: nothing was written
-            echo(f"? {pack.error(error).splitlines()[0]}")
+            echo(f"? {match_pack.error(error).splitlines()[0]}")
             continue
-        for line in change_lines(pack_for_match(lang, change.match), change):
+        for line in change_lines(pack_for_match(pack, change.match), change):
             speaker.say(line)
-    speaker.say(pack_for_match(lang, None).line("score.play_bye"))
+    speaker.say(pack.line("score.play_bye"))
 
 
 

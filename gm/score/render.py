@@ -17,9 +17,10 @@ if TYPE_CHECKING:
 BAR = "█"
 
 
-def pack_for_match(lang: str, match: Match | None) -> Pack:
-    """The voice pack for `lang`, with the players' readings (健=けん) from the match."""
-    return Pack(lang, readings=dict(match.readings) if match else None)
+def pack_for_match(pack: Pack, match: Match | None) -> Pack:
+    """The pack's lines with the players' readings (健=けん) from the match (the language is not
+    looked up again)."""
+    return pack.with_readings(dict(match.readings)) if match else pack
 
 
 def _pair(match: Match) -> dict[str, Any]:

@@ -139,10 +139,9 @@ def hint_line(state: GameState, pack: Pack) -> str:
                       move=describe(state, move, pack))
 
 
-def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: Console | None = None) -> GameState:
-    """Play `deal` with commands read from `stream`; returns the last state."""
+def play_game(deal: Deal, pack: Pack, speaker: Speaker, stream: TextIO, console: Console | None = None) -> GameState:
+    """Play `deal` with commands read from `stream`, in the pack's language; returns the last state."""
     console = console or Console(highlight=False)
-    pack = Pack(lang)
     state = start(deal)
     speaker.say(pack.line("solitaire.play_start", left=state.left, stock=state.stock_left))
     redraw = True
@@ -162,7 +161,7 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
             continue
         if command == "quit":
             speaker.say(pack.line("solitaire.quit", left=state.left))
-            _say_reading(state, lang, speaker)
+            _say_reading(state, pack, speaker)
             return state
         if isinstance(command, str):  # hint or help
             console.print(hint_line(state, pack) if command == "hint" else _usage(state, pack),
@@ -176,7 +175,7 @@ def play_game(deal: Deal, lang: str, speaker: Speaker, stream: TextIO, console: 
         _announce(state, command, after, pack, speaker)
         state, redraw = after, True
     speaker.say(end_line(state, pack))
-    _say_reading(state, lang, speaker)
+    _say_reading(state, pack, speaker)
     return state
 
 
@@ -189,9 +188,9 @@ def end_line(state: GameState, pack: Pack) -> Line:
     return pack.line("solitaire.game_over" if state.ending == "set_aside" else "solitaire.game_over_paired")
 
 
-def _say_reading(state: GameState, lang: str, speaker: Speaker) -> None:
+def _say_reading(state: GameState, pack: Pack, speaker: Speaker) -> None:
     """The reading of the pyramid cards left (at the end, or so far when the player quits)."""
-    for line in reading_lines(state.left, lang, state.deal.rows)[0]:
+    for line in reading_lines(state.left, pack, state.deal.rows)[0]:
         speaker.say(line)
     speaker.flush()
 

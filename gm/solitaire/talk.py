@@ -25,12 +25,11 @@ def outlook(pack: Pack, result: Reading) -> str:
     return pack.text(f"solitaire.outlook.{result.key}", percent=result.percent)
 
 
-def reading_lines(left: int, lang: str, rows: int,
+def reading_lines(left: int, pack: Pack, rows: int,
                   distribution: Mapping[int, int] | None = None) -> tuple[list[Line], dict[str, Any]]:
-    """The lines to say for `left` cards left of a `rows`-row pyramid, and the JSON form of the
-    reading; with `distribution`, how it stands among those games (of the same layout)."""
+    """The lines to say in the pack's language for `left` cards left of a `rows`-row pyramid, and
+    the JSON form of the reading; with `distribution`, how it stands among those games (of the same layout)."""
     result = reading(left, rows)
-    pack = Pack(lang)
     lines = [pack.line(f"solitaire.{result.key}", left=left, percent=result.percent)]
     data: dict[str, Any] = {"left": left, "rows": rows, "reading": result.key, "percent": result.percent,
                   "outlook": outlook(pack, result), "text": lines[0].text}

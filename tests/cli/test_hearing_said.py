@@ -12,6 +12,7 @@ from gm.commands.common import said_in
 from gm.hearing.cannot_listen import NoAudio, NoModel
 from gm.hearing.model_check import check_model
 from gm.hearing.recorded import BadWav, read_wav
+from gm.text.lines import Pack
 
 runner = CliRunner()
 
@@ -102,5 +103,5 @@ def test_english_says_each_refusal_as_the_error_does(tmp_path):
             read_wav(wav)
         errors.append(refused.value)
     errors.append(NoAudio("no microphone to listen with (x)", detail="x"))
-    assert [said_in("en", e) for e in errors] == [str(e) for e in errors]
-    assert all(said_in("ja", e) != str(e) for e in errors)
+    assert [said_in(Pack("en"), e) for e in errors] == [str(e) for e in errors]
+    assert all(said_in(Pack("ja"), e) != str(e) for e in errors)

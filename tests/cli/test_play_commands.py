@@ -84,7 +84,7 @@ def test_pair_n_at_the_humalien_prompt_discards_nothing():
     position = smart(state).position + 1
     out = io.StringIO()
     script = io.StringIO("\n".join([*typed, f"pair {position}", "quit"]) + "\n")
-    end = play_game(deal_from_seed(seed), "en", RecordingSpeaker(), script, Console(file=out, width=100))
+    end = play_game(deal_from_seed(seed), EN, RecordingSpeaker(), script, Console(file=out, width=100))
     assert end == state
     assert "humalien: the card to discard (A), or skip" in out.getvalue().split("> ")[-2]
 

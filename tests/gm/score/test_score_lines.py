@@ -5,6 +5,7 @@ import re
 import pytest
 
 from gm.score.render import change_lines, pack_for_match, totals_lines
+from gm.text.lines import Pack
 from scorer.humalien import apply, fold
 from scorer.humalien.events import (
     AngelCut, Finish, Flow, Foul, GodIsland, NewMatch, Redo, SixSixSix, Skull, Undo,
@@ -21,8 +22,8 @@ def all_lines(lang):
     lines = []
     for event in EVENTS:
         state, change = apply(state, event)
-        lines += change_lines(pack_for_match(lang, change.match), change)
-    lines += totals_lines(pack_for_match(lang, state.match), state.match)
+        lines += change_lines(pack_for_match(Pack(lang), change.match), change)
+    lines += totals_lines(pack_for_match(Pack(lang), state.match), state.match)
     return lines, state
 
 

@@ -84,7 +84,7 @@ def test_every_hint_typed_as_printed_plays_the_smart_game(seed):
     deal = deal_from_seed(seed)
     out = io.StringIO()
     stream = HintFollower(out)
-    end = play_game(deal, "en", RecordingSpeaker(), stream, Console(file=out, width=100, no_color=True))
+    end = play_game(deal, EN, RecordingSpeaker(), stream, Console(file=out, width=100, no_color=True))
     state, moves = start(deal), 0
     while not state.over:
         state, moves = apply(state, smart(state)), moves + 1
