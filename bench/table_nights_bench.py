@@ -20,8 +20,8 @@ a step going on by itself, its "done" lost: a night with nothing typed), counts 
 were not said, table answers and seconds of gm's speech in the vote (from the vote's first
 question to its last answer); per listener the totals and medians.
 
-Run: .venv/bin/python bench/table_nights_bench.py [--nights 15] [--first 0] [--listeners pocketsphinx,whisper]
-     [--seed N]
+Run: .venv/bin/python bench/table_nights_bench.py [--nights 15] [--first 0] [--stop N]
+     [--listeners pocketsphinx,whisper] [--seed N]
      .venv/bin/python bench/table_nights_bench.py --lang ja [--nights 10] [--listeners whisper]
 (needs PulseAudio as tests/gm/night/test_virtual_table.py does, and `pip install ".[bench]"` for Piper).
 """
@@ -217,8 +217,10 @@ def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: 
     with PulseRoom(folder, rate=room.rate) as pulse, \
             Microphone(pulse.fifo, room.snr_db, seed=index, rate=room.rate, bed=bed,
                        reverb_seconds=room.reverb_seconds) as microphone, SpeakerWatch(pulse.env) as watch:
-        played = Table(pulse, microphone, watch, night_script, folder)
-        night = played.play()
+        with (folder / "table.txt").open("w", encoding="utf-8") as trace:  # each cue and what the table said
+            played = Table(pulse, microphone, watch, night_script, folder,
+                           trace=lambda line: print(line, file=trace, flush=True))
+            night = played.play()
         dropped = len(microphone.dropped)
     speech = _speech_seconds(night, folder, tongue.lang)
     answers = night.answers
@@ -294,6 +296,7 @@ def main() -> None:
     parser.add_argument("--lang", choices=sorted(TONGUES), default="en")
     parser.add_argument("--nights", type=int, help="nights in the recipe (en: 15, ja: 10)")
     parser.add_argument("--first", type=int, default=0, help="the first night of the recipe to play")
+    parser.add_argument("--stop", type=int, help="the night of the recipe to stop before (default: its last)")
     parser.add_argument("--listeners", help="en: pocketsphinx,whisper; ja: whisper")
     parser.add_argument("--json", type=Path, help="append every night's figures to this JSON-lines file")
     parser.add_argument("--keep", type=Path, help="keep each night's folder (gm's output, its night log) here")
@@ -312,7 +315,7 @@ def main() -> None:
         nights = options.nights or (15 if options.lang == "en" else 10)
         listeners = options.listeners or ("pocketsphinx,whisper" if options.lang == "en" else "whisper")
         for index, (room, table) in enumerate(recipe(nights, tongue)):
-            if index < options.first:
+            if index < options.first or options.stop is not None and index >= options.stop:
                 continue
             for listener in listeners.split(","):
                 result = play(room, table, listener, kept / f"{index}-{listener}", index, tongue)

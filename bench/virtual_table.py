@@ -713,6 +713,7 @@ class Table:
                 time.sleep(0.02)
                 continue
             cue, seen = new[-1], time.monotonic()  # only the latest cue waits for an answer
+            self.trace(f"{seen - start:7.2f} cues: " + " | ".join(f"{c['type']} {c.get('text', '')}" for c in new))
             if cue["type"] == "again":  # "Sorry, I did not catch that.": the last answer, said again
                 if last is None:
                     continue
