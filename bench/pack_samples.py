@@ -56,7 +56,7 @@ def keys(pack: Pack) -> list[str]:
                 yield from walk(value, key + ".")
             else:
                 yield key
-    return [key for key in walk(pack.pack, "") if not key.startswith(("words.", "language."))]
+    return [key for key in walk(pack.entries, "") if not key.startswith(("words.", "language."))]
 
 
 def _value(pack: Pack, field: str, spec: str, count: int, name: str, names: tuple[str, ...] = NAMES) -> Any:

@@ -1,4 +1,4 @@
-"""`gm werewolf judge`'s JSON request, read into a `JudgeRequest` (names as the players spell them, cards as ids)."""
+"""`gm werewolf judge`'s JSON request, read into a `JudgeRequest` (names as the players spell them, cards read)."""
 
 from __future__ import annotations
 
@@ -9,18 +9,19 @@ from collections.abc import Mapping
 
 from gm.commands.werewolf_values import check_player_names
 from gm.text.names import BadInput, resolve_name
-from scorer.werewolf.cards import parse_card
+from scorer.werewolf.cards import Card, parse_card
 from scorer.werewolf.decks import Deck, custom_deck, standard_deck
 from scorer.werewolf.tally import GRAVEYARD
 
 
 @dataclass(frozen=True)
 class JudgeRequest:
-    """Everything `judge` needs, with names as the players spell them and cards as ids."""
+    """Everything `judge` needs, with names as the players spell them and cards read (an id, an alias or a name in
+    any language: `Card`s)."""
 
     players: tuple[str, ...]
-    hands: Mapping[str, tuple[str, ...]]
-    graveyard: tuple[str, ...]
+    hands: Mapping[str, tuple[Card, ...]]
+    graveyard: tuple[Card, ...]
     executed: str | None
     magician_seen_by: tuple[str, ...]
     deck: Deck | None
@@ -87,7 +88,7 @@ def parse_judge_request(data: Any, card_names: Mapping[str, str],
     if not isinstance(hands_data, dict):
         raise BadInput(f'"hands" must be a JSON object of player → cards, not {_json_type(hands_data)}',
                        "hands_object", field="hands", **_kind(hands_data))
-    hands: dict[str, tuple[str, ...]] = {}
+    hands: dict[str, tuple[Card, ...]] = {}
     for name, cards in hands_data.items():
         if not isinstance(cards, list):
             raise BadInput(f"the cards of {name!r} must be a JSON list, not {_json_type(cards)}", "cards_list",

@@ -24,7 +24,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from gm.ports import CORRECTION, Command, Kind, Question, Slot
+from gm.ports import Command, Kind, Question, Slot, fix_of
 from gm.text.parse import norm
 from gm.text.vocabulary import Vocabulary
 
@@ -167,7 +167,7 @@ class Phrasebook:
 
     def run_phrases(self) -> tuple[str, ...]:
         """The phrases that may follow one another in one breath: those that set one count."""
-        return tuple(p for p, a in self.phrases.items() if CORRECTION in a)
+        return tuple(p for p, a in self.phrases.items() if fix_of(a) is not None)
 
     def match_run(self, heard: Heard) -> tuple[str, ...] | None:
         """The counts `heard` sets one after another in one breath ("aki three ken one" →

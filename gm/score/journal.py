@@ -17,7 +17,7 @@ import contextlib
 import json
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -112,11 +112,7 @@ def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True,
     an undo that reaches past it raises _ReachesBack, for a fold that keeps it all. `sheets`, when
     given, receives every match's last sheet by its number.
     """
-    state, owner, count = start.state, start.owner, start.matches
-    cut_below = start.offset > 0  # the history before `start` is not in the state
-    owners: dict[int, tuple[int | None, int]] = {}  # each `new` step's match numbers before and after it
-    new_steps = []  # keeps those steps alive, so their ids stay their own
-    found = []
+    fold = _Fold(fd, path, cut, sheets, start.state, start.owner, start.matches, start.offset > 0)
     number, good, torn = start.line, start.offset, b""
     for offset, raw in lines(fd, start.offset, MAX_EVENT_BYTES):
         if raw is None:  # what it would parse to could be many times its size
@@ -125,51 +121,100 @@ def parse(fd: int, path: Path | str, start: Start = Start(), cut: bool = True,
         if not raw.endswith(b"\n"):
             torn = raw
             break
-        record = _record(raw, path, number)
-        try:
-            event = from_record(record)
-            if cut_below and state.done is None and type(event) is Undo:  # it takes back a step not folded
-                raise _ReachesBack
-            after = advance(state, event)
-        except ScoreError as error:
-            raise JournalError(f"{path} line {number}: {error}") from None
-        kind = type(event)
-        if kind is Undo:
-            assert state.done is not None, "an undo that took effect had a step to take back"
-            undone = state.done[0]
-            if type(undone.event) is NewMatch:
-                owner = owners[id(undone)][0]
-            if after.done is None and cut_below:
-                raise _ReachesBack
-        elif kind is Redo:
-            assert state.undone is not None, "a redo that took effect had a step to put back"
-            redone = state.undone[0]
-            if type(redone.event) is NewMatch:
-                owner = owners[id(redone)][1]
-        elif kind is NewMatch:
-            assert after.done is not None and after.match is not None, "a new match that took effect leaves its step"
-            step = after.done[0]
-            count += 1
-            window = read_at(fd, max(0, offset - index.CHECKED_BYTES), min(offset, index.CHECKED_BYTES)) + raw
-            before = state.match
-            found.append(Entry(count, offset, len(raw), number, index.check_of(window), record.get("at"),
-                               after.match.players, None if before is None else Result.of(before), owner))
-            if sheets is not None and before is not None and owner is not None:
-                sheets[owner] = before
-            new_steps.append(step)
-            owners[id(step)] = (owner, count)
-            owner = count
-            if cut:
-                after = State(after.match, (step, None), None)
-                cut_below = True
-        state = after
+        fold.line(offset, raw, number)
         good, number = offset + len(raw), number + 1
     if good == 0 and not could_begin(torn, _FIRST_LINE):
         raise JournalError(f"{path} is not a score journal (its first line is not an event record gm "
                            "wrote, nor part of one); nothing was changed")
-    if sheets is not None and state.match is not None and owner is not None:
-        sheets[owner] = state.match
-    return Contents(state, good, number - 1, torn, owner, count, tuple(found), start.line)
+    if sheets is not None and fold.state.match is not None and fold.owner is not None:
+        sheets[fold.owner] = fold.state.match
+    return Contents(fold.state, good, number - 1, torn, fold.owner, fold.count, tuple(fold.found), start.line)
+
+
+@dataclass
+class _Fold:
+    """A fold of the journal under way (`parse`): the state, its match's number (`owner`), how
+    many matches were started, whether the history below the state is cut (`cut_below`), and the
+    `new` lines met (`found`, as match index entries; each match's sheet into `sheets`)."""
+
+    fd: int
+    path: Path | str
+    cut: bool
+    sheets: dict[int, Match] | None
+    state: State
+    owner: int | None
+    count: int
+    cut_below: bool
+    owners: dict[int, tuple[int | None, int]] = field(default_factory=dict)  # each `new` step's numbers before, after
+    new_steps: list[object] = field(default_factory=list)  # keeps those steps alive, so their ids stay their own
+    found: list[Entry] = field(default_factory=list)
+
+    def line(self, offset: int, raw: bytes, number: int) -> None:
+        """Fold one complete line, at byte `offset` and line `number`."""
+        record = _record(raw, self.path, number)
+        try:
+            event = from_record(record)
+            if self.cut_below and self.state.done is None and type(event) is Undo:  # it takes back a step not folded
+                raise _ReachesBack
+            after = advance(self.state, event)
+        except ScoreError as error:
+            raise JournalError(f"{self.path} line {number}: {error}") from None
+        kind = type(event)
+        if kind is Undo:
+            self._undone(after)
+        elif kind is Redo:
+            self._redone()
+        elif kind is NewMatch:
+            after = self._new_match(after, record, offset, raw, number)
+        self.state = after
+
+    def _undone(self, after: State) -> None:
+        """An undo: a `new` line taken back gives the sheet back to the match before it."""
+        assert self.state.done is not None, "an undo that took effect had a step to take back"
+        undone = self.state.done[0]
+        if type(undone.event) is NewMatch:
+            self.owner = self.owners[id(undone)][0]
+        if after.done is None and self.cut_below:
+            raise _ReachesBack
+
+    def _redone(self) -> None:
+        """A redo: a `new` line put back gives the sheet to its match again."""
+        assert self.state.undone is not None, "a redo that took effect had a step to put back"
+        redone = self.state.undone[0]
+        if type(redone.event) is NewMatch:
+            self.owner = self.owners[id(redone)][1]
+
+    def _new_match(self, after: State, record: Any, offset: int, raw: bytes, number: int) -> State:
+        """A `new` line: the match it starts is counted and indexed, the sheet it replaced kept;
+        with `cut`, the history below it is dropped from the state it leaves."""
+        assert after.done is not None and after.match is not None, "a new match that took effect leaves its step"
+        step = after.done[0]
+        self.count += 1
+        window = read_at(self.fd, max(0, offset - index.CHECKED_BYTES), min(offset, index.CHECKED_BYTES)) + raw
+        before = self.state.match
+        self.found.append(Entry(self.count, offset, len(raw), number, index.check_of(window), record.get("at"),
+                                after.match.players, None if before is None else Result.of(before), self.owner))
+        if self.sheets is not None and before is not None and self.owner is not None:
+            self.sheets[self.owner] = before
+        self.new_steps.append(step)
+        self.owners[id(step)] = (self.owner, self.count)
+        self.owner = self.count
+        if not self.cut:
+            return after
+        self.cut_below = True
+        return State(after.match, (step, None), None)
+
+
+def _fold_from(fd: int, path: Path, start: Start) -> Contents:
+    """The journal folded from `start`; from its beginning where an undo reaches back past the
+    `new` line it starts at, keeping the whole history where one reaches past any `new` line."""
+    try:
+        return parse(fd, path, start)
+    except _ReachesBack:
+        try:
+            return parse(fd, path)
+        except _ReachesBack:
+            return parse(fd, path, cut=False)
 
 
 _FIRST_LINE = json.dumps({"v": RECORD_VERSION, "kind": "new"}, separators=(",", ":")).encode()[:-1] + b","
@@ -262,37 +307,42 @@ class Journal:
         `quick`, for a journal with no index at all: the fold starts at its last `new` line, found
         from the end, and leaves the index to the next command that needs it (its match count and
         owner are then `guessed`)."""
-        last = index.read_last(self.path)
-        if last is not None and _holds(fd, last):
-            known, rewrite = [last], False
-        else:  # no index yet, or one that no longer fits the journal: keep what still fits
-            read = index.read_all(self.path)
-            known = read.entries
-            while known and not _holds(fd, known[-1]):
-                known.pop()
-            rewrite = os.path.lexists(index.index_path(self.path))
-            if read.damage is not None:
-                self.warn(f"the match index {str(index.index_path(self.path))!r} is damaged ({read.damage}); "
-                          "rebuilt from the journal")
-        start = Start.at(known[-1]) if known and not deep else Start()
+        known, rewrite = self._indexed(fd)
         if quick and not known and not rewrite and (guessed := _from_last_new(fd, self.path)) is not None:
             return guessed, None
-        checkpoint = None if deep or rewrite or not known else read_checkpoint(self.path)
-        if checkpoint and checkpoint.matches == known[-1].match and checkpoint.offset > known[-1].offset \
-                and _before(fd, checkpoint.offset) == checkpoint.check:
-            start = Start(checkpoint.offset, checkpoint.line, State(checkpoint.sheet), checkpoint.owner,
-                          checkpoint.matches)
-        try:
-            contents = parse(fd, self.path, start)
-        except _ReachesBack:
-            try:
-                contents = parse(fd, self.path)
-            except _ReachesBack:  # an undo reaches past a `new` line: the whole history is needed
-                contents = parse(fd, self.path, cut=False)
+        contents = _fold_from(fd, self.path, self._start(fd, known, deep, rewrite))
         new = [e for e in contents.found if e.match > (known[-1].match if known else 0)]
         if rewrite:
             return contents, _IndexWork(known + new, rewrite=True)
         return contents, _IndexWork(new) if new else None
+
+    def _indexed(self, fd: int) -> tuple[list[Entry], bool]:
+        """The match index's entries that still fit the journal (its last one alone, when it fits),
+        and whether the index is to be written anew (it is damaged, or no longer fits)."""
+        last = index.read_last(self.path)
+        if last is not None and _holds(fd, last):
+            return [last], False
+        read = index.read_all(self.path)  # no index yet, or one that no longer fits: keep what still fits
+        known = read.entries
+        while known and not _holds(fd, known[-1]):
+            known.pop()
+        if read.damage is not None:
+            self.warn(f"the match index {str(index.index_path(self.path))!r} is damaged ({read.damage}); "
+                      "rebuilt from the journal")
+        return known, os.path.lexists(index.index_path(self.path))
+
+    def _start(self, fd: int, known: list[Entry], deep: bool, rewrite: bool) -> Start:
+        """Where the fold begins: the checkpoint, when it is the journal's and in the current match
+        (and the index is not to be written anew); else the current match's `new` line; the
+        journal's start with `deep` or nothing indexed."""
+        if deep or not known:
+            return Start()
+        checkpoint = None if rewrite else read_checkpoint(self.path)
+        if checkpoint and checkpoint.matches == known[-1].match and checkpoint.offset > known[-1].offset \
+                and _before(fd, checkpoint.offset) == checkpoint.check:
+            return Start(checkpoint.offset, checkpoint.line, State(checkpoint.sheet), checkpoint.owner,
+                         checkpoint.matches)
+        return Start.at(known[-1])
 
     def _update_index(self, work: _IndexWork) -> None:
         """Bring the index up to date (under the exclusive lock; another command may have done it

@@ -104,8 +104,9 @@ class Asked(ABC, Generic[T]):
         return self.refusal(printable(text), words) if value is None else value
 
     def together(self, slots: tuple[Slot[T], ...]) -> T | Refused:
-        """Fixes said in one breath, read as the line that names them all ("Aki=3 Ken=1")."""
-        return self.parse(" ".join(slot.token for slot in slots))
+        """Answers said one after another in one breath: none here (the vote's questions take
+        fixes so: `gm.table.counting`)."""
+        return self.refused("table.not_answer", text=" ".join(self.label(slot.token) for slot in slots))
 
     @abstractmethod
     def read(self, words: list[str]) -> T | None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from collections.abc import Callable, Mapping, Sequence
 
-from gm.ports import Kind, Line, Policy, Refused
+from gm.ports import Kind, Line, Policy, Refused, Slot
 from gm.text.words import Names, fold, segment
 from gm.text.lines import Pack
 from gm.table.asked import Asked
-from gm.table.pairs import ByName, Counts, counts, read_pairs
+from gm.table.pairs import ByName, Counts, counts, fixes_by_name, read_pairs
 from scorer.werewolf.tally import GRAVEYARD
 
 
@@ -66,9 +66,7 @@ class Count(Asked[Counts]):
             return self.refused("table.too_many_votes", text=text, high=self.total)
         pairs = read_pairs(words, self.names, self.words)
         if pairs is not None:
-            total = self.counted + sum(pairs.values())
-            return Refused(self.pack.line("werewolf.vote.bad_fix", total=total,
-                                           votes=votes_line(self.pack, *self.bounds)), aloud=True)
+            return self.beyond(pairs)
         offered = self.offer(text, words)
         if offered is not None:
             return offered
@@ -76,6 +74,18 @@ class Count(Asked[Counts]):
             return self.refused("table.not_count", text=text, low=0, high=self.high)
         example = self.pack.text("table.fix_example", name=self.label(self.candidate), n=min(1, self.high))
         return self.refused("table.not_counts", text=text, low=0, high=self.high, example=example)
+
+    def beyond(self, pairs: Counts) -> Refused:
+        """Counts by name that make more than the vote can have: refused aloud, with the totals
+        it can have (HW-R4)."""
+        return Refused(self.pack.line("werewolf.vote.bad_fix", total=self.counted + sum(pairs.values()),
+                                      votes=votes_line(self.pack, *self.bounds)), aloud=True)
+
+    def together(self, slots: tuple[Slot[Counts], ...]) -> Counts | Refused:
+        said = fixes_by_name(slots)
+        if said is None:
+            return super().together(slots)
+        return said if sum(said.values()) <= self.total else self.beyond(said)
 
     def readback(self, value: Counts, sure: bool = True) -> Line | None:
         return None  # heard surely, taken (the whole tally is confirmed once); unsure, asked again
@@ -141,6 +151,10 @@ class Tally(Asked["bool | Counts"]):
         if kind == Kind.FIX and n <= self.most and self.names.exact([fold(who)]) == who:
             return ByName({who: n})
         return super().value_of(token, kind, who, n)
+
+    def together(self, slots: tuple[Slot[bool | Counts], ...]) -> bool | Counts | Refused:
+        said = fixes_by_name(slots)
+        return super().together(slots) if said is None else said
 
     def refusal(self, text: str, words: list[str]) -> Refused:
         return self.offer(text, words) or self.refused("table.not_fix", text=text, example=self.example())

@@ -6,7 +6,9 @@ import functools
 import re
 from types import MappingProxyType
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
+from gm.ports import Kind, Refused, Slot
 from gm.text.words import LONGEST, Names, Words
 
 
@@ -36,6 +38,13 @@ class ByName(Mapping[str, int]):
 
     def __repr__(self) -> str:
         return f"ByName({self._items!r})"
+
+
+def fixes_by_name(slots: Sequence[Slot[Any]]) -> ByName | None:
+    """The counts fixes said in one breath set ("aki three ken one" → Aki 3, Ken 1), from their
+    slots; None where one is no fix its question takes or a candidate is named twice."""
+    fixes = {slot.who: slot.n for slot in slots if slot.kind == Kind.FIX and not isinstance(slot.value, Refused)}
+    return ByName(fixes) if len(fixes) == len(slots) else None
 
 
 def read_pairs(words: Sequence[str], names: Names, table: Words) -> ByName | None:

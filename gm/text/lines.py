@@ -60,13 +60,14 @@ class _Renderer(string.Formatter):
 
 
 class Pack:
-    """A voice pack read: the lines of one language, with the players' name readings."""
+    """A voice pack read: the lines of one language (`entries`: its TOML tables, key by key,
+    read-only and shared by every Pack of the language), with the players' name readings."""
 
     def __init__(self, lang: str, readings: Mapping[str, str] | None = None) -> None:
         self.lang = lang
-        self.pack = load_pack(lang)
+        self.entries = load_pack(lang)
         self.language = language(lang)
-        self.readings: dict[str, str] = dict(self.pack.get("words", {}))
+        self.readings: dict[str, str] = dict(self.entries.get("words", {}))
         self.readings.update(readings or {})
         self._leads: tuple[str, ...] | None = None
 
@@ -79,7 +80,7 @@ class Pack:
 
     # -- lookup -----------------------------------------------------------------------------
     def entry(self, key: str) -> Any:
-        node: Any = self.pack
+        node: Any = self.entries
         for part in key.split("."):
             if not isinstance(node, Mapping) or part not in node:
                 raise UnknownLine(f"no line {key!r} in the {self.lang} voice pack")

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorer.werewolf.cards import Card, parse_card
+from scorer.werewolf.cards import Card
 from scorer.werewolf.decks import PLAYER_COUNTS, Deck, graveyard_size, standard_deck
 from scorer.werewolf.tally import GRAVEYARD
 from scorer.werewolf.known import Known, SeerRefused
@@ -49,15 +49,15 @@ class Verdict:
     sides: Mapping[str, Side] = field(default_factory=dict)  # player → side in this game
 
 
-def _dead_side(hand: Sequence[str]) -> Side:
+def _dead_side(hand: Sequence[Card]) -> Side:
     """Battle with the Dead: the gravedigger's and the traitor's holders are dead (HW-R6)."""
-    return Side.DEAD if any(parse_card(card).row.dead for card in hand) else Side.LIVING
+    return Side.DEAD if any(card.row.dead for card in hand) else Side.LIVING
 
 
 def _validate(
     players: Sequence[str],
-    hands: Mapping[str, Sequence[str]],
-    graveyard: Sequence[str],
+    hands: Mapping[str, Sequence[Card]],
+    graveyard: Sequence[Card],
     executed: str | None,
     turned: Sequence[str],
     deck: Deck | None,
@@ -82,7 +82,7 @@ def _validate(
             raise JudgeError(f"no cards given for {name}", "no_cards", name=name)
         check_hand(hands[name], name)
     check_hand(graveyard, GRAVEYARD, graveyard_size(len(players)))
-    seen = Counter(parse_card(card) for name in players for card in hands[name]) + Counter(map(parse_card, graveyard))
+    seen = Counter(card for name in players for card in hands[name]) + Counter(graveyard)
     if seen[Card.WEREWOLF] != 1:
         raise JudgeError(f"{seen[Card.WEREWOLF]} werewolf cards, but every deck has exactly one", "werewolves",
                          count=seen[Card.WEREWOLF])
@@ -111,11 +111,10 @@ def _validate(
     _check_seers(players, hands, graveyard, turned, deck)
 
 
-def _check_seers(players: Sequence[str], hands: Mapping[str, Sequence[str]], graveyard: Sequence[str],
+def _check_seers(players: Sequence[str], hands: Mapping[str, Sequence[Card]], graveyard: Sequence[Card],
                  turned: Sequence[str], deck: Deck) -> None:
     """HW-R7: whoever saw the magician could have used the seer's or the gravedigger's ability."""
-    shown = {**{name: tuple(map(parse_card, hands[name])) for name in players},
-             GRAVEYARD: tuple(map(parse_card, graveyard))}
+    shown = {**{name: tuple(hands[name]) for name in players}, GRAVEYARD: tuple(graveyard)}
     table = Known(tuple(players), deck, None, MappingProxyType(shown))
     for name in turned:
         if not could_have_seen(table, name):
@@ -129,8 +128,8 @@ def _deck_name(deck: Deck) -> str:
 
 def judge(
     players: Sequence[str],
-    hands: Mapping[str, Sequence[str]],
-    graveyard: Sequence[str],
+    hands: Mapping[str, Sequence[Card]],
+    graveyard: Sequence[Card],
     executed: str | None,
     magician_seen_by: Sequence[str] = (),
     deck: Deck | None = None,
@@ -172,7 +171,7 @@ def judge(
 
 
 def _battle_with_the_dead(
-    players: Sequence[str], hands: Mapping[str, Sequence[str]], executed: str | None
+    players: Sequence[str], hands: Mapping[str, Sequence[Card]], executed: str | None
 ) -> Verdict:
     """死者との戦い: the living win only by voting the graveyard (HW-R6); werewolves are ignored."""
     sides = {name: _dead_side(hands[name]) for name in players}

@@ -59,13 +59,13 @@ KANA_ONLY = re.compile(r"^[\u3040-\u30ff\s、。！？!?,.…「」『』（）(
 def test_every_japanese_line_reaches_speech_as_kana():
     pack = Pack("ja")
     bad = []
-    for key in filter(samples.spoken, _keys(pack.pack)):  # not the printed-only help and errors
+    for key in filter(samples.spoken, _keys(pack.entries)):  # not the printed-only help and errors
         entry = pack.entry(key)
         spoken = entry.get("kana", entry["text"]) if isinstance(entry, Mapping) else entry
         if not KANA_ONLY.match(re.sub(r"\{[^}]*\}", "", spoken)):
             bad.append(f"{key}: {spoken}")
     assert not bad, "lines whose spoken form is not kana:\n" + "\n".join(bad)
-    for word, reading in pack.pack["words"].items():
+    for word, reading in pack.entries["words"].items():
         assert KANA_ONLY.match(reading), f"[words] {word} = {reading}"
 
 

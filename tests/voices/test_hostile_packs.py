@@ -50,7 +50,7 @@ def test_gms_own_packs_pass_the_checks_a_pack_in_the_folder_meets(packs, lang):
         voices.rulings_path(lang).read_text(encoding="utf-8"), encoding="utf-8")
     assert voices.pack_path(lang).parent == packs
     pack = Pack(lang)
-    assert pack.pack == voices.frozen(tomllib.loads(own))
+    assert pack.entries == voices.frozen(tomllib.loads(own))
     result = runner.invoke(app, ["werewolf", "rules", "HW-R1", "--lang", lang])
     assert result.exit_code == 0, result.output
 

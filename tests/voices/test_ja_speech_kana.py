@@ -57,7 +57,7 @@ def spoken_lines():
     """(key, spoken) for every ja line, once per kind of plain field value."""
     pack = Pack("ja", readings=READINGS)
     lines = []
-    for key in filter(samples.spoken, _keys(pack.pack)):  # the printed-only help and errors aside
+    for key in filter(samples.spoken, _keys(pack.entries)):  # the printed-only help and errors aside
         fields = _fields(pack.entry(key))
         for plain in (_Sample("健"), _Sample("Aki"), 12):
             try:

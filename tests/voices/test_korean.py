@@ -70,7 +70,7 @@ def test_no_spoken_korean_line_holds_digits_or_latin_letters():
     """espeak-ng's Korean voice reads digits as Sino-Korean and Latin in English: spoken forms
     are Hangul, numbers come from fields."""
     bad = []
-    for key in filter(samples.spoken, _keys(KO.pack)):  # the printed-only help and errors aside
+    for key in filter(samples.spoken, _keys(KO.entries)):  # the printed-only help and errors aside
         entry = KO.entry(key)
         spoken = entry.get("kana", entry["text"]) if isinstance(entry, Mapping) else entry
         if LATIN_OR_DIGIT.search(re.sub(r"\{[^}]*\}", "", spoken)) and not key.startswith("listen.hear"):
@@ -115,7 +115,7 @@ def test_every_korean_answer_command_and_card_is_in_the_model_vocabulary():
     model = load_model(str(KO_MODEL))
     hear = Vocabulary.from_pack(KO).hear
     phrases = [p for key in ("yes", "no", "graveyard", "wake", *map(str, range(7)), *COMMANDS) for p in hear[key]]
-    cards = [KO.text(f"werewolf.cards.{card}") for card in KO.pack["werewolf"]["cards"]]
+    cards = [KO.text(f"werewolf.cards.{card}") for card in KO.entries["werewolf"]["cards"]]
     extra = [KO.text("werewolf.done"), KO.text("werewolf.reveal.none")]
     missing = sorted({w for p in phrases + cards + extra for w in p.split() if not model.hears(w)})
     assert missing == []

@@ -16,7 +16,7 @@ def test_a_shared_pack_refuses_every_change_and_keeps_its_lines(lang):
     with pytest.raises(TypeError):
         pack["werewolf"]["cards"]["werewolf"] = "Wolf"  # type: ignore[index]
     with pytest.raises(TypeError):
-        Pack(lang).pack["common"]["yes"] = "nope"  # type: ignore[index]
+        Pack(lang).entries["common"]["yes"] = "nope"  # type: ignore[index]
     with pytest.raises(AttributeError):
         pack["language"]["voices"].append("nobody")
     with pytest.raises(TypeError):

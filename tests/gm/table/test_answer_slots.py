@@ -81,3 +81,20 @@ def test_fixes_said_together_are_read_as_the_whole_tally_by_name():
     assert together == ByName({"Aki": 2, "Ken": 1})
     too_many = count.together((slots[fix_token("Aki", 3)], slots[fix_token("Ken", 2)]))
     assert isinstance(too_many, Refused) and too_many.aloud  # more than the vote can have, said why
+
+
+@pytest.mark.parametrize("lang", sorted(PLAYERS))
+def test_fixes_said_together_are_read_from_their_slots_in_every_language(lang):
+    """Each slot gives its candidate and count (a reading or a graveyard in the night's language
+    is never read again); a candidate named twice, or a yes among fixes, answers nothing."""
+    first, second = PLAYERS[lang][:2]
+    for kind in ("count", "tally"):
+        question = questions(lang)[kind]
+        slots = {slot.token: slot for slot in question.slots}
+        fixes = (slots[fix_token(first, 2)], slots[fix_token("graveyard", 1)])
+        assert question.together(fixes) == ByName({first: 2, "graveyard": 1}), kind
+        twice = question.together((slots[fix_token(second, 1)], slots[fix_token(second, 0)]))
+        assert isinstance(twice, Refused) and not twice.aloud, kind
+    tally = {slot.token: slot for slot in questions(lang)["tally"].slots}
+    mixed = questions(lang)["tally"].together((tally["yes"], tally[fix_token(first, 1)]))
+    assert isinstance(mixed, Refused) and not mixed.aloud

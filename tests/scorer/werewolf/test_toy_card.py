@@ -7,7 +7,7 @@ the verdict.
 
 from scorer.werewolf.cards import AnyCard, Card, Line, Row
 from scorer.werewolf.decks import custom_deck, standard_deck
-from scorer.werewolf.judge import judge
+from judged import judge
 from scorer.werewolf.script import Kind, build_script
 from scorer.werewolf.sides import Side, side_of
 from scorer.werewolf.tally import vote_bounds

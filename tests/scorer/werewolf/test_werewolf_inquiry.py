@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from scorer.werewolf.cards import Card
 from scorer.werewolf.decks import custom_deck, standard_deck
 from scorer.werewolf.inquiry import HandOf, WhoHolds, WhoSawMagician, answered, next_question, verdict
-from scorer.werewolf.judge import Reason, judge
+from judged import judge
+from scorer.werewolf.judge import Reason
 from scorer.werewolf.sides import JudgeError
 from scorer.werewolf.known import Known, SeerRefused
 from scorer.werewolf.magician import could_have_seen
@@ -18,9 +19,13 @@ from scorer.werewolf.tally import GRAVEYARD
 
 
 def deal(spec, graveyard):
-    """ "A=werewolf+traitor B=villager+seer" → players and hands; graveyard "villager+seer"."""
-    hands = {name: cards.split("+") for name, cards in (item.split("=") for item in spec.split())}
-    return list(hands), hands, graveyard.split("+")
+    """ "A=werewolf+traitor B=villager+seer" → players and hands; graveyard "villager+seer" (as `Card`s)."""
+    hands = {name: _cards(cards) for name, cards in (item.split("=") for item in spec.split())}
+    return list(hands), hands, _cards(graveyard)
+
+
+def _cards(ids):
+    return [Card(card) for card in ids.split("+")]
 
 
 class Table:

@@ -10,7 +10,7 @@ from gm.text.lines import Pack
 from gm.text.verdicts import verdict_key
 from scorer.werewolf.cards import Card
 from scorer.werewolf.decks import custom_deck, standard_deck
-from scorer.werewolf.judge import judge
+from judged import judge
 from scorer.werewolf.sides import JudgeError, decided_side, side_of
 from scorer.werewolf.tally import GRAVEYARD
 from test_werewolf_inquiry import eligible

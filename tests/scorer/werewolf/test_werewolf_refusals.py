@@ -17,7 +17,7 @@ from scorer.werewolf import tally
 from scorer.werewolf.cards import parse_card
 from scorer.werewolf.decks import custom_deck, standard_deck
 from scorer.werewolf.evening import Evening, evening_from_json
-from scorer.werewolf.judge import judge
+from judged import judge
 from scorer.werewolf.sides import decided_side, side_of
 from scorer.werewolf.known import Known
 from gm.night.groups import group_name
