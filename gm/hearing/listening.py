@@ -174,8 +174,8 @@ class ListeningAsker:
         self.listener.close()
 
 
-class VoiceControls:
-    """Voice commands during a timed phase: the wake phrase and exactly one command phrase
+class SpokenControls:
+    """Spoken commands during a timed phase: the wake phrase and exactly one command phrase
     ("game master, pause"), every word heard with at least `min_confidence`; anything else in
     the utterance makes it no command. Pause, resume, repeat and one more minute act at once
     (another command undoes each); "vote now" ends the discussion, so it needs a "yes" first
@@ -399,7 +399,7 @@ def open_controls(asker: Asker, clock: Clock, fallback: Controls | None = None) 
         return PendingControls(asker, clock, fallback)
     if not isinstance(asker, ListeningAsker):
         return fallback
-    controls = VoiceControls(asker.listener, asker.vocabulary, clock, asker.confirm_command, fallback)
+    controls = SpokenControls(asker.listener, asker.vocabulary, clock, asker.confirm_command, fallback)
     if not controls.book.phrases:  # the model cannot hear the wake phrase or any command
         return fallback
     if not asker.told_wake:

@@ -23,7 +23,7 @@ from gm.text.decoys import DECOYS
 from gm.text.vocabulary import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Pack
-from gm.hearing.listening import ListeningAsker, VoiceControls, open_asker, open_controls, phrasebook
+from gm.hearing.listening import ListeningAsker, SpokenControls, open_asker, open_controls, phrasebook
 from gm.night.context import NightContext
 from gm.night.runner import run_night
 from scorer.werewolf.decks import standard_deck
@@ -159,7 +159,7 @@ def test_voice_commands_fire_only_after_the_wake_phrase_and_leave_answers_alone(
     clock = FakeClock()
     listener = replay(model, tmp_path, ["wake_add_minute", "wake_pause", "wake_resume", "wake_repeat", "talk",
                                         "bare_repeat"], clock)
-    controls = VoiceControls(listener, COMMANDS_KO, clock, lambda command: True)
+    controls = SpokenControls(listener, COMMANDS_KO, clock, lambda command: True)
     commands = []
     while clock.now() < 3:
         command = controls.poll(1.0)

@@ -21,7 +21,7 @@ from gm.hearing.phrases import Heard
 from gm.text.vocabulary import Vocabulary
 from gm.hearing.keyboard import KeyboardAsker
 from gm.text.lines import Pack
-from gm.hearing.listening import VoiceControls, open_asker, open_controls
+from gm.hearing.listening import SpokenControls, open_asker, open_controls
 from gm.ports import Answer, How, Line
 from gm.table.asked import Done, YesNo
 from gm.table.questions import Table
@@ -344,7 +344,7 @@ def test_a_question_the_model_cannot_hear_at_all_goes_to_the_keyboard(clock):
 
 # -- voice commands ----------------------------------------------------------------------------
 def _controls(clock, items, fallback=None, endless=True):
-    return VoiceControls(Listener(FakeModel(), ScriptSource(clock, items, endless)),
+    return SpokenControls(Listener(FakeModel(), ScriptSource(clock, items, endless)),
                          Vocabulary.from_pack(EN), clock, lambda command: True, fallback)
 
 
@@ -510,8 +510,8 @@ def test_voice_controls_only_with_a_listening_asker(clock):
     keys = object()
     assert open_controls(KeyboardAsker(clock, io.StringIO()), clock, keys) is keys
     asker, _ = _asker(clock)
-    assert isinstance(open_controls(asker, clock, None), VoiceControls)
-    assert isinstance(open_controls(asker, clock, keys), VoiceControls)
+    assert isinstance(open_controls(asker, clock, None), SpokenControls)
+    assert isinstance(open_controls(asker, clock, keys), SpokenControls)
     assert asker.speaker.keys() == ["listen.wake_help"]  # explained once a night
     deaf, _ = _asker(clock, model=FakeModel(words={"pause", "resume"}))  # no "game", no "master"
     assert open_controls(deaf, clock, keys) is keys
