@@ -310,11 +310,19 @@ class Asking(Generic[T]):
         return None
 
     def last_try(self, guess: T | None) -> Answer[T] | None:
-        """A count heard unsure at its last try, and no other count at the tries before, is taken
-        too: the keyboard is what else there is, and the table still says yes to the whole tally
-        (HW-R4)."""
-        if guess is not None and self.policy.count is not None and all(g == guess for g in self.guesses):
-            return Answer(guess, How.VOICE, False)  # the last try's count: the tally confirms it
+        """What a count's last try takes instead of the keyboard, the whole tally still read back
+        for a yes (HW-R4): the count heard unsure at it when no other count was heard at the tries
+        before (the keyboard is what else there is), or the count heard unsure at two tries or
+        more and more often than any other (Whisper heard "no votes", "nobody", "no votes" as
+        "one", "no", "no": two hearings of none outweigh one of one, as one hearing alone is taken)."""
+        if self.policy.count is None or not self.guesses:
+            return None
+        if guess is not None and all(g == guess for g in self.guesses):
+            return Answer(guess, How.VOICE, False)
+        ranked = [(value, sum(g == value for g in self.guesses)) for value in self.guesses]
+        most, times = max(ranked, key=lambda pair: pair[1])
+        if times >= 2 and all(n < times for value, n in ranked if value != most):
+            return Answer(most, How.VOICE, False)
         return None
 
     def value(self, heard: Heard) -> Answer[T] | Refused | None:

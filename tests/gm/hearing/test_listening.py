@@ -105,7 +105,8 @@ def test_a_count_heard_unsure_only_at_its_last_try_is_taken_for_the_tally_to_con
     ([said("no"), said("gorilla"), said("nah")], 0),  # Whisper's "none", "nero", "no votes": none at the last try
     ([said("no"), said("two")], 2),  # a count said surely after it is taken as it is
     ([said("yes"), said("gorilla"), said("yeah")], 3),  # "yes" is no count: the keyboard
-    ([said("no"), said("two", conf=0.5), said("no")], 3),  # none and two heard unsure: the keyboard
+    ([said("no"), said("two", conf=0.5), said("no")], 0),  # none twice and two once, all unsure: none
+    ([said("no"), said("two", conf=0.5), said("three", conf=0.5)], 3),  # three counts once each: the keyboard
 ])
 def test_no_at_a_count_is_none_heard_unsure(clock, script, taken):
     # the tally is read back for a yes whatever is taken here (HW-R4)
@@ -115,8 +116,19 @@ def test_no_at_a_count_is_none_heard_unsure(clock, script, taken):
     assert answer.how == (How.KEYBOARD if taken == 3 else How.VOICE)
 
 
+@pytest.mark.parametrize("script, taken", [
+    ([said("one", conf=0.0), said("two", conf=0.0), said("one", conf=0.0)], 1),  # 1 twice, 2 once
+    ([said("one", conf=0.0), said("no"), said("nope")], 0),  # "no votes", "nobody", "no votes" as Whisper heard them
+    ([said("two", conf=0.0), said("gorilla"), said("two", conf=0.0)], 2),  # twice alike, talk between
+])
+def test_a_count_heard_unsure_at_two_tries_and_more_often_than_any_other_is_taken_at_the_last(clock, script, taken):
+    # the whole tally is still read back for a yes (HW-R4)
+    asker, _ = _asker(clock, script, keyboard="3\n", seats=("Aki", "Ken", "Tom"))
+    assert asker.ask(_votes()) == Answer({"Ken": taken}, How.VOICE, False)
+
+
 @pytest.mark.parametrize("script", [
-    [said("one", conf=0.0), said("two", conf=0.0), said("one", conf=0.0)],  # another value between
+    [said("one", conf=0.0), said("two", conf=0.0), said("three", conf=0.0)],  # three values, none twice
     [said("one", conf=0.0), said("tom"), said("nobody", conf=0.0)],  # 1, then 0: no pair
     [said("one", conf=0.0), said("tom"), ""],  # unsure once, then a player: never taken
 ])
