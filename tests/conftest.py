@@ -3,6 +3,7 @@ import importlib.util
 import itertools
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,24 @@ def _silero_on_one_thread():
 
 
 _silero_on_one_thread()
+
+
+def _blas_on_one_thread():
+    """numpy's OpenBLAS starts a thread per core, and they spin while they wait for work: e2k's
+    small model (the katakana of an English word) took about 6 times the CPU of one thread, for
+    the same katakana. The tests load numpy under OPENBLAS_NUM_THREADS=1, which OpenBLAS reads
+    once, as it loads; the variable is then taken away again, so gm's subprocesses are left as
+    they are."""
+    if "numpy" in sys.modules or "OPENBLAS_NUM_THREADS" in os.environ:
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        import numpy  # noqa: F401
+    finally:
+        del os.environ["OPENBLAS_NUM_THREADS"]
+
+
+_blas_on_one_thread()
 
 
 def pytest_configure(config):
