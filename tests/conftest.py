@@ -141,12 +141,12 @@ def data_dirs(tmp_path_factory):
 @pytest.fixture(autouse=True)
 def own_data_dir(data_dirs, monkeypatch):
     """Every test has its own empty user data folder (downloaded speech models, the score
-    journal): nothing the machine holds there can change a result. (Numbered here: a numbered
-    `mktemp` per test reads the whole folder of those made before.)"""
+    journal): nothing the machine holds there can change a result. It is made only if gm writes
+    there, as gm makes its own folders: most tests write nothing, and a folder made for each
+    cost the removal of thousands. (Numbered here: a numbered `mktemp` per test reads the whole
+    folder of those made before.)"""
     root, numbers = data_dirs
-    folder = root / str(next(numbers))
-    folder.mkdir()
-    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    monkeypatch.setenv("XDG_DATA_HOME", str(root / str(next(numbers))))
 
 
 @pytest.fixture(scope="module")
