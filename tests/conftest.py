@@ -3,6 +3,7 @@ import importlib.util
 import itertools
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from fakes import FakeClock
 settings.register_profile("gm", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", parent=settings.get_profile("gm"), derandomize=True, database=None)
 settings.load_profile("ci" if os.environ.get("CI") else "gm")
-QUICK_EXAMPLES = 20  # the quick loop's examples for a property without a count of its own
+QUICK_SHARE, QUICK_EXAMPLES = 5, 20  # the quick loop tries a fifth of a property's examples, at least 20
 
 
 def _silero_on_one_thread():
@@ -41,13 +42,36 @@ def _silero_on_one_thread():
 _silero_on_one_thread()
 
 
-def pytest_configure(config):
-    """The quick loop (`-m "not slow"`) tries each property that sets no example count of its own
-    on QUICK_EXAMPLES examples; the whole suite on Hypothesis's 100."""
-    if "not slow" in (config.getoption("markexpr") or ""):
-        base = "ci" if os.environ.get("CI") else "gm"
-        settings.register_profile("quick", parent=settings.get_profile(base), max_examples=QUICK_EXAMPLES)
-        settings.load_profile("quick")
+def _blas_on_one_thread():
+    """numpy's OpenBLAS starts a thread per core, and they spin while they wait for work: e2k's
+    small model (the katakana of an English word) took about 6 times the CPU of one thread, for
+    the same katakana. The tests load numpy under OPENBLAS_NUM_THREADS=1, which OpenBLAS reads
+    once, as it loads; the variable is then taken away again, so gm's subprocesses are left as
+    they are."""
+    if "numpy" in sys.modules or "OPENBLAS_NUM_THREADS" in os.environ:
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        import numpy  # noqa: F401
+    finally:
+        del os.environ["OPENBLAS_NUM_THREADS"]
+
+
+_blas_on_one_thread()
+
+
+def pytest_collection_finish(session):
+    """The quick loop (`-m "not slow"`) tries each property on a fifth of its examples (Hypothesis's
+    100 → 20, a count of its own of 200 → 40), never on fewer than QUICK_EXAMPLES unless it asks for
+    fewer; the whole suite on all of them. (A property's settings are those Hypothesis keeps on its
+    test, set by `@settings` or the profile.)"""
+    if "not slow" not in (session.config.getoption("markexpr") or ""):
+        return
+    properties = {id(item.obj): item.obj for item in session.items if getattr(item.obj, "is_hypothesis_test", False)}
+    for test in properties.values():
+        full = test._hypothesis_internal_use_settings.max_examples
+        quick = max(full // QUICK_SHARE, min(full, QUICK_EXAMPLES))
+        test._hypothesis_internal_use_settings = settings(test._hypothesis_internal_use_settings, max_examples=quick)
 
 
 SLOW_NEEDS = ("espeak", "vosk_model", "solver")  # markers of tests that render speech, decode audio, compile
@@ -117,12 +141,12 @@ def data_dirs(tmp_path_factory):
 @pytest.fixture(autouse=True)
 def own_data_dir(data_dirs, monkeypatch):
     """Every test has its own empty user data folder (downloaded speech models, the score
-    journal): nothing the machine holds there can change a result. (Numbered here: a numbered
-    `mktemp` per test reads the whole folder of those made before.)"""
+    journal): nothing the machine holds there can change a result. It is made only if gm writes
+    there, as gm makes its own folders: most tests write nothing, and a folder made for each
+    cost the removal of thousands. (Numbered here: a numbered `mktemp` per test reads the whole
+    folder of those made before.)"""
     root, numbers = data_dirs
-    folder = root / str(next(numbers))
-    folder.mkdir()
-    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    monkeypatch.setenv("XDG_DATA_HOME", str(root / str(next(numbers))))
 
 
 @pytest.fixture(scope="module")

@@ -300,17 +300,18 @@ def _sides(deal, executed, deck):
 @pytest.mark.parametrize("executed", ["A", GRAVEYARD, None])
 def test_no_question_is_asked_whose_answer_or_whose_sides_are_already_known(deck, executed):
     deals = list(_four_player_deals(deck))
+    judged = [(d, _sides(d, executed, deck)) for d in deals]  # each deal's sides, judged once
     for deal in deals[::7]:
         table = Table(list("ABCD"), {p: deal[p] for p in "ABCD"}, deal[GRAVEYARD])
         known = Known(tuple("ABCD"), deck, executed)
         while (question := next_question(known)) is not None:
             if isinstance(question, WhoHolds):  # its holder is open, and with the rest alike, it moves a side
-                open_deals = [d for d in deals if _agrees(d, known)]
-                assert len({_holder(d, question.card) for d in open_deals}) > 1, (deal, question)
+                open_deals = [(d, sides) for d, sides in judged if _agrees(d, known)]
+                assert len({_holder(d, question.card) for d, _ in open_deals}) > 1, (deal, question)
                 others = [card for card in deck.cards if card not in ("villager", question.card)]
                 alike: dict[tuple, set] = {}
-                for d in open_deals:
-                    alike.setdefault(tuple(_holder(d, card) for card in others), set()).add(_sides(d, executed, deck))
+                for d, sides in open_deals:
+                    alike.setdefault(tuple(_holder(d, card) for card in others), set()).add(sides)
                 assert any(len(sides) > 1 for sides in alike.values()), (deal, question)
             known = answered(known, question, table.answer(question))
-        assert len({_sides(d, executed, deck) for d in deals if _agrees(d, known)}) == 1
+        assert len({sides for d, sides in judged if _agrees(d, known)}) == 1
