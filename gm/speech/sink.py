@@ -1,4 +1,4 @@
-"""Where the speaking thread plays rendered speech: a sound device or a folder of WAV files
+"""Where gm's speaker plays rendered speech: a sound device or a folder of WAV files
 (`gm.speech.player`: DevicePlayer, WavSink); tests pass their own."""
 
 from __future__ import annotations

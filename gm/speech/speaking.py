@@ -4,17 +4,22 @@
 
 - `say(line)` prints `line.text` in the caller's thread and queues what is said (`prepare`,
   by default `line.spoken`); it never waits for speech, so a timer loop can call it.
+- One thread renders (engines are not thread-safe), another plays. While a line plays, the
+  next line queued is rendered, so it starts as soon as the line before it ends: a player who
+  answers at gm's pause between two lines ("Sorry, I did not catch that." … "Kate?") would
+  otherwise speak into a silence as long as a render and be talked over.
 - On the loudspeaker a long line is rendered part by part (sentences, clauses, Open JTalk's
   phrases: Renderer.parts) and its first part plays while the rest renders.
 - An urgent line (`line.urgent`, e.g. "time is up") on a real-time output (the loudspeaker)
-  cuts the line being spoken within ~20 ms and drops the lines still waiting (they were
-  printed already and are stale), then is spoken. With `wav:DIR` nothing plays in real time,
-  so every line is written, in order.
+  cuts the line being spoken within ~20 ms and drops the lines still waiting, rendered or not
+  (they were printed already and are stale), then is spoken. With `wav:DIR` nothing plays in
+  real time, so every line is written, whole and in order.
 - `speaking` is True while audio is playing; `last_spoken_end` is the `time.monotonic()` at
   which audio last stopped (-inf before any). A listener drops microphone audio while
   `speaking` and for a grace period after `last_spoken_end`, so gm does not hear itself.
 - `flush()` waits until every queued line has been spoken; `close()` flushes and stops the
-  thread. `spoken` records each line played (key, text, start, end, whether it was whole).
+  threads. `spoken` records each line played (key, text, start, end, whether it was whole).
+- A broken engine or device stops speech with one note on stderr; lines go on being printed.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterator
 
 from gm.ports import Line, Speaker
 from gm.speech.audio import Audio
@@ -35,6 +40,7 @@ from gm.speech.sink import Sink
 from gm.speech.tts import Renderer
 
 _WAIT = 0.5  # seconds between checks that the speaking thread is still alive
+LINES_AHEAD = 1  # lines rendered ahead of the line playing
 
 
 @dataclass(frozen=True)
@@ -50,16 +56,24 @@ class Spoken:
 
 @dataclass
 class _Item:
+    """A line to speak and its audio, part by part as it is rendered (None after the last)."""
+
     line: Line
     text: str
     cut: threading.Event = field(default_factory=threading.Event)
+    parts: queue.Queue[Audio | None] = field(default_factory=queue.Queue)
+
+    def rendered(self) -> Iterator[Audio]:
+        """The line's parts, each as soon as it is rendered, until the last."""
+        return iter(self.parts.get, None)
 
 
 class SpeechSpeaker:
-    """Prints through `printer` and speaks through `sink` from one thread holding one Renderer.
+    """Prints through `printer`, renders in one thread holding one Renderer and plays through
+    `sink` in another.
 
-    The renderer is made in the thread first, then the sink: the constructor raises what either
-    raises (SpeechUnavailable, UnknownVoice, BadWavDir).
+    The renderer is made in the speaking thread first, then the sink: the constructor raises
+    what either raises (SpeechUnavailable, UnknownVoice, BadWavDir).
     """
 
     def __init__(self, printer: Speaker, make_renderer: Callable[[], Renderer], make_sink: Callable[[], Sink],
@@ -67,10 +81,11 @@ class SpeechSpeaker:
         self._printer = printer
         self._notes = notes
         self._prepare = prepare
-        self._pending: deque[_Item] = deque()
-        self._current: _Item | None = None
+        self._pending: deque[_Item] = deque()  # said, not yet rendered
+        self._handed: deque[_Item] = deque()  # being rendered or rendered, not yet played to the end
         self._cond = threading.Condition()
         self._closing = False
+        self._rendering_over = False
         self._closed = False
         self._broken = False
         self.speaking = False
@@ -109,14 +124,14 @@ class SpeechSpeaker:
         with self._cond:
             if line.urgent and self._sink.realtime:
                 self._pending.clear()
-                if self._current is not None:
-                    self._current.cut.set()
+                for stale in self._handed:
+                    stale.cut.set()
             self._pending.append(item)
             self._cond.notify_all()
 
     def flush(self) -> None:
         with self._cond:
-            while (self._pending or self._current is not None) and self._thread.is_alive():
+            while (self._pending or self._handed) and self._thread.is_alive():
                 self._cond.wait(_WAIT)
 
     def close(self) -> None:
@@ -135,7 +150,16 @@ class SpeechSpeaker:
         self._sink_ready.set()
         self._thread.join()
 
-    # -- the speaking thread ----------------------------------------------------------------
+    def _stop_speech(self, error: Exception) -> None:
+        """Speech stops for good (a broken engine or device), with one note: lines are printed only."""
+        with self._cond:
+            if self._broken:
+                return
+            self._broken = True
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        self._notes.note("voice.speech_failed", reason=reason)
+
+    # -- the speaking thread: renders -------------------------------------------------------
     def _run(self, make_renderer: Callable[[], Renderer], ready: threading.Event) -> None:
         try:
             renderer = self._renderer = make_renderer()
@@ -144,69 +168,84 @@ class SpeechSpeaker:
             ready.set()
             return
         ready.set()
+        player = threading.Thread(target=self._play_lines, name="gm-speech-player", daemon=True)
+        player.start()
         try:
             while (item := self._next()) is not None:
                 try:
-                    self._speak(renderer, item)
-                except Exception as error:  # a broken engine or device: go on printing only
-                    self._broken = True
-                    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-                    self._notes.note("voice.speech_failed", reason=reason)
-                finally:
-                    with self._cond:
-                        self._current = None
-                        self._cond.notify_all()
+                    self._render(renderer, item)
+                except Exception as error:  # a broken engine: go on printing only
+                    self._stop_speech(error)
         finally:
+            with self._cond:
+                self._rendering_over = True
+                self._cond.notify_all()
+            player.join()
             renderer.close()
 
     def _next(self) -> _Item | None:
+        """The next line to render, handed to the player at once; it waits while LINES_AHEAD
+        lines are rendered ahead of the one playing. None once closing with nothing left."""
         self._sink_ready.wait()
         with self._cond:
-            while not self._pending and not self._closing:
+            while True:
+                if self._pending and len(self._handed) <= LINES_AHEAD:
+                    item = self._pending.popleft()
+                    self._handed.append(item)
+                    self._cond.notify_all()
+                    return item
+                if not self._pending and self._closing:
+                    return None
                 self._cond.wait()
-            if not self._pending:
-                return None
-            self._current = self._pending.popleft()
-            return self._current
 
-    def _speak(self, renderer: Renderer, item: _Item) -> None:
-        """Render and play one line. A sink that `streams` (the loudspeaker) plays the first part
-        while the next ones render; any other sink gets the line's audio whole."""
-        if self._broken or item.cut.is_set() or not speakable(item.text):
-            return
-        if not self._sink.streams:
-            self._play(item, [renderer.render(item.text)])
-            return
-        rendered: queue.Queue[Audio | None] = queue.Queue()
-        failure: list[BaseException] = []
-
-        def play() -> None:
-            try:
-                self._play(item, iter(rendered.get, None))
-            except BaseException as error:  # raised again in the speaking thread, below
-                failure.append(error)
-                item.cut.set()
-
-        player = threading.Thread(target=play, name="gm-speech-player", daemon=True)
-        player.start()
+    def _render(self, renderer: Renderer, item: _Item) -> None:
+        """Render one line into its parts. A sink that `streams` (the loudspeaker) gets each part
+        as soon as it is rendered, so the first plays while the next ones render; any other sink
+        gets the line's audio whole."""
         try:
+            if self._broken or item.cut.is_set() or not speakable(item.text):
+                return
+            if not self._sink.streams:
+                item.parts.put(renderer.render(item.text))
+                return
             for audio in renderer.parts(item.text):
-                rendered.put(audio)
+                item.parts.put(audio)
                 if item.cut.is_set():
                     break
         finally:
-            rendered.put(None)
-            player.join()
-        if failure:
-            raise failure[0]
+            item.parts.put(None)
 
-    def _play(self, item: _Item, audios: Iterable[Audio]) -> None:
-        """Play `audios` one after the other until the line is cut; record the line as spoken."""
+    # -- the player thread: plays -----------------------------------------------------------
+    def _play_lines(self) -> None:
+        """Play the lines handed over, in order, each as its parts come."""
+        while (item := self._next_rendered()) is not None:
+            parts = item.rendered()
+            try:
+                self._play(item, parts)
+            except Exception as error:  # a broken device: go on printing only
+                item.cut.set()
+                self._stop_speech(error)
+            finally:
+                for _ in parts:  # what the renderer gives of a line cut or broken off
+                    continue
+                with self._cond:
+                    self._handed.popleft()
+                    self._cond.notify_all()
+
+    def _next_rendered(self) -> _Item | None:
+        with self._cond:
+            while not self._handed and not self._rendering_over:
+                self._cond.wait()
+            return self._handed[0] if self._handed else None
+
+    def _play(self, item: _Item, audios: Iterator[Audio]) -> None:
+        """Play `audios` one after the other until the line is cut; record the line as spoken.
+        A line not started when speech stops is not played."""
         started = None
         completed = True
         try:
             for audio in audios:
-                if not completed or item.cut.is_set():
+                if not completed or item.cut.is_set() or (started is None and self._broken):
                     completed = False
                     continue
                 if started is None:

@@ -241,6 +241,16 @@ def _no_device(monkeypatch):
     monkeypatch.setitem(sys.modules, "sounddevice", fake_sounddevice(devices=False))
 
 
+def _says_three_lines_printed_with_one_note(speaker, capsys, note):
+    """Three lines said to `speaker` are all printed, and `note` is said once on stderr."""
+    for i in range(3):
+        speaker.say(_line(f"k{i}", f"line {i}"))
+    speaker.close()
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["line 0", "line 1", "line 2"]
+    assert err.splitlines() == [note]
+
+
 @pytest.mark.parametrize("break_it, note", [
     (_no_pyttsx3, "pyttsx3 is not installed"),
     (_no_espeak, "no speech engine was found (install espeak-ng)"),
@@ -250,13 +260,8 @@ def _no_device(monkeypatch):
 def test_without_the_audio_stack_lines_are_printed_with_one_note(monkeypatch, capsys, break_it, note, engine,
                                                                   pyttsx3_only):
     break_it(monkeypatch)
-    speaker = open_speaker(SpeechSettings("en", "on"))
-    for i in range(3):
-        speaker.say(_line(f"k{i}", f"line {i}"))
-    speaker.close()
-    out, err = capsys.readouterr()
-    assert out.splitlines() == ["line 0", "line 1", "line 2"]
-    assert err.splitlines() == [f"gm: Speech is off: {note}. Lines are printed only."]
+    _says_three_lines_printed_with_one_note(open_speaker(SpeechSettings("en", "on")), capsys,
+                                            f"gm: Speech is off: {note}. Lines are printed only.")
 
 
 def test_a_failing_engine_mid_game_notes_once_and_goes_on_printing(tmp_path, capsys):
@@ -265,12 +270,8 @@ def test_a_failing_engine_mid_game_notes_once_and_goes_on_printing(tmp_path, cap
             raise RuntimeError("engine crashed")
 
     speaker = SpeechSpeaker(PrintSpeaker(), Broken, lambda: WavSink(tmp_path), Notes("en"))
-    for i in range(3):
-        speaker.say(_line(f"k{i}", f"line {i}"))
-    speaker.close()
-    out, err = capsys.readouterr()
-    assert out.splitlines() == ["line 0", "line 1", "line 2"]
-    assert err.splitlines() == ["gm: Speech stopped: engine crashed. Lines are printed only."]
+    _says_three_lines_printed_with_one_note(speaker, capsys,
+                                            "gm: Speech stopped: engine crashed. Lines are printed only.")
 
 
 def test_a_wav_folder_that_cannot_be_made_is_bad_input(tmp_path):
@@ -334,3 +335,149 @@ def test_a_wav_folder_that_is_a_file_is_bad_input_before_anything_is_said(engine
     (tmp_path / "taken").write_text("x")
     with pytest.raises(BadWavDir, match="taken"):
         open_speaker(SpeechSettings("en", f"wav:{tmp_path / 'taken'}"))
+
+
+# -- the next line rendered while one plays ----------------------------------------------------
+class GatedSink:
+    """A loudspeaker stand-in whose line `key` plays until `gates[key]` is set (or the line is
+    cut); a line without a gate plays at once. Records each part's key as it starts and ends."""
+
+    realtime = True
+    streams = True
+
+    def __init__(self, *gated: str) -> None:
+        self.gates = {key: threading.Event() for key in gated}
+        self.started: list[str] = []
+        self.finished: list[str] = []
+        self.playing = {key: threading.Event() for key in gated}
+
+    def play(self, audio, key, cut):
+        self.started.append(key)
+        if key in self.gates:
+            self.playing[key].set()
+            while not (self.gates[key].wait(0.01) or cut.is_set()):
+                continue
+        self.finished.append(key)
+        return not cut.is_set()
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+class SignallingRenderer(FakeRenderer):
+    """A FakeRenderer that sets `done[text]` once it has rendered `text`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.done: dict[str, threading.Event] = {}
+
+    def render(self, text):
+        audio = super().render(text)
+        self.done.setdefault(text, threading.Event()).set()
+        return audio
+
+    def rendered_event(self, text) -> threading.Event:
+        return self.done.setdefault(text, threading.Event())
+
+
+def _gated_speaker(sink, renderer=None, printer=None):
+    renderer = renderer or SignallingRenderer()
+    return SpeechSpeaker(printer or PrintSpeaker(lambda _: None), lambda: renderer, lambda: sink, Notes("en")), renderer
+
+
+def test_the_next_line_is_rendered_while_the_line_before_it_plays():
+    sink = GatedSink("sorry")
+    speaker, renderer = _gated_speaker(sink)
+    speaker.say(_line("sorry", "Sorry, I did not catch that."))
+    speaker.say(_line("prompt", "Kate?"))
+    assert renderer.rendered_event("Kate?").wait(30) and sink.playing["sorry"].wait(30)
+    assert sink.finished == [] and speaker.speaking
+    sink.gates["sorry"].set()
+    speaker.close()
+    assert sink.finished == ["sorry", "sorry", "prompt"]  # "Sorry," then "I did not catch that."
+    assert [(s.key, s.completed) for s in speaker.spoken] == [("sorry", True), ("prompt", True)]
+
+
+def test_lines_rendered_ahead_play_in_the_order_said_part_by_part():
+    sink = GatedSink()
+    speaker, renderer = _gated_speaker(sink)
+    texts = {"a": "One. Two.", "b": "Three.", "c": "Four. Five. Six.", "d": "Seven."}
+    for key, text in texts.items():
+        speaker.say(_line(key, text))
+    speaker.close()
+    assert renderer.rendered == ["One.", "Two.", "Three.", "Four.", "Five.", "Six.", "Seven."]
+    assert sink.started == ["a", "a", "b", "c", "c", "c", "d"]
+    assert [s.key for s in speaker.spoken] == list(texts)
+
+
+def test_no_more_than_one_line_is_rendered_ahead_of_the_line_playing():
+    sink = GatedSink("a")
+    speaker, renderer = _gated_speaker(sink)
+    for key in "abcd":
+        speaker.say(_line(key, key))
+    assert renderer.rendered_event("b").wait(30) and sink.playing["a"].wait(30)
+    speaker.say(_line("e", "e"))  # wakes the renderer: it must still wait for "a" to end
+    assert renderer.rendered == ["a", "b"]
+    sink.gates["a"].set()
+    speaker.close()
+    assert renderer.rendered == list("abcde") and sink.finished == list("abcde")
+
+
+def test_an_urgent_line_drops_the_lines_rendered_ahead():
+    sink = GatedSink("long")
+    speaker, renderer = _gated_speaker(sink)
+    speaker.say(_line("long", "x" * 60))
+    speaker.say(_line("stale", "one minute left"))
+    assert renderer.rendered_event("one minute left").wait(30) and sink.playing["long"].wait(30)
+    speaker.say(_line("up", "time", urgent=True))
+    speaker.close()
+    assert "one minute left" in renderer.rendered and sink.started == ["long", "up"]
+    assert [(s.key, s.completed) for s in speaker.spoken] == [("long", False), ("up", True)]
+
+
+def test_flush_waits_for_a_line_rendered_ahead_to_play():
+    sink = GatedSink("a", "b")
+    speaker, renderer = _gated_speaker(sink)
+    speaker.say(_line("a", "a"))
+    speaker.say(_line("b", "b"))
+    assert renderer.rendered_event("b").wait(30)
+    flushed = threading.Event()
+    flusher = threading.Thread(target=lambda: (speaker.flush(), flushed.set()))
+    flusher.start()
+    sink.gates["a"].set()
+    assert sink.playing["b"].wait(30)
+    assert not flushed.is_set()  # "b" is rendered, but still playing
+    sink.gates["b"].set()
+    flusher.join(30)
+    assert flushed.is_set() and sink.finished == ["a", "b"]
+    speaker.close()
+
+
+def test_an_engine_failing_while_rendering_ahead_notes_once_and_goes_on_printing(capsys):
+    sink = GatedSink("k0")
+
+    class FailsAtSecond(SignallingRenderer):
+        def render(self, text):
+            if text == "line 1":
+                assert sink.playing["k0"].wait(30)
+                sink.gates["k0"].set()  # line 0, playing, plays on to its end
+                raise RuntimeError("engine crashed")
+            return super().render(text)
+
+    speaker, _ = _gated_speaker(sink, FailsAtSecond(), PrintSpeaker())
+    _says_three_lines_printed_with_one_note(speaker, capsys,
+                                            "gm: Speech stopped: engine crashed. Lines are printed only.")
+    assert sink.finished == ["k0"] and [(s.key, s.completed) for s in speaker.spoken] == [("k0", True)]
+
+
+def test_a_device_failing_drops_the_line_rendered_ahead_with_one_note(capsys):
+    class Broken(GatedSink):
+        def play(self, audio, key, cut):
+            super().play(audio, key, cut)
+            raise RuntimeError("device gone")
+
+    sink = Broken()
+    speaker, renderer = _gated_speaker(sink, printer=PrintSpeaker())
+    _says_three_lines_printed_with_one_note(speaker, capsys,
+                                            "gm: Speech stopped: device gone. Lines are printed only.")
+    assert sink.started == ["k0"] and not speaker.speaking and speaker.spoken == []
