@@ -463,7 +463,8 @@ class WhisperRecogniser(UtteranceRecogniser):
 
         # a decoy the pack says answers the question (うん, ううん: yes and no typed) is not put behind, nor
         # is it another way of saying that answer: heard close behind はい, it makes はい unsure
-        heard = closest(asked_first(scored, said, set(book.phrases.values())), polite(free, scored, lang), meaning)
+        free = read_alike(polite(free, scored, lang), spelt, lang)
+        heard = closest(asked_first(scored, said, set(book.phrases.values())), free, meaning)
         return unjoined(heard, lang) if pairs and heard.text not in book.phrases else heard
 
 
@@ -589,6 +590,37 @@ def polite(free: Scored | None, scored: list[Scored], lang: str) -> Scored | Non
             if said == hiragana(phrase.phrase.replace(" ", "")) + tail:
                 return Scored(phrase.phrase, free.score)
     return free
+
+
+def read_alike(free: Scored | None, spelt: Mapping[str, str], lang: str) -> Scored | None:
+    """The free transcription, or in Japanese the phrase it reads as (`read`, Open JTalk's
+    reading of both; an ending or a counter after it: `TAILS`): Whisper wrote the table's
+    人狼と占い師です as 人狼 裏無い師です, which reads ジンローウラナイシデス as 人狼 占い師 and です
+    do (bench/table_nights_bench.py --lang ja --seed 4802: its first three nights, clean rooms
+    among them, fell at the hand on it). Without Open JTalk, the transcription as it is."""
+    if free is None or lang not in READ_ALIKE or free.phrase in spelt:
+        return free
+    said = read(free.phrase)
+    if not said:
+        return free
+    tails = ("", *(read(tail) for tail in TAILS[lang]))
+    for form, phrase in spelt.items():
+        base = read(form)
+        if base and any(said == base + tail for tail in tails):
+            return Scored(phrase, free.score)
+    return free
+
+
+READ_ALIKE = ("ja",)  # languages whose free transcriptions are matched by reading
+
+
+@functools.lru_cache(maxsize=4096)
+def read(text: str) -> str:
+    """How `text` reads in katakana, stops and spaces aside ("" without Open JTalk)."""
+    from gm.speech.engines.openjtalk import reading
+
+    said = reading(text) or ""
+    return "".join(c for c in said if c not in ENDS and not c.isspace())
 
 
 KATAKANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}

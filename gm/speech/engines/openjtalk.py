@@ -50,6 +50,16 @@ def _pyopenjtalk() -> Any:
     return pyopenjtalk
 
 
+def reading(text: str) -> str | None:
+    """How Open JTalk reads `text`, in katakana (占い師 and 裏無い師 both ウラナイシ); None where
+    it is not installed."""
+    if not available():
+        return None
+    library = _pyopenjtalk()
+    with _LOCK:
+        return str(library.g2p(text, kana=True))
+
+
 class Engine:
     """Renders Japanese text (kanji and all) at the settings' rate."""
 

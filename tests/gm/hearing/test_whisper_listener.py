@@ -237,6 +237,25 @@ def test_an_answer_with_a_polite_ending_is_that_answer() -> None:
     assert polite(Scored("終わりです。", -0.5), [Scored("終わり", -3.0)], "ja").phrase == "終わり"  # and its stop
 
 
+def test_a_japanese_transcription_that_reads_as_a_phrase_is_that_phrase() -> None:
+    """Whisper wrote a table's 人狼と占い師です as 人狼 裏無い師です (ウラナイシ either way) and the
+    hand was no answer, three nights running: a transcription that reads as a phrase, an ending
+    after it or not, is that phrase; one that reads otherwise is itself, and English is never
+    read (bench/table_nights_bench.py --lang ja --seed 4802)."""
+    pytest.importorskip("pyopenjtalk")
+    from gm.hearing.whisper import read_alike
+
+    spelt = {"人狼 占い師": "人狼 占い師", "人狼と占い師": "人狼 占い師", "墓地": "墓地", "完了": "完了"}
+    for said in ("人狼 裏無い師です。", "人狼と裏無い師", "人狼占い師"):
+        assert read_alike(Scored(said, -0.5), spelt, "ja") == Scored("人狼 占い師", -0.5), said
+    assert read_alike(Scored("ボチです", -0.5), spelt, "ja") == Scored("墓地", -0.5)
+    for other in ("完了しない", "35", "人狼と占い"):
+        assert read_alike(Scored(other, -0.5), spelt, "ja") == Scored(other, -0.5), other
+    assert read_alike(Scored("wherewolf seer", -0.5), {"werewolf seer": "werewolf seer"}, "en").phrase == \
+        "wherewolf seer"
+    assert read_alike(None, spelt, "ja") is None
+
+
 def test_a_count_heard_with_its_counter_misheard_is_that_count() -> None:
     """二票 is written にしょう or にしよう by Whisper base (ひょ heard as しょ), also in katakana:
     the number before the counter is the answer; a number with another ending is not."""
