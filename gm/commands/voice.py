@@ -18,13 +18,18 @@ from gm.speech.settings import SpeechSettings
 from voices import LANGUAGES, default_language
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from gm.hearing.models import ModelFile
+    from gm.hearing.phrases import Phrasebook
+    from gm.hearing.recognition import Model
     from gm.speech.readiness import Readiness
     from gm.text.lines import Pack
 
 app = GmApp(help="Voices, microphone and speech-model checks.")
+
+CHECKED_ANSWERS = ("0", "1", "2", "3", "4", "5", "6", "yes", "no", "done")
+"""What `gm voice check` hears its recording as besides the free transcript: a night's counts, yes, no and done."""
 
 
 @app.command("list")
@@ -265,7 +270,8 @@ def check_command(
         help="How long to record, 0.5–30 seconds.")] = 3.0,
     device: Device = None, vosk_model: VoskModel = None, listener: Listener = None, lang: Lang = LANG,
 ) -> None:
-    """List input devices, record a few seconds, show the level and what the model heard."""
+    """List input devices, record a few seconds, show the level and what the model heard: written
+    freely, and as an answer to a night's questions (a count 0–6, yes, no, done), as a night hears it."""
     from gm.clock import RealClock
     from gm.hearing.cannot_listen import NoAudio, NoModel
     from gm.hearing.microphone import EchoGate, MicSource, input_devices, level
@@ -301,6 +307,9 @@ def check_command(
         return
     heard = Listener(model, PcmSource(source.rate, audio, RealClock())).transcript()
     typer.echo(words.text("voice.check.heard", text=heard or words.text("voice.check.nothing")))
+    book = answers_book(words, model, CHECKED_ANSWERS)
+    as_answer = Listener(model, PcmSource(source.rate, audio, RealClock())).hear_once(book)
+    typer.echo(answer_line(words, book.match(as_answer) if as_answer is not None else None))
 
 
 def _device(device: str | None, devices: list[dict[str, Any]], words: Pack) -> int | str | None:
@@ -330,10 +339,6 @@ def hear_command(
     import json
 
     from gm.clock import RealClock
-    from gm.text.vocabulary import Vocabulary
-    from gm.hearing.listening import phrasebook
-    from gm.ports import Line
-    from gm.table.questions import Table
     from gm.hearing.model_loading import listener_name, load_model
     from gm.hearing.recorded import PcmSource
     from gm.hearing.session import Listener
@@ -345,8 +350,7 @@ def hear_command(
             fail(pack.text("errors.voice.no_answers", answers=answers))
         sources = [PcmSource.from_wavs([wav], RealClock()) for wav in wavs]
         model = load_model(vosk_model, lang, listener_name(listener))
-    question = Table(pack).choice("hear", choices, prompt=Line("hear", "", ""))
-    book = phrasebook(question, model, Vocabulary.from_pack(pack), pack.spoken_word)
+    book = answers_book(pack, model, choices)
     for wav, source in zip(wavs, sources):
         heard = Listener(model, source).hear_once(book)
         source.close()
@@ -358,5 +362,26 @@ def hear_command(
         if len(wavs) > 1:
             typer.echo(pack.text("voice.hear.file", file=str(wav)))
         typer.echo(pack.text("voice.check.heard", text=text or pack.text("voice.check.nothing")))
-        typer.echo(pack.text("voice.hear.answer", answer=answer if answer is not None else
-                              pack.text("voice.hear.no_answer")))
+        typer.echo(answer_line(pack, answer))
+
+
+def answers_book(pack: Pack, model: Model, answers: Sequence[str]) -> Phrasebook:
+    """The phrases `model` hears as one of `answers` (answer ids: a count, yes, no, done, or any
+    word), with the language's other phrases and decoys as no answer, as a night's question has them."""
+    from gm.hearing.listening import phrasebook
+    from gm.ports import Line
+    from gm.table.questions import Table
+    from gm.text.vocabulary import Vocabulary
+
+    question = Table(pack).choice("hear", answers, prompt=Line("hear", "", ""))
+    return phrasebook(question, model, Vocabulary.from_pack(pack), pack.spoken_word)
+
+
+def answer_line(pack: Pack, answer: str | None) -> str:
+    """ "answer: 3", "answer: はい" (an answer id such as yes said as the pack says it), or "answer: (none)"."""
+    from gm.text.vocabulary import Vocabulary
+
+    if answer is None:
+        return pack.text("voice.hear.answer", answer=pack.text("voice.hear.no_answer"))
+    said = () if answer.isdigit() else Vocabulary.from_pack(pack).phrases(answer)
+    return pack.text("voice.hear.answer", answer=said[0] if said else answer)

@@ -632,6 +632,29 @@ def test_gm_voice_check_lists_inputs_records_and_shows_the_level(fake_sounddevic
         "input devices:", "  0: USB mic (1 ch, 48000 Hz)", "recording 0.5 s at 48000 Hz: say something…"]
     assert lines[3] == "level: -9.0 dBFS average, -6.0 dBFS peak"
     assert lines[4] == "heard: (nothing)"  # a tone, heard by pocketsphinx (English needs no vosk model)
+    assert lines[5:] == ["answer: (none)"]  # nor is it any answer a night's question takes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang, listener, voice, word, answer", [
+    ("en", "whisper", "flite", "three", "answer: 3"),
+    ("en", "pocketsphinx", "flite", "yes", "answer: yes"),
+    ("ja", "whisper", "jtalk", "はい", "答え: はい"),  # yes, said as the language says it
+])
+def test_gm_voice_check_says_which_answer_a_question_would_take(fake_sounddevice, tmp_path, lang, listener, voice,
+                                                                word, answer):
+    """The free transcript is what a listener writes with no question asked (Whisper once wrote
+    flite's "three" as "free"); the check also says which of a night's answers (a count, yes, no,
+    done) the same recording is heard as, as a question hears it."""
+    from virtual_table import Voice, render
+
+    fake_sounddevice.devices[0]["default_samplerate"] = 16000.0
+    pcm = bytes(9600) + render(word, Voice(voice, "slt" if voice == "flite" else ""), tmp_path) + bytes(32000)
+    fake_sounddevice.tone = [pcm[i:i + 3200] for i in range(0, len(pcm) - len(pcm) % 2, 3200)]
+    seconds = f"{len(pcm) // 3200 / 10:.1f}"
+    result = CliRunner().invoke(app, ["voice", "check", "--seconds", seconds, "--listener", listener, "--lang", lang])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == answer
 
 
 def test_gm_voice_check_speaks_the_language_asked_for(fake_sounddevice, monkeypatch, tmp_path):
