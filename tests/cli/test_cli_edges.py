@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 import gm
 import scorer
 import voices
+from fakes import FAST
 from gm.cli import app
 from gm.files import MAX_LINE, BadFile, read_line, read_text, write_new_file
 from gm.score import journal as journal_module
@@ -172,7 +173,7 @@ def test_a_line_is_read_within_its_cap():
     ["score", "play", "--speech", "off"],
     ["solitaire", "play", "--seed", "1", "--speech", "off"],
     ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--speech", "off", "--listen", "off",
-     "--time-scale", "0.001"],
+     *FAST],
     ["werewolf", "judge"],
 ])
 def test_stdin_from_dev_zero_ends_without_growing(args, tmp_path):
@@ -294,7 +295,7 @@ def test_a_night_survives_a_log_it_cannot_write(tmp_path):
     old_handler, old_limit = signal.signal(signal.SIGXFSZ, signal.SIG_IGN), resource.getrlimit(resource.RLIMIT_FSIZE)
     resource.setrlimit(resource.RLIMIT_FSIZE, (2048, old_limit[1]))
     try:
-        result = runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
+        result = runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", *FAST,
                                      "--speech", "off", "--log", str(log)], input=ANSWERS)
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, old_limit)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fakes import FakeClock, RecordingDisplay, RecordingSpeaker, ScriptedControls
+from fakes import FAST, FakeClock, RecordingDisplay, RecordingSpeaker, ScriptedControls
 from gm.cli import app
 from gm.score.entry import new_match
 from gm.score.journal import Journal
@@ -170,7 +170,7 @@ def test_a_first_line_cut_short_is_still_a_torn_write(tmp_path, torn):
 
 # -- standard streams -----------------------------------------------------------------------------
 CLOSED_STREAM_COMMANDS = [
-    ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001", "--pause", "0"],
+    ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", *FAST, "--pause", "0"],
     ["score", "play", "--file", "p.jsonl"],
     ["werewolf", "judge"],
     ["solitaire", "play", "--seed", "1"],
@@ -384,7 +384,7 @@ def test_ctrl_c_as_the_discussion_line_is_said_pauses_and_asks():
     assert ctx.paused_times == 1 and result.discussion.how == "time_up"
 
 
-@pytest.mark.parametrize("args", [["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
+@pytest.mark.parametrize("args", [["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", *FAST,
                                    "--pause", "0", "--listen", "off"],
                                   ["score", "play"]], ids=["werewolf play", "score play"])
 def test_piped_answers_are_echoed_with_control_characters_escaped(tmp_path, args, monkeypatch):

@@ -7,13 +7,13 @@ import os
 import pytest
 from typer.testing import CliRunner
 
-from fakes import FakeClock
+from fakes import FAST, FakeClock
 from gm.cli import app
 from gm.files import BadFile
 from gm.night.log import NightLog
 from gm.text.lines import Pack
 
-NIGHT = ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001", "--speech", "off",
+NIGHT = ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", *FAST, "--speech", "off",
          "--listen", "off", "--log"]
 NIGHT_KEYS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf traitor\n"
 A_LOG = b'{"t": 0.0, "type": "setup", "players": ["Aki", "Ken", "Mio", "Sora"]}\n'

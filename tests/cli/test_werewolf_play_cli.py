@@ -7,6 +7,7 @@ import pytest
 
 from typer.testing import CliRunner
 
+from fakes import FAST
 from gm.cli import app
 
 runner = CliRunner()
@@ -17,7 +18,7 @@ ANSWERS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf traitor\n"
 
 
 def play(*args, answers=ANSWERS):
-    return runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
+    return runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", *FAST,
                                "--speech", "off", *args], input=answers)
 
 
@@ -36,7 +37,7 @@ def test_a_piped_night_ends_with_a_verdict_and_a_log(tmp_path):
     assert verdict["winners"] == ["Aki"]
     says = [e for e in events if e["type"] == "say"]
     assert says[0]["key"] == "werewolf.intro" and says[0]["text"].startswith("Half Werewolf for 4 players")
-    assert events[-1]["t"] >= 180  # the clock is game time: the discussion lasted its three minutes
+    assert events[-1]["t"] >= 10  # the clock is game time: the discussion lasted its ten seconds (--discussion 10)
 
 
 def test_a_typed_correction_at_the_tally_changes_one_count_and_a_count_out_of_range_is_refused(tmp_path):
@@ -57,7 +58,7 @@ def test_a_typed_correction_at_the_tally_changes_one_count_and_a_count_out_of_ra
 
 def test_japanese_night_with_readings():
     result = runner.invoke(app, ["werewolf", "play", "--players", "健=けん,美緒=みお,空=そら,愛=あい", "--lang", "ja",
-                                 "--time-scale", "0.001", "--speech", "off"], input=ANSWERS.replace("Aki", "健"))
+                                 *FAST, "--speech", "off"], input=ANSWERS.replace("Aki", "健"))
     assert result.exit_code == 0, result.output
     assert "健さんが処刑されます。" in result.output
 

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import voices
+from fakes import FAST
 from gm.cli import app
 from gm.speech.voices_found import FoundVoice
 from gm.text.language import language
@@ -51,8 +52,8 @@ def toy(tmp_path, monkeypatch):
     return tmp_path
 
 
-def play(*args, answers=ANSWERS):
-    return runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
+def play(*args, answers=ANSWERS, clock=FAST):
+    return runner.invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", *clock,
                                "--speech", "off", "--listen", "off", *args], input=answers)
 
 
@@ -76,7 +77,7 @@ def test_a_pack_that_brings_no_rulings_prints_the_english_ruling_and_says_so(toy
 
 def test_a_whole_typed_night_plays_in_the_toy_language(toy):
     log = toy / "night.jsonl"
-    result = play("--lang", "xx", "--log", str(log))
+    result = play("--lang", "xx", "--log", str(log), clock=("--time-scale", "0.001"))  # the discussion's 3 minutes
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert out.startswith("Halbwolf für 4 Spieler: Aki, Ken, Mio und Sora.")
@@ -148,3 +149,4 @@ def test_a_pack_in_the_packs_folder_takes_the_place_of_gms_own(tmp_path, monkeyp
     monkeypatch.setenv(voices.PACKS_ENV, str(folder))
     assert voices.languages() == ("en", "ja", "ko")
     assert Pack("en").text("werewolf.intro", n=4, players=list("ABCD")).startswith("Halbwolf für 4 Spieler: A, B")
+

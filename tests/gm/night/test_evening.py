@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from gm.cli import app
-from fakes import FakeClock
+from fakes import FAST, FakeClock
 from gm.night.context import NightContext
 from gm.night.evening import run_evening
 from gm.text.lines import Pack
@@ -108,7 +108,7 @@ NIGHT_KEYS = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf traitor\n"  # 3 + 1: every
 
 
 def play(*args, keys=NIGHT_KEYS):
-    return CliRunner().invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
+    return CliRunner().invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", *FAST,
                                     "--speech", "off", *args], input=keys)
 
 

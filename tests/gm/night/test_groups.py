@@ -12,7 +12,8 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from fakes import FakeClock
+from fakes import FAST, FakeClock
+from killed_writers import KilledWriters
 from gm.cli import app
 from gm.night.groups import GroupFile, append_line, default_group, group_name, group_path, latest_group, read_record
 from gm.night.log import NightLog
@@ -82,7 +83,7 @@ def test_a_group_file_that_cannot_be_written_is_said_and_the_evening_goes_on(tmp
 @pytest.mark.slow
 def test_the_group_played_last_is_shown_without_a_file():
     def play(group):
-        return CliRunner().invoke(app, ["werewolf", "play", "--players", ",".join(FOUR), "--time-scale", "0.001",
+        return CliRunner().invoke(app, ["werewolf", "play", "--players", ",".join(FOUR), *FAST,
                                         "--speech", "off", "--group", group], input=NIGHT_KEYS)
 
     def latest():
@@ -95,38 +96,16 @@ def test_the_group_played_last_is_shown_without_a_file():
     assert latest() == "A" and latest_group().name == "a.jsonl"
 
 
-def _append_until_killed(path, out_fd):
-    keep = GroupFile("Friday", Pack("en"), path)
-    for n in range(10_000):
-        keep(a_night(FOUR[n % 4]))
-        os.write(out_fd, b"%d\n" % n)  # acknowledged: on disk
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="SIGKILL test forks (POSIX)")
 def test_sigkill_while_keeping_nights_never_loses_an_acknowledged_one(tmp_path):
     """60 writers on one file, each killed at a random moment: every night it acknowledged is read back."""
     path, rng, acknowledged = tmp_path / "g.jsonl", random.Random(7), 0
-    for _ in range(60):
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child appends until killed
-            os.close(read_fd)
-            try:
-                _append_until_killed(path, write_fd)
-            finally:
-                os._exit(0)
-        os.close(write_fd)
-        wanted, got = rng.randint(1, 3), b""
-        while got.count(b"\n") < wanted:
-            got += os.read(read_fd, 64)
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        got += os.read(read_fd, 4096)
-        os.close(read_fd)
-        acknowledged += got.count(b"\n")
-        record, skipped = read_record(path)
-        assert len(record.nights) >= acknowledged and len(skipped) <= 60
+    with KilledWriters("group") as writers:
+        for _ in range(60):
+            acknowledged += len(writers.run(path, rng.randint(1, 3)))
+            record, skipped = read_record(path)
+            assert len(record.nights) >= acknowledged and len(skipped) <= 60
 
 
 # -- the night's log (gm.night.log) -------------------------------------------------------------------
@@ -171,7 +150,7 @@ def test_sigterm_or_sighup_ends_the_night_saying_where_its_log_is(tmp_path, monk
 
 
 def test_a_log_to_dev_null_leaves_nothing_beside_it(tmp_path):
-    result = CliRunner().invoke(app, ["werewolf", "play", "--players", ",".join(FOUR), "--time-scale", "0.001",
+    result = CliRunner().invoke(app, ["werewolf", "play", "--players", ",".join(FOUR), *FAST,
                                       "--speech", "off", "--log", os.devnull], input=NIGHT_KEYS)
     assert result.exit_code == 0, result.output
     assert not os.path.exists(os.devnull + ".evening.json")

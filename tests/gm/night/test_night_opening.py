@@ -10,6 +10,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
+from fakes import FAST
 from gm.cli import app
 from gm.hearing.model_loading import NoListener
 from gm.night.opening import NightOptions, open_night
@@ -60,7 +61,7 @@ def test_werewolf_play_looks_its_language_up_once(tmp_path, monkeypatch):
 
     monkeypatch.setattr(lines.Pack, "__init__", counted)
     result = CliRunner().invoke(app, ["werewolf", "play", "--players", ",".join(PLAYERS), "--lang", "ko",
-                                      "--time-scale", "0.001", "--speech", "off", "--listen", "off",
+                                      *FAST, "--speech", "off", "--listen", "off",
                                       "--log", str(tmp_path / "night.jsonl")], input=ANSWERS)
     assert result.exit_code == 0, result.output
     assert made == ["ko"]

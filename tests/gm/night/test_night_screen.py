@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from fakes import FAST
 from gm.cli import app
 from gm.night.screen import ALTERNATE_OFF, View, layout, wanted
 from gm.text.lines import Pack
@@ -242,7 +243,7 @@ def test_the_screen_turns_itself_on_only_on_a_large_terminal_with_the_keyboard_o
 
 def test_screen_without_a_terminal_is_said_in_one_line_and_the_night_is_printed():
     answers = "\n\n\n\n3\n1\n\nwerewolf traitor\n"
-    result = CliRunner().invoke(app, ["werewolf", "play", "--players", PLAYERS, "--time-scale", "0.001",
+    result = CliRunner().invoke(app, ["werewolf", "play", "--players", PLAYERS, *FAST,
                                       "--speech", "off", "--listen", "off", "--screen"], input=answers)
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines().count("--screen needs a terminal; the night is printed line by line.") == 1

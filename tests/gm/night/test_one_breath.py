@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from fakes import FakeClock, listening_asker, said
+from fakes import FAST, FakeClock, listening_asker, said
 from gm.cli import app
 from gm.hearing.keyboard import AnswersExhausted
 from gm.text.vocabulary import Vocabulary
@@ -242,7 +242,7 @@ def test_the_night_log_keeps_what_was_heard_with_its_confidence_when_the_keyboar
 def test_a_typed_night_takes_the_tally_in_one_line_at_the_first_count(tmp_path):
     log = tmp_path / "night.jsonl"
     answers = "\n\n\n\n" + "Aki 2, graveyard 1\n" + "\n" + "werewolf villager\n" + "graveyard\n"
-    result = CliRunner().invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001",
+    result = CliRunner().invoke(app, ["werewolf", "play", "--players", "Aki,Ken,Mio,Sora", *FAST,
                                       "--speech", "off", "--log", str(log)], input=answers)
     assert result.exit_code == 0, result.output
     assert "Aki 2, the graveyard 1, nobody else. Right?" in result.stdout

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from fakes import FakeClock, RecordingSpeaker, ScriptedAsker, ScriptedControls
+from fakes import FAST, FakeClock, RecordingSpeaker, ScriptedAsker, ScriptedControls
 from gm.night.context import NightContext
 from gm.night.evening import run_evening
 from gm.night.groups import GroupFile, read_record
@@ -82,7 +82,7 @@ def test_a_process_that_dies_as_the_verdict_is_said_has_kept_the_night(tmp_path)
 def test_a_signal_as_the_verdict_appears_leaves_the_night_in_the_evening(tmp_path, signum):
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "GM_SPEECH": "off", "GM_LISTEN": "off"}
     night = subprocess.Popen([sys.executable, "-m", "gm", "werewolf", "play", "--players", ",".join(FOUR),
-                              "--time-scale", "0.001", "--pause", "0", "--group", "Friday"],
+                              *FAST, "--pause", "0", "--group", "Friday"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
         night.stdin.write(NIGHT_KEYS.encode())

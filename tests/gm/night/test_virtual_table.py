@@ -13,6 +13,7 @@ import time
 import pytest
 from typer.testing import CliRunner
 
+from fakes import FAST
 from gm.cli import app
 from gm.commands.options import input_device
 from virtual_table import (
@@ -48,7 +49,7 @@ def test_a_night_with_a_microphone_that_is_not_there_is_typed(tmp_path):
     """An input device that does not exist: one note, and the keyboard answers (as with no microphone)."""
     answers = "\n\n\n\n" + "3\n1\n" + "\n" + "werewolf traitor\n"
     result = CliRunner().invoke(app, [
-        "werewolf", "play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001", "--speech", "off",
+        "werewolf", "play", "--players", "Aki,Ken,Mio,Sora", *FAST, "--speech", "off",
         "--device", "no such microphone", "--log", str(tmp_path / "night.jsonl")], input=answers)
     assert result.exit_code == 0, result.output
     notes = [line for line in result.stderr.splitlines() if "not listening" in line]

@@ -8,10 +8,10 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 
+from killed_writers import KilledWriters
 from gm.score.journal import Journal, JournalError
 from scorer.humalien import fold
 from scorer.humalien.errors import CountOutOfRange
@@ -148,46 +148,6 @@ def test_concurrent_processes_never_interleave(tmp_path):
     assert state.match.totals[0] == 5 * (120 - 1)  # one append became the new match
 
 
-def _append_until_killed(path, out_fd):
-    """The child's work: append events forever, writing "ack LINE VALUE" once each is on disk
-    (skull plays, each undone by the next line: a game's box never runs out of 6s)."""
-    journal = Journal(path, warn=lambda note: None)
-    while True:
-        lines = path.read_bytes().count(b"\n") if path.exists() else 0
-        if lines == 0:
-            journal.append(lambda state: NewMatch((A, B)))
-            os.write(out_fd, b"ack 1 new\n")
-            continue
-        if lines % 2 == 0:
-            journal.append(lambda state: Undo())
-            os.write(out_fd, f"ack {lines + 1} undo\n".encode())
-            continue
-        cards = (lines * 7) % 6 + 1
-        journal.append(lambda state, cards=cards: Skull(A, cards))
-        os.write(out_fd, f"ack {lines + 1} {cards}\n".encode())
-
-
-def _run_and_kill(path, acks_first, delay):
-    """Fork a writer, let it acknowledge `acks_first` events, SIGKILL it `delay` seconds later,
-    and return every line it acknowledged (bounded by count, so a busy machine changes nothing)."""
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child never returns to pytest
-        os.close(read_fd)
-        try:
-            _append_until_killed(path, write_fd)
-        finally:
-            os._exit(1)
-    os.close(write_fd)
-    with os.fdopen(read_fd, "rb") as acks:
-        lines = [acks.readline() for _ in range(acks_first)]
-        time.sleep(delay)
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        lines += acks.read().splitlines()
-    return [line.decode().strip() for line in lines if line.strip()]
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="SIGKILL test forks (POSIX)")
 def test_sigkill_while_appending_never_loses_an_acknowledged_event(tmp_path):
@@ -197,19 +157,20 @@ def test_sigkill_while_appending_never_loses_an_acknowledged_event(tmp_path):
     path = tmp_path / "m.jsonl"
     acked: dict[int, str] = {}
     waited = 0
-    for _ in range(250):
-        first = rng.randrange(3)
-        waited += first
-        for line in _run_and_kill(path, first, rng.uniform(0, 0.003)):
-            _, number, value = line.split()
-            acked[int(number)] = value
-        state = Journal(path, warn=lambda note: None).load()  # a torn tail is only a note
-        data = path.read_bytes() if path.exists() else b""
-        records = [json.loads(line) for line in data.split(b"\n")[:-1]]
-        for number, value in acked.items():
-            record = records[number - 1]
-            assert record["kind"] == value if value in ("new", "undo") else record["cards"] == int(value)
-        assert state.match is not None or not acked
+    with KilledWriters("journal") as writers:
+        for _ in range(250):
+            first = rng.randrange(3)
+            waited += first
+            for line in writers.run(path, first, rng.uniform(0, 0.003)):
+                _, number, value = line.split()
+                acked[int(number)] = value
+            state = Journal(path, warn=lambda note: None).load()  # a torn tail is only a note
+            data = path.read_bytes() if path.exists() else b""
+            records = [json.loads(line) for line in data.split(b"\n")[:-1]]
+            for number, value in acked.items():
+                record = records[number - 1]
+                assert record["kind"] == value if value in ("new", "undo") else record["cards"] == int(value)
+            assert state.match is not None or not acked
     assert len(acked) >= waited > 0, "every writer is killed only after its first acknowledgements"
 
 

@@ -127,7 +127,7 @@ def test_lines_never_overlap(tmp_path):
 
 
 def test_an_urgent_line_cuts_the_current_one_and_drops_stale_lines(tmp_path):
-    speaker = _speaker(tmp_path, pace=1.0)
+    speaker = _speaker(tmp_path, pace=0.1)  # a second of audio plays in 0.1 s
     speaker.say(_line("long", "x" * 600))  # 60 s of speech
     speaker.say(_line("stale", "one minute left"))
     _until_speaking(speaker)

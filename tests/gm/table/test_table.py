@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 from typer.testing import CliRunner
 
-from fakes import FakeClock
+from fakes import FAST, FakeClock
 from gm.cli import app
 from gm.hearing.keyboard import KeyboardAsker
 from gm.ports import Answer, How, Refused
@@ -205,7 +205,7 @@ def test_every_prompt_tip_fits_a_line(lang):
 
 # -- whole nights typed as people type ------------------------------------------------------------
 def play(players, lang, typed):
-    return CliRunner().invoke(app, ["werewolf", "play", "--players", players, "--lang", lang, "--time-scale", "0.001",
+    return CliRunner().invoke(app, ["werewolf", "play", "--players", players, "--lang", lang, *FAST,
                                     "--speech", "off", "--listen", "off"], input=typed)
 
 

@@ -133,6 +133,7 @@ def test_a_deck_the_rules_refuse_is_refused_and_no_deck_at_all_says_what_to_give
 
 def test_play_teach_explains_the_deck_before_the_deal(tmp_path):
     night = "\n\n\n\n3\n0\n0\n0\n0\n\nwerewolf villager\nKen\nno\n"
+    # the default discussion, whose 3 minutes the lesson names
     args = ["play", "--players", "Aki,Ken,Mio,Sora", "--time-scale", "0.001", "--listen", "off",
             "--log", str(tmp_path / "n.jsonl")]
     taught_run, plain_run = run(*args, "--teach", input=night), run(*args, input=night)
