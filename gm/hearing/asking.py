@@ -247,7 +247,7 @@ class Asking(Generic[T]):
         if twice is not None:
             return twice
         return self.miss(lambda: self.reask("listen.not_understood" if reply is not None else "listen.again"),
-                         self.last_try(guess))
+                         self.last_try())
 
     def timed(self, reply: Heard | None, guess: T | None) -> Answer[T] | None:
         """A step that goes on by itself: its default at its deadline (a replay's window is its
@@ -309,19 +309,19 @@ class Asking(Generic[T]):
             return Answer(guess, How.VOICE, False)
         return None
 
-    def last_try(self, guess: T | None) -> Answer[T] | None:
+    def last_try(self) -> Answer[T] | None:
         """What a count's last try takes instead of the keyboard, the whole tally still read back
-        for a yes (HW-R4): the count heard unsure at it when no other count was heard at the tries
-        before (the keyboard is what else there is), or the count heard unsure at two tries or
-        more and more often than any other (Whisper heard "no votes", "nobody", "no votes" as
-        "one", "no", "no": two hearings of none outweigh one of one, as one hearing alone is taken)."""
+        for a yes (HW-R4): the one count heard unsure at its tries when no other count was, at
+        the last try or before it (a room's chatter: the table's "um, one", "one", "um, one" heard
+        as "yeah", "one" unsure and nothing; the keyboard is what else there is), or the count
+        heard unsure at two tries or more and more often than any other (Whisper heard "no votes",
+        "nobody", "no votes" as "one", "no", "no": two hearings of none outweigh one of one)."""
         if self.policy.count is None or not self.guesses:
             return None
-        if guess is not None and all(g == guess for g in self.guesses):
-            return Answer(guess, How.VOICE, False)
         ranked = [(value, sum(g == value for g in self.guesses)) for value in self.guesses]
         most, times = max(ranked, key=lambda pair: pair[1])
-        if times >= 2 and all(n < times for value, n in ranked if value != most):
+        if all(value == most for value, _ in ranked) or times >= 2 and all(n < times for value, n in ranked
+                                                                            if value != most):
             return Answer(most, How.VOICE, False)
         return None
 
