@@ -136,14 +136,17 @@ class Policy:
     candidate a count asks about: a count's tries, "just the number" at its last, and a fix heard
     at it only as part of the whole tally said by name), `implied` (the line that says what an
     exact total leaves: said and taken, as the question's default, instead of the keyboard),
-    `waits` (silence and talk are the table still at it: a step such as the deal) and `tally`
-    (the whole tally read back, or which count is wrong: heard as many times as a count)."""
+    `waits` (silence and talk are the table still at it: a step such as the deal), `tally`
+    (the whole tally read back, or which count is wrong: heard as many times as a count) and
+    `read_back` (every answer is read back for a yes, however surely heard: a listener may take it
+    heard less surely, as the yes is what settles it)."""
 
     tries: int | None = None
     count: str | None = None
     implied: Line | None = None
     waits: bool = False
     tally: bool = False
+    read_back: bool = False
 
 
 class Question(Protocol[T]):

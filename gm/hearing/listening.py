@@ -38,6 +38,12 @@ ANSWER_CONFIDENCE = 0.6
 STEP_CONFIDENCE = 0.4  # a step's one answer ("done"): nothing to mix it up with, and the grammar's
 # other phrases catch what else is said (bench/voice_nights_bench.py: 됐어요 heard 0.55–1.0, no
 # other word or sentence heard as done at any confidence)
+READ_BACK_CONFIDENCE = 0.5
+"""How surely an answer that is always read back for a yes (a hand: `Policy.read_back`) must be
+heard to be read back. The table's "werewolf and seer" was heard so at 0.6 and 0.59 of the share
+(an English night in pink noise, a Japanese one in a clean room: bench/table_nights_bench.py),
+under ANSWER_CONFIDENCE: not read back, asked again and then typed, though the yes would have
+settled it."""
 NAME_CONFIDENCE = SURE_CONFIDENCE
 """How surely an answer must hear a player's name (their seat number, which gm told the table to
 say, is heard at ANSWER_CONFIDENCE, as the graveyard is). No grammar holds every name, so
@@ -52,21 +58,24 @@ COMMAND_CONFIDENCE = 0.8
 def phrasebook(question: Question[Any], model: Model, vocabulary: Vocabulary, spoken: Callable[[str], str],
                seats: Sequence[str] = ()) -> Phrasebook:
     """The phrases `model` can hear that answer `question` (`slots_book` of its slots)."""
-    return slots_book(question.slots, question.label, question.prompt.text, model, vocabulary, spoken, seats)
+    floor = READ_BACK_CONFIDENCE if question.policy.read_back else None
+    return slots_book(question.slots, question.label, question.prompt.text, model, vocabulary, spoken, seats, floor)
 
 
 def slots_book(slots: Sequence[Slot[Any]], label: Callable[[str], str], context: str, model: Model,
-               vocabulary: Vocabulary, spoken: Callable[[str], str], seats: Sequence[str] = ()) -> Phrasebook:
+               vocabulary: Vocabulary, spoken: Callable[[str], str], seats: Sequence[str] = (),
+               floor: float | None = None) -> Phrasebook:
     """The phrases `model` can hear that say one of `slots` (`gm.hearing.phrases.slot_phrases`),
     with every other phrase of the table as no answer (`other_phrases`) and the decoys of the
     kinds of answer it takes (`answer_kinds`: but a given name like a player's, which would take
     that player's name); a question with one answer (a step's "done") takes it heard less surely,
-    and a player's name (not their seat number) only heard surely (NAME_CONFIDENCE).
+    as does one whose answers are all read back (`floor`), and a player's name (not their seat
+    number) only heard surely (NAME_CONFIDENCE).
     A player's seat number answers for them only where the table was told to say it
     (`gm.hearing.phrases.numbered`); `context` is what gm has just said (the question)."""
     phrases = slot_phrases(slots, label, vocabulary, spoken, seats, numbered(seats, model.hears, spoken))
     kinds = answer_kinds(slots, seats)
-    confidence = STEP_CONFIDENCE if len(slots) == 1 else ANSWER_CONFIDENCE
+    confidence = STEP_CONFIDENCE if len(slots) == 1 else floor if floor is not None else ANSWER_CONFIDENCE
     by_name = _by_name(phrases, vocabulary, seats)
     kept = _kept_decoys(vocabulary, kinds, seats, spoken)
     return Phrasebook(phrases, confidence, model.unk, decoys=tuple(dict.fromkeys(kept + vocabulary.decoys)),

@@ -140,6 +140,23 @@ def test_a_count_heard_unsure_beside_another_value_is_not_taken(clock, script):
     assert asker.speaker.keys()[-3:] == ["listen.number_please", "werewolf.vote.ask_count", "listen.type_it"]
 
 
+HAND = Table(EN, ("Aki", "Ken", "Mio")).hand("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer"), "Ken",
+                                              name="Ken")
+
+
+@pytest.mark.parametrize("conf, taken", [(0.55, True), (0.59, True), (0.45, False)])
+def test_a_hand_heard_less_surely_than_an_answer_is_read_back_for_the_yes_that_settles_it(clock, conf, taken):
+    # Whisper heard the table's "werewolf and seer" at 0.6 and 0.59 of the share, under the 0.6 an
+    # answer needs: asked again, then typed, though a hand is always read back for a yes
+    asker, _ = _asker(clock, [said("werewolf seer", conf=conf), said("yes")], keyboard="villager villager\n")
+    answer = asker.ask(HAND)
+    if taken:
+        assert answer == Answer(("werewolf", "seer"), How.VOICE, True)
+        assert [line.text for line in asker.speaker.lines] == ["Ken: Werewolf and Seer. Right?"]
+    else:  # heard too unsurely to be read back: a try spent, and the yes is no hand
+        assert answer.how is How.KEYBOARD and asker.speaker.keys()[0] == "listen.not_understood"
+
+
 def test_a_choice_heard_unsure_twice_alike_is_not_taken(clock):
     asker, _ = _asker(clock, [said("aki", conf=0.5), said("aki", conf=0.5)], keyboard="Ken\n")
     assert asker.ask(NAMES) == Answer("Ken", How.KEYBOARD)
