@@ -19,9 +19,22 @@ def usable_standard_streams() -> None:
             reconfigure(errors="backslashreplace")
 
 
+def one_blas_thread() -> None:
+    """numpy's OpenBLAS on one thread, unless the user chose otherwise: gm's matrices are small (a
+    log-mel filter bank, e2k's katakana model), and OpenBLAS's other threads spin while they wait
+    for work, on the cores Whisper decodes with: with one thread Whisper heard the same answers
+    in 0.24–0.29 s rather than 0.30–0.32 (median, bench/listener_latency_bench.py on 2 cores).
+    OpenBLAS reads the variable once, as numpy loads."""
+    import os
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def main() -> None:
-    """Run gm's command line on usable standard streams (before Typer or rich touch them)."""
+    """Run gm's command line on usable standard streams (before Typer or rich touch them), numpy's
+    BLAS on one thread (before anything loads numpy)."""
     usable_standard_streams()
+    one_blas_thread()
     from gm.cli import main as command_line
 
     command_line()
