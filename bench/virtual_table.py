@@ -506,6 +506,10 @@ class Script:
             cards = words.get("hand_cards", words["hand"]).split()
             right = all(w.lower() in lowered for w in cards) or words["holder_said"] in lowered
             return words["yes"] if right else words["no"]
+        if event["type"] == "rest":  # "Werewolf, and the other card?": the other one, or the whole hand
+            cards = words.get("hand_cards", words["hand"]).split()
+            first = next((c for c in cards if text.lower().startswith(c.lower())), None)
+            return words["hand"] if first is None else " ".join(c for c in cards if c != first) or first
         if key == "werewolf.vote.ask_count":
             named = [p for p in self.players if p in text]
             return words[str(self.counts[max(named, key=len) if named else "graveyard"])]
@@ -601,6 +605,7 @@ class Cues:
         pack = Pack(lang)
         self.endings = read_back_endings(pack)
         self.again = {pack.text("listen.not_understood"), pack.text("listen.again")}
+        self.rest = _after_fields(pack.entry("listen")["hand_rest"])  # "…, and the other card?"
         self._kept: list[dict[str, Any]] = []
         self._unknown: deque[str] = deque(maxlen=8)  # lines said that were no cue when read
 
@@ -624,6 +629,8 @@ class Cues:
                 cues.append({"type": "readback", "key": "readback", "text": line})
             elif line in self.again:
                 cues.append({"type": "again", "key": "again", "text": line})
+            elif line.endswith(self.rest):
+                cues.append({"type": "rest", "key": "rest", "text": line})
             else:
                 self._unknown.append(line)
         return cues
@@ -643,8 +650,13 @@ def read_back_endings(pack: Any) -> tuple[str, ...]:
     """How gm's read-backs of an answer end ("Is that right?", "Right?"): the text after the last
     field of every `listen.confirm*` line but the voice command's (bench/voice_nights_bench.py)."""
     lines = [line for key, line in pack.entry("listen").items() if key.startswith("confirm") and key != "confirm_end"]
-    texts = [line["text"] if isinstance(line, Mapping) else line for line in lines]
-    return tuple(t for t in dict.fromkeys(text.rsplit("}", 1)[-1].strip() for text in texts) if t)
+    return tuple(t for t in dict.fromkeys(map(_after_fields, lines)) if t)
+
+
+def _after_fields(line: Any) -> str:
+    """The text of a pack's line after its last field."""
+    text = line["text"] if isinstance(line, Mapping) else line
+    return str(text).rsplit("}", 1)[-1].strip()
 
 
 SAY_AGAIN_AFTER = 20.0  # seconds of gm's silence after an answer before the table says it again (not

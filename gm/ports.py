@@ -199,6 +199,11 @@ class Question(Protocol[T]):
         """The line that reads a heard `value` back for a "yes"; None when it is taken as heard
         (heard unsure, such a value is asked again instead)."""
 
+    def rest(self, words: list[str]) -> Question[T] | None:
+        """The question for the rest of an answer of which `words` said only a part (one card of
+        a hand: "Werewolf, and the other card?"), whose answer is the whole; None where `words`
+        are no such part."""
+
     def hint(self, left: float | None = None) -> str:
         """The short hint shown at a typed prompt, with `left` seconds (real ones, as the table
         counts them) when it goes on by itself."""

@@ -157,7 +157,7 @@ class ListeningAsker:
         book = self._book(question)
         if not book.phrases or self.listener.source.ended:
             return session.log.answered(self.keyboard.answer(question, session.log))
-        asking = Asking(question, book, session, self.policies, self._yes_no, self._yes)
+        asking = Asking(question, book, session, self.policies, self._yes_no, self._yes, books=self._book)
         if question.policy.tries == 0:  # the vote has spent its tries by voice (gm.night.vote)
             return session.log.answered(asking.keyboard())
         self.keyboard.discard_typed_ahead()

@@ -184,6 +184,10 @@ class Asked(ABC, Generic[T]):
     def readback(self, value: T, sure: bool = True) -> Line | None:
         return self.pack.line("listen.confirm", answer=self.show(value))
 
+    def rest(self, words: list[str]) -> Asked[T] | None:
+        """No part of an answer here is asked for on its own (see `gm.table.cards.Hand.rest`)."""
+        return None
+
     def show(self, value: T) -> str:
         """A value as printed in this language."""
         return self.label(str(value))

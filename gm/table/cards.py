@@ -105,8 +105,46 @@ class Hand(Asked["tuple[Card, ...]"]):
     def show(self, value: tuple[Card, ...]) -> str:
         return " ".join(self.pack.text(f"werewolf.cards.{c}") for c in value)
 
+    def rest(self, words: list[str]) -> RestOfHand | None:
+        """Where `words` name one card of a two-card hand alone ("werewolf" for "werewolf and
+        seer", the rest lost in the room), the question for the other one, as a game master asks
+        who caught half a reply ("Werewolf, and the other card?"); its answer is the whole hand,
+        read back for a yes as any hand is."""
+        card = self.words.card(words)
+        if self.size != 2 or card is None or card not in self.cards:
+            return None
+        prompt = self.pack.line("listen.hand_rest", card=self.pack.line(f"werewolf.cards.{card}"))
+        names = {str(c): self.pack.text(f"werewolf.cards.{c}") for c in self.cards}
+        return RestOfHand(self.key, prompt, self.pack, self.words, (*names, *self.answers),
+                          {**names, **self.labels}, tries=self.tries, cards=self.cards, size=self.size,
+                          owner=self.owner, first=card)
+
     def tip(self) -> str:
         return self.pack.text("table.hint_hand", example=self.example())
 
     def choices(self) -> Line:
         return self.pack.line("table.choices", choices=[self.pack.text(f"werewolf.cards.{c}") for c in self.cards])
+
+
+@dataclass(frozen=True)
+class RestOfHand(Hand):
+    """The other card of a hand whose `first` card was heard alone (`Hand.rest`): one card of the
+    deck (its answers: each card, then each hand), or the whole hand said again. Its value is the
+    whole hand, `first` first."""
+
+    first: Card = Card.VILLAGER
+
+    def read(self, words: list[str]) -> tuple[Card, ...] | None:
+        card = self.words.card(words)
+        if card is not None and card in self.cards:
+            return self.first, card
+        return super().read(words)
+
+    def value_of(self, token: str, kind: Kind, who: str, n: int) -> tuple[Card, ...] | Refused:
+        return super().value_of(token if " " in token else f"{self.first} {token}", kind, who, n)
+
+    def rest(self, words: list[str]) -> None:
+        return None  # one card more makes the hand whole
+
+    def tip(self) -> str:
+        return self.pack.text("table.hint_card")

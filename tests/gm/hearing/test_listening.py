@@ -116,6 +116,24 @@ def test_no_at_a_count_is_none_heard_unsure(clock, script, taken):
     assert answer.how == (How.KEYBOARD if taken == 3 else How.VOICE)
 
 
+NOAH = Table(EN, ("Noah", "Nina", "Ken"))
+
+
+@pytest.mark.parametrize("asked, script, taken", [
+    ("Noah", [said("noah"), said("noah")], 0),  # Whisper's "nobody", "no votes" at Noah's count
+    ("Noah", [said("noah"), said("gorilla"), ""], 0),  # heard once: the only count heard, at the last try
+    ("Noah", [said("noah"), said("two")], 2),  # a count said surely is taken as it is
+    ("Ken", [said("noah"), said("noah"), ""], 3),  # another player's name is no count
+    ("Nina", [said("nina"), said("nina"), ""], 3),  # nor is the asked player's name unlike "no"
+])
+def test_the_asked_players_name_heard_as_no_at_its_count_is_none_heard_unsure(clock, asked, script, taken):
+    # the tally is read back for a yes whatever is taken here (HW-R4)
+    asker, _ = _asker(clock, script, keyboard="3\n", seats=("Noah", "Nina", "Ken"))
+    answer = asker.ask(NOAH.count([asked], 6))
+    assert answer.value == {asked: taken}
+    assert answer.how == (How.KEYBOARD if taken == 3 else How.VOICE)
+
+
 @pytest.mark.parametrize("script, taken", [
     ([said("one", conf=0.0), said("two", conf=0.0), said("one", conf=0.0)], 1),  # 1 twice, 2 once
     ([said("one", conf=0.0), said("no"), said("nope")], 0),  # "no votes", "nobody", "no votes" as Whisper heard them
@@ -155,6 +173,38 @@ def test_a_hand_heard_less_surely_than_an_answer_is_read_back_for_the_yes_that_s
         assert [line.text for line in asker.speaker.lines] == ["Ken: Werewolf and Seer. Right?"]
     else:  # heard too unsurely to be read back: a try spent, and the yes is no hand
         assert answer.how is How.KEYBOARD and asker.speaker.keys()[0] == "listen.not_understood"
+
+
+def test_a_hand_heard_one_card_short_asks_for_the_other_and_reads_the_whole_back(clock):
+    # Whisper heard the table's "werewolf seer" as the card "werewolf" alone in three of five
+    # held-out English nights that fell at the hand (bench/table_nights_bench.py, seed 4901)
+    asker, _ = _asker(clock, [said("werewolf"), said("seer"), said("yes")])
+    assert asker.ask(HAND) == Answer(("werewolf", "seer"), How.VOICE, True)
+    assert [line.text for line in asker.speaker.lines] == [
+        "Werewolf, and the other card?", "Ken: Werewolf and Seer. Right?"]
+
+
+def test_the_rest_of_a_hand_may_be_the_whole_hand_said_again_or_typed(clock):
+    asker, _ = _asker(clock, [said("seer"), said("werewolf seer"), said("yes")])
+    assert asker.ask(HAND) == Answer(("werewolf", "seer"), How.VOICE, True)
+    typed, _ = _asker(clock, [said("villager"), "", ""], keyboard="seer\n")  # half an answer spends no try
+    assert typed.ask(HAND) == Answer(("villager", "seer"), How.KEYBOARD)
+    assert typed.speaker.keys() == ["listen.hand_rest", "listen.again", "listen.hand_rest", "listen.type_it"]
+
+
+def test_a_rest_read_back_and_refused_asks_for_the_whole_hand_again(clock):
+    asker, _ = _asker(clock, [said("werewolf"), said("seer"), said("no"), said("villager seer"), said("yes")])
+    assert asker.ask(HAND) == Answer(("villager", "seer"), How.VOICE, True)
+    assert [line.text for line in asker.speaker.lines] == [
+        "Werewolf, and the other card?", "Ken: Werewolf and Seer. Right?", "Once more, please.",
+        "Ken, turn your cards face up: which two are they?", "Ken: Villager and Seer. Right?"]
+
+
+@pytest.mark.parametrize("heard", [said("werewolf", conf=0.4), said("traitor"), said("ken")])
+def test_only_a_card_of_the_deck_heard_surely_enough_asks_for_the_rest(clock, heard):
+    asker, _ = _asker(clock, [heard, ""], keyboard="villager seer\n")
+    assert asker.ask(HAND) == Answer(("villager", "seer"), How.KEYBOARD)
+    assert "listen.hand_rest" not in asker.speaker.keys()
 
 
 def test_a_choice_heard_unsure_twice_alike_is_not_taken(clock):

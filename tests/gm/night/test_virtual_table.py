@@ -164,3 +164,22 @@ def test_the_table_confirms_its_own_no_read_back_and_only_what_it_said(script, r
     if "Seer" in read_back:
         event["key"] = "werewolf.reveal.ask_hand"
     assert night_script.reply(event, {}) == said
+
+
+@pytest.mark.parametrize(("script", "asked", "said"), [
+    (english_night, "Werewolf, and the other card?", "seer"),
+    (english_night, "Villager, and the other card?", "werewolf seer"),
+    (japanese_night, "人狼と、もう1枚は？", "占い師"),
+])
+def test_asked_for_the_rest_of_its_hand_the_table_says_the_other_card_or_the_whole_hand(
+        tmp_path, script, asked, said):
+    """gm asks for a hand's other card where it heard one alone; the table names the other card,
+    or its whole hand where gm named a card it does not hold."""
+    from virtual_table import Cues
+
+    log, out = tmp_path / "night.jsonl", tmp_path / "gm.out"
+    log.write_text("")
+    out.write_text(asked + "\n")
+    cues = Cues(log, out, script().lang).new()
+    assert [cue["type"] for cue in cues] == ["rest"]
+    assert script().reply(cues[0], {}) == said
