@@ -115,9 +115,10 @@ class Hand(Asked["tuple[Card, ...]"]):
             return None
         prompt = self.pack.line("listen.hand_rest", card=self.pack.line(f"werewolf.cards.{card}"))
         names = {str(c): self.pack.text(f"werewolf.cards.{c}") for c in self.cards}
-        return RestOfHand(self.key, prompt, self.pack, self.words, (*names, *self.answers),
-                          {**names, **self.labels}, tries=self.tries, cards=self.cards, size=self.size,
-                          owner=self.owner, first=card)
+        hands = tuple(t for t in self.answers if card in t.split())  # said again whole, it holds `card`
+        return RestOfHand(self.key, prompt, self.pack, self.words, (*names, *hands),
+                          {**names, **{t: self.labels[t] for t in hands}}, tries=self.tries, cards=self.cards,
+                          size=self.size, owner=self.owner, first=card)
 
     def tip(self) -> str:
         return self.pack.text("table.hint_hand", example=self.example())
@@ -129,7 +130,8 @@ class Hand(Asked["tuple[Card, ...]"]):
 @dataclass(frozen=True)
 class RestOfHand(Hand):
     """The other card of a hand whose `first` card was heard alone (`Hand.rest`): one card of the
-    deck (its answers: each card, then each hand), or the whole hand said again. Its value is the
+    deck, or the whole hand said again (its answers: each card, then each hand holding `first`;
+    Whisper heard the table's "seer" as "seer seer" where every hand was one). Its value is the
     whole hand, `first` first."""
 
     first: Card = Card.VILLAGER

@@ -200,6 +200,17 @@ def test_a_rest_read_back_and_refused_asks_for_the_whole_hand_again(clock):
         "Ken, turn your cards face up: which two are they?", "Ken: Villager and Seer. Right?"]
 
 
+def test_the_rest_of_a_hand_is_heard_among_the_hands_that_hold_the_card_heard(clock):
+    # Whisper heard the table's "seer" (for the werewolf's other card) as the hand "seer seer"
+    # where every hand was an answer (bench/table_nights_bench.py --seed 5002, night 0)
+    rest = HAND.rest(["werewolf"])
+    assert rest is not None and set(rest.answers) == {
+        "villager", "werewolf", "seer", "villager werewolf", "werewolf villager", "werewolf werewolf",
+        "werewolf seer", "seer werewolf"}
+    asker, _ = _asker(clock, [said("werewolf"), said("seer seer"), said("seer"), said("yes")])
+    assert asker.ask(HAND) == Answer(("werewolf", "seer"), How.VOICE, True)
+
+
 @pytest.mark.parametrize("heard", [said("werewolf", conf=0.4), said("traitor"), said("ken")])
 def test_only_a_card_of_the_deck_heard_surely_enough_asks_for_the_rest(clock, heard):
     asker, _ = _asker(clock, [heard, ""], keyboard="villager seer\n")
