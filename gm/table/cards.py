@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 
 from gm.ports import Kind, Line, Policy, Refused
-from gm.text.words import segment
+from gm.text.words import nearest, segment
 from gm.table.asked import Asked
 from scorer.werewolf.cards import Card
 
@@ -109,8 +109,9 @@ class Hand(Asked["tuple[Card, ...]"]):
         """Where `words` name one card of a two-card hand alone ("werewolf" for "werewolf and
         seer", the rest lost in the room), the question for the other one, as a game master asks
         who caught half a reply ("Werewolf, and the other card?"); its answer is the whole hand,
-        read back for a yes as any hand is."""
-        card = self.words.card(words)
+        read back for a yes as any hand is. A card written one slip off is that card: Whisper
+        wrote the table's "the werewolf and the seer" as "the wherewolf and…" (seed 5003, night 5)."""
+        card = self.words.card(words) or nearest(" ".join(words), self.parts())
         if self.size != 2 or card is None or card not in self.cards:
             return None
         prompt = self.pack.line("listen.hand_rest", card=self.pack.line(f"werewolf.cards.{card}"))

@@ -211,6 +211,12 @@ def test_the_rest_of_a_hand_is_heard_among_the_hands_that_hold_the_card_heard(cl
     assert asker.ask(HAND) == Answer(("werewolf", "seer"), How.VOICE, True)
 
 
+def test_a_card_heard_one_slip_off_alone_is_that_card_whose_rest_is_asked_for(clock):
+    asker, _ = _asker(clock, [said("wherewolf"), said("seer"), said("yes")])
+    assert asker.ask(HAND) == Answer(("werewolf", "seer"), How.VOICE, True)
+    assert asker.speaker.keys()[0] == "listen.hand_rest"
+
+
 @pytest.mark.parametrize("heard", [said("werewolf", conf=0.4), said("traitor"), said("ken")])
 def test_only_a_card_of_the_deck_heard_surely_enough_asks_for_the_rest(clock, heard):
     asker, _ = _asker(clock, [heard, ""], keyboard="villager seer\n")
