@@ -11,11 +11,13 @@ answers and every other phrase of the table: `Phrasebook`), which did this utter
 encoder pass per utterance; then the decoder scores every phrase that may have been said, token by
 token, and how surely the phrase ends there (the end of text, or a full stop), BATCH phrases at a
 time and a group of phrases that begin alike only where its beginning could win (`_staged`). The winner's share of
-the probability of all phrases is how sure it was heard (`Heard` confidence). Beside them a free
-greedy transcription is scored the same way: when it beats the best phrase by more than
-REFUSAL nats, the table said something else, and what it said (no phrase) is the result, so
-that a non-answer is no answer. Audio whose free transcription is probably no speech
-(Whisper's own no-speech probability) is heard as nothing.
+the probability of all phrases is how sure it was heard (`Heard` confidence); in English the
+question's own answers are first lifted by how much less readily Whisper writes them with nothing
+said (`CALIBRATION`). Beside them a free greedy transcription is scored the same way: when it
+beats every phrase (as the decoder scored them) by more than REFUSAL nats, the table said
+something else, and what it said (no phrase) is the result, so that a non-answer is no answer.
+Audio whose free transcription is probably no speech (Whisper's own no-speech probability) is
+heard as nothing.
 """
 
 from __future__ import annotations
