@@ -111,8 +111,9 @@ class Hand(Asked["tuple[Card, ...]"]):
         who caught half a reply ("Werewolf, and the other card?"); its answer is the whole hand,
         read back for a yes as any hand is. A card written one slip off is that card: Whisper
         wrote the table's "the werewolf and the seer" as "the wherewolf and…" (seed 5003, night 5)."""
-        card = self.words.card(words) or nearest(" ".join(words), self.parts())
-        if self.size != 2 or card is None or card not in self.cards:
+        deck = {str(c): c for c in self.cards}
+        card = deck.get(str(self.words.card(words) or nearest(" ".join(words), self.parts())))
+        if self.size != 2 or card is None:
             return None
         prompt = self.pack.line("listen.hand_rest", card=self.pack.line(f"werewolf.cards.{card}"))
         names = {str(c): self.pack.text(f"werewolf.cards.{c}") for c in self.cards}
