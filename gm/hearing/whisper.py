@@ -268,8 +268,9 @@ class WhisperModel:
 
     def recogniser(self, rate: float, book: Phrasebook | None = None) -> WhisperRecogniser:
         recogniser = WhisperRecogniser(self, rate, book)
-        if book is not None and CALIBRATION:
-            self.warm(*recogniser.plan()[1:])
+        plan = recogniser.plan()
+        if plan.calibrated and CALIBRATION:
+            self.warm(plan.phrases, plan.context, plan.calibrated)
         return recogniser
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one model per process, phrases repeat
@@ -322,7 +323,7 @@ class WhisperModel:
             likely = [p for p in phrases if self.tokens(p) and first[self.tokens(p)[0]] >= first.max() - PRUNE]
             batch = [list(self.tokens(p)) for p in likely] + [said]
             scores = self._staged(np.asarray(encoded), prompt, batch)
-            calibrating = tuple(p for p in phrases if p in calibrated and self.tokens(p))
+            calibrating = self._calibrating(phrases, calibrated)
             known = self._priors(calibrating, tuple(self._prompt(context))) if likely and calibrating else {}
             priors = {p: CALIBRATION * prior for p, prior in known.items()}
         text = norm(self._tokenizer.decode(said))
@@ -337,11 +338,15 @@ class WhisperModel:
         self._warming.submit(self._prior_of, phrases, context, calibrated)
 
     def _prior_of(self, phrases: list[str], context: str, calibrated: Set[str]) -> dict[str, float]:
-        calibrating = tuple(p for p in phrases if p in calibrated and self.tokens(p))
+        calibrating = self._calibrating(phrases, calibrated)
         if not calibrating:
             return {}
         with self._lock:
             return self._priors(calibrating, tuple(self._prompt(context)))
+
+    def _calibrating(self, phrases: list[str], calibrated: Set[str]) -> tuple[str, ...]:
+        """The `calibrated` ones of `phrases` that Whisper can write, in order: what `_priors` is asked for."""
+        return tuple(p for p in phrases if p in calibrated and self.tokens(p))
 
     def _prompt(self, context: str) -> list[int]:
         """What the decoder is given before a phrase: `context` as the previous text, then the start."""
@@ -501,6 +506,23 @@ def _log_softmax(rows: Any) -> Any:
     return rows - top - np.log(np.exp(rows - top).sum(axis=-1, keepdims=True))
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What one question's utterances are scored against: each spelling of the book's phrases (→
+    its phrase; `phrases`, the spellings in order), the `context` Whisper is told, the spellings
+    of the question's own answers that are `calibrated` (`CALIBRATION`; not yes or no, nor a fix:
+    UNCALIBRATED), and the book's two-word `pairs` (a hand)."""
+
+    spelt: dict[str, str]
+    context: str
+    calibrated: frozenset[str]
+    pairs: list[str]
+
+    @property
+    def phrases(self) -> list[str]:
+        return list(self.spelt)
+
+
 class WhisperRecogniser(UtteranceRecogniser):
     """One utterance at a time: the book's phrase (its answers, the table's other phrases and its
     decoys: a decoy or another phrase that wins is no answer) it most likely says, as sure as its
@@ -509,21 +531,18 @@ class WhisperRecogniser(UtteranceRecogniser):
     def __init__(self, model: WhisperModel, rate: float, book: Phrasebook | None) -> None:
         super().__init__(rate, book)
         self.model = model
-        self._plan: tuple[dict[str, str], list[str], str, frozenset[str]] | None = None
+        self._plan: Plan | None = None
 
-    def plan(self) -> tuple[dict[str, str], list[str], str, frozenset[str]]:
-        """What an utterance is scored against: each spelling of the book's phrases (→ its phrase),
-        those spellings in order, the context Whisper is told, and the spellings of the question's
-        own answers that are calibrated (`CALIBRATION`; not yes or no, nor a fix: UNCALIBRATED).
-        Worked out once per recogniser (one question)."""
+    def plan(self) -> Plan:
+        """What an utterance is scored against (`Plan`), worked out once per recogniser (one question)."""
         if self._plan is None:
             self._plan = self._planned()
         return self._plan
 
-    def _planned(self) -> tuple[dict[str, str], list[str], str, frozenset[str]]:
+    def _planned(self) -> Plan:
         book = self.book
         if book is None:
-            return {}, [], "", frozenset()
+            return Plan({}, "", frozenset(), [])
         lang = self.model.lang
         pairs = _pairs(book)
         phrases = [*book.phrases, *book.others, *book.decoy_words()]
@@ -541,7 +560,7 @@ class WhisperRecogniser(UtteranceRecogniser):
         context = book.context + named(pairs, lang) + telling(book.phrases.values(), lang, full_stop(lang))
         asked = {p for p in book.asked() if book.phrases[p] not in UNCALIBRATED and fix_of(book.phrases[p]) is None
                  and lang in CALIBRATED_LANGUAGES}
-        return spelt, list(spelt), context, frozenset(form for form, phrase in spelt.items() if phrase in asked)
+        return Plan(spelt, context, frozenset(form for form, phrase in spelt.items() if phrase in asked), pairs)
 
     def hear(self, audio: bytes) -> Heard:
         import numpy as np
@@ -553,9 +572,9 @@ class WhisperRecogniser(UtteranceRecogniser):
         if book is None:
             return closest(*self.model.score(samples, []))
         lang = self.model.lang
-        pairs = _pairs(book)
-        spelt, phrases, context, calibrated = self.plan()
-        scored, free = self.model.score(samples, phrases, context, calibrated)
+        plan = self.plan()
+        spelt, pairs = plan.spelt, plan.pairs
+        scored, free = self.model.score(samples, plan.phrases, plan.context, plan.calibrated)
         scored = written(free, [Scored(spelt[s.phrase], s.score, s.lift) for s in scored], spelt)
         never = set(book.decoys) - set(book.phrases)
 
