@@ -82,10 +82,14 @@ class Hand(Asked["tuple[Card, ...]"]):
 
     def value_of(self, token: str, kind: Kind, who: str, n: int) -> tuple[Card, ...] | Refused:
         ids = token.split()  # the table's token of a hand: its cards' ids
-        deck = {str(card): card for card in self.cards}
+        deck = self.deck()
         if len(ids) == self.size and set(ids) <= set(deck):
             return tuple(deck[card] for card in ids)
         return super().value_of(token, kind, who, n)
+
+    def deck(self) -> dict[str, Card]:
+        """The deck's cards by id."""
+        return {str(card): card for card in self.cards}
 
     def parts(self) -> Mapping[str, str]:
         return {name: card for name, card in self.words.cards.items() if card in self.cards}
@@ -111,8 +115,7 @@ class Hand(Asked["tuple[Card, ...]"]):
         who caught half a reply ("Werewolf, and the other card?"); its answer is the whole hand,
         read back for a yes as any hand is. A card written one slip off is that card: Whisper
         wrote the table's "the werewolf and the seer" as "the wherewolf and…" (seed 5003, night 5)."""
-        deck = {str(c): c for c in self.cards}
-        card = deck.get(str(self.words.card(words) or nearest(" ".join(words), self.parts())))
+        card = self.deck().get(str(self.words.card(words) or nearest(" ".join(words), self.parts())))
         if self.size != 2 or card is None:
             return None
         prompt = self.pack.line("listen.hand_rest", card=self.pack.line(f"werewolf.cards.{card}"))
