@@ -4,7 +4,7 @@ fake clock, read through a terminal emulator (pyte) at 80×24 and at 200×60 (af
 rich's recording console; and the choice of the screen where there is no terminal.
 
 After a deliberate change to the screen, rewrite the captures with
-`PYTHONPATH=.:bench .venv/bin/python tests/gm/night/test_night_screen.py` and read the diff.
+`PYTHONPATH=.:bench:tests .venv/bin/python tests/gm/night/test_night_screen.py` and read the diff.
 """
 
 from __future__ import annotations
