@@ -718,9 +718,9 @@ class Table:
         last: dict[str, Any] | None = None  # the cue answered last, while gm says nothing after it
         answered = time.monotonic()
         while gm.poll() is None and time.monotonic() - start < self.timeout and len(said) < self.max_cues:
-            new = cues.new()
+            new, again = cues.new(), False
             if not new and last is not None and self.watch.silent_for(answered) > SAY_AGAIN_AFTER:
-                new = [last]  # gm still waits in silence: a table says its answer again, as people do
+                new, again = [last], True  # gm still waits in silence: a table says its answer again, as people do
             if not new:
                 time.sleep(0.02)
                 continue
@@ -736,7 +736,8 @@ class Table:
                 continue
             voice = self.script.voices[len(said) % len(self.script.voices)]
             pcm = render(text, voice, self.folder)
-            self.watch.wait_quiet(seen, self.script.quiet_before(len(said)))
+            # said again into gm's silence, no line of gm's is awaited before it
+            self.watch.wait_quiet(seen, self.script.quiet_before(len(said)), start_wait=0.0 if again else 10.0)
             if cues.waiting():  # gm went on while the table waited: answer what it asks now
                 self.trace(f"{time.monotonic() - start:7.2f} {cue['key']}: gm went on")
                 continue
