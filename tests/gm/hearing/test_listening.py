@@ -883,6 +883,18 @@ def test_a_step_that_waits_asks_again_for_something_like_done_and_takes_it_heard
     assert asker.speaker.keys() == ["listen.not_understood"]  # not the step's instructions again
 
 
+@pytest.mark.parametrize("word", ["finished", "all done", "ready"])
+def test_a_step_takes_the_words_a_table_says_when_done(clock, word):
+    """Told "Say done when finished.", a table says "finished" as often as "done"."""
+    asker, _ = _asker(clock, [said(word)])
+    assert asker.ask(TABLE.step("werewolf.seer_one", timeout=20)) == Answer(Done.DONE, How.VOICE, True)
+
+
+def test_a_step_does_not_take_a_yes_or_a_name_as_done(clock):
+    asker, _ = _asker(clock, [said("yes"), said("ken")])
+    assert asker.ask(TABLE.step("werewolf.seer_one", timeout=20)) == Answer(Done.DONE, How.DEFAULT)
+
+
 def test_a_step_that_goes_on_by_itself_still_goes_on_at_its_timeout(clock):
     asker, _ = _asker(clock)
     assert asker.ask(TABLE.step("werewolf.lay_down", timeout=20)) == Answer(Done.DONE, How.DEFAULT)
