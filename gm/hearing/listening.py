@@ -39,11 +39,11 @@ STEP_CONFIDENCE = 0.4  # a step's one answer ("done"): nothing to mix it up with
 # other phrases catch what else is said (bench/voice_nights_bench.py: 됐어요 heard 0.55–1.0, no
 # other word or sentence heard as done at any confidence)
 READ_BACK_CONFIDENCE = 0.5
-"""How surely an answer that is always read back for a yes (a hand: `Policy.read_back`) must be
-heard to be read back. The table's "werewolf and seer" was heard so at 0.6 and 0.59 of the share
-(an English night in pink noise, a Japanese one in a clean room: bench/table_nights_bench.py),
-under ANSWER_CONFIDENCE: not read back, asked again and then typed, though the yes would have
-settled it."""
+"""How surely an answer that is always read back for a yes (a hand, a card, the holder of a card:
+`Policy.read_back`) must be heard to be read back. The table's "werewolf and seer" was heard so
+at 0.6 and 0.59 of the share (an English night in pink noise, a Japanese one in a clean room:
+bench/table_nights_bench.py), "the graveyard" for a card's holder at 0.57 (pink noise), under
+ANSWER_CONFIDENCE: not read back, asked again and then typed, though the yes would have settled it."""
 NAME_CONFIDENCE = SURE_CONFIDENCE
 """How surely an answer must hear a player's name (their seat number, which gm told the table to
 say, is heard at ANSWER_CONFIDENCE, as the graveyard is). No grammar holds every name, so

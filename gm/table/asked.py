@@ -94,7 +94,7 @@ class Asked(ABC, Generic[T]):
 
     @property
     def policy(self) -> Policy:
-        return Policy(self.tries)
+        return Policy(self.tries, read_back=True)  # `readback`: every answer is read back for a yes
 
     def parse(self, text: str) -> T | Refused:
         words = words_of(text)
@@ -237,6 +237,10 @@ class YesNo(Asked[bool]):
         if said in self.words.yes:
             return True
         return False if said in self.words.no else None
+
+    @property
+    def policy(self) -> Policy:
+        return Policy(self.tries)  # a yes or a no heard surely is taken as it is
 
     def readback(self, value: bool, sure: bool = True) -> Line | None:
         return None if sure else self.pack.line("listen.confirm", answer=self.show(value))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Mapping
 
-from gm.ports import Kind, Line, Policy, Refused
+from gm.ports import Kind, Line, Refused
 from gm.text.words import nearest, segment
 from gm.table.asked import Asked
 from scorer.werewolf.cards import Card
@@ -48,10 +48,6 @@ class Hand(Asked["tuple[Card, ...]"]):
     cards: tuple[Card, ...] = ()
     size: int = 2
     owner: str = ""
-
-    @property
-    def policy(self) -> Policy:
-        return Policy(self.tries, read_back=True)  # see `readback`: a hand is always read back
 
     def read(self, words: list[str]) -> tuple[Card, ...] | None:
         found = segment(words, self.words.card) or self._glued(words)

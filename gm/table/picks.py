@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from collections.abc import Mapping
 
-from gm.ports import Line, Refused
+from gm.ports import Line, Policy, Refused
 from gm.text.words import Names, segment, words_of
 from gm.table.asked import NONE, Asked
 
@@ -23,6 +23,10 @@ class Choice(Asked[str]):
 
     def spellings(self) -> Mapping[str, str]:
         return {**super().spellings(), **self.names.spellings}
+
+    @property
+    def policy(self) -> Policy:
+        return Policy(self.tries, read_back=self.confirm)
 
     def readback(self, value: str, sure: bool = True) -> Line | None:
         return super().readback(value, sure) if self.confirm else None

@@ -224,6 +224,31 @@ def test_only_a_card_of_the_deck_heard_surely_enough_asks_for_the_rest(clock, he
     assert "listen.hand_rest" not in asker.speaker.keys()
 
 
+HOLDER = TABLE.pick("werewolf.reveal.ask_holder", ("Aki", "Ken", "Mio", "graveyard"), card="the Traitor")
+
+
+@pytest.mark.parametrize("conf, taken", [(0.57, True), (0.45, False)])
+def test_a_holder_heard_less_surely_than_an_answer_is_read_back_as_every_holder_is(clock, conf, taken):
+    # Whisper heard the table's "the graveyard" at 0.57 of the share in pink noise, asked again
+    # and then typed though the holder of a card is always read back (bench/table_nights_bench.py
+    # --seed 5004, night 1)
+    asker, _ = _asker(clock, [said("the graveyard", conf=conf), said("yes")], keyboard="Mio\n")
+    answer = asker.ask(HOLDER)
+    if taken:
+        assert answer == Answer("graveyard", How.VOICE, True)
+        assert [line.text for line in asker.speaker.lines] == ["The graveyard. Is that right?"]
+    else:
+        assert answer == Answer("Mio", How.KEYBOARD)
+
+
+@pytest.mark.parametrize("question, read_back", [
+    (TABLE.step("werewolf.lay_down"), False), (TABLE.yes_no("werewolf.evening.again"), False), (_votes(), False),
+    (NAMES, True), (HOLDER, True), (HAND, True),
+    (TABLE.choice("vote", ("Aki", "Ken"), confirm=False, prompt=Line("vote", "Who?", "")), False)])
+def test_only_a_question_whose_every_answer_is_read_back_takes_it_heard_less_surely(question, read_back):
+    assert question.policy.read_back is read_back
+
+
 def test_a_choice_heard_unsure_twice_alike_is_not_taken(clock):
     asker, _ = _asker(clock, [said("aki", conf=0.5), said("aki", conf=0.5)], keyboard="Ken\n")
     assert asker.ask(NAMES) == Answer("Ken", How.KEYBOARD)
