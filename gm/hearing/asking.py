@@ -74,11 +74,14 @@ class Policies:
         tally is read back (HW-R4), so a count taken at its last hearing is still confirmed with
         the others, and for that read-back: its "yes" ends the vote, and pocketsphinx heard
         flite's "yes" over a fan's hiss unsure one time in four, and as the card "death" one in
-        ten (tests/gm/night/test_virtual_table.py went to the keyboard on that pair); `tries`
-        for the others."""
+        ten (tests/gm/night/test_virtual_table.py went to the keyboard on that pair); likewise for
+        a question whose every answer is read back (`Policy.read_back`), where talk heard as an
+        answer is not taken without a yes: Whisper heard the table's "yep" to "The graveyard. Is
+        that right?" as "no" after a try lost to "the medium" (bench/table_nights_bench.py --seed
+        5004, night 11); `tries` for the others."""
         if policy.tries is not None:
             return policy.tries
-        return self.count_tries if policy.count is not None or policy.tally else self.tries
+        return self.count_tries if policy.count is not None or policy.tally or policy.read_back else self.tries
 
 
 @dataclass

@@ -189,7 +189,7 @@ def test_the_rest_of_a_hand_may_be_the_whole_hand_said_again_or_typed(clock):
     assert asker.ask(HAND) == Answer(("werewolf", "seer"), How.VOICE, True)
     typed, _ = _asker(clock, [said("villager"), "", ""], keyboard="seer\n")  # half an answer spends no try
     assert typed.ask(HAND) == Answer(("villager", "seer"), How.KEYBOARD)
-    assert typed.speaker.keys() == ["listen.hand_rest", "listen.again", "listen.hand_rest", "listen.type_it"]
+    assert typed.speaker.keys() == ["listen.hand_rest", "listen.again"] * 2 + ["listen.hand_rest", "listen.type_it"]
 
 
 def test_a_rest_read_back_and_refused_asks_for_the_whole_hand_again(clock):
@@ -239,6 +239,14 @@ def test_a_holder_heard_less_surely_than_an_answer_is_read_back_as_every_holder_
         assert [line.text for line in asker.speaker.lines] == ["The graveyard. Is that right?"]
     else:
         assert answer == Answer("Mio", How.KEYBOARD)
+
+
+def test_a_holder_refused_at_its_read_back_after_a_miss_is_asked_a_third_time(clock):
+    asker, _ = _asker(clock, [said("the medium"), said("the graveyard"), said("no"), said("the graveyard"),
+                              said("yes")], keyboard="Mio\n")
+    assert asker.ask(HOLDER) == Answer("graveyard", How.VOICE, True)
+    keys = asker.speaker.keys()
+    assert keys.count("werewolf.reveal.ask_holder") == 2 and "listen.type_it" not in keys
 
 
 @pytest.mark.parametrize("question, read_back", [
@@ -332,11 +340,11 @@ def test_unclear_or_unknown_speech_is_rejected_and_asked_again(clock):
     assert asker.speaker.keys()[-3:] == ["listen.not_understood", "vote", "listen.type_it"]
 
 
-def test_a_timeout_re_asks_once_then_the_keyboard_answers(clock):
+def test_a_timeout_re_asks_then_the_keyboard_answers(clock):
     asker, _ = _asker(clock, keyboard="Ken\n")
     assert asker.ask(NAMES).value == "Ken"
-    assert asker.speaker.keys() == ["listen.again", "vote", "listen.type_it"]
-    assert clock.now() == pytest.approx(16, abs=0.2)
+    assert asker.speaker.keys() == ["listen.again", "vote"] * 2 + ["listen.type_it"]  # read back: three tries
+    assert clock.now() == pytest.approx(24, abs=0.2)
 
 
 def test_listening_windows_keep_their_real_length_on_a_compressed_clock():
@@ -344,7 +352,7 @@ def test_listening_windows_keep_their_real_length_on_a_compressed_clock():
     clock.scale = 0.1  # --time-scale 0.1: a game minute lasts six seconds
     asker, _ = _asker(clock, keyboard="Ken\n")
     assert asker.ask(NAMES).value == "Ken"
-    assert clock.now() == pytest.approx(160, abs=1)  # twice 8 real seconds = 160 game seconds
+    assert clock.now() == pytest.approx(240, abs=1)  # three times 8 real seconds = 240 game seconds
 
 
 def test_the_keyboard_wins_while_listening(clock):
@@ -973,8 +981,8 @@ def test_done_is_taken_however_surely_it_is_heard(clock):
 
 # -- every question ends (issue 37): a "no", an answer said instead of yes, a vote's read-backs --
 def test_a_no_at_the_read_back_is_one_of_the_questions_tries(clock):
-    asker, _ = _asker(clock, [said("ken"), said("no"), said("aki"), said("no"), said("ken"), said("yes")],
-                      keyboard="Aki\n")
+    asker, _ = _asker(clock, [said("ken"), said("no"), said("aki"), said("no"), said("ken"), said("no"),
+                              said("aki"), said("yes")], keyboard="Aki\n")
     assert asker.ask(NAMES) == Answer("Aki", How.KEYBOARD)
     assert asker.speaker.keys()[-2:] == ["listen.confirm", "listen.type_it"]
 
