@@ -645,6 +645,11 @@ class Cues:
         self._kept += self._read()
         return bool(self._kept)
 
+    def written(self) -> float:
+        """When gm wrote the latest cue read (monotonic; later if it wrote more after it): its line is
+        said after that, however late the table reads it."""
+        return max(self._log.written, self._output.written)
+
 
 def read_back_endings(pack: Any) -> tuple[str, ...]:
     """How gm's read-backs of an answer end ("Is that right?", "Right?"): the text after the last
@@ -725,6 +730,7 @@ class Table:
                 time.sleep(0.02)
                 continue
             cue, seen = new[-1], time.monotonic()  # only the latest cue waits for an answer
+            since = min(seen, cues.written())  # read late (the table was speaking), its line may be over
             self.trace(f"{seen - start:7.2f} cues: " + " | ".join(f"{c['type']} {c.get('text', '')}" for c in new))
             if cue["type"] == "again":  # "Sorry, I did not catch that.": the last answer, said again
                 if last is None:
@@ -737,7 +743,7 @@ class Table:
             voice = self.script.voices[len(said) % len(self.script.voices)]
             pcm = render(text, voice, self.folder)
             # said again into gm's silence, no line of gm's is awaited before it
-            self.watch.wait_quiet(seen, self.script.quiet_before(len(said)), start_wait=0.0 if again else 10.0)
+            self.watch.wait_quiet(since, self.script.quiet_before(len(said)), start_wait=0.0 if again else 10.0)
             if cues.waiting():  # gm went on while the table waited: answer what it asks now
                 self.trace(f"{time.monotonic() - start:7.2f} {cue['key']}: gm went on")
                 continue
@@ -755,16 +761,20 @@ class _Lines:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.offset = 0
+        self.written = -1e9  # when the lines read last were written (monotonic): the file's last change
 
     def new(self) -> list[str]:
         try:
             with self.path.open("rb") as file:
                 file.seek(self.offset)
                 data = file.read()
+                changed = os.fstat(file.fileno()).st_mtime
         except FileNotFoundError:
             return []
         whole = data[: data.rfind(b"\n") + 1]
         self.offset += len(whole)
+        if whole:
+            self.written = time.monotonic() - max(time.time() - changed, 0.0)
         return whole.decode("utf-8", "replace").splitlines()
 
 

@@ -147,6 +147,27 @@ def test_a_question_read_from_the_output_before_its_log_line_is_still_a_cue(tmp_
     assert cues.new() == []
 
 
+def test_a_cue_read_late_is_known_to_have_been_said_when_gm_wrote_it(tmp_path):
+    """The table read "The graveyard?" after its own answer had ended, gm's line already over, and
+    waited 10 s for it to start: gm asked again, and again (seed 5004, night 13). The cue's time is
+    when gm wrote it."""
+    import os
+    import time
+
+    from virtual_table import Cues
+
+    log, out = tmp_path / "night.jsonl", tmp_path / "gm.out"
+    log.write_text("")
+    out.write_text("")
+    cues = Cues(log, out, "en")
+    assert cues.new() == []
+    out.write_text("Sorry, I did not catch that.\n")
+    written = time.time() - 5.0
+    os.utime(out, (written, written))
+    assert [c["type"] for c in cues.new()] == ["again"]
+    assert cues.written() < time.monotonic() - 4.0
+
+
 @pytest.mark.parametrize(("script", "read_back", "said"), [
     (english_night, "No. Is that right?", "yes"),
     (english_night, "Yes. Is that right?", "no"),
