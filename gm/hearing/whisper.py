@@ -28,10 +28,9 @@ import functools
 import hashlib
 import importlib.util
 import os
-import re
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Set
+from collections.abc import Callable, Iterator, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -558,9 +557,7 @@ class WhisperRecogniser(UtteranceRecogniser):
         said_as = {answer: phrase for phrase, answer in reversed(list(book.phrases.items()))}
         for form, answer in told(book.phrases.values(), lang).items():
             spelt.setdefault(form, said_as[answer])
-        players = [phrase for phrase, kind in book.others.items() if kind == "player"]
-        context = unnamed(book.context, players) + named(pairs, lang) + telling(book.phrases.values(), lang,
-                                                                                 full_stop(lang))
+        context = book.context + named(pairs, lang) + telling(book.phrases.values(), lang, full_stop(lang))
         asked = {p for p in book.asked() if book.phrases[p] not in UNCALIBRATED and fix_of(book.phrases[p]) is None
                  and lang in CALIBRATED_LANGUAGES}
         return Plan(spelt, context, frozenset(form for form, phrase in spelt.items() if phrase in asked), pairs)
@@ -661,20 +658,6 @@ def named(pairs: list[str], lang: str) -> str:
         return ""
     joiner = AND.get(lang, (", ",))[-1]
     return " " + joiner.join(card[:1].upper() + card[1:] for card in cards) + full_stop(lang)
-
-
-def unnamed(context: str, names: Iterable[str]) -> str:
-    """`context` without `names` where each stands as a word: the players' names that answer
-    nothing at the question. Told them, Whisper writes them: the table's "werewolf and seer" after
-    "Tom, turn your cards face up" as "where will tom see her", "done" after "Omar to Mike, Mike to
-    Ben…" as "omar", "tom" and "ben", "yeah" after "Emma 3, Olga 1, Lucy 1, Noah 1… Right?" as "noah"
-    (bench/table_nights_bench.py, seeds 5003 and 5004)."""
-    words = sorted((n for n in names if n), key=len, reverse=True)
-    if not words:
-        return context
-    pattern = "|".join(re.escape(w) for w in words)
-    text = re.sub(rf"(?<!\w)(?:{pattern})(?!\w)", "", context, flags=re.IGNORECASE)
-    return re.sub(r" +([,.:;?!])", r"\1", re.sub(r" {2,}", " ", text)).strip(" ,")
 
 
 def full_stop(lang: str) -> str:

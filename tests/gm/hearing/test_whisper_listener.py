@@ -497,34 +497,6 @@ def test_a_japanese_count_is_told_its_answers_and_heard_as_told() -> None:
     assert taken == "2" and context.endswith("?")  # an English count is told nothing more
 
 
-def _told(question, players: tuple[str, ...]) -> str:
-    """What Whisper is told before an utterance at `question` (its previous text)."""
-    from gm.text.vocabulary import Vocabulary
-    from gm.hearing.listening import phrasebook
-    from gm.text.lines import Pack
-
-    model = _Transcribes("en", "")
-    book = phrasebook(question, model, Vocabulary.from_pack(Pack("en")), Pack("en").spoken_word, players)
-    whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))
-    return model.contexts[0]
-
-
-def test_whisper_is_not_told_the_names_of_players_that_answer_nothing() -> None:
-    """Told a name, Whisper writes it: "werewolf and seer" after "Tom, turn your cards face up" as
-    "where will tom see her", "done" after "Omar to Mike, …" as "omar" (bench/table_nights_bench.py)."""
-    from gm.table.questions import Table
-    from gm.text.lines import Pack
-
-    players = ("Omar", "Mike", "Ben", "Tom")
-    table = Table(Pack("en"), players)
-    hand = _told(table.hand("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer"), "Tom", name="Tom"), players)
-    assert hand.startswith("turn your cards face up: which two are they?") and "Tom" not in hand
-    passing = _told(table.step("werewolf.pass_right", pairs=["Omar to Mike", "Mike to Ben", "Ben to Tom",
-                                                              "Tom to Omar"]), players)
-    assert passing.endswith("Say done when passed.") and not any(p in passing for p in players)
-    assert whisper.unnamed("Tomorrow, Tom and tom.", ["tom"]) == "Tomorrow, and."
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not whisper.available(), reason="needs gm-card-nights[whisper] (./setup.sh --test installs it)")
 def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
