@@ -276,6 +276,19 @@ def test_an_answer_said_again_at_the_read_back_is_a_correction_read_back_in_its_
                                                            "Ken. Is that right?"]
 
 
+def test_the_read_backs_own_last_word_is_a_yes_heard_unsure(clock):
+    """ "right" after "Ken. Is that right?": Whisper writes it for a "no" or "nah" said in a noisy
+    room (bench/noisy_answers_bench.py --seed 5101), so alone it confirms nothing; heard twice, or
+    beside another yes heard unsure, it does."""
+    asker, _ = _asker(clock, [said("ken"), said("right"), said("no"), said("aki"), said("right"), said("right")],
+                      keyboard="Mio\n")
+    assert asker.ask(NAMES) == Answer("Aki", How.VOICE, True, confirmed=True)
+    assert asker.speaker.keys() == ["listen.confirm", "listen.not_understood", "listen.confirm", "listen.again", "vote",
+                                    "listen.confirm", "listen.not_understood", "listen.confirm"]
+    sure, _ = _asker(clock, [said("ken"), said("yes")])
+    assert sure.ask(NAMES) == Answer("Ken", How.VOICE, True, confirmed=True)
+
+
 def test_only_yes_alone_and_sure_accepts_a_read_back(clock):
     script = [said("ken"), said("yes", conf=0.5), said("yes ken"), said("yes think"), said("yes")]
     asker, _ = _asker(clock, script, keyboard="Aki\n")
