@@ -14,7 +14,6 @@ and owns the turn log (`gm.hearing.turns.TurnLog`) that goes back with the answe
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from collections.abc import Callable, Mapping, Sequence
@@ -446,15 +445,19 @@ class Confirming(Generic[T]):
         """The answer once a "yes" confirms it (a typed answer counts as it is); None to ask again."""
         while True:
             self.session.speak(self.line, TurnKind.READBACK)
-            said = self.session.listen(replace(self.replies, context=self.line.text),
-                                       self.asking.policies.confirm_seconds)
+            said = self.session.listen(self.book, self.asking.policies.confirm_seconds)
             outcome = self.typed(said) if isinstance(said, str) else self.judge(said)
             if outcome is not Readback.AGAIN:
                 return outcome
 
+    @property
+    def book(self) -> Phrasebook:
+        """What the read-back hears: yes, no and the question's own answers, told the line said."""
+        return replace(self.replies, context=self.line.text)
+
     def judge(self, said: Heard | None) -> Answer[T] | Readback | None:
         reply = self.replies.match(said) if said is not None else None
-        if reply == "yes" and said is not None and not self.echoed(said):
+        if reply == "yes" and said is not None and not self.book.echoes(said):
             return self.taken()
         if reply == "no":
             return None
@@ -464,13 +467,6 @@ class Confirming(Generic[T]):
         if isinstance(again, Answer):  # the table said the answer (again): read it back
             return self.corrected(again)
         return self.unclear(said)
-
-    def echoed(self, said: Heard) -> bool:
-        """Whether `said` is the read-back's own last word ("right" after "…, nobody else. Right?").
-        Whisper, told the line, writes it readily: the table's "no" and "nah" were heard as "right",
-        sure, at 3 of 32 read-backs in noisy rooms (bench/noisy_answers_bench.py --seed 5101)."""
-        words = re.findall(r"\w+", self.line.text.lower())
-        return bool(words) and said.text == words[-1]
 
     def corrected(self, again: Answer[T]) -> Answer[T] | Readback | None:
         line = self.asking.question.readback(again.value, again.sure)
@@ -540,7 +536,7 @@ def _said(question: Question[T], book: Phrasebook, heard: Heard,
     sure = False
     token = book.match(heard)
     if token is not None:
-        said, sure = (slots[token],), _sure(heard, book, token)
+        said, sure = (slots[token],), _sure(heard, book, token) and not book.echoes(heard)
     else:
         run = book.match_run(heard)
         if run is not None:

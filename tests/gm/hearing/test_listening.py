@@ -842,6 +842,24 @@ def test_a_vote_by_voice_takes_one_answer_per_count_asked_and_one_yes(clock):
     assert not [key for key in asker.speaker.keys() if key.startswith("listen.")]  # no count read back alone
 
 
+@pytest.mark.parametrize("then, executed", [
+    ([said("right")], "Aki"),  # heard twice: taken
+    ([said("no"), said("aki two"), said("yes")], "Aki"),  # a "no": which count is wrong
+])
+def test_the_tallys_own_last_word_alone_confirms_nothing(clock, then, executed):
+    """ "right" after "Aki 3, Ken 1, nobody else. Right?": Whisper wrote the table's "no" and "nah"
+    as "right", sure, at 3 of 32 read-backs in noisy rooms (bench/noisy_answers_bench.py --seed
+    5101). Heard once it is a yes heard unsure, and the tally is read back again; heard twice it
+    confirms; a "no" after it asks which count is wrong (HW-R4)."""
+    players = ["Aki", "Ken", "Mio", "Sora"]
+    result, speaker, answers = _vote(clock, players, [said("three"), said("one"), said("right"), *then])
+    assert result.executed == executed
+    assert {a["by"] for a in answers} == {"voice"} and "listen.type_it" not in speaker.keys()
+    assert speaker.keys().count("werewolf.vote.readback") == (2 if len(then) == 1 else 3)
+    assert result.total == (4 if len(then) == 1 else 3)
+    assert speaker.keys()[speaker.keys().index("werewolf.vote.readback") + 1] == "listen.not_understood"
+
+
 def _vote(clock, players, script, keyboard=""):
     from gm.night.context import NightContext
     from gm.night.vote import run_vote
@@ -931,9 +949,10 @@ def test_a_step_that_waits_asks_again_for_something_like_done_and_takes_it_heard
 
 @pytest.mark.parametrize("word", ["finished", "all done", "ready"])
 def test_a_step_takes_the_words_a_table_says_when_done(clock, word):
-    """Told "Say done when finished.", a table says "finished" as often as "done"."""
+    """Told "Say done when finished.", a table says "finished" as often as "done" (the line's own
+    last word is heard unsure, and a step takes its "done" however heard)."""
     asker, _ = _asker(clock, [said(word)])
-    assert asker.ask(TABLE.step("werewolf.seer_one", timeout=20)) == Answer(Done.DONE, How.VOICE, True)
+    assert asker.ask(TABLE.step("werewolf.seer_one", timeout=20)) == Answer(Done.DONE, How.VOICE, word != "finished")
 
 
 def test_a_step_does_not_take_a_yes_or_a_name_as_done(clock):
