@@ -49,8 +49,7 @@ from gm.hearing.session import Listener  # noqa: E402
 from gm.hearing.sources import BLOCK_SECONDS  # noqa: E402
 from gm.hearing.asking import said_value  # noqa: E402
 from gm.hearing.listening import phrasebook  # noqa: E402
-from gm.ports import Line, Refused  # noqa: E402
-from gm.table.asked import YesNo  # noqa: E402
+from gm.ports import Refused  # noqa: E402
 from gm.table.questions import Counting, Table  # noqa: E402
 from gm.text.lines import Pack  # noqa: E402
 from table_nights_bench import speaker as table_speaker  # noqa: E402
@@ -96,18 +95,12 @@ class Questions:
         }
         self.books = {kind: phrasebook(q, model, vocabulary, pack.spoken_word, PLAYERS)
                       for kind, q in self.questions.items()}
-        yes_no = YesNo("confirm", Line("confirm", "", ""), pack, table.words, ("yes", "no"))
-        read = self.questions["count"].readback({PLAYERS[1]: 2}, True)
-        replies = phrasebook(yes_no, model, vocabulary, pack.spoken_word, PLAYERS).with_phrases(
-            self.books["count"].phrases)
-        self.books["readback"] = replace_context(replies, read.text if read is not None else "Right?")
+        self.questions["readback"] = table.tally({PLAYERS[1]: 2, PLAYERS[0]: 1}, candidates, 4)
+        self.books["readback"] = phrasebook(self.questions["readback"], model, vocabulary, pack.spoken_word, PLAYERS)
 
     def taken(self, kind: str, heard: Any) -> Any:
         """What the asker takes from `heard` at question `kind` (None: nothing)."""
         book = self.books[kind]
-        if kind == "readback":
-            reply = book.match(heard)
-            return reply if reply in ("yes", "no") else None
         question = self.questions[kind]
         said, sure = said_value(question, book, heard)
         if said is None or isinstance(said, Refused) or not (sure or len(question.answers) == 1):
@@ -117,13 +110,9 @@ class Questions:
             return dict(value).get(PLAYERS[1])
         if kind == "hand":
             return tuple(sorted(value))
+        if kind == "readback":
+            return {True: "yes", False: "no"}.get(value) if isinstance(value, bool) else None
         return "done"
-
-
-def replace_context(book: Any, context: str) -> Any:
-    from dataclasses import replace
-
-    return replace(book, context=context)
 
 
 def bed(room: str, seconds: float, seed: int, folder: Path) -> Any:
