@@ -26,6 +26,9 @@ from gm.ports import Answer, Clock, How, Kind, Line, Policy, Question, Refused, 
 from gm.text.words import fold, words_of
 
 NO = "no"  # the answer id of "no" in the packs' [listen.hear]
+YES_OR_NO = "listen.yes_or_no"
+"""What gm asks when it heard only the last word of its own question ("right" after "… Right?",
+`Phrasebook.echoes`): the question is not said again, the table says yes or no."""
 NAME_AS_NO = 60.0
 """rapidfuzz ratio from which the asked player's name heard at its count is "no" (`Asking.sounds_like_no`):
 noah, nora, noel and noa are (67–86); ken, nina, mona, anna, zoe, diego and olga are not (≤ 57)."""
@@ -258,6 +261,8 @@ class Asking(Generic[T]):
         twice = self.twice(guess)
         if twice is not None:
             return twice
+        if isinstance(guess, bool) and reply is not None and self.book.echoes(reply):
+            return self.miss(lambda: self.session.say(YES_OR_NO), self.last_try())
         return self.miss(lambda: self.reask("listen.not_understood" if reply is not None else "listen.again"),
                          self.last_try())
 
@@ -440,11 +445,14 @@ class Confirming(Generic[T]):
         self.misses = 0
         self.corrections = 0
         self.unsure_yes = False
+        self.asked_yes_no = False  # the read-back's own last word was heard: yes or no asked for, not the line
 
     def run(self) -> Answer[T] | None:
         """The answer once a "yes" confirms it (a typed answer counts as it is); None to ask again."""
         while True:
-            self.session.speak(self.line, TurnKind.READBACK)
+            if not self.asked_yes_no:
+                self.session.speak(self.line, TurnKind.READBACK)
+            self.asked_yes_no = False
             said = self.session.listen(self.book, self.asking.policies.confirm_seconds)
             outcome = self.typed(said) if isinstance(said, str) else self.judge(said)
             if outcome is not Readback.AGAIN:
@@ -488,7 +496,10 @@ class Confirming(Generic[T]):
         self.unsure_yes = reply == "yes" or self.unsure_yes and reply != "no"
         if self.misses >= self.asking.policies.readbacks or self.asking.channels.listener.source.ended:
             return self.asking.keyboard()
-        if said is not None:
+        self.asked_yes_no = said is not None and self.book.echoes(said)
+        if self.asked_yes_no:
+            self.session.say(YES_OR_NO)
+        elif said is not None:
             self.session.say("listen.not_understood")
         return Readback.AGAIN
 

@@ -278,13 +278,14 @@ def test_an_answer_said_again_at_the_read_back_is_a_correction_read_back_in_its_
 
 def test_the_read_backs_own_last_word_is_a_yes_heard_unsure(clock):
     """ "right" after "Ken. Is that right?": Whisper writes it for a "no" or "nah" said in a noisy
-    room (bench/noisy_answers_bench.py --seed 5101), so alone it confirms nothing; heard twice, or
-    beside another yes heard unsure, it does."""
+    room (bench/noisy_answers_bench.py --seed 5101), so alone it confirms nothing: gm asks for yes or
+    no (the line is not read again); heard twice, or beside another yes heard unsure, it does."""
     asker, _ = _asker(clock, [said("ken"), said("right"), said("no"), said("aki"), said("right"), said("right")],
                       keyboard="Mio\n")
     assert asker.ask(NAMES) == Answer("Aki", How.VOICE, True, confirmed=True)
-    assert asker.speaker.keys() == ["listen.confirm", "listen.not_understood", "listen.confirm", "listen.again", "vote",
-                                    "listen.confirm", "listen.not_understood", "listen.confirm"]
+    assert asker.speaker.keys() == ["listen.confirm", "listen.yes_or_no", "listen.again", "vote",
+                                    "listen.confirm", "listen.yes_or_no"]
+    assert asker.speaker.lines[1].text == "Yes or no, please?"
     sure, _ = _asker(clock, [said("ken"), said("yes")])
     assert sure.ask(NAMES) == Answer("Ken", How.VOICE, True, confirmed=True)
 
@@ -849,15 +850,15 @@ def test_a_vote_by_voice_takes_one_answer_per_count_asked_and_one_yes(clock):
 def test_the_tallys_own_last_word_alone_confirms_nothing(clock, then, executed):
     """ "right" after "Aki 3, Ken 1, nobody else. Right?": Whisper wrote the table's "no" and "nah"
     as "right", sure, at 3 of 32 read-backs in noisy rooms (bench/noisy_answers_bench.py --seed
-    5101). Heard once it is a yes heard unsure, and the tally is read back again; heard twice it
-    confirms; a "no" after it asks which count is wrong (HW-R4)."""
+    5101). Heard once it is a yes heard unsure, and gm asks for yes or no, not reading the tally
+    again; heard twice it confirms; a "no" after it asks which count is wrong (HW-R4)."""
     players = ["Aki", "Ken", "Mio", "Sora"]
     result, speaker, answers = _vote(clock, players, [said("three"), said("one"), said("right"), *then])
     assert result.executed == executed
     assert {a["by"] for a in answers} == {"voice"} and "listen.type_it" not in speaker.keys()
-    assert speaker.keys().count("werewolf.vote.readback") == (2 if len(then) == 1 else 3)
+    assert speaker.keys().count("werewolf.vote.readback") == (1 if len(then) == 1 else 2)
     assert result.total == (4 if len(then) == 1 else 3)
-    assert speaker.keys()[speaker.keys().index("werewolf.vote.readback") + 1] == "listen.not_understood"
+    assert speaker.keys()[speaker.keys().index("werewolf.vote.readback") + 1] == "listen.yes_or_no"
 
 
 def _vote(clock, players, script, keyboard=""):
