@@ -79,8 +79,8 @@ class HeldOutScript(Script):
 
     def reply(self, event: dict[str, Any], taken: dict[str, int]) -> str | None:
         plain = super().reply(event, taken)
-        if plain is None:
-            return None
+        if plain is None or event.get("plain"):  # asked for a plain yes or no, it says one
+            return plain
         tongue = self.tongue or TONGUES["en"]
         rng, words = self.rng, plain.split()
         if plain in tongue.habits:

@@ -605,6 +605,7 @@ class Cues:
         pack = Pack(lang)
         self.endings = read_back_endings(pack)
         self.again = {pack.text("listen.not_understood"), pack.text("listen.again")}
+        self.yes_or_no = pack.text("listen.yes_or_no")  # asked plainly: the last answer, as a plain yes or no
         self.rest = _after_fields(pack.entry("listen")["hand_rest"])  # "…, and the other card?"
         self._kept: list[dict[str, Any]] = []
         self._unknown: deque[str] = deque(maxlen=8)  # lines said that were no cue when read
@@ -629,6 +630,8 @@ class Cues:
                 cues.append({"type": "readback", "key": "readback", "text": line})
             elif line in self.again:
                 cues.append({"type": "again", "key": "again", "text": line})
+            elif line == self.yes_or_no:
+                cues.append({"type": "again", "key": "again", "text": line, "plain": True})
             elif line.endswith(self.rest):
                 cues.append({"type": "rest", "key": "rest", "text": line})
             else:
@@ -735,7 +738,7 @@ class Table:
             if cue["type"] == "again":  # "Sorry, I did not catch that.": the last answer, said again
                 if last is None:
                     continue
-                cue = last
+                cue = {**last, "plain": cue.get("plain", False)}  # "Yes or no, please?": plainly
             last, answered = cue, time.monotonic()
             text = self.script.reply(cue, cues.taken)
             if text is None:

@@ -204,3 +204,20 @@ def test_asked_for_the_rest_of_its_hand_the_table_says_the_other_card_or_the_who
     cues = Cues(log, out, script().lang).new()
     assert [cue["type"] for cue in cues] == ["rest"]
     assert script().reply(cues[0], {}) == said
+
+
+def test_asked_for_yes_or_no_the_table_says_its_last_answer_plainly(tmp_path):
+    """gm asks "Yes or no, please?" where it heard only its own question's last word: the table says
+    its last answer again, as a plain yes or no (its habits, "right" among them, left aside)."""
+    import table_nights_bench
+    from virtual_table import Cues
+
+    log, out = tmp_path / "night.jsonl", tmp_path / "gm.out"
+    log.write_text("")
+    out.write_text("Yes or no, please?\n")
+    [cue] = Cues(log, out, "en").new()
+    assert cue["type"] == "again" and cue["plain"]
+    table = table_nights_bench.HeldOutScript(**vars(english_night()), seed=1, talk_over=[False])
+    read_back = {"type": "readback", "key": "werewolf.reveal.ask_hand", "text": "Mike: Werewolf and Seer. Right?"}
+    assert {table.reply({**read_back, "plain": True}, {}) for _ in range(20)} == {"yes"}
+    assert len({table.reply(read_back, {}) for _ in range(20)}) > 1
