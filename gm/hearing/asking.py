@@ -27,8 +27,8 @@ from gm.text.words import fold, words_of
 
 NO = "no"  # the answer id of "no" in the packs' [listen.hear]
 YES_OR_NO = "listen.yes_or_no"
-"""What gm asks when it heard only the last word of its own question ("right" after "… Right?",
-`Phrasebook.echoes`): the question is not said again, the table says yes or no."""
+"""What gm asks when it heard a reply that may be yes or no (`Asking.unsure_yes_or_no`: "right"
+after "… Right?", うん): the question is not said again, the table says yes or no."""
 NAME_AS_NO = 60.0
 """rapidfuzz ratio from which the asked player's name heard at its count is "no" (`Asking.sounds_like_no`):
 noah, nora, noel and noa are (67–86); ken, nina, mona, anna, zoe, diego and olga are not (≤ 57)."""
@@ -188,8 +188,8 @@ class Asking(Generic[T]):
     as any unsure answer."""
 
     def __init__(self, question: Question[T], book: Phrasebook, session: Listening, policies: Policies,
-                 replies: Phrasebook, yes: frozenset[str],
-                 books: Callable[[Question[T]], Phrasebook] | None = None) -> None:
+                 replies: Phrasebook, yes: frozenset[str], books: Callable[[Question[T]], Phrasebook] | None = None,
+                 either: frozenset[str] = frozenset()) -> None:
         self.question = self.whole = question
         self.book = self.whole_book = book
         self.books = books  # the phrasebook of a question (`rest`)
@@ -197,6 +197,7 @@ class Asking(Generic[T]):
         self.policies = policies
         self.replies = replies  # a read-back's grammar: yes and no
         self.yes = yes  # what typed says yes
+        self.either = either  # what typed says yes or no
         self.channels = session.channels
         self.policy = question.policy
         self.slots = {slot.token: slot for slot in question.slots}  # what each token of the grammar answers
@@ -261,7 +262,8 @@ class Asking(Generic[T]):
         twice = self.twice(guess)
         if twice is not None:
             return twice
-        if isinstance(guess, bool) and reply is not None and self.book.echoes(reply):
+        yes_no = {"yes", "no"} <= set(self.question.answers)
+        if reply is not None and yes_no and self.unsure_yes_or_no(reply, self.book):
             return self.miss(lambda: self.session.say(YES_OR_NO), self.last_try())
         return self.miss(lambda: self.reask("listen.not_understood" if reply is not None else "listen.again"),
                          self.last_try())
@@ -362,6 +364,14 @@ class Asking(Generic[T]):
                                                                             if value != most):
             return Answer(most, How.VOICE, False)
         return None
+
+    def unsure_yes_or_no(self, heard: Heard, book: Phrasebook) -> bool:
+        """Whether `heard` calls for "Yes or no, please?" (YES_OR_NO): the last word of what gm just
+        said alone (`Phrasebook.echoes`), or a word that typed is yes or no but said may be either, a
+        decoy of `book` (うん and ううん, one sound to Whisper: a Japanese table said うん at a hand's
+        read-back three times, and the night went to the keyboard; bench/table_nights_bench.py --lang
+        ja --seed 4804, night 0)."""
+        return book.echoes(heard) or heard.text in self.either and heard.text in book.decoys
 
     def value(self, heard: Heard) -> Answer[T] | Refused | None:
         """What `heard` answers (`said_value`), and whether every word was sure. A reply the
@@ -496,7 +506,7 @@ class Confirming(Generic[T]):
         self.unsure_yes = reply == "yes" or self.unsure_yes and reply != "no"
         if self.misses >= self.asking.policies.readbacks or self.asking.channels.listener.source.ended:
             return self.asking.keyboard()
-        self.asked_yes_no = said is not None and self.book.echoes(said)
+        self.asked_yes_no = said is not None and self.asking.unsure_yes_or_no(said, self.book)
         if self.asked_yes_no:
             self.session.say(YES_OR_NO)
         elif said is not None:

@@ -132,7 +132,8 @@ class ListeningAsker:
         self.channels = Channels(listener, keyboard, speaker, pack, clock, typing=keyboard.pollable,
                                  replay=isinstance(listener.source, Recording))  # replayed utterance by utterance
         self.told_wake = False  # whether the wake phrase was explained (open_controls)
-        self._yes = Words.of(pack).yes
+        words = Words.of(pack)
+        self._yes, self._either = words.yes, words.yes | words.no
         self._yes_no = slots_book(YES_NO, str, "", listener.model, self.vocabulary, pack.spoken_word, self.seats)
 
     # -- set-up ------------------------------------------------------------------------------
@@ -157,7 +158,8 @@ class ListeningAsker:
         book = self._book(question)
         if not book.phrases or self.listener.source.ended:
             return session.log.answered(self.keyboard.answer(question, session.log))
-        asking = Asking(question, book, session, self.policies, self._yes_no, self._yes, books=self._book)
+        asking = Asking(question, book, session, self.policies, self._yes_no, self._yes, books=self._book,
+                        either=self._either)
         if question.policy.tries == 0:  # the vote has spent its tries by voice (gm.night.vote)
             return session.log.answered(asking.keyboard())
         self.keyboard.discard_typed_ahead()

@@ -1057,3 +1057,18 @@ def test_a_step_that_goes_on_by_itself_takes_done_heard_alike_twice_before_its_t
     asker, _ = _asker(clock, [said("done", conf=0.0), said("coffee"), said("done", conf=0.0)])
     assert asker.ask(TABLE.step("werewolf.lay_down", timeout=20)) == Answer(Done.DONE, How.VOICE, False)
     assert clock.now() < 20
+
+
+@pytest.mark.parametrize("reply", ["うん", "ううん"])
+def test_a_japanese_yes_or_no_that_may_be_either_asks_for_hai_or_iie(clock, reply):
+    """うん and ううん are one sound to Whisper: heard at a read-back, gm asks for はい or いいえ
+    (the line is not read again) rather than saying it did not catch it; a Japanese table said
+    うん three times at a hand's read-back and went to the keyboard (bench/table_nights_bench.py
+    --lang ja --seed 4804, night 0). Typed, they are yes and no as before."""
+    ja = Pack("ja")
+    hand = Table(ja, ("アキ", "ケン", "ミオ")).hand("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer"),
+                                                 "ケン", name="ケン")
+    asker, _ = _asker(clock, [said("人狼 占い師"), said(reply), said("はい")], pack=ja)
+    assert asker.ask(hand).value == ("werewolf", "seer")
+    assert asker.speaker.keys() == ["listen.confirm_hand", "listen.yes_or_no"]
+    assert asker.speaker.lines[1].text == "「はい」か「いいえ」でお願いします。"
