@@ -1072,3 +1072,16 @@ def test_a_japanese_yes_or_no_that_may_be_either_asks_for_hai_or_iie(clock, repl
     assert asker.ask(hand).value == ("werewolf", "seer")
     assert asker.speaker.keys() == ["listen.confirm_hand", "listen.yes_or_no"]
     assert asker.speaker.lines[1].text == "「はい」か「いいえ」でお願いします。"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+def test_the_evenings_yes_or_no_does_not_end_with_one_of_its_answers(lang):
+    """A reply that is the last word of gm's question is heard unsure (`Phrasebook.echoes`):
+    "Another night …? Yes or no." made every spoken "no" a read-back ("No. Is that right?")."""
+    from gm.hearing.phrases import Phrasebook
+    from gm.text.words import Words
+
+    pack = Pack(lang)
+    words = Words.of(pack)
+    book = Phrasebook({}, context=pack.text("werewolf.evening.again"))
+    assert not [w for w in words.yes | words.no if book.echoes(Heard(w, ((w, 1.0),)))]

@@ -188,7 +188,7 @@ def test_the_kept_captures_show_what_the_table_reads():
         counting = [line for line in shown["counting"].splitlines() if "Aki" in line and "█" in line]
         assert counting and "Ken?" in shown["counting"]
         assert "agreed" in shown["verdict"] and "Verdict" in shown["verdict"]
-        assert "Another night with the same players and cards?" in shown["verdict"]
+        assert "another night with the same players and cards?" in shown["verdict"]
         back = shown["scroll-back"].splitlines()
         assert back[0].startswith("Half Werewolf for 4 players") and "  > 3" in back and "  > werewolf traitor" in back
         assert back[-1].startswith("The evening, 1 night")
