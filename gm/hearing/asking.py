@@ -455,7 +455,7 @@ class Confirming(Generic[T]):
         self.misses = 0
         self.corrections = 0
         self.unsure_yes = False
-        self.asked_yes_no = False  # the read-back's own last word was heard: yes or no asked for, not the line
+        self.asked_yes_no = False  # a reply that may be yes or no was heard: yes or no asked for, not the line
 
     def run(self) -> Answer[T] | None:
         """The answer once a "yes" confirms it (a typed answer counts as it is); None to ask again."""
