@@ -15,11 +15,12 @@ bed alone (8 s, as long as a listening window), heard by every question: they mu
 
 Every scene goes through gm's own path: `Listener` over the audio (cut into utterances by
 `gm.hearing.vad`, levelled, heard by the listener with the night's phrasebook for the question)
-and the asker's own judgement (`gm.hearing.listening`: a value taken surely, or at a step heard at all;
-a read-back's reply as the read-back's book matches it). An answer is right when the first value
-taken is the one said, wrong when it is another, and not taken otherwise. For the bed alone, a
-value taken is a non-answer accepted, and an utterance heard as some phrase (which makes gm say
-"I didn't catch that" or ask again) is counted as heard.
+and the asker's own judgement (`gm.hearing.listening`: a value taken surely, or at a step heard at
+all, but a yes, which a step takes heard at two tries; a read-back's reply as the read-back's book
+matches it). An answer is right when the first value taken is the one said, wrong when it is
+another, and not taken otherwise. For the bed alone, a value taken is a non-answer accepted, and
+an utterance heard as some phrase (which makes gm say "I didn't catch that" or ask again) is
+counted as heard.
 
 Run: .venv/bin/python bench/noisy_answers_bench.py [--listeners pocketsphinx,whisper] [--rooms "pink 5,babble 15"]
 [--kinds step,count] [--json FILE]
@@ -88,7 +89,7 @@ class Questions:
         vocabulary = Vocabulary.from_pack(pack)
         candidates = (*PLAYERS, "graveyard")
         self.questions: dict[str, Any] = {
-            "step": table.step("werewolf.seer_two"),
+            "step": table.step("werewolf.seer_two", 20.0),  # a morning step: it goes on by itself (--pause)
             "count": table.count(candidates[1:], 4, Counting(tuple(candidates), 0, (4, 4))),
             "hand": table.hand("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer", "traitor"), PLAYERS[1],
                                name=PLAYERS[1]),
@@ -104,6 +105,8 @@ class Questions:
         question = self.questions[kind]
         said, sure = said_value(question, book, heard)
         if said is None or isinstance(said, Refused) or not (sure or len(question.answers) == 1):
+            return None
+        if heard.text in book.twice:  # a step's "yeah": taken heard at two tries, not at one
             return None
         value = said.value
         if kind == "count":

@@ -120,13 +120,15 @@ class Slot(Generic[T]):
     """One answer a question takes, typed: its `token` (its id in a grammar and in the voice
     packs' `[listen.hear]`: "3", "Aki", "Aki=2", "yes", "done"), its `kind`, and the `value` it
     answers (or why it answers nothing, should the question refuse its own token); a fix names
-    its candidate (`who`), a number and a fix their count (`n`)."""
+    its candidate (`who`), a number and a fix their count (`n`); `said_as` are the answer ids
+    whose phrases say it too (a step that goes on by itself takes the table's "yes" as "done")."""
 
     token: str
     kind: Kind
     value: T | Refused
     who: str = ""
     n: int = 0
+    said_as: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -228,7 +228,9 @@ class Asking(Generic[T]):
         """The answer `reply` settles the question with, or None to listen again."""
         if isinstance(reply, str):
             return self.channels.keyboard.take(reply, self.question, self.session.log)
-        heard = self.value(reply) if reply is not None else None
+        if reply is None:
+            return self.unheard(reply)
+        heard = self.value(reply)
         if isinstance(heard, Refused):  # said surely, but the vote cannot have it: say why, ask again
             self.session.speak(heard.line, TurnKind.REFUSED)
             return self.miss(lambda: self.reask(None))
@@ -236,8 +238,8 @@ class Asking(Generic[T]):
             line = None if self.only else self.question.readback(heard.value, heard.sure)
             if line is not None:
                 return self.confirm(heard, line)
-            if heard.sure or self.only:
-                return heard  # a count or a yes heard surely, "done" however heard
+            if (heard.sure or self.only) and reply.text not in self.book.twice:
+                return heard  # a count or a yes heard surely, "done" however heard (a step's "yeah": twice)
         return self.unheard(reply)
 
     def confirm(self, heard: Answer[T], line: Line) -> Answer[T] | None:

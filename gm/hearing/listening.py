@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 from collections.abc import Callable, Mapping, Sequence
 
 from gm.hearing.phrases import (Heard, Phrasebook, alike, command_phrases, like_a_name, numbered,
-                                other_phrases, slot_phrases, unhearable)
+                                other_phrases, said_as_phrases, slot_phrases, unhearable)
 from gm.hearing.asking import CONFIRM_SECONDS, LISTEN_SECONDS, SLICE, Asking, Channels, Listening, Policies
 from gm.hearing.asking import (CORRECTIONS as CORRECTIONS, COUNT_TRIES as COUNT_TRIES,  # the listener's numbers,
                                SURE_CONFIDENCE as SURE_CONFIDENCE, TRIES as TRIES)  # named where it is made
@@ -80,7 +80,8 @@ def slots_book(slots: Sequence[Slot[Any]], label: Callable[[str], str], context:
     kept = _kept_decoys(vocabulary, kinds, seats, spoken)
     return Phrasebook(phrases, confidence, model.unk, decoys=tuple(dict.fromkeys(kept + vocabulary.decoys)),
                       others=other_phrases(vocabulary, spoken, seats), kept=kept, names=by_name,
-                      name_confidence=NAME_CONFIDENCE, context=context).only(model.hears)
+                      name_confidence=NAME_CONFIDENCE, context=context,
+                      twice=frozenset(said_as_phrases(slots, vocabulary)) & frozenset(phrases)).only(model.hears)
 
 
 def _by_name(phrases: Mapping[str, str], vocabulary: Vocabulary, seats: Sequence[str]) -> frozenset[str]:

@@ -91,6 +91,9 @@ class Phrasebook:
     on what came before (Whisper's previous text) hears the answers it asks for more surely."""
     added: frozenset[str] = frozenset()
     """Phrases taken besides those asked for (`with_phrases`: a read-back's corrections)."""
+    twice: frozenset[str] = frozenset()
+    """Phrases that answer only when heard at two tries, however surely (another answer's words
+    that say this one too: a step's "yeah", `said_as_phrases`)."""
 
     def __post_init__(self) -> None:
         if any(p in self.phrases for p in self.others):
@@ -221,7 +224,8 @@ def slot_phrases(slots: Sequence[Slot[Any]], label: Callable[[str], str], vocabu
                  spoken: Callable[[str], str], seats: Sequence[str] = (),
                  numbered: Collection[str] = ()) -> dict[str, str]:
     """Phrase → answer token for `slots`: the vocabulary's phrases for known answer ids, each
-    answer's `label`, its spoken reading, and the answer itself where it is a number or the
+    answer's `label`, its spoken reading, the vocabulary's phrases of the answers a slot is
+    `said_as` (a step's "done" said "yeah"), and the answer itself where it is a number or the
     vocabulary has no phrases for it (a player): an id the pack says in its own words ("yes",
     "done") is no phrase of a Japanese table, and Whisper wrote Kokoro's いえ as "yes"; a fix
     ("Aki=2") as each way of naming the candidate followed by each way of saying the number;
@@ -241,11 +245,19 @@ def slot_phrases(slots: Sequence[Slot[Any]], label: Callable[[str], str], vocabu
     for slot in slots:
         for phrase in _said(slot, forms):
             phrases.setdefault(phrase, slot.token)
+    for phrase, token in said_as_phrases(slots, vocabulary).items():
+        phrases.setdefault(phrase, token)
     if not any(slot.kind == Kind.NUMBER for slot in slots):
         for phrase, name in _seat_numbers({slot.token for slot in slots}, vocabulary, seats, numbered):
             phrases.setdefault(phrase, name)
     never = vocabulary.decoys_of(())
     return {phrase: answer for phrase, answer in phrases.items() if phrase not in never}
+
+
+def said_as_phrases(slots: Sequence[Slot[Any]], vocabulary: Vocabulary) -> dict[str, str]:
+    """Phrase → answer token for the answers each of `slots` is `said_as` (a step's "done" said "yeah")."""
+    return {phrase: slot.token for slot in slots for token in slot.said_as
+            for phrase in map(norm, vocabulary.phrases(token)) if phrase}
 
 
 def _seat_numbers(tokens: Collection[str], vocabulary: Vocabulary, seats: Sequence[str],

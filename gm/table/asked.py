@@ -208,13 +208,26 @@ class Asked(ABC, Generic[T]):
 @dataclass(frozen=True)
 class Proceed(Asked[Done]):
     """A step that goes on: its one answer is "done", and a listener waits through silence and
-    talk for it (the table is still at it)."""
+    talk for it (the table is still at it). A step that goes on by itself (a timeout: the pass,
+    the seer's look) takes the table's yes as its "done" too (`said_as`): told "Say done when
+    passed.", a table says "yes" or "yeah" as readily, and Whisper wrote a table's "done" in a
+    room of chatter 5 dB below it as yes, yeah or no (bench/table_nights_bench.py --seed 5006,
+    nights 4, 9 and 14: "Sorry, I did not catch that." five times, then the step went on by
+    itself). Typed, a yes is taken at once; heard, at two tries (`Phrasebook.twice`: chatter is
+    heard as yes too). The deal, which waits as long as it takes while the table talks, takes
+    "done" alone: a "yeah" in that talk would start the morning mid-deal."""
 
     def read(self, words: list[str]) -> Done | None:
-        return Done.DONE if " ".join(words) in self.words.done else None
+        said = " ".join(words)
+        return Done.DONE if said in self.words.done or self.said_as and said in self.words.yes else None
+
+    @property
+    def said_as(self) -> tuple[str, ...]:
+        """The answers whose words say "done" too: yes, at a step that goes on by itself."""
+        return ("yes",) if self.timeout is not None else ()
 
     def slot(self, token: str) -> Slot[Done]:
-        return Slot(token, Kind.DONE, self.parse(token))
+        return Slot(token, Kind.DONE, self.parse(token), said_as=self.said_as)
 
     @property
     def policy(self) -> Policy:

@@ -226,8 +226,8 @@ def test_gm_voice_model_checks_a_model():
 
 
 def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model, tmp_path):
-    """Four players; the morning's "done" steps and the cards are typed (this vocabulary has no
-    words for them). The discussion is paused and resumed by voice. 민수's count is misheard as
+    """Four players; the morning's steps wait for "done" (no pause: a yes is no "done" there) and
+    are typed, as are the cards (this vocabulary has no words for them). The discussion is paused and resumed by voice. 민수's count is misheard as
     넷 (the fixture 네, which this model hears as 넷): every vote seems counted, so nobody else
     is asked, and the whole tally "민수 4, nobody else" is refused (아니요); "민수 영" leaves no
     vote, so the counts not asked are asked: 지훈 넷. At the tally "민수 넷" makes 8 votes, which
@@ -241,7 +241,7 @@ def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model
     asker = ListeningAsker(listener, keyboard, table, EN, clock, vocabulary=COMMANDS_KO, seats=players)
     ctx = NightContext(players=players, deck=standard_deck(4), pack=EN, speaker=table, asker=asker, clock=clock,
                        controls=open_controls(asker, clock, None),
-                       log=lambda kind, **d: log.append({"type": kind, **d}))
+                       log=lambda kind, **d: log.append({"type": kind, **d}), pause=0)
     result = run_night(ctx)
     assert listener.source.ended  # every utterance was heard
     assert [(e["how"], e["pauses"]) for e in log if e["type"] == "discussion"] == [("time_up", 1)]

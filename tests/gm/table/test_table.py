@@ -190,6 +190,24 @@ def test_a_step_goes_on_with_enter_or_done_in_the_nights_language():
     assert [step.parse(t) for t in ("完了", "done", "ｄｏｎｅ")] == [Done.DONE] * 3
 
 
+@pytest.mark.parametrize(("lang", "yes", "no"),
+                         [("en", "yeah", "nope"), ("ja", "はい", "いいえ"), ("ko", "맞아", "아니요")])
+def test_a_step_that_goes_on_by_itself_takes_the_tables_yes_as_done_typed_and_heard(lang, yes, no):
+    """The pass and the seer's look go on by themselves: a yes is their "done"; the deal, which
+    waits through the table's talk, takes only "done"; a no is never one."""
+    from gm.hearing.phrases import question_phrases
+    from gm.text.vocabulary import Vocabulary
+
+    questions, _ = table(lang)
+    pack = Pack(lang)
+    timed, deal = questions.step("werewolf.lay_down", timeout=20), questions.step("werewolf.lay_down")
+    assert timed.parse(yes) == Done.DONE and isinstance(deal.parse(yes), Refused)
+    assert isinstance(timed.parse(no), Refused)
+    goes_on, waits = (question_phrases(q, Vocabulary.from_pack(pack), pack.spoken_word) for q in (timed, deal))
+    assert goes_on[yes] == "done" and yes not in waits and no not in goes_on
+    assert set(waits.items()) < set(goes_on.items())
+
+
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 def test_every_prompt_tip_fits_a_line(lang):
     questions, players = table(lang)
