@@ -25,10 +25,10 @@ from gm.hearing.turns import TurnLog
 from gm.ports import Answer, Clock, How, Kind, Line, Policy, Question, Refused, Slot, Speaker, TurnKind
 from gm.text.words import fold, words_of
 
-NO = "no"  # the answer id of "no" in the packs' [listen.hear]
+YES, NO = "yes", "no"  # the answer ids of yes and no in the packs' [listen.hear]
 YES_OR_NO = "listen.yes_or_no"
-"""What gm asks when it heard a reply that may be yes or no (`Asking.unsure_yes_or_no`: "right"
-after "… Right?", うん): the question is not said again, the table says yes or no."""
+"""What gm asks when it heard a reply that may be yes or no (`Asking.unsure_yes_or_no`: a yes
+heard unsure, "right" after "… Right?", うん): the question is not said again, the table says yes or no."""
 NAME_AS_NO = 60.0
 """rapidfuzz ratio from which the asked player's name heard at its count is "no" (`Asking.sounds_like_no`):
 noah, nora, noel and noa are (67–86); ken, nina, mona, anna, zoe, diego and olga are not (≤ 57)."""
@@ -264,7 +264,7 @@ class Asking(Generic[T]):
         twice = self.twice(guess)
         if twice is not None:
             return twice
-        yes_no = {"yes", "no"} <= set(self.question.answers)
+        yes_no = {YES, NO} <= set(self.question.answers)
         if reply is not None and yes_no and self.unsure_yes_or_no(reply, self.book):
             return self.miss(lambda: self.session.say(YES_OR_NO), self.last_try())
         return self.miss(lambda: self.reask("listen.not_understood" if reply is not None else "listen.again"),
@@ -368,12 +368,15 @@ class Asking(Generic[T]):
         return None
 
     def unsure_yes_or_no(self, heard: Heard, book: Phrasebook) -> bool:
-        """Whether `heard` calls for "Yes or no, please?" (YES_OR_NO): the last word of what gm just
-        said alone (`Phrasebook.echoes`), or a word that typed is yes or no but said may be either, a
-        decoy of `book` (うん and ううん, one sound to Whisper: a Japanese table said うん at a hand's
-        read-back three times, and the night went to the keyboard; bench/table_nights_bench.py --lang
-        ja --seed 4804, night 0)."""
-        return book.echoes(heard) or heard.text in self.either and heard.text in book.decoys
+        """Whether `heard` calls for "Yes or no, please?" (YES_OR_NO): a yes or a no heard unsure
+        (the line is not said again for it: a Japanese table's はい heard unsure at the tally had the
+        whole tally read again, twice, 8 s each; bench/table_nights_bench.py --lang ja --seed 4804,
+        night 5), the last word of what gm just said alone (`Phrasebook.echoes`), or a word that
+        typed is yes or no but said may be either, a decoy of `book` (うん and ううん, one sound to
+        Whisper: a Japanese table said うん at a hand's read-back three times, and the night went to
+        the keyboard; the same bench, night 0)."""
+        return (book.match(_as_sure(heard)) in (YES, NO) or book.echoes(heard)
+                or heard.text in self.either and heard.text in book.decoys)
 
     def value(self, heard: Heard) -> Answer[T] | Refused | None:
         """What `heard` answers (`said_value`), and whether every word was sure. A reply the
