@@ -227,8 +227,9 @@ def test_gm_voice_model_checks_a_model():
 
 def test_a_whole_night_driven_by_one_recording_never_counts_a_wrong_number(model, tmp_path):
     """Four players; the morning's steps wait for "done" (no pause: a yes is no "done" there) and
-    are typed, as are the cards (this vocabulary has no words for them). The discussion is paused and resumed by voice. 민수's count is misheard as
-    넷 (the fixture 네, which this model hears as 넷): every vote seems counted, so nobody else
+    are typed, as are the cards (this vocabulary has no words for them). The discussion is paused
+    and resumed by voice. 민수's count is misheard as 넷 (the fixture 네, which this model hears as
+    넷): every vote seems counted, so nobody else
     is asked, and the whole tally "민수 4, nobody else" is refused (아니요); "민수 영" leaves no
     vote, so the counts not asked are asked: 지훈 넷. At the tally "민수 넷" makes 8 votes, which
     HW-R4 refuses (3 to 4 at four players); the tally is read again and confirmed (맞아)."""
