@@ -256,6 +256,8 @@ class Asking(Generic[T]):
         if self.ask_rest(reply):
             return None
         guess = self.unsure(reply)
+        if reply is not None and either(reply, self.book):
+            self.guesses.clear()  # it breaks a pair of unsure yeses as a "no" does
         if self.deadline is not None:
             return self.timed(reply, guess)
         if guess is None and self.policy.waits and not self.channels.replay:
@@ -391,10 +393,10 @@ class Asking(Generic[T]):
     def unsure(self, heard: Heard | None) -> T | None:
         """What `heard` would answer were it heard surely, for a count, a step or a yes or no
         (asked again when unsure, never read back); None for other questions or answers (a fix
-        of the tally), a decoy or no answer. A "no" heard once breaks a pair of "yes". At the
-        last count of an exact total (`Policy.implied`) only what the total leaves is: any other
-        count would be refused with the whole round."""
-        if heard is None:
+        of the tally), a decoy, gm's own last word alone (`either`) or no answer. A "no" heard
+        once breaks a pair of "yes". At the last count of an exact total (`Policy.implied`) only
+        what the total leaves is: any other count would be refused with the whole round."""
+        if heard is None or either(heard, self.book):
             return None
         value, _ = said_value(self.question, self.book, _as_sure(heard), self.slots)
         if value is None and self.policy.count is not None:
@@ -503,12 +505,17 @@ class Confirming(Generic[T]):
 
     def unclear(self, said: Heard | None) -> Answer[T] | Readback:
         """Silence or an unclear reply: read back again, or taken at a second unsure "yes" (an unsure
-        "no" between them breaks the pair; silence or a word that is neither does not)."""
+        "no" between them breaks the pair, as does the line's own last word alone, which may be
+        either; silence or a word that is neither does not). The table's "nope" to "Olga 5, Omar 1,
+        nobody else. Right?" in a room of chatter 5 dB below it was heard as "right", then, asked
+        again, as "yes" unsure, and the pair confirmed a count never said
+        (bench/table_nights_bench.py --seed 5008, night 9)."""
         self.misses += 1
-        reply = self.replies.match(_as_sure(said)) if said is not None else None
+        echo = said is not None and either(said, self.book)
+        reply = self.replies.match(_as_sure(said)) if said is not None and not echo else None
         if reply == "yes" and self.unsure_yes:  # "yes" heard twice, each time unsure, and no "no"
             return self.taken()
-        self.unsure_yes = reply == "yes" or self.unsure_yes and reply != "no"
+        self.unsure_yes = reply == "yes" or self.unsure_yes and reply != "no" and not echo
         if self.misses >= self.asking.policies.readbacks or self.asking.channels.listener.source.ended:
             return self.asking.keyboard()
         self.asked_yes_no = said is not None and self.asking.unsure_yes_or_no(said, self.book)
@@ -584,6 +591,14 @@ def answers_count(candidate: str, said: Sequence[Slot[Any]]) -> bool:
     if not fixes:
         return True
     return len(fixes) >= 2 and any(slot.who == candidate for slot in fixes)
+
+
+def either(heard: Heard, book: Phrasebook) -> bool:
+    """Whether `heard` is the last word of what gm just said alone, heard as a yes or a no
+    (`Phrasebook.echoes`: "right" after "… Right?"): it may be either, so it is neither, and it
+    breaks a pair of unsure yeses as a "no" does. Whisper wrote a table's no, nah and nope as
+    "right" 7 times in 30 told "Right?" (bench/noisy_answers_bench.py --seed 5101, 5102)."""
+    return book.echoes(heard) and book.match(_as_sure(heard)) in (YES, NO)
 
 
 def _as_sure(heard: Heard) -> Heard:
