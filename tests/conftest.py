@@ -60,6 +60,26 @@ def _blas_on_one_thread():
 _blas_on_one_thread()
 
 
+def _whisper_on_one_thread():
+    """CTranslate2 decodes on the threads gm gives it (the cores, at most 4), and on two cores the
+    threads' waits cost about a quarter more CPU for the same hearing: four Japanese hearing tests
+    took 31 CPU-s on two threads and 24 on one, in the same time. The tests' Whisper runs on one
+    thread; gm's own choice is checked where it is made (test_whisper_loading.py)."""
+    try:
+        import ctranslate2
+    except ImportError:
+        return
+    whisper = ctranslate2.models.Whisper
+
+    def on_one_thread(*args, **options):
+        return whisper(*args, **{**options, "intra_threads": 1})
+
+    ctranslate2.models.Whisper = on_one_thread
+
+
+_whisper_on_one_thread()
+
+
 def pytest_collection_finish(session):
     """The quick loop (`-m "not slow"`) tries each property on a fifth of its examples (Hypothesis's
     100 → 20, a count of its own of 200 → 40), never on fewer than QUICK_EXAMPLES unless it asks for
