@@ -607,13 +607,34 @@ def test_a_questions_own_answers_are_calibrated_but_not_yes_no_a_fix_or_a_correc
     assert {"yes", "yeah", "nope"} <= read_back.asked() and "nobody" in set(read_back.phrases) - read_back.asked()
     whisper.WhisperRecogniser(model, 16000, read_back).hear(bytes(16000))
     assert model.calibrated == frozenset()
-    japanese = _Calibrates("ja", "なし")  # measured in English only: scored as they are
-    ja, ja_players = Pack("ja"), ("アキ", "ケン", "ミオ", "ソラ")
-    ja_count = Table(ja).count((*ja_players[1:], "graveyard"), 4, Counting((*ja_players, "graveyard"), counted=1),
-                               first=False)
-    ja_book = phrasebook(ja_count, japanese, Vocabulary.from_pack(ja), ja.spoken_word, ja_players)
-    whisper.WhisperRecogniser(japanese, 16000, ja_book).hear(bytes(16000))
-    assert japanese.calibrated == frozenset() and "なし" in ja_book.phrases
+    step = phrasebook(Table(pack).step("werewolf.seer_one"), model, vocabulary, pack.spoken_word, players)
+    whisper.WhisperRecogniser(model, 16000, step).hear(bytes(16000))
+    assert "done" in model.calibrated
+
+
+def test_japanese_counts_are_calibrated_and_its_other_answers_are_not() -> None:
+    """A Japanese count's answers are scored net of how readily Whisper writes them with nothing
+    said (えーと、四票 was written "8"); a step's are not (an English room's chatter alone was
+    written おわった and taken as 完了), nor a hand's or a holder's."""
+    from gm.hearing.listening import phrasebook
+    from gm.table.questions import Counting, Table
+    from gm.text.lines import Pack
+    from gm.text.vocabulary import Vocabulary
+
+    model = _Calibrates("ja", "なし")
+    pack, players = Pack("ja"), ("アキ", "ケン", "ミオ", "ソラ")
+    vocabulary = Vocabulary.from_pack(pack)
+    count = Table(pack).count((*players[1:], "graveyard"), 4, Counting((*players, "graveyard"), counted=1),
+                              first=False)
+    book = phrasebook(count, model, vocabulary, pack.spoken_word, players)
+    whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))
+    assert {"なし", "いない", "二 票", "えーと、二 票", "えと、四 票"} <= model.calibrated
+    assert not model.calibrated & {"アキ", "ケン", "はい"}
+    for question in (Table(pack).step("werewolf.seer_one"),
+                     Table(pack, players).pick("werewolf.reveal.ask_holder", (*players, "graveyard"), card="人狼")):
+        whisper.WhisperRecogniser(model, 16000, phrasebook(question, model, vocabulary, pack.spoken_word,
+                                                           players)).hear(bytes(16000))
+        assert model.calibrated == frozenset()
 
 
 @pytest.mark.slow  # loads the Whisper model
