@@ -19,7 +19,9 @@ An answer is taken (its own answer), wrong (another answer) or refused (nothing)
 (every word at SURE_CONFIDENCE: no read-back) is counted apart. Non-answers (table talk, other
 words, numbers not asked: 五票 and 六票 at a count of 0–4, names not at the table) are heard at
 the count, the tally and the yes or no (those of them asked: --only); each one taken is listed.
-The yes-or-no rows sum up every yes and no said (tally and again): taken and wrong.
+The yes-or-no rows sum up every yes and no said (tally and again): taken and wrong. The room alone
+(3 s of pink noise and of an English room's chatter, 15 and 5 dB below the table's speech, six of
+each) is heard at the counts and the step (those of them asked); each one taken is listed.
 """
 
 from __future__ import annotations
@@ -136,6 +138,8 @@ def main() -> None:
                             tally[(kind, "accepted")] += got is not None
                             if got is not None:
                                 taken_non.append(f"{text} ({condition}, {voice[1] or voice[0]}) at {key} as {got}")
+    room_taken, room_tries = room_alone(model, books, [k for k in ("count", "count_next", "step")
+                                                      if k in args.only.split(",")])
     seconds = time.perf_counter() - start
 
     def row(scope: str) -> str:
@@ -154,6 +158,32 @@ def main() -> None:
         for kind in NON_ANSWERS:
             print(f"  non-answers accepted, {kind}: {tally[(kind, 'accepted')]}/{tally[(kind, 'tries')]}")
         print("  non-answers taken: " + ("; ".join(taken_non) or "none"))
+    print(f"  the room alone taken: {len(room_taken)}/{room_tries}" + "".join(f"; {t}" for t in room_taken))
+
+
+def room_alone(model, books: dict, keys: list[str]) -> tuple[list[str], int]:
+    """The room alone heard at each of `keys`: what was taken (and as what), and how many tries."""
+    import tempfile
+
+    import numpy as np
+    from virtual_table import SPEECH_DBFS, babble, pink_noise
+
+    taken, tries = [], 0
+    with tempfile.TemporaryDirectory() as folder:
+        for kind in ("pink", "babble"):
+            for snr in (15, 5):
+                for seed in range(6):
+                    bed = pink_noise(3.0, seed) if kind == "pink" else babble(3.0, seed, Path(folder))
+                    x = bed * 32768 * 10 ** ((SPEECH_DBFS - snr) / 20)
+                    audio = np.clip(np.round(x), -32768, 32767).astype("<i2").tobytes()
+                    for key in keys:
+                        heard = Listener(model, PcmSource(16000, audio, FakeClock())).hear_once(books[key])
+                        got = books[key].match(heard) if heard is not None else None
+                        tries += 1
+                        if got is not None and heard is not None:
+                            taken.append(f"{kind} {snr} dB #{seed} at {key} as {got} ({heard.text}, "
+                                         f"{min((c for _, c in heard.words), default=1.0):.2f})")
+    return taken, tries
 
 
 if __name__ == "__main__":
