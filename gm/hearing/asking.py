@@ -130,6 +130,8 @@ class Listening:
         question asked again over it). Lines are read only with `typing`. A window that is not
         `fresh` goes on from the last one (nothing was said between them): nothing is dropped."""
         channels = self.channels
+        if book.phrases:
+            channels.listener.expect(book)
         channels.speaker.flush()  # the window opens once the question or read-back has been said (typing waits)
         session = channels.listener.session(book, fresh) if book.phrases else None
         until = channels.clock.now() + seconds if deadline is None else deadline

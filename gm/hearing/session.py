@@ -72,12 +72,23 @@ class Listener:
         self.source = source
         self.room = RoomLevel()
         self._peeked: tuple[int, Phrasebook, Heard | None] | None = None
+        self._expected: tuple[Phrasebook, Recogniser] | None = None
+
+    def expect(self, book: Phrasebook) -> None:
+        """Make the recogniser of the question being said, for its session (`session`) to take:
+        what the model works out before it hears anything (Whisper's priors, a grammar's search)
+        is under way while the question is still said, not after it, when the table answers."""
+        self._expected = (book, self._recogniser(self.source.rate, book))
 
     def session(self, book: Phrasebook | None, fresh: bool = True) -> Session:
         """A session for one question: a recording's next utterance, or the source from now on
         (what was said before is dropped, so nothing left over answers this question), or where
         the last left off when not `fresh` (the same question, listened to on)."""
-        recogniser = self._recogniser(self.source.rate, book)
+        expected, self._expected = self._expected, None
+        if expected is not None and expected[0] is book:
+            recogniser = expected[1]
+        else:
+            recogniser = self._recogniser(self.source.rate, book)
         if isinstance(self.source, Recording):
             recording = self.source
             return Session(recording.window(), recogniser, book,
