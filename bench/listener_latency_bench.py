@@ -30,6 +30,7 @@ Run: PYTHONPATH=.:bench .venv/bin/python bench/listener_latency_bench.py [--answ
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
@@ -39,6 +40,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -110,6 +112,16 @@ def latencies(listener: str, answers: int, seed: int) -> tuple[list[float], int,
     return seconds, right, cpu
 
 
+@functools.cache
+def _answer(text: str, voice: Any) -> bytes:
+    """`text` said by `voice` (bench/virtual_table.py), rendered once a process: both ways of
+    `first_hearings` hear the same audio (Piper draws noise as it speaks)."""
+    from virtual_table import render
+
+    with tempfile.TemporaryDirectory() as folder:
+        return render(text, voice, Path(folder))
+
+
 def first_hearings(listener: str, lang: str, answers: int, seed: int, said_first: bool) -> dict:
     """The first answer to count questions of their own (four names drawn anew for each, so that
     none was worked out before: Whisper's priors are a question's own; a quarter of them a vote's
@@ -125,7 +137,6 @@ def first_hearings(listener: str, lang: str, answers: int, seed: int, said_first
     (every thread: the line rendered, the recogniser made, the answer heard); heard right."""
     import table_nights_bench as tables
     from line_gap_bench import TimedLoudspeaker
-    from virtual_table import render
 
     from gm.hearing.listening import phrasebook
     from gm.hearing.model_loading import model_loader
@@ -152,35 +163,34 @@ def first_hearings(listener: str, lang: str, answers: int, seed: int, said_first
     rng = random.Random(f"first-{lang}-{seed}")
     block = 2 * int(BLOCK_SECONDS * 16000)
     seconds, cpu, right, starts, gaps = [], [], 0, [], []
-    with tempfile.TemporaryDirectory() as folder:
-        for index in range(answers + 1):  # the first one warms the model up, and is not counted
-            players = rng.sample(tongue.names, 4)
-            number = rng.randrange(5)
-            said = tongue.count(rng, tongue.numbers[number])
-            answer = render(said, tongue.speaker(rng, False), Path(folder))
-            first = rng.random() < 0.25  # a vote's first count is asked in full, the next ones by name alone
-            question = Table(pack, players).count(players, 4, Counting((*players, "graveyard")), first=first)
-            book = phrasebook(question, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
-            audio = bytes(2 * int(rng.uniform(0.3, 0.8) * 16000)) + answer + bytes(block * 15)
-            sink.parts.clear()
-            used, handed = time.process_time(), time.monotonic()
-            speaker.say(question.prompt)
-            recogniser = model.recogniser(16000, book) if said_first else None
-            speaker.flush()
-            recogniser = recogniser or model.recogniser(16000, book)
-            opened = time.perf_counter()
-            for k, at in enumerate(range(0, len(audio), block)):
-                time.sleep(max(0.0, opened + k * BLOCK_SECONDS - time.perf_counter()))
-                start = time.perf_counter()
-                heard = recogniser.accept(audio[at:at + block])
-                if heard is not None and index:
-                    seconds.append(time.perf_counter() - start)
-                    cpu.append(time.process_time() - used)
-                    right += book.match(heard) == str(number)
-                    starts.append(sink.parts[0][1] - handed)
-                    gaps.append(max((b[1] - a[2] for a, b in zip(sink.parts, sink.parts[1:])), default=0.0))
-                if heard is not None:
-                    break
+    for index in range(answers + 1):  # the first one warms the model up, and is not counted
+        players = rng.sample(tongue.names, 4)
+        number = rng.randrange(5)
+        said = tongue.count(rng, tongue.numbers[number])
+        answer = _answer(said, tongue.speaker(rng, False))
+        first = rng.random() < 0.25  # a vote's first count is asked in full, the next ones by name alone
+        question = Table(pack, players).count(players, 4, Counting((*players, "graveyard")), first=first)
+        book = phrasebook(question, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
+        audio = bytes(2 * int(rng.uniform(0.3, 0.8) * 16000)) + answer + bytes(block * 15)
+        sink.parts.clear()
+        used, handed = time.process_time(), time.monotonic()
+        speaker.say(question.prompt)
+        recogniser = model.recogniser(16000, book) if said_first else None
+        speaker.flush()
+        recogniser = recogniser or model.recogniser(16000, book)
+        opened = time.perf_counter()
+        for k, at in enumerate(range(0, len(audio), block)):
+            time.sleep(max(0.0, opened + k * BLOCK_SECONDS - time.perf_counter()))
+            start = time.perf_counter()
+            heard = recogniser.accept(audio[at:at + block])
+            if heard is not None and index:
+                seconds.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - used)
+                right += book.match(heard) == str(number)
+                starts.append(sink.parts[0][1] - handed)
+                gaps.append(max((b[1] - a[2] for a, b in zip(sink.parts, sink.parts[1:])), default=0.0))
+            if heard is not None:
+                break
     speaker.close()
     return {"median_s": round(statistics.median(seconds), 3), "p95_s": round(_p95(seconds), 3),
             "cpu_median_s": round(statistics.median(cpu), 3), "heard_right": f"{right}/{len(seconds)}",

