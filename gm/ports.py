@@ -141,7 +141,9 @@ class Policy:
     `waits` (silence and talk are the table still at it: a step such as the deal), `tally`
     (the whole tally read back, or which count is wrong: heard as many times as a count) and
     `read_back` (every answer is read back for a yes, however surely heard: a listener may take it
-    heard less surely, as the yes is what settles it)."""
+    heard less surely, as the yes is what settles it) and `surely` (an answer is taken heard
+    surely or typed, never heard unsure at two tries: the tally of a count heard unsure, whose
+    yes is that count's one check)."""
 
     tries: int | None = None
     count: str | None = None
@@ -149,6 +151,7 @@ class Policy:
     waits: bool = False
     tally: bool = False
     read_back: bool = False
+    surely: bool = False
 
 
 class Question(Protocol[T]):

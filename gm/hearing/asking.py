@@ -265,7 +265,7 @@ class Asking(Generic[T]):
         if guess is None and self.policy.waits and not self.channels.replay:
             self.fresh = False  # the deal takes longer than a window, and a table talks as it deals
             return None
-        twice = self.twice(guess)
+        twice = None if self.policy.surely else self.twice(guess)
         if twice is not None:
             return twice
         yes_no = {YES, NO} <= set(self.question.answers)
@@ -511,11 +511,13 @@ class Confirming(Generic[T]):
         either; silence or a word that is neither does not). The table's "nope" to "Olga 5, Omar 1,
         nobody else. Right?" in a room of chatter 5 dB below it was heard as "right", then, asked
         again, as "yes" unsure, and the pair confirmed a count never said
-        (bench/table_nights_bench.py --seed 5008, night 9)."""
+        (bench/table_nights_bench.py --seed 5008, night 9). A fix of the tally (a count heard
+        unsure: one heard surely is not read back) takes no pair: a count heard unsure is confirmed
+        by a yes heard surely (`Policy.surely`)."""
         self.misses += 1
         echo = said is not None and either(said, self.book)
         reply = self.replies.match(_as_sure(said)) if said is not None and not echo else None
-        if reply == "yes" and self.unsure_yes:  # "yes" heard twice, each time unsure, and no "no"
+        if reply == "yes" and self.unsure_yes and not self.asking.policy.tally:  # heard twice, unsure, no "no"
             return self.taken()
         self.unsure_yes = reply == "yes" or self.unsure_yes and reply != "no" and not echo
         if self.misses >= self.asking.policies.readbacks or self.asking.channels.listener.source.ended:

@@ -125,11 +125,13 @@ class Count(Asked[Counts]):
 @dataclass(frozen=True)
 class Tally(Asked["bool | Counts"]):
     """A whole tally read back (the prompt): yes (Enter), no, or a fix of one or more counts
-    ("Aki 2", "Aki 2 Ken 1", typed Aki=2). `shown` is the tally as read."""
+    ("Aki 2", "Aki 2 Ken 1", typed Aki=2). `shown` is the tally as read; `doubted`, whether it
+    holds a count heard unsure (its answer is then taken only heard surely: `Policy.surely`)."""
 
     shown: Counts = field(default_factory=dict)
     names: Names = field(default=Names({}), repr=False, compare=False)
     most: int = 0  # most votes one candidate can have
+    doubted: bool = False
 
     def read(self, words: list[str]) -> bool | Counts | None:
         said = " ".join(words)
@@ -161,7 +163,7 @@ class Tally(Asked["bool | Counts"]):
 
     @property
     def policy(self) -> Policy:
-        return Policy(self.tries, tally=True)
+        return Policy(self.tries, tally=True, surely=self.doubted)
 
     def parts(self) -> Mapping[str, str]:
         return {**{w: str(n) for w, n in self.words.numbers.items()}, **self.names.spellings}

@@ -888,6 +888,26 @@ def test_the_tallys_own_last_word_alone_confirms_nothing(clock, then, readbacks,
     assert speaker.keys()[speaker.keys().index("werewolf.vote.readback") + 1] == "listen.yes_or_no"
 
 
+@pytest.mark.parametrize("then, how", [
+    ([said("yes", conf=0.5), said("yeah", conf=0.5), said("yes")], "voice"),
+    ([said("no", conf=0.5), said("no", conf=0.5), said("yes")], "voice"),
+    ([said("yes", conf=0.5), said("yeah", conf=0.5), said("yes", conf=0.5)], "default"),  # Enter at the keyboard
+], ids=["a_sure_yes_after_two_unsure", "two_unsure_nos_then_a_sure_yes", "never_sure"])
+def test_a_tally_holding_a_count_heard_unsure_takes_only_an_answer_heard_surely(clock, then, how):
+    """bench/table_nights_bench.py --seed 5010, night 4 (babble 5 dB): Grace's "nobody" was heard
+    as "one" unsure and taken at its last try; the table's "no", "no" to the tally were heard as
+    "yes" and "yeah", unsure both, and the pair confirmed a count never said. At --lang ja --seed
+    4806, night 8, ええ and うん were heard as いいえ, unsure, and the pair asked which count was
+    wrong. A count heard unsure has the tally's answer as its one check: two doubts do not make one."""
+    players = ["Aki", "Ken", "Mio", "Sora"]
+    result, speaker, answers = _vote(clock, players, [said("three", conf=0.5), said("three", conf=0.5),
+                                                      said("one"), *then], keyboard="\n")
+    assert [(a["answer"], a["sure"]) for a in answers][:2] == [({"Aki": 3}, False), ({"Ken": 1}, True)]
+    tally = [a for a in answers if a["key"] == "werewolf.vote.readback"]
+    assert [(a["answer"], a["by"]) for a in tally] == [(True, how)] and result.total == 4
+    assert speaker.keys().count("listen.yes_or_no") == 2 and "werewolf.vote.which" not in speaker.keys()
+
+
 def test_gms_own_last_word_and_one_unsure_yes_confirm_nothing(clock):
     asker, _ = _asker(clock, [said("ken"), said("right"), said("yes", conf=0.5)], keyboard="Aki\n", endless=False)
     assert asker.ask(NAMES) == Answer("Aki", How.KEYBOARD)

@@ -182,6 +182,21 @@ def test_a_fix_heard_unsure_is_read_back_as_the_tally_it_makes_never_the_one_bef
     assert [e["counts"] for e in events if e["type"] == "vote"][0]["Aki"] == 4
 
 
+def test_a_fix_heard_unsure_is_confirmed_by_a_yes_heard_surely_not_by_two_unsure_ones():
+    # a fix heard unsure is a count heard unsure: the yes to the tally it makes is its one check
+    clock = FakeClock()
+    _, lines, events = _vote(clock, ["three", "one", ("aki four ken zero", 0.7), ("yes", 0.5), ("yes", 0.5),
+                                     ("yes", 0.5)], keyboard="yes\n")
+    assert _texts(lines, "werewolf.vote.readback") == [
+        "Aki 3, Ken 1, nobody else. Right?", "Aki 4, nobody else. Right?"]
+    assert [line.key for line in lines].count("listen.yes_or_no") == 2  # then typed: the tally as it was
+    assert not [e for e in events if e["type"] == "vote_corrected"]
+    assert [e["counts"] for e in events if e["type"] == "vote"][0]["Aki"] == 3
+    clock = FakeClock()
+    _, lines, events = _vote(clock, ["three", "one", ("aki four ken zero", 0.7), ("yes", 0.5), "yes"])
+    assert [e["counts"] for e in events if e["type"] == "vote"][0]["Aki"] == 4
+
+
 def test_a_count_heard_unsure_is_asked_again_and_never_replaced_by_the_count_before():
     clock = FakeClock()
     _, lines, events = _vote(clock, ["three", ("two", 0.7), "one", "yes"])
