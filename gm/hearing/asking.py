@@ -518,7 +518,7 @@ class Confirming(Generic[T]):
         echo = said is not None and either(said, self.book)
         reply = self.replies.match(_as_sure(said)) if said is not None and not echo else None
         if reply == "yes" and self.unsure_yes and not self.asking.policy.tally:  # heard twice, unsure, no "no"
-            return self.taken()
+            return self.taken(sure=False)
         self.unsure_yes = reply == "yes" or self.unsure_yes and reply != "no" and not echo
         if self.misses >= self.asking.policies.readbacks or self.asking.channels.listener.source.ended:
             return self.asking.keyboard()
@@ -542,8 +542,9 @@ class Confirming(Generic[T]):
         given = self.asking.question.parse(typed)
         return None if isinstance(given, Refused) else Answer(given)
 
-    def taken(self) -> Answer[T]:
-        return Answer(self.heard.value, How.VOICE, True, confirmed=True)
+    def taken(self, sure: bool = True) -> Answer[T]:
+        """The answer read back, confirmed: heard surely unless its yes was two heard unsure."""
+        return Answer(self.heard.value, How.VOICE, sure, confirmed=True)
 
 
 @dataclass(frozen=True)

@@ -47,11 +47,18 @@ def votes_line(ctx: NightContext, low: int, high: int) -> Line | int:
     return ctx.table.votes(low, high)
 
 
+def _heard_unsure(answer: Answer[Any]) -> bool:
+    """Whether `answer` was heard unsure (taken heard alike twice, at a count's last try, or
+    read back and confirmed by a yes heard unsure twice): a count it gives is checked by the
+    tally's yes alone. Two unsure hearings of the table's "no" as "yes" and "yeah" confirmed
+    Grace's count of one, heard unsure at its last try where the table said "nobody"
+    (bench/table_nights_bench.py --seed 5010, night 4)."""
+    return answer.how is How.VOICE and not answer.sure
+
+
 def _doubted(answer: Answer[Any]) -> set[str]:
-    """The candidates whose counts `answer` gives heard unsure: two unsure hearings of the
-    table's "no" as "yes" and "yeah" confirmed Grace's count of one, heard unsure at its last
-    try where the table said "nobody" (bench/table_nights_bench.py --seed 5010, night 4)."""
-    return set(answer.value) if answer.how is How.VOICE and not answer.sure else set()
+    """The candidates whose counts `answer` gives heard unsure (`_heard_unsure`)."""
+    return set(answer.value) if _heard_unsure(answer) else set()
 
 
 def _ask_counts(ctx: NightContext, candidates: Sequence[str], totals: tuple[int, int],
@@ -87,15 +94,19 @@ def _ask_counts(ctx: NightContext, candidates: Sequence[str], totals: tuple[int,
     return counts, set(), doubted
 
 
-def _roll_call_round(ctx: NightContext, candidates: list[str]) -> dict[str, str]:
-    """Each voter's vote (voter → candidate), but those who have none."""
-    votes = {}
+def _roll_call_round(ctx: NightContext, candidates: list[str]) -> tuple[dict[str, str], set[str]]:
+    """Each voter's vote (voter → candidate), but those who have none; and the candidates of
+    votes heard unsure (`_heard_unsure`)."""
+    votes: dict[str, str] = {}
+    doubted: set[str] = set()
     for voter in ctx.players:
         answer = ctx.ask(ctx.table.pick("werewolf.vote.ask_voter", candidates, "werewolf.vote.abstain", voter,
                                         voter=voter))
         if answer.value is not None:
             votes[voter] = answer.value
-    return votes
+            if _heard_unsure(answer):
+                doubted.add(answer.value)
+    return votes, doubted
 
 
 def _checked_round(ctx: NightContext, candidates: list[str], first: Round | None) -> tuple[Round | dict[str, int],
@@ -110,7 +121,7 @@ def _checked_round(ctx: NightContext, candidates: list[str], first: Round | None
     for take in range(1, BAD_TOTALS + 1):
         try:
             if ctx.roll_call:
-                votes = _roll_call_round(ctx, candidates)
+                votes, doubted = _roll_call_round(ctx, candidates)
                 counts = {c: sum(1 for v in votes.values() if v == c) for c in candidates}
                 result = roll_call_round(candidates, votes, list(ctx.players), ctx.deck)
             else:

@@ -298,14 +298,15 @@ def test_only_yes_alone_and_sure_accepts_a_read_back(clock):
                                     "listen.type_it"]
 
 
-@pytest.mark.parametrize("third", [said("yes"), said("yes", conf=0.5)], ids=["sure", "unsure_again"])
-def test_a_read_back_is_heard_three_times_and_an_unsure_yes_pairs_across_an_unclear_reply(clock, third):
+@pytest.mark.parametrize("third, sure", [(said("yes"), True), (said("yes", conf=0.5), False)],
+                         ids=["sure", "unsure_again"])
+def test_a_read_back_is_heard_three_times_and_an_unsure_yes_pairs_across_an_unclear_reply(clock, third, sure):
     """pocketsphinx heard flite's "yes" to "The graveyard. Is that right?" unsure, then as the card
     "death" (tests/gm/night/test_virtual_table.py went to the keyboard there): the read-back is
     heard a third time (the unsure yes asked as yes or no, the card met by the line again), and a
-    "yes" heard surely, or unsure again, confirms it."""
+    "yes" heard surely, or unsure again, confirms it (heard unsure: its yes was two unsure ones)."""
     asker, _ = _asker(clock, [said("ken"), said("yes", conf=0.5), said("death"), third], keyboard="Aki\n")
-    assert asker.ask(NAMES) == Answer("Ken", How.VOICE, True, confirmed=True)
+    assert asker.ask(NAMES) == Answer("Ken", How.VOICE, sure, confirmed=True)
     assert asker.speaker.keys() == ["listen.confirm", "listen.yes_or_no", "listen.not_understood", "listen.confirm"]
 
 
@@ -317,9 +318,9 @@ def test_an_unsure_no_between_two_unsure_yeses_breaks_the_pair(clock):
 
 def test_a_yes_heard_unsure_twice_in_a_row_confirms_a_read_back(clock):
     """The first unsure yes is asked for as yes or no, the line not said again (a Japanese tally is
-    8 s long)."""
+    8 s long). The answer is confirmed, and heard unsure."""
     asker, _ = _asker(clock, [said("ken"), said("yes", conf=0.5), said("yes", conf=0.5)], keyboard="Aki\n")
-    assert asker.ask(NAMES) == Answer("Ken", How.VOICE, True, confirmed=True)
+    assert asker.ask(NAMES) == Answer("Ken", How.VOICE, False, confirmed=True)
     assert asker.speaker.keys() == ["listen.confirm", "listen.yes_or_no"]
 
 
@@ -1185,3 +1186,26 @@ def test_the_evenings_yes_or_no_does_not_end_with_one_of_its_answers(lang):
     words = Words.of(pack)
     book = Phrasebook({}, context=pack.text("werewolf.evening.again"))
     assert not [w for w in words.yes | words.no if book.echoes(Heard(w, ((w, 1.0),)))]
+
+
+@pytest.mark.parametrize("tally", [[said("yes", conf=0.5), said("yes", conf=0.5), said("yes")], [said("yes")]],
+                         ids=["unsure_twice_then_sure", "sure"])
+def test_a_roll_call_vote_confirmed_by_two_unsure_yeses_is_a_count_heard_unsure(clock, tally):
+    """A vote read back and confirmed by a yes heard unsure twice leaves its candidate's count
+    heard unsure: the tally then takes only an answer heard surely (`Policy.surely`)."""
+    from gm.night.context import NightContext
+    from gm.night.vote import run_vote
+    from scorer.werewolf.decks import standard_deck
+
+    players = ["Aki", "Ken", "Mio", "Sora"]
+    picks = [said("ken"), said("yes", conf=0.5), said("yes", conf=0.5), *[s for name in ("aki", "ken", "ken")
+                                                                         for s in (said(name), said("yes"))]]
+    asker, _ = _asker(clock, [*picks, *tally], endless=False)
+    log = []
+    ctx = NightContext(players=players, deck=standard_deck(4), pack=EN, speaker=asker.speaker, asker=asker,
+                       clock=clock, roll_call=True, log=lambda kind, **d: log.append({"type": kind, **d}))
+    assert run_vote(ctx).executed == "Ken"
+    answers = [e for e in log if e["type"] == "answer"]
+    assert [(e["answer"], e["sure"]) for e in answers][0] == ("Ken", False)
+    assert [(e["answer"], e["by"]) for e in answers if e["key"] == "werewolf.vote.readback"] == [(True, "voice")]
+    assert asker.speaker.keys().count("listen.yes_or_no") == 1 + (len(tally) > 1) * 2
