@@ -273,7 +273,7 @@ def report(results: list[dict[str, Any]]) -> None:
     for listener in dict.fromkeys(r["listener"] for r in results):
         mine = [r for r in results if r["listener"] == listener]
         four = [r for r in mine if r["players"] == 4 and r["vote_speech_seconds"] is not None]
-        unsaid = sum(bool(r["counts_not_said"]) and r["by_voice"] for r in mine)
+        unsaid = sum(bool(r["counts_not_said"]) for r in mine)  # however the night ended after its vote
         print(f"{listener}: {sum(r['by_voice'] for r in mine)}/{len(mine)} nights by voice; "
               f"nothing typed {sum(r.get('untyped', False) for r in mine)}/{len(mine)} "
               f"(steps gone on by themselves: {sum(r.get('steps_gone_on', 0) for r in mine)}); "
@@ -282,9 +282,11 @@ def report(results: list[dict[str, Any]]) -> None:
               f"4-player vote: median {_median([r['vote_answers'] for r in four])} table answers, "
               f"{_median([r['vote_speech_seconds'] for r in four])} s of gm speech")
         for r in mine:
+            unsaid_here = f"; counts not said: {', '.join(r['counts_not_said'])}" if r["counts_not_said"] else ""
             print(f"  {r['night']:2} {r['players']}p {r['room']:28} "
                   f"{'by voice' if r['by_voice'] else 'fell at ' + str(r['fell_at'])} "
-                  f"(vote {r['vote_answers']} answers, {r['vote_speech_seconds']} s speech; {r['seconds']} s)")
+                  f"(vote {r['vote_answers']} answers, {r['vote_speech_seconds']} s speech; {r['seconds']} s"
+                  f"{unsaid_here})")
 
 
 def _median(values: list[float]) -> float | None:
