@@ -2,8 +2,9 @@
 table heard by an adversary (numbers, names, yes and no, fixes, garbage, silence, at any
 confidence, said again and again), the keyboard typing the truth when gm asks it. Each night
 ends within a number of questions set by its shape (players, runoff), each question within a
-number of hearings, and no count is confirmed that nobody said or typed (HW-R4's "nobody
-else" and an exact total's last count aside)."""
+number of hearings, and no count is confirmed that nobody said for that candidate or typed
+(HW-R4's "nobody else" and an exact total's last count aside); with no yes heard surely, none
+that was heard only unsure (a tally holding a count heard unsure needs a sure yes: HW-R4)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,13 @@ import itertools
 from collections.abc import Mapping
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptedControls, ScriptSource, said
 from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.session import Listener
-from gm.hearing.listening import CORRECTIONS, COUNT_TRIES, TRIES, ListeningAsker
+from gm.hearing.listening import CORRECTIONS, COUNT_TRIES, SURE_CONFIDENCE, TRIES, ListeningAsker
 from gm.night.context import NightContext
 from gm.night.runner import run_night
 from gm.night.vote import BAD_TOTALS, READBACKS
@@ -39,7 +40,8 @@ WORDS = Words.of(EN)
 SEATS = ("Aki", "Ken", "Mio", "Sora", "Noah", "Yui")
 NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "none", "nobody", "no votes", "one vote",
            "two votes", "3", "9"]
-YES_NO = ["yes", "no", "yeah", "yep", "sure", "right", "nah", "nope", "okay"]
+YES = ["yes", "yeah", "yep", "sure", "right", "okay"]
+YES_NO = [*YES, "no", "nah", "nope"]
 GARBAGE = ["window", "table", "um", "really", "the graveyard", "graveyard", "done", "werewolf", "[unk]", "emma",
            "game master pause"]
 CONFIDENCES = [1.0, 1.0, 0.95, 0.7, 0.3]
@@ -89,13 +91,18 @@ def nights(draw: st.DrawFn) -> dict:
 
 class Table(ScriptSource):
     """What the table says: "done" at a step; at the vote, the adversary's utterances over and
-    over (a block each 0.1 s); silence elsewhere (the reveal is typed)."""
+    over (a block each 0.1 s); silence elsewhere (the reveal is typed). Each count said is said
+    for one candidate: a number alone for the candidate whose count is asked, a number after a
+    name for that name's candidate; and heard surely or not (`SURE_CONFIDENCE`)."""
 
-    def __init__(self, clock: FakeClock, said_: list[tuple[str, float]]) -> None:
+    def __init__(self, clock: FakeClock, said_: list[tuple[str, float]], seats: tuple[str, ...]) -> None:
         super().__init__(clock)
         self.cycle = itertools.cycle(said_)
         self.question: object = None
-        self.numbers: set[int] = set()  # every count said at the vote, in any words
+        self.names = {**{seat.lower(): seat for seat in seats}, "graveyard": GRAVEYARD}
+        self.numbers: dict[str, set[int]] = {}  # each candidate's counts said at the vote, in any words
+        self.surely: dict[str, set[int]] = {}  # those of them heard surely
+        self.sure_yes = False  # a yes heard surely at the vote
 
     def block(self) -> str:
         if isinstance(self.question, Proceed):
@@ -105,10 +112,23 @@ class Table(ScriptSource):
         text, confidence = next(self.cycle)
         if not text:
             return ""
-        words = text.split()
-        self.numbers.update(n for size in (1, 2) for at in range(len(words))
-                            if (n := WORDS.number(words[at:at + size])) is not None)
+        sure = confidence >= SURE_CONFIDENCE
+        self.sure_yes = self.sure_yes or sure and text in YES
+        self.count(text.split(), sure)
         return said(text, confidence)
+
+    def count(self, words: list[str], sure: bool) -> None:
+        """Note the counts `words` say, each for its candidate."""
+        named = [at for at, word in enumerate(words) if word in self.names]
+        pairs = [(self.names[words[at]], WORDS.number(words[at + 1:end]))
+                 for at, end in zip(named, [*named[1:], len(words)])]
+        if not named and isinstance(self.question, Count):
+            pairs = [(self.question.candidate, WORDS.number(words))]
+        for candidate, number in pairs:
+            if number is not None:
+                self.numbers.setdefault(candidate, set()).add(number)
+                if sure:
+                    self.surely.setdefault(candidate, set()).add(number)
 
 
 class Truth(KeyboardAsker):
@@ -137,6 +157,8 @@ class Truth(KeyboardAsker):
         elif isinstance(question, Tally):
             true = self.tally(set(question.shown), question.most)
             value = True if question.key == "werewolf.vote.readback" and dict(question.shown) == true else counts(true)
+            for candidate, n in true.items():  # a tally typed yes, or its fix: each count typed
+                self.typed.setdefault(candidate, set()).add(n)
         elif isinstance(question, Hand):
             owner = GRAVEYARD if question.owner == EN.text("common.graveyard") else question.owner
             value = self.night["hands"][owner]
@@ -177,10 +199,14 @@ class Asking:
 @pytest.mark.slow  # 60 whole nights through the real asker and vote
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(night=nights())
+@example(night={"players": SEATS[:4], "truth": {"Aki": 3, "Ken": 0, "Mio": 0, "Sora": 0, GRAVEYARD: 0},
+                "hands": {"Aki": ("villager", "villager"), "Ken": ("villager", "villager"),
+                          "Mio": ("villager", "villager"), "Sora": ("werewolf", "traitor"), GRAVEYARD: ("seer",)},
+                "said": [("yes", 0.7), ("one", 0.7)]})  # "one" unsure at each count, "yes" unsure at the tally
 def test_every_night_ends_within_its_shape_and_confirms_only_counts_said_or_typed(night):
     clock = FakeClock()
     players = night["players"]
-    table = Table(clock, night["said"])
+    table = Table(clock, night["said"], players)
     keyboard = Truth(clock, night)
     voice = ListeningAsker(Listener(FakeModel(), table), keyboard, FakeSpeaker(), EN, clock, seats=players)
     deck = standard_deck(len(players))
@@ -201,8 +227,10 @@ def test_every_night_ends_within_its_shape_and_confirms_only_counts_said_or_type
     assert all(heard <= _hearings() for _, heard in asking.asked)
     for vote in (e for e in log if e["type"] == "vote"):
         for candidate, n in vote["counts"].items():
-            said_or_typed = table.numbers | keyboard.typed.get(candidate, set()) | asking.implied.get(candidate, set())
-            assert n == 0 or n in said_or_typed, (candidate, n, vote["counts"])
+            typed = keyboard.typed.get(candidate, set()) | asking.implied.get(candidate, set())
+            assert n == 0 or n in table.numbers.get(candidate, set()) | typed, (candidate, n, vote["counts"])
+            if not table.sure_yes:  # a count heard unsure is confirmed only by a yes heard surely, or typed
+                assert n == 0 or n in table.surely.get(candidate, set()) | typed, (candidate, n, vote["counts"])
 
 
 def test_the_adversary_above_can_make_gm_count_again_and_go_to_the_keyboard():
@@ -211,7 +239,7 @@ def test_the_adversary_above_can_make_gm_count_again_and_go_to_the_keyboard():
     clock = FakeClock()
     night = {"players": SEATS[:4], "truth": {"Aki": 3, "Ken": 0, "Mio": 0, "Sora": 0, GRAVEYARD: 0},
              "hands": {}, "said": [("zero", 1.0)]}
-    table = Table(clock, night["said"])
+    table = Table(clock, night["said"], night["players"])
     keyboard = Truth(clock, night)
     speaker = FakeSpeaker()
     voice = ListeningAsker(Listener(FakeModel(), table), keyboard, speaker, EN, clock, seats=night["players"])
