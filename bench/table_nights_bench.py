@@ -285,14 +285,23 @@ def report(results: list[dict[str, Any]]) -> None:
               f"(steps gone on by themselves: {sum(r.get('steps_gone_on', 0) for r in mine)}); "
               f"votes right {sum(r['vote_right'] for r in mine)}/{len(mine)}; "
               f"counts confirmed that were not said: {unsaid}; "
+              f"every answer by voice but stopped at the bound: {sum(_past_bound(r) for r in mine)}; "
               f"4-player vote: median {_median([r['vote_answers'] for r in four])} table answers, "
               f"{_median([r['vote_speech_seconds'] for r in four])} s of gm speech")
         for r in mine:
             unsaid_here = f"; counts not said: {', '.join(r['counts_not_said'])}" if r["counts_not_said"] else ""
-            print(f"  {r['night']:2} {r['players']}p {r['room']:28} "
-                  f"{'by voice' if r['by_voice'] else 'fell at ' + str(r['fell_at'])} "
+            end = ("by voice" if r["by_voice"] else f"every answer by voice, stopped at the bound at {r['fell_at']}"
+                   if _past_bound(r) else f"fell at {r['fell_at']}")
+            print(f"  {r['night']:2} {r['players']}p {r['room']:28} {end} "
                   f"(vote {r['vote_answers']} answers, {r['vote_speech_seconds']} s speech; {r['seconds']} s"
                   f"{unsaid_here})")
+
+
+def _past_bound(result: dict[str, Any]) -> bool:
+    """Whether gm was stopped at the night's bound (no exit code) with every answer heard by voice:
+    a long night, not one that fell to the keyboard."""
+    answers = result["answers"]
+    return result["exit_code"] is None and bool(answers) and all(by == "voice" for _, by, _ in answers)
 
 
 def _median(values: list[float]) -> float | None:
