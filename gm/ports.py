@@ -141,9 +141,9 @@ class Policy:
     `waits` (silence and talk are the table still at it: a step such as the deal), `tally`
     (the whole tally read back, or which count is wrong: heard as many times as a count) and
     `read_back` (every answer is read back for a yes, however surely heard: a listener may take it
-    heard less surely, as the yes is what settles it) and `surely` (an answer is taken heard
+    heard less surely, as the yes is what settles it) and `surely` (a yes or a fix is taken heard
     surely or typed, never heard unsure at two tries: the tally of a count heard unsure, whose
-    yes is that count's one check)."""
+    yes is that count's one check; a no confirms nothing)."""
 
     tries: int | None = None
     count: str | None = None

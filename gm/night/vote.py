@@ -147,7 +147,7 @@ def _confirmed(ctx: NightContext, candidates: list[str], result: Round | dict[st
     can have; one that leaves too few votes while some counts were never asked (all votes
     seemed counted) asks those. A fix heard unsure and confirmed as the tally it makes (read
     back for a yes) is not read again. While the tally holds a count heard unsure (`doubted`),
-    its answer is taken only heard surely or typed. The tally is read back by voice READBACKS
+    its yes or fix is taken only heard surely or typed. The tally is read back by voice READBACKS
     times at most; then it is typed, so that every vote ends (a table and a listener that do not
     agree would otherwise go round for ever)."""
     low, high = bounds(ctx, first)

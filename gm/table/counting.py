@@ -126,7 +126,7 @@ class Count(Asked[Counts]):
 class Tally(Asked["bool | Counts"]):
     """A whole tally read back (the prompt): yes (Enter), no, or a fix of one or more counts
     ("Aki 2", "Aki 2 Ken 1", typed Aki=2). `shown` is the tally as read; `doubted`, whether it
-    holds a count heard unsure (its answer is then taken only heard surely: `Policy.surely`)."""
+    holds a count heard unsure (its yes or fix is then taken only heard surely: `Policy.surely`)."""
 
     shown: Counts = field(default_factory=dict)
     names: Names = field(default=Names({}), repr=False, compare=False)
