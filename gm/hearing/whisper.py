@@ -119,8 +119,14 @@ COUNTS_CALIBRATED = ("ja",)
 is four votes. Its steps are not: an English room's chatter alone (3 s, 15 and 5 dB below speech)
 was taken as 完了 (written おわった, かんりょう) at 6 of 24 stretches, against none uncalibrated; at
 counts, 2 of 24 (ゼロ票, unsure) against none."""
+FIXES_CALIBRATED = ("ja",)
+"""Languages whose fixes are calibrated where only fixes are asked ("which count is wrong?"), never
+beside the read-back's yes and no. Told 「アキ 0」のように…言ってください。, Whisper wrote a Japanese
+table's ケン 一票 as はい, アキ 二 as アキ ゼロ, its bare name or its bare count; calibrated, the fixes
+of Open JTalk and Kokoro voices (clean and pink 15 dB, eight phrasings) were taken 27 → 56 of 128
+times, 6 and 6 wrong (each read back with the whole tally for a yes), non-answers 0 and 0 of 64."""
 UNCALIBRATED = ("yes", "no")
-"""Answers scored as they are, not calibrated (nor is a fix of the tally, "Kate none"): after "Right?"
+"""Answers scored as they are, not calibrated (nor is a fix of the read-back, "Kate none"): after "Right?"
 Whisper begins "yes" more readily than "no", and a read-back's yes and no calibrated against each
 other heard three more of the table's yeses as no and as many noes as yes (bench/noisy_answers_bench.py)."""
 PRIOR_FLOOR = 15.0  # nats below the likeliest phrase on no speech from which a phrase counts as that unlikely
@@ -565,9 +571,9 @@ class WhisperRecogniser(UtteranceRecogniser):
         said_as = {answer: phrase for phrase, answer in reversed(list(book.phrases.items()))}
         for form, answer in told(book.phrases.values(), lang).items():
             spelt.setdefault(form, said_as[answer])
-        context = book.context + named(pairs, lang) + telling(book.phrases.values(), lang, full_stop(lang))
-        asked = {p for p in book.asked() if book.phrases[p] not in UNCALIBRATED and fix_of(book.phrases[p]) is None
-                 and (lang in CALIBRATED_LANGUAGES or counts and lang in COUNTS_CALIBRATED)}
+        context = (book.context + named(pairs, lang) + fixed(book, lang)
+                   + telling(book.phrases.values(), lang, full_stop(lang)))
+        asked = {p for p in book.asked() if _calibrated(book.phrases[p], book, lang, counts)}
         return Plan(spelt, context, frozenset(form for form, phrase in spelt.items() if phrase in asked), pairs)
 
     def hear(self, audio: bytes) -> Heard:
@@ -605,6 +611,15 @@ def calibrated_scores(phrases: list[str], scores: list[float], priors: Mapping[s
     """Each phrase's score, those with a prior (the question's own answers) net of it: lifted
     as far as Whisper writes them less readily than its likeliest phrase with nothing said."""
     return [Scored(p, s - priors.get(p, 0.0), -priors.get(p, 0.0)) for p, s in zip(phrases, scores)]
+
+
+def _calibrated(answer: str, book: Phrasebook, lang: str, counts: bool) -> bool:
+    """Whether `book`'s phrases of `answer` are calibrated: a count (COUNTS_CALIBRATED) or any
+    answer (CALIBRATED_LANGUAGES) but yes, no and a fix (UNCALIBRATED), or a fix where only fixes
+    are asked (FIXES_CALIBRATED)."""
+    if fix_of(answer) is not None:
+        return lang in FIXES_CALIBRATED and _fixes_only(book)
+    return answer not in UNCALIBRATED and (lang in CALIBRATED_LANGUAGES or counts and lang in COUNTS_CALIBRATED)
 
 
 def _pairs(book: Phrasebook) -> list[str]:
@@ -666,6 +681,24 @@ def named(pairs: list[str], lang: str) -> str:
         return ""
     joiner = AND.get(lang, (", ",))[-1]
     return " " + joiner.join(card[:1].upper() + card[1:] for card in cards) + full_stop(lang)
+
+
+def fixed(book: Phrasebook, lang: str) -> str:
+    """Where only fixes are asked in a language of FIXES_CALIBRATED, the candidates they name, said
+    after the question as Whisper's previous text (「…言ってください。 アキ、ケン、墓地。」): told the
+    names, it writes ケン, not 県 or キャン."""
+    if lang not in FIXES_CALIBRATED or not _fixes_only(book):
+        return ""
+    names: dict[str, str] = {}
+    for phrase, answer in book.phrases.items():
+        who, _ = fix_of(answer) or (answer, 0)
+        names.setdefault(who, phrase.split()[0])
+    return " " + AND.get(lang, (", ",))[-1].join(names.values()) + full_stop(lang)
+
+
+def _fixes_only(book: Phrasebook) -> bool:
+    """Whether every answer `book` takes is a fix ("which count is wrong?")."""
+    return bool(book.phrases) and all(fix_of(a) is not None for a in book.phrases.values())
 
 
 def full_stop(lang: str) -> str:

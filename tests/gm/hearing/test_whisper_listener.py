@@ -513,6 +513,31 @@ def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
         assert book.match(heard) is None, (talk, heard)
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not whisper.available(), reason="needs gm-card-nights[whisper] (./setup.sh --test installs it)")
+def test_japanese_fixes_said_by_open_jtalk_at_which_count_is_wrong_are_heard_and_talk_is_not() -> None:
+    """ミオ 二票 and アキ なし said by Open JTalk at the virtual table's speeds and pitches, asked
+    「どの票数が違いますか？「アキ 0」のように…」 (heard before as ミオ alone, 二票 alone, ミオ 三 unsure,
+    あき出し: no answer) are those fixes; はい and talk are no fix."""
+    pytest.importorskip("pyopenjtalk")
+    from gm.hearing.listening import phrasebook
+    from gm.table.questions import Table
+    from gm.text.lines import Pack
+    from gm.text.vocabulary import Vocabulary
+
+    pack, players = Pack("ja"), ("アキ", "ケン", "ミオ", "ソラ")
+    which = Table(pack).fix({"アキ": 1, "ケン": 2, "ソラ": 1}, (*players, "graveyard"), 4)
+    model = whisper.load("ja")
+    book = phrasebook(which, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
+    for text, fix in (("ミオ 二票", "ミオ=2"), ("アキ なし", "アキ=0")):
+        for speed, half_tone in ((1.0, 0), (0.9, -3), (1.1, 2)):
+            heard = model.recogniser(16000, book).hear(_open_jtalk(text, speed, half_tone))
+            assert book.match(heard) == fix, (text, speed, heard)
+    for talk in ("はい", "今日はいい天気ですね"):
+        heard = model.recogniser(16000, book).hear(_open_jtalk(talk))
+        assert book.match(heard) is None, (talk, heard)
+
+
 def _japanese_count():
     """Whisper for Japanese and the phrasebook of a count at a 4-player table."""
     from gm.text.vocabulary import Vocabulary
