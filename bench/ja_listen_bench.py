@@ -13,13 +13,15 @@ levelling, Whisper's closed-set scoring against the question's phrasebook) and
 - the tally read back, and a plain yes or no (「同じメンバー、同じカードで次の夜を遊びますか？」):
   はい, うん, そう, ええ; いいえ, ううん, いや, いいや, 違う (うん and ううん, which Whisper cannot
   tell apart, are the pack's decoys: heard as either of them, gm asks again, a refusal);
-- a step: 完了, 終わり, できた.
+- a step: 完了, 終わり, できた;
+- which count is wrong (「どの票数が違いますか？「アキ 0」のように…」, the tally read as アキ 1, ケン 2,
+  ソラ 1): ケン 一票, ケン 一票です, えーと、ケン 一票, ミオ 二票, アキ なし, アキ 二, ソラは0票, 墓地 一票.
 
 An answer is taken (its own answer), wrong (another answer) or refused (nothing). Taken sure
 (every word at SURE_CONFIDENCE: no read-back) is counted apart. Non-answers (table talk, other
 words, numbers not asked: 五票 and 六票 at a count of 0–4, names not at the table) are heard at
-the count, the tally and the yes or no (those of them asked: --only); each one taken is listed.
-The yes-or-no rows sum up every yes and no said (tally and again): taken and wrong. The room alone
+the count, the tally, the yes or no and which count is wrong (those of them asked: --only); each
+one taken is listed. The yes-or-no rows sum up every yes and no said (tally and again): taken and wrong. The room alone
 (3 s of pink noise and of an English room's chatter, 15 and 5 dB below the table's speech, six of
 each) is heard at the counts and the step (those of them asked); each one taken is listed.
 """
@@ -54,6 +56,8 @@ COUNTS = {"なし": "0", "ゼロ": "0", "一票": "1", "二票": "2", "三票": 
 YES_NO = {"はい": "yes", "うん": "yes", "そう": "yes", "ええ": "yes", "いいえ": "no", "ううん": "no", "いや": "no",
           "いいや": "no", "違う": "no"}
 DONE = {"完了": "done", "終わり": "done", "できた": "done"}
+FIXES = {"ケン 一票": "ケン=1", "ケン 一票です": "ケン=1", "ミオ 二票": "ミオ=2", "アキ なし": "アキ=0",
+         "ソラは0票": "ソラ=0", "墓地 一票": "graveyard=1", "えーと、ケン 一票": "ケン=1", "アキ 二": "アキ=2"}
 NON_ANSWERS = {"sentences": ["今日はいい天気ですね", "私は人狼じゃないよ", "誰が嘘をついているの"],
                "other words": ["りんご", "時計", "コーヒー"],
                "numbers not asked": ["五票", "六票"],
@@ -67,6 +71,7 @@ def questions() -> dict[str, object]:
     return {"count": table.count(cands, 4, Counting(tuple(cands))),
             "count_next": table.count(cands[1:], 4, Counting(tuple(cands), counted=1), first=False),
             "tally": table.tally({p: 1 for p in cands}, cands, 4),
+            "which": table.fix({"アキ": 1, "ケン": 2, "ソラ": 1}, cands, 4),
             "again": table.yes_no("werewolf.evening.again"),
             "step": table.step("werewolf.seer_one")}
 
@@ -103,7 +108,7 @@ def main() -> None:
     vocabulary = Vocabulary.from_pack(JA)
     asked = questions()
     books = {k: phrasebook(q, model, vocabulary, JA.spoken_word, PLAYERS) for k, q in asked.items()}
-    items = {"count": COUNTS, "count_next": COUNTS, "tally": YES_NO, "again": YES_NO, "step": DONE}
+    items = {"count": COUNTS, "count_next": COUNTS, "tally": YES_NO, "again": YES_NO, "step": DONE, "which": FIXES}
     voices = [VOICES[int(i)] for i in args.voices.split(",")] if args.voices else VOICES
     conditions = args.conditions.split(",")
     tally: Counter[tuple[str, str]] = Counter()
@@ -131,7 +136,7 @@ def main() -> None:
                 for condition in conditions:
                     for n, voice in enumerate(voices[::3]):
                         audio = utterance(text, voice, condition, 100 + n)
-                        for key in [k for k in ("count_next", "tally", "again") if k in args.only.split(",")]:
+                        for key in [k for k in ("count_next", "tally", "again", "which") if k in args.only.split(",")]:
                             heard = Listener(model, PcmSource(16000, audio, FakeClock())).hear_once(books[key])
                             got = books[key].match(heard) if heard is not None else None
                             tally[(kind, "tries")] += 1

@@ -256,6 +256,22 @@ def test_a_japanese_transcription_that_reads_as_a_phrase_is_that_phrase() -> Non
     assert read_alike(None, spelt, "ja") is None
 
 
+def test_a_fix_written_with_the_topic_particle_after_the_name_is_that_fix() -> None:
+    """Whisper wrote a table's ソラは0票 so, and as 空は0票, and the fix was no answer: a fix read
+    with は after its name is that fix; a hand or a count is not read so, nor is a name alone."""
+    pytest.importorskip("pyopenjtalk")
+    from gm.hearing.whisper import read_alike
+
+    spelt = {"ソラ 0": "ソラ 0", "ソラ ゼロ 票": "ソラ 0", "ミオ 二 票": "ミオ 二 票", "人狼 占い師": "人狼 占い師"}
+    fixes = {"ソラ 0", "ミオ 二 票"}
+    for said, fix in (("ソラは0票。", "ソラ 0"), ("空は0票", "ソラ 0"), ("ソラは 0 票。", "ソラ 0"),
+                      ("ミオは二票です", "ミオ 二 票")):
+        assert read_alike(Scored(said, -0.5), spelt, "ja", fixes) == Scored(fix, -0.5), said
+        assert read_alike(Scored(said, -0.5), spelt, "ja") == Scored(said, -0.5), said
+    for other in ("人狼は占い師", "空は", "ソラは三票"):
+        assert read_alike(Scored(other, -0.5), spelt, "ja", fixes) == Scored(other, -0.5), other
+
+
 def test_a_count_heard_with_its_counter_misheard_is_that_count() -> None:
     """二票 is written にしょう or にしよう by Whisper base (ひょ heard as しょ), also in katakana:
     the number before the counter is the answer; a number with another ending is not."""
@@ -600,7 +616,7 @@ class _Calibrates(_Transcribes):
 
     def score(self, samples, phrases, context="", calibrated=frozenset()):
         self.calibrated = frozenset(calibrated)
-        return [], Scored(self.free, -1.0)
+        return super().score(samples, phrases, context, calibrated)
 
 
 def test_a_questions_own_answers_are_calibrated_but_not_yes_no_a_fix_or_a_correction() -> None:
@@ -660,6 +676,34 @@ def test_japanese_counts_are_calibrated_and_its_other_answers_are_not() -> None:
         whisper.WhisperRecogniser(model, 16000, phrasebook(question, model, vocabulary, pack.spoken_word,
                                                            players)).hear(bytes(16000))
         assert model.calibrated == frozenset()
+
+
+@pytest.mark.parametrize(("lang", "players", "told"), [
+    ("ja", ("アキ", "ケン", "ミオ", "ソラ"), "。 アキ、ケン、ミオ、ソラ、墓地。"),
+    ("en", ("Alice", "Mike", "Kate", "Tom"), "."),
+])
+def test_which_count_is_wrong_tells_a_japanese_table_the_names_and_calibrates_its_fixes(lang, players, told) -> None:
+    """Asked which count is wrong, Whisper is told the candidates' names after the question in
+    Japanese (it wrote ケン as 県) and scores the fixes calibrated (the question's example, アキ 0,
+    and はい were written for other fixes); the read-back's fixes, beside its yes and no, are not
+    calibrated, nor is English."""
+    from gm.hearing.listening import phrasebook
+    from gm.table.questions import Table
+    from gm.text.lines import Pack
+    from gm.text.vocabulary import Vocabulary
+
+    pack = Pack(lang)
+    candidates = (*players, "graveyard")
+    table = Table(pack)
+    for question, calibrated in ((table.fix({players[0]: 1}, candidates, 4), lang == "ja"),
+                                 (table.tally({players[0]: 1}, candidates, 4), False)):
+        model = _Calibrates(lang, "")
+        book = phrasebook(question, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
+        whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))
+        assert bool(model.calibrated) == calibrated, question.key
+        assert model.calibrated <= set(whisper.WhisperRecogniser(model, 16000, book).plan().spelt)
+        if question.key == "werewolf.vote.which":
+            assert model.contexts[0].endswith(told), model.contexts[0]
 
 
 @pytest.mark.slow  # loads the Whisper model
