@@ -533,16 +533,16 @@ def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
 @pytest.mark.skipif(not whisper.available(), reason="needs gm-card-nights[whisper] (./setup.sh --test installs it)")
 def test_japanese_fixes_said_by_open_jtalk_at_which_count_is_wrong_are_heard_and_talk_is_not() -> None:
     """ミオ 二票 and アキ なし said by Open JTalk at the virtual table's speeds and pitches, asked
-    「どの票数が違いますか？「アキ 0」のように…」 (heard before as ミオ alone, 二票 alone, ミオ 三 unsure,
-    あき出し: no answer) are those fixes; はい and talk are no fix."""
+    「どの票数が違いますか？「アキ 0」のように…」 (ミオ 二票 was written みなにしよう: no answer) are
+    those fixes; はい and talk are no fix."""
     pytest.importorskip("pyopenjtalk")
     from gm.hearing.listening import phrasebook
     from gm.table.questions import Table
     from gm.text.lines import Pack
     from gm.text.vocabulary import Vocabulary
 
-    pack, players = Pack("ja"), ("アキ", "ケン", "ミオ", "ソラ")
-    which = Table(pack).fix({"アキ": 1, "ケン": 2, "ソラ": 1}, (*players, "graveyard"), 4)
+    pack, players = Pack("ja"), ("アキ", "ミオ")
+    which = Table(pack).fix({"アキ": 1}, (*players, "graveyard"), 2)
     model = whisper.load("ja")
     book = phrasebook(which, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
     for text, fix in (("ミオ 二票", "ミオ=2"), ("アキ なし", "アキ=0")):
