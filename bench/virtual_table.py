@@ -500,10 +500,19 @@ class Script:
         """Seconds of gm's silence the table waits for before its `answer`-th answer."""
         return QUIET_SECONDS
 
+    def tally(self) -> str:
+        """The vote's tally as gm reads it back ("Alice 1, Mike 2, the graveyard 1, nobody else. Right?")."""
+        from gm.table.counting import tally_line
+        from gm.text.lines import Pack
+
+        return tally_line(Pack(self.lang), self.counts, [*self.players, "graveyard"]).text
+
     def reply(self, event: dict[str, Any], taken: dict[str, int]) -> str | None:
         """What the table says to the cue `event` of gm's night log (None: nothing), knowing the
         counts gm has `taken` so far."""
         key, text, words = event["key"], event["text"], self.words
+        if event["type"] == "readback" and event.get("asked") in TALLIES:  # a fix heard unsure: the tally it makes
+            return words["yes"] if text == self.tally() else words["no"]
         if event["type"] == "readback":  # "Mike: Werewolf and Seer. Right?"
             lowered = text.lower()
             if re.split(r"[.。?？!！:：,、]", lowered)[0].strip() == words["no"].lower():
@@ -608,7 +617,9 @@ class Cues:
         self.questions: dict[str, dict[str, Any]] = {}  # printed text → its question event
         self.taken: dict[str, int] = {}
         pack = Pack(lang)
-        self.endings = read_back_endings(pack)
+        self.endings = read_back_endings(pack) + tuple(_after_fields(pack.entry("werewolf")["vote"][key])
+                                                       for key in ("readback", "readback_all"))
+        self.asked = ""  # the key of the question asked last: what a read-back reads back
         self.again = {pack.text("listen.not_understood"), pack.text("listen.again")}
         self.yes_or_no = pack.text("listen.yes_or_no")  # asked plainly: the last answer, as a plain yes or no
         self.rest = _after_fields(pack.entry("listen")["hand_rest"])  # "…, and the other card?"
@@ -622,6 +633,7 @@ class Cues:
             if event["type"] == "question":
                 self.questions[event["text"].strip()] = event
                 asked.append(event["text"].strip())
+                self.asked = event["key"]
             elif event["type"] == "answer" and isinstance(event.get("answer"), dict):
                 self.taken.update(event["answer"])
         # ...but its line may be read from the output before the log's is (two files): a line
@@ -632,7 +644,7 @@ class Cues:
             if line in self.questions:
                 cues.append(self.questions[line])
             elif line.endswith(self.endings):
-                cues.append({"type": "readback", "key": "readback", "text": line})
+                cues.append({"type": "readback", "key": "readback", "text": line, "asked": self.asked})
             elif line in self.again:
                 cues.append({"type": "again", "key": "again", "text": line})
             elif line == self.yes_or_no:
@@ -672,6 +684,8 @@ def _after_fields(line: Any) -> str:
     return str(text).rsplit("}", 1)[-1].strip()
 
 
+TALLIES = ("werewolf.vote.readback", "werewolf.vote.readback_all", "werewolf.vote.which", "werewolf.vote.which_counted")
+"""The questions whose answer, heard unsure, is read back as the tally it makes (a fix)."""
 SAY_AGAIN_AFTER = 20.0  # seconds of gm's silence after an answer before the table says it again (not
 # seconds without a question: gm saying a long verdict is not waiting for an answer)
 

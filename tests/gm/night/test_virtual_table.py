@@ -221,3 +221,28 @@ def test_asked_for_yes_or_no_the_table_says_its_last_answer_plainly(tmp_path):
     read_back = {"type": "readback", "key": "werewolf.reveal.ask_hand", "text": "Mike: Werewolf and Seer. Right?"}
     assert {table.reply({**read_back, "plain": True}, {}) for _ in range(20)} == {"yes"}
     assert len({table.reply(read_back, {}) for _ in range(20)}) > 1
+
+
+@pytest.mark.parametrize(("script", "read_back", "said"), [
+    (japanese_night, "アキ 1票、ケン 2票、墓地 1票、ほかは0票ですね？", "はい"),
+    (japanese_night, "アキ 1票、ケン 1票、墓地 1票、ほかは0票ですね？", "いいえ"),
+    (english_night, "Alice 1, Mike 2, the graveyard 1, nobody else. Right?", "yes"),
+    (english_night, "Alice 1, Mike 2, nobody else. Right?", "no"),
+])
+def test_a_fix_read_back_as_the_tally_it_makes_is_confirmed_only_where_the_tally_is_right(
+        tmp_path, script, read_back, said):
+    """gm reads a fix heard unsure back as the tally it makes; the Japanese table took that line
+    for no cue and said nothing, three times, and the keyboard took the fix gm had heard right
+    (seed 4808, night 2). Asked which count is wrong, the table says yes to the tally read back
+    where every count is its own, else no."""
+    import json
+
+    from virtual_table import Cues
+
+    log, out = tmp_path / "night.jsonl", tmp_path / "gm.out"
+    which = {"t": 1.0, "type": "question", "key": "werewolf.vote.which", "text": "Which count is wrong?"}
+    log.write_text(json.dumps(which) + "\n")
+    out.write_text(f"{which['text']}\n{read_back}\n")
+    cues = Cues(log, out, script().lang).new()
+    assert [cue["type"] for cue in cues] == ["question", "readback"]
+    assert script().reply(cues[1], {}) == said
