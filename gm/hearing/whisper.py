@@ -121,10 +121,13 @@ was taken as 完了 (written おわった, かんりょう) at 6 of 24 stretches
 counts, 2 of 24 (ゼロ票, unsure) against none."""
 FIXES_CALIBRATED = ("ja",)
 """Languages whose fixes are calibrated where only fixes are asked ("which count is wrong?"), never
-beside the read-back's yes and no. Told 「アキ 0」のように…言ってください。, Whisper wrote a Japanese
-table's ケン 一票 as はい, アキ 二 as アキ ゼロ, its bare name or its bare count; calibrated, the fixes
-of Open JTalk and Kokoro voices (clean and pink 15 dB, eight phrasings) were taken 27 → 56 of 128
-times, 6 and 6 wrong (each read back with the whole tally for a yes), non-answers 0 and 0 of 64."""
+beside the read-back's yes and no, and told the candidates' names (`fix_names`). Told only
+「どの票数が違いますか？「アキ 0」のように…言ってください。」, Whisper wrote a Japanese table's ケン 一票
+as はい, 県 or キャン…, アキ 二 as アキ ゼロ surely, or the name or the count alone. With both, and
+ソラは0票 read as a fix (`TOPIC`), Open JTalk's and Kokoro's fixes (bench/ja_listen_bench.py --only
+which: eight phrasings, clean and pink 15 dB) were taken 27 → 76 of 128 times (sure 19 → 57), wrong
+6 → 3; non-answers taken 0 → 2 of 60 (コーヒー as 墓地 2 surely, タロウ as ソラ 0 unsure, both in pink
+noise): a fix is taken only when the whole tally it makes is read back for a yes."""
 UNCALIBRATED = ("yes", "no")
 """Answers scored as they are, not calibrated (nor is a fix of the read-back, "Kate none"): after "Right?"
 Whisper begins "yes" more readily than "no", and a read-back's yes and no calibrated against each
@@ -801,7 +804,8 @@ def _readings(form: str, lang: str, fix: bool) -> tuple[str, ...]:
 
 TOPIC = {"ja": "ワ"}
 """How the topic particle reads (は), said between a name and its count: Whisper wrote the table's
-ソラは0票 so, and 空は0票, at 8 of 16 tries (Open JTalk and Kokoro voices, clean and pink 15 dB)."""
+ソラは0票 so, or 空は0票, and it was no answer at all 16 tries (bench/ja_listen_bench.py --only which);
+read so, with the names told and the fixes calibrated, 12 of 16 were taken."""
 READ_ALIKE = ("ja",)  # languages whose free transcriptions are matched by reading
 
 
