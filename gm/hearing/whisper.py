@@ -804,7 +804,7 @@ def _readings(form: str, lang: str, fix: bool) -> tuple[str, ...]:
 
 TOPIC = {"ja": "ワ"}
 """How the topic particle reads (は), said between a name and its count: Whisper wrote the table's
-ソラは0票 so, or 空は0票, and it was no answer at all 16 tries (bench/ja_listen_bench.py --only which);
+ソラは0票 so, or 空は0票, and it was no answer at each of 16 tries (bench/ja_listen_bench.py --only which);
 read so, with the names told and the fixes calibrated, 12 of 16 were taken."""
 READ_ALIKE = ("ja",)  # languages whose free transcriptions are matched by reading
 
