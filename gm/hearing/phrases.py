@@ -31,6 +31,7 @@ from gm.text.vocabulary import Vocabulary
 
 UNK = "[unk]"
 WAKE = "wake"  # the answer id of the wake phrase ("game master"), which starts every voice command
+PLAYER = "player"  # what a player's name is among a book's other phrases
 COMMANDS = (Command.PAUSE, Command.RESUME, Command.ADD_MINUTE, Command.END, Command.REPEAT)
 """The commands that can be said: one more minute (the keyboard's "+" adds 30 seconds), and
 "vote now" (END), which is read back for a yes."""
@@ -299,7 +300,7 @@ def other_phrases(vocabulary: Vocabulary, spoken: Callable[[str], str] = lambda 
     for name in seats:
         for phrase in (norm(name), norm(spoken(name))):
             if phrase:
-                others.setdefault(phrase, "player")
+                others.setdefault(phrase, PLAYER)
     for card in vocabulary.cards:
         others.setdefault(card, "card")
     return others

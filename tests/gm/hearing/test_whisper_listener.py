@@ -706,6 +706,29 @@ def test_which_count_is_wrong_tells_a_japanese_table_the_names_and_calibrates_it
             assert model.contexts[0].endswith(told), model.contexts[0]
 
 
+@pytest.mark.parametrize(("lang", "players", "prompt", "told"), [
+    ("ja", ("ソラ", "ミオ"), "ソラ 1票、ミオ 2票、ほかは0票ですね？", "ですね？ はい、いいえ。"),
+    ("ja", ("ソラ", "ミオ"), "ミオさん、人狼、占い師。いいですか？", "いいですか？ はい、いいえ。"),
+    ("ja", ("ソラ", "ミオ"), "同じカードで次の夜を遊びますか？", "同じカードで次の夜を遊びますか？ はい、いいえ。"),
+    ("ja", ("ソラ", "ミオ"), "墓地。いいですか？", "墓地。いいですか？ はい、いいえ。"),
+    ("en", ("Alice", "Noah"), "Alice 1, Noah 2, nobody else. Right?", "Alice 1, Noah 2, nobody else. Right?"),
+])
+def test_a_japanese_yes_or_no_that_names_a_player_is_told_only_its_ending(lang, players, prompt, told) -> None:
+    """Told the tally read back, Whisper wrote a Japanese table's そう as ソラ and いいえ as ミオ: a
+    Japanese yes or no whose question names a player is told only the question's ending; one that
+    names nobody, or in English, is told the whole question."""
+    from gm.hearing.listening import YES_NO, slots_book
+    from gm.text.lines import Pack
+    from gm.text.vocabulary import Vocabulary
+
+    pack = Pack(lang)
+    model = _Transcribes(lang, "")
+    book = slots_book(YES_NO, str, prompt, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
+    whisper.WhisperRecogniser(model, 16000, book).hear(bytes(16000))
+    assert model.contexts == [told]
+    assert book.context == prompt  # gm's own last word is still what `Phrasebook.echoes` compares
+
+
 @pytest.mark.slow  # loads the Whisper model
 @pytest.mark.skipif(not whisper.available(), reason="needs gm-card-nights[whisper] (./setup.sh --test installs it)")
 def test_whisper_begins_a_count_more_readily_with_a_digit_than_with_nobody_after_the_question() -> None:
