@@ -520,13 +520,7 @@ def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
     (heard before as にしよう, サント and 陽車: no answer) are those counts; talk is no count."""
     pytest.importorskip("pyopenjtalk")
     model, book = _japanese_count()
-    for text, count_said in (("二票", "2"), ("三票", "3"), ("四票", "4")):
-        for speed, half_tone in ((1.0, 0), (0.9, -3), (1.1, 2)):
-            heard = model.recogniser(16000, book).hear(_open_jtalk(text, speed, half_tone))
-            assert book.match(heard) == count_said, (text, speed, heard)
-    for talk in ("今日はいい天気ですね", "りんご"):
-        heard = model.recogniser(16000, book).hear(_open_jtalk(talk))
-        assert book.match(heard) is None, (talk, heard)
+    _said_by_open_jtalk(model, book, {"二票": "2", "三票": "3", "四票": "4"}, ("今日はいい天気ですね", "りんご"))
 
 
 @pytest.mark.slow
@@ -545,13 +539,19 @@ def test_japanese_fixes_said_by_open_jtalk_at_which_count_is_wrong_are_heard_and
     which = Table(pack).fix({"アキ": 1}, (*players, "graveyard"), 2)
     model = whisper.load("ja")
     book = phrasebook(which, model, Vocabulary.from_pack(pack), pack.spoken_word, players)
-    for text, fix in (("ミオ 二票", "ミオ=2"), ("アキ なし", "アキ=0")):
+    _said_by_open_jtalk(model, book, {"ミオ 二票": "ミオ=2", "アキ なし": "アキ=0"}, ("はい", "今日はいい天気ですね"))
+
+
+def _said_by_open_jtalk(model, book, said: dict[str, str], talk: tuple[str, ...]) -> None:
+    """Each of `said` (text → its answer) said by Open JTalk at the virtual table's speeds and
+    pitches is heard as that answer; each of `talk` is no answer."""
+    for text, answer in said.items():
         for speed, half_tone in ((1.0, 0), (0.9, -3), (1.1, 2)):
             heard = model.recogniser(16000, book).hear(_open_jtalk(text, speed, half_tone))
-            assert book.match(heard) == fix, (text, speed, heard)
-    for talk in ("はい", "今日はいい天気ですね"):
-        heard = model.recogniser(16000, book).hear(_open_jtalk(talk))
-        assert book.match(heard) is None, (talk, heard)
+            assert book.match(heard) == answer, (text, speed, heard)
+    for line in talk:
+        heard = model.recogniser(16000, book).hear(_open_jtalk(line))
+        assert book.match(heard) is None, (line, heard)
 
 
 def _japanese_count():
