@@ -529,12 +529,13 @@ class Plan:
     """What one question's utterances are scored against: each spelling of the book's phrases (→
     its phrase; `phrases`, the spellings in order), the `context` Whisper is told, the spellings
     of the question's own answers that are `calibrated` (`CALIBRATION`; not yes or no, nor a fix:
-    UNCALIBRATED), and the book's two-word `pairs` (a hand)."""
+    UNCALIBRATED), the book's two-word `pairs` (a hand) and its phrases that are `fixes` ("ソラ 0")."""
 
     spelt: dict[str, str]
     context: str
     calibrated: frozenset[str]
     pairs: list[str]
+    fixes: frozenset[str] = frozenset()
 
     @property
     def phrases(self) -> list[str]:
@@ -577,8 +578,10 @@ class WhisperRecogniser(UtteranceRecogniser):
             spelt.setdefault(form, said_as[answer])
         context = (unnamed(book, lang) + named(pairs, lang) + fix_names(book, lang)
                    + telling(book.phrases.values(), lang, full_stop(lang)))
-        asked = {p for p in book.asked() if _calibrated(book.phrases[p], book, lang, counts)}
-        return Plan(spelt, context, frozenset(form for form, phrase in spelt.items() if phrase in asked), pairs)
+        only_fixes = _fixes_only(book)
+        asked = {p for p in book.asked() if _calibrated(book.phrases[p], lang, counts, only_fixes)}
+        fixes = frozenset(phrase for phrase, answer in book.phrases.items() if fix_of(answer) is not None)
+        return Plan(spelt, context, frozenset(form for form, phrase in spelt.items() if phrase in asked), pairs, fixes)
 
     def hear(self, audio: bytes) -> Heard:
         import numpy as np
@@ -606,8 +609,7 @@ class WhisperRecogniser(UtteranceRecogniser):
 
         # a decoy the pack says answers the question (うん, ううん: yes and no typed) is not put behind, nor
         # is it another way of saying that answer: heard close behind はい, it makes はい unsure
-        fixes = {phrase for phrase, answer in book.phrases.items() if fix_of(answer) is not None}
-        free = read_alike(polite(free, scored, lang), spelt, lang, fixes)
+        free = read_alike(polite(free, scored, lang), spelt, lang, plan.fixes)
         heard = closest(asked_first(scored, said, set(book.phrases.values())), free, meaning)
         return unjoined(heard, lang) if pairs and heard.text not in book.phrases else heard
 
@@ -618,12 +620,12 @@ def calibrated_scores(phrases: list[str], scores: list[float], priors: Mapping[s
     return [Scored(p, s - priors.get(p, 0.0), -priors.get(p, 0.0)) for p, s in zip(phrases, scores)]
 
 
-def _calibrated(answer: str, book: Phrasebook, lang: str, counts: bool) -> bool:
-    """Whether `book`'s phrases of `answer` are calibrated: a count (COUNTS_CALIBRATED) or any
-    answer (CALIBRATED_LANGUAGES) but yes, no and a fix (UNCALIBRATED), or a fix where only fixes
-    are asked (FIXES_CALIBRATED)."""
+def _calibrated(answer: str, lang: str, counts: bool, only_fixes: bool) -> bool:
+    """Whether the phrases of `answer` are calibrated: a count (COUNTS_CALIBRATED) or any answer
+    (CALIBRATED_LANGUAGES) but yes, no and a fix (UNCALIBRATED), or a fix where `only_fixes` are
+    asked (FIXES_CALIBRATED)."""
     if fix_of(answer) is not None:
-        return lang in FIXES_CALIBRATED and _fixes_only(book)
+        return lang in FIXES_CALIBRATED and only_fixes
     return answer not in UNCALIBRATED and (lang in CALIBRATED_LANGUAGES or counts and lang in COUNTS_CALIBRATED)
 
 
