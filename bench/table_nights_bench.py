@@ -29,6 +29,7 @@ Run: .venv/bin/python bench/table_nights_bench.py [--nights 15] [--first 0] [--s
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import statistics
@@ -258,9 +259,8 @@ def _vote_cues(keys: list[str]) -> list[str]:
 
 def _speech_seconds(night: Any, folder: Path, lang: str = "en") -> float | None:
     """Seconds of speech in what gm said from the vote's first question to its last answer, every
-    line as gm prints it (re-asks, "Sorry, I did not catch that." and read-backs too) rendered by
-    espeak-ng at gm's rate (bench/spoken_length_bench.py): what gm says, not how long a loaded
-    machine's audio path took to play it."""
+    line as gm prints it (re-asks, "Sorry, I did not catch that." and read-backs too) rendered
+    (`said_seconds`): what gm says, not how long a loaded machine's audio path took to play it."""
     events = night.events
     first = next((e for e in events if e["type"] == "say" and e.get("key") == "werewolf.vote.ask_count"), None)
     answers = [e for e in events if e["type"] == "answer" and str(e.get("key", "")).startswith("werewolf.vote.")]
@@ -272,7 +272,28 @@ def _speech_seconds(night: Any, folder: Path, lang: str = "en") -> float | None:
     if begin is None:
         return None
     stop = next((i for i in range(begin, len(lines)) if after is not None and lines[i] == after["text"]), len(lines))
-    return round(sum(rendered_seconds(line, lang, folder) for line in lines[begin:stop]), 1)
+    return round(sum(said_seconds(line, lang, folder) for line in lines[begin:stop]), 1)
+
+
+def said_seconds(line: str, lang: str, folder: Path) -> float:
+    """How long gm takes to say a printed `line`: rendered by espeak-ng at gm's rate
+    (bench/spoken_length_bench.py), but Japanese by Open JTalk, gm's Japanese voice: espeak-ng
+    reads kanji one by one, and made a Japanese vote's lines twice as long as gm says them
+    (「すみません、聞き取れませんでした。」 6.0 s against 2.9 s, 「どの票数が違いますか？…」 16.4 s against
+    6.4 s); the Japanese figures before 2026-12-06 are espeak-ng's."""
+    if lang != "ja":
+        return rendered_seconds(line, lang, folder)
+    audio = _japanese_voice().render(line)
+    return len(audio.samples) / 2 / audio.rate
+
+
+@functools.cache
+def _japanese_voice() -> Any:
+    """gm's renderer of Japanese (Open JTalk), loaded once."""
+    from gm.speech.settings import SpeechSettings
+    from gm.speech.tts import Renderer
+
+    return Renderer(SpeechSettings("ja")).warmed()
 
 
 def report(results: list[dict[str, Any]]) -> None:

@@ -223,6 +223,24 @@ def test_asked_for_yes_or_no_the_table_says_its_last_answer_plainly(tmp_path):
     assert len({table.reply(read_back, {}) for _ in range(20)}) > 1
 
 
+@pytest.mark.espeak
+def test_a_japanese_votes_lines_are_timed_as_gm_says_them(tmp_path):
+    """The bench times a vote's lines as gm says them: Japanese by Open JTalk, gm's Japanese voice,
+    not by espeak-ng, which reads kanji one by one (「すみません、聞き取れませんでした。」 6.0 s)."""
+    from gm.speech.engines import openjtalk
+
+    if not openjtalk.available():
+        pytest.skip("pyopenjtalk-plus is not installed (gm-card-nights[ja])")
+    import table_nights_bench
+    from spoken_length_bench import rendered_seconds
+
+    line = "すみません、聞き取れませんでした。"
+    said = table_nights_bench.said_seconds(line, "ja", tmp_path)
+    assert 2.0 < said < 4.0 < rendered_seconds(line, "ja", tmp_path)
+    assert table_nights_bench.said_seconds("Sorry, I didn't catch that.", "en", tmp_path) == rendered_seconds(
+        "Sorry, I didn't catch that.", "en", tmp_path)
+
+
 @pytest.mark.parametrize(("script", "read_back", "said"), [
     (japanese_night, "アキ 1票、ケン 2票、墓地 1票、ほかは0票ですね？", "はい"),
     (japanese_night, "アキ 1票、ケン 1票、墓地 1票、ほかは0票ですね？", "いいえ"),
