@@ -63,13 +63,15 @@ class Turn:
 class Answer(Generic[T]):
     """A question's typed answer (`value`), how it came, and whether it was heard surely
     (typed answers and defaults are sure); `turns`: what was heard, typed and said on the way;
-    `confirmed`: whether it was read back as it is and a yes took it."""
+    `confirmed`: whether it was read back as it is and a yes took it; `denied`: whether it was
+    read back and a no refused it (a fix of the tally whose tally is still wrong)."""
 
     value: T
     how: How = How.KEYBOARD
     sure: bool = True
     turns: tuple[Turn, ...] = field(default=(), compare=False, repr=False)
     confirmed: bool = field(default=False, compare=False)
+    denied: bool = field(default=False, compare=False)
 
 
 CORRECTION = "="

@@ -245,9 +245,14 @@ class Asking(Generic[T]):
         return self.unheard(reply)
 
     def confirm(self, heard: Answer[T], line: Line) -> Answer[T] | None:
+        """`heard` read back (`line`) for a yes; a no asks again, a try spent as an unclear answer
+        is. A fix read back as the tally it makes and refused is that fix, denied: the table's no
+        may be to another count still wrong, so the vote keeps it and asks which (HW-R4)."""
         confirmed = Confirming(self, heard, line).run()
         if confirmed is not None:
             return confirmed
+        if self.policy.tally and not isinstance(heard.value, bool):
+            return replace(heard, denied=True)
         self.ask_whole()  # the part heard may be what was wrong
         return self.miss(self.again)  # "no" at the read-back: a try spent, as an unclear answer is
 

@@ -147,23 +147,28 @@ def _confirmed(ctx: NightContext, candidates: list[str], result: Round | dict[st
     can have; one that leaves too few votes while some counts were never asked (all votes
     seemed counted) asks those. A fix heard unsure and confirmed as the tally it makes (read
     back for a yes) is not read again. While the tally holds a count heard unsure (`doubted`),
-    its yes or fix is taken only heard surely or typed. The tally is read back by voice READBACKS
+    its yes or fix is taken only heard surely or typed. A fix whose tally was read back and
+    refused (`Answer.denied`: the no may be to another count still wrong) is kept, heard unsure,
+    and which count is wrong is asked at once. The tally is read back by voice READBACKS
     times at most; then it is typed, so that every vote ends (a table and a listener that do not
     agree would otherwise go round for ever)."""
     low, high = bounds(ctx, first)
     readbacks = 0
+    denied = False  # the tally the last fix made was read back and refused: which count is wrong
     while True:
         readbacks += 1
         tries = 0 if readbacks > READBACKS else None
-        if isinstance(result, Round):
-            tally = ctx.table.tally(result.counts, candidates, high)
+        if denied:  # its tally was just read back: not again
+            answer: Answer[Any] = Answer(False)
         else:
-            tally = ctx.table.fix(result, candidates, high, counted=True)
-        answer = ctx.ask(replace(tally, tries=tries, doubted=bool(doubted)))
+            tally = (ctx.table.tally(result.counts, candidates, high) if isinstance(result, Round)
+                     else ctx.table.fix(result, candidates, high, counted=True))
+            answer = ctx.ask(replace(tally, tries=tries, doubted=bool(doubted)))
         if answer.value is False:
             answer = ctx.ask(replace(ctx.table.fix(_counts(result), candidates, high), tries=tries,
                                      doubted=bool(doubted)))
         value = answer.value
+        denied = answer.denied
         if value is True and isinstance(result, Round):
             return result
         shown = _counts(result)
