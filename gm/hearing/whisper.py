@@ -31,7 +31,7 @@ import os
 import re
 import tempfile
 import threading
-from collections.abc import Callable, Collection, Iterator, Mapping, Set
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -609,7 +609,7 @@ class WhisperRecogniser(UtteranceRecogniser):
 
         # a decoy the pack says answers the question (うん, ううん: yes and no typed) is not put behind, nor
         # is it another way of saying that answer: heard close behind はい, it makes はい unsure
-        free = read_alike(polite(free, scored, lang), spelt, lang, plan.fixes)
+        free = read_alike(polite(free, scored, lang), spelt, lang, plan.fixes, pairs)
         heard = closest(asked_first(scored, said, set(book.phrases.values())), free, meaning)
         return unjoined(heard, lang) if pairs and heard.text not in book.phrases else heard
 
@@ -801,13 +801,14 @@ def polite(free: Scored | None, scored: list[Scored], lang: str) -> Scored | Non
 
 
 def read_alike(free: Scored | None, spelt: Mapping[str, str], lang: str,
-               fixes: Collection[str] = ()) -> Scored | None:
+               fixes: Collection[str] = (), pairs: Collection[str] = ()) -> Scored | None:
     """The free transcription, or in Japanese the phrase it reads as (`read`, Open JTalk's
     reading of both; an ending or a counter after it: `TAILS`; a fix's name followed by the
-    topic particle: `TOPIC`): Whisper wrote the table's 人狼と占い師です as 人狼 裏無い師です, which
-    reads ジンローウラナイシデス as 人狼 占い師 and です do (bench/table_nights_bench.py --lang ja
-    --seed 4802: its first three nights, clean rooms among them, fell at the hand on it). Without
-    Open JTalk, the transcription as it is."""
+    topic particle: `TOPIC`), or, for a two-card answer of `pairs`, nearly reads as (`read_near`):
+    Whisper wrote the table's 人狼と占い師です as 人狼 裏無い師です, which reads ジンローウラナイシデス
+    as 人狼 占い師 and です do (bench/table_nights_bench.py --lang ja --seed 4802: its first three
+    nights, clean rooms among them, fell at the hand on it). Without Open JTalk, the
+    transcription as it is."""
     if free is None or lang not in READ_ALIKE or free.phrase in spelt:
         return free
     said = read(free.phrase)
@@ -817,7 +818,31 @@ def read_alike(free: Scored | None, spelt: Mapping[str, str], lang: str,
     for form, phrase in spelt.items():
         if any(said == base + tail for base in _readings(form, lang, phrase in fixes) if base for tail in tails):
             return Scored(phrase, free.score)
-    return free
+    near = read_near(said, tails, spelt, pairs)
+    return free if near is None else Scored(near, free.score)
+
+
+def read_near(said: str, tails: Sequence[str], spelt: Mapping[str, str], pairs: Collection[str]) -> str | None:
+    """The two-card answer of `pairs` whose reading `said` (NEAR_LENGTH kana or more) is NEAR kana
+    or fewer from, an ending after it or not, where no other phrase of `spelt` is as near: Whisper
+    wrote a Japanese table's 人狼と占い師 as 人狼 裏返しです, 人狼 狙い師, 人狼 伺い師 and 人狼 いがない師
+    (ジンローウラガエシ…, two kana from ジンローウラナイシ), and each hand went unheard, twice then
+    to the keyboard (bench/table_nights_bench.py --lang ja, seeds 4810 and 4811). No two hands read
+    fewer than four kana apart, and a hand is always read back for a yes."""
+    if not pairs or len(said) < NEAR_LENGTH:
+        return None
+    from rapidfuzz.distance import Levenshtein
+
+    near = {phrase for form, phrase in spelt.items() if (base := read(form))
+            and min(Levenshtein.distance(said, base + tail, score_cutoff=NEAR + 1) for tail in tails) <= NEAR}
+    if len(near) != 1:
+        return None
+    [phrase] = near
+    return phrase if phrase in pairs else None
+
+
+NEAR = 2  # kana by which a transcription may read otherwise than a two-card answer (`read_near`)
+NEAR_LENGTH = 8  # kana from which a transcription is read as a near two-card answer
 
 
 def _readings(form: str, lang: str, fix: bool) -> tuple[str, ...]:

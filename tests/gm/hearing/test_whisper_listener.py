@@ -256,6 +256,26 @@ def test_a_japanese_transcription_that_reads_as_a_phrase_is_that_phrase() -> Non
     assert read_alike(None, spelt, "ja") is None
 
 
+def test_a_japanese_transcription_that_nearly_reads_as_one_hand_is_that_hand() -> None:
+    """Whisper wrote a table's 人狼と占い師 as 人狼 裏返しです, 人狼 狙い師, 人狼 伺い師 and 人狼 いがない師
+    (two kana from ジンローウラナイシ), and the hand went to the keyboard (bench/table_nights_bench.py
+    --lang ja, seeds 4810 and 4811): a transcription within two kana of one hand alone is that hand
+    (read back for a yes); one as near two hands, far from every hand, or of another question is not."""
+    pytest.importorskip("pyopenjtalk")
+    from gm.hearing.whisper import read_alike
+
+    hands = {"人狼 占い師": "人狼 占い師", "人狼と占い師": "人狼 占い師",
+             "人狼 村人": "人狼 村人", "人狼と村人": "人狼 村人"}
+    spelt = {**hands, "人狼": "人狼", "占い師": "占い師", "村人": "村人", "墓地": "墓地"}
+    for said in ("人狼 裏返しです。", "人狼 狙い師。", "人狼 伺い師。", "人狼 いがない師"):
+        assert read_alike(Scored(said, -0.5), spelt, "ja", (), set(hands.values())) == Scored("人狼 占い師", -0.5), said
+        assert read_alike(Scored(said, -0.5), spelt, "ja") == Scored(said, -0.5), said  # no hand asked
+    for other in ("運動 裏も。", "自分 7枚師で。", "占い", "人狼 うら"):
+        assert read_alike(Scored(other, -0.5), spelt, "ja", (), set(hands.values())) == Scored(other, -0.5), other
+    alike = {"人狼 占い師": "人狼 占い師", "人狼 裏返し": "人狼 裏返し"}  # two phrases as near: neither
+    assert read_alike(Scored("人狼 裏返しだ", -0.5), alike, "ja", (), {"人狼 占い師"}).phrase == "人狼 裏返しだ"
+
+
 def test_a_fix_written_with_the_topic_particle_after_the_name_is_that_fix() -> None:
     """Whisper wrote a table's ソラは0票 so, and as 空は0票, and the fix was no answer: a fix read
     with は after its name is that fix; a hand or a count is not read so, nor is a name alone."""
