@@ -236,6 +236,9 @@ class Speaker(Protocol):
     def flush(self) -> None:
         """Wait until every queued line has been delivered."""
 
+    def hush(self) -> None:
+        """Stop speaking at once: the line playing is cut, those waiting are dropped (all were printed)."""
+
     def close(self) -> None: ...
 
 

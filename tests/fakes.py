@@ -265,6 +265,9 @@ class FakeSpeaker:
     def flush(self):
         """Every line is said at once."""
 
+    def hush(self):
+        """Nothing is still being said."""
+
     def close(self):
         """Nothing to release."""
 

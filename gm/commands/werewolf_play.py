@@ -110,8 +110,10 @@ def play(
             screen=False if no_screen else (True if screen else None), listen=listen_spec(listen, listen_from),
             listener=listener, vosk_model=vosk_model, device=input_device(device))
         night = open_night(options)
+    ended = False
     try:
         night.run(lesson_lines(pack, deck, discussion) if teach else ())
+        ended = True
     except AnswersExhausted:
         fail(pack.text("table.input_ended"))
     except (NightStopped, KeyboardInterrupt):
@@ -122,4 +124,4 @@ def play(
         night.where()
         raise
     finally:  # also on SIGTERM or SIGHUP (see gm.cli.main): the terminal gets its echo and cursor back
-        night.close()
+        night.close(hush=not ended)

@@ -110,8 +110,11 @@ class OpenNight:
         """Say where the night's log is (after a stop)."""
         self.night_log.where()
 
-    def close(self) -> None:
-        """The terminal gets its echo and cursor back; the microphone, the speaker and the log are closed."""
+    def close(self, hush: bool = False) -> None:
+        """The terminal gets its echo and cursor back; the microphone, the speaker (`hush`: at
+        once, mid-line, as after a signal; else once it has said every line) and the log are closed."""
+        if hush:
+            self.speaker.hush()
         if self.display:
             self.display.close()
         if self.keys:

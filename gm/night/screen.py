@@ -472,5 +472,8 @@ class WatchedSpeaker:
     def flush(self) -> None:
         self._speaker.flush()
 
+    def hush(self) -> None:
+        self._speaker.hush()
+
     def close(self) -> None:
         self._speaker.close()

@@ -30,6 +30,9 @@ class PrintSpeaker:
     def flush(self) -> None:
         """Printing is done at once: nothing waits."""
 
+    def hush(self) -> None:
+        """Nothing is spoken."""
+
     def close(self) -> None:
         """Nothing to release."""
 

@@ -143,6 +143,18 @@ def test_an_urgent_line_cuts_the_current_one_and_drops_stale_lines(tmp_path):
     assert 0.05 < _wav(tmp_path / "0001-long.wav")[1] < 60.0  # only what was heard before the cut
 
 
+def test_hushed_the_line_playing_is_cut_and_those_waiting_are_dropped(tmp_path):
+    speaker = _speaker(tmp_path, pace=0.1)  # a second of audio plays in 0.1 s
+    speaker.say(_line("long", "x" * 600))  # 60 s of speech
+    speaker.say(_line("next", "one minute left"))
+    _until_speaking(speaker)
+    speaker.hush()
+    speaker.close()  # returns once the cut line has stopped, not after its 60 s
+    assert [(s.key, s.completed) for s in speaker.spoken] == [("long", False)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["0001-long.wav"]
+    assert _wav(tmp_path / "0001-long.wav")[1] < 60.0
+
+
 def test_urgent_lines_do_not_drop_anything_when_writing_wav_files(tmp_path):
     speaker = _speaker(tmp_path)
     for i in range(5):
