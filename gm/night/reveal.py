@@ -35,10 +35,11 @@ class Reveal:
 def _ask_hand(ctx: NightContext, owner: str) -> tuple[Card, ...]:
     """`owner`'s cards turned face up, given in one line ("werewolf villager", "人狼 村人")."""
     cards = [c for c in ctx.deck.cards if ctx.deck.count(c)]
+    doubles = [c for c in cards if ctx.deck.count(c) > 1]  # a hand holds a card twice only where the deck has two
     if owner == GRAVEYARD:
         key = "werewolf.reveal.ask_graveyard_one" if ctx.deck.graveyard == 1 else "werewolf.reveal.ask_graveyard_two"
-        return ctx.ask(ctx.table.hand(key, cards, owner, size=ctx.deck.graveyard)).value
-    return ctx.ask(ctx.table.hand("werewolf.reveal.ask_hand", cards, owner, name=owner)).value
+        return ctx.ask(ctx.table.hand(key, cards, owner, size=ctx.deck.graveyard, doubles=doubles)).value
+    return ctx.ask(ctx.table.hand("werewolf.reveal.ask_hand", cards, owner, doubles=doubles, name=owner)).value
 
 
 def _ask_holder(ctx: NightContext, known: Known, card: Card) -> str | None:

@@ -48,6 +48,7 @@ class Hand(Asked["tuple[Card, ...]"]):
     cards: tuple[Card, ...] = ()
     size: int = 2
     owner: str = ""
+    doubles: tuple[Card, ...] | None = None  # the cards the deck holds two of (None: any)
 
     def read(self, words: list[str]) -> tuple[Card, ...] | None:
         found = segment(words, self.words.card) or self._glued(words)
@@ -115,11 +116,12 @@ class Hand(Asked["tuple[Card, ...]"]):
         if self.size != 2 or card is None:
             return None
         prompt = self.pack.line("listen.hand_rest", card=self.pack.line(f"werewolf.cards.{card}"))
-        names = {str(c): self.pack.text(f"werewolf.cards.{c}") for c in self.cards}
         hands = tuple(t for t in self.answers if card in t.split())  # said again whole, it holds `card`
+        others = {c for t in hands for c in t.split()} - ({str(card)} if f"{card} {card}" not in hands else set())
+        names = {str(c): self.pack.text(f"werewolf.cards.{c}") for c in self.cards if str(c) in others}
         return RestOfHand(self.key, prompt, self.pack, self.words, (*names, *hands),
                           {**names, **{t: self.labels[t] for t in hands}}, tries=self.tries, cards=self.cards,
-                          size=self.size, owner=self.owner, first=card)
+                          size=self.size, owner=self.owner, doubles=self.doubles, first=card)
 
     def tip(self) -> str:
         return self.pack.text("table.hint_hand", example=self.example())

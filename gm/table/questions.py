@@ -141,13 +141,17 @@ class Table:
         return WhichCard(key, self._line(key, fields), self.pack, self.words, tuple(cards), labels,
                          owner=self.label(owner) if owner else "")
 
-    def hand(self, key: str, cards: Sequence[Card], owner: str = "", size: int = 2, **fields: Any) -> Hand:
-        """The `size` cards of `owner`'s hand in one line; `cards` are the deck's cards."""
+    def hand(self, key: str, cards: Sequence[Card], owner: str = "", size: int = 2,
+             doubles: Sequence[Card] | None = None, **fields: Any) -> Hand:
+        """The `size` cards of `owner`'s hand in one line; `cards` are the deck's cards, `doubles`
+        those it holds two of (None: any): a hand of one card twice is an answer only for those."""
         name: dict[str, str] = {c: self.pack.text(f"werewolf.cards.{c}") for c in cards}
-        tokens = tuple(f"{a} {b}" for a in cards for b in cards) if size == 2 else tuple(cards)
+        tokens = tuple(f"{a} {b}" for a in cards for b in cards if a != b or doubles is None or a in doubles) \
+            if size == 2 else tuple(cards)
         labels = {t: " ".join(name[c] for c in t.split()) for t in tokens}
         return Hand(key, self._line(key, fields), self.pack, self.words, tokens, labels, cards=tuple(cards),
-                    size=size, owner=self.label(owner) if owner else "")
+                    size=size, owner=self.label(owner) if owner else "",
+                    doubles=None if doubles is None else tuple(doubles))
 
     def tally(self, shown: Counts, candidates: Sequence[str], most: int) -> Tally:
         """The whole tally read back for a yes (Enter), a no, or a fix."""

@@ -211,6 +211,22 @@ def test_the_rest_of_a_hand_is_heard_among_the_hands_that_hold_the_card_heard(cl
     assert asker.ask(HAND) == Answer(("werewolf", "seer"), How.VOICE, True)
 
 
+def test_a_hand_holds_a_card_twice_only_where_the_deck_has_two_of_it(clock):
+    # Whisper heard the table's "seer" (the werewolf's other card) as "werewolf", and gm read back
+    # "Werewolf, Werewolf" from a deck with one werewolf (bench/table_nights_bench.py --lang ja
+    # --seed 4811, night 1): a card the deck has once is no rest of itself
+    one = Table(EN, ("Aki", "Ken", "Mio")).hand("werewolf.reveal.ask_hand", ("villager", "werewolf", "seer"), "Ken",
+                                                doubles=("villager",), name="Ken")
+    assert "villager villager" in one.answers and not {"werewolf werewolf", "seer seer"} & set(one.answers)
+    rest = one.rest(["werewolf"])
+    assert rest is not None and set(rest.answers) == {
+        "villager", "seer", "villager werewolf", "werewolf villager", "werewolf seer", "seer werewolf"}
+    assert "villager" in (one.rest(["villager"]) or one).answers
+    asker, _ = _asker(clock, [said("werewolf"), said("werewolf"), said("seer"), said("yes")])
+    assert asker.ask(one) == Answer(("werewolf", "seer"), How.VOICE, True)
+    assert "Ken: Werewolf and Werewolf. Right?" not in [line.text for line in asker.speaker.lines]
+
+
 def test_a_card_heard_one_slip_off_alone_is_that_card_whose_rest_is_asked_for(clock):
     asker, _ = _asker(clock, [said("wherewolf"), said("seer"), said("yes")])
     assert asker.ask(HAND) == Answer(("werewolf", "seer"), How.VOICE, True)
