@@ -158,13 +158,11 @@ def _confirmed(ctx: NightContext, candidates: list[str], result: Round | dict[st
     while True:
         readbacks += 1
         tries = 0 if readbacks > READBACKS else None
-        if denied:  # its tally was just read back: not again
-            answer: Answer[Any] = Answer(False)
-        else:
+        if not denied:  # a denied fix's tally was just read back: not again
             tally = (ctx.table.tally(result.counts, candidates, high) if isinstance(result, Round)
                      else ctx.table.fix(result, candidates, high, counted=True))
             answer = ctx.ask(replace(tally, tries=tries, doubted=bool(doubted)))
-        if answer.value is False:
+        if denied or answer.value is False:
             answer = ctx.ask(replace(ctx.table.fix(_counts(result), candidates, high), tries=tries,
                                      doubted=bool(doubted)))
         value = answer.value

@@ -117,8 +117,7 @@ class Hand(Asked["tuple[Card, ...]"]):
             return None
         prompt = self.pack.line("listen.hand_rest", card=self.pack.line(f"werewolf.cards.{card}"))
         hands = tuple(t for t in self.answers if card in t.split())  # said again whole, it holds `card`
-        others = {c for t in hands for c in t.split()} - ({str(card)} if f"{card} {card}" not in hands else set())
-        names = {str(c): self.pack.text(f"werewolf.cards.{c}") for c in self.cards if str(c) in others}
+        names = {str(c): self.pack.text(f"werewolf.cards.{c}") for c in self.cards if f"{card} {c}" in hands}
         return RestOfHand(self.key, prompt, self.pack, self.words, (*names, *hands),
                           {**names, **{t: self.labels[t] for t in hands}}, tries=self.tries, cards=self.cards,
                           size=self.size, owner=self.owner, doubles=self.doubles, first=card)
