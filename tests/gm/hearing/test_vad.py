@@ -220,6 +220,30 @@ def test_an_answer_over_a_rooms_chatter_is_cut_alone(chatter, snr_db):
     assert (start - cut_start) + (cut_end - end) <= 1.5
 
 
+@pytest.mark.slow  # renders three rooms of chatter
+@pytest.mark.espeak
+@pytest.mark.parametrize("seed", [101, 102, 103])
+def test_answers_in_chatter_heard_from_its_first_chunk_are_each_cut_alone(tmp_path, seed):
+    """Chatter the detector heard as speech from the room's first second: the room was taken for
+    one that does not talk (its chunks outside utterances follow the detector's fresh start, when
+    it is slow to hear chatter), and every utterance ran for 12 s, the answers lost in them. An
+    utterance that long is the room talking (vad.ROOM_TALKS_SECONDS), and the answers after it are
+    cut alone."""
+    from virtual_table import babble
+
+    _, audio = read_wav(SAID)
+    speech = np.frombuffer(audio, dtype="<i2").astype(np.float64)
+    x = np.resize(babble(20.0, seed, tmp_path), 30 * 16000) * np.sqrt((speech ** 2).mean()) / 10 ** (15.0 / 20)
+    answers = []
+    for at in (12.0, 20.0, 28.0):
+        x[int(at * 16000): int(at * 16000) + len(speech)] += speech
+        answers.append((at, at + len(speech) / 16000))
+    spans = cut(vad.VadCutter(16000), pcm16(x), 16000)
+    for start, end in answers:
+        [(cut_start, cut_end)] = [(a, b) for a, b in spans if a < end and start < b]
+        assert cut_start <= start + 0.1 and end - 0.1 <= cut_end and cut_end - cut_start <= 5.0
+
+
 @pytest.mark.espeak
 def test_a_rooms_chatter_alone_is_no_utterance_once_its_level_is_known(chatter):
     pcm, _ = in_chatter(chatter, 15.0)
