@@ -174,9 +174,9 @@ class VadCutter:
     after SPLIT_SECONDS below END (keeping PAD_SECONDS of it), or LONGEST_SECONDS in. One with
     less than SHORTEST_SECONDS of speech is a click. In a room that talks (`RoomLevel.talks`) a
     chunk is speech only where it also stands above the `room`'s level (ABOVE_DB to start,
-    GOING_ON_DB to go on): other people talking further off are the room. The detector hears
-    the audio at RATE, and starts afresh after each utterance (and every RESET_SECONDS between
-    them); the utterances keep the audio's own rate."""
+    GOING_ON_DB to go on): other people talking further off are the room, as is an utterance that
+    goes on for ROOM_TALKS_SECONDS. The detector hears the audio at RATE, and starts afresh after
+    each utterance (and every RESET_SECONDS between them); the utterances keep the audio's own rate."""
 
     def __init__(self, rate: float, detector: Any = None, room: RoomLevel | None = None) -> None:
         self.rate = rate
