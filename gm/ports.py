@@ -145,7 +145,9 @@ class Policy:
     `read_back` (every answer is read back for a yes, however surely heard: a listener may take it
     heard less surely, as the yes is what settles it) and `surely` (a yes or a fix is taken heard
     surely or typed, never heard unsure at two tries: the tally of a count heard unsure, whose
-    yes is that count's one check; a no confirms nothing)."""
+    yes is that count's one check; a no confirms nothing) and `nobody` (the answer a "no" heard
+    alone stands for, heard unsure and read back for a yes: the graveyard where who holds a card
+    is asked, for nobody holds it)."""
 
     tries: int | None = None
     count: str | None = None
@@ -154,6 +156,7 @@ class Policy:
     tally: bool = False
     read_back: bool = False
     surely: bool = False
+    nobody: str | None = None
 
 
 class Question(Protocol[T]):

@@ -399,8 +399,11 @@ class Asking(Generic[T]):
 
     def value(self, heard: Heard) -> Answer[T] | Refused | None:
         """What `heard` answers (`said_value`), and whether every word was sure. A reply the
-        question refuses aloud (a total the vote cannot have) is that refusal."""
+        question refuses aloud (a total the vote cannot have) is that refusal. A "no" heard alone
+        where it stands for an answer (`Policy.nobody`) is that answer, heard unsure."""
         value, sure = said_value(self.question, self.book, heard, self.slots)
+        if value is None and self.policy.nobody is not None:
+            value, sure = self.no_as_none(heard), False
         if value is None:
             return None
         if isinstance(value, Refused):
@@ -430,8 +433,9 @@ class Asking(Generic[T]):
         unsure: asked again, taken heard alike twice or at the count's last try, and the whole
         tally read back for a yes (HW-R4). Whisper heard a table's "none", "nobody" and "no votes"
         as "no" (bench/table_nights_bench.py, night 0: three tries, then the keyboard). So is the
-        name of the player whose count is asked where it sounds like "no" (`sounds_like_no`)."""
-        zero = self.slots.get("0")
+        name of the player whose count is asked where it sounds like "no" (`sounds_like_no`).
+        Elsewhere a "no" is the answer it stands for there (`Policy.nobody`), or none."""
+        zero = self.slots.get("0" if self.policy.count is not None else self.policy.nobody or "")
         if zero is None or isinstance(zero.value, Refused):
             return None
         if self.book.others.get(heard.text) != NO and not self.sounds_like_no(heard.text):

@@ -44,11 +44,16 @@ def _ask_hand(ctx: NightContext, owner: str) -> tuple[Card, ...]:
 
 def _ask_holder(ctx: NightContext, known: Known, card: Card) -> str | None:
     """Who holds `card`: the question offers only the owners who still can, not a player whose
-    cards were shown, nor a graveyard turned face up without it (then it does not name the graveyard)."""
+    cards were shown, nor a graveyard turned face up without it (then it does not name the graveyard).
+    A "no" heard alone is the graveyard, read back for a yes: nobody holds it, and Whisper wrote a
+    table's "the graveyard" as "no" in a room that echoes, asked twice, and the keyboard took it
+    (bench/table_nights_bench.py --seed 5012, night 0; --seed 5013, night 8)."""
     ruled_out = [owner for owner in known.owners if not known.could_hold(owner, card)]
-    key = "werewolf.reveal.ask_holder_player" if GRAVEYARD in ruled_out else "werewolf.reveal.ask_holder"
+    graveyard = GRAVEYARD not in ruled_out
+    key = "werewolf.reveal.ask_holder" if graveyard else "werewolf.reveal.ask_holder_player"
     # an owner ruled out is still taken, and refused with the reason, but never offered
-    return ctx.ask(ctx.table.pick(key, known.owners, unlisted=ruled_out, card=ctx.card_line(card))).value
+    return ctx.ask(ctx.table.pick(key, known.owners, unlisted=ruled_out, none_is=GRAVEYARD if graveyard else None,
+                                  card=ctx.card_line(card))).value
 
 
 def _ask_seer(ctx: NightContext, known: Known, more: bool) -> str | None:

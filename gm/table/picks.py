@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from collections.abc import Mapping
 
 from gm.ports import Line, Policy, Refused
@@ -40,6 +40,11 @@ class Pick(Asked["str | None"]):
     names: Names = field(default=Names({}), repr=False, compare=False)
     about: str = ""  # whose answer it is ("Mio: Ken. Right?")
     unlisted: tuple[str, ...] = ()  # answers taken (and refused with their reason) but not offered at `?`
+    none_is: str | None = None  # the answer "no" heard alone stands for (`Policy.nobody`): nobody holds it
+
+    @property
+    def policy(self) -> Policy:
+        return replace(super().policy, nobody=self.none_is)
 
     def choices(self) -> Line:
         return self.pack.line("table.choices", choices=[self.label(a) for a in self.answers if a not in self.unlisted])

@@ -124,17 +124,18 @@ class Table:
         return Names({**cards, **names.spellings})
 
     def pick(self, key: str, choices: Sequence[str], nobody: str = "", about: str = "",
-             unlisted: Sequence[str] = (), **fields: Any) -> Pick:
+             unlisted: Sequence[str] = (), none_is: str | None = None, **fields: Any) -> Pick:
         """One of `choices` (players, GRAVEYARD), or nobody (`none`, labelled by the line
         `nobody`) where `nobody` is given; `about` names whose answer it is in the read-back;
-        `unlisted` choices are taken but not offered (the answers already rule them out)."""
+        `unlisted` choices are taken but not offered (the answers already rule them out); a "no"
+        heard alone is `none_is`, read back for a yes (`Policy.nobody`)."""
         labels = {c: self.label(c) for c in choices}
         tokens = tuple(choices)
         if nobody:
             labels[NONE] = self.pack.text(nobody)
             tokens += (NONE,)
         return Pick(key, self._line(key, fields), self.pack, self.words, tokens, labels, nobody=bool(nobody),
-                    names=self.names(choices), about=about, unlisted=tuple(unlisted))
+                    names=self.names(choices), about=about, unlisted=tuple(unlisted), none_is=none_is)
 
     def card(self, key: str, cards: Sequence[Card], owner: str = "", **fields: Any) -> WhichCard:
         labels: dict[str, str] = {c: self.pack.text(f"werewolf.cards.{c}") for c in cards}

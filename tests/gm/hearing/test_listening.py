@@ -265,6 +265,23 @@ def test_a_holder_refused_at_its_read_back_after_a_miss_is_asked_a_third_time(cl
     assert keys.count("werewolf.reveal.ask_holder") == 2 and "listen.type_it" not in keys
 
 
+@pytest.mark.parametrize("reply, taken", [("yes", "graveyard"), ("no", "Mio")])
+def test_a_no_heard_where_who_holds_a_card_is_asked_is_the_graveyard_read_back(clock, reply, taken):
+    # nobody holds it: the graveyard. Whisper wrote a table's "the graveyard" as "no" in a room that
+    # echoes, asked twice, and the keyboard took it (bench/table_nights_bench.py --seed 5012, night 0)
+    holder = TABLE.pick("werewolf.reveal.ask_holder", ("Aki", "Ken", "Mio", "graveyard"), none_is="graveyard",
+                        card="the Traitor")
+    asker, _ = _asker(clock, [said("no"), said(reply), said("mio"), said("yes")])
+    assert asker.ask(holder) == Answer(taken, How.VOICE, True)
+    assert [line.text for line in asker.speaker.lines][0] == "The graveyard. Is that right?"
+
+
+def test_a_no_is_no_holder_where_nobody_said_it_stands_for(clock):
+    asker, _ = _asker(clock, [said("no"), said("mio"), said("yes")])
+    assert asker.ask(HOLDER) == Answer("Mio", How.VOICE, True)
+    assert [line.text for line in asker.speaker.lines][0] == "Sorry, I did not catch that."
+
+
 @pytest.mark.parametrize("question, read_back", [
     (TABLE.step("werewolf.lay_down"), False), (TABLE.yes_no("werewolf.evening.again"), False), (_votes(), False),
     (NAMES, True), (HOLDER, True), (HAND, True),

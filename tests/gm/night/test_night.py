@@ -340,6 +340,7 @@ def test_after_the_graveyard_was_shown_the_holder_question_neither_says_nor_list
     question = [q for q in questions if q.key.startswith("werewolf.reveal.ask_holder")][0]
     graveyard = Pack(lang).text("common.graveyard")
     assert graveyard not in question.prompt.text and graveyard not in question.choices().text
+    assert question.policy.nobody is None  # a "no" heard is not the graveyard shown
 
 
 def test_the_holder_question_lists_no_player_whose_cards_were_shown():
@@ -351,6 +352,7 @@ def test_the_holder_question_lists_no_player_whose_cards_were_shown():
     question = [q for q in questions if q.key == "werewolf.reveal.ask_holder"][0]
     listed = question.choices().text
     assert "Aki" not in listed and "Ken" in listed and "graveyard" in listed
+    assert question.policy.nobody == "graveyard"  # nobody holds it: a "no" heard is read back as the graveyard
 
 
 def test_the_korean_again_question_says_the_prompts_own_choices():
