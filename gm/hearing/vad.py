@@ -282,9 +282,10 @@ class VadCutter:
             return []
         self._frames.append(chunk)
         heard = probability >= END and self._above(level, GOING_ON_DB)
-        self._held.append((level, probability >= START))
         if not heard or self.room.level() is None:  # the room under the utterance, or all there is of it yet
-            self.room.add(*self._held.pop())
+            self.room.add(level, probability >= START)
+        else:
+            self._held.append((level, probability >= START))
         if len(self._frames) * CHUNK_SECONDS >= ROOM_TALKS_SECONDS:  # the room talking (ROOM_TALKS_SECONDS)
             for held in self._held:
                 self.room.add(*held)
