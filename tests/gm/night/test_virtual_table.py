@@ -17,11 +17,12 @@ from fakes import FAST
 from gm.cli import app
 from gm.commands.options import input_device
 from virtual_table import (
-    NIGHT_TIMEOUT, Microphone, PulseRoom, SpeakerWatch, Table, english_night, gm_env, japanese_night,
+    NIGHT_TIMEOUT, Microphone, PulseRoom, SpeakerWatch, Table, english_night, gm_command, gm_env, japanese_night,
     pulseaudio_missing, render, Voice,
 )
 
 SNR_DB = 20  # the table's speech over the room's pink noise
+RATE = 300  # words a minute gm speaks at: what is heard is the table, and the night is a fifth shorter
 
 
 @pytest.fixture
@@ -116,7 +117,8 @@ def test_a_whole_night_by_voice_through_the_microphone(room, tmp_path, script):
     pulse, microphone, watch = room
     night_script = script()
     timeout = JA_NIGHT_SECONDS if night_script.lang == "ja" else NIGHT_TIMEOUT
-    night = Table(pulse, microphone, watch, night_script, tmp_path, timeout=timeout).play()
+    night = Table(pulse, microphone, watch, night_script, tmp_path, timeout=timeout,
+                  command=functools.partial(gm_command, extra=("--rate", str(RATE)))).play()
     trail = f"table said: {night.said}\ngm said:\n{night.stdout[-3000:]}\n{night.stderr[-1000:]}"
     assert night.exit_code == 0, trail
     assert night.answers and {a["by"] for a in night.answers} == {"voice"}, trail
