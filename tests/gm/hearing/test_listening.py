@@ -101,6 +101,23 @@ def test_a_count_heard_unsure_only_at_its_last_try_is_taken_for_the_tally_to_con
 
 
 @pytest.mark.parametrize("script, taken", [
+    # Whisper heard Mike's "two" as two at 0.70, three at 0.45, then "kim" (seed 5014, night 6)
+    ([said("two", conf=0.7), said("three", conf=0.45), said("kim")], 2),
+    ([said("gorilla"), said("four", conf=0.26), said("two", conf=0.7)], 2),  # the lead at the last try
+    ([said("two", conf=0.75), said("no", conf=0.4), said("gorilla")], 2),  # "no" (none) a rival
+    ([said("two", conf=0.7), said("three", conf=0.55), said("gorilla")], 3),  # a lead under LEAD: the keyboard
+    ([said("two", conf=0.55), said("three", conf=0.3), said("gorilla")], 3),  # under LEAD_FLOOR: the keyboard
+    ([said("no"), said("two", conf=0.65), said("gorilla")], 3),  # "no" heard surely is never the lead
+    ([said("two", conf=0.8), said("one", conf=0.7), said("three", conf=0.3)], 3),  # the surest rival counts
+])
+def test_a_count_with_a_clear_lead_over_the_others_is_taken_at_the_last_try(clock, script, taken):
+    # the tally is read back for a yes whatever is taken here (HW-R4)
+    asker, _ = _asker(clock, script, keyboard="3\n")
+    answer = asker.ask(_votes())
+    assert answer == (Answer({"Ken": 3}, How.KEYBOARD) if taken == 3 else Answer({"Ken": taken}, How.VOICE, False))
+
+
+@pytest.mark.parametrize("script, taken", [
     ([said("no"), said("nope")], 0),  # "no" twice: none, heard alike twice
     ([said("no"), said("gorilla"), said("nah")], 0),  # Whisper's "none", "nero", "no votes": none at the last try
     ([said("no"), said("two")], 2),  # a count said surely after it is taken as it is
