@@ -63,7 +63,9 @@ and LEAD above every other is taken (`Asking.clear_lead`), the whole tally still
 yes (HW-R4). In the held-out English nights of bench/table_nights_bench.py (seeds 5009–5014), 18
 counts went to the keyboard after two counts heard unsure; the lead took 7 of them, the one said
 at 6 (Whisper heard "two", "three" as two at 0.70, three at 0.45), and the keyboard the other 11.
-A lead of 0.14 would have taken "one" at 0.89 over "two votes" at 0.75 where "nobody" was said."""
+A lead of 0.14 would have taken "one" at 0.89 over "two votes" at 0.75 where "nobody" was said. On
+nights nobody had drawn (seed 5015) it took one count, the one said; of 120 counts asked of fresh
+renders of answers and non-answers (bench/asking_bench.py --listener whisper --recipe 3762), none."""
 
 
 @dataclass(frozen=True)
