@@ -203,6 +203,10 @@ class Asking:
                 "hands": {"Aki": ("villager", "villager"), "Ken": ("villager", "villager"),
                           "Mio": ("villager", "villager"), "Sora": ("werewolf", "traitor"), GRAVEYARD: ("seer",)},
                 "said": [("yes", 0.7), ("one", 0.7)]})  # "one" unsure at each count, "yes" unsure at the tally
+@example(night={"players": SEATS[:4], "truth": {"Aki": 1, "Ken": 2, "Mio": 0, "Sora": 0, GRAVEYARD: 0},
+                "hands": {"Aki": ("villager", "villager"), "Ken": ("villager", "villager"),
+                          "Mio": ("villager", "villager"), "Sora": ("werewolf", "traitor"), GRAVEYARD: ("seer",)},
+                "said": [("two", 0.7), ("three", 0.3), ("window", 1.0), ("yes", 0.95)]})  # a count's lead
 def test_every_night_ends_within_its_shape_and_confirms_only_counts_said_or_typed(night):
     clock = FakeClock()
     players = night["players"]
