@@ -58,8 +58,6 @@ def _traced_lead(lead):
     return traced
 
 
-asking.Asking.clear_lead = _traced_lead(asking.Asking.clear_lead)
-
 
 def asked(model, utterances: list[bytes], tries: int) -> tuple[int | None, bool]:
     """The count a question asked of a table saying `utterances` (16 kHz) takes by voice (None:
@@ -114,6 +112,7 @@ def main() -> None:
     parser.add_argument("--recipe", type=int, help="hear bench/non_answers_bench.py's renders drawn by this seed")
     parser.add_argument("--listener", default="pocketsphinx")
     args = parser.parse_args()
+    asking.Asking.clear_lead = _traced_lead(asking.Asking.clear_lead)  # which answers the lead gave
     said, kind_of, counts = recorded(args)
     model = load_model(None, "en", args.listener)
     kinds = list(dict.fromkeys(kind_of.values()))

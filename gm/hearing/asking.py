@@ -60,7 +60,7 @@ with three (bench/asking_bench.py), and the whole tally is still read back (HW-R
 LEAD_FLOOR, LEAD = 0.6, 0.2
 """At a count's last try, counts heard unsure that disagree: the one heard at LEAD_FLOOR or more
 and LEAD above every other is taken (`Asking.clear_lead`), the whole tally still read back for a
-yes (HW-R4). In the held-out English nights of bench/table_nights_bench.py (seeds 5009–5014), 18
+yes (HW-R4). In the kept English nights of bench/table_nights_bench.py (seeds 5009–5014), 18
 counts went to the keyboard after two counts heard unsure; the lead took 7 of them, the one said
 at 6 (Whisper heard "two", "three" as two at 0.70, three at 0.45), and the keyboard the other 11.
 A lead of 0.14 would have taken "one" at 0.89 over "two votes" at 0.75 where "nobody" was said. On
@@ -277,8 +277,7 @@ class Asking(Generic[T]):
             self.guesses.clear()  # it breaks a pair of unsure yeses as a "no" does
             self.weights.clear()
         if guess is not None and reply is not None and self.policy.count is not None:
-            counted = said_value(self.question, self.book, _as_sure(reply), self.slots)[0] is not None
-            self.weights.append((guess, reply.least(), counted))
+            self.weights.append((guess, reply.least(), self.no_as_none(reply) is None))
         if self.deadline is not None:
             return self.timed(reply, guess)
         if guess is None and self.policy.waits and not self.channels.replay:
