@@ -10,9 +10,11 @@ make impossible is said with the verdict and logged with it; the verdict stands 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from gm.night.context import NightContext
+from gm.table.asked import Asked
 from gm.text.verdicts import verdict_key
 from scorer.werewolf.cards import Card
 from scorer.werewolf.inquiry import HandOf, Question, WhoHolds, answered, next_question, verdict
@@ -20,6 +22,10 @@ from scorer.werewolf.sides import JudgeError, Side, decided_side
 from scorer.werewolf.known import Known, SeerRefused
 from scorer.werewolf.miscount import TRAITOR, Miscount, miscount
 from scorer.werewolf.tally import GRAVEYARD, Outcome
+
+REFUSED_AGAIN = 2
+"""Answers refused in a row at one question before the reveal starts again, typed (`_inquire`)."""
+
 
 @dataclass(frozen=True)
 class Reveal:
@@ -32,17 +38,17 @@ class Reveal:
     reason: str
 
 
-def _ask_hand(ctx: NightContext, owner: str) -> tuple[Card, ...]:
+def _hand(ctx: NightContext, owner: str) -> Asked[tuple[Card, ...]]:
     """`owner`'s cards turned face up, given in one line ("werewolf villager", "人狼 村人")."""
     cards = [c for c in ctx.deck.cards if ctx.deck.count(c)]
     doubles = [c for c in cards if ctx.deck.count(c) > 1]  # a hand holds a card twice only where the deck has two
     if owner == GRAVEYARD:
         key = "werewolf.reveal.ask_graveyard_one" if ctx.deck.graveyard == 1 else "werewolf.reveal.ask_graveyard_two"
-        return ctx.ask(ctx.table.hand(key, cards, owner, size=ctx.deck.graveyard, doubles=doubles)).value
-    return ctx.ask(ctx.table.hand("werewolf.reveal.ask_hand", cards, owner, doubles=doubles, name=owner)).value
+        return ctx.table.hand(key, cards, owner, size=ctx.deck.graveyard, doubles=doubles)
+    return ctx.table.hand("werewolf.reveal.ask_hand", cards, owner, doubles=doubles, name=owner)
 
 
-def _ask_holder(ctx: NightContext, known: Known, card: Card) -> str | None:
+def _holder(ctx: NightContext, known: Known, card: Card) -> Asked[str | None]:
     """Who holds `card`: the question offers only the owners who still can, not a player whose
     cards were shown, nor a graveyard turned face up without it (then it does not name the graveyard).
     A "no" heard alone is the graveyard, read back for a yes: nobody holds it, and Whisper wrote a
@@ -52,23 +58,27 @@ def _ask_holder(ctx: NightContext, known: Known, card: Card) -> str | None:
     graveyard = GRAVEYARD not in ruled_out
     key = "werewolf.reveal.ask_holder" if graveyard else "werewolf.reveal.ask_holder_player"
     # an owner ruled out is still taken, and refused with the reason, but never offered
-    return ctx.ask(ctx.table.pick(key, known.owners, unlisted=ruled_out, none_is=GRAVEYARD if graveyard else None,
-                                  card=ctx.card_line(card))).value
+    return ctx.table.pick(key, known.owners, unlisted=ruled_out, none_is=GRAVEYARD if graveyard else None,
+                          card=ctx.card_line(card))
 
 
-def _ask_seer(ctx: NightContext, known: Known, more: bool) -> str | None:
+def _seer(ctx: NightContext, known: Known, more: bool) -> Asked[str | None]:
     """One player who saw the magician through an ability, or None: nobody (else)."""
     key = "werewolf.reveal.magician_more" if more else "werewolf.reveal.magician_seen"
     choices = [p for p in ctx.players if p not in known.seers]
-    return ctx.ask(ctx.table.pick(key, choices, nobody="werewolf.reveal.none")).value
+    return ctx.table.pick(key, choices, nobody="werewolf.reveal.none")
 
 
-def _answer(ctx: NightContext, known: Known, question: Question) -> object:
+def _answer(ctx: NightContext, known: Known, question: Question, typed: bool) -> object:
+    """The table's answer to `question`, typed at once where `typed` (`_inquire`)."""
+    asked: Asked[Any]
     if isinstance(question, HandOf):
-        return _ask_hand(ctx, question.owner)
-    if isinstance(question, WhoHolds):
-        return _ask_holder(ctx, known, question.card)
-    return _ask_seer(ctx, known, question.more)
+        asked = _hand(ctx, question.owner)
+    elif isinstance(question, WhoHolds):
+        asked = _holder(ctx, known, question.card)
+    else:
+        asked = _seer(ctx, known, question.more)
+    return ctx.ask(replace(asked, tries=0) if typed else asked).value
 
 
 def _revealed(ctx: NightContext, known: Known, owner: str) -> None:
@@ -82,11 +92,15 @@ def _revealed(ctx: NightContext, known: Known, owner: str) -> None:
 
 
 def _inquire(ctx: NightContext, executed: str | None) -> Known:
-    """Ask until every side is decided; a refused answer is said with its reason and asked again."""
-    known = Known(tuple(ctx.players), ctx.deck, executed)
+    """Ask until every side is decided; a refused answer is said with its reason and asked again.
+    An answer refused REFUSED_AGAIN times in a row after earlier answers were taken may be refused
+    for one of them (a hand heard wrong and confirmed): the cards are taken again from the start,
+    typed, so that a table telling the truth can always end the night."""
+    known = start = Known(tuple(ctx.players), ctx.deck, executed)
+    refusals, typed = 0, False
     while (question := next_question(known)) is not None:
         try:
-            known = answered(known, question, _answer(ctx, known, question))
+            known = answered(known, question, _answer(ctx, known, question, typed))
         except SeerRefused as refused:
             ctx.log("answer_refused", error=str(refused))
             ctx.say("werewolf.reveal.refused", problem=ctx.pack.error(refused))
@@ -95,7 +109,13 @@ def _inquire(ctx: NightContext, executed: str | None) -> Known:
         except JudgeError as refused:
             ctx.log("answer_refused", error=str(refused))
             ctx.say("werewolf.reveal.refused", problem=ctx.pack.error(refused))
+            refusals += 1
+            if refusals >= REFUSED_AGAIN and known != start and not typed:
+                ctx.log("reveal_again")
+                ctx.say("werewolf.reveal.again_typed")
+                known, refusals, typed = start, 0, True
             continue
+        refusals = 0
         if isinstance(question, HandOf):
             _revealed(ctx, known, question.owner)
     return known

@@ -9,6 +9,7 @@ from fakes import FakeClock
 from gm.text.lines import Pack
 from gm.night.context import NightContext
 from gm.night.runner import NightStopped, run_night
+from gm.ports import Answer, How
 from scorer.werewolf.decks import standard_deck
 
 from fakes import RecordingSpeaker, ScriptedAsker, ScriptedControls
@@ -213,6 +214,32 @@ def test_a_holder_the_shown_cards_rule_out_is_refused_and_asked_again(lang, said
     assert [e["type"] for e in log].count("answer_refused") == 1
     assert asked_cards(speaker) == ["werewolf", "werewolf", "traitor"]
     assert result.reveal.winning_side == "werewolves" and result.reveal.winners == ("Ken", "Mio")
+
+
+def test_a_holder_refused_twice_for_an_answer_taken_before_has_the_cards_typed_again_from_the_start():
+    # a hand heard wrong and confirmed ("no" heard as yes): the table's true holder is refused by it,
+    # and a table telling the truth could never end the night
+    answers = FIVE_MORNING + counts(3, 1, 1, 0, 0, 0) + [
+        ("werewolf.reveal.ask_hand", Answer(("seer", "villager"), How.VOICE, True, confirmed=True)),  # Aki, heard wrong
+        *held_by("Aki", "Aki"),  # the truth, refused twice
+        ("werewolf.reveal.ask_hand", "werewolf villager"), *held_by("Ken")]
+    questions = []
+    result, speaker, log, _ = night(FIVE, answers, questions=questions)
+    assert [e["type"] for e in log].count("answer_refused") == 2
+    assert speaker.keys.count("werewolf.reveal.again_typed") == 1 and "reveal_again" in [e["type"] for e in log]
+    reveal = [q for q in questions if q.key.startswith("werewolf.reveal.")]
+    assert [q.policy.tries for q in reveal] == [None, None, None, 0, 0]  # typed from the start again
+    assert result.reveal.winning_side == "villagers" and "Aki" not in result.reveal.winners  # the werewolf executed
+
+
+def test_an_answer_refused_twice_with_nothing_taken_before_it_is_asked_again_by_voice():
+    answers = MORNING_4 + counts(3, 1, 0, 0, 0) + [
+        ("werewolf.reveal.ask_hand", "seer seer"), ("werewolf.reveal.ask_hand", "seer seer"),
+        ("werewolf.reveal.ask_hand", "villager werewolf"), *held_by("Ken")]
+    result, speaker, log, _ = night(FOUR, answers)
+    assert [e["type"] for e in log].count("answer_refused") == 2
+    assert "werewolf.reveal.again_typed" not in speaker.keys
+    assert result.reveal.winning_side == "villagers"
 
 
 def test_the_graveyard_named_for_a_card_it_did_not_show_is_refused():
