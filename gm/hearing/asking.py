@@ -66,6 +66,14 @@ at 6 (Whisper heard "two", "three" as two at 0.70, three at 0.45), and the keybo
 A lead of 0.14 would have taken "one" at 0.89 over "two votes" at 0.75 where "nobody" was said. On
 nights nobody had drawn (seed 5015) it took one count, the one said; of 120 counts asked of fresh
 renders of answers and non-answers (bench/asking_bench.py --listener whisper --recipe 3762), none."""
+LIKELIEST_FLOOR = 0.3
+"""At the last try of a question whose every answer is read back (a hand, a card's holder:
+`Policy.read_back`), the answer heard most surely under the read-back's own floor, if at this or
+more, is read back for the yes that settles it (`Asking.likeliest`) before the keyboard takes it,
+as a game master who half caught it asks "The graveyard?". Whisper heard a Japanese table's 墓地
+for a card's holder at 0.44, under the 0.5 a read-back needs, at every try, and the keyboard took
+it (bench/table_nights_bench.py --lang ja --seed 4813); the wrong hands it heard in a room of
+chatter 5 dB below the table's speech came at 0.25–0.32 (seed 5015): read back, a "no" ends it."""
 
 
 @dataclass(frozen=True)
@@ -217,6 +225,8 @@ class Asking(Generic[T]):
         self.misses = 0
         self.guesses: list[T] = []
         self.weights: list[tuple[T, float, bool]] = []  # each count guessed, how surely, whether said as a count
+        self.under_floor: list[tuple[T, float]] = []  # answers of a read-back question heard too unsurely, how surely
+        self.denied: list[T] = []  # answers read back and refused
         self.fresh = True  # a window after a line said drops what came before it
         clock = self.channels.clock
         self.deadline = None if question.timeout is None else clock.now() + question.timeout
@@ -263,6 +273,7 @@ class Asking(Generic[T]):
             return confirmed
         if self.policy.tally and not isinstance(heard.value, bool):
             return replace(heard, denied=True)
+        self.denied.append(heard.value)
         self.ask_whole()  # the part heard may be what was wrong
         return self.miss(self.again)  # "no" at the read-back: a try spent, as an unclear answer is
 
@@ -278,6 +289,8 @@ class Asking(Generic[T]):
             self.weights.clear()
         if guess is not None and reply is not None and self.policy.count is not None:
             self.weights.append((guess, reply.least(), self.no_as_none(reply) is None))
+        if reply is not None and self.policy.read_back:
+            self.note_under_floor(reply)
         if self.deadline is not None:
             return self.timed(reply, guess)
         if guess is None and self.policy.waits and not self.channels.replay:
@@ -288,9 +301,9 @@ class Asking(Generic[T]):
             return twice
         yes_no = {YES, NO} <= set(self.question.answers)
         if reply is not None and yes_no and self.unsure_yes_or_no(reply, self.book):
-            return self.miss(lambda: self.session.say(YES_OR_NO), self.last_try())
+            return self.miss(lambda: self.session.say(YES_OR_NO), self.last_try)
         return self.miss(lambda: self.reask("listen.not_understood" if reply is not None else "listen.again"),
-                         self.last_try())
+                         self.last_try)
 
     def timed(self, reply: Heard | None, guess: T | None) -> Answer[T] | None:
         """A step that goes on by itself: its default at its deadline (a replay's window is its
@@ -327,21 +340,25 @@ class Asking(Generic[T]):
             return False
         self.question, self.book = rest, self.books(rest)
         self.slots = {slot.token: slot for slot in rest.slots}
+        self.under_floor.clear()
         self.session.speak(rest.prompt, TurnKind.REASK)
         return True
 
     def ask_whole(self) -> None:
         """Back to the whole question after its rest was read back and refused."""
+        if self.question is not self.whole:
+            self.under_floor.clear()
         self.question, self.book = self.whole, self.whole_book
         self.slots = {slot.token: slot for slot in self.whole.slots}
 
     # -- the rules between them ---------------------------------------------------------------
-    def miss(self, again: Callable[[], None], last: Answer[T] | None = None) -> Answer[T] | None:
-        """A try spent: once they all are, `last` (what the last try takes) or the keyboard; else
-        `again` (the question asked again)."""
+    def miss(self, again: Callable[[], None],
+             last: Callable[[], Answer[T] | None] | None = None) -> Answer[T] | None:
+        """A try spent: once they all are, what `last()` takes (the last try's answer) or the
+        keyboard; else `again` (the question asked again)."""
         self.misses += 1
         if self.misses >= self.tries:
-            return last or self.keyboard()
+            return (last() if last is not None else None) or self.keyboard()
         again()
         return None
 
@@ -390,7 +407,10 @@ class Asking(Generic[T]):
         as "yeah", "one" unsure and nothing; the keyboard is what else there is), or the count
         heard unsure at two tries or more and more often than any other (Whisper heard "no votes",
         "nobody", "no votes" as "one", "no", "no": two hearings of none outweigh one of one), or the
-        count with a clear lead (`clear_lead`)."""
+        count with a clear lead (`clear_lead`). A question whose every answer is read back reads
+        back the likeliest it heard (`likeliest`)."""
+        if self.policy.read_back:
+            return self.likeliest()
         if self.policy.count is None or not self.guesses:
             return None
         ranked = [(value, sum(g == value for g in self.guesses)) for value in self.guesses]
@@ -412,6 +432,29 @@ class Asking(Generic[T]):
         if counted and surely >= LEAD_FLOOR and surely - max(rivals, default=0.0) >= LEAD:
             return Answer(best, How.VOICE, False)
         return None
+
+    def note_under_floor(self, reply: Heard) -> None:
+        """Keep what `reply` would answer, had it been heard surely enough to be read back, and how
+        surely it was heard (`likeliest`). gm's own last word alone answers nothing (`either`)."""
+        if either(reply, self.book):
+            return
+        said, _ = said_value(self.question, self.book, _as_sure(reply), self.slots)
+        if isinstance(said, Said):
+            self.under_floor.append((said.value, reply.least()))
+
+    def likeliest(self) -> Answer[T] | None:
+        """The answer heard most surely at a read-back question's tries, under the floor it must be
+        heard at to be read back but at LIKELIEST_FLOOR or more, read back for the yes that settles
+        it (never one the table said no to at its read-back); None (the keyboard) when there is none
+        or the table does not say yes."""
+        kept = [(value, surely) for value, surely in self.under_floor if value not in self.denied]
+        if not kept:
+            return None
+        value, surely = max(kept, key=lambda pair: pair[1])
+        line = self.question.readback(value, False)
+        if surely < LIKELIEST_FLOOR or line is None:
+            return None
+        return Confirming(self, Answer(value, How.VOICE, False), line).run()
 
     def unsure_yes_or_no(self, heard: Heard, book: Phrasebook) -> bool:
         """Whether `heard` calls for "Yes or no, please?" (YES_OR_NO): a yes or a no heard unsure

@@ -274,6 +274,24 @@ def test_a_holder_heard_less_surely_than_an_answer_is_read_back_as_every_holder_
         assert answer == Answer("Mio", How.KEYBOARD)
 
 
+@pytest.mark.parametrize("question, script, taken, readbacks", [
+    # Whisper heard a Japanese table's 墓地 for the holder at 0.44 at every try: typed (--lang ja --seed 4813)
+    (HOLDER, [said("the graveyard", conf=0.44), said("gorilla"), said("coffee"), said("yes")], "graveyard", 1),
+    (HOLDER, [said("the graveyard", conf=0.44), said("gorilla"), said("coffee"), said("no")], "Mio", 1),
+    (HOLDER, [said("the graveyard", conf=0.25), said("gorilla"), said("coffee"), said("yes")], "Mio", 0),  # too unsure
+    (HOLDER, [said("the graveyard", conf=0.45), said("the graveyard"), said("no"), said("gorilla"), said("yes")],
+     "Mio", 1),  # refused at its read-back: never read back again
+    (HAND, [said("villager seer", conf=0.35), said("werewolf seer", conf=0.45), said("gorilla"), said("yes")],
+     ("werewolf", "seer"), 1),  # the surest of them
+])
+def test_a_read_back_questions_last_try_reads_back_the_answer_heard_most_surely_under_the_floor(
+        clock, question, script, taken, readbacks):
+    asker, _ = _asker(clock, script, keyboard="Mio\n")
+    answer = asker.ask(question)
+    assert answer == (Answer(taken, How.KEYBOARD) if taken == "Mio" else Answer(taken, How.VOICE, True, confirmed=True))
+    assert sum(line.key.startswith("listen.confirm") for line in asker.speaker.lines) == readbacks
+
+
 def test_a_holder_refused_at_its_read_back_after_a_miss_is_asked_a_third_time(clock):
     asker, _ = _asker(clock, [said("the medium"), said("the graveyard"), said("no"), said("the graveyard"),
                               said("yes")], keyboard="Mio\n")

@@ -45,6 +45,9 @@ YES_NO = [*YES, "no", "nah", "nope"]
 GARBAGE = ["window", "table", "um", "really", "the graveyard", "graveyard", "done", "werewolf", "[unk]", "emma",
            "game master pause"]
 CONFIDENCES = [1.0, 1.0, 0.95, 0.7, 0.3]
+CARDS = ["villager", "werewolf", "traitor", "seer", "gravedigger"]
+REVEAL = [*CARDS, *(f"{a} {b}" for a, b in itertools.product(CARDS, repeat=2)), "the graveyard", "no", "window", ""]
+REVEAL_CONFIDENCES = [1.0, 0.7, 0.55, 0.45, 0.3, 0.2]  # read back from 0.5; the last try's likeliest from 0.3
 
 
 def _per_round(candidates: int) -> int:
@@ -86,18 +89,24 @@ def nights(draw: st.DrawFn) -> dict:
     hands = {p: tuple(cards[2 * i:2 * i + 2]) for i, p in enumerate(players)}
     hands[GRAVEYARD] = tuple(cards[2 * len(players):2 * len(players) + deck.graveyard])
     said_ = draw(st.lists(utterances(players), min_size=1, max_size=25))
-    return {"players": players, "truth": truth, "hands": hands, "said": said_}
+    reveal = draw(st.lists(st.tuples(st.one_of(st.sampled_from([*REVEAL, *(p.lower() for p in players)]),
+                                               st.just("yes")), st.sampled_from(REVEAL_CONFIDENCES)), max_size=12))
+    return {"players": players, "truth": truth, "hands": hands, "said": said_, "reveal": reveal}
 
 
 class Table(ScriptSource):
     """What the table says: "done" at a step; at the vote, the adversary's utterances over and
-    over (a block each 0.1 s); silence elsewhere (the reveal is typed). Each count said is said
-    for one candidate: a number alone for the candidate whose count is asked, a number after a
-    name for that name's candidate; and heard surely or not (`SURE_CONFIDENCE`)."""
+    over (a block each 0.1 s); at the reveal, its own (cards, hands, names, the graveyard, yes and
+    no, at any confidence; silence where there are none); silence elsewhere. Each count said is
+    said for one candidate: a number alone for the candidate whose count is asked, a number after
+    a name for that name's candidate; and heard surely or not (`SURE_CONFIDENCE`)."""
 
-    def __init__(self, clock: FakeClock, said_: list[tuple[str, float]], seats: tuple[str, ...]) -> None:
+    def __init__(self, clock: FakeClock, said_: list[tuple[str, float]], seats: tuple[str, ...],
+                 reveal: list[tuple[str, float]] = ()) -> None:
         super().__init__(clock)
         self.cycle = itertools.cycle(said_)
+        self.reveal = itertools.cycle(reveal or [("", 1.0)])
+        self.said_at: list[str] = []  # what was said at the question asked now
         self.question: object = None
         self.names = {**{seat.lower(): seat for seat in seats}, "graveyard": GRAVEYARD}
         self.numbers: dict[str, set[int]] = {}  # each candidate's counts said at the vote, in any words
@@ -107,6 +116,10 @@ class Table(ScriptSource):
     def block(self) -> str:
         if isinstance(self.question, Proceed):
             return said("done")
+        if getattr(self.question, "key", "").startswith("werewolf.reveal."):
+            text, confidence = next(self.reveal)
+            self.said_at.append(text)
+            return said(text, confidence) if text else ""
         if not getattr(self.question, "key", "").startswith("werewolf.vote."):
             return ""
         text, confidence = next(self.cycle)
@@ -186,14 +199,28 @@ class Asking:
     def ask(self, question):
         assert len(self.asked) < self.most, "the night goes on past its bound"  # fails, never hangs
         self.table.question = question
+        self.table.said_at = []
         if isinstance(question, Count) and question.implied is not None:
             self.implied.setdefault(question.candidate, set()).add(question.default[question.candidate])
         answer = self.asker.ask(question)
         self.asked.append((question.key, sum(1 for turn in answer.turns if turn.kind is TurnKind.HEARD)))
+        if answer.how is How.VOICE and isinstance(question, (Hand, Pick)):
+            assert said_there(question, answer.value, self.table.said_at), (question.key, answer.value)
         return answer
 
     def close(self) -> None:
         self.asker.close()
+
+
+def said_there(question: Hand | Pick, value: object, said_at: list[str]) -> bool:
+    """Whether a reveal's answer taken by voice was said at its question: each card of a hand (its
+    cards may come in two utterances: one alone, then the rest), or the holder named ("no": nobody
+    holds it, the graveyard)."""
+    words = {word for text in said_at for word in text.split()}
+    if isinstance(question, Hand):
+        return isinstance(value, tuple) and set(value) <= words
+    spoken = {question.parse(text) for text in said_at if text} | ({GRAVEYARD} if "no" in words else set())
+    return value in spoken
 
 
 @pytest.mark.slow  # 60 whole nights through the real asker and vote
@@ -210,7 +237,7 @@ class Asking:
 def test_every_night_ends_within_its_shape_and_confirms_only_counts_said_or_typed(night):
     clock = FakeClock()
     players = night["players"]
-    table = Table(clock, night["said"], players)
+    table = Table(clock, night["said"], players, night.get("reveal", []))
     keyboard = Truth(clock, night)
     voice = ListeningAsker(Listener(FakeModel(), table), keyboard, FakeSpeaker(), EN, clock, seats=players)
     deck = standard_deck(len(players))
