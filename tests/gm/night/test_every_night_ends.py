@@ -21,6 +21,7 @@ from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.session import Listener
 from gm.hearing.listening import CORRECTIONS, COUNT_TRIES, SURE_CONFIDENCE, TRIES, ListeningAsker
 from gm.night.context import NightContext
+from gm.night.reveal import REFUSED_AGAIN
 from gm.night.runner import run_night
 from gm.night.vote import BAD_TOTALS, READBACKS
 from gm.ports import Answer, How, TurnKind
@@ -55,6 +56,14 @@ def _per_round(candidates: int) -> int:
     READBACKS read-backs by voice, each a tally or fix, a "which count" and the counts a fix left
     unasked; then the keyboard's fix and its yes."""
     return BAD_TOTALS * candidates + READBACKS * (2 + candidates) + 2
+
+
+def _reveal() -> int:
+    """Questions the reveal asks at most: by voice, each of its questions (the executed hand and the
+    werewolf's and the traitor's holders, in these decks) refused at most once before it is taken,
+    and REFUSED_AGAIN refusals in a row; then each typed again from the start."""
+    questions = 3
+    return 2 * questions + REFUSED_AGAIN + questions
 
 
 def _hearings() -> int:
@@ -243,7 +252,7 @@ def test_every_night_ends_within_its_shape_and_confirms_only_counts_said_or_type
     deck = standard_deck(len(players))
     candidates = len(players) + 1
     steps = len(build_script(players, deck, 10, False))
-    bound = steps + _per_round(candidates) * 2 + 2 * candidates + 4  # the reveal: each hand and holder
+    bound = steps + _per_round(candidates) * 2 + _reveal()
     asking = Asking(voice, table, most=bound)
     log: list[dict] = []
     ctx = NightContext(players=players, deck=deck, pack=EN, speaker=FakeSpeaker(), asker=asking, clock=clock,
