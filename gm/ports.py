@@ -147,7 +147,8 @@ class Policy:
     surely or typed, never heard unsure at two tries: the tally of a count heard unsure, whose
     yes is that count's one check; a no confirms nothing) and `nobody` (the answer a "no" heard
     alone stands for, heard unsure and read back for a yes: the graveyard where who holds a card
-    is asked, for nobody holds it)."""
+    is asked, for nobody holds it) and `later` (the line that puts the question off when its tries
+    by voice are spent, instead of the keyboard: a listener says it and raises `PutOff`)."""
 
     tries: int | None = None
     count: str | None = None
@@ -157,6 +158,16 @@ class Policy:
     read_back: bool = False
     surely: bool = False
     nobody: str | None = None
+    later: Line | None = None
+
+
+class PutOff(Exception):
+    """A question put off (`Policy.later`): not heard by voice, to be asked again after the others;
+    `turns`: what was heard and said while it was asked (for the night log)."""
+
+    def __init__(self, turns: tuple[Turn, ...] = ()) -> None:
+        super().__init__("put off")
+        self.turns = turns
 
 
 class Question(Protocol[T]):

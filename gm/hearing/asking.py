@@ -22,7 +22,7 @@ from gm.files import printable
 from gm.hearing.keyboard import AnswersExhausted
 from gm.hearing.phrases import Heard, Phrasebook
 from gm.hearing.turns import TurnLog
-from gm.ports import Answer, Clock, How, Kind, Line, Policy, Question, Refused, Slot, Speaker, TurnKind
+from gm.ports import Answer, Clock, How, Kind, Line, Policy, PutOff, Question, Refused, Slot, Speaker, TurnKind
 from gm.text.words import fold, words_of
 
 YES, NO = "yes", "no"  # the answer ids of yes and no in the packs' [listen.hear]
@@ -319,11 +319,16 @@ class Asking(Generic[T]):
 
     def keyboard(self) -> Answer[T]:
         """The keyboard's answer, but for a count the vote's exact total leaves (HW-R4): said,
-        and then confirmed with the whole tally."""
+        and then confirmed with the whole tally; and a question that may be put off is
+        (`Policy.later`: said, and `PutOff` raised)."""
         implied = self.policy.implied
         if implied is not None:
             self.session.speak(implied, TurnKind.REASK)
             return Answer(self.question.default, How.DEFAULT)
+        later = self.policy.later
+        if later is not None:
+            self.session.speak(later, TurnKind.REASK)
+            raise PutOff(tuple(self.session.log.turns))
         self.session.say("listen.type_it")
         return self.channels.keyboard.answer(self.question, self.session.log)
 

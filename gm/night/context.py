@@ -10,7 +10,7 @@ from gm.hearing.keyboard import AnswersExhausted
 from gm.table.asked import loggable
 from gm.table.questions import Table
 from gm.text.lines import Pack
-from gm.ports import Answer, Asker, Clock, Controls, How, Line, Question, Speaker, Turn, TurnKind
+from gm.ports import Answer, Asker, Clock, Controls, How, Line, PutOff, Question, Speaker, Turn, TurnKind
 from gm.night.timer import TimerDisplay
 from scorer.werewolf.cards import Card
 from scorer.werewolf.decks import Deck
@@ -105,8 +105,10 @@ class NightContext:
             except KeyboardInterrupt:
                 self.paused()
                 self.say(question.prompt)
-            except AnswersExhausted as ended:  # what was heard before the keyboard met the end
-                self._log_turns(question.key, ended.turns)
+            except (AnswersExhausted, PutOff) as ended:  # what was heard before the keyboard met the end,
+                self._log_turns(question.key, ended.turns)  # or before the question was put off
+                if isinstance(ended, PutOff):
+                    self.log("put_off", key=question.key)
                 raise
         self._log_turns(question.key, answer.turns)
         self.log("answer", key=question.key, answer=loggable(answer.value), by=answer.how, sure=answer.sure)

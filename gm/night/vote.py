@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from gm.night.context import NightContext
-from gm.ports import Answer, How, Line
+from gm.ports import Answer, How, Line, PutOff
 from gm.table.pairs import ByName
 from gm.table.questions import Counting
 from scorer.werewolf.cards import Card
@@ -69,21 +69,33 @@ def _ask_counts(ctx: NightContext, candidates: Sequence[str], totals: tuple[int,
     (HW-R4), and asks only for what is still missing otherwise. Once all the votes there can be
     are counted the rest have none without being asked. Those given none unasked are returned
     apart: the tally line says "nobody else" for them, and a fix that needs them asks them; and
-    those whose counts were heard unsure (`_doubted`)."""
+    those whose counts were heard unsure (`_doubted`).
+
+    A count not heard by voice with others still to ask is put off once (`PutOff`), as a game
+    master says "back to Ken later" and asks the next: asked again after the others, where an
+    exact total may leave it (HW-R4) and the table has said the rest."""
     low, high = totals
     counts = dict(known)
     doubted: set[str] = set()
     first = True
-    while unknown := [c for c in candidates if c not in counts]:
+    order = list(candidates)
+    put_off: set[str] = set()
+    while unknown := [c for c in order if c not in counts]:
         counted = sum(counts.values())
         left = high - counted
         if left <= 0:
             counts.update(dict.fromkeys(unknown, 0))
             return counts, set(unknown), doubted
+        later = len(unknown) > 1 and unknown[0] not in put_off
         question = ctx.table.count(unknown, left, Counting(tuple(candidates), counted, totals),
-                                   by_name=ctx.table.one_breath, first=first)
+                                   by_name=ctx.table.one_breath, first=first, later=later)
         first = False
-        answer = ctx.ask(question)
+        try:
+            answer = ctx.ask(question)
+        except PutOff:
+            put_off.add(unknown[0])
+            order.append(order.pop(order.index(unknown[0])))
+            continue
         value = answer.value
         counts.update(value)
         doubted |= _doubted(answer)

@@ -43,6 +43,7 @@ class Count(Asked[Counts]):
     counted: int = 0  # votes counted before this question
     bounds: tuple[int, int] = (0, 0)  # the totals the whole vote can have (HW-R4)
     implied: Line | None = None  # "That leaves 1 for the graveyard.": the count an exact total leaves
+    later: Line | None = None  # "Back to Ken later.": said where the count is put off instead of typed
 
     def read(self, words: list[str]) -> Counts | None:
         numbers = segment(words, self.words.number)
@@ -99,7 +100,7 @@ class Count(Asked[Counts]):
 
     @property
     def policy(self) -> Policy:
-        return Policy(self.tries, count=self.candidate, implied=self.implied)
+        return Policy(self.tries, count=self.candidate, implied=self.implied, later=self.later)
 
     def spellings(self) -> Mapping[str, str]:
         return {fold(a): a for a in self._numbers()}

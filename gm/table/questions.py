@@ -73,7 +73,7 @@ class Table:
                      fallback=() if default is None else (default,))
 
     def count(self, unknown: Sequence[str], left: int, vote: Counting | None = None, by_name: bool = False,
-              first: bool = True) -> Count:
+              first: bool = True, later: bool = False) -> Count:
         """How many point at the first of `unknown` (the candidates not counted yet, in order), at
         most the `left` votes still to count; the rest of `unknown` may be given in the same line.
         The `vote`'s candidates may be named with counts (heard too where `by_name`: "Aki three,
@@ -81,7 +81,8 @@ class Table:
         count of a round is asked in full ("How many votes for Aki?"), the next ones by name alone
         ("Ken?"). The last one asked of a vote whose total is exact (HW-R4: a standard 5- or
         6-player deck, a runoff) can only be what the total leaves: that is its default, taken
-        when it cannot be heard."""
+        when it cannot be heard. A count that may be asked `later` is put off when it cannot be
+        heard (`Policy.later`), not typed."""
         candidate, following = unknown[0], tuple(unknown)
         vote = vote or Counting(following)
         key = "werewolf.vote.ask_count"
@@ -98,7 +99,8 @@ class Table:
                      counted=vote.counted, bounds=(low, high),
                      fallback=() if implied is None else (counts({candidate: implied}),),
                      implied=None if implied is None else self._line("werewolf.vote.implied", {
-                         "candidate": self.label(candidate), "n": implied}))
+                         "candidate": self.label(candidate), "n": implied}),
+                     later=self._line("werewolf.vote.later", {"candidate": self.label(candidate)}) if later else None)
 
     def votes(self, low: int, high: int) -> Line | int:
         """The totals a vote can have, as said (HW-R4)."""

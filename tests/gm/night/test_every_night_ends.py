@@ -52,10 +52,10 @@ REVEAL_CONFIDENCES = [1.0, 0.7, 0.55, 0.45, 0.3, 0.2]  # read back from 0.5; the
 
 
 def _per_round(candidates: int) -> int:
-    """Questions one round of the vote asks at most: the counts taken BAD_TOTALS times; then
-    READBACKS read-backs by voice, each a tally or fix, a "which count" and the counts a fix left
-    unasked; then the keyboard's fix and its yes."""
-    return BAD_TOTALS * candidates + READBACKS * (2 + candidates) + 2
+    """Questions one round of the vote asks at most: the counts taken BAD_TOTALS times, each but
+    the last put off once at most; then READBACKS read-backs by voice, each a tally or fix, a
+    "which count" and the counts a fix left unasked; then the keyboard's fix and its yes."""
+    return BAD_TOTALS * (2 * candidates - 1) + READBACKS * (2 + candidates) + 2
 
 
 def _reveal() -> int:
