@@ -4,7 +4,8 @@
                      ├─► confirm (`Confirming`): read back ─► yes: taken · no: ask again
                      ├─► ask the rest: a part of an answer heard alone (one card of a hand)
                      ├─► ask again: a try spent (`Policies.tries_for`), the question said again
-                     ├─► keyboard: the tries spent (or what an exact total implies, said)
+                     ├─► keyboard: the tries spent (or what an exact total implies, said; the
+                     │   likeliest answer under a read-back's floor, read back; a count put off)
                      └─► listen on: a step waiting through talk, a timed step until its deadline
 
 Each state is one method of `Asking`; the rules that choose between them are named methods and
