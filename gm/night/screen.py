@@ -19,13 +19,13 @@ import shutil
 import signal
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import FrameType, TracebackType
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from gm.night.terminal import big_time, big_time_width, clock_text
-from gm.ports import Answer, Asker, Line, Question, Speaker, TurnKind
+from gm.ports import Answer, Asker, Line, PutOff, Question, Speaker, Turn, TurnKind
 from gm.table.asked import NONE
 from gm.table.counting import Count, Tally
 from gm.text.lines import Pack
@@ -131,19 +131,23 @@ class Watch:
         view.agreed, view.runoff, self._counted = False, self._rounds > 0, False
 
     def answered(self, question: Question[T], answer: Answer[T]) -> None:
-        for turn in answer.turns:
-            if turn.kind in (TurnKind.TYPED, TurnKind.HEARD):
-                self.lines.append(f"  > {turn.text}")
-            elif turn.kind is TurnKind.REFUSED:
-                self.lines.append(f"  ? {turn.text}")
+        self.over(answer.turns)
         view, value = self.view, answer.value
-        view.question = view.answers = ""
         if isinstance(question, (Count, Tally)) and isinstance(value, Mapping):
             view.counts.update(value)
         elif isinstance(question, Tally) and value is True:
             view.agreed = True
         elif question.key == VOTER and isinstance(value, str):
             view.counts[value] = view.counts.get(value, 0) + 1
+
+    def over(self, turns: Sequence[Turn]) -> None:
+        """A question over, answered or put off (`PutOff`): what was heard and typed at it, in the strip."""
+        for turn in turns:
+            if turn.kind in (TurnKind.TYPED, TurnKind.HEARD):
+                self.lines.append(f"  > {turn.text}")
+            elif turn.kind is TurnKind.REFUSED:
+                self.lines.append(f"  ? {turn.text}")
+        self.view.question = self.view.answers = ""
 
     def timer(self, remaining: float, paused: bool, added: int) -> None:
         self.view.remaining, self.view.paused, self.view.added = remaining, paused, added
@@ -337,6 +341,11 @@ class NightScreen:
         self._prompt = ""
         self.draw()
 
+    def put_off(self, turns: Sequence[Turn]) -> None:
+        self.watch.over(turns)
+        self._prompt = ""
+        self.draw()
+
     def said(self, line: Line) -> None:
         self.watch.said(line)
         self.draw()
@@ -442,7 +451,11 @@ class WatchedAsker:
 
     def ask(self, question: Question[T]) -> Answer[T]:
         self._screen.asking(question)
-        answer = self._asker.ask(question)
+        try:
+            answer = self._asker.ask(question)
+        except PutOff as off:
+            self._screen.put_off(off.turns)
+            raise
         self._screen.answered(question, answer)
         return answer
 

@@ -10,6 +10,7 @@ After a deliberate change to the screen, rewrite the captures with
 from __future__ import annotations
 
 import fcntl
+import io
 import os
 import select
 import signal
@@ -254,3 +255,19 @@ if __name__ == "__main__":
     for name in SIZES:
         fixture(name).write_text(as_text(play(name)), encoding="utf-8")
         print(f"wrote {fixture(name)}")
+
+
+def test_a_count_put_off_shows_what_was_heard_and_leaves_its_question():
+    from gm.night.screen import NightScreen
+    from gm.ports import PutOff, Turn, TurnKind
+    from gm.table.questions import Table
+
+    class PuttingOff:
+        def ask(self, question):
+            raise PutOff((Turn(TurnKind.HEARD, "gorilla", 0.0), Turn(TurnKind.REASK, "Back to Aki later.", 0.0)))
+
+    screen = NightScreen(Pack("en"), io.StringIO())
+    question = Table(Pack("en"), ("Aki", "Ken")).count(["Aki", "Ken", "graveyard"], 2, later=True)
+    with pytest.raises(PutOff):
+        screen.asker(PuttingOff()).ask(question)
+    assert screen.watch.lines == ["  > gorilla"] and screen.watch.view.question == ""
