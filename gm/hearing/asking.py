@@ -70,11 +70,11 @@ renders of answers and non-answers (bench/asking_bench.py --listener whisper --r
 LIKELIEST_FLOOR = 0.3
 """At the last try of a question whose every answer is read back (a hand, a card's holder:
 `Policy.read_back`), the answer heard most surely under the read-back's own floor, if at this or
-more, is read back for the yes that settles it (`Asking.likeliest`) before the keyboard takes it,
-as a game master who half caught it asks "The graveyard?". Whisper heard a Japanese table's 墓地
-for a card's holder at 0.44, under the 0.5 a read-back needs, at every try, and the keyboard took
-it (bench/table_nights_bench.py --lang ja --seed 4813); the wrong hands it heard in a room of
-chatter 5 dB below the table's speech came at 0.25–0.32 (seed 5015): read back, a "no" ends it."""
+more, is read back for a yes heard surely (`Asking.likeliest`) before the keyboard takes it, as a
+game master who half caught it asks "The graveyard?". Whisper heard a Japanese table's 墓地 for a
+card's holder at 0.44, under the 0.5 a read-back needs, at every try, and the keyboard took it
+(bench/table_nights_bench.py --lang ja --seed 4813); the wrong hands it heard in a room of chatter
+5 dB below the table's speech came at 0.25–0.32 (seed 5015) and 0.45 (seed 5018)."""
 
 
 @dataclass(frozen=True)
@@ -450,9 +450,12 @@ class Asking(Generic[T]):
 
     def likeliest(self) -> Answer[T] | None:
         """The answer heard most surely at a read-back question's tries, under the floor it must be
-        heard at to be read back but at LIKELIEST_FLOOR or more, read back for the yes that settles
-        it (never one the table said no to at its read-back); None (the keyboard) when there is none
-        or the table does not say yes."""
+        heard at to be read back but at LIKELIEST_FLOOR or more, read back for a yes heard surely or
+        typed (never one the table said no to at its read-back); None (the keyboard) when there is
+        none or no such yes comes. Whisper heard a table's "the werewolf and the seer" as "werewolf
+        gravedigger" at 0.45, read back so, and its "nope" as "yeah" at 0.77 (bench/table_nights_bench.py
+        --seed 5018, night 3): an answer heard this unsurely is confirmed as a count heard unsure is
+        (HW-R4)."""
         kept = [(value, surely) for value, surely in self.under_floor if value not in self.denied]
         if not kept:
             return None
@@ -460,7 +463,7 @@ class Asking(Generic[T]):
         line = self.question.readback(value, False)
         if surely < LIKELIEST_FLOOR or line is None:
             return None
-        return Confirming(self, Answer(value, How.VOICE, False), line).run()
+        return Confirming(self, Answer(value, How.VOICE, False), line, surely=True).run()
 
     def unsure_yes_or_no(self, heard: Heard, book: Phrasebook) -> bool:
         """Whether `heard` calls for "Yes or no, please?" (YES_OR_NO): a yes or a no heard unsure
@@ -541,7 +544,7 @@ class Readback(enum.Enum):
 class Confirming(Generic[T]):
     """A heard answer read back for a yes: read back → listen → judge.
 
-    Only "yes", said alone and surely (or heard unsure twice, or typed, or Enter), accepts it;
+    Only "yes", said alone and surely (or heard unsure twice, but where `surely`; or typed, or Enter), accepts it;
     "no" asks the question again (one of its tries); one of the question's own answers heard
     instead is a correction, read back in its turn (taken as it is where the question takes it
     so; `Policies.corrections` of them, the next goes to the keyboard); silence or an unclear reply
@@ -550,8 +553,9 @@ class Confirming(Generic[T]):
     says "yes" so that the loop of free phones wins it every time (Y UH OW EH S); a "no" heard
     between them, even unsure, breaks the pair."""
 
-    def __init__(self, asking: Asking[T], heard: Answer[T], line: Line) -> None:
+    def __init__(self, asking: Asking[T], heard: Answer[T], line: Line, surely: bool = False) -> None:
         self.asking = asking
+        self.surely = surely  # only a yes heard surely (or typed) confirms it, never two unsure
         self.session = asking.session
         self.heard = heard
         self.line = line
@@ -579,7 +583,8 @@ class Confirming(Generic[T]):
 
     def judge(self, said: Heard | None) -> Answer[T] | Readback | None:
         reply = self.replies.match(said) if said is not None else None
-        if reply == "yes" and said is not None and not self.book.echoes(said):
+        if reply == "yes" and said is not None and not self.book.echoes(said) and \
+                (not self.surely or said.sure(SURE_CONFIDENCE)):
             return self.taken()
         if reply == "no":
             return None
@@ -612,7 +617,8 @@ class Confirming(Generic[T]):
         self.misses += 1
         echo = said is not None and either(said, self.book)
         reply = self.replies.match(_as_sure(said)) if said is not None and not echo else None
-        if reply == "yes" and self.unsure_yes and not self.asking.policy.tally:  # heard twice, unsure, no "no"
+        pair = not (self.asking.policy.tally or self.surely)  # two unsure yeses may confirm it
+        if reply == "yes" and self.unsure_yes and pair:  # heard twice, unsure, no "no" between
             return self.taken(sure=False)
         self.unsure_yes = reply == "yes" or self.unsure_yes and reply != "no" and not echo
         if self.misses >= self.asking.policies.readbacks or self.asking.channels.listener.source.ended:

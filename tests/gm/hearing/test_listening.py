@@ -283,6 +283,11 @@ def test_a_holder_heard_less_surely_than_an_answer_is_read_back_as_every_holder_
      "Mio", 1),  # refused at its read-back: never read back again
     (HAND, [said("villager seer", conf=0.35), said("werewolf seer", conf=0.45), said("gorilla"), said("yes")],
      ("werewolf", "seer"), 1),  # the surest of them
+    # the table's "nope" heard as "yeah" at 0.77 (--seed 5018, night 3): only a yes heard surely confirms it
+    (HOLDER, [said("the graveyard", conf=0.44), said("gorilla"), said("coffee"), said("yeah", conf=0.77),
+              said("yes", conf=0.8), said("yes", conf=0.7)], "Mio", 1),
+    (HOLDER, [said("the graveyard", conf=0.44), said("gorilla"), said("coffee"), said("yeah", conf=0.77),
+              said("yes")], "graveyard", 1),
 ])
 def test_a_read_back_questions_last_try_reads_back_the_answer_heard_most_surely_under_the_floor(
         clock, question, script, taken, readbacks):
