@@ -544,8 +544,9 @@ class Readback(enum.Enum):
 class Confirming(Generic[T]):
     """A heard answer read back for a yes: read back → listen → judge.
 
-    Only "yes", said alone and surely (or heard unsure twice, but where `surely`; or typed, or Enter), accepts it;
-    "no" asks the question again (one of its tries); one of the question's own answers heard
+    Only "yes", said alone and surely (or heard unsure twice, but not where `surely`: then only at
+    SURE_CONFIDENCE; or typed, or Enter), accepts it; "no" asks the question again (one of its
+    tries); one of the question's own answers heard
     instead is a correction, read back in its turn (taken as it is where the question takes it
     so; `Policies.corrections` of them, the next goes to the keyboard); silence or an unclear reply
     reads it back again, `Policies.readbacks` replies in all, and then the keyboard. A "yes" heard
