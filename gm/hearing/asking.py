@@ -456,14 +456,13 @@ class Asking(Generic[T]):
         gravedigger" at 0.45, read back so, and its "nope" as "yeah" at 0.77 (bench/table_nights_bench.py
         --seed 5018, night 3): an answer heard this unsurely is confirmed as a count heard unsure is
         (HW-R4)."""
-        kept = [(value, surely) for value, surely in self.under_floor if value not in self.denied]
+        kept = [(value, surely) for value, surely in self.under_floor
+                if surely >= LIKELIEST_FLOOR and value not in self.denied]
         if not kept:
             return None
-        value, surely = max(kept, key=lambda pair: pair[1])
+        value, _ = max(kept, key=lambda pair: pair[1])
         line = self.question.readback(value, False)
-        if surely < LIKELIEST_FLOOR or line is None:
-            return None
-        return Confirming(self, Answer(value, How.VOICE, False), line, surely=True).run()
+        return None if line is None else Confirming(self, Answer(value, How.VOICE, False), line, surely=True).run()
 
     def unsure_yes_or_no(self, heard: Heard, book: Phrasebook) -> bool:
         """Whether `heard` calls for "Yes or no, please?" (YES_OR_NO): a yes or a no heard unsure
@@ -546,13 +545,12 @@ class Confirming(Generic[T]):
 
     Only "yes", said alone and surely (or heard unsure twice, but not where `surely`: then only at
     SURE_CONFIDENCE; or typed, or Enter), accepts it; "no" asks the question again (one of its
-    tries); one of the question's own answers heard
-    instead is a correction, read back in its turn (taken as it is where the question takes it
-    so; `Policies.corrections` of them, the next goes to the keyboard); silence or an unclear reply
-    reads it back again, `Policies.readbacks` replies in all, and then the keyboard. A "yes" heard
-    unsure at two of its read-backs confirms it, as a count heard alike twice is taken: flite's awb
-    says "yes" so that the loop of free phones wins it every time (Y UH OW EH S); a "no" heard
-    between them, even unsure, breaks the pair."""
+    tries); one of the question's own answers heard instead is a correction, read back in its turn
+    (taken as it is where the question takes it so; `Policies.corrections` of them, the next goes to
+    the keyboard); silence or an unclear reply reads it back again, `Policies.readbacks` replies in
+    all, and then the keyboard. A "yes" heard unsure at two of its read-backs confirms it, as a count
+    heard alike twice is taken: flite's awb says "yes" so that the loop of free phones wins it every
+    time (Y UH OW EH S); a "no" heard between them, even unsure, breaks the pair."""
 
     def __init__(self, asking: Asking[T], heard: Answer[T], line: Line, surely: bool = False) -> None:
         self.asking = asking
