@@ -268,8 +268,10 @@ class Asking(Generic[T]):
     def confirm(self, heard: Answer[T], line: Line) -> Answer[T] | None:
         """`heard` read back (`line`) for a yes; a no asks again, a try spent as an unclear answer
         is. A fix read back as the tally it makes and refused is that fix, denied: the table's no
-        may be to another count still wrong, so the vote keeps it and asks which (HW-R4)."""
-        confirmed = Confirming(self, heard, line).run()
+        may be to another count still wrong, so the vote keeps it and asks which (HW-R4). A fix
+        read back holds a count heard unsure: only a yes heard surely confirms it (`Policy.surely`),
+        as a doubted tally's."""
+        confirmed = Confirming(self, heard, line, surely=self.policy.tally).run()
         if confirmed is not None:
             return confirmed
         if self.policy.tally and not isinstance(heard.value, bool):
@@ -616,8 +618,7 @@ class Confirming(Generic[T]):
         self.misses += 1
         echo = said is not None and either(said, self.book)
         reply = self.replies.match(_as_sure(said)) if said is not None and not echo else None
-        pair = not (self.asking.policy.tally or self.surely)  # two unsure yeses may confirm it
-        if reply == "yes" and self.unsure_yes and pair:  # heard twice, unsure, no "no" between
+        if reply == "yes" and self.unsure_yes and not self.surely:  # heard twice, unsure, no "no" between
             return self.taken(sure=False)
         self.unsure_yes = reply == "yes" or self.unsure_yes and reply != "no" and not echo
         if self.misses >= self.asking.policies.readbacks or self.asking.channels.listener.source.ended:

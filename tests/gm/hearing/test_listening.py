@@ -1311,3 +1311,16 @@ def test_a_roll_call_vote_confirmed_by_two_unsure_yeses_is_a_count_heard_unsure(
     assert [(e["answer"], e["sure"]) for e in answers][0] == ("Ken", False)
     assert [(e["answer"], e["by"]) for e in answers if e["key"] == "werewolf.vote.readback"] == [(True, "voice")]
     assert asker.speaker.keys().count("listen.yes_or_no") == 1 + (len(tally) > 1) * 2
+
+
+@pytest.mark.parametrize(("yes", "taken"), [(0.7, False), (0.95, True)])
+def test_a_fix_heard_unsure_at_the_tally_is_confirmed_only_by_a_yes_heard_surely(clock, yes, taken):
+    """The tally typed, read back, and "ken one" heard unsure at 0.7 as a fix of it: the tally it
+    makes holds a count heard unsure, so a yes heard unsure does not confirm it (HW-R4), as it does
+    not a doubted tally's (the whole-night property test: Ken 1 confirmed, never said for him)."""
+    tally = Table(EN, ("Aki", "Ken", "Mio")).tally({"Aki": 3}, ["Aki", "Ken", "Mio"], 4)
+    replies = [said("ken one", conf=0.7), said("yes", conf=yes)] + [said("yes", conf=0.7)] * 3
+    asker, _ = _asker(clock, replies, keyboard="\n")
+    answer = asker.ask(tally)
+    assert (answer.value, answer.how) == (({"Ken": 1}, How.VOICE) if taken else (True, How.DEFAULT))  # Enter typed
+    assert asker.speaker.keys().count("listen.type_it") == (0 if taken else 1)
