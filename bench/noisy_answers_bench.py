@@ -226,7 +226,8 @@ def run(listener: str, scenes: list[dict[str, Any]]) -> list[dict[str, Any]]:
         taken = next((v for v in values if v is not None), None)
         results.append({"listener": listener, "room": item["room"], "kind": item["kind"], "text": item["text"],
                         "voice": item["voice"], "value": item["value"], "taken": taken,
-                        "heard": [h.text for h in heard], "seconds": round(time.perf_counter() - start, 2)})
+                        "heard": [h.text for h in heard], "least": [round(h.least(), 3) for h in heard],
+                        "seconds": round(time.perf_counter() - start, 2)})
     return results
 
 

@@ -17,8 +17,9 @@ names (ニコ sounds like 二), speakers Open JTalk (speed and half-tone drawn) 
 Each night is played once per listener (`--listeners`, default pocketsphinx and whisper), the
 same table in the same room. Per night: finished by voice or where it fell to the keyboard (or to
 a step going on by itself, its "done" lost: a night with nothing typed), counts confirmed that
-were not said, table answers and seconds of gm's speech in the vote (from the vote's first
-question to its last answer); per listener the totals and medians.
+were not said, hands and holders taken by voice that were not said, table answers and seconds of
+gm's speech in the vote (from the vote's first question to its last answer); per listener the
+totals and medians.
 
 Run: .venv/bin/python bench/table_nights_bench.py [--nights 15] [--first 0] [--stop N]
      [--listeners pocketsphinx,whisper] [--seed N]
@@ -239,14 +240,26 @@ def play(room: Room, table: dict[str, Any], listener: str, folder: Path, index: 
         fell = next((e["key"] for e in reversed(night.events) if e["type"] == "question"), None)
     vote_cues = _vote_cues([k for k, _, _ in played.times])
     unsaid = sorted(c for c, n in (night.vote or {}).items() if n != table["counts"].get(c, 0))
+    cards_unsaid = [f"{key.rsplit('.', 1)[1]} {answer}" for key, by, answer in
+                    ((a["key"], a["by"], a.get("answer")) for a in answers)
+                    if by == "voice" and key in SAID_AT_REVEAL and _sorted(answer) != SAID_AT_REVEAL[key]]
     return {"night": index, "listener": listener, "room": str(room), "players": len(table["players"]),
             "by_voice": by_voice, "untyped": untyped, "exit_code": night.exit_code, "fell_at": fell,
             "steps_gone_on": sum(a["by"] == "default" for a in answers),
-            "vote_right": night.vote == table["counts"], "counts_not_said": unsaid,
+            "vote_right": night.vote == table["counts"], "counts_not_said": unsaid, "cards_not_said": cards_unsaid,
             "vote_answers": len(vote_cues), "vote_speech_seconds": speech, "seconds": round(night.seconds, 1),
             "microphone_blocks_dropped": dropped,
             "table_said": [t for _, t in night.said],
             "answers": [[a["key"], a["by"], a.get("answer")] for a in answers]}
+
+
+SAID_AT_REVEAL = {"werewolf.reveal.ask_hand": ["seer", "werewolf"], "werewolf.reveal.ask_holder": "graveyard"}
+"""What the table says at the reveal, in either language (`Tongue.words`): the executed player
+holds the werewolf and the seer, the graveyard the traitor."""
+
+
+def _sorted(answer: Any) -> Any:
+    return sorted(answer) if isinstance(answer, list) else answer
 
 
 def _vote_cues(keys: list[str]) -> list[str]:
@@ -301,16 +314,18 @@ def report(results: list[dict[str, Any]]) -> None:
         mine = [r for r in results if r["listener"] == listener]
         four = [r for r in mine if r["players"] == 4 and r["vote_speech_seconds"] is not None]
         unsaid = sum(bool(r["counts_not_said"]) for r in mine)  # however the night ended after its vote
+        cards = sum(len(r.get("cards_not_said", [])) for r in mine)
         print(f"{listener}: {sum(r['by_voice'] for r in mine)}/{len(mine)} nights by voice; "
               f"nothing typed {sum(r.get('untyped', False) for r in mine)}/{len(mine)} "
               f"(steps gone on by themselves: {sum(r.get('steps_gone_on', 0) for r in mine)}); "
               f"votes right {sum(r['vote_right'] for r in mine)}/{len(mine)}; "
-              f"counts confirmed that were not said: {unsaid}; "
+              f"counts confirmed that were not said: {unsaid}; hands and holders taken that were not said: {cards}; "
               f"every answer by voice but stopped at the bound: {sum(_past_bound(r) for r in mine)}; "
               f"4-player vote: median {_median([r['vote_answers'] for r in four])} table answers, "
               f"{_median([r['vote_speech_seconds'] for r in four])} s of gm speech")
         for r in mine:
             unsaid_here = f"; counts not said: {', '.join(r['counts_not_said'])}" if r["counts_not_said"] else ""
+            unsaid_here += "".join(f"; not said: {taken}" for taken in r.get("cards_not_said", []))
             end = ("by voice" if r["by_voice"] else f"every answer by voice, stopped at the bound at {r['fell_at']}"
                    if _past_bound(r) else f"fell at {r['fell_at']}")
             print(f"  {r['night']:2} {r['players']}p {r['room']:28} {end} "

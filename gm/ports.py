@@ -143,12 +143,13 @@ class Policy:
     `waits` (silence and talk are the table still at it: a step such as the deal), `tally`
     (the whole tally read back, or which count is wrong: heard as many times as a count) and
     `read_back` (every answer is read back for a yes, however surely heard: a listener may take it
-    heard less surely, as the yes is what settles it) and `surely` (a yes or a fix is taken heard
-    surely or typed, never heard unsure at two tries: the tally of a count heard unsure, whose
-    yes is that count's one check; a no confirms nothing) and `nobody` (the answer a "no" heard
-    alone stands for, heard unsure and read back for a yes: the graveyard where who holds a card
-    is asked, for nobody holds it) and `later` (the line that puts the question off when its tries
-    by voice are spent, instead of the keyboard: a listener says it and raises `PutOff`)."""
+    heard less surely, as the yes is what settles it) and `surely` (a yes is taken heard more surely
+    than other answers, a fix heard surely, either typed, never heard unsure at two tries: the
+    tally of a count heard unsure, whose yes is that count's one check; a no confirms nothing)
+    and `nobody` (the answer a "no" heard alone stands for, heard unsure and read back for a yes:
+    the graveyard where who holds a card is asked, for nobody holds it) and `later` (the line that
+    puts the question off when its tries by voice are spent, instead of the keyboard: a listener
+    says it and raises `PutOff`)."""
 
     tries: int | None = None
     count: str | None = None

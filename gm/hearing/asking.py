@@ -45,6 +45,12 @@ SLICE = 0.05  # clock seconds between looks at the keyboard while listening
 LISTEN_SECONDS = 8.0  # how long (real seconds) one try by voice waits for an answer
 CONFIRM_SECONDS = 4.0  # how long (real seconds) a read-back waits for "yes"
 SURE_CONFIDENCE = 0.9  # every word heard at least this surely: taken without a read-back where the question allows
+SURE_YES = 0.95
+"""How surely a yes must be heard to confirm what was heard unsure (`Confirming.surely`, a doubted
+tally's `Policy.surely`). In a room of chatter 5 dB below the table's speech Whisper heard the
+table's no to a read-back as a yes at 0.898 (a hand), 0.901 (a tally holding a count heard
+unsure) and 0.916 (another night?), and each was taken at 0.9 (bench/table_nights_bench.py --seed
+5018, night 14); RESULT."""
 TRIES = 2  # hearings of a question before the keyboard takes it (a "no" at its read-back is one)
 CORRECTIONS = 2  # answers said instead of "yes" at one read-back, each read back; the next is typed
 READBACKS = 3
@@ -268,10 +274,8 @@ class Asking(Generic[T]):
     def confirm(self, heard: Answer[T], line: Line) -> Answer[T] | None:
         """`heard` read back (`line`) for a yes; a no asks again, a try spent as an unclear answer
         is. A fix read back as the tally it makes and refused is that fix, denied: the table's no
-        may be to another count still wrong, so the vote keeps it and asks which (HW-R4). A fix
-        read back holds a count heard unsure: only a yes heard surely confirms it (`Policy.surely`),
-        as a doubted tally's."""
-        confirmed = Confirming(self, heard, line, surely=self.policy.tally).run()
+        may be to another count still wrong, so the vote keeps it and asks which (HW-R4)."""
+        confirmed = Confirming(self, heard, line).run()
         if confirmed is not None:
             return confirmed
         if self.policy.tally and not isinstance(heard.value, bool):
@@ -395,14 +399,15 @@ class Asking(Generic[T]):
         tally, said three times (ううん or いや, いいえ, いいえ), was heard as はい, いいえ, いいえ, all
         unsure, and the keyboard took it, in two of the first three nights of
         bench/table_nights_bench.py --lang ja --seed 4807 (counts 一票 and 二票 written 二票 and 一票
-        surely, and 三 heard unsure as the last try's one count). A tally holding a count heard
-        unsure takes no yes so (`Policy.surely`)."""
+        surely, and 三 heard unsure as the last try's one count). A question whose yes must be
+        heard surely (`Policy.surely`: a tally holding a count heard unsure, another night?) takes
+        no yes or fix so, only a no."""
         if guess is None:
             return None
         self.guesses.append(guess)
         if self.policy.tally and guess is False and sum(g is False for g in self.guesses) >= 2:
             return Answer(guess, How.VOICE, False)
-        if self.policy.surely:
+        if self.policy.surely and guess is not False:
             return None
         if len(self.guesses) >= 2 and all(g == guess for g in self.guesses):
             return Answer(guess, How.VOICE, False)
@@ -464,7 +469,7 @@ class Asking(Generic[T]):
             return None
         value, _ = max(kept, key=lambda pair: pair[1])
         line = self.question.readback(value, False)
-        return None if line is None else Confirming(self, Answer(value, How.VOICE, False), line, surely=True).run()
+        return None if line is None else Confirming(self, Answer(value, How.VOICE, False), line).run()
 
     def unsure_yes_or_no(self, heard: Heard, book: Phrasebook) -> bool:
         """Whether `heard` calls for "Yes or no, please?" (YES_OR_NO): a yes or a no heard unsure
@@ -488,6 +493,8 @@ class Asking(Generic[T]):
             return None
         if isinstance(value, Refused):
             return value if value.aloud and sure else None
+        if self.policy.surely and value.value is True:  # a doubted tally's yes (HW-R4), another night's
+            sure = heard.sure(SURE_YES)
         return Answer(value.value, How.VOICE, sure)
 
     def unsure(self, heard: Heard | None) -> T | None:
@@ -546,7 +553,7 @@ class Confirming(Generic[T]):
     """A heard answer read back for a yes: read back → listen → judge.
 
     Only "yes", said alone and surely (or heard unsure twice, but not where `surely`: then only at
-    SURE_CONFIDENCE; or typed, or Enter), accepts it; "no" asks the question again (one of its
+    SURE_YES; or typed, or Enter), accepts it; "no" asks the question again (one of its
     tries); one of the question's own answers heard instead is a correction, read back in its turn
     (taken as it is where the question takes it so; `Policies.corrections` of them, the next goes to
     the keyboard); silence or an unclear reply reads it back again, `Policies.readbacks` replies in
@@ -554,9 +561,8 @@ class Confirming(Generic[T]):
     heard alike twice is taken: flite's awb says "yes" so that the loop of free phones wins it every
     time (Y UH OW EH S); a "no" heard between them, even unsure, breaks the pair."""
 
-    def __init__(self, asking: Asking[T], heard: Answer[T], line: Line, surely: bool = False) -> None:
+    def __init__(self, asking: Asking[T], heard: Answer[T], line: Line) -> None:
         self.asking = asking
-        self.surely = surely  # only a yes heard surely (or typed) confirms it, never two unsure
         self.session = asking.session
         self.heard = heard
         self.line = line
@@ -578,6 +584,15 @@ class Confirming(Generic[T]):
                 return outcome
 
     @property
+    def surely(self) -> bool:
+        """Whether only a yes heard at SURE_YES (or typed) confirms the answer read back, never two
+        heard unsure: it was heard unsure (a hand or a card's holder, a fix of the tally: a count
+        heard unsure, HW-R4, a yes or a no). A Japanese table's うん to a hand read back was heard as
+        a correction, 村人, at 0.76; its いいえ to that, twice, as はい at 0.46, a pair that confirmed
+        a hand never said (bench/table_nights_bench.py --lang ja --seed 4815, night 8)."""
+        return not self.heard.sure
+
+    @property
     def book(self) -> Phrasebook:
         """What the read-back hears: yes, no and the question's own answers, told the line said."""
         return replace(self.replies, context=self.line.text)
@@ -585,7 +600,7 @@ class Confirming(Generic[T]):
     def judge(self, said: Heard | None) -> Answer[T] | Readback | None:
         reply = self.replies.match(said) if said is not None else None
         if reply == "yes" and said is not None and not self.book.echoes(said) and \
-                (not self.surely or said.sure(SURE_CONFIDENCE)):
+                (not self.surely or said.sure(SURE_YES)):
             return self.taken()
         if reply == "no":
             return None
@@ -612,9 +627,8 @@ class Confirming(Generic[T]):
         either; silence or a word that is neither does not). The table's "nope" to "Olga 5, Omar 1,
         nobody else. Right?" in a room of chatter 5 dB below it was heard as "right", then, asked
         again, as "yes" unsure, and the pair confirmed a count never said
-        (bench/table_nights_bench.py --seed 5008, night 9). A fix of the tally (a count heard
-        unsure: one heard surely is not read back) takes no pair: a count heard unsure is confirmed
-        by a yes heard surely (`Policy.surely`)."""
+        (bench/table_nights_bench.py --seed 5008, night 9). An answer heard unsure takes no pair
+        (`surely`)."""
         self.misses += 1
         echo = said is not None and either(said, self.book)
         reply = self.replies.match(_as_sure(said)) if said is not None and not echo else None

@@ -17,7 +17,8 @@ from gm.hearing.phrases import (Heard, Phrasebook, alike, command_phrases, like_
                                 other_phrases, said_as_phrases, slot_phrases, unhearable)
 from gm.hearing.asking import CONFIRM_SECONDS, LISTEN_SECONDS, SLICE, Asking, Channels, Listening, Policies
 from gm.hearing.asking import (CORRECTIONS as CORRECTIONS, COUNT_TRIES as COUNT_TRIES,  # the listener's numbers,
-                               SURE_CONFIDENCE as SURE_CONFIDENCE, TRIES as TRIES)  # named where it is made
+                               SURE_CONFIDENCE as SURE_CONFIDENCE, SURE_YES as SURE_YES,  # named where it is made
+                               TRIES as TRIES)
 from gm.hearing.keyboard import AnswersExhausted, KeyboardAsker
 from gm.hearing.sources import Recording
 from gm.ports import Answer, Asker, Clock, Command, Controls, Kind, Question, Slot, Speaker, TurnKind

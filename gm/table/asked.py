@@ -253,7 +253,7 @@ class YesNo(Asked[bool]):
 
     @property
     def policy(self) -> Policy:
-        return Policy(self.tries)  # a yes or a no heard surely is taken as it is
+        return Policy(self.tries, surely=True)  # a no heard surely is taken as it is, a yes at SURE_YES
 
     def readback(self, value: bool, sure: bool = True) -> Line | None:
         return None if sure else self.pack.line("listen.confirm", answer=self.show(value))

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from fakes import FakeClock, FakeModel, FakeSpeaker, ScriptedControls, ScriptSource, said
 from gm.hearing.keyboard import KeyboardAsker
 from gm.hearing.session import Listener
-from gm.hearing.listening import CORRECTIONS, COUNT_TRIES, SURE_CONFIDENCE, TRIES, ListeningAsker
+from gm.hearing.listening import CORRECTIONS, COUNT_TRIES, SURE_CONFIDENCE, SURE_YES, TRIES, ListeningAsker
 from gm.night.context import NightContext
 from gm.night.reveal import REFUSED_AGAIN
 from gm.night.runner import run_night
@@ -45,10 +45,10 @@ YES = ["yes", "yeah", "yep", "sure", "right", "okay"]
 YES_NO = [*YES, "no", "nah", "nope"]
 GARBAGE = ["window", "table", "um", "really", "the graveyard", "graveyard", "done", "werewolf", "[unk]", "emma",
            "game master pause"]
-CONFIDENCES = [1.0, 1.0, 0.95, 0.7, 0.3]
+CONFIDENCES = [1.0, 1.0, 0.96, 0.92, 0.7, 0.3]
 CARDS = ["villager", "werewolf", "traitor", "seer", "gravedigger"]
 REVEAL = [*CARDS, *(f"{a} {b}" for a, b in itertools.product(CARDS, repeat=2)), "the graveyard", "no", "window", ""]
-REVEAL_CONFIDENCES = [1.0, 0.7, 0.55, 0.45, 0.3, 0.2]  # read back from 0.5; the last try's likeliest from 0.3
+REVEAL_CONFIDENCES = [1.0, 0.96, 0.92, 0.7, 0.55, 0.45, 0.3, 0.2]  # read back from 0.5; likeliest from 0.3
 
 
 def _per_round(candidates: int) -> int:
@@ -120,7 +120,7 @@ class Table(ScriptSource):
         self.names = {**{seat.lower(): seat for seat in seats}, "graveyard": GRAVEYARD}
         self.numbers: dict[str, set[int]] = {}  # each candidate's counts said at the vote, in any words
         self.surely: dict[str, set[int]] = {}  # those of them heard surely
-        self.sure_yes = False  # a yes heard surely at the vote
+        self.sure_yes = False  # a yes heard at the vote as surely as one that confirms a count heard unsure
 
     def block(self) -> str:
         if isinstance(self.question, Proceed):
@@ -135,7 +135,7 @@ class Table(ScriptSource):
         if not text:
             return ""
         sure = confidence >= SURE_CONFIDENCE
-        self.sure_yes = self.sure_yes or sure and text in YES
+        self.sure_yes = self.sure_yes or confidence >= SURE_YES and text in YES
         self.count(text.split(), sure)
         return said(text, confidence)
 
