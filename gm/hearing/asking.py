@@ -47,13 +47,16 @@ CONFIRM_SECONDS = 4.0  # how long (real seconds) a read-back waits for "yes"
 SURE_CONFIDENCE = 0.9  # every word heard at least this surely: taken without a read-back where the question allows
 SURE_YES = 0.95
 """How surely a yes must be heard to confirm what was heard unsure (`Confirming.surely`, a doubted
-tally's `Policy.surely`). In a room of chatter 5 dB below the table's speech Whisper heard the
-table's no to a read-back as a yes at 0.898 (a hand), 0.901 (a tally holding a count heard
-unsure) and 0.916 (another night?), and each was taken at 0.9 (bench/table_nights_bench.py --seed
-5018, night 14). Of 180 noes ("no", "nah", "nope") said to a tally in five rooms and heard on fresh
+tally's `Policy.surely`), unless two yeses in a row are each heard at SURE_CONFIDENCE
+(`Confirming.pairs`). In a room of chatter 5 dB below the table's speech Whisper heard the table's
+no to a read-back as a yes at 0.898 (a hand), 0.901 (a tally holding a count heard unsure) and
+0.916 (another night?), and each was taken at 0.9 (bench/table_nights_bench.py --seed 5018, night
+14). Of 180 noes ("no", "nah", "nope") said to a tally in five rooms and heard on fresh
 draws (bench/noisy_answers_bench.py --listeners whisper --kinds readback --seed 6301 to 6312), 3
 were heard as a yes at 0.9 or more, 1 at 0.95 ("nah" at 0.959, in a quiet room); of the yeses
-heard as a yes, 80% were heard at 0.95 (87% at 0.9): the others are asked "Yes or no, please?"."""
+heard as a yes, 80% were heard at 0.95 (87% at 0.9): the others are asked "Yes or no, please?".
+With a yes at 0.95 alone, a table's "yes", "yes", "yes" to "The graveyard. Is that right?" heard
+at 0.80, 0.93 and 0.94 in a room of chatter went to the keyboard (--seed 5019, night 8)."""
 TRIES = 2  # hearings of a question before the keyboard takes it (a "no" at its read-back is one)
 CORRECTIONS = 2  # answers said instead of "yes" at one read-back, each read back; the next is typed
 READBACKS = 3
@@ -233,7 +236,7 @@ class Asking(Generic[T]):
         self.tries = policies.tries_for(self.policy)
         self.only = len(question.answers) == 1  # "done": nothing to mix it up with
         self.misses = 0
-        self.guesses: list[T] = []
+        self.guesses: list[tuple[T, float]] = []  # each value heard unsure, and how surely
         self.weights: list[tuple[T, float, bool]] = []  # each count guessed, how surely, whether said as a count
         self.under_floor: list[tuple[T, float]] = []  # answers of a read-back question heard too unsurely, how surely
         self.denied: list[T] = []  # answers read back and refused
@@ -306,7 +309,7 @@ class Asking(Generic[T]):
         if guess is None and self.policy.waits and not self.channels.replay:
             self.fresh = False  # the deal takes longer than a window, and a table talks as it deals
             return None
-        twice = self.twice(guess)
+        twice = self.twice(guess, reply)
         if twice is not None:
             return twice
         yes_no = {YES, NO} <= set(self.question.answers)
@@ -320,7 +323,7 @@ class Asking(Generic[T]):
         utterance), "done" heard unsure alike twice, else listened to on."""
         if self.deadline is not None and self.channels.clock.now() >= self.deadline or self.channels.replay:
             return Answer(self.question.default, How.DEFAULT)
-        twice = self.twice(guess)
+        twice = self.twice(guess, reply)
         if twice is not None:
             return twice
         if reply is not None:
@@ -394,7 +397,7 @@ class Asking(Generic[T]):
         if not self.only:  # a step's instructions are not said again: only its "done" was lost
             self.session.speak(self.question.prompt, TurnKind.REASK)
 
-    def twice(self, guess: T | None) -> Answer[T] | None:
+    def twice(self, guess: T | None, reply: Heard | None) -> Answer[T] | None:
         """The same value heard unsure at two of the question's tries, and no other value at any,
         is taken: a second hearing of other audio agrees, and the whole tally is still confirmed
         (HW-R4). A tally's "no" heard unsure at two tries is taken whatever else was heard: it
@@ -404,15 +407,16 @@ class Asking(Generic[T]):
         bench/table_nights_bench.py --lang ja --seed 4807 (counts 一票 and 二票 written 二票 and 一票
         surely, and 三 heard unsure as the last try's one count). A question whose yes must be
         heard surely (`Policy.surely`: a tally holding a count heard unsure, another night?) takes
-        no yes or fix so, only a no."""
-        if guess is None:
+        a yes so only where the last two were each heard at SURE_CONFIDENCE (`SURE_YES`)."""
+        if guess is None or reply is None:
             return None
-        self.guesses.append(guess)
-        if self.policy.tally and guess is False and sum(g is False for g in self.guesses) >= 2:
+        self.guesses.append((guess, reply.least()))
+        values = [value for value, _ in self.guesses]
+        if self.policy.tally and guess is False and sum(g is False for g in values) >= 2:
             return Answer(guess, How.VOICE, False)
-        if self.policy.surely and guess is not False:
+        if self.policy.surely and guess is not False and min(c for _, c in self.guesses[-2:]) < SURE_CONFIDENCE:
             return None
-        if len(self.guesses) >= 2 and all(g == guess for g in self.guesses):
+        if len(values) >= 2 and all(g == guess for g in values):
             return Answer(guess, How.VOICE, False)
         return None
 
@@ -429,7 +433,8 @@ class Asking(Generic[T]):
             return self.likeliest()
         if self.policy.count is None or not self.guesses:
             return None
-        ranked = [(value, sum(g == value for g in self.guesses)) for value in self.guesses]
+        values = [value for value, _ in self.guesses]
+        ranked = [(value, values.count(value)) for value in values]
         most, times = max(ranked, key=lambda pair: pair[1])
         if all(value == most for value, _ in ranked) or times >= 2 and all(n < times for value, n in ranked
                                                                             if value != most):
@@ -555,8 +560,8 @@ class Readback(enum.Enum):
 class Confirming(Generic[T]):
     """A heard answer read back for a yes: read back → listen → judge.
 
-    Only "yes", said alone and surely (or heard unsure twice, but not where `surely`: then only at
-    SURE_YES; or typed, or Enter), accepts it; "no" asks the question again (one of its
+    Only "yes", said alone and surely (or heard unsure twice, but where `surely` only at SURE_YES
+    or twice at SURE_CONFIDENCE; or typed, or Enter), accepts it; "no" asks the question again (one of its
     tries); one of the question's own answers heard instead is a correction, read back in its turn
     (taken as it is where the question takes it so; `Policies.corrections` of them, the next goes to
     the keyboard); silence or an unclear reply reads it back again, `Policies.readbacks` replies in
@@ -572,7 +577,7 @@ class Confirming(Generic[T]):
         self.replies = asking.replies.with_phrases(asking.book.phrases)  # the question's own: a correction
         self.misses = 0
         self.corrections = 0
-        self.unsure_yes = False
+        self.yes_before: float | None = None  # how surely the yes before was heard, if nothing broke the pair since
         self.asked_yes_no = False  # a reply that may be yes or no was heard: yes or no asked for, not the line
 
     def run(self) -> Answer[T] | None:
@@ -588,12 +593,18 @@ class Confirming(Generic[T]):
 
     @property
     def surely(self) -> bool:
-        """Whether only a yes heard at SURE_YES (or typed) confirms the answer read back, never two
-        heard unsure: it was heard unsure (a hand or a card's holder, a fix of the tally: a count
-        heard unsure, HW-R4, a yes or a no). A Japanese table's うん to a hand read back was heard as
-        a correction, 村人, at 0.76; its いいえ to that, twice, as はい at 0.46, a pair that confirmed
-        a hand never said (bench/table_nights_bench.py --lang ja --seed 4815, night 8)."""
+        """Whether only a yes heard at SURE_YES (or typed, or two in a row at SURE_CONFIDENCE:
+        `pairs`) confirms the answer read back, never two heard unsure: it was heard unsure (a hand
+        or a card's holder, a fix of the tally: a count heard unsure, HW-R4, a yes or a no). A
+        Japanese table's うん to a hand read back was heard as a correction, 村人, at 0.76; its いいえ
+        to that, twice, as はい at 0.46, a pair that confirmed a hand never said
+        (bench/table_nights_bench.py --lang ja --seed 4815, night 8)."""
         return not self.heard.sure
+
+    def pairs(self, least: float) -> bool:
+        """Whether two yeses, the less sure heard at `least`, confirm the answer: any two, but for
+        an answer heard unsure (`surely`) two each heard at SURE_CONFIDENCE."""
+        return not self.surely or least >= SURE_CONFIDENCE
 
     @property
     def book(self) -> Phrasebook:
@@ -621,7 +632,7 @@ class Confirming(Generic[T]):
         self.corrections += 1
         if self.corrections > self.asking.policies.corrections:  # the table and gm do not agree: typed
             return self.asking.keyboard()
-        self.heard, self.line, self.unsure_yes = again, line, False
+        self.heard, self.line, self.yes_before = again, line, None
         return Readback.AGAIN
 
     def unclear(self, said: Heard | None) -> Answer[T] | Readback:
@@ -630,14 +641,18 @@ class Confirming(Generic[T]):
         either; silence or a word that is neither does not). The table's "nope" to "Olga 5, Omar 1,
         nobody else. Right?" in a room of chatter 5 dB below it was heard as "right", then, asked
         again, as "yes" unsure, and the pair confirmed a count never said
-        (bench/table_nights_bench.py --seed 5008, night 9). An answer heard unsure takes no pair
-        (`surely`)."""
+        (bench/table_nights_bench.py --seed 5008, night 9). An answer heard unsure takes only a pair
+        heard surely enough (`pairs`)."""
         self.misses += 1
         echo = said is not None and either(said, self.book)
         reply = self.replies.match(_as_sure(said)) if said is not None and not echo else None
-        if reply == "yes" and self.unsure_yes and not self.surely:  # heard twice, unsure, no "no" between
-            return self.taken(sure=False)
-        self.unsure_yes = reply == "yes" or self.unsure_yes and reply != "no" and not echo
+        least = said.least() if said is not None else 0.0
+        if reply == "yes" and self.yes_before is not None and self.pairs(min(self.yes_before, least)):
+            return self.taken(sure=False)  # heard twice, unsure, no "no" between
+        if reply == "yes":
+            self.yes_before = least
+        elif reply == "no" or echo:
+            self.yes_before = None
         if self.misses >= self.asking.policies.readbacks or self.asking.channels.listener.source.ended:
             return self.asking.keyboard()
         self.asked_yes_no = said is not None and self.asking.unsure_yes_or_no(said, self.book)

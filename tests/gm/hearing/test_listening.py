@@ -1321,32 +1321,39 @@ def test_a_fix_heard_unsure_at_the_tally_is_confirmed_only_by_a_yes_heard_surely
     makes holds a count heard unsure, so a yes heard unsure does not confirm it (HW-R4), as it does
     not a doubted tally's (the whole-night property test: Ken 1 confirmed, never said for him)."""
     tally = Table(EN, ("Aki", "Ken", "Mio")).tally({"Aki": 3}, ["Aki", "Ken", "Mio"], 4)
-    replies = [said("ken one", conf=0.7), said("yes", conf=yes)] + [said("yes", conf=0.92)] * 3
+    replies = [said("ken one", conf=0.7), said("yes", conf=yes)] + [said("yes", conf=0.85)] * 3
     asker, _ = _asker(clock, replies, keyboard="\n")
     answer = asker.ask(tally)
     assert (answer.value, answer.how) == (({"Ken": 1}, How.VOICE) if taken else (True, How.DEFAULT))  # Enter typed
     assert asker.speaker.keys().count("listen.type_it") == (0 if taken else 1)
 
 
-@pytest.mark.parametrize(("yes", "how"), [(0.92, "default"), (0.96, "voice")])
-def test_a_tally_holding_a_count_heard_unsure_takes_a_yes_heard_at_sure_yes(clock, yes, how):
+@pytest.mark.parametrize(("yeses", "how"), [
+    ([0.92, 0.85, 0.92], "default"),  # Enter at the keyboard
+    ([0.96], "voice"),
+    ([0.85, 0.92, 0.93], "voice"),  # two in a row heard at SURE_CONFIDENCE
+], ids=["under_sure_yes", "at_sure_yes", "two_at_sure_confidence"])
+def test_a_tally_holding_a_count_heard_unsure_takes_a_yes_heard_at_sure_yes(clock, yeses, how):
     """bench/table_nights_bench.py --seed 5018, night 14 (babble 5 dB): the table's "no" to a tally
     holding a count heard unsure was heard as "yeah" at 0.901, over the 0.9 a count needs, and a
-    count never said was confirmed: such a yes is taken only at SURE_YES."""
+    count never said was confirmed: such a yes is taken only at SURE_YES, or heard twice in a row
+    at SURE_CONFIDENCE."""
     players = ["Aki", "Ken", "Mio", "Sora"]
     result, speaker, answers = _vote(clock, players, [said("three", conf=0.5), said("three", conf=0.5),
-                                                      said("one"), *[said("yeah", conf=yes)] * 3], keyboard="\n")
+                                                      said("one"), *(said("yeah", conf=c) for c in yeses)],
+                                     keyboard="\n")
     tally = [a for a in answers if a["key"] == "werewolf.vote.readback"]
     assert [(a["answer"], a["by"]) for a in tally] == [(True, how)] and result.total == 4
-    assert speaker.keys().count("listen.yes_or_no") == (2 if how == "default" else 0)
+    assert speaker.keys().count("listen.yes_or_no") == len(yeses) - 1
 
 
 @pytest.mark.parametrize(("heard", "yeses", "how"), [
-    (0.7, [0.92, 0.92, 0.92], How.KEYBOARD),  # heard unsure: a yes under SURE_YES is no yes, nor two
-    (0.7, [0.92, 0.96], How.VOICE),
+    (0.7, [0.92, 0.85, 0.92], How.KEYBOARD),  # heard unsure: a yes under SURE_YES is no yes, nor two
+    (0.7, [0.85, 0.96], How.VOICE),
+    (0.7, [0.8, 0.93, 0.94], How.VOICE),  # two in a row heard at SURE_CONFIDENCE
     (1.0, [0.7], How.VOICE),  # heard surely: a yes heard as an answer is
     (1.0, [0.5, 0.5], How.VOICE),  # and two heard unsure
-], ids=["unsure_unsure_yeses", "unsure_sure_yes", "sure_yes", "sure_two_unsure_yeses"])
+], ids=["unsure_unsure_yeses", "unsure_sure_yes", "unsure_two_yeses_at_sure", "sure_yes", "sure_two_unsure_yeses"])
 def test_a_hand_heard_unsure_is_confirmed_only_by_a_yes_heard_at_sure_yes(clock, heard, yeses, how):
     """bench/table_nights_bench.py --seed 5018, night 14: "werewolf villager" heard at 0.80 where
     the table said "werewolf seer", read back, and its "no" heard as "yes" at 0.898; --lang ja
@@ -1368,3 +1375,14 @@ def test_another_night_heard_as_a_yes_under_sure_yes_is_read_back(clock):
     assert asker.speaker.keys()[:2] == ["listen.confirm", "listen.again"]
     sure, _ = _asker(clock, [said("yes", conf=0.96)])
     assert sure.ask(again) == Answer(True, How.VOICE, True) and sure.speaker.keys() == []
+
+
+def test_the_graveyard_heard_as_no_is_confirmed_by_two_yeses_heard_at_sure_confidence(clock):
+    """bench/table_nights_bench.py --seed 5019, night 8 (babble 15 dB, reverb): "the graveyard"
+    heard as "no" (nobody holds it: the graveyard, heard unsure), and the table's "yes", "yes",
+    "yes" heard at 0.80, 0.93 and 0.94: two in a row at SURE_CONFIDENCE confirm it."""
+    holder = TABLE.pick("werewolf.reveal.ask_holder", ("Aki", "Ken", "Mio", "graveyard"), none_is="graveyard",
+                        card="the Traitor")
+    asker, _ = _asker(clock, [said("no", conf=0.85), *(said("yes", conf=c) for c in (0.8, 0.93, 0.94))])
+    assert asker.ask(holder) == Answer("graveyard", How.VOICE, False, confirmed=True)
+    assert asker.speaker.keys() == ["listen.confirm", "listen.yes_or_no", "listen.yes_or_no"]

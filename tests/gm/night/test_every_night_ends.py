@@ -121,6 +121,7 @@ class Table(ScriptSource):
         self.numbers: dict[str, set[int]] = {}  # each candidate's counts said at the vote, in any words
         self.surely: dict[str, set[int]] = {}  # those of them heard surely
         self.sure_yes = False  # a yes heard at the vote as surely as one that confirms a count heard unsure
+        self.sure_enough = 0  # yeses heard at the vote at SURE_CONFIDENCE: two in a row confirm it too
 
     def block(self) -> str:
         if isinstance(self.question, Proceed):
@@ -135,7 +136,8 @@ class Table(ScriptSource):
         if not text:
             return ""
         sure = confidence >= SURE_CONFIDENCE
-        self.sure_yes = self.sure_yes or confidence >= SURE_YES and text in YES
+        self.sure_enough += sure and text in YES
+        self.sure_yes = self.sure_yes or text in YES and (confidence >= SURE_YES or self.sure_enough >= 2)
         self.count(text.split(), sure)
         return said(text, confidence)
 
@@ -274,7 +276,7 @@ def test_every_night_ends_within_its_shape_and_confirms_only_counts_said_or_type
         for candidate, n in vote["counts"].items():
             typed = keyboard.typed.get(candidate, set()) | asking.implied.get(candidate, set())
             assert n == 0 or n in table.numbers.get(candidate, set()) | typed, (candidate, n, vote["counts"])
-            if not table.sure_yes:  # a count heard unsure is confirmed only by a yes heard surely, or typed
+            if not table.sure_yes:  # a count heard unsure: confirmed by a sure yes (two at 0.9), or typed
                 assert n == 0 or n in table.surely.get(candidate, set()) | typed, (candidate, n, vote["counts"])
 
 
