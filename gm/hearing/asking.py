@@ -502,7 +502,7 @@ class Asking(Generic[T]):
         if isinstance(value, Refused):
             return value if value.aloud and sure else None
         if self.policy.surely and value.value is True:  # a doubted tally's yes (HW-R4), another night's
-            sure = heard.sure(SURE_YES)
+            sure = sure and heard.sure(SURE_YES)
         return Answer(value.value, How.VOICE, sure)
 
     def unsure(self, heard: Heard | None) -> T | None:

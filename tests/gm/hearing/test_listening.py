@@ -1332,7 +1332,8 @@ def test_a_fix_heard_unsure_at_the_tally_is_confirmed_only_by_a_yes_heard_surely
     ([0.92, 0.85, 0.92], "default"),  # Enter at the keyboard
     ([0.96], "voice"),
     ([0.85, 0.92, 0.93], "voice"),  # two in a row heard at SURE_CONFIDENCE
-], ids=["under_sure_yes", "at_sure_yes", "two_at_sure_confidence"])
+    (["right", 0.96], "voice"),  # gm's own last word, however surely heard, is no yes
+], ids=["under_sure_yes", "at_sure_yes", "two_at_sure_confidence", "echo_then_sure_yes"])
 def test_a_tally_holding_a_count_heard_unsure_takes_a_yes_heard_at_sure_yes(clock, yeses, how):
     """bench/table_nights_bench.py --seed 5018, night 14 (babble 5 dB): the table's "no" to a tally
     holding a count heard unsure was heard as "yeah" at 0.901, over the 0.9 a count needs, and a
@@ -1340,7 +1341,8 @@ def test_a_tally_holding_a_count_heard_unsure_takes_a_yes_heard_at_sure_yes(cloc
     at SURE_CONFIDENCE."""
     players = ["Aki", "Ken", "Mio", "Sora"]
     result, speaker, answers = _vote(clock, players, [said("three", conf=0.5), said("three", conf=0.5),
-                                                      said("one"), *(said("yeah", conf=c) for c in yeses)],
+                                                      said("one"), *(said("yeah", conf=c) if isinstance(c, float)
+                                                                     else said(c) for c in yeses)],
                                      keyboard="\n")
     tally = [a for a in answers if a["key"] == "werewolf.vote.readback"]
     assert [(a["answer"], a["by"]) for a in tally] == [(True, how)] and result.total == 4
