@@ -121,7 +121,7 @@ class Table(ScriptSource):
         self.numbers: dict[str, set[int]] = {}  # each candidate's counts said at the vote, in any words
         self.surely: dict[str, set[int]] = {}  # those of them heard surely
         self.sure_yes = False  # a yes heard at the vote as surely as one that confirms a count heard unsure
-        self.sure_enough = 0  # yeses heard at the vote at SURE_CONFIDENCE: two in a row confirm it too
+        self.sure_enough = 0  # yeses heard at the vote at SURE_CONFIDENCE (two in a row confirm it: any two here)
 
     def block(self) -> str:
         if isinstance(self.question, Proceed):
