@@ -48,7 +48,7 @@ SURE_CONFIDENCE = 0.9  # every word heard at least this surely: taken without a 
 SURE_YES = 0.95
 """How surely a yes must be heard to confirm what was heard unsure (`Confirming.surely`, a doubted
 tally's `Policy.surely`), unless two yeses in a row are each heard at SURE_CONFIDENCE
-(`Confirming.pairs`). In a room of chatter 5 dB below the table's speech Whisper heard the table's
+(`pairs`). In a room of chatter 5 dB below the table's speech Whisper heard the table's
 no to a read-back as a yes at 0.898 (a hand), 0.901 (a tally holding a count heard unsure) and
 0.916 (another night?), and each was taken at 0.9 (bench/table_nights_bench.py --seed 5018, night
 14). Of 180 noes ("no", "nah", "nope") said to a tally in five rooms and heard on fresh
@@ -414,7 +414,7 @@ class Asking(Generic[T]):
         values = [value for value, _ in self.guesses]
         if self.policy.tally and guess is False and sum(g is False for g in values) >= 2:
             return Answer(guess, How.VOICE, False)
-        if self.policy.surely and guess is not False and min(c for _, c in self.guesses[-2:]) < SURE_CONFIDENCE:
+        if guess is not False and not pairs(self.policy.surely, min(c for _, c in self.guesses[-2:])):
             return None
         if len(values) >= 2 and all(g == guess for g in values):
             return Answer(guess, How.VOICE, False)
@@ -601,11 +601,6 @@ class Confirming(Generic[T]):
         (bench/table_nights_bench.py --lang ja --seed 4815, night 8)."""
         return not self.heard.sure
 
-    def pairs(self, least: float) -> bool:
-        """Whether two yeses, the less sure heard at `least`, confirm the answer: any two, but for
-        an answer heard unsure (`surely`) two each heard at SURE_CONFIDENCE."""
-        return not self.surely or least >= SURE_CONFIDENCE
-
     @property
     def book(self) -> Phrasebook:
         """What the read-back hears: yes, no and the question's own answers, told the line said."""
@@ -647,7 +642,7 @@ class Confirming(Generic[T]):
         echo = said is not None and either(said, self.book)
         reply = self.replies.match(_as_sure(said)) if said is not None and not echo else None
         least = said.least() if said is not None else 0.0
-        if reply == "yes" and self.yes_before is not None and self.pairs(min(self.yes_before, least)):
+        if reply == "yes" and self.yes_before is not None and pairs(self.surely, min(self.yes_before, least)):
             return self.taken(sure=False)  # heard twice, unsure, no "no" between
         if reply == "yes":
             self.yes_before = least
@@ -729,6 +724,13 @@ def answers_count(candidate: str, said: Sequence[Slot[Any]]) -> bool:
     if not fixes:
         return True
     return len(fixes) >= 2 and any(slot.who == candidate for slot in fixes)
+
+
+def pairs(surely: bool, least: float) -> bool:
+    """Whether two hearings alike in a row, the less sure heard at `least`, take a yes: any two, but
+    where the yes must be heard surely (`Confirming.surely`, `Policy.surely`) two each heard at
+    SURE_CONFIDENCE (`SURE_YES`)."""
+    return not surely or least >= SURE_CONFIDENCE
 
 
 def either(heard: Heard, book: Phrasebook) -> bool:
