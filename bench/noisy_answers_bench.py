@@ -3,7 +3,8 @@
 A recipe fixed before the run (RECIPE_SEED) draws, for every answer a held-out table gives
 (bench/table_nights_bench.py's kinds: a step's "done"; counts with "none", "nobody", "no votes",
 "two votes", "um, two"; a read-back's yes and no with "yeah", "sure", "nah", "nope"; a hand with
-"and" and articles), its speaker (flite, espeak-ng or Piper's joe at a drawn speed and pitch, one
+"and" and articles; which count is wrong: a fix, and talk, a name or a count alone, right when
+nothing is taken), its speaker (flite, espeak-ng or Piper's joe at a drawn speed and pitch, one
 in four 6 dB quieter) and whether the room echoes (reverb 0.5 s, one in three). Each is played in
 every room: clean, and a continuous bed of pink noise or of other people's chatter
 (bench/virtual_table.py's `babble`) at 15 and 5 dB below the table's speech, as
@@ -67,8 +68,15 @@ SAID = {  # question → what the table says → the value it means
                  "nope": "no"},
     "hand": {"werewolf seer": ("seer", "werewolf"), "werewolf and seer": ("seer", "werewolf"),
              "the werewolf and the seer": ("seer", "werewolf")},
+    "which": {"Noah three": "Noah=3", "Noah three votes": "Noah=3", "Alice none": "Alice=0", "Olga one": "Olga=1",
+              "Diego two votes": "Diego=2", "the graveyard one": "graveyard=1",
+              # no fix: talk, a name alone, a count alone (right when nothing is taken)
+              "I think it was him": None, "Noah": None, "three": None},
 }
-TAKES = {"step": 6, "count": 2, "readback": 1, "hand": 2}  # renders of each phrase, by different speakers
+TAKES = {"step": 6, "count": 2, "readback": 1, "hand": 2, "which": 2}  # renders of each phrase, by different speakers
+OWN_DRAW = ("which",)
+"""Kinds drawn from a draw of their own, after the others: added later, they leave the scenes of
+the kinds before them as a seed drew them."""
 BED_ALONE = 8.0  # seconds of the room alone, heard by each question
 AFTER = 1.5  # seconds of the room after an answer
 LEAD_IN = 4.0  # seconds of the room a listener hears before the first scene (the night's questions before)
@@ -96,13 +104,19 @@ class Questions:
         }
         self.books = {kind: phrasebook(q, model, vocabulary, pack.spoken_word, PLAYERS)
                       for kind, q in self.questions.items()}
-        self.questions["readback"] = table.tally({PLAYERS[1]: 2, PLAYERS[0]: 1}, candidates, 4)
-        self.books["readback"] = phrasebook(self.questions["readback"], model, vocabulary, pack.spoken_word, PLAYERS)
+        shown = {PLAYERS[1]: 2, PLAYERS[0]: 1}
+        self.questions["readback"] = table.tally(shown, candidates, 4)
+        self.questions["which"] = table.fix(shown, candidates, 4)
+        for kind in ("readback", "which"):
+            self.books[kind] = phrasebook(self.questions[kind], model, vocabulary, pack.spoken_word, PLAYERS)
 
     def taken(self, kind: str, heard: Any) -> Any:
         """What the asker takes from `heard` at question `kind` (None: nothing)."""
         book = self.books[kind]
         question = self.questions[kind]
+        if kind == "which":  # a fix however surely heard is read back, as the tally it makes (HW-R4)
+            fix = book.match(heard)
+            return fix if fix is not None and "=" in fix else None
         said, sure = said_value(question, book, heard)
         if said is None or isinstance(said, Refused) or not (sure or len(question.answers) == 1):
             return None
@@ -190,8 +204,24 @@ def corpus(rooms: list[str], seed: int, folder: Path) -> list[dict[str, Any]]:
     drawn = []
     lead = random.Random(seed + 1)  # the lead-in's own draw: the scenes are drawn as they were before it
     lead_in = {room: scene(room, [], LEAD_IN, lead.randrange(1 << 30), folder) for room in rooms}
-    answers = [(kind, text, value) for kind, said in SAID.items() for text, value in said.items()
-               for _ in range(TAKES[kind])]
+    answers = [(kind, text, value) for kind, said in SAID.items() if kind not in OWN_DRAW
+               for text, value in said.items() for _ in range(TAKES[kind])]
+    drawn += _answers(answers, rooms, rng, lead_in, folder)
+    for room in (r for r in rooms if r != "clean"):
+        for index in range(3):
+            pcm = scene(room, [], BED_ALONE, rng.randrange(1 << 30) + index, folder)
+            drawn += [{"room": room, "kind": kind, "text": "", "value": None, "voice": "the room alone", "pcm": pcm,
+                       "before": lead_in[room]} for kind in SAID]
+    own = random.Random(seed + 2)
+    drawn += _answers([(kind, text, value) for kind in OWN_DRAW for text, value in SAID[kind].items()
+                       for _ in range(TAKES[kind])], rooms, own, lead_in, folder)
+    return drawn
+
+
+def _answers(answers: list[tuple[str, str, Any]], rooms: list[str], rng: random.Random, lead_in: dict[str, bytes],
+             folder: Path) -> list[dict[str, Any]]:
+    """The scenes of `answers` (kind, words, value), each said by a speaker drawn from `rng`, in every room."""
+    drawn = []
     for kind, text, value in answers:
         voice, echo, before = speaker(rng), rng.random() < 0.33, round(rng.uniform(0.3, 1.5), 2)
         speech = reverb(at_level(render(text, voice, folder), SPEECH_DBFS + voice.gain_db), 0.5 if echo else 0.0,
@@ -202,11 +232,6 @@ def corpus(rooms: list[str], seed: int, folder: Path) -> list[dict[str, Any]]:
                           "voice": f"{voice.engine} {voice.name} {voice.speed}{' quiet' if voice.gain_db else ''}"
                           + (" reverb" if echo else ""),
                           "pcm": scene(room, speech, before, noise_seed, folder), "before": lead_in[room]})
-    for room in (r for r in rooms if r != "clean"):
-        for index in range(3):
-            pcm = scene(room, [], BED_ALONE, rng.randrange(1 << 30) + index, folder)
-            drawn += [{"room": room, "kind": kind, "text": "", "value": None, "voice": "the room alone", "pcm": pcm,
-                       "before": lead_in[room]} for kind in SAID]
     return drawn
 
 

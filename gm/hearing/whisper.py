@@ -120,7 +120,7 @@ COUNTS_CALIBRATED = ("ja",)
 is four votes. Its steps are not: an English room's chatter alone (3 s, 15 and 5 dB below speech)
 was taken as 完了 (written おわった, かんりょう) at 6 of 24 stretches, against none uncalibrated; at
 counts, 2 of 24 (ゼロ票, unsure) against none."""
-FIXES_CALIBRATED = ("ja",)
+FIXES_CALIBRATED = ("ja", "en")
 """Languages whose fixes are calibrated where only fixes are asked ("which count is wrong?"), never
 beside the read-back's yes and no, and told the candidates' names (`fix_names`). Told only
 「どの票数が違いますか？「アキ 0」のように…言ってください。」, Whisper wrote a Japanese table's ケン 一票
@@ -128,7 +128,15 @@ as はい, 県 or キャン…, アキ 二 as アキ ゼロ surely, or the name 
 ソラは0票 read as a fix (`TOPIC`), Open JTalk's and Kokoro's fixes (bench/ja_listen_bench.py --only
 which: eight phrasings, clean and pink 15 dB) were taken 27 → 76 of 128 times (sure 19 → 57), wrong
 6 → 3; non-answers taken 0 → 2 of 60 (コーヒー as 墓地 2 surely, タロウ as ソラ 0 unsure, both in pink
-noise): a fix is taken only when the whole tally it makes is read back for a yes."""
+noise): a fix is taken only when the whole tally it makes is read back for a yes. In English,
+told only "Which count is wrong? Say the name and the right number, like “Alice 0”.", Whisper
+wrote the table's "Noah three" as "no" at 35 of 40 tries and "the graveyard one" as "the degree
+of one", and no fix was heard in the 3 of 30 held-out nights that asked for one
+(bench/table_nights_bench.py --seed 5019, both runs). Told the names and calibrated, fixes said by
+flite, espeak-ng and Piper voices in five rooms (bench/noisy_answers_bench.py --kinds which, seeds
+6314 and 6315, drawn for this) were taken 17 → 66 of 120 times, wrong 0 → 4 (each read back as
+the tally it makes, for the table's no); talk, a name or a count alone taken 0 and 0 of 30, the
+room alone 0 and 0 of 24."""
 UNCALIBRATED = ("yes", "no")
 """Answers scored as they are, not calibrated (nor is a fix of the read-back, "Kate none"): after "Right?"
 Whisper begins "yes" more readily than "no", and a read-back's yes and no calibrated against each
@@ -715,15 +723,15 @@ tries, with no no between them, and never a tally that holds a count heard unsur
 
 def fix_names(book: Phrasebook, lang: str) -> str:
     """Where only fixes are asked in a language of FIXES_CALIBRATED, the candidates they name, said
-    after the question as Whisper's previous text (「…言ってください。 アキ、ケン、墓地。」): told the
-    names, it writes ケン, not 県 or キャン."""
+    after the question as Whisper's previous text (「…言ってください。 アキ、ケン、墓地。」, "… like
+    “Alice 0”. Alice, Noah, Graveyard."): told the names, it writes ケン, not 県 or キャン."""
     if lang not in FIXES_CALIBRATED or not _fixes_only(book):
         return ""
     names: dict[str, str] = {}
     for phrase, answer in book.phrases.items():
         who, _ = fix_of(answer) or (answer, 0)
         names.setdefault(who, phrase.split()[0])
-    return " " + AND.get(lang, (", ",))[-1].join(names.values()) + full_stop(lang)
+    return " " + AND.get(lang, (", ",))[-1].join(n[:1].upper() + n[1:] for n in names.values()) + full_stop(lang)
 
 
 def _fixes_only(book: Phrasebook) -> bool:
