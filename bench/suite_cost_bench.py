@@ -1,7 +1,7 @@
 """What the test suite costs: the quick loop (`-m "not slow"`) and the whole suite, wall time and
 CPU time (pytest and every process it waited for), and the tests and files that cost the most.
 
-run: .venv/bin/python bench/suite_cost_bench.py [--only quick,full] [--runs N] [--top N] [--warm]
+run: .venv/bin/python bench/suite_cost_bench.py [--only quick,full] [--runs N] [--top N] [--warm] [--rows FILE]
 
 Each run is a fresh `python -m pytest -q` of this checkout. Every test's CPU time (its setup, call
 and teardown; its own threads and the subprocesses it waited for) is taken by a small plugin (this
@@ -104,6 +104,7 @@ def main() -> None:
     parser.add_argument("--only", default="quick,full", help="quick (the quick loop), full (the whole suite)")
     parser.add_argument("--runs", type=int, default=3, help="runs of the quick loop (the whole suite runs once)")
     parser.add_argument("--top", type=int, default=12)
+    parser.add_argument("--rows", type=Path, help="write the last whole-suite run's CPU-s of every test here (JSON)")
     parser.add_argument("--warm", action="store_true",
                         help="compiled files written and kept, as on a developer's machine")
     options = parser.parse_args()
@@ -115,7 +116,10 @@ def main() -> None:
     if "quick" in chosen:
         report("quick loop", [run("not slow", options.warm) for _ in range(options.runs)], options.top)
     if "full" in chosen:
-        report("whole suite", [run(None, options.warm)], options.top)
+        whole = run(None, options.warm)
+        report("whole suite", [whole], options.top)
+        if options.rows:
+            options.rows.write_text(json.dumps(whole["tests"], indent=0), encoding="utf-8")
 
 
 if __name__ == "__main__":
