@@ -1003,6 +1003,32 @@ def test_a_tallys_no_heard_unsure_at_two_tries_asks_which_count_is_wrong(clock, 
     assert "listen.type_it" not in speaker.keys()
 
 
+@pytest.mark.parametrize("count", [said("two"), said("two", conf=0.7)], ids=["sure", "unsure"])
+def test_a_name_heard_alone_where_a_fix_is_asked_for_asks_that_candidates_count(clock, count):
+    """Whisper heard the table's "Alice none" as "alice" alone at 0.95 and "Diego two votes" as
+    "diego" (bench/noisy_answers_bench.py --kinds which, seeds 6314 and 6315): gm asks "How many votes
+    for Aki?" as a game master who caught the name, and the count is the fix (HW-R4: the whole
+    tally is confirmed, read again after a fix heard surely, read back for a yes as the tally it
+    makes after one heard unsure)."""
+    players = ["Aki", "Ken", "Mio", "Sora"]
+    result, speaker, answers = _vote(clock, players, [said("three"), said("one"), said("no"), said("aki"), count,
+                                                      said("yes")])
+    assert result.total == 3 and [a["answer"] for a in answers if a["key"] == "werewolf.vote.which"] == [{"Aki": 2}]
+    assert {a["by"] for a in answers} == {"voice"}
+    assert [line.text for line in speaker.lines][-4:] == [
+        "Which count is wrong? Say the name and the right number, like “Aki 2”.", "How many votes for Aki?",
+        "Aki 2, Ken 1, nobody else. Right?", "Aki is executed."]
+
+
+@pytest.mark.parametrize("heard", [said("zoe"), said("aki", conf=0.4), said("werewolf")])
+def test_only_a_candidate_heard_surely_enough_alone_asks_for_a_count(clock, heard):
+    players = ["Aki", "Ken", "Mio", "Sora"]
+    result, speaker, _ = _vote(clock, players, [said("three"), said("one"), said("no"), heard, said("aki two"),
+                                                said("yes")])
+    keys = speaker.keys()
+    assert result.total == 3 and "werewolf.vote.ask_count" not in keys[keys.index("werewolf.vote.which"):]
+
+
 def test_a_yes_heard_unsure_between_two_unsure_noes_confirms_nothing(clock):
     """The yes side is as it was: an unsure "no" breaks a pair of unsure yeses, and a tally holding
     a count heard unsure takes only a yes heard surely."""

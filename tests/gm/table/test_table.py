@@ -381,3 +381,24 @@ def test_r_says_the_question_again_and_never_names_a_player_by_prefix(lang, type
     assert asker.ask(pick).value == "Rei"
     assert said == [pick.prompt]  # r said the question once more; it voted for nobody
     assert out[-2] == "  " + pick.choices().text  # a full-width ？ lists the answers, as ? does
+
+
+@pytest.mark.parametrize("lang, names, heard, prompt", [
+    ("en", ("Alice", "Noah"), "alice", "How many votes for Alice?"),
+    ("en", ("Alice", "Noah"), "the graveyard", "How many votes for the graveyard?"),
+    ("ja", ("アキ", "ケン"), "アキ", "アキは何票？"),
+])
+def test_which_count_is_wrong_asks_the_count_of_a_candidate_named_alone(lang, names, heard, prompt):
+    """HW-R4: a fix is a candidate's count; heard by name alone, that count is asked for, and its
+    answer is the fix, read back unsure as the tally it makes."""
+    table = Table(Pack(lang), names)
+    candidates = (*names, "graveyard")
+    which = table.fix({names[1]: 2, names[0]: 1}, candidates, 4)
+    rest = which.rest(words_of(heard))
+    assert rest is not None and rest.prompt.text == prompt and rest.answers == ("0", "1", "2", "3", "4")
+    who = rest.who
+    assert rest.parse("3") == {who: 3} and rest.parse("5") != {who: 5} and rest.rest(["3"]) is None
+    assert [rest.slot(t).value for t in ("0", "2")] == [{who: 0}, {who: 2}]
+    line = rest.readback(rest.parse("0"), sure=False)
+    assert line is not None and line == which.readback(rest.parse("0"), sure=False)
+    assert which.rest(["werewolf"]) is None and table.tally(which.shown, candidates, 4).rest(words_of(heard)) is None
