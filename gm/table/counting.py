@@ -188,9 +188,10 @@ class Tally(Asked["bool | Counts"]):
         if who is None or who not in {fix[0] for fix in map(fix_of, self.answers) if fix is not None}:
             return None
         prompt = self.pack.line("werewolf.vote.ask_count", candidate=labeller(self.pack)(who))
-        return FixRest(self.key, prompt, self.pack, self.words, tuple(str(n) for n in range(self.most + 1)),
-                       self.labels, tries=self.tries, shown=self.shown, names=self.names, most=self.most,
-                       doubted=self.doubted, who=who)
+        numbers = tuple(str(n) for n in range(self.most + 1))
+        fixes = tuple(a for a in self.answers if (fix_of(a) or ("", 0))[0] == who)  # "Alice none", said whole
+        return FixRest(self.key, prompt, self.pack, self.words, (*numbers, *fixes), self.labels, tries=self.tries,
+                       shown=self.shown, names=self.names, most=self.most, doubted=self.doubted, who=who)
 
     def readback(self, value: bool | Counts, sure: bool = True) -> Line | None:
         """None for a yes, a no or a fix heard surely; a fix heard unsure is read back as the
@@ -211,8 +212,9 @@ class Tally(Asked["bool | Counts"]):
 @dataclass(frozen=True)
 class FixRest(Tally):
     """The count of `who`, whose name alone was heard where a fix was asked for (`Tally.rest`): a
-    number, whose value is the fix (`ByName`), read back as the tally it makes when heard unsure.
-    Typed, a fix or a yes is taken as at the question it comes from."""
+    number, or the fix said whole ("Alice none"), whose value is the fix (`ByName`), read back as
+    the tally it makes when heard unsure. Typed, a fix or a yes is taken as at the question it
+    comes from."""
 
     who: str = ""
 

@@ -1003,7 +1003,8 @@ def test_a_tallys_no_heard_unsure_at_two_tries_asks_which_count_is_wrong(clock, 
     assert "listen.type_it" not in speaker.keys()
 
 
-@pytest.mark.parametrize("count", [said("two"), said("two", conf=0.7)], ids=["sure", "unsure"])
+@pytest.mark.parametrize("count", [said("two"), said("two", conf=0.7), said("aki two")],
+                         ids=["sure", "unsure", "whole"])
 def test_a_name_heard_alone_where_a_fix_is_asked_for_asks_that_candidates_count(clock, count):
     """Whisper heard the table's "Alice none" as "alice" alone at 0.95 and "Olga one" as "olga" at
     0.69 (bench/noisy_answers_bench.py --kinds which, seeds 6314 and 6315): gm asks "How many votes
