@@ -623,6 +623,7 @@ class Cues:
         self.again = {pack.text("listen.not_understood"), pack.text("listen.again")}
         self.yes_or_no = pack.text("listen.yes_or_no")  # asked plainly: the last answer, as a plain yes or no
         self.rest = _after_fields(pack.entry("listen")["hand_rest"])  # "…, and the other card?"
+        self.count_asked = _around_field(pack.entry("werewolf")["vote"]["ask_count"])  # "How many votes for …?"
         self._kept: list[dict[str, Any]] = []
         self._unknown: deque[str] = deque(maxlen=8)  # lines said that were no cue when read
 
@@ -651,6 +652,9 @@ class Cues:
                 cues.append({"type": "again", "key": "again", "text": line, "plain": True})
             elif line.endswith(self.rest):
                 cues.append({"type": "rest", "key": "rest", "text": line})
+            elif line.startswith(self.count_asked[0]) and line.endswith(self.count_asked[1]):
+                # a count asked by name where the question was another (which count is wrong: the name alone heard)
+                cues.append({"type": "question", "key": "werewolf.vote.ask_count", "text": line})
             else:
                 self._unknown.append(line)
         return cues
@@ -669,6 +673,13 @@ class Cues:
         """When gm wrote the latest cue read (monotonic; later if it wrote more after it): its line is
         said after that, however late the table reads it."""
         return max(self._log.written, self._output.written)
+
+
+def _around_field(line: Any) -> tuple[str, str]:
+    """The text of a one-field line before its field and after it ("How many votes for ", "?")."""
+    text = str(line["text"] if isinstance(line, Mapping) else line)
+    before, _, after = text.partition("{")
+    return before, after.partition("}")[2]
 
 
 def read_back_endings(pack: Any) -> tuple[str, ...]:
