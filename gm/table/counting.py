@@ -184,12 +184,13 @@ class Tally(Asked["bool | Counts"]):
         --kinds which, seeds 6314 and 6315)."""
         if {"yes", "no"} & set(self.answers):
             return None  # a read-back: a name alone says neither yes nor no
+        whose = {answer: fix[0] for answer in self.answers if (fix := fix_of(answer)) is not None}
         who = self.names.exact(words)
-        if who is None or who not in {fix[0] for fix in map(fix_of, self.answers) if fix is not None}:
+        if who is None or who not in whose.values():
             return None
         prompt = self.pack.line("werewolf.vote.ask_count", candidate=labeller(self.pack)(who))
         numbers = tuple(str(n) for n in range(self.most + 1))
-        fixes = tuple(a for a in self.answers if (fix_of(a) or ("", 0))[0] == who)  # "Alice none", said whole
+        fixes = tuple(answer for answer, named in whose.items() if named == who)  # "Alice none", said whole
         return FixRest(self.key, prompt, self.pack, self.words, (*numbers, *fixes), self.labels, tries=self.tries,
                        shown=self.shown, names=self.names, most=self.most, doubted=self.doubted, who=who)
 
