@@ -520,6 +520,8 @@ class Script:
             cards = words.get("hand_cards", words["hand"]).split()
             right = all(w.lower() in lowered for w in cards) or words["holder_said"] in lowered
             return words["yes"] if right else words["no"]
+        if event["type"] == "done_yet":  # "Are you all set?": the table has done what it was asked
+            return words["yes"]
         if event["type"] == "rest":  # "Werewolf, and the other card?": the other one, or the whole hand
             cards = words.get("hand_cards", words["hand"]).split()
             first = next((c for c in cards if text.lower().startswith(c.lower())), None)
@@ -622,6 +624,7 @@ class Cues:
         self.asked = ""  # the key of the question asked last: what a read-back reads back
         self.again = {pack.text("listen.not_understood"), pack.text("listen.again")}
         self.yes_or_no = pack.text("listen.yes_or_no")  # asked plainly: the last answer, as a plain yes or no
+        self.done_yet = pack.text("listen.done_yet")  # a yes heard at the deal: is the table done?
         self.rest = _after_fields(pack.entry("listen")["hand_rest"])  # "…, and the other card?"
         self.count_asked = _around_field(pack.entry("werewolf")["vote"]["ask_count"])  # "How many votes for …?"
         self._kept: list[dict[str, Any]] = []
@@ -650,6 +653,8 @@ class Cues:
                 cues.append({"type": "again", "key": "again", "text": line})
             elif line == self.yes_or_no:
                 cues.append({"type": "again", "key": "again", "text": line, "plain": True})
+            elif line == self.done_yet:
+                cues.append({"type": "done_yet", "key": "done_yet", "text": line})
             elif line.endswith(self.rest):
                 cues.append({"type": "rest", "key": "rest", "text": line})
             elif line.startswith(self.count_asked[0]) and line.endswith(self.count_asked[1]):

@@ -30,6 +30,16 @@ YES, NO = "yes", "no"  # the answer ids of yes and no in the packs' [listen.hear
 YES_OR_NO = "listen.yes_or_no"
 """What gm asks when it heard a reply that may be yes or no (`Asking.unsure_yes_or_no`: a yes
 heard unsure, "right" after "… Right?", うん): the question is not said again, the table says yes or no."""
+DONE_YET = "listen.done_yet"
+"""What gm asks when a step that waits (the deal) hears a yes (`Asking.done_yet`)."""
+DONE_ASKS = 3
+"""Times a step that waits asks DONE_YET unanswered before the keyboard takes its "done". Told
+"Say 完了 when dealt." in a room of chatter 5 dB below the table's speech, with reverb, a table said
+完了, 終わった, できた or 終わり every 20 s, and Whisper wrote each as はい (34 and 44 times:
+bench/table_nights_bench.py --lang ja --seed 4817, nights 4 and 9; so in every such night of seeds
+4814–4816): the deal listened on, saying nothing, until the bench stopped it after 15 minutes. In
+that room, Open JTalk's and Kokoro's 完了 and 終わった were heard as はい 27 times in 28, at 0.42–0.88:
+Whisper's likeliest reply to a request where it hears nothing clearly."""
 NAME_AS_NO = 60.0
 """rapidfuzz ratio from which the asked player's name heard at its count is "no" (`Asking.sounds_like_no`):
 noah, nora, noel and noa are (67–86); ken, nina, mona, anna, zoe, diego and olga are not (≤ 57)."""
@@ -217,7 +227,7 @@ class Asking(Generic[T]):
     default listens until its deadline and then returns the default. A step that waits for
     "done" (the deal) takes silence and talk from a microphone as the table still at it: it
     listens on, saying nothing, until "done" (Enter) or something like it, which is asked again
-    as any unsure answer."""
+    as any unsure answer; a yes asks whether the table is done (`done_yet`)."""
 
     def __init__(self, question: Question[T], book: Phrasebook, session: Listening, policies: Policies,
                  replies: Phrasebook, yes: frozenset[str], books: Callable[[Question[T]], Phrasebook] | None = None,
@@ -236,6 +246,7 @@ class Asking(Generic[T]):
         self.tries = policies.tries_for(self.policy)
         self.only = len(question.answers) == 1  # "done": nothing to mix it up with
         self.misses = 0
+        self.done_asks = 0  # DONE_YET asked at a step that waits
         self.guesses: list[tuple[T, float]] = []  # each value heard unsure, and how surely
         self.weights: list[tuple[T, float, bool]] = []  # each count guessed, how surely, whether said as a count
         self.under_floor: list[tuple[T, float]] = []  # answers of a read-back question heard too unsurely, how surely
@@ -308,7 +319,7 @@ class Asking(Generic[T]):
             return self.timed(reply, guess)
         if guess is None and self.policy.waits and not self.channels.replay:
             self.fresh = False  # the deal takes longer than a window, and a table talks as it deals
-            return None
+            return self.done_yet(reply)
         twice = self.twice(guess, reply)
         if twice is not None:
             return twice
@@ -317,6 +328,30 @@ class Asking(Generic[T]):
             return self.miss(lambda: self.session.say(YES_OR_NO), self.last_try)
         return self.miss(lambda: self.reask("listen.not_understood" if reply is not None else "listen.again"),
                          self.last_try)
+
+    def done_yet(self, reply: Heard | None) -> Answer[T] | None:
+        """A step that waits (the deal) hearing a yes: the table may be saying it is done (a table
+        told to say 完了 says はい as readily, and Whisper writes what it hears unclearly there as
+        はい: DONE_ASKS), or saying yes in its talk, mid-deal. gm asks whether it is done
+        (DONE_YET) and listens one read-back window: its "done" or a yes heard surely (not the
+        line's own last word alone) is the step's "done"; anything else (no, "not yet", talk,
+        silence) listens on, saying nothing. At the DONE_ASKS-th such ask the keyboard takes it."""
+        if reply is None or self.replies.match(reply) != YES or either(reply, self.book):
+            return None
+        self.done_asks += 1
+        line = self.channels.pack.line(DONE_YET)
+        self.session.speak(line, TurnKind.REASK)
+        book = replace(self.replies.with_phrases(self.book.phrases), context=line.text)
+        said = self.session.listen(book, self.policies.confirm_seconds)
+        if isinstance(said, str):
+            return self.judge(said)
+        if said is not None and not book.echoes(said):
+            done = self.value(said)
+            if isinstance(done, Answer):
+                return done
+            if self.replies.match(said) == YES and said.sure(SURE_CONFIDENCE):
+                return Answer(self.question.default, How.VOICE, confirmed=True)  # a step's one answer, its default
+        return self.keyboard() if self.done_asks >= DONE_ASKS else None
 
     def timed(self, reply: Heard | None, guess: T | None) -> Answer[T] | None:
         """A step that goes on by itself: its default at its deadline (a replay's window is its

@@ -1185,12 +1185,44 @@ def test_one_yes_alone_does_not_end_a_step_before_its_time(clock):
     assert clock.now() == pytest.approx(20, abs=0.2)
 
 
-def test_the_deal_does_not_take_a_yes_in_the_tables_talk_as_done(clock):
-    """The deal waits as long as it takes while the table talks: a "yeah" in that talk is not its
-    "done" (the morning would start mid-deal); it listens on, saying nothing."""
-    asker, _ = _asker(clock, [said("yeah"), said("yes"), said("done")])
+@pytest.mark.parametrize("reply", ["yes", "yep", "all done", "done"])
+def test_the_deal_asks_whether_the_table_is_done_when_it_hears_a_yes(clock, reply):
+    """A table told "Say done when dealt." says "yes" as readily, and a yes may be talk mid-deal:
+    gm asks "Are you all set?" and a yes heard surely or a "done" is the deal's "done"."""
+    asker, _ = _asker(clock, [said("yeah"), said(reply)])
+    answer = asker.ask(TABLE.step("werewolf.lay_down"))
+    assert answer == Answer(Done.DONE, How.VOICE) and answer.value is Done.DONE
+    assert asker.speaker.keys() == ["listen.done_yet"]
+
+
+@pytest.mark.parametrize("reply", [said("no"), said("not yet"), said("coffee"), said("yes", conf=0.8), ""])
+def test_the_deal_listens_on_saying_nothing_when_its_question_gets_no_sure_yes(clock, reply):
+    """Talk's "yeah" is not the deal's "done" (the morning would start mid-deal): a no, talk, a yes
+    heard unsure or silence after "Are you all set?" and gm listens on for "done", saying nothing."""
+    asker, _ = _asker(clock, [said("yeah"), reply, said("who deals"), *[""] * 100, said("done")])
     assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, True)
+    assert asker.speaker.keys() == ["listen.done_yet"] and clock.now() >= 10.3
+
+
+def test_a_yes_unsure_or_gms_own_word_does_not_ask_whether_the_deal_is_done(clock):
+    asker, _ = _asker(clock, [said("yes", conf=0.3), said("dealt"), said("done")])
+    assert asker.ask(TABLE.step("werewolf.lay_down")).value is Done.DONE
     assert asker.speaker.lines == []
+
+
+def test_the_deal_goes_to_the_keyboard_at_its_third_yes_unconfirmed(clock):
+    """Every night ends: a table whose "done" Whisper writes as a yes every time (a room of chatter
+    5 dB below it, DONE_ASKS) is asked three times, and then the keyboard takes it (Enter)."""
+    asker, _ = _asker(clock, [said("yes"), said("yes", conf=0.7)] * 3, keyboard="\n")
+    assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.DEFAULT)  # Enter: its one answer
+    assert asker.speaker.keys() == ["listen.done_yet"] * 3 + ["listen.type_it"]
+
+
+def test_the_deal_asked_whether_done_in_japanese_takes_hai(clock):
+    ja = Pack("ja")
+    asker, _ = _asker(clock, [said("はい"), said("はい")], pack=ja)
+    assert asker.ask(Table(ja, ("アキ", "ケン")).step("werewolf.lay_down")).value is Done.DONE
+    assert [line.text for line in asker.speaker.lines] == ["終わりましたか？"]
 
 
 def test_a_step_that_goes_on_by_itself_still_goes_on_at_its_timeout(clock):

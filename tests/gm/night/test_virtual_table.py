@@ -225,6 +225,18 @@ def test_asked_for_yes_or_no_the_table_says_its_last_answer_plainly(tmp_path):
     assert len({table.reply(read_back, {}) for _ in range(20)}) > 1
 
 
+@pytest.mark.parametrize("script, asked", [(english_night, "Are you all set?"), (japanese_night, "終わりましたか？")])
+def test_asked_whether_it_is_done_the_table_says_yes(tmp_path, script, asked):
+    """gm asks whether the table is done where it heard a yes at the deal: the table has dealt."""
+    from virtual_table import Cues
+
+    log, out = tmp_path / "night.jsonl", tmp_path / "gm.out"
+    log.write_text("")
+    out.write_text(asked + "\n")
+    [cue] = Cues(log, out, script().lang).new()
+    assert cue["type"] == "done_yet" and script().reply(cue, {}) == script().words["yes"]
+
+
 @pytest.mark.espeak
 def test_a_japanese_votes_lines_are_timed_as_gm_says_them(tmp_path):
     """The bench times a vote's lines as gm says them: Japanese by Open JTalk, gm's Japanese voice,
