@@ -36,8 +36,8 @@ DONE_ASKS = 3
 """Times a step that waits asks DONE_YET unanswered before the keyboard takes its "done". Told
 "Say 完了 when dealt." in a room of chatter 5 dB below the table's speech, with reverb, a table said
 完了, 終わった, できた or 終わり every 20 s, and Whisper wrote each as はい (34 and 44 times:
-bench/table_nights_bench.py --lang ja --seed 4817, nights 4 and 9; so in every such night of seeds
-4814–4816): the deal listened on, saying nothing, until the bench stopped it after 15 minutes. In
+bench/table_nights_bench.py --lang ja --seed 4817, nights 4 and 9; 3 to 34 times in each such night
+of seeds 4814–4816): the deal listened on, saying nothing, until the bench stopped it after 15 minutes. In
 that room, Open JTalk's and Kokoro's 完了 and 終わった were heard as はい 27 times in 28, at 0.42–0.88:
 Whisper's likeliest reply to a request where it hears nothing clearly."""
 NAME_AS_NO = 60.0
