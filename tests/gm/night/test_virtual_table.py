@@ -93,9 +93,6 @@ def test_voice_check_hears_the_room(room, tmp_path):
     assert "heard: three" in out and out.splitlines()[-1] == "answer: 3"
 
 
-JA_SLOW = ("the Japanese night by Whisper goes through by voice, every answer (it passed in 598 s), but "
-           "takes ten minutes: Whisper writes Open JTalk's 完了 said over the room's noise as 35, 30分 or "
-           "3でほう, no answer, two to five times at each step; GM_VIRTUAL_TABLE_JA=1 runs it")
 JA_NIGHT_SECONDS = 1200.0  # real seconds the Japanese night may take (NIGHT_TIMEOUT for the English one)
 
 
@@ -103,8 +100,7 @@ def night_cases():
     """One short night per case; a case is a Script (bench/virtual_table.py) and what it needs."""
     return [
         pytest.param(functools.partial(english_night, "pocketsphinx"), id="en-pocketsphinx"),
-        pytest.param(japanese_night, id="ja-whisper", marks=pytest.mark.skipif(
-            os.environ.get("GM_VIRTUAL_TABLE_JA") != "1", reason=JA_SLOW)),
+        pytest.param(japanese_night, id="ja-whisper"),
     ]
 
 
@@ -153,7 +149,6 @@ def test_a_cue_read_late_is_known_to_have_been_said_when_gm_wrote_it(tmp_path):
     """The table read "The graveyard?" after its own answer had ended, gm's line already over, and
     waited 10 s for it to start: gm asked again, and again (seed 5004, night 13). The cue's time is
     when gm wrote it."""
-    import os
     import time
 
     from virtual_table import Cues
