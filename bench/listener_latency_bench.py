@@ -230,6 +230,9 @@ def main() -> None:
     parser.add_argument("--first", metavar="LANG", help="only the first hearings of count questions of their "
                         "own in LANG (en, ja), the recogniser made as the line is handed over and once it is said")
     options = parser.parse_args()
+    from gm.launch import vad_on_one_thread
+
+    vad_on_one_thread()  # as the gm program starts: the voice-activity detector on one thread
     before = os.getloadavg()
     figures = {}
     if options.first:
