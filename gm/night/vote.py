@@ -161,7 +161,9 @@ def _confirmed(ctx: NightContext, candidates: list[str], result: Round | dict[st
     back for a yes) is not read again. While the tally holds a count heard unsure (`doubted`),
     its yes or fix is taken only heard surely or typed. A fix whose tally was read back and
     refused (`Answer.denied`: the no may be to another count still wrong) is kept, heard unsure,
-    and which count is wrong is asked at once. The tally is read back by voice READBACKS
+    and which count is wrong is asked at once. A fix refused for its total leaves the tally as
+    it was, its counts heard unsure still doubted: a sure "Aki zero" refused so once let two
+    unsure yeses confirm the "Aki 3" heard unsure that it had not replaced. The tally is read back by voice READBACKS
     times at most; then it is typed, so that every vote ends (a table and a listener that do not
     agree would otherwise go round for ever)."""
     low, high = bounds(ctx, first)
@@ -186,22 +188,23 @@ def _confirmed(ctx: NightContext, candidates: list[str], result: Round | dict[st
             ctx.say("werewolf.vote.bad_fix", total=sum(shown.values()), votes=votes_line(ctx, low, high))
             continue
         counts = {**shown, **value}
-        assumed -= set(value)
-        doubted = doubted - set(value) | _doubted(answer)
+        fixed_assumed = assumed - set(value)
+        fixed_doubted = doubted - set(value) | _doubted(answer)
         done = answer.confirmed  # the tally this fix makes was read back and a yes took it
-        if sum(counts.values()) < low and assumed:
+        if sum(counts.values()) < low and fixed_assumed:
             done = False
-            counts, assumed, asked = _ask_counts(ctx, candidates, (low, high),
-                                                 {c: n for c, n in counts.items() if c not in assumed})
-            doubted |= asked
+            counts, fixed_assumed, asked = _ask_counts(ctx, candidates, (low, high),
+                                                       {c: n for c, n in counts.items() if c not in fixed_assumed})
+            fixed_doubted |= asked
         try:
             fixed = count_round(candidates, counts, len(ctx.players), ctx.deck)
             if first is not None:
                 outcome(first, fixed)
-        except TallyError as error:
+        except TallyError as error:  # the tally read back stays as it was, and so does its doubt
             ctx.log("vote_refused", counts=counts, error=str(error))
             ctx.say("werewolf.vote.bad_fix", total=sum(counts.values()), votes=votes_line(ctx, low, high))
             continue
+        assumed, doubted = fixed_assumed, fixed_doubted
         for candidate in candidates:
             if fixed.counts[candidate] != shown[candidate]:
                 ctx.log("vote_corrected", candidate=candidate, votes=fixed.counts[candidate])

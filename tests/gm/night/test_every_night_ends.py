@@ -250,6 +250,11 @@ def said_there(question: Hand | Pick, value: object, said_at: list[str]) -> bool
                           "Mio": ("villager", "villager"), "Sora": ("werewolf", "traitor"), GRAVEYARD: ("seer",)},
                 "said": [("zero", 1.0), ("zero", 1.0), ("yes", 0.7), ("zero", 1.0),
                          ("ken one", 0.7)]})  # the typed tally's fix heard unsure, its yes unsure
+@example(night={"players": SEATS[:4], "truth": {"Aki": 3, "Ken": 0, "Mio": 0, "Sora": 0, GRAVEYARD: 0},
+                "hands": {"Aki": ("villager", "villager"), "Ken": ("villager", "villager"),
+                          "Mio": ("villager", "villager"), "Sora": ("werewolf", "traitor"), GRAVEYARD: ("seer",)},
+                "said": [("three", 0.7), ("yes", 0.7), ("yes", 0.7),
+                         ("aki zero", 1.0)]})  # a sure fix refused for its total: the count it fixed still doubted
 def test_every_night_ends_within_its_shape_and_confirms_only_counts_said_or_typed(night):
     clock = FakeClock()
     players = night["players"]
