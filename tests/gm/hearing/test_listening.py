@@ -1195,13 +1195,30 @@ def test_the_deal_asks_whether_the_table_is_done_when_it_hears_a_yes(clock, repl
     assert asker.speaker.keys() == ["listen.done_yet"]
 
 
-@pytest.mark.parametrize("reply", [said("no"), said("not yet"), said("coffee"), said("yes", conf=0.8), ""])
-def test_the_deal_listens_on_saying_nothing_when_its_question_gets_no_sure_yes(clock, reply):
-    """Talk's "yeah" is not the deal's "done" (the morning would start mid-deal): a no, talk, a yes
-    heard unsure or silence after "Are you all set?" and gm listens on for "done", saying nothing."""
+@pytest.mark.parametrize("reply", [said("no"), said("not yet"), said("no", conf=0.4), said("coffee"),
+                                   said("set"), ""])
+def test_the_deal_listens_on_saying_nothing_when_its_question_gets_no_yes(clock, reply):
+    """Talk's "yeah" is not the deal's "done" (the morning would start mid-deal): a no however
+    heard, talk, the line's own last word or silence after "Are you all set?" and gm listens on
+    for "done", saying nothing."""
     asker, _ = _asker(clock, [said("yeah"), reply, said("who deals"), *[""] * 100, said("done")])
     assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, True)
     assert asker.speaker.keys() == ["listen.done_yet"] and clock.now() >= 10.3
+
+
+@pytest.mark.parametrize("lang, yes, reply", [("en", "yes", "yeah"), ("en", "yeah", "yes"), ("ja", "はい", "はい"),
+                                              ("ja", "はい", "そう")])
+def test_the_deal_takes_a_yes_heard_unsure_to_its_question_after_the_yes_that_asked_it(clock, lang, yes, reply):
+    """Whisper wrote a table's 完了 as はい at 0.64–0.92 in a room of chatter 5 dB below it, and its
+    はい, ええ and うん to 終わりましたか？ as はい or そう at 0.44–0.73: the two yeses are a pair, the
+    deal's "done", heard unsure (it went to the keyboard after the table had said it was done 6 to
+    9 times). うん heard is no yes (it may be ううん), and gm listens on."""
+    pack = Pack(lang)
+    done = said("done" if lang == "en" else "完了")  # what the old rule waited for, listening on
+    asker, _ = _asker(clock, [said(yes, conf=0.7), said(reply, conf=0.45), *[""] * 100, done], pack=pack)
+    answer = asker.ask(Table(pack, ("Aki", "Ken")).step("werewolf.lay_down"))
+    assert answer == Answer(Done.DONE, How.VOICE, False) and answer.confirmed
+    assert asker.speaker.keys() == ["listen.done_yet"]
 
 
 def test_a_yes_unsure_or_gms_own_word_does_not_ask_whether_the_deal_is_done(clock):
@@ -1211,9 +1228,10 @@ def test_a_yes_unsure_or_gms_own_word_does_not_ask_whether_the_deal_is_done(cloc
 
 
 def test_the_deal_goes_to_the_keyboard_at_its_third_yes_unconfirmed(clock):
-    """Every night ends: a table whose "done" Whisper writes as a yes every time (a room of chatter
-    5 dB below it, DONE_ASKS) is asked three times, and then the keyboard takes it (Enter)."""
-    asker, _ = _asker(clock, [said("yes"), said("yes", conf=0.7)] * 3, keyboard="\n")
+    """Every night ends: a table whose "done" Whisper writes as a yes and whose yes to "Are you all
+    set?" as a no every time (a room of chatter 5 dB below it, DONE_ASKS) is asked three times,
+    and then the keyboard takes it (Enter)."""
+    asker, _ = _asker(clock, [said("yes"), said("no", conf=0.45)] * 3, keyboard="\n")
     assert asker.ask(TABLE.step("werewolf.lay_down")) == Answer(Done.DONE, How.DEFAULT)  # Enter: its one answer
     assert asker.speaker.keys() == ["listen.done_yet"] * 3 + ["listen.type_it"]
 
