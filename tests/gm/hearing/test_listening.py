@@ -1212,12 +1212,20 @@ def test_the_deal_takes_a_yes_heard_unsure_to_its_question_after_the_yes_that_as
     """Whisper wrote a table's 完了 as はい at 0.64–0.92 in a room of chatter 5 dB below it, and its
     はい, ええ and うん to 終わりましたか？ as はい or そう at 0.44–0.73: the two yeses are a pair, the
     deal's "done", heard unsure (it went to the keyboard after the table had said it was done 6 to
-    9 times). うん heard is no yes (it may be ううん), and gm listens on."""
+    9 times)."""
     pack = Pack(lang)
     done = said("done" if lang == "en" else "完了")  # what the old rule waited for, listening on
     asker, _ = _asker(clock, [said(yes, conf=0.7), said(reply, conf=0.45), *[""] * 100, done], pack=pack)
     answer = asker.ask(Table(pack, ("Aki", "Ken")).step("werewolf.lay_down"))
     assert answer == Answer(Done.DONE, How.VOICE, False) and answer.confirmed
+    assert asker.speaker.keys() == ["listen.done_yet"]
+
+
+def test_the_deal_listens_on_after_un_to_its_question_which_may_be_uun(clock):
+    """うん heard is no yes to 終わりましたか？ (Whisper writes ううん so too): gm listens on for 完了."""
+    ja = Pack("ja")
+    asker, _ = _asker(clock, [said("はい", conf=0.7), said("うん", conf=0.45), *[""] * 100, said("完了")], pack=ja)
+    assert asker.ask(Table(ja, ("アキ", "ケン")).step("werewolf.lay_down")) == Answer(Done.DONE, How.VOICE, True)
     assert asker.speaker.keys() == ["listen.done_yet"]
 
 
