@@ -95,14 +95,10 @@ before "werewolf, seer") is not ended by it. Ended by its comma, a card alone al
 hand it begins (P(werewolf ,) ≥ P(werewolf , seer .)), and Whisper told the cards as "Werewolf, Seer,
 Villager." writes a hand said without "and" as "Werewolf, seer.": 17 of 30 hands said by the held-out
 table's speakers were heard as the first card alone (bench/table_nights_bench.py, night 0)."""
-BATCH = 32
+BATCH = 16
 """Phrases decoded at once. The decoder works out its attention over the utterance for each
 phrase it decodes: 72 phrases at once took 4.1 CPU-s, 16 at a time 2.9, for the same logits
-(bench/whisper_cost_bench.py). Since a group of phrases that begin alike is decoded only where its
-beginning could win (`_staged`), fewer phrases are left to decode: 121 Japanese first hearings of
-counts (bench/listener_latency_bench.py --first ja, seeds 9–11, kept and each heard at both sizes
-in turn) took 75.8 s at 16 and 70.0 s at 32, the slowest twentieth 1.78 and 1.47 s, every answer
-and confidence alike; 40 English ones (seed 8) the same at both (10.5 and 10.3 s)."""
+(bench/whisper_cost_bench.py)."""
 GROUPED = 4  # phrases beginning with the same two tokens that are scored as a group (`begun_alike`)
 STAGED = 6.0
 """Nats within which a group's beginning must come of the best phrase scored without the group
