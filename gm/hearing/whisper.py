@@ -624,6 +624,7 @@ class WhisperRecogniser(UtteranceRecogniser):
         plan = self.plan()
         spelt, pairs = plan.spelt, plan.pairs
         scored, free = self.model.score(samples, plan.phrases, plan.context, plan.calibrated)
+        free = once(free)
         scored = written(free, [Scored(spelt[s.phrase], s.score, s.lift) for s in scored], spelt)
         never = set(book.decoys) - set(book.phrases)
 
@@ -777,6 +778,19 @@ def unjoined(heard: Heard, lang: str) -> Heard:
     return Heard(" ".join(words), tuple((w, confidence) for w in words))
 
 
+def once(free: Scored | None) -> Scored | None:
+    """The free transcription, or the phrase it says more than once (「一票、一票。」, "Two, two."):
+    Whisper wrote a Japanese table's えーと、一票 so, and the count was no answer
+    (bench/table_nights_bench.py --lang ja --seed 4822, night 5)."""
+    if free is None:
+        return None
+    parts = [part.strip() for part in re.split(f"[{re.escape(''.join(ENDS))}]", free.phrase)]
+    said = [part for part in parts if part]
+    if len(said) < 2 or len({part.replace(" ", "").casefold() for part in said}) != 1:
+        return free
+    return Scored(said[0], free.score)
+
+
 def written(free: Scored | None, scored: list[Scored], spelt: Mapping[str, str]) -> list[Scored]:
     """`scored`, where the free transcription is one of the `spelt` phrases as Whisper wrote it
     (capitals and stops aside: "Werewolf and Seer." for "werewolf and seer"; or a long phrase
@@ -844,10 +858,31 @@ def read_alike(free: Scored | None, spelt: Mapping[str, str], lang: str,
         return free
     tails = ("", *(read(tail) for tail in TAILS[lang]))
     for form, phrase in spelt.items():
-        if any(said == base + tail for base in _readings(form, lang, phrase in fixes) if base for tail in tails):
+        bases = [base for base in _readings(form, lang, phrase in fixes) if base]
+        if any(heard == base + tail for heard in drawn_out(said) for base in bases for tail in tails):
             return Scored(phrase, free.score)
-    near = read_near(said, tails, spelt, pairs)
+    near = read_near(said, tails, spelt, pairs) or fix_begun(said, fixes)
     return free if near is None else Scored(near, free.score)
+
+
+def drawn_out(said: str) -> tuple[str, ...]:
+    """A reading, and without a drawn-out last vowel (ウラナイシー: 占い師, as Whisper wrote a
+    Japanese table's second card of a hand, bench/table_nights_bench.py --lang ja --seed 4822)."""
+    plain = said.rstrip(LONG_VOWEL)
+    return (said, plain) if plain and plain != said else (said,)
+
+
+LONG_VOWEL = "ー"
+
+
+def fix_begun(said: str, fixes: Collection[str]) -> str | None:
+    """Where fixes are asked, the one name of theirs whose reading `said` begins with and goes on
+    from: the name, whose count is then asked alone (`gm.table.counting.Tally.rest`). Whisper wrote a
+    Japanese table's アキ 一 as アキオイチラ, アキント and アキチ, each no answer, and the fix went to the
+    keyboard (bench/table_nights_bench.py --lang ja --seed 4822, night 5)."""
+    names = {fix.split()[0] for fix in fixes}
+    begun = {name for name in names if (base := read(name)) and len(said) > len(base) and said.startswith(base)}
+    return begun.pop() if len(begun) == 1 else None
 
 
 def read_near(said: str, tails: Sequence[str], spelt: Mapping[str, str], pairs: Collection[str]) -> str | None:

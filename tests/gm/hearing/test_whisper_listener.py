@@ -288,8 +288,77 @@ def test_a_fix_written_with_the_topic_particle_after_the_name_is_that_fix() -> N
                       ("ミオは二票です", "ミオ 二 票")):
         assert read_alike(Scored(said, -0.5), spelt, "ja", fixes) == Scored(fix, -0.5), said
         assert read_alike(Scored(said, -0.5), spelt, "ja") == Scored(said, -0.5), said
-    for other in ("人狼は占い師", "空は", "ソラは三票"):
+    assert read_alike(Scored("人狼は占い師", -0.5), spelt, "ja", fixes) == Scored("人狼は占い師", -0.5)
+    for name_first in ("空は", "ソラは三票"):  # no fix asked: its count is asked alone (`fix_begun`)
+        assert read_alike(Scored(name_first, -0.5), spelt, "ja", fixes) == Scored("ソラ", -0.5), name_first
+
+
+def test_a_fix_written_as_a_name_and_what_is_not_a_count_is_that_name_whose_count_is_asked() -> None:
+    """Whisper wrote a Japanese table's アキ 一 as アキオイチラ, アキント and アキチ, and the fix went to
+    the keyboard (bench/table_nights_bench.py --lang ja --seed 4822, night 5): a transcription that
+    begins with one fix's name is that name, whose count gm then asks alone; where two names begin
+    it, or no fix is asked, or it is the name alone or another word, it is itself."""
+    pytest.importorskip("pyopenjtalk")
+    from gm.hearing.whisper import read_alike
+
+    names = ("アキ", "ナオ", "ナオミ", "墓地")
+    fixes = {f"{name} {n}" for name in names for n in range(3)}
+    spelt = {**{fix: fix for fix in fixes}, **{name: name for name in names}}
+    for said, name in (("アキオイチラ。", "アキ"), ("アキント。", "アキ"), ("アキチ。", "アキ"), ("ボチデ。", "墓地")):
+        assert read_alike(Scored(said, -0.5), spelt, "ja", fixes) == Scored(name, -0.5), said
+        assert read_alike(Scored(said, -0.5), spelt, "ja") == Scored(said, -0.5), said
+    for other in ("ナオミサン。", "コーヒー", "人狼です"):  # ナオ and ナオミ begin it; no name does
         assert read_alike(Scored(other, -0.5), spelt, "ja", fixes) == Scored(other, -0.5), other
+
+
+def test_a_japanese_fix_written_as_its_name_and_more_asks_that_candidates_count() -> None:
+    """The whole way: at "which count is wrong?", the transcription アキチ。 is heard as アキ, and the
+    question it leaves is アキ's count (`gm.table.counting.FixRest`), whose number is the fix."""
+    pytest.importorskip("pyopenjtalk")
+    from gm.hearing.listening import phrasebook
+    from gm.table.questions import Table
+    from gm.text.lines import Pack
+    from gm.text.vocabulary import Vocabulary
+    from gm.text.words import words_of
+
+    pack = Pack("ja")
+    players = ("アキ", "ケン", "ミオ", "ソラ")
+    question = Table(pack).fix({"アキ": 2}, (*players, "graveyard"), 4)
+    model = _Transcribes("ja", "アキチ。")
+    heard = whisper.WhisperRecogniser(model, 16000, phrasebook(question, model, Vocabulary.from_pack(pack),  # type: ignore[arg-type]
+                                                               pack.spoken_word, players)).hear(bytes(16000))
+    rest = question.rest(words_of(heard.text))
+    assert heard.text == "アキ" and rest is not None and rest.prompt.text == "アキは何票？"
+    assert rest.parse("1") == {"アキ": 1}
+
+
+def test_a_phrase_written_twice_is_that_phrase() -> None:
+    """Whisper wrote a Japanese table's えーと、一票 as 「一票、一票。」, and the count was no answer
+    (bench/table_nights_bench.py --lang ja --seed 4822, night 5)."""
+    from gm.hearing.whisper import once
+
+    assert once(Scored("一票、一票。", -0.5)) == Scored("一票", -0.5)
+    assert once(Scored("Two, two.", -0.5)) == Scored("Two", -0.5)
+    assert once(Scored("一 票、一票", -0.5)) == Scored("一 票", -0.5)
+    for other in ("一票、二票。", "一票。", "えーと、一票", "Two votes."):
+        assert once(Scored(other, -0.5)) == Scored(other, -0.5), other
+    assert once(None) is None
+    assert heard_by({}, ("One, one.", 5.0)).text == "One"
+
+
+def test_a_card_written_with_its_last_vowel_drawn_out_is_that_card() -> None:
+    """Whisper wrote a Japanese table's second card of a hand, 占い師, as ウラナイシー。, and the hand
+    went to the keyboard (bench/table_nights_bench.py --lang ja --seed 4822): a reading with its last
+    vowel drawn out is that phrase; a phrase whose reading ends drawn out (人狼) is still itself."""
+    pytest.importorskip("pyopenjtalk")
+    from gm.hearing.whisper import read_alike
+
+    spelt = {"占い師": "占い師", "人狼": "人狼", "村人": "村人"}
+    assert read_alike(Scored("ウラナイシー。", -0.5), spelt, "ja") == Scored("占い師", -0.5)
+    assert read_alike(Scored("ジンロー", -0.5), spelt, "ja") == Scored("人狼", -0.5)
+    assert read_alike(Scored("ジンロ", -0.5), spelt, "ja") == Scored("ジンロ", -0.5)
+    assert read_alike(Scored("ムラビトー", -0.5), spelt, "ja") == Scored("村人", -0.5)
+    assert read_alike(Scored("ー", -0.5), spelt, "ja") == Scored("ー", -0.5)
 
 
 def test_a_count_heard_with_its_counter_misheard_is_that_count() -> None:
