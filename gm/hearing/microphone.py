@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from gm.hearing.cannot_listen import NoAudio
 from gm.hearing.sources import BLOCK_SECONDS, MAX_RATE, MIN_RATE
+from gm.hearing.utterance import begun_over
 from gm.ports import Clock, Speaker
 
 GRACE_SECONDS = 0.3  # microphone audio dropped after a spoken line ends (its echo in the room)
@@ -35,10 +36,15 @@ class EchoGate:
             return True
         return not self.speaker.speaking and self.now() >= self.speaker.last_spoken_end + self.grace
 
+    def in_grace(self) -> bool:
+        """Whether a line is over and the gate still closed for its echo (the grace)."""
+        return self.speaker is not None and not self.speaker.speaking and not self.open()
+
 
 class MicSource:
     """The microphone: a sounddevice RawInputStream (int16, mono, the device's rate) whose
-    blocks pass the echo gate into a short buffer (older audio is dropped)."""
+    blocks pass the echo gate into a short buffer (older audio is dropped). The audio of the
+    gate's grace is held: a reply begun over it goes in with its start (`begun_over`)."""
 
     def __init__(self, clock: Clock, gate: EchoGate, device: int | str | None = None,
                  block: float = BLOCK_SECONDS, keep: float = 10.0,
@@ -52,6 +58,7 @@ class MicSource:
         self.trouble = trouble  # told once of a microphone that sends only silence, or clips
         self._check = MicCheck()
         self._blocks: deque[bytes] = deque(maxlen=max(1, int(keep / block)))
+        self._held = bytearray()  # the grace's audio, since the line ended
         self._ready = threading.Event()
         try:  # the stream calls back from its own thread as soon as it starts
             info = sd.query_devices(device, "input")
@@ -67,9 +74,20 @@ class MicSource:
             raise NoAudio(f"no microphone to listen with ({error})", detail=str(error)) from error
 
     def _on_audio(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
+        block = bytes(indata)
         if self.gate.open():
-            self._blocks.append(bytes(indata))
+            if self._held:
+                begun = begun_over(bytes(self._held), block, self.rate)
+                self._held.clear()
+                if begun:
+                    self._blocks.append(begun)
+            self._blocks.append(block)
             self._ready.set()
+        elif self.gate.in_grace():
+            self._held += block
+            del self._held[: max(0, len(self._held) - 2 * int(self.rate * (self.gate.grace + BLOCK_SECONDS)))]
+        else:
+            self._held.clear()
 
     def read(self, timeout: float) -> bytes | None:
         self._ready.clear()

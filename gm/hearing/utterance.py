@@ -70,6 +70,31 @@ def levelled(audio: bytes, rate: float) -> bytes:
     return np.clip(np.round(samples * gain), -32768, 32767).astype("<i2").tobytes()
 
 
+def begun_over(held: bytes, first: bytes, rate: float) -> bytes:
+    """The end of `held`, the room heard while the echo gate held its grace after a line, from its
+    quietest frame on, where `first`, the block that came as the gate opened, is ONSET_RISE_DB
+    louder than that frame: a reply begun over the grace, whose start the gate would otherwise
+    drop; else nothing. A table that answers as gm stops lost the first 0.25 s of its reply:
+    Kokoro's はい (30 ms of silence before it) went unheard or was heard as いいえ, and 二票 as
+    よんひょう at 0.98 (bench/talk_over_bench.py). The echo of gm's line fades over the grace:
+    no frame after its quietest is louder."""
+    import numpy as np
+
+    frame = frame_samples(rate)
+    count = len(held) // 2 // frame
+    if count == 0 or len(first) < 2:
+        return b""
+    levels = frame_levels(np.frombuffer(held, dtype="<i2")[: count * frame].reshape(count, frame))
+    quietest = int(np.argmin(levels))
+    opened = float(frame_levels(np.frombuffer(first[: len(first) // 2 * 2], dtype="<i2").reshape(1, -1))[0])
+    if 20 * math.log10(max(opened, 1.0) / max(float(levels[quietest]), 1.0)) < ONSET_RISE_DB:
+        return b""
+    return held[quietest * frame * 2: count * frame * 2] + held[count * frame * 2: len(held) // 2 * 2]
+
+
+ONSET_RISE_DB = 6.0  # how much louder than the grace's quietest frame the room must be as the gate opens
+
+
 def tenth(ordered: list[float]) -> float:
     """`np.percentile(np.array(ordered, dtype=np.float32), 10)` of levels already in order (and
     float32 values): numpy's linear interpolation between the two neighbours, in its float32
