@@ -77,16 +77,6 @@ class Loudspeaker:
     last_spoken_end = float("-inf")
 
 
-class Clock:
-    scale = 1.0
-
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def now(self) -> float:
-        return self.t
-
-
 def stand_in_sounddevice() -> types.SimpleNamespace:
     """sounddevice as `MicSource` asks it: one 16 kHz input whose callback the bench calls."""
     sd = types.SimpleNamespace(PortAudioError=OSError, streams=[])
@@ -125,7 +115,9 @@ def scene(room: Any, echo: Any, reply: Any, gap: float) -> Any:
 
 def through_gate(audio: bytes, held: bool) -> bytes:
     """What gm's microphone source gives a window opened as gm stops speaking at SPEAKING s."""
-    clock, speaker = Clock(), Loudspeaker()
+    from fakes import FakeClock
+
+    clock, speaker = FakeClock(), Loudspeaker()
     gate = microphone.EchoGate(speaker, now=clock.now)  # type: ignore[arg-type]
     keep = microphone.begun_over
     if not held:
