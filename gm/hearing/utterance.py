@@ -89,7 +89,7 @@ def begun_over(held: bytes, first: bytes, rate: float) -> bytes:
     opened = float(frame_levels(np.frombuffer(first[: len(first) // 2 * 2], dtype="<i2").reshape(1, -1))[0])
     if 20 * math.log10(max(opened, 1.0) / max(float(levels[quietest]), 1.0)) < ONSET_RISE_DB:
         return b""
-    return held[quietest * frame * 2: count * frame * 2] + held[count * frame * 2: len(held) // 2 * 2]
+    return held[quietest * frame * 2: len(held) // 2 * 2]
 
 
 ONSET_RISE_DB = 6.0  # how much louder than the grace's quietest frame the room must be as the gate opens
