@@ -14,13 +14,15 @@ levelling, Whisper's closed-set scoring against the question's phrasebook) and
   はい, うん, そう, ええ; いいえ, ううん, いや, いいや, 違う (うん and ううん, which Whisper cannot
   tell apart, are the pack's decoys: heard as either of them, gm asks again, a refusal);
 - a step: 完了, 終わり, できた;
+- who holds a card (「裏切り者のカードを持っているのは誰ですか？プレイヤーの名前か、墓地と答えてください。」):
+  アキ, ケン, ミオ, ソラ, 墓地;
 - which count is wrong (「どの票数が違いますか？「アキ 0」のように…」, the tally read as アキ 1, ケン 2,
   ソラ 1): ケン 一票, ケン 一票です, えーと、ケン 一票, ミオ 二票, アキ なし, アキ 二, ソラは0票, 墓地 一票.
 
 An answer is taken (its own answer), wrong (another answer) or refused (nothing). Taken sure
 (every word at SURE_CONFIDENCE: no read-back) is counted apart. Non-answers (table talk, other
 words, numbers not asked: 五票 and 六票 at a count of 0–4, names not at the table) are heard at
-the count, the tally, the yes or no and which count is wrong (those of them asked: --only); each
+the count, the tally, the yes or no, which count is wrong and who holds a card (those of them asked: --only); each
 one taken is listed. The yes-or-no rows sum up every yes and no said (tally and again): taken and wrong. The room alone
 (3 s of pink noise and of an English room's chatter, 15 and 5 dB below the table's speech, six of
 each) is heard at the counts and the step (those of them asked); each one taken is listed.
@@ -56,12 +58,14 @@ COUNTS = {"なし": "0", "ゼロ": "0", "一票": "1", "二票": "2", "三票": 
 YES_NO = {"はい": "yes", "うん": "yes", "そう": "yes", "ええ": "yes", "いいえ": "no", "ううん": "no", "いや": "no",
           "いいや": "no", "違う": "no"}
 DONE = {"完了": "done", "終わり": "done", "できた": "done"}
+HOLDERS = {"アキ": "アキ", "ケン": "ケン", "ミオ": "ミオ", "ソラ": "ソラ", "墓地": "graveyard"}
 FIXES = {"ケン 一票": "ケン=1", "ケン 一票です": "ケン=1", "ミオ 二票": "ミオ=2", "アキ なし": "アキ=0",
          "ソラは0票": "ソラ=0", "墓地 一票": "graveyard=1", "えーと、ケン 一票": "ケン=1", "アキ 二": "アキ=2"}
 NON_ANSWERS = {"sentences": ["今日はいい天気ですね", "私は人狼じゃないよ", "誰が嘘をついているの"],
                "other words": ["りんご", "時計", "コーヒー"],
                "numbers not asked": ["五票", "六票"],
                "names not at the table": ["ハナコ", "タロウ"]}
+NON_ANSWERS_AT = ("count_next", "tally", "again", "which", "holder")  # the questions non-answers are heard at
 CONDITIONS = {"clean": None, "pink15": 15.0, "pink10": 10.0}
 
 
@@ -73,7 +77,9 @@ def questions() -> dict[str, object]:
             "tally": table.tally({p: 1 for p in cands}, cands, 4),
             "which": table.fix({"アキ": 1, "ケン": 2, "ソラ": 1}, cands, 4),
             "again": table.yes_no("werewolf.evening.again"),
-            "step": table.step("werewolf.seer_one")}
+            "step": table.step("werewolf.seer_one"),
+            "holder": Table(JA, PLAYERS).pick("werewolf.reveal.ask_holder", cands, none_is="graveyard",
+                                              card=JA.line("werewolf.cards.traitor"))}
 
 
 def utterance(text: str, voice: tuple, condition: str, seed: int) -> bytes:
@@ -108,7 +114,8 @@ def main() -> None:
     vocabulary = Vocabulary.from_pack(JA)
     asked = questions()
     books = {k: phrasebook(q, model, vocabulary, JA.spoken_word, PLAYERS) for k, q in asked.items()}
-    items = {"count": COUNTS, "count_next": COUNTS, "tally": YES_NO, "again": YES_NO, "step": DONE, "which": FIXES}
+    items = {"count": COUNTS, "count_next": COUNTS, "tally": YES_NO, "again": YES_NO, "step": DONE, "which": FIXES,
+             "holder": HOLDERS}
     voices = [VOICES[int(i)] for i in args.voices.split(",")] if args.voices else VOICES
     conditions = args.conditions.split(",")
     tally: Counter[tuple[str, str]] = Counter()
@@ -136,7 +143,7 @@ def main() -> None:
                 for condition in conditions:
                     for n, voice in enumerate(voices[::3]):
                         audio = utterance(text, voice, condition, 100 + n)
-                        for key in [k for k in ("count_next", "tally", "again", "which") if k in args.only.split(",")]:
+                        for key in [k for k in NON_ANSWERS_AT if k in args.only.split(",")]:
                             heard = Listener(model, PcmSource(16000, audio, FakeClock())).hear_once(books[key])
                             got = books[key].match(heard) if heard is not None else None
                             tally[(kind, "tries")] += 1
