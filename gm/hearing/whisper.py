@@ -136,11 +136,10 @@ PICKS_TOLD = ("ja",)
 「裏切り者のカードを持っているのは誰ですか？プレイヤーの名前か、墓地と答えてください。」, Whisper wrote
 Open JTalk's 墓地 as gm's microphone took it (the virtual table, pink noise 20 dB below) as はい
 at half the tries, and three tries in a row failed a Japanese night by voice. Told the choices
-after it, the holder's answers said by Open JTalk (three speeds) and Kokoro's five voices in a
-clean room and pink noise 20 and 10 dB below, cut as the microphone cuts them, were taken right
-72 → 124 of 144 times (a name only heard surely: NAME_CONFIDENCE), wrong 2 → 0; はい, コーヒー,
-時計, タロウ and ハナコ were taken 10 → 13 of 120 times, each as the graveyard, which is read back
-for a yes."""
+after it, the holder's answers said by Open JTalk and Kokoro's five voices, clean and in pink
+noise 15 and 10 dB below (bench/ja_listen_bench.py --only holder), were taken 55 → 104 of 120
+times (a name only heard at NAME_CONFIDENCE), wrong 2 → 1; talk, other words, numbers not asked
+and names not at the table 1 → 4 of 90, each as the graveyard, which is read back for a yes."""
 FIXES_CALIBRATED = ("ja", "en")
 """Languages whose fixes are calibrated where only fixes are asked ("which count is wrong?"), never
 beside the read-back's yes and no, and told the candidates' names (`fix_names`). Told only
